@@ -1,0 +1,114 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.url({ message: 'DATABASE_URL must be a postgres:// URL' }).optional(),
+  DATA_DIR: z.string().default(path.join(repoRoot, '.data')),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.url().optional(),
+  APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  STORAGE_DIR: z.string().optional(),
+  MODELS_DIR: z.string().optional(),
+  TRANSCRIPTION_ENGINE: z.enum(['moonshine', 'openai']).default('moonshine'),
+  OPENAI_TRANSCRIBE_URL: z.url().optional(),
+  OPENAI_TRANSCRIBE_KEY: z.string().optional(),
+  OPENAI_TRANSCRIBE_MODEL: z.string().default('whisper-1'),
+  LLM_URL: z.url().optional(),
+  LLM_KEY: z.string().optional(),
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  INTAKE_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  SECURE_COOKIES: bool.optional(),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  host: string;
+  port: number;
+  /** Public address of the service, without trailing slash; `{base_url}` is this plus `/v1`. */
+  publicUrl: string;
+  appSecret: string;
+  logLevel: string;
+  workerConcurrency: number;
+  storageDir: string;
+  tmpDir: string;
+  modelsDir: string;
+  transcription:
+    | { engine: 'moonshine' }
+    | { engine: 'openai'; baseUrl: string; apiKey: string | undefined; model: string };
+  llm: { baseUrl: string; apiKey: string | undefined; model: string } | null;
+  webhookAllowPrivate: boolean;
+  intakeRatePerMinute: number;
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; throws a ConfigError naming each variable to fix. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  if (e.TRANSCRIPTION_ENGINE === 'openai' && !e.OPENAI_TRANSCRIBE_URL) {
+    throw new ConfigError('TRANSCRIPTION_ENGINE=openai needs OPENAI_TRANSCRIBE_URL (e.g. https://api.openai.com/v1)');
+  }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const sharedModels = path.resolve(repoRoot, '..', 'shared', 'models');
+  return {
+    env: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl,
+    appSecret: e.APP_SECRET ?? devSecret(e.NODE_ENV, dataDir),
+    logLevel: e.LOG_LEVEL,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')),
+    tmpDir: path.join(path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')), '.incoming'),
+    modelsDir: path.resolve(e.MODELS_DIR ?? (existsSync(sharedModels) ? sharedModels : path.join(dataDir, 'models'))),
+    transcription:
+      e.TRANSCRIPTION_ENGINE === 'openai'
+        ? { engine: 'openai', baseUrl: e.OPENAI_TRANSCRIBE_URL!, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }
+        : { engine: 'moonshine' },
+    llm: e.LLM_URL ? { baseUrl: e.LLM_URL, apiKey: e.LLM_KEY, model: e.LLM_MODEL } : null,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    intakeRatePerMinute: e.INTAKE_RATE_PER_MINUTE,
+    secureCookies: e.SECURE_COOKIES ?? publicUrl.startsWith('https://'),
+  };
+}
+
+// Outside production a missing APP_SECRET is generated once and kept beside the data, so a bare
+// `npm start` works and encrypted webhook secrets stay readable across restarts.
+function devSecret(env: string, dataDir: string): string {
+  if (env === 'production') throw new ConfigError('APP_SECRET is required in production (e.g. `openssl rand -hex 32`)');
+  const file = path.join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

