@@ -1,0 +1,80 @@
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { run, type Runner } from 'graphile-worker';
+import type { Config } from '../config.ts';
+import { createDb } from '../db/client.ts';
+import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
+import { migrate } from '../db/migrate.ts';
+import { createLogger, type Logger } from '../log.ts';
+import { localStorage } from '../storage/local.ts';
+import { createHttpServer } from '../http/server.ts';
+import { buildRoutes, buildFallback } from '../http/routes.ts';
+import { createTaskList } from '../../workers/index.ts';
+import { workerLogger } from '../../workers/logger.ts';
+import type { AppContext } from './context.ts';
+
+export interface Roles {
+  api: boolean;
+  worker: boolean;
+}
+
+export interface Service {
+  app: AppContext;
+  /** Address the API listens on (when the api role runs). */
+  url: string | null;
+  worker: Runner | null;
+  close(): Promise<void>;
+}
+
+/** Starts the roles asked for in one process: api (REST + GraphQL + web app), worker, or both. */
+export async function startService(config: Config, roles: Roles, log: Logger = createLogger(config.logLevel)): Promise<Service> {
+  let embedded: EmbeddedDb | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
+    databaseUrl = embedded.url;
+  }
+  const report = await migrate(databaseUrl);
+  if (report.applied.length) log.info({ applied: report.applied }, 'migrations applied');
+  mkdirSync(config.tmpDir, { recursive: true });
+
+  const app: AppContext = { config: { ...config, databaseUrl }, log, db: createDb(databaseUrl), storage: localStorage(config.storageDir) };
+
+  let server: ReturnType<typeof createHttpServer> | null = null;
+  let url: string | null = null;
+  if (roles.api) {
+    server = createHttpServer(app, await buildRoutes(app), await buildFallback(app));
+    await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
+    const { port } = server.address() as AddressInfo;
+    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    log.info({ url, publicUrl: config.publicUrl }, 'api listening');
+  }
+
+  let worker: Runner | null = null;
+  if (roles.worker) {
+    worker = await run({
+      connectionString: databaseUrl,
+      concurrency: config.workerConcurrency,
+      taskList: createTaskList(app),
+      noHandleSignals: true,
+      pollInterval: 1000,
+      logger: workerLogger(log),
+    });
+    log.info({ concurrency: config.workerConcurrency }, 'worker running');
+  }
+
+  return {
+    app,
+    url,
+    worker,
+    async close() {
+      if (server) {
+        server.closeIdleConnections();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
+      if (worker) await worker.stop();
+      await app.db.$disconnect();
+      if (embedded) await embedded.stop();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { Db } from '../db/client.ts';
+import { DomainError } from './errors.ts';
+import { generatePassword, hashPassword } from './passwords.ts';
+import { isValidTimeZone } from './period.ts';
+
+export interface NewAccount {
+  name: string;
+  minutes?: number;
+  seats?: number;
+  timeZone?: string;
+  ownerEmail?: string;
+}
+
+/** Creates an account with its owner; the owner's password is returned once and stored only hashed. */
+export async function createAccount(db: Db, input: NewAccount) {
+  const name = input.name.trim();
+  if (!name) throw new DomainError('invalid_name', 'The account needs a name.');
+  const timeZone = input.timeZone ?? 'UTC';
+  if (!isValidTimeZone(timeZone)) throw new DomainError('invalid_time_zone', `Unknown time zone "${timeZone}" (use an IANA name like Europe/Madrid).`);
+  for (const [label, v] of [['minutes', input.minutes], ['seats', input.seats]] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 0)) throw new DomainError('invalid_plan', `Plan ${label} must be a whole number ≥ 0.`);
+  }
+  const password = generatePassword();
+  const slug = name.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'account';
+  const email = (input.ownerEmail ?? `owner+${slug}-${Math.random().toString(36).slice(2, 8)}@escucha.local`).toLowerCase();
+  const account = await db.account.create({
+    data: {
+      name,
+      timeZone,
+      ...(input.minutes !== undefined && { planMinutes: input.minutes }),
+      ...(input.seats !== undefined && { planSeats: input.seats }),
+      users: { create: { email, name: 'Owner', role: 'owner', passwordHash: await hashPassword(password) } },
+    },
+  });
+  return { account, owner: { email, password } };
+}

@@ -1,0 +1,53 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import { DomainError, notFound } from './errors.ts';
+
+const KEY_PREFIX = 'esk_';
+
+const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/**
+ * A key is `esk_` + 8 visible characters + 40 secret ones. Keys carry 240 bits of entropy, so a
+ * plain SHA-256 is enough at rest (a slow hash protects guessable passwords, not random keys).
+ */
+export async function createApiKey(db: Db, accountId: string, name = 'API key') {
+  const body = randomBytes(36).toString('base64url');
+  const key = `${KEY_PREFIX}${body}`;
+  const prefix = key.slice(0, KEY_PREFIX.length + 8);
+  const row = await db.apiKey.create({ data: { accountId, name: name.trim() || 'API key', prefix, keyHash: hashKey(key) } });
+  return { apiKey: row, key };
+}
+
+export async function revokeApiKey(db: Db, accountId: string, prefixOrId: string) {
+  const row = await db.apiKey.findFirst({
+    where: { accountId, OR: [{ prefix: prefixOrId }, ...(isUuid(prefixOrId) ? [{ id: prefixOrId }] : [])] },
+  });
+  if (!row) throw notFound('API key');
+  if (row.revokedAt) return row;
+  return db.apiKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+}
+
+export interface AuthenticatedKey {
+  accountId: string;
+  keyId: string;
+}
+
+/** Resolves a bearer key to its account; null for unknown or revoked keys. */
+export async function authenticateApiKey(db: Db, key: string): Promise<AuthenticatedKey | null> {
+  if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
+  const row = await db.apiKey.findUnique({ where: { keyHash: hashKey(key) }, select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true } });
+  if (!row || row.revokedAt) return null;
+  // last_used_at is shown to a minute's precision; skipping fresher writes keeps intake off one hot row.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  }
+  return { accountId: row.accountId, keyId: row.id };
+}
+
+export function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}
+
+export function assertUuid(s: string, what: string): void {
+  if (!isUuid(s)) throw new DomainError('invalid_id', `${what} must be a UUID, got "${s}".`);
+}

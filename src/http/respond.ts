@@ -1,0 +1,33 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(payload);
+}
+
+/** The error body of the intake document §2: `{error:{code,message}}`. */
+export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { code, message } }, headers);
+}
+
+/**
+ * Answers before the request body has been read and closes the connection afterwards, so a
+ * rejected 20 MB upload is not read to the end (and the socket is not reused mid-body).
+ */
+export function sendErrorAndClose(req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  sendError(res, status, code, message, { Connection: 'close', ...headers });
+  res.on('finish', () => {
+    // Give the client a moment to read the answer before the unread body makes the kernel reset.
+    setTimeout(() => req.destroy(), 250).unref();
+  });
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AppContext } from '../app/context.ts';
+import { logContext } from '../log.ts';
+import { sendError } from './respond.ts';
+
+export interface RequestContext {
+  requestId: string;
+  url: URL;
+  params: Record<string, string>;
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, rc: RequestContext) => Promise<void> | void;
+
+export interface Route {
+  method: string | string[];
+  /** Named groups become `params`. */
+  path: RegExp;
+  handler: Handler;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,100}$/;
+
+export function createHttpServer(app: AppContext, routes: Route[], fallback?: Handler): http.Server {
+  const server = http.createServer(async (req, res) => {
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    const started = performance.now();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    await logContext.run({ reqId: requestId }, async () => {
+      res.on('finish', () => {
+        app.log.info({ method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      });
+      try {
+        const match = findRoute(routes, req.method ?? 'GET', url.pathname);
+        if (match === 'method') {
+          return sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}.`);
+        }
+        if (match) return await match.route.handler(req, res, { requestId, url, params: match.params });
+        if (fallback) return await fallback(req, res, { requestId, url, params: {} });
+        sendError(res, 404, 'not_found', `Nothing at ${url.pathname}.`);
+      } catch (error) {
+        app.log.error({ err: error }, 'unhandled error');
+        if (!res.headersSent) {
+          sendError(res, 500, 'internal_error', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`);
+        } else res.destroy();
+      }
+    });
+  });
+  // Uploads of ~20 MB over slow links need time; idle sockets do not.
+  server.requestTimeout = 10 * 60_000;
+  server.headersTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+function findRoute(routes: Route[], method: string, pathname: string) {
+  let pathMatched = false;
+  for (const route of routes) {
+    const m = route.path.exec(pathname);
+    if (!m) continue;
+    pathMatched = true;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes(method) || (method === 'HEAD' && methods.includes('GET'))) {
+      return { route, params: { ...(m.groups ?? {}) } };
+    }
+  }
+  return pathMatched ? ('method' as const) : null;
+}

@@ -1,0 +1,38 @@
+// `npm start`: api + worker in one process (default). `--role api` or `--role worker` runs one part,
+// so more api and worker processes can share one PostgreSQL.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './log.ts';
+import { startService } from './app/start.ts';
+
+const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
+const role = values.role;
+if (!['all', 'api', 'worker'].includes(role)) {
+  console.error(`--role must be all, api or worker (got "${role}")`);
+  process.exit(2);
+}
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  throw error;
+}
+const log = createLogger(config.logLevel);
+const service = await startService(config, { api: role !== 'worker', worker: role !== 'api' }, log);
+if (service.url) log.info(`Escucha is running: web app ${config.publicUrl}  ·  intake ${config.publicUrl}/v1/calls`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await service.close();
+    process.exit(0);
+  });
+}
