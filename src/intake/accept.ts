@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { AppContext } from '../app/context.ts';
+import { DomainError, notFound } from '../domain/errors.ts';
+import { parseLanguage } from '../domain/languages.ts';
+import { periodOf } from '../domain/period.ts';
+import { normalizeName, truncate } from '../domain/text.ts';
+import { minutesForBytes, reserveMinutes } from '../domain/usage.ts';
+import { detectAudioType } from './audio-type.ts';
+import { badRequest } from './errors.ts';
+import { parseFileName } from './filename.ts';
+import type { ReceivedFile } from './multipart.ts';
+import { resolveAgent } from './resolve-agent.ts';
+import { parseStartedAt } from './started-at.ts';
+
+export interface AcceptInput {
+  accountId: string;
+  source: 'api' | 'upload';
+  file: ReceivedFile;
+  /** Raw form fields as sent (names of the intake document §2). */
+  fields: Record<string, string | undefined>;
+  /** Manual upload's pickers: used only when neither the fields nor the file name say. */
+  defaults?: { agentId?: string; campaignId?: string };
+  now?: Date;
+}
+
+export interface Accepted {
+  id: string;
+  status: 'queued' | 'exists';
+  url: string;
+}
+
+const TEXT_MAX = 300;
+const EXTERNAL_ID_MAX = 200;
+
+/** Cuts every text field to 300 characters (external_id to 200); empty means not sent. */
+function cleanFields(raw: Record<string, string | undefined>) {
+  const text = (name: string, max = TEXT_MAX) => {
+    const v = raw[name]?.trim();
+    return v ? truncate(v, max) : undefined;
+  };
+  return {
+    externalId: text('external_id', EXTERNAL_ID_MAX),
+    agentCode: text('agent_code'),
+    agentName: text('agent_name'),
+    campaign: text('campaign'),
+    startedAt: text('started_at'),
+    customerPhone: text('customer_phone'),
+    customerName: text('customer_name'),
+    direction: text('direction')?.toLowerCase(),
+    language: text('language'),
+  };
+}
+
+/**
+ * Turns one received recording into a queued call, applying every rule of the intake document.
+ * Either the call, its reservation, its period count, its transcription job and its stored file
+ * all exist afterwards, or none of them do (the temporary file is always consumed).
+ */
+export async function acceptRecording(app: AppContext, input: AcceptInput): Promise<Accepted> {
+  const { db, config } = app;
+  const now = input.now ?? new Date();
+  const f = cleanFields(input.fields);
+  const file = input.file;
+  const urlOf = (id: string) => `${config.publicUrl}/calls/${id}`;
+  let stored: string | null = null;
+  try {
+    if (f.externalId) {
+      const existing = await db.call.findUnique({ where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId } }, select: { id: true } });
+      if (existing) return { id: existing.id, status: 'exists', url: urlOf(existing.id) };
+    }
+    if (file.size === 0) throw badRequest('The file is empty.');
+    const type = await detectAudioType(file.tempPath, file.fileName, file.declaredType);
+
+    const account = await db.account.findUnique({ where: { id: input.accountId }, select: { timeZone: true, planMinutes: true } });
+    if (!account) throw notFound('Account');
+    const facts = parseFileName(file.fileName, account.timeZone, now);
+
+    const agent =
+      !f.agentCode && !f.agentName && input.defaults?.agentId && !(await fileNameNamesAgent(app, input.accountId, facts.agentCandidates))
+        ? await defaultAgent(app, input.accountId, input.defaults.agentId)
+        : await resolveAgent(db, input.accountId, { code: f.agentCode, name: f.agentName }, facts.agentCandidates);
+
+    const campaign = f.campaign
+      ? await db.campaign.findFirst({ where: { accountId: input.accountId, nameNormalized: normalizeName(f.campaign), archivedAt: null }, select: { id: true, language: true } })
+      : input.defaults?.campaignId
+        ? await db.campaign.findFirst({ where: { accountId: input.accountId, id: input.defaults.campaignId, archivedAt: null }, select: { id: true, language: true } })
+        : null;
+
+    let startedAt: Date = now;
+    const sent = f.startedAt ? parseStartedAt(f.startedAt, now) : null;
+    if (sent?.kind === 'ok') startedAt = sent.date;
+    else if (sent?.kind !== 'out_of_range' && facts.startedAt) startedAt = facts.startedAt;
+
+    const direction = f.direction === 'inbound' || f.direction === 'outbound' ? f.direction : (facts.direction ?? null);
+    const phone = f.customerPhone ?? facts.phones.find((p) => p.code !== agent.codeNormalized)?.value ?? null;
+    const language = parseLanguage(f.language) ?? campaign?.language ?? null;
+
+    const id = randomUUID();
+    const period = periodOf(now, account.timeZone);
+    const minutes = minutesForBytes(file.size);
+    const key = `${input.accountId}/${period}/${id}.${type.extension}`;
+    const fileName = truncate(file.fileName || `recording.${type.extension}`, TEXT_MAX);
+
+    const result = await db.$transaction(
+      async (tx) => {
+        const inserted = await tx.$queryRaw<{ id: string }[]>`
+          INSERT INTO calls (id, account_id, external_id, source, agent_id, campaign_id, started_at, customer_phone,
+                             customer_name, direction, language, file_name, file_size, file_sha256, content_type,
+                             storage_key, reserved_minutes, period)
+          VALUES (${id}::uuid, ${input.accountId}::uuid, ${f.externalId ?? null}, ${input.source}::"CallSource",
+                  ${agent.id}::uuid, ${campaign?.id ?? null}::uuid, ${startedAt}, ${phone}, ${f.customerName ?? null},
+                  ${direction}::"CallDirection", ${language}, ${fileName}, ${file.size}::bigint, ${file.sha256},
+                  ${type.contentType}, ${key}, ${minutes}, ${period})
+          ON CONFLICT (account_id, external_id) DO NOTHING
+          RETURNING id`;
+        if (inserted.length === 0) {
+          // A concurrent request with the same external_id committed first: answer with its call.
+          const winner = await tx.call.findUniqueOrThrow({ where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } }, select: { id: true } });
+          return { id: winner.id, status: 'exists' as const };
+        }
+        await reserveMinutes(tx, { accountId: input.accountId, callId: id, period, minutes, bytes: file.size, planMinutes: account.planMinutes });
+        await tx.$executeRaw`INSERT INTO call_events (call_id, status, detail) VALUES (${id}::uuid, 'queued', ${`accepted via ${input.source}`})`;
+        await tx.$executeRaw`SELECT graphile_worker.add_job('transcribe', json_build_object('callId', ${id}::text), job_key := ${`transcribe:${id}`})`;
+        // Last step inside the transaction: a committed call always has its recording.
+        await app.storage.putFile(key, file.tempPath);
+        stored = key;
+        return { id, status: 'queued' as const };
+      },
+      { maxWait: 15_000, timeout: 30_000 },
+    );
+    return { ...result, url: urlOf(result.id) };
+  } catch (error) {
+    if (stored) await app.storage.delete(stored).catch(() => {});
+    throw error;
+  } finally {
+    await rm(file.tempPath, { force: true });
+  }
+}
+
+async function fileNameNamesAgent(app: AppContext, accountId: string, candidates: string[]): Promise<boolean> {
+  if (!candidates.length) return false;
+  return (await app.db.agent.count({ where: { accountId, active: true, codeNormalized: { in: candidates } } })) > 0;
+}
+
+async function defaultAgent(app: AppContext, accountId: string, agentId: string) {
+  const agent = await app.db.agent.findFirst({ where: { id: agentId, accountId, active: true }, select: { id: true, codeNormalized: true } });
+  if (!agent) throw new DomainError('unknown_agent', 'The chosen agent is not an active member of the team.');
+  return agent;
+}

@@ -1,0 +1,144 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { DomainError } from '../domain/errors.ts';
+import { badRequest } from './errors.ts';
+
+export interface ReceivedFile {
+  tempPath: string;
+  fileName: string;
+  declaredType: string;
+  size: number;
+  sha256: string;
+}
+
+export interface ReceivedForm {
+  fields: Record<string, string>;
+  files: ReceivedFile[];
+}
+
+export interface ReceiveOptions {
+  tmpDir: string;
+  /** Whole request must stay strictly below this many bytes. */
+  maxBodyBytes: number;
+  /** How many `file` parts a form may carry (1 for the REST intake, more for manual upload). */
+  maxFiles: number;
+  fileField?: string;
+}
+
+export const tooLarge = (max: number) =>
+  badRequest(`The request must weigh less than ${max / 1_048_576} MB (file plus fields); larger recordings can be uploaded in the app.`);
+
+/** Signals the client went away mid-upload: nothing to answer, nothing left behind. */
+export class ClientGone extends Error {}
+
+/**
+ * Streams a multipart form: each file part goes straight to a temporary file (hashed on the way,
+ * never held in memory); fields are kept, each bounded. The body size is counted as it arrives,
+ * and on any failure every temporary file is removed before the promise rejects.
+ */
+export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise<ReceivedForm> {
+  const fileField = opts.fileField ?? 'file';
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    const files: ReceivedFile[] = [];
+    const writes: Promise<void>[] = [];
+    const tempPaths: string[] = [];
+    const otherFileParts: string[] = [];
+    let received = 0;
+    let settled = false;
+
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe();
+      bb?.removeAllListeners('file');
+      bb?.destroy?.();
+      Promise.allSettled(writes)
+        .then(() => Promise.all(tempPaths.map((p) => rm(p, { force: true }))))
+        .finally(() => reject(error));
+    };
+
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { fieldSize: 64 * 1024, fields: 100, files: opts.maxFiles + 4, parts: 200, headerPairs: 100 },
+      });
+    } catch {
+      reject(badRequest('The body must be multipart/form-data with a boundary (let your HTTP client build the form).'));
+      return;
+    }
+
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received >= opts.maxBodyBytes) fail(tooLarge(opts.maxBodyBytes));
+    });
+    req.on('aborted', () => fail(new ClientGone('client disconnected')));
+    req.on('close', () => {
+      if (!req.complete) fail(new ClientGone('client disconnected'));
+    });
+
+    bb.on('field', (name, value) => {
+      // Text fields are cut to 300 characters anyway; the 64 KB cap only bounds memory.
+      if (!(name in fields)) fields[name] = value;
+    });
+    bb.on('file', (name, stream, info) => {
+      if (settled) return void stream.resume();
+      if (name !== fileField) {
+        otherFileParts.push(name);
+        stream.resume();
+        return;
+      }
+      if (files.length >= opts.maxFiles) {
+        stream.resume();
+        fail(badRequest(opts.maxFiles === 1 ? 'Send exactly one `file` part per request (one recording per call).' : `At most ${opts.maxFiles} files per upload.`));
+        return;
+      }
+      const tempPath = path.join(opts.tmpDir, `${randomUUID()}.part`);
+      tempPaths.push(tempPath);
+      const hash = createHash('sha256');
+      let size = 0;
+      const tap = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          size += chunk.length;
+          hash.update(chunk);
+          cb(null, chunk);
+        },
+      });
+      const entry: ReceivedFile = { tempPath, fileName: info.filename ?? '', declaredType: (info.mimeType ?? '').toLowerCase(), size: 0, sha256: '' };
+      files.push(entry);
+      writes.push(
+        pipeline(stream, tap, createWriteStream(tempPath)).then(() => {
+          entry.size = size;
+          entry.sha256 = hash.digest('hex');
+        }, (error) => fail(error instanceof DomainError ? error : badRequest('The file part ended unexpectedly.'))),
+      );
+    });
+    bb.on('error', (error: Error) => {
+      fail(badRequest(`The multipart body is malformed: ${error.message}.`));
+    });
+    bb.on('close', () => {
+      Promise.all(writes).then(() => {
+        if (settled) return;
+        if (files.length === 0) {
+          const hint = otherFileParts.length ? ` (found a file under ${otherFileParts.map((n) => `\`${n}\``).join(', ')})` : '';
+          return fail(badRequest(`The form has no \`${fileField}\` part${hint}.`));
+        }
+        settled = true;
+        resolve({ fields, files });
+      }, fail);
+    });
+    req.pipe(bb);
+  });
+}
+
+export async function discard(files: ReceivedFile[]): Promise<void> {
+  await Promise.all(files.map((f) => rm(f.tempPath, { force: true })));
+}
