@@ -90,14 +90,16 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       if (!(name in fields)) fields[name] = value;
     });
     bb.on('file', (name, stream, info) => {
-      if (settled) return void stream.resume();
+      // A part we don't keep is drained; its error (cut-off body) is reported by busboy itself.
+      const drain = () => void stream.on('error', () => {}).resume();
+      if (settled) return drain();
       if (name !== fileField) {
         otherFileParts.push(name);
-        stream.resume();
+        drain();
         return;
       }
       if (files.length >= opts.maxFiles) {
-        stream.resume();
+        drain();
         fail(badRequest(opts.maxFiles === 1 ? 'Send exactly one `file` part per request (one recording per call).' : `At most ${opts.maxFiles} files per upload.`));
         return;
       }

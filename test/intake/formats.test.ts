@@ -1,0 +1,90 @@
+// §8 accepted formats and §4 "File type rule", with real audio made by espeak-ng + ffmpeg.
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIO_FORMATS, convert, speak } from '../fixtures/audio.ts';
+import { createTestDb, type TestDb } from '../support/db.ts';
+import { postCall } from '../support/intake.ts';
+import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+
+let t: TestDb;
+let svc: TestService;
+let key: string;
+let speech: string;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  svc = await startTestService(t);
+  ({ key } = await seedAccount(svc));
+  speech = await speak('Hello, thank you for calling Escucha.', { voice: 'en' });
+});
+afterAll(async () => {
+  await svc.stop();
+  await t.drop();
+});
+
+const send = (file: { path: string; name?: string; type?: string }) => postCall(svc.url, { key, fields: { agent_code: 'AG-07' }, file });
+const countCalls = async () => (await t.sql('SELECT count(*)::int AS n FROM calls'))[0].n as number;
+
+const pdf = path.join(os.tmpdir(), 'escucha-fixture.pdf');
+const png = path.join(os.tmpdir(), 'escucha-fixture.png');
+const text = path.join(os.tmpdir(), 'escucha-fixture.txt');
+writeFileSync(pdf, '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082', 'hex'));
+writeFileSync(text, 'just some notes about a call, not audio at all\n');
+
+describe('§8 accepted formats: MP3, WAV, OGG, M4A, AAC, FLAC, Opus, WebM, WMA, AMR', () => {
+  for (const format of AUDIO_FORMATS) {
+    it(`accepts a real ${format.toUpperCase()} recording (201)`, async () => {
+      const file = await convert(speech, format);
+      const r = await send({ path: file, name: `call.${format}`, type: 'application/octet-stream' });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    });
+  }
+});
+
+describe('§4 File type rule and PRODUCT magic-byte sniffing', () => {
+  it('audio disguised with a wrong name and type is accepted (magic bytes win): MP3 named notes.txt as text/plain', async () => {
+    const r = await send({ path: await convert(speech, 'mp3'), name: 'notes.txt', type: 'text/plain' });
+    expect(r.status).toBe(201);
+    const [row] = await t.sql('SELECT content_type FROM calls WHERE id = $1', [r.body.id]);
+    expect(row.content_type).toBe('audio/mpeg');
+  });
+
+  it('an audio container is accepted whatever the name: WebM named video.bin', async () => {
+    expect((await send({ path: await convert(speech, 'webm'), name: 'video.bin', type: 'application/octet-stream' })).status).toBe(201);
+  });
+
+  it('a sniffed non-audio type is not_audio even with an audio name and type: PDF named call.mp3 as audio/mpeg', async () => {
+    const before = await countCalls();
+    const r = await send({ path: pdf, name: 'call.mp3', type: 'audio/mpeg' });
+    expect(r.status).toBe(415);
+    expect(r.body.error.code).toBe('not_audio');
+    expect(await countCalls()).toBe(before);
+  });
+
+  it('a PNG named call.wav is not_audio (415)', async () => {
+    expect((await send({ path: png, name: 'call.wav', type: 'audio/wav' })).body.error.code).toBe('not_audio');
+  });
+
+  it('sent as application/octet-stream, the file-name extension decides: unknown bytes named .wav are accepted', async () => {
+    expect((await send({ path: text, name: 'call.wav', type: 'application/octet-stream' })).status).toBe(201);
+  });
+
+  it('unknown bytes with an audio/... type are accepted even without an audio extension', async () => {
+    expect((await send({ path: text, name: 'call.dat', type: 'audio/x-custom' })).status).toBe(201);
+  });
+
+  it('no audio extension and no audio/... type → 415 not_audio, nothing stored', async () => {
+    const before = await countCalls();
+    const files = svc.storedFiles().length;
+    for (const type of ['application/octet-stream', 'text/plain', '']) {
+      const r = await send({ path: text, name: 'notes.txt', type });
+      expect(r.status).toBe(415);
+      expect(r.body.error).toMatchObject({ code: 'not_audio' });
+    }
+    expect(await countCalls()).toBe(before);
+    expect(svc.storedFiles().length).toBe(files);
+  });
+});

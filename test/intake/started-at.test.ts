@@ -1,0 +1,38 @@
+// §2 `started_at` forms and §8 acceptable range.
+import { describe, expect, it } from 'vitest';
+import { parseStartedAt } from '../../src/intake/started-at.ts';
+
+const now = new Date('2026-06-01T12:00:00Z');
+const p = (v: string) => parseStartedAt(v, now);
+
+describe('started_at', () => {
+  it('ISO 8601 with a UTC offset (Z, ±hh:mm, ±hhmm, fractions)', () => {
+    expect(p('2024-05-06T12:00:00+02:00')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
+    expect(p('2024-05-06T10:00:00.250Z')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00.250Z') });
+    expect(p('2024-05-06T05:00:00-0500')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
+  });
+
+  it('ISO 8601 without an offset is not understood (its instant would be a guess)', () => {
+    expect(p('2024-05-06T10:00:00').kind).toBe('unparseable');
+    expect(p('2024-05-06').kind).toBe('unparseable');
+  });
+
+  it('Unix seconds and Unix milliseconds (≥ 10^12)', () => {
+    expect(p('1714989600')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
+    expect(p('1714989600000')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
+  });
+
+  it('impossible calendar dates and words are unparseable', () => {
+    expect(p('2024-02-30T10:00:00Z').kind).toBe('unparseable');
+    expect(p('tomorrow').kind).toBe('unparseable');
+    expect(p('').kind).toBe('unparseable');
+  });
+
+  it('range: from year 2000 up to one day ahead of now', () => {
+    expect(p('1999-12-31T23:59:59Z').kind).toBe('out_of_range');
+    expect(p('2000-01-01T00:00:00Z').kind).toBe('ok');
+    expect(p('2026-06-02T11:59:00Z').kind).toBe('ok');
+    expect(p('2026-06-02T12:01:00Z').kind).toBe('out_of_range');
+    expect(p('100').kind).toBe('out_of_range');
+  });
+});
