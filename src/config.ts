@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WORKER_STALE_SECONDS: z.coerce.number().min(1).default(60),
   STORAGE_DIR: z.string().optional(),
   MODELS_DIR: z.string().optional(),
   TRANSCRIPTION_ENGINE: z.enum(['moonshine', 'openai']).default('moonshine'),
@@ -30,6 +31,10 @@ const EnvSchema = z.object({
   LLM_KEY: z.string().optional(),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'WEBHOOK_RETRY_SCHEDULE is a comma-separated list of milliseconds')
+    .optional(),
   INTAKE_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   SECURE_COOKIES: bool.optional(),
 });
@@ -48,6 +53,8 @@ export interface Config {
   appSecret: string;
   logLevel: string;
   workerConcurrency: number;
+  /** A worker silent this long is presumed dead; its jobs are retried by others. */
+  workerStaleSeconds: number;
   storageDir: string;
   tmpDir: string;
   modelsDir: string;
@@ -56,6 +63,8 @@ export interface Config {
     | { engine: 'openai'; baseUrl: string; apiKey: string | undefined; model: string };
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | null;
   webhookAllowPrivate: boolean;
+  /** Waits between webhook attempts; null = PRODUCT.md's schedule (5 s … 10 h). */
+  webhookRetryScheduleMs: number[] | null;
   intakeRatePerMinute: number;
   secureCookies: boolean;
 }
@@ -87,6 +96,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     appSecret: e.APP_SECRET ?? devSecret(e.NODE_ENV, dataDir),
     logLevel: e.LOG_LEVEL,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerStaleSeconds: e.WORKER_STALE_SECONDS,
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')),
     tmpDir: path.join(path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')), '.incoming'),
     modelsDir: path.resolve(e.MODELS_DIR ?? (existsSync(sharedModels) ? sharedModels : path.join(dataDir, 'models'))),
@@ -96,6 +106,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : { engine: 'moonshine' },
     llm: e.LLM_URL ? { baseUrl: e.LLM_URL, apiKey: e.LLM_KEY, model: e.LLM_MODEL } : null,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE ? e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number) : null,
     intakeRatePerMinute: e.INTAKE_RATE_PER_MINUTE,
     secureCookies: e.SECURE_COOKIES ?? publicUrl.startsWith('https://'),
   };

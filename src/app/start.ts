@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
-import { run, type Runner } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { run, type Runner, type WorkerEvents } from 'graphile-worker';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
@@ -9,7 +10,8 @@ import { createLogger, type Logger } from '../log.ts';
 import { localStorage } from '../storage/local.ts';
 import { createHttpServer } from '../http/server.ts';
 import { buildRoutes, buildFallback } from '../http/routes.ts';
-import { createTaskList } from '../../workers/index.ts';
+import { CRONTAB, createTaskList } from '../../workers/index.ts';
+import { startHeartbeat } from '../jobs/heartbeat.ts';
 import { workerLogger } from '../../workers/logger.ts';
 import type { AppContext } from './context.ts';
 
@@ -51,15 +53,22 @@ export async function startService(config: Config, roles: Roles, log: Logger = c
   }
 
   let worker: Runner | null = null;
+  let stopHeartbeat: (() => Promise<void>) | null = null;
   if (roles.worker) {
+    // Created before run() so the heartbeat sees the workers run() creates.
+    const events = new EventEmitter() as WorkerEvents;
+    const heartbeat = startHeartbeat(app, events, { staleMs: config.workerStaleSeconds * 1000, intervalMs: Math.min(5000, (config.workerStaleSeconds * 1000) / 3) });
     worker = await run({
+      events,
       connectionString: databaseUrl,
       concurrency: config.workerConcurrency,
       taskList: createTaskList(app),
+      crontab: CRONTAB,
       noHandleSignals: true,
       pollInterval: 1000,
       logger: workerLogger(log),
     });
+    stopHeartbeat = await heartbeat;
     log.info({ concurrency: config.workerConcurrency }, 'worker running');
   }
 
@@ -72,6 +81,7 @@ export async function startService(config: Config, roles: Roles, log: Logger = c
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
+      if (stopHeartbeat) await stopHeartbeat();
       if (worker) await worker.stop();
       await app.db.$disconnect();
       if (embedded) await embedded.stop();

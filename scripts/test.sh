@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `npm test`: installs whatever a fresh machine lacks, then type-checks and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System tools the tests use for real: ffmpeg decodes, espeak-ng speaks fixtures, Chromium runs the web app.
+missing=()
+for pair in ffmpeg:ffmpeg ffprobe:ffmpeg espeak-ng:espeak-ng sox:sox chromium:chromium; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $(printf '%s\n' "${missing[@]}" | sort -u) >/dev/null
+fi
+
+# npm packages (Node 24 itself comes from the `node` package into node_modules/.bin).
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+# PostgreSQL: the local service when there is one (started if it is down); the suite falls back to
+# an embedded server otherwise.
+if [ -z "${TEST_DATABASE_URL:-}" ] && command -v pg_ctlcluster >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -q 2>/dev/null; then
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start 2>/dev/null || true
+fi
+
+# Speech models: ../shared/models when present, otherwise fetched from the npm registry and checked.
+npm run --silent models:fetch
+
+npx tsc --noEmit
+npx tsx scripts/schema-print.ts --check
+npx vitest run "$@"

@@ -1,0 +1,67 @@
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import type { AppContext } from '../src/app/context.ts';
+import { analyzeCall, createLlmClient, type LlmClient } from '../src/analysis/index.ts';
+import type { Segment } from '../src/analysis/types.ts';
+import { getApplicableTemplate } from '../src/domain/templates.ts';
+import { enqueueCallAnalyzed } from '../src/webhooks/enqueue.ts';
+
+const Payload = z.object({ callId: z.uuid() });
+
+/**
+ * analyzing → analyzed, scoring the transcript with the applicable template. The result, its
+ * history entry and the webhook event commit together; a rerun of the same revision finds the
+ * call already analyzed and does nothing, so no second event is ever created.
+ */
+export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defaultLlm(app)): Task {
+  return async (raw, helpers) => {
+    const { callId } = Payload.parse(raw);
+    const { db, log } = app;
+    const call = await db.call.findUnique({ where: { id: callId } });
+    if (!call || call.status !== 'analyzing') {
+      helpers.logger.info(`call ${callId} is ${call?.status ?? 'gone'}; nothing to analyze`);
+      return;
+    }
+    const template = await getApplicableTemplate(db, { accountId: call.accountId, campaignId: call.campaignId });
+    if (!template) {
+      await db.$transaction([
+        db.call.updateMany({ where: { id: callId, status: 'analyzing' }, data: { status: 'transcribed', templateId: null } }),
+        db.callEvent.create({ data: { callId, status: 'transcribed', detail: 'no template applies any more' } }),
+      ]);
+      return;
+    }
+    const result = await analyzeCall(
+      {
+        segments: (call.segments ?? []) as unknown as Segment[],
+        durationSeconds: call.durationSeconds ?? 0,
+        channels: call.channels ?? 1,
+        language: call.language ?? call.detectedLanguage ?? template.definition.language ?? 'en',
+      },
+      template.definition,
+      { llm, logger: log },
+    );
+    await db.$transaction(async (tx) => {
+      const moved = await tx.call.updateMany({
+        where: { id: callId, status: 'analyzing', analysisRevision: call.analysisRevision },
+        data: {
+          status: 'analyzed',
+          templateId: template.id,
+          score: result.score,
+          topic: result.topic_label ?? result.topic,
+          summary: result.summary,
+          criteria: result.criteria as object[],
+          metrics: result.metrics as object,
+          analyzedAt: new Date(),
+        },
+      });
+      if (moved.count === 0) return;
+      await tx.callEvent.create({ data: { callId, status: 'analyzed', detail: `score ${result.score ?? 'n/a'} with ${template.name}` } });
+      await enqueueCallAnalyzed(tx, callId, call.analysisRevision, app.config.publicUrl);
+    });
+    log.info({ callId, score: result.score, topic: result.topic }, 'call analyzed');
+  };
+}
+
+function defaultLlm(app: AppContext): LlmClient | null {
+  return app.config.llm ? createLlmClient({ ...app.config.llm, apiKey: app.config.llm.apiKey ?? '' }, { logger: app.log }) : null;
+}

@@ -1,0 +1,38 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Task } from 'graphile-worker';
+import type { AppContext } from '../src/app/context.ts';
+
+const HOUR = 3_600_000;
+
+/**
+ * Hourly: removes upload leftovers of a process that died mid-request, and stored recordings no
+ * call refers to (a crash between moving the file and committing the call). Both are older than
+ * an hour, so nothing in flight is touched.
+ */
+export function createHousekeepingTask(app: AppContext): Task {
+  return async () => {
+    const cutoff = Date.now() - HOUR;
+    let temps = 0;
+    for (const name of await readdir(app.config.tmpDir).catch(() => [])) {
+      const full = path.join(app.config.tmpDir, name);
+      const s = await stat(full).catch(() => null);
+      if (s && s.mtimeMs < cutoff) {
+        await rm(full, { force: true });
+        temps++;
+      }
+    }
+    let orphans = 0;
+    for await (const key of app.storage.keys()) {
+      const local = await app.storage.localPath(key);
+      const s = await stat(local).catch(() => null);
+      if (!s || s.mtimeMs >= cutoff) continue;
+      const used = await app.db.call.count({ where: { storageKey: key } });
+      if (!used) {
+        await app.storage.delete(key);
+        orphans++;
+      }
+    }
+    if (temps || orphans) app.log.info({ temps, orphans }, 'housekeeping removed leftovers');
+  };
+}
