@@ -1,0 +1,335 @@
+/** Scores one call against a template: criteria, score, topic, summary and metrics. */
+import type { Logger } from 'pino';
+import type { LlmAnswer, LlmClient } from './llm.ts';
+import { findPhrases, type PhraseMatch } from './match.ts';
+import { computeMetrics, type CallMetrics } from './metrics.ts';
+import { extractiveSummary } from './summary.ts';
+import type {
+  Criterion,
+  CriterionKind,
+  ForbiddenCriterion,
+  LlmCriterion,
+  MetricCriterion,
+  MetricName,
+  PhraseCriterion,
+  TemplateDefinition,
+  Topic,
+} from './template.ts';
+import { speakersKnown, type AnalysisInput, type Evidence, type Segment } from './types.ts';
+
+export type CriterionOutcome = 'passed' | 'failed' | 'na';
+
+export interface CriterionResult {
+  key: string;
+  label: string;
+  kind: CriterionKind;
+  result: CriterionOutcome;
+  /** `weight` when passed, else 0. */
+  points: number;
+  /** `weight`, or 0 when `na` so that Σpoints / Σmax_points is the score. */
+  max_points: number;
+  critical: boolean;
+  reason?: string;
+  evidence: Evidence[];
+}
+
+export interface AnalysisResult {
+  /** 0–100 with one decimal; 0 when a critical criterion failed; null when every criterion is `na`. */
+  score: number | null;
+  criteria: CriterionResult[];
+  /** Topic key, and its label for display. */
+  topic: string | null;
+  topic_label: string | null;
+  summary: string;
+  metrics: CallMetrics;
+}
+
+export interface AnalyzeOptions {
+  /** Configured chat model; without one, `llm` criteria are `na` and topic/summary are computed locally. */
+  llm?: LlmClient | null;
+  logger?: Logger;
+}
+
+/** Forbidden words can be repeated all call long; a handful of quotes makes the point. */
+const MAX_EVIDENCE = 10;
+
+type Outcome = Pick<CriterionResult, 'result' | 'evidence'> & { reason?: string };
+
+interface Context {
+  input: AnalysisInput;
+  known: boolean;
+  duration: number;
+  metrics: CallMetrics;
+}
+
+function clock(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${String(Math.floor(whole / 60)).padStart(2, '0')}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+function toEvidence(match: PhraseMatch): Evidence {
+  return { quote: match.quote, start: match.start, end: match.end, speaker: match.speaker };
+}
+
+/**
+ * Segments a criterion looks at. On mono recordings nobody knows who said what, so a criterion
+ * restricted to agent or customer falls back to all speech rather than being unanswerable.
+ */
+function scope(ctx: Context, speaker: Criterion['speaker']): Segment[] {
+  if (speaker === 'any' || !ctx.known) return ctx.input.segments;
+  return ctx.input.segments.filter((s) => s.speaker === speaker);
+}
+
+function monoNote(ctx: Context, criterion: Criterion): string {
+  return criterion.speaker !== 'any' && !ctx.known ? ' (speakers unknown: all speech was checked)' : '';
+}
+
+function quoted(phrases: readonly string[]): string {
+  return phrases.map((p) => `"${p}"`).join(', ');
+}
+
+function evaluatePhrase(ctx: Context, criterion: PhraseCriterion): Outcome {
+  const matches = findPhrases(scope(ctx, criterion.speaker), criterion.phrases);
+  const { window } = criterion;
+  const counted = window
+    ? matches.filter((m) => (window.from === 'start' ? m.start <= window.seconds : m.end >= ctx.duration - window.seconds))
+    : matches;
+  const where = window ? ` in the ${window.from === 'start' ? 'first' : 'last'} ${window.seconds} s` : '';
+  const evidence = counted.slice(0, MAX_EVIDENCE).map(toEvidence);
+  const note = monoNote(ctx, criterion);
+  if (counted.length >= criterion.minCount) {
+    const first = counted[0]!;
+    const times = criterion.minCount > 1 ? ` (${counted.length} times)` : '';
+    return { result: 'passed', evidence, reason: `said "${first.quote}" at ${clock(first.start)}${times}${note}` };
+  }
+  if (counted.length > 0)
+    return { result: 'failed', evidence, reason: `said ${counted.length} time(s)${where}, at least ${criterion.minCount} needed${note}` };
+  const outside = matches[0];
+  const reason = outside
+    ? `said only outside the window: "${outside.quote}" at ${clock(outside.start)}`
+    : `none of ${quoted(criterion.phrases)} was said${where}`;
+  return { result: 'failed', evidence: outside ? [toEvidence(outside)] : [], reason: reason + note };
+}
+
+function evaluateForbidden(ctx: Context, criterion: ForbiddenCriterion): Outcome {
+  const matches = findPhrases(scope(ctx, criterion.speaker), criterion.phrases);
+  const note = monoNote(ctx, criterion);
+  if (matches.length === 0) return { result: 'passed', evidence: [], reason: `no forbidden phrase was said${note}` };
+  const first = matches[0]!;
+  return {
+    result: 'failed',
+    evidence: matches.slice(0, MAX_EVIDENCE).map(toEvidence),
+    reason: `said "${first.quote}" at ${clock(first.start)}${matches.length > 1 ? ` and ${matches.length - 1} more time(s)` : ''}${note}`,
+  };
+}
+
+const METRIC_LABELS: Record<MetricName, string> = {
+  talk_ratio: 'talk ratio',
+  longest_silence: 'longest silence',
+  silence_ratio: 'silence ratio',
+  interruptions: 'interruptions',
+  words_per_minute: 'words per minute',
+  duration: 'duration',
+};
+
+function formatMetric(metric: MetricName, value: number): string {
+  switch (metric) {
+    case 'talk_ratio':
+    case 'silence_ratio':
+      return `${Math.round(value * 1000) / 10}%`;
+    case 'longest_silence':
+    case 'duration':
+      return `${Math.round(value * 10) / 10} s`;
+    default:
+      return String(value);
+  }
+}
+
+/**
+ * The value a metric criterion is judged on. `speaker` picks whose share (talk ratio), who
+ * interrupts (interruptions) or whose pace (words per minute); it has no meaning for the others.
+ */
+function metricValue(
+  metrics: CallMetrics,
+  metric: MetricName,
+  speaker: Criterion['speaker'],
+  known: boolean,
+): number | null {
+  switch (metric) {
+    case 'talk_ratio':
+      if (metrics.talk_ratio === null) return null;
+      return speaker === 'customer' ? Math.round((1 - metrics.talk_ratio) * 10_000) / 10_000 : metrics.talk_ratio;
+    case 'longest_silence':
+      return metrics.longest_silence_seconds;
+    case 'silence_ratio':
+      return metrics.silence_ratio;
+    case 'interruptions':
+      if (speaker === 'agent') return metrics.agent_interruptions;
+      if (speaker === 'customer') return metrics.customer_interruptions;
+      return metrics.interruptions;
+    case 'words_per_minute':
+      // On mono the per-speaker paces are unknown; all speech stands in, as for phrase criteria.
+      if (known && speaker === 'customer') return metrics.customer_words_per_minute;
+      return metrics.words_per_minute;
+    case 'duration':
+      return metrics.duration_seconds;
+  }
+}
+
+function evaluateMetric(ctx: Context, criterion: MetricCriterion): Outcome {
+  const { metric, op } = criterion;
+  const name = METRIC_LABELS[metric];
+  const value = metricValue(ctx.metrics, metric, criterion.speaker, ctx.known);
+  if (value === null) {
+    const reason =
+      (metric === 'talk_ratio' || metric === 'interruptions') && !ctx.known
+        ? `${name} cannot be measured on a mono recording (speakers unknown)`
+        : `${name} cannot be measured: not enough speech`;
+    return { result: 'na', evidence: [], reason };
+  }
+  const fmt = (n: number): string => formatMetric(metric, n);
+  let passed: boolean;
+  let rule: string;
+  if (op === 'between') {
+    const min = criterion.min ?? 0;
+    const max = criterion.max ?? Number.POSITIVE_INFINITY;
+    passed = value >= min && value <= max;
+    rule = `between ${fmt(min)} and ${fmt(max)}`;
+  } else {
+    const threshold = criterion.value ?? 0;
+    passed = { lt: value < threshold, lte: value <= threshold, gt: value > threshold, gte: value >= threshold }[op];
+    rule = `${{ lt: 'below', lte: 'at most', gt: 'above', gte: 'at least' }[op]} ${fmt(threshold)}`;
+  }
+  return { result: passed ? 'passed' : 'failed', evidence: [], reason: `${name} ${fmt(value)}, must be ${rule}` };
+}
+
+function llmOutcome(ctx: Context, answer: LlmAnswer | undefined): Outcome {
+  if (!answer) return { result: 'na', evidence: [], reason: 'the language model did not answer this question' };
+  if (answer.answer === 'unknown') return { result: 'na', evidence: [], reason: `the language model could not tell: ${answer.reason}` };
+  // Model quotes are located in the transcript to give them a time; an unlocatable quote is not evidence.
+  const located = answer.quote ? findPhrases(ctx.input.segments, [answer.quote])[0] : undefined;
+  return {
+    result: answer.answer === 'yes' ? 'passed' : 'failed',
+    evidence: located ? [toEvidence(located)] : [],
+    reason: answer.reason,
+  };
+}
+
+async function evaluateLlm(ctx: Context, criteria: LlmCriterion[], opts: AnalyzeOptions): Promise<Map<string, Outcome>> {
+  const outcomes = new Map<string, Outcome>();
+  const all = (reason: string): Map<string, Outcome> => {
+    for (const c of criteria) outcomes.set(c.key, { result: 'na', evidence: [], reason });
+    return outcomes;
+  };
+  if (criteria.length === 0) return outcomes;
+  if (!opts.llm) return all('no language model configured');
+  if (ctx.input.segments.length === 0) return all('no speech to evaluate');
+  let answers: LlmAnswer[];
+  try {
+    // The model needs the whole conversation for context, so `speaker` does not narrow the transcript here.
+    answers = await opts.llm.answerCriteria(
+      ctx.input.segments,
+      criteria.map((c) => ({ key: c.key, question: c.question })),
+    );
+  } catch (error) {
+    opts.logger?.warn({ err: error }, 'llm criteria unavailable');
+    return all(`language model unavailable: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  for (const c of criteria) outcomes.set(c.key, llmOutcome(ctx, answers.find((a) => a.key === c.key)));
+  return outcomes;
+}
+
+/** The topic whose phrases are said most often; ties go to the topic listed first. */
+function topicByPhrases(segments: readonly Segment[], topics: readonly Topic[]): Topic | null {
+  let best: Topic | null = null;
+  let bestCount = 0;
+  for (const topic of topics) {
+    const count = findPhrases(segments, topic.phrases).length;
+    if (count > bestCount) {
+      best = topic;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+async function topicAndSummary(
+  ctx: Context,
+  template: TemplateDefinition,
+  language: string,
+  opts: AnalyzeOptions,
+): Promise<{ topic: Topic | null; summary: string }> {
+  const { segments } = ctx.input;
+  if (opts.llm && segments.length > 0) {
+    try {
+      const reply = await opts.llm.chooseTopicAndSummarize(
+        segments,
+        template.topics.map((t) => ({ key: t.key, label: t.label })),
+        language,
+      );
+      if (reply.summary !== '')
+        return { topic: template.topics.find((t) => t.key === reply.topic) ?? null, summary: reply.summary };
+    } catch (error) {
+      opts.logger?.warn({ err: error }, 'llm summary unavailable, using extractive summary');
+    }
+  }
+  return { topic: topicByPhrases(segments, template.topics), summary: extractiveSummary(segments, language) };
+}
+
+function score(criteria: readonly CriterionResult[]): number | null {
+  const scored = criteria.filter((c) => c.result !== 'na');
+  if (scored.length === 0) return null;
+  if (scored.some((c) => c.critical && c.result === 'failed')) return 0;
+  const points = scored.reduce((sum, c) => sum + c.points, 0);
+  const max = scored.reduce((sum, c) => sum + c.max_points, 0);
+  return Math.round((1000 * points) / max) / 10;
+}
+
+/** Never throws for model trouble: unavailable answers become `na` and local fallbacks. */
+export async function analyzeCall(
+  input: AnalysisInput,
+  template: TemplateDefinition,
+  opts: AnalyzeOptions = {},
+): Promise<AnalysisResult> {
+  const metrics = computeMetrics(input);
+  const ctx: Context = { input, known: speakersKnown(input), duration: metrics.duration_seconds, metrics };
+  const language = input.language || template.language || 'en';
+  const llmCriteria = template.criteria.filter((c): c is LlmCriterion => c.kind === 'llm');
+
+  const [llmOutcomes, { topic, summary }] = await Promise.all([
+    evaluateLlm(ctx, llmCriteria, opts),
+    topicAndSummary(ctx, template, language, opts),
+  ]);
+
+  const criteria = template.criteria.map((criterion): CriterionResult => {
+    let outcome: Outcome;
+    switch (criterion.kind) {
+      case 'phrase':
+        outcome = evaluatePhrase(ctx, criterion);
+        break;
+      case 'forbidden':
+        outcome = evaluateForbidden(ctx, criterion);
+        break;
+      case 'metric':
+        outcome = evaluateMetric(ctx, criterion);
+        break;
+      case 'llm':
+        outcome = llmOutcomes.get(criterion.key)!;
+        break;
+    }
+    const na = outcome.result === 'na';
+    return {
+      key: criterion.key,
+      label: criterion.label,
+      kind: criterion.kind,
+      result: outcome.result,
+      points: outcome.result === 'passed' ? criterion.weight : 0,
+      max_points: na ? 0 : criterion.weight,
+      critical: criterion.critical,
+      ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      evidence: outcome.evidence,
+    };
+  });
+
+  return { score: score(criteria), criteria, topic: topic?.key ?? null, topic_label: topic?.label ?? null, summary, metrics };
+}

@@ -1,0 +1,168 @@
+/** Phrase matching over a transcript, tolerant of small speech-recognition errors. */
+import { tokenize, tokenizeWithOffsets } from './normalize.ts';
+import type { Segment, SpeakerRole } from './types.ts';
+
+export interface PhraseMatch {
+  /** The phrase as written in the template. */
+  phrase: string;
+  /** Index (in the segments given) of the segment where the match begins. */
+  segment: number;
+  /** Estimated seconds: interpolated by character position within the segment(s). */
+  start: number;
+  end: number;
+  speaker: SpeakerRole;
+  /** The words actually said, from the original text. */
+  quote: string;
+}
+
+/** Tokens this short must match exactly: one wrong letter already changes the word ("no"/"so"). */
+const EXACT_TOKEN_MAX_LENGTH = 3;
+const MIN_TOKEN_SIMILARITY = 0.8;
+/** Extra words the transcript may have inside a phrase ("thank you *so* much"). */
+const MAX_INSERTED_WORDS = 1;
+
+interface StreamToken {
+  text: string;
+  segment: number;
+  charStart: number;
+  charEnd: number;
+}
+
+/** Levenshtein distance with a single rolling row. */
+function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** Whether a transcript token stands for a phrase token (both normalized). */
+export function tokensMatch(said: string, expected: string): boolean {
+  if (said === expected) return true;
+  if (expected.length <= EXACT_TOKEN_MAX_LENGTH || /\d/.test(expected)) return false;
+  const longest = Math.max(said.length, expected.length);
+  // Cheap length bound first: the distance is at least the length difference.
+  if (1 - Math.abs(said.length - expected.length) / longest < MIN_TOKEN_SIMILARITY) return false;
+  return 1 - levenshtein(said, expected) / longest >= MIN_TOKEN_SIMILARITY;
+}
+
+/**
+ * Runs of consecutive segments by the same speaker on the same channel. A phrase may straddle a
+ * segment boundary (the recognizer splits at pauses) but never two speakers.
+ */
+function speakerRuns(segments: readonly Segment[]): StreamToken[][] {
+  const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.start - segments[b]!.start);
+  const runs: StreamToken[][] = [];
+  let previous: Segment | undefined;
+  for (const index of order) {
+    const segment = segments[index]!;
+    if (!previous || previous.speaker !== segment.speaker || previous.channel !== segment.channel) runs.push([]);
+    const run = runs[runs.length - 1]!;
+    for (const token of tokenizeWithOffsets(segment.text)) {
+      run.push({ text: token.text, segment: index, charStart: token.start, charEnd: token.end });
+    }
+    previous = segment;
+  }
+  return runs;
+}
+
+type TokenMatcher = (said: string, expected: string) => boolean;
+
+/** A call repeats the same few hundred words, so each pair is compared once per search. */
+function memoizedTokensMatch(): TokenMatcher {
+  const cache = new Map<string, Map<string, boolean>>();
+  return (said, expected) => {
+    let forExpected = cache.get(expected);
+    if (!forExpected) cache.set(expected, (forExpected = new Map()));
+    let result = forExpected.get(said);
+    if (result === undefined) {
+      result = tokensMatch(said, expected);
+      forExpected.set(said, result);
+    }
+    return result;
+  };
+}
+
+/** End index (inclusive) of the shortest match of `phrase` starting at `from`, or -1. */
+function matchAt(run: StreamToken[], from: number, phrase: string[], same: TokenMatcher): number {
+  const step = (p: number, t: number, insertsLeft: number): number => {
+    if (p === phrase.length) return t - 1;
+    if (t >= run.length) return -1;
+    if (same(run[t]!.text, phrase[p]!)) {
+      const end = step(p + 1, t + 1, insertsLeft);
+      if (end >= 0) return end;
+    }
+    // Inserted words only between phrase words, never before the first one.
+    return p > 0 && insertsLeft > 0 ? step(p, t + 1, insertsLeft - 1) : -1;
+  };
+  return step(0, from, MAX_INSERTED_WORDS);
+}
+
+function timeAt(segment: Segment, charOffset: number): number {
+  const length = Math.max(segment.text.length, 1);
+  return segment.start + ((segment.end - segment.start) * charOffset) / length;
+}
+
+function toMatch(segments: readonly Segment[], phrase: string, tokens: readonly StreamToken[]): PhraseMatch {
+  const first = tokens[0]!;
+  const last = tokens[tokens.length - 1]!;
+  // Quote each segment the match touches, from its first to its last matched word.
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 1; i <= tokens.length; i++) {
+    if (i < tokens.length && tokens[i]!.segment === tokens[from]!.segment) continue;
+    parts.push(segments[tokens[from]!.segment]!.text.slice(tokens[from]!.charStart, tokens[i - 1]!.charEnd).trim());
+    from = i;
+  }
+  const startSegment = segments[first.segment]!;
+  return {
+    phrase,
+    segment: first.segment,
+    start: round2(timeAt(startSegment, first.charStart)),
+    end: round2(timeAt(segments[last.segment]!, last.charEnd)),
+    speaker: startSegment.speaker,
+    // Commas and the like belong to the sentence, not to what was said; keep ?, ! and . for tone.
+    quote: parts.join(' ').replace(/[,;:]+$/, ''),
+  };
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/**
+ * Every occurrence of any of the phrases, in time order. Overlapping occurrences count once (the
+ * earliest, then longest, wins), so "thank you" inside "thank you for calling" is not counted twice.
+ */
+export function findPhrases(segments: readonly Segment[], phrases: readonly string[]): PhraseMatch[] {
+  const wanted = phrases.map((phrase) => ({ phrase, tokens: tokenize(phrase) })).filter((p) => p.tokens.length > 0);
+  const same = memoizedTokensMatch();
+  const found: { match: PhraseMatch; run: number; from: number; to: number }[] = [];
+  speakerRuns(segments).forEach((run, runIndex) => {
+    for (const { phrase, tokens } of wanted) {
+      for (let from = 0; from < run.length; from++) {
+        const to = matchAt(run, from, tokens, same);
+        if (to < 0) continue;
+        found.push({ match: toMatch(segments, phrase, run.slice(from, to + 1)), run: runIndex, from, to });
+        from = to;
+      }
+    }
+  });
+  found.sort((a, b) => a.run - b.run || a.from - b.from || b.to - a.to);
+  const kept: typeof found = [];
+  for (const candidate of found) {
+    const last = kept[kept.length - 1];
+    if (last && last.run === candidate.run && candidate.from <= last.to) continue;
+    kept.push(candidate);
+  }
+  return kept.map((k) => k.match).sort((a, b) => a.start - b.start);
+}
