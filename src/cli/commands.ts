@@ -1,0 +1,154 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from '../app/context.ts';
+import { createAccount } from '../domain/accounts.ts';
+import { createAgent } from '../domain/agents.ts';
+import { createApiKey, revokeApiKey } from '../domain/api-keys.ts';
+import { createCampaign, findCampaignByName, setCampaignArchived } from '../domain/campaigns.ts';
+import { notFound } from '../domain/errors.ts';
+import { createTemplate, setDefaultTemplate } from '../domain/templates.ts';
+import { revealWebhookSecret, setWebhookEndpoint } from '../webhooks/endpoints.ts';
+import { defineCommand, type Command } from './command.ts';
+import { UsageError } from './errors.ts';
+
+const account = { kind: 'uuid', required: true, placeholder: 'ID', description: 'account id (UUID)' } as const;
+
+// Domain functions would fail on the foreign key with an opaque database error; this says which id is wrong.
+async function requireAccount(app: AppContext, id: string): Promise<void> {
+  const row = await app.db.account.findUnique({ where: { id }, select: { id: true } });
+  if (!row) throw notFound('Account');
+}
+
+export const commands: readonly Command<any>[] = [
+  defineCommand({
+    name: 'account:create',
+    summary: 'Create an account and its owner; prints the owner password once.',
+    options: {
+      name: { kind: 'text', required: true, placeholder: 'N', description: 'account name' },
+      minutes: { kind: 'count', placeholder: 'M', description: 'plan minutes per month (default 1000)' },
+      seats: { kind: 'count', placeholder: 'S', description: 'plan agent seats (default 10)' },
+      timezone: { kind: 'text', placeholder: 'TZ', description: 'IANA time zone for usage periods (default UTC)' },
+      email: { kind: 'text', placeholder: 'E', description: 'owner email (default: a generated @escucha.local address)' },
+    },
+    async run(app, o) {
+      const { account: a, owner } = await createAccount(app.db, {
+        name: o.name, minutes: o.minutes, seats: o.seats, timeZone: o.timezone, ownerEmail: o.email,
+      });
+      return {
+        account: { id: a.id, name: a.name, timeZone: a.timeZone, planMinutes: a.planMinutes, planSeats: a.planSeats },
+        owner: { email: owner.email, password: owner.password },
+        note: 'The password is shown only now; it is stored hashed.',
+      };
+    },
+  }),
+  defineCommand({
+    name: 'agent:add',
+    summary: 'Add an agent (takes a seat of the plan).',
+    options: {
+      account,
+      name: { kind: 'text', required: true, placeholder: 'N', description: 'agent name' },
+      code: { kind: 'text', required: true, placeholder: 'C', description: 'telephony code, unique in the account' },
+    },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const a = await createAgent(app.db, o.account, { name: o.name, code: o.code });
+      return { agent: { id: a.id, name: a.name, code: a.code, active: a.active } };
+    },
+  }),
+  defineCommand({
+    name: 'campaign:add',
+    summary: 'Add a campaign, optionally with its language and analysis template.',
+    options: {
+      account,
+      name: { kind: 'text', required: true, placeholder: 'N', description: 'campaign name' },
+      language: { kind: 'text', placeholder: 'L', description: 'language code of its calls, e.g. es' },
+      template: { kind: 'uuid', placeholder: 'ID', description: 'template id used for its calls' },
+    },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const c = await createCampaign(app.db, o.account, { name: o.name, language: o.language, templateId: o.template });
+      return { campaign: { id: c.id, name: c.name, language: c.language, templateId: c.templateId } };
+    },
+  }),
+  defineCommand({
+    name: 'campaign:archive',
+    summary: 'Archive a campaign by name (its calls are kept).',
+    options: {
+      account,
+      name: { kind: 'text', required: true, placeholder: 'N', description: 'campaign name (case and accents ignored)' },
+    },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const found = await findCampaignByName(app.db, o.account, o.name);
+      if (!found) throw notFound('Campaign');
+      const c = await setCampaignArchived(app.db, o.account, found.id, true);
+      return { campaign: { id: c.id, name: c.name, archivedAt: c.archivedAt } };
+    },
+  }),
+  defineCommand({
+    name: 'apikey:create',
+    summary: 'Create an intake API key; prints the key once.',
+    options: { account, name: { kind: 'text', placeholder: 'N', description: 'label to tell keys apart' } },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const { apiKey: k, key } = await createApiKey(app.db, o.account, o.name);
+      return { apiKey: { id: k.id, name: k.name, prefix: k.prefix }, key, note: 'The key is shown only now; it is stored hashed.' };
+    },
+  }),
+  defineCommand({
+    name: 'apikey:revoke',
+    summary: 'Revoke an API key by its prefix (or id).',
+    options: { account, prefix: { kind: 'text', required: true, placeholder: 'P', description: 'key prefix such as esk_AbCd1234, or key id' } },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const k = await revokeApiKey(app.db, o.account, o.prefix);
+      return { apiKey: { id: k.id, name: k.name, prefix: k.prefix, revokedAt: k.revokedAt } };
+    },
+  }),
+  defineCommand({
+    name: 'webhook:set',
+    summary: "Set the account's webhook endpoint; prints the signing secret.",
+    options: { account, url: { kind: 'text', required: true, placeholder: 'U', description: 'https URL receiving call events' } },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const { endpoint: e, secret } = await setWebhookEndpoint(app, o.account, o.url);
+      // Changing the URL keeps the existing secret; the operator still needs it to configure the receiver.
+      return {
+        endpoint: { id: e.id, url: e.url, enabled: e.enabled },
+        secret: secret ?? (await revealWebhookSecret(app, o.account)),
+        secretIsNew: secret !== null,
+      };
+    },
+  }),
+  defineCommand({
+    name: 'template:import',
+    summary: 'Import an analysis template from a JSON file.',
+    options: {
+      account,
+      file: { kind: 'text', required: true, placeholder: 'F', description: 'template JSON file' },
+      name: { kind: 'text', placeholder: 'N', description: 'template name (default: the file name)' },
+      default: { kind: 'flag', description: "also make it the account's default template" },
+    },
+    async run(app, o) {
+      let text: string;
+      try {
+        text = await readFile(o.file, 'utf8');
+      } catch (error) {
+        throw new UsageError(`template:import: cannot read --file ${o.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+      await requireAccount(app, o.account);
+      // Text goes to the validator as is, so a JSON syntax error is reported like any other issue.
+      const t = await createTemplate(app.db, o.account, { name: o.name ?? path.basename(o.file, path.extname(o.file)), definition: text });
+      if (o.default) await setDefaultTemplate(app.db, o.account, t.id);
+      const definition = t.definition as { criteria?: unknown[]; topics?: unknown[] };
+      return {
+        template: { id: t.id, name: t.name, criteria: definition.criteria?.length ?? 0, topics: definition.topics?.length ?? 0 },
+        default: Boolean(o.default),
+      };
+    },
+  }),
+];
+
+export function findCommand(name: string): Command<any> | undefined {
+  return commands.find((c) => c.name === name);
+}

@@ -1,0 +1,72 @@
+import pg from 'pg';
+import pino from 'pino';
+import type { AppContext } from '../app/context.ts';
+import type { Config } from '../config.ts';
+import { createDb } from '../db/client.ts';
+import { startEmbeddedPostgres } from '../db/embedded.ts';
+import { migrate } from '../db/migrate.ts';
+import type { Logger } from '../log.ts';
+import { localStorage } from '../storage/local.ts';
+
+export interface CliContext {
+  app: AppContext;
+  close(): Promise<void>;
+}
+
+/** Logs go to stderr so stdout stays pure JSON; quiet unless LOG_LEVEL asks for more. */
+export function cliLogger(level: string): Logger {
+  return pino({ level, base: null }, pino.destination({ dest: 2, sync: true }));
+}
+
+/** The address `npm start` serves its embedded cluster on (see startEmbeddedPostgres). */
+export const embeddedUrl = (port: number) => `postgres://escucha:escucha@127.0.0.1:${port}/escucha`;
+
+/** true: a server answered; false: nothing listens on the port; throws when something answered but refused us. */
+async function serving(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return false;
+    const port = new URL(url).port;
+    throw new Error(`PostgreSQL on port ${port} answered but the escucha database is not usable (${(error as Error).message}); is \`npm start\` still starting?`, { cause: error });
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Without DATABASE_URL the CLI shares `npm start`'s embedded data folder. PostgreSQL allows one
+ * postmaster per folder, so when the service already runs it we connect to it instead of starting.
+ */
+async function resolveDatabase(config: Config, log: Logger): Promise<{ url: string; stop?: () => Promise<void> }> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  const url = embeddedUrl(config.embeddedPgPort);
+  if (await serving(url)) {
+    log.info({ port: config.embeddedPgPort }, 'using the running embedded PostgreSQL');
+    return { url };
+  }
+  const embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
+  return { url: embedded.url, stop: () => embedded.stop() };
+}
+
+/** Opens the database (migrated, as `npm start` would) and builds the AppContext commands run with. */
+export async function openCliContext(config: Config, log: Logger = cliLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn')): Promise<CliContext> {
+  const { url, stop } = await resolveDatabase(config, log);
+  try {
+    await migrate(url);
+  } catch (error) {
+    await stop?.();
+    throw error;
+  }
+  const db = createDb(url, { max: 2 });
+  return {
+    app: { config: { ...config, databaseUrl: url }, log, db, storage: localStorage(config.storageDir) },
+    async close() {
+      await db.$disconnect();
+      await stop?.();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import type { AppContext } from '../../src/app/context.ts';
+import { runCli } from '../../src/cli/run.ts';
+import { loadConfig } from '../../src/config.ts';
+import { localStorage } from '../../src/storage/local.ts';
+import type { TestDb } from '../support/db.ts';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/** Environment a CLI process needs for one test database; webhooks may point at 127.0.0.1. */
+export function cliEnv(t: TestDb, dataDir: string): NodeJS.ProcessEnv {
+  return { ...process.env, DATABASE_URL: t.url, DATA_DIR: dataDir, APP_SECRET: 'x'.repeat(40), WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn' };
+}
+
+export function tempDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'escucha-cli-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function testApp(t: TestDb, dataDir: string): AppContext {
+  const config = loadConfig(cliEnv(t, dataDir));
+  return { config, log: pino({ level: 'silent' }), db: t.db, storage: localStorage(config.storageDir) };
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed, for successful commands. */
+  json: any;
+}
+
+/** Runs the CLI in-process against `app`, capturing what it would print. */
+export async function cli(app: AppContext | (() => Promise<AppContext>), ...argv: string[]): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, app, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  let json: unknown;
+  try {
+    json = stdout ? JSON.parse(stdout) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
+}
