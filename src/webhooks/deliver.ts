@@ -1,0 +1,145 @@
+import type { AppContext } from '../app/context.ts';
+import type { Tx } from '../db/client.ts';
+import { DomainError, notFound } from '../domain/errors.ts';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../generated/prisma/client.ts';
+import { openEndpointSecret } from './endpoints.ts';
+import { scheduleDeliveryJob } from './enqueue.ts';
+import { WEBHOOK_TEST } from './payload.ts';
+import { sendWebhook, type SendOutcome } from './send.ts';
+
+/** Waits after each failed automatic attempt (PRODUCT.md); after the last, the delivery fails. */
+export const DELIVERY_SCHEDULE_MS: readonly number[] = [
+  5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000,
+];
+
+/** A receiver has this long to answer with a 2xx. */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+
+export interface DeliveryOptions {
+  /** Overrides DELIVERY_SCHEDULE_MS (tests use milliseconds). */
+  scheduleMs?: readonly number[];
+  /** Overrides DELIVERY_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
+
+type DeliveryWithEndpoint = WebhookDelivery & { endpoint: WebhookEndpoint };
+
+/** ±10%, so endpoints that failed together (an outage) are not retried in one burst. */
+function withJitter(ms: number): number {
+  return Math.round(ms * (0.9 + Math.random() * 0.2));
+}
+
+/**
+ * The deliver-webhook job: one automatic attempt, then success, failure or the next attempt
+ * queued per the schedule. A delivery no longer pending (delivered meanwhile, e.g. by a manual
+ * redelivery) is left alone.
+ */
+export async function deliverWebhook(app: AppContext, deliveryId: string, options: DeliveryOptions = {}): Promise<void> {
+  const delivery = await app.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
+  if (!delivery || delivery.status !== 'pending') return;
+  if (!delivery.endpoint.enabled) {
+    await app.db.webhookDelivery.update({
+      where: { id: deliveryId },
+      data: { status: 'failed', completedAt: new Date(), nextAttemptAt: null },
+    });
+    app.log.info({ deliveryId, eventId: delivery.eventId }, 'webhook delivery dropped: endpoint disabled');
+    return;
+  }
+  const outcome = await attempt(app, delivery, options);
+  const schedule = delivery.eventType === WEBHOOK_TEST ? [] : (options.scheduleMs ?? DELIVERY_SCHEDULE_MS);
+  await record(app, delivery, outcome, { manual: false, schedule });
+}
+
+/**
+ * A user's "redeliver": one attempt now, with the same webhook-id (receivers deduplicate on it),
+ * recorded as manual. It does not touch the automatic schedule unless it succeeds or gets a 410.
+ */
+export async function redeliver(app: AppContext, accountId: string, deliveryId: string, options: DeliveryOptions = {}): Promise<WebhookAttempt> {
+  const delivery = await app.db.webhookDelivery.findFirst({ where: { id: deliveryId, accountId }, include: { endpoint: true } });
+  if (!delivery) throw notFound('Webhook delivery');
+  if (!delivery.endpoint.enabled) {
+    throw new DomainError('webhook_disabled', `The webhook endpoint is disabled (${delivery.endpoint.disabledReason ?? 'no reason given'}); enable it before redelivering.`);
+  }
+  return record(app, delivery, await attempt(app, delivery, options), { manual: true, schedule: [] });
+}
+
+async function attempt(app: AppContext, delivery: DeliveryWithEndpoint, options: DeliveryOptions): Promise<SendOutcome> {
+  let secret: string;
+  try {
+    secret = openEndpointSecret(app, delivery.endpoint);
+  } catch (error) {
+    // Recorded like a network failure so an operator sees it in the app and a fixed APP_SECRET
+    // lets the scheduled retries go through.
+    return { statusCode: null, durationMs: 0, error: (error as Error).message, responseExcerpt: null };
+  }
+  return sendWebhook({
+    url: delivery.endpoint.url,
+    secret,
+    eventId: delivery.eventId,
+    body: JSON.stringify(delivery.payload),
+    allowPrivate: app.config.webhookAllowPrivate,
+    timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+  });
+}
+
+async function record(
+  app: AppContext,
+  delivery: DeliveryWithEndpoint,
+  outcome: SendOutcome,
+  opts: { manual: boolean; schedule: readonly number[] },
+): Promise<WebhookAttempt> {
+  const id = delivery.id;
+  const result = await app.db.$transaction(async (tx) => {
+    const [counted] = await tx.$queryRaw<{ attempt_count: number }[]>`
+      UPDATE webhook_deliveries SET attempt_count = attempt_count + 1 WHERE id = ${id}::uuid
+      RETURNING attempt_count`;
+    const row = await tx.webhookAttempt.create({
+      data: { deliveryId: id, attemptNumber: counted!.attempt_count, manual: opts.manual, ...outcome },
+    });
+    const status = outcome.statusCode;
+
+    if (status !== null && status >= 200 && status < 300) {
+      await tx.$executeRaw`
+        UPDATE webhook_deliveries SET status = 'succeeded', completed_at = now(), next_attempt_at = NULL
+         WHERE id = ${id}::uuid`;
+      return { row, next: 'succeeded' };
+    }
+
+    if (status === 410) {
+      // 410 Gone is the receiver saying "stop": disable the endpoint rather than keep knocking.
+      await tx.$executeRaw`
+        UPDATE webhook_endpoints
+           SET enabled = false, disabled_reason = 'The receiver answered 410 Gone on ' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"'), updated_at = now()
+         WHERE id = ${delivery.endpointId}::uuid`;
+      await failIfPending(tx, id);
+      return { row, next: 'endpoint disabled' };
+    }
+
+    if (opts.manual) return { row, next: 'unchanged' };
+
+    const [automatic] = await tx.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ${id}::uuid AND NOT manual`;
+    const wait = opts.schedule[automatic!.n - 1];
+    if (wait === undefined) {
+      await failIfPending(tx, id);
+      return { row, next: 'failed' };
+    }
+    const delayMs = withJitter(wait);
+    await tx.$executeRaw`
+      UPDATE webhook_deliveries SET next_attempt_at = now() + ${delayMs} * interval '1 millisecond'
+       WHERE id = ${id}::uuid`;
+    await scheduleDeliveryJob(tx, id, delayMs);
+    return { row, next: `retry in ${delayMs} ms` };
+  });
+  app.log.info(
+    { deliveryId: id, eventId: delivery.eventId, attempt: result.row.attemptNumber, manual: opts.manual, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, next: result.next },
+    'webhook attempt',
+  );
+  return result.row;
+}
+
+async function failIfPending(tx: Tx, id: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE webhook_deliveries SET status = 'failed', completed_at = now(), next_attempt_at = NULL
+     WHERE id = ${id}::uuid AND status = 'pending'`;
+}

@@ -1,0 +1,133 @@
+import http from 'node:http';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { AppContext } from '../../src/app/context.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { localStorage } from '../../src/storage/local.ts';
+import { enqueueCallAnalyzed } from '../../src/webhooks/enqueue.ts';
+import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import type { TestDb } from '../support/db.ts';
+
+export function makeApp(t: TestDb, opts: { allowPrivate?: boolean } = {}): AppContext {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-webhooks-'));
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: t.url,
+    DATA_DIR: dataDir,
+    APP_SECRET: 'x'.repeat(40),
+    PUBLIC_URL: 'https://escucha.example',
+    WEBHOOK_ALLOW_PRIVATE: String(opts.allowPrivate ?? true),
+  });
+  return { config, log: createLogger('silent'), db: t.db, storage: localStorage(config.storageDir) };
+}
+
+/** An account with an agent, a campaign, a template and one analyzed call. */
+export async function seedAnalyzedCall(app: AppContext) {
+  const account = await app.db.account.create({ data: { name: 'Acme' } });
+  const agent = await app.db.agent.create({
+    data: { accountId: account.id, name: 'Ana Pérez', nameNormalized: 'ana perez', code: 'AG-07', codeNormalized: 'ag07' },
+  });
+  const campaign = await app.db.campaign.create({ data: { accountId: account.id, name: 'Renewals', nameNormalized: 'renewals' } });
+  const template = await app.db.template.create({ data: { accountId: account.id, name: 'Sales QA', definition: { criteria: [], topics: [] } } });
+  const call = await app.db.call.create({
+    data: {
+      accountId: account.id,
+      externalId: 'ext-1',
+      source: 'api',
+      status: 'analyzed',
+      agentId: agent.id,
+      campaignId: campaign.id,
+      templateId: template.id,
+      startedAt: new Date('2024-01-15T10:30:00Z'),
+      customerPhone: '+34600111222',
+      customerName: 'Luis',
+      direction: 'outbound',
+      language: 'es',
+      fileName: 'call.wav',
+      fileSize: 1000n,
+      fileSha256: 'ab'.repeat(32),
+      contentType: 'audio/wav',
+      storageKey: 'k/call.wav',
+      durationSeconds: 125.5,
+      reservedMinutes: 1,
+      period: '2024-01',
+      score: 80,
+      topic: 'Renewal',
+      summary: 'The customer renews.',
+      criteria: [
+        { key: 'greeting', label: 'Greets the customer', result: 'passed', points: 5, max_points: 5, critical: false, evidence: [{ quote: 'buenos días', start: 1.2, end: 2, speaker: 'agent' }], internal: 'x' },
+        { key: 'no_insults', label: 'No insults', result: 'failed', points: 0, max_points: 3, critical: false, evidence: null },
+      ],
+      metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },
+      analysisRevision: 1,
+      analyzedAt: new Date(),
+    },
+  });
+  return { account, agent, campaign, template, call };
+}
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1. `replies` are used in order, the last one repeating; a reply
+ * of 'hang' never answers (for timeouts).
+ */
+export async function startReceiver(replies: (number | 'hang' | { status: number; body: string })[]) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const reply = replies[Math.min(received.length - 1, replies.length - 1)]!;
+      if (reply === 'hang') return;
+      const { status, body } = typeof reply === 'number' ? { status: reply, body: `reply ${received.length}` } : reply;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    port,
+    received,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Jobs waiting in graphile-worker for a delivery. */
+export async function deliveryJobs(t: TestDb, deliveryId: string) {
+  return t.sql<{ id: string; run_at: Date; max_attempts: number }>(
+    `SELECT j.id, j.run_at, j.max_attempts FROM graphile_worker._private_jobs j WHERE j.key = $1`,
+    [`deliver:${deliveryId}`],
+  );
+}
+
+/** An analyzed call whose account has an endpoint at `url`, and its enqueued call.analyzed delivery. */
+export async function seedDelivery(app: AppContext, url: string) {
+  const seeded = await seedAnalyzedCall(app);
+  const { secret } = await setWebhookEndpoint(app, seeded.account.id, url);
+  const deliveryId = await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, seeded.call.id, 1, app.config.publicUrl));
+  return { ...seeded, secret: secret!, deliveryId: deliveryId! };
+}
+
+export async function attempts(t: TestDb, deliveryId: string) {
+  return t.sql('SELECT attempt_number, status_code, duration_ms, error, response_excerpt, manual FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_number', [deliveryId]);
+}
+
+export async function delivery(t: TestDb, deliveryId: string) {
+  const [row] = await t.sql('SELECT status, attempt_count, next_attempt_at, completed_at, event_id FROM webhook_deliveries WHERE id = $1', [deliveryId]);
+  return row;
+}

@@ -1,0 +1,87 @@
+// The delivery task run by a real graphile-worker, with a retry schedule of milliseconds.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Logger, run, type Runner } from 'graphile-worker';
+import { Webhook } from 'standardwebhooks';
+import { DELIVER_WEBHOOK_TASK, sendTestEvent } from '../../src/webhooks/enqueue.ts';
+import { getWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import { createDeliverWebhookTask } from '../../workers/deliver-webhook.ts';
+import { createTestDb, type TestDb } from '../support/db.ts';
+import { attempts, delivery, deliveryJobs, makeApp, seedDelivery, startReceiver } from './helpers.ts';
+
+let t: TestDb;
+let runner: Runner;
+const receivers: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  t = await createTestDb();
+  const app = makeApp(t);
+  runner = await run({
+    connectionString: t.url,
+    concurrency: 2,
+    taskList: { [DELIVER_WEBHOOK_TASK]: createDeliverWebhookTask(app, { scheduleMs: [50, 50, 50] }) },
+    noHandleSignals: true,
+    pollInterval: 50,
+    logger: new Logger(() => () => {}),
+  });
+});
+afterEach(async () => { await Promise.all(receivers.splice(0).map((r) => r.close())); });
+afterAll(async () => {
+  await runner.stop();
+  await t.drop();
+});
+
+async function receiver(...replies: Parameters<typeof startReceiver>[0]) {
+  const r = await startReceiver(replies);
+  receivers.push(r);
+  return r;
+}
+
+async function settled(deliveryId: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const d = await delivery(t, deliveryId);
+    if (d.status !== 'pending' || Date.now() > deadline) return d;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('deliver-webhook task under graphile-worker', () => {
+  it('retries 500, 500 and succeeds on 200 with the same webhook-id and valid signatures', async () => {
+    const app = makeApp(t);
+    const r = await receiver(500, 500, 200);
+    const { deliveryId, secret } = await seedDelivery(app, r.url);
+
+    expect(await settled(deliveryId)).toMatchObject({ status: 'succeeded', attempt_count: 3, next_attempt_at: null });
+    expect((await attempts(t, deliveryId)).map((a) => [a.attempt_number, a.status_code, a.manual])).toEqual([
+      [1, 500, false], [2, 500, false], [3, 200, false],
+    ]);
+    expect(r.received).toHaveLength(3);
+    const ids = new Set(r.received.map((q) => q.headers['webhook-id']));
+    expect(ids).toEqual(new Set([(await delivery(t, deliveryId)).event_id]));
+    for (const q of r.received) expect(() => new Webhook(secret).verify(q.body, q.headers as Record<string, string>)).not.toThrow();
+    expect(await deliveryJobs(t, deliveryId)).toHaveLength(0);
+  });
+
+  it('disables the endpoint on 410 and schedules nothing more', async () => {
+    const app = makeApp(t);
+    const r = await receiver(410, 200);
+    const { deliveryId, account } = await seedDelivery(app, r.url);
+
+    expect(await settled(deliveryId)).toMatchObject({ status: 'failed', attempt_count: 1 });
+    expect(await getWebhookEndpoint(app, account.id)).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/410 Gone/) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(r.received).toHaveLength(1);
+    expect(await deliveryJobs(t, deliveryId)).toHaveLength(0);
+  });
+
+  it('delivers a webhook.test event once, without retries', async () => {
+    const app = makeApp(t);
+    const r = await receiver(500);
+    const { account, secret } = await seedDelivery(app, r.url);
+    const test = await sendTestEvent(app, account.id);
+
+    expect(await settled(test.id)).toMatchObject({ status: 'failed', attempt_count: 1 });
+    const q = r.received.find((x) => x.headers['webhook-id'] === test.eventId)!;
+    expect(new Webhook(secret).verify(q.body, q.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test', data: { account_id: account.id } });
+  });
+});
