@@ -24,7 +24,8 @@ describe('enqueueCallAnalyzed', () => {
     expect(rows[0].event_id).toMatch(/^msg_[0-9a-f]{32}$/);
     const jobs = await deliveryJobs(t, first!);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.max_attempts).toBe(1);
+    // graphile-worker retries only crashes (HTTP failures follow our schedule), so more than one attempt.
+    expect(jobs[0]!.max_attempts).toBeGreaterThan(1);
 
     // A new analysis revision is a new event.
     const second = await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, call.id, 2, app.config.publicUrl));
