@@ -16,8 +16,9 @@ export async function startHeartbeat(app: AppContext, events: WorkerEvents, opts
   const intervalMs = opts.intervalMs ?? 5_000;
   const staleMs = opts.staleMs ?? 60_000;
   const workerIds = new Set<string>();
-  events.on('worker:create', ({ worker }) => void workerIds.add(worker.workerId));
-  events.on('worker:release', ({ worker }) => void workerIds.delete(worker.workerId));
+  // graphile-worker 0.18 locks jobs with the pool's id, so that is what beats.
+  events.on('pool:create', ({ workerPool }) => void workerIds.add(workerPool.id));
+  events.on('pool:release', ({ workerPool }) => void workerIds.delete(workerPool.id));
   const utils = await makeWorkerUtils({ connectionString: app.config.databaseUrl! });
 
   const beat = async () => {

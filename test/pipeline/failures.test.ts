@@ -1,0 +1,159 @@
+// Issue 3 failure paths: undecodable audio, no template, silence, and a worker killed mid-job.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import { makeStereoCall, synth } from '../fixtures/audio.ts';
+import { createTestDb, type TestDb } from '../support/db.ts';
+import { postCall } from '../support/intake.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+
+let t: TestDb;
+let api: TestService;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  api = await startTestService(t); // api only: workers are started per test
+  receiver = await startReceiver();
+}, 120_000);
+afterAll(async () => {
+  await receiver.close();
+  await api.stop();
+  await t.drop();
+});
+
+const TEMPLATE = {
+  version: 1,
+  criteria: [{ key: 'greeting', label: 'Greets', kind: 'phrase', phrases: ['thank you for calling'], weight: 1 }],
+  topics: [],
+};
+
+async function account(opts: { template: boolean }) {
+  const s = await seedAccount(api);
+  if (opts.template) {
+    const tpl = await createTemplate(api.app.db, s.account.id, { name: 'QA', definition: TEMPLATE });
+    await setDefaultTemplate(api.app.db, s.account.id, tpl.id);
+  }
+  await setWebhookEndpoint(api.app, s.account.id, receiver.url);
+  return s;
+}
+
+async function waitForStatus(id: string, statuses: string[], ms = 120_000): Promise<any> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const [row] = await t.sql('SELECT * FROM calls WHERE id = $1', [id]);
+    if (row && statuses.includes(row.status)) return row;
+    if (Date.now() > until) throw new Error(`call ${id} stuck in ${row?.status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const shortCall = () => makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme. How can I help you today?' }]);
+
+describe('failure paths', () => {
+  it('garbage with an audio name → failed / undecodable, reservation released, no webhook', async () => {
+    const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
+    try {
+      const s = await account({ template: true });
+      const garbage = path.join(os.tmpdir(), 'escucha-garbage.mp3');
+      writeFileSync(garbage, Buffer.from('this is definitely not an mp3 stream '.repeat(200)));
+      const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path: garbage, name: 'call.mp3' } });
+      expect(r.status).toBe(201);
+      const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
+      expect(row).toMatchObject({ status: 'failed', failure_reason: 'undecodable' });
+      const [u] = await t.sql('SELECT minutes_reserved, minutes_used, calls FROM usage_periods WHERE account_id = $1', [s.account.id]);
+      expect(u).toEqual({ minutes_reserved: 0, minutes_used: 0, calls: 1 });
+      expect(await t.sql('SELECT id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  }, 120_000);
+
+  it('only silence → failed / no_speech, no webhook', async () => {
+    const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
+    try {
+      const s = await account({ template: true });
+      const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path: await synth('silence', 5), name: 'quiet.wav' } });
+      const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
+      expect(row).toMatchObject({ status: 'failed', failure_reason: 'no_speech' });
+      expect(await t.sql('SELECT id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  }, 120_000);
+
+  it('a language no engine covers → failed / unsupported_language', async () => {
+    const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
+    try {
+      const s = await account({ template: true });
+      const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07', language: 'ja' }, file: { path: await shortCall(), name: 'call.wav' } });
+      const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
+      expect(row).toMatchObject({ status: 'failed', failure_reason: 'unsupported_language' });
+    } finally {
+      await worker.stop();
+    }
+  }, 120_000);
+
+  it('no template → transcribed (not analyzed), minutes settled, no webhook', async () => {
+    const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
+    try {
+      const s = await account({ template: false });
+      const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path: await shortCall(), name: 'call.wav' } });
+      const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
+      expect(row.status).toBe('transcribed');
+      expect(row.used_minutes).toBe(1);
+      expect(row.segments.length).toBeGreaterThan(0);
+      expect(await t.sql('SELECT id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  }, 120_000);
+
+  it('a worker process killed during transcription: the job is retried and the call ends analyzed, minutes charged once', async () => {
+    const s = await account({ template: true });
+    // A long enough call that transcription is still running when the worker dies.
+    const turns = Array.from({ length: 6 }, (_, i) => ({ speaker: (i % 2 ? 'customer' : 'agent') as 'agent' | 'customer', voice: 'en', text: 'Hello, thank you for calling Acme. I would like to talk about my invoice and the charges on my account this month.' }));
+    const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path: await makeStereoCall(turns), name: 'long.wav' } });
+    expect(r.status).toBe(201);
+
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'worker'], {
+      env: { ...process.env, ...envOf(api), WORKER_STALE_SECONDS: '2', LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    await waitForStatus(r.body.id, ['transcribing'], 60_000);
+    child.kill('SIGKILL');
+    await new Promise((res) => child.once('exit', res));
+    expect((await t.sql('SELECT status FROM calls WHERE id = $1', [r.body.id]))[0].status).toBe('transcribing');
+
+    const worker = await startTestService(t, { api: false, worker: true, env: { WORKER_STALE_SECONDS: '2', STORAGE_DIR: api.config.storageDir } });
+    try {
+      const row = await waitForStatus(r.body.id, ['analyzed', 'failed', 'transcribed'], 120_000);
+      expect(row.status).toBe('analyzed');
+      const ledger = await t.sql('SELECT kind, minutes FROM minute_ledger WHERE call_id = $1 ORDER BY id', [r.body.id]);
+      expect(ledger.map((l) => l.kind)).toEqual(['reserve', 'settle']);
+      const [u] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_periods WHERE account_id = $1', [s.account.id]);
+      expect(u).toEqual({ minutes_used: row.used_minutes, minutes_reserved: 0 });
+      await receiver.waitFor(1, 30_000);
+      expect(await t.sql('SELECT event_id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  }, 240_000);
+});
+
+function envOf(svc: TestService): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: svc.config.databaseUrl!,
+    DATA_DIR: svc.config.dataDir,
+    STORAGE_DIR: svc.config.storageDir,
+    APP_SECRET: svc.config.appSecret,
+    PUBLIC_URL: svc.config.publicUrl,
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  };
+}
