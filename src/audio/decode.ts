@@ -1,0 +1,177 @@
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { TranscriptionFailure } from '../transcription/engine.ts';
+
+const execFileAsync = promisify(execFile);
+
+export const SAMPLE_RATE = 16000;
+const DEFAULT_MAX_SECONDS = 4 * 3600;
+
+export interface AudioInfo {
+  durationSeconds: number;
+  channels: number;
+  codec?: string;
+  /** ffprobe's container name, e.g. 'mp3', 'mov,mp4,m4a,3gp,3g2,mj2', 'amr'. */
+  container?: string;
+}
+
+export interface DecodedAudio {
+  sampleRate: typeof SAMPLE_RATE;
+  /** One array per channel, samples in [-1, 1]. */
+  channels: Float32Array[];
+  durationSeconds: number;
+}
+
+export interface DecodeOptions {
+  /** Channels kept; more are downmixed by ffmpeg (default 2). */
+  maxChannels?: number;
+  /** Longer recordings throw TooLongError (default 4 h). */
+  maxDurationSeconds?: number;
+}
+
+export class UndecodableAudioError extends TranscriptionFailure {
+  constructor(message: string, options?: ErrorOptions) {
+    super('undecodable', message, options);
+  }
+}
+
+export class TooLongError extends TranscriptionFailure {
+  readonly durationSeconds: number;
+  constructor(durationSeconds: number, maxSeconds: number) {
+    super('too_long', `Recording lasts ${Math.round(durationSeconds)} s, more than the ${maxSeconds} s allowed`);
+    this.durationSeconds = durationSeconds;
+  }
+}
+
+interface FfprobeOutput {
+  streams?: { codec_name?: string; channels?: number; duration?: string }[];
+  format?: { duration?: string; format_name?: string };
+}
+
+export async function probeAudio(path: string): Promise<AudioInfo> {
+  let stdout: string;
+  try {
+    ({ stdout } = await execFileAsync(
+      'ffprobe',
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-select_streams', 'a', '--', path],
+      { maxBuffer: 4 << 20 },
+    ));
+  } catch (err) {
+    throw new UndecodableAudioError(`ffprobe cannot read the file: ${stderrOf(err)}`, { cause: err });
+  }
+  const info = JSON.parse(stdout) as FfprobeOutput;
+  const stream = info.streams?.[0];
+  if (!stream) throw new UndecodableAudioError('The file has no audio stream');
+  // Raw streams (AMR, ADTS) often lack a container duration; ffprobe still estimates one per stream.
+  const duration = Number(info.format?.duration ?? stream.duration ?? NaN);
+  return {
+    durationSeconds: Number.isFinite(duration) ? duration : 0,
+    channels: stream.channels ?? 1,
+    ...(stream.codec_name ? { codec: stream.codec_name } : {}),
+    ...(info.format?.format_name ? { container: info.format.format_name } : {}),
+  };
+}
+
+/** Decodes any ffmpeg-readable audio to 16 kHz float PCM, one Float32Array per channel (mono stays mono). */
+export async function decodeAudio(path: string, opts: DecodeOptions = {}): Promise<DecodedAudio> {
+  const maxSeconds = opts.maxDurationSeconds ?? DEFAULT_MAX_SECONDS;
+  const info = await probeAudio(path);
+  if (info.durationSeconds > maxSeconds) throw new TooLongError(info.durationSeconds, maxSeconds);
+  const channelCount = Math.max(1, Math.min(info.channels, opts.maxChannels ?? 2));
+
+  const [command, args] = decoderCommand(path, info, channelCount);
+  const ff = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  ff.stderr.setEncoding('utf8').on('data', (d: string) => {
+    if (stderr.length < 4000) stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    ff.on('error', reject);
+    ff.on('close', resolve);
+  });
+
+  // Samples go straight from ffmpeg's chunks into per-channel arrays sized from the probed duration,
+  // so a long call is held once as float32 rather than also as one big interleaved buffer.
+  const maxFrames = Math.ceil(maxSeconds * SAMPLE_RATE);
+  const out = new ChannelWriter(channelCount, Math.ceil((info.durationSeconds + 1) * SAMPLE_RATE));
+  let tooLong = false;
+  try {
+    for await (const chunk of ff.stdout as AsyncIterable<Buffer>) {
+      out.push(chunk);
+      if (out.frames > maxFrames) {
+        tooLong = true;
+        ff.kill('SIGKILL');
+        break;
+      }
+    }
+  } finally {
+    ff.stdout.destroy();
+  }
+  const code = await exited;
+  if (tooLong) throw new TooLongError(out.frames / SAMPLE_RATE, maxSeconds);
+  if (code !== 0) throw new UndecodableAudioError(`${command} cannot decode the file: ${stderr.trim() || `exit ${code}`}`);
+  if (out.frames === 0) throw new UndecodableAudioError('The audio stream decodes to no samples');
+  const channels = out.finish();
+  return { sampleRate: SAMPLE_RATE, channels, durationSeconds: out.frames / SAMPLE_RATE };
+}
+
+// Phones record AMR with DTX (comfort-noise frames during pauses). FFmpeg's native AMR decoder skips
+// those frames, which shortens the timeline and shifts every later segment; sox decodes them through
+// libopencore. Sox only reads raw .amr files (not AMR inside 3GP/MP4), so those stay with ffmpeg.
+function decoderCommand(path: string, info: AudioInfo, channels: number): [string, string[]] {
+  const rawAmr = info.container === 'amr' && (info.codec === 'amr_nb' || info.codec === 'amr_wb');
+  if (rawAmr) {
+    const type = info.codec === 'amr_nb' ? 'amr-nb' : 'amr-wb';
+    return ['sox', ['-V1', '-t', type, path, '-t', 'raw', '-e', 'floating-point', '-b', '32', '-L', '-r', String(SAMPLE_RATE), '-c', String(channels), '-']];
+  }
+  return [
+    'ffmpeg',
+    ['-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-vn', '-ac', String(channels), '-ar', String(SAMPLE_RATE), '-f', 'f32le', 'pipe:1'],
+  ];
+}
+
+/** De-interleaves f32le frames as they arrive, carrying partial frames across chunk boundaries. */
+class ChannelWriter {
+  frames = 0;
+  private buffers: Float32Array[];
+  private carry = Buffer.alloc(0);
+  private readonly count: number;
+  private readonly frameBytes: number;
+
+  constructor(count: number, initialFrames: number) {
+    this.count = count;
+    this.frameBytes = 4 * count;
+    this.buffers = Array.from({ length: count }, () => new Float32Array(initialFrames));
+  }
+
+  push(chunk: Buffer): void {
+    const data = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
+    const frames = Math.floor(data.length / this.frameBytes);
+    this.ensure(this.frames + frames);
+    for (let f = 0; f < frames; f++) {
+      const base = f * this.frameBytes;
+      for (let c = 0; c < this.count; c++) this.buffers[c]![this.frames + f] = data.readFloatLE(base + 4 * c);
+    }
+    this.frames += frames;
+    this.carry = Buffer.from(data.subarray(frames * this.frameBytes));
+  }
+
+  finish(): Float32Array[] {
+    return this.buffers.map((b) => b.subarray(0, this.frames));
+  }
+
+  private ensure(frames: number): void {
+    if (frames <= this.buffers[0]!.length) return;
+    const size = Math.max(frames, Math.ceil(this.buffers[0]!.length * 1.5));
+    this.buffers = this.buffers.map((b) => {
+      const grown = new Float32Array(size);
+      grown.set(b.subarray(0, this.frames));
+      return grown;
+    });
+  }
+}
+
+function stderrOf(err: unknown): string {
+  const stderr = (err as { stderr?: unknown }).stderr;
+  return typeof stderr === 'string' && stderr.trim() ? stderr.trim().slice(0, 500) : String(err);
+}

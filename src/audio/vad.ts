@@ -1,0 +1,126 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { SAMPLE_RATE } from './decode.ts';
+
+export interface SpeechRegion {
+  start: number;
+  end: number;
+}
+
+export interface VadOptions {
+  /** Probability that starts speech (default 0.5); speech ends below threshold − 0.15 (hysteresis). */
+  threshold?: number;
+  /** Shorter bursts are dropped: clicks, coughs, line noise (default 0.25 s). */
+  minSpeechSeconds?: number;
+  /** A pause must last this long to end a region, so commas and breaths do not split sentences (default 0.5 s). */
+  minSilenceSeconds?: number;
+  /** Added on both sides so word onsets and tails reach the model (default 0.2 s). */
+  padSeconds?: number;
+  /** Longer regions are cut at their quietest point; Moonshine handles ≤ ~30 s per pass (default 25 s). */
+  maxRegionSeconds?: number;
+}
+
+const WINDOW = 512; // Silero v5 at 16 kHz: 32 ms per decision
+// v5 expects the last 64 samples of the previous window in front of each window (as silero-vad's OnnxWrapper does).
+const CONTEXT = 64;
+const WINDOW_SECONDS = WINDOW / SAMPLE_RATE;
+
+let session: Promise<ort.InferenceSession> | undefined;
+
+function vadSession(): Promise<ort.InferenceSession> {
+  if (!session) {
+    const pkg = createRequire(import.meta.url).resolve('@ricky0123/vad-web/package.json');
+    const model = path.join(path.dirname(pkg), 'dist', 'silero_vad_v5.onnx');
+    // The model is tiny and runs window by window: one thread avoids thread hand-off costs per call.
+    session = ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+    session.catch(() => (session = undefined));
+  }
+  return session;
+}
+
+/** Speech probability of every 32 ms window of 16 kHz mono audio. */
+export async function speechProbabilities(samples: Float32Array): Promise<Float32Array> {
+  const s = await vadSession();
+  const windows = Math.ceil(samples.length / WINDOW);
+  const probs = new Float32Array(windows);
+  const sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SAMPLE_RATE)]), []);
+  let state: ort.Tensor = new ort.Tensor('float32', new Float32Array(2 * 128), [2, 1, 128]);
+  const input = new Float32Array(CONTEXT + WINDOW);
+  for (let w = 0; w < windows; w++) {
+    const from = w * WINDOW;
+    input.copyWithin(0, WINDOW, WINDOW + CONTEXT); // previous window's tail becomes the context
+    input.fill(0, CONTEXT);
+    input.set(samples.subarray(from, from + WINDOW), CONTEXT);
+    const out = await s.run({ input: new ort.Tensor('float32', input.slice(), [1, input.length]), state, sr });
+    state = out.stateN!;
+    probs[w] = (out.output!.data as Float32Array)[0]!;
+  }
+  return probs;
+}
+
+/** Speech regions (seconds) of 16 kHz mono audio, each at most `maxRegionSeconds` long. */
+export async function detectSpeech(samples: Float32Array, opts: VadOptions = {}): Promise<SpeechRegion[]> {
+  return regionsFromProbabilities(await speechProbabilities(samples), samples.length / SAMPLE_RATE, opts);
+}
+
+/** Turns per-window probabilities into padded, merged and length-capped regions. */
+export function regionsFromProbabilities(probs: Float32Array, durationSeconds: number, opts: VadOptions = {}): SpeechRegion[] {
+  const threshold = opts.threshold ?? 0.5;
+  const low = Math.max(threshold - 0.15, 0.01);
+  const minSpeech = Math.ceil((opts.minSpeechSeconds ?? 0.25) / WINDOW_SECONDS);
+  const minSilence = Math.ceil((opts.minSilenceSeconds ?? 0.5) / WINDOW_SECONDS);
+  const pad = opts.padSeconds ?? 0.2;
+  const maxLen = opts.maxRegionSeconds ?? 25;
+
+  // Window-index regions with hysteresis: enter at `threshold`, leave after `minSilence` windows below `low`.
+  const raw: [number, number][] = [];
+  let start = -1;
+  let silentSince = -1;
+  for (let w = 0; w < probs.length; w++) {
+    const p = probs[w]!;
+    if (start < 0) {
+      if (p >= threshold) start = w;
+      continue;
+    }
+    if (p >= low) silentSince = -1;
+    else if (silentSince < 0) silentSince = w;
+    else if (w - silentSince + 1 >= minSilence) {
+      raw.push([start, silentSince]);
+      start = -1;
+      silentSince = -1;
+    }
+  }
+  if (start >= 0) raw.push([start, silentSince >= 0 ? silentSince : probs.length]);
+
+  const merged: [number, number][] = [];
+  const padWindows = Math.round(pad / WINDOW_SECONDS);
+  for (const [s, e] of raw) {
+    if (e - s < minSpeech) continue;
+    const ps = Math.max(0, s - padWindows);
+    const pe = Math.min(probs.length, e + padWindows);
+    const last = merged.at(-1);
+    if (last && ps <= last[1]) last[1] = Math.max(last[1], pe);
+    else merged.push([ps, pe]);
+  }
+
+  const maxWindows = Math.floor(maxLen / WINDOW_SECONDS);
+  return merged
+    .flatMap(([s, e]) => splitLong(probs, s, e, maxWindows))
+    .map(([s, e]) => ({ start: s * WINDOW_SECONDS, end: Math.min(e * WINDOW_SECONDS, durationSeconds) }));
+}
+
+// Cuts at the least speech-like window within the allowed span, keeping each piece at least half the
+// maximum so the model never gets a sliver without context.
+function splitLong(probs: Float32Array, start: number, end: number, maxWindows: number): [number, number][] {
+  const pieces: [number, number][] = [];
+  let s = start;
+  while (end - s > maxWindows) {
+    let cut = s + maxWindows;
+    for (let w = s + Math.floor(maxWindows / 2); w < s + maxWindows; w++) if (probs[w]! < probs[cut]!) cut = w;
+    pieces.push([s, cut]);
+    s = cut;
+  }
+  pieces.push([s, end]);
+  return pieces;
+}

@@ -1,0 +1,25 @@
+import type { TranscriptionEngine } from './engine.ts';
+import { MoonshineEngine } from './moonshine.ts';
+import { OpenAiEngine } from './openai.ts';
+
+export * from './engine.ts';
+export { transcribeFile, coveredLanguages, type TranscribeOptions, type TranscribeResult } from './transcribe.ts';
+export { resolveModelsDir } from './models.ts';
+export { UndecodableAudioError, TooLongError } from '../audio/decode.ts';
+
+export interface TranscriptionConfig {
+  engine: 'moonshine' | 'openai';
+  modelsDir: string;
+  /** Threads per Moonshine ONNX session; leave unset to use all cores. */
+  intraOpThreads?: number;
+  openai?: { baseUrl: string; apiKey?: string | undefined; model: string; languages?: readonly string[] };
+}
+
+/** The engine list for `transcribeFile`; Moonshine models are loaded only when first used. */
+export function createEngines(config: TranscriptionConfig): TranscriptionEngine[] {
+  if (config.engine === 'openai') {
+    if (!config.openai) throw new Error("Transcription engine 'openai' needs openai.baseUrl and openai.model");
+    return [new OpenAiEngine(config.openai)];
+  }
+  return [new MoonshineEngine({ modelsDir: config.modelsDir, ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}) })];
+}

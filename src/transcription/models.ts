@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+/**
+ * Where the Moonshine model folders live: MODELS_DIR if set, else the machine-wide `../shared/models`
+ * beside the repository when present, else `.data/models` (filled by `npm run models:fetch`).
+ * Same rule as `modelsDir` in src/config.ts.
+ */
+export function resolveModelsDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MODELS_DIR) return path.resolve(env.MODELS_DIR);
+  const shared = path.resolve(repoRoot, '..', 'shared', 'models');
+  return existsSync(shared) ? shared : path.join(repoRoot, '.data', 'models');
+}

@@ -1,0 +1,133 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import llamaTokenizer from 'llama-tokenizer-js';
+import type { ChunkTranscript, TranscriptionEngine } from './engine.ts';
+import { UnsupportedLanguageError } from './engine.ts';
+
+const START_TOKEN = 1;
+const EOS_TOKEN = 2;
+// Conversational speech is about 3–5 Llama tokens per second; a cap of 7/s ends hallucination loops
+// (a known failure of small seq2seq models) early without clipping fast talkers. The minimum covers very short chunks.
+const TOKENS_PER_SECOND = 7;
+const MIN_TOKENS = 8;
+const SAMPLE_RATE = 16000;
+
+export interface MoonshineOptions {
+  /** Folder holding `moonshine-base-<lang>/` model folders. */
+  modelsDir: string;
+  /** Threads per ONNX session (default: ONNX Runtime's choice, all cores). */
+  intraOpThreads?: number;
+}
+
+interface Model {
+  encoder: ort.InferenceSession;
+  decoder: ort.InferenceSession;
+  /** Decoder past-key-value inputs per layer, e.g. `past_key_values.0.decoder.key`. */
+  pastNames: string[];
+  heads: number;
+  headDim: number;
+}
+
+/** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
+export function moonshineLanguages(modelsDir: string): string[] {
+  if (!existsSync(modelsDir)) return [];
+  return readdirSync(modelsDir)
+    .map((name) => /^moonshine-base-([a-z]{2})$/.exec(name)?.[1])
+    .filter((lang): lang is string => !!lang && ['encoder_model.onnx', 'decoder_model_merged.onnx'].every((f) => existsSync(path.join(modelsDir, `moonshine-base-${lang}`, f))))
+    .sort();
+}
+
+/** Local Moonshine base models (int8 ONNX), one per language, loaded on first use and kept. */
+export class MoonshineEngine implements TranscriptionEngine {
+  readonly name = 'moonshine';
+  readonly languages: readonly string[];
+  readonly detectsLanguage = false;
+  private readonly opts: MoonshineOptions;
+  private readonly models = new Map<string, Promise<Model>>();
+
+  constructor(opts: MoonshineOptions) {
+    this.opts = opts;
+    this.languages = moonshineLanguages(opts.modelsDir);
+  }
+
+  async transcribeChunk(samples: Float32Array, language: string | null): Promise<ChunkTranscript> {
+    if (!language || !this.languages.includes(language)) throw new UnsupportedLanguageError(language ?? 'auto', this.languages);
+    const model = await this.model(language);
+    const { last_hidden_state: hidden } = await model.encoder.run({ input_values: new ort.Tensor('float32', samples, [1, samples.length]) });
+    const maxTokens = Math.max(MIN_TOKENS, Math.ceil((samples.length / SAMPLE_RATE) * TOKENS_PER_SECOND));
+    const { tokens, logProbSum } = await greedyDecode(model, hidden!, maxTokens);
+    // Moonshine's vocabulary is Llama's 32000 pieces plus unused padding ids; those never carry text.
+    const known = tokens.filter((t) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
+    const text = known.length ? llamaTokenizer.decode(known, false, true) : '';
+    return { text: text.trim(), avgLogProb: tokens.length ? logProbSum / tokens.length : -Infinity };
+  }
+
+  private model(language: string): Promise<Model> {
+    let model = this.models.get(language);
+    if (!model) {
+      model = loadModel(path.join(this.opts.modelsDir, `moonshine-base-${language}`), this.opts.intraOpThreads);
+      model.catch(() => this.models.delete(language));
+      this.models.set(language, model);
+    }
+    return model;
+  }
+}
+
+async function loadModel(dir: string, threads: number | undefined): Promise<Model> {
+  const options: ort.InferenceSession.SessionOptions = { graphOptimizationLevel: 'all', ...(threads ? { intraOpNumThreads: threads } : {}) };
+  const [encoder, decoder] = await Promise.all([
+    ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
+    ort.InferenceSession.create(path.join(dir, 'decoder_model_merged.onnx'), options),
+  ]);
+  const pastNames = decoder.inputNames.filter((n) => n.startsWith('past_key_values.'));
+  // Shape [batch, heads, seq, headDim]; read from the model so en and es (or other sizes) need no constants.
+  const meta = decoder.inputMetadata.find((m) => m.name === pastNames[0]);
+  const shape = meta && meta.isTensor ? meta.shape : [];
+  const [heads, headDim] = [shape[1], shape[3]];
+  if (typeof heads !== 'number' || typeof headDim !== 'number') throw new Error(`Unexpected decoder cache shape in ${dir}`);
+  return { encoder, decoder, pastNames, heads, headDim };
+}
+
+/**
+ * Greedy decoding with the merged decoder: the first step runs the no-cache branch (empty past) and yields
+ * the cross-attention keys/values, which are reused as-is; later steps feed one token and the self-attention cache.
+ */
+async function greedyDecode(model: Model, hidden: ort.Tensor, maxTokens: number): Promise<{ tokens: number[]; logProbSum: number }> {
+  const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
+  const past: Record<string, ort.Tensor> = Object.fromEntries(model.pastNames.map((n) => [n, empty]));
+  const tokens: number[] = [];
+  let logProbSum = 0;
+  let next = START_TOKEN;
+  for (let step = 0; step < maxTokens; step++) {
+    const out = await model.decoder.run({
+      input_ids: new ort.Tensor('int64', BigInt64Array.from([BigInt(next)]), [1, 1]),
+      encoder_hidden_states: hidden,
+      use_cache_branch: new ort.Tensor('bool', [step > 0], [1]),
+      ...past,
+    });
+    const logits = out.logits!;
+    const vocab = logits.dims.at(-1)!;
+    const data = logits.data as Float32Array;
+    const row = data.subarray(data.length - vocab);
+    const { index, logProb } = argmaxLogProb(row);
+    for (const name of model.pastNames) {
+      if (step > 0 && name.includes('.encoder.')) continue;
+      past[name] = out[name.replace('past_key_values', 'present')]!;
+    }
+    if (index === EOS_TOKEN) break;
+    tokens.push(index);
+    logProbSum += logProb;
+    next = index;
+  }
+  return { tokens, logProbSum };
+}
+
+function argmaxLogProb(row: Float32Array): { index: number; logProb: number } {
+  let index = 0;
+  for (let i = 1; i < row.length; i++) if (row[i]! > row[index]!) index = i;
+  const max = row[index]!;
+  let sum = 0;
+  for (let i = 0; i < row.length; i++) sum += Math.exp(row[i]! - max);
+  return { index, logProb: -Math.log(sum) };
+}
