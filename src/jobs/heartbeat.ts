@@ -17,7 +17,11 @@ export async function startHeartbeat(app: AppContext, events: WorkerEvents, opts
   const staleMs = opts.staleMs ?? 60_000;
   const workerIds = new Set<string>();
   // graphile-worker 0.18 locks jobs with the pool's id, so that is what beats.
-  events.on('pool:create', ({ workerPool }) => void workerIds.add(workerPool.id));
+  let beatNow: (() => Promise<void>) | null = null;
+  events.on('pool:create', ({ workerPool }) => {
+    workerIds.add(workerPool.id);
+    void beatNow?.();
+  });
   events.on('pool:release', ({ workerPool }) => void workerIds.delete(workerPool.id));
   const utils = await makeWorkerUtils({ connectionString: app.config.databaseUrl! });
 
@@ -30,10 +34,23 @@ export async function startHeartbeat(app: AppContext, events: WorkerEvents, opts
           SELECT unnest(${ids}::text[]), now()
           ON CONFLICT (worker_id) DO UPDATE SET last_seen_at = now()`;
       }
+      // Dead: a worker whose heartbeat went stale, or one holding a lock older than the threshold
+      // without ever having beaten (killed before its first beat). Never ourselves: a busy event
+      // loop may delay our own beat, but we know we are alive.
       const stale = await app.db.$queryRaw<{ worker_id: string }[]>`
-        DELETE FROM worker_heartbeats
-         WHERE last_seen_at < now() - make_interval(secs => ${staleMs / 1000})
-        RETURNING worker_id`;
+        WITH expired AS (
+          DELETE FROM worker_heartbeats
+           WHERE last_seen_at < now() - make_interval(secs => ${staleMs / 1000})
+             AND worker_id <> ALL(${ids}::text[])
+          RETURNING worker_id
+        )
+        SELECT worker_id FROM expired
+        UNION
+        SELECT DISTINCT j.locked_by FROM graphile_worker.jobs j
+         WHERE j.locked_by IS NOT NULL
+           AND j.locked_at < now() - make_interval(secs => ${staleMs / 1000})
+           AND j.locked_by <> ALL(${ids}::text[])
+           AND NOT EXISTS (SELECT 1 FROM worker_heartbeats h WHERE h.worker_id = j.locked_by)`;
       if (stale.length) {
         const dead = stale.map((s) => s.worker_id);
         await utils.forceUnlockWorkers(dead);
@@ -43,6 +60,7 @@ export async function startHeartbeat(app: AppContext, events: WorkerEvents, opts
       app.log.error({ err: error }, 'worker heartbeat failed');
     }
   };
+  beatNow = beat;
   await beat();
   const timer = setInterval(beat, intervalMs);
   timer.unref();

