@@ -78,8 +78,12 @@ export async function startService(config: Config, roles: Roles, log: Logger = c
     worker,
     async close() {
       if (server) {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeIdleConnections();
-        await new Promise<void>((resolve) => server!.close(() => resolve()));
+        // Live-update streams (SSE) never go idle: give requests in flight a moment, then cut.
+        const cut = setTimeout(() => server!.closeAllConnections(), 2000);
+        await closed;
+        clearTimeout(cut);
       }
       if (stopHeartbeat) await stopHeartbeat();
       if (worker) await worker.stop();

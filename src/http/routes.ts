@@ -1,16 +1,21 @@
 import type { AppContext } from '../app/context.ts';
 import type { Handler, Route } from './server.ts';
 import { intakeRoutes } from '../intake/routes.ts';
+import { appHttpRoutes } from './app-routes/index.ts';
+import { graphqlRoutes } from '../graphql/routes.ts';
 
 /** Every HTTP route of the api role; each area contributes its own list. */
 export async function buildRoutes(app: AppContext): Promise<Route[]> {
   return [
     { method: 'GET', path: /^\/healthz$/, handler: (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok') },
     ...intakeRoutes(app),
+    ...appHttpRoutes(app),
+    ...graphqlRoutes(app),
   ];
 }
 
 /** What answers paths no route claims (the web app, once built). */
-export async function buildFallback(_app: AppContext): Promise<Handler | undefined> {
-  return undefined;
+export async function buildFallback(app: AppContext): Promise<Handler | undefined> {
+  const { webAppFallback } = await import('./web-app.ts');
+  return webAppFallback(app);
 }

@@ -1,0 +1,17 @@
+// Importing a type file registers its types and fields on the builder; the order is irrelevant.
+import { builder } from './builder.ts';
+import './types/scalars.ts';
+import './types/errors.ts';
+import './types/account.ts';
+import './types/user.ts';
+import './types/session.ts';
+import './types/agent.ts';
+import './types/campaign.ts';
+import './types/template.ts';
+import './types/call.ts';
+import './types/api-key.ts';
+import './types/webhook.ts';
+import './types/usage.ts';
+import './types/subscription.ts';
+
+export const schema = builder.toSchema({ sortSchema: true });

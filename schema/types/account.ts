@@ -1,0 +1,31 @@
+import { builder } from '../builder.ts';
+import { accountIdOf } from './common.ts';
+
+const Plan = builder.objectRef<{ minutes: number; seats: number; manualUploadMaxBytes: bigint }>('Plan').implement({
+  fields: (t) => ({
+    minutes: t.exposeInt('minutes', { description: 'Transcription minutes per period (calendar month in the account time zone).' }),
+    seats: t.exposeInt('seats', { description: 'Active agents allowed.' }),
+    manualUploadMaxBytes: t.float({ description: 'Largest recording accepted by manual upload (bytes; Float because GraphQL Int is 32-bit).', resolve: (p) => Number(p.manualUploadMaxBytes) }),
+  }),
+});
+
+export const Account = builder.prismaObject('Account', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    timeZone: t.exposeString('timeZone'),
+    agentChannel: t.exposeString('agentChannel', { description: 'Channel of the agent on stereo recordings: `left` or `right`.' }),
+    plan: t.field({ type: Plan, resolve: (a) => ({ minutes: a.planMinutes, seats: a.planSeats, manualUploadMaxBytes: a.manualUploadMaxBytes }) }),
+    defaultTemplate: t.relation('defaultTemplate', { nullable: true, query: { where: { deletedAt: null } } }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('account', (t) =>
+  t.prismaField({
+    type: 'Account',
+    authScopes: { member: true },
+    description: 'The account of the signed-in user, with its plan.',
+    resolve: (query, _root, _args, ctx) => ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: accountIdOf(ctx) } }),
+  }),
+);

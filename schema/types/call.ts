@@ -1,0 +1,269 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder, MAX_PAGE_SIZE } from '../builder.ts';
+import type { CriterionResult } from '../../src/analysis/analyze.ts';
+import type { Evidence, Segment } from '../../src/analysis/types.ts';
+import { countCalls, listCallPage, viewOf, type CallFilter as CallFilterShape, type CallSort } from '../../src/domain/calls-query.ts';
+import { DomainError } from '../../src/domain/errors.ts';
+import { requestReanalysis } from '../../src/domain/reanalyze.ts';
+import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+
+export const CallStatusEnum = builder.enumType('CallStatus', {
+  description: 'TRANSCRIBED means transcribed but not analyzed (no template applied).',
+  values: {
+    QUEUED: { value: 'queued' },
+    TRANSCRIBING: { value: 'transcribing' },
+    ANALYZING: { value: 'analyzing' },
+    ANALYZED: { value: 'analyzed' },
+    TRANSCRIBED: { value: 'transcribed' },
+    FAILED: { value: 'failed' },
+  } as const,
+});
+export const CallViewEnum = builder.enumType('CallView', {
+  description: 'The app\'s views: IN_PROGRESS (queued, transcribing, analyzing), ANALYZED (analyzed and transcribed-not-analyzed), FAILED.',
+  values: { IN_PROGRESS: { value: 'in_progress' }, ANALYZED: { value: 'analyzed' }, FAILED: { value: 'failed' } } as const,
+});
+export const CallDirectionEnum = builder.enumType('CallDirection', { values: { INBOUND: { value: 'inbound' }, OUTBOUND: { value: 'outbound' } } as const });
+const CallSourceEnum = builder.enumType('CallSource', { values: { API: { value: 'api' }, UPLOAD: { value: 'upload' } } as const });
+const CallSortEnum = builder.enumType('CallSortField', {
+  values: { STARTED_AT: { value: 'started_at' }, SCORE: { value: 'score' }, DURATION: { value: 'duration' } } as const,
+});
+const SortOrderEnum = builder.enumType('SortOrder', { values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const });
+const CriterionOutcomeEnum = builder.enumType('CriterionOutcome', { values: { PASSED: { value: 'passed' }, FAILED: { value: 'failed' }, NA: { value: 'na' } } as const });
+
+const EvidenceRef = builder.objectRef<Evidence>('Evidence').implement({
+  description: 'A quote from the transcript backing a criterion result.',
+  fields: (t) => ({
+    quote: t.exposeString('quote'),
+    start: t.exposeFloat('start', { description: 'Seconds from the start of the recording.' }),
+    end: t.exposeFloat('end'),
+    speaker: t.exposeString('speaker', { description: '`agent`, `customer`, or `speaker` when unknown (mono).' }),
+  }),
+});
+
+export const CriterionResultRef = builder.objectRef<CriterionResult>('CriterionResult').implement({
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    label: t.exposeString('label'),
+    kind: t.exposeString('kind', { description: '`phrase`, `forbidden`, `metric` or `llm`.' }),
+    result: t.field({ type: CriterionOutcomeEnum, resolve: (c) => c.result }),
+    points: t.exposeFloat('points'),
+    maxPoints: t.float({ resolve: (c) => c.max_points }),
+    critical: t.exposeBoolean('critical'),
+    reason: t.string({ nullable: true, resolve: (c) => c.reason ?? null }),
+    evidence: t.field({ type: [EvidenceRef], resolve: (c) => c.evidence ?? [] }),
+  }),
+});
+
+const SegmentRef = builder.objectRef<Segment>('TranscriptSegment').implement({
+  fields: (t) => ({
+    start: t.exposeFloat('start'),
+    end: t.exposeFloat('end'),
+    speaker: t.exposeString('speaker', { description: '`agent`, `customer`, or `speaker` when unknown (mono).' }),
+    text: t.exposeString('text'),
+    channel: t.exposeInt('channel'),
+  }),
+});
+
+builder.prismaObject('CallEvent', {
+  description: 'One status change of a call.',
+  fields: (t) => ({
+    status: t.expose('status', { type: CallStatusEnum }),
+    detail: t.exposeString('detail', { nullable: true }),
+    at: t.expose('at', { type: 'DateTime' }),
+  }),
+});
+
+export const Call = builder.prismaObject('Call', {
+  // Select mode: a list of calls loads only the columns asked for, never transcripts it does not show.
+  select: { id: true },
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    externalId: t.exposeString('externalId', { nullable: true }),
+    source: t.expose('source', { type: CallSourceEnum }),
+    status: t.expose('status', { type: CallStatusEnum }),
+    view: t.field({ type: CallViewEnum, select: { status: true }, resolve: (c) => viewOf(c.status) }),
+    failureReason: t.exposeString('failureReason', { nullable: true, description: 'Machine-readable: `undecodable`, `no_speech`, `unsupported_language`, `too_long`, …' }),
+    failureDetail: t.exposeString('failureDetail', { nullable: true }),
+    agent: t.relation('agent'),
+    campaign: t.relation('campaign', { nullable: true }),
+    template: t.relation('template', { nullable: true, description: 'The template the current analysis used.' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    customerPhone: t.exposeString('customerPhone', { nullable: true }),
+    customerName: t.exposeString('customerName', { nullable: true }),
+    direction: t.expose('direction', { type: CallDirectionEnum, nullable: true }),
+    language: t.string({
+      nullable: true,
+      description: 'The language asked for (sent or from the campaign), else the detected one.',
+      select: { language: true, detectedLanguage: true },
+      resolve: (c) => c.language ?? c.detectedLanguage,
+    }),
+    detectedLanguage: t.exposeString('detectedLanguage', { nullable: true }),
+    fileName: t.exposeString('fileName'),
+    fileSize: t.float({ description: 'Bytes.', select: { fileSize: true }, resolve: (c) => Number(c.fileSize) }),
+    contentType: t.exposeString('contentType'),
+    durationSeconds: t.exposeFloat('durationSeconds', { nullable: true }),
+    channels: t.exposeInt('channels', { nullable: true }),
+    reservedMinutes: t.exposeInt('reservedMinutes'),
+    usedMinutes: t.exposeInt('usedMinutes', { nullable: true }),
+    period: t.exposeString('period', { description: 'Usage period (YYYY-MM) the call counts in.' }),
+    score: t.exposeFloat('score', { nullable: true, description: '0–100; 0 when a critical criterion failed.' }),
+    topic: t.exposeString('topic', { nullable: true }),
+    summary: t.exposeString('summary', { nullable: true }),
+    criteria: t.field({
+      type: [CriterionResultRef],
+      nullable: true,
+      select: { criteria: true },
+      resolve: (c) => (Array.isArray(c.criteria) ? (c.criteria as unknown as CriterionResult[]) : null),
+    }),
+    metrics: t.field({ type: 'JSON', nullable: true, select: { metrics: true }, resolve: (c) => c.metrics }),
+    transcript: t.field({
+      type: [SegmentRef],
+      nullable: true,
+      description: 'Segments in time order; null until transcribed.',
+      select: { segments: true },
+      resolve: (c) => (Array.isArray(c.segments) ? (c.segments as unknown as Segment[]) : null),
+    }),
+    analysisRevision: t.exposeInt('analysisRevision'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    analyzedAt: t.expose('analyzedAt', { type: 'DateTime', nullable: true }),
+    events: t.relation('events', { description: 'Status history, oldest first.', query: { orderBy: [{ at: 'asc' }, { id: 'asc' }] } }),
+    webhookDeliveries: t.relation('deliveries', { description: 'Webhook deliveries of this call, newest first.', query: { orderBy: { createdAt: 'desc' } } }),
+    recordingUrl: t.string({ description: 'Download of the original recording (needs the session cookie).', resolve: (c, _a, ctx) => `${ctx.app.config.publicUrl}/api/calls/${c.id}/recording` }),
+    appUrl: t.string({ resolve: (c, _a, ctx) => `${ctx.app.config.publicUrl}/calls/${c.id}` }),
+  }),
+});
+
+const CallFilter = builder.inputType('CallFilter', {
+  fields: (t) => ({
+    view: t.field({ type: CallViewEnum }),
+    startedFrom: t.field({ type: 'DateTime', description: 'Inclusive.' }),
+    startedTo: t.field({ type: 'DateTime', description: 'Exclusive.' }),
+    agentIds: t.idList(),
+    campaignIds: t.idList(),
+    direction: t.field({ type: CallDirectionEnum }),
+    scoreMin: t.float(),
+    scoreMax: t.float(),
+    topic: t.string({ description: 'Topic key.' }),
+    language: t.string(),
+    search: t.string({ description: 'Full-text search in transcripts, ignoring case and accents; web-search syntax: "exact phrase", -excluded, or.' }),
+  }),
+});
+
+function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined): CallFilterShape {
+  if (!f) return {};
+  // Foreign or malformed ids simply match nothing; they must not turn into an error that reveals anything.
+  const ids = (list: readonly (string | number)[] | null | undefined) => (list ? list.map(String).filter((id) => uuidOrNull(id)) : null);
+  if (f.search && f.search.length > 500) throw new DomainError('invalid_search', 'Search text can have at most 500 characters.');
+  return {
+    view: f.view ?? null,
+    startedFrom: f.startedFrom ?? null,
+    startedTo: f.startedTo ?? null,
+    agentIds: ids(f.agentIds),
+    campaignIds: ids(f.campaignIds),
+    direction: f.direction ?? null,
+    scoreMin: f.scoreMin ?? null,
+    scoreMax: f.scoreMax ?? null,
+    topic: f.topic ?? null,
+    language: f.language?.trim().toLowerCase() || null,
+    search: f.search ?? null,
+  };
+}
+
+// The connection object carries its filter so totalCount runs only when asked for.
+const CallConnection = builder.connectionObject(
+  { type: Call, name: 'CallConnection' },
+  { name: 'CallEdge' },
+);
+builder.objectField(CallConnection, 'totalCount', (t) =>
+  t.int({
+    description: 'Calls matching the filter (a separate count query; ask only when shown).',
+    resolve: (conn, _a, ctx) => countCalls(ctx.app.db, accountIdOf(ctx), (conn as unknown as { filter: CallFilterShape }).filter),
+  }),
+);
+
+builder.queryFields((t) => ({
+  calls: t.field({
+    type: CallConnection,
+    authScopes: { member: true },
+    description: `Calls of the account, newest first by default. Page size is capped at ${MAX_PAGE_SIZE}.`,
+    args: {
+      filter: t.arg({ type: CallFilter }),
+      sort: t.arg({ type: CallSortEnum, defaultValue: 'started_at' }),
+      order: t.arg({ type: SortOrderEnum, defaultValue: 'desc' }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+      last: t.arg.int(),
+      before: t.arg.string(),
+    },
+    complexity: (args) => ({ field: 5, multiplier: Math.min(MAX_PAGE_SIZE, Math.max(1, (args.first ?? args.last ?? 20) as number)) }),
+    resolve: async (_r, args, ctx, info) => {
+      const backward = args.last != null || args.before != null;
+      const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, (backward ? args.last : args.first) ?? 20));
+      const filter = cleanFilter(args.filter);
+      const accountId = accountIdOf(ctx);
+      const page = await listCallPage(ctx.app.db, accountId, filter, {
+        sort: (args.sort ?? 'started_at') as CallSort,
+        order: args.order ?? 'desc',
+        limit,
+        after: args.after ?? null,
+        before: args.before ?? null,
+        backward,
+      });
+      const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Call' });
+      const loaded = page.rows.length
+        ? await ctx.app.db.call.findMany({ ...(query as object), where: { id: { in: page.rows.map((r) => r.id) }, accountId } })
+        : [];
+      const byId = new Map(loaded.map((c) => [c.id, c]));
+      return {
+        filter,
+        edges: page.rows.filter((r) => byId.has(r.id)).map((r) => ({ cursor: r.cursor, node: byId.get(r.id)! })),
+        pageInfo: {
+          hasNextPage: page.hasNextPage,
+          hasPreviousPage: page.hasPreviousPage,
+          startCursor: page.rows[0]?.cursor ?? null,
+          endCursor: page.rows.at(-1)?.cursor ?? null,
+        },
+      };
+    },
+  }),
+  call: t.prismaField({
+    type: 'Call',
+    nullable: true,
+    authScopes: { member: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => {
+      const id = uuidOrNull(args.id);
+      return id ? ctx.app.db.call.findFirst({ ...query, where: { id, accountId: accountIdOf(ctx) } }) : null;
+    },
+  }),
+  callTopics: t.stringList({
+    authScopes: { member: true },
+    description: 'Distinct topic keys of analyzed calls, for the topic filter.',
+    resolve: async (_r, _a, ctx) => {
+      const rows = await ctx.app.db.call.findMany({
+        where: { accountId: accountIdOf(ctx), topic: { not: null } },
+        distinct: ['topic'],
+        select: { topic: true },
+        orderBy: { topic: 'asc' },
+        take: 500,
+      });
+      return rows.map((r) => r.topic!);
+    },
+  }),
+}));
+
+builder.mutationField('reanalyzeCall', (t) =>
+  t.prismaField({
+    type: 'Call',
+    authScopes: { analyst: true },
+    errors: directErrors,
+    description: 'Queues a new analysis with the template that applies now. Analysts and above. Errors: `not_transcribed`, `not_ready`, `no_template`.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _r, args, ctx) => {
+      const call = await requestReanalysis(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Call'), sessionOf(ctx).user.id);
+      return ctx.app.db.call.findUniqueOrThrow({ ...query, where: { id: call.id } });
+    },
+  }),
+);
+

@@ -1,0 +1,52 @@
+import { isUuid } from '../../src/domain/api-keys.ts';
+import { notFound } from '../../src/domain/errors.ts';
+import type { Actor } from '../../src/domain/users.ts';
+import { GraphQLError } from '../../src/graphql/graphql-js.ts';
+import type { AuthSession } from '../../src/auth/session.ts';
+import type { GraphQLContext } from '../../src/graphql/context.ts';
+import { builder } from '../builder.ts';
+import { ALL_ERRORS } from './errors.ts';
+
+/**
+ * The signed-in user. Auth scopes already guarantee a session; throwing here as well means a field
+ * that forgot its scope still cannot run without a tenant.
+ */
+export function sessionOf(ctx: GraphQLContext): AuthSession {
+  if (!ctx.session) throw new GraphQLError('Sign in first.', { extensions: { code: 'UNAUTHENTICATED' } });
+  return ctx.session;
+}
+
+export function actorOf(ctx: GraphQLContext): Actor {
+  const u = sessionOf(ctx).user;
+  return { id: u.id, accountId: u.accountId, role: u.role };
+}
+
+export const accountIdOf = (ctx: GraphQLContext) => sessionOf(ctx).user.accountId;
+
+/** Options for a mutation returning an object type directly in its result union. */
+export const directErrors = { types: ALL_ERRORS, directResult: true } as const;
+/** Options for a mutation returning a scalar, wrapped in a `…Success { data }` object. */
+export const wrappedErrors = { types: ALL_ERRORS } as const;
+
+export const UserRoleEnum = builder.enumType('UserRole', {
+  description: [
+    'Roles are ordered; each includes everything below it.',
+    '- VIEWER: reads calls, agents, campaigns, templates, usage and the team.',
+    '- ANALYST: also re-analyzes calls, manages templates (incl. preview) and campaigns.',
+    '- ADMIN: also manages agents (they occupy paid seats), users and invitations, API keys and the webhook.',
+    '- OWNER: also grants or removes the owner role; an account always keeps at least one owner.',
+  ].join('\n'),
+  values: { OWNER: { value: 'owner' }, ADMIN: { value: 'admin' }, ANALYST: { value: 'analyst' }, VIEWER: { value: 'viewer' } } as const,
+});
+
+/** A malformed id cannot exist, so it is reported exactly like an id of another account. */
+export function parseUuid(id: string | number, what: string): string {
+  const s = String(id);
+  if (!isUuid(s)) throw notFound(what);
+  return s;
+}
+
+export function uuidOrNull(id: string | number): string | null {
+  const s = String(id);
+  return isUuid(s) ? s : null;
+}

@@ -1,0 +1,124 @@
+import { builder } from '../builder.ts';
+import { analyzeCall, type AnalysisResult } from '../../src/analysis/analyze.ts';
+import { createLlmClient } from '../../src/analysis/llm.ts';
+import type { Segment } from '../../src/analysis/types.ts';
+import { notFound } from '../../src/domain/errors.ts';
+import { createTemplate, deleteTemplate, setDefaultTemplate, updateTemplate, validateDefinition } from '../../src/domain/templates.ts';
+import { CriterionResultRef } from './call.ts';
+import { accountIdOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
+
+export const Template = builder.prismaObject('Template', {
+  description: 'An analysis template (QA scorecard): criteria and topics. Analysts and above manage templates.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    definition: t.expose('definition', { type: 'JSON', description: 'Criteria and topics with every default filled in (see the template guide).' }),
+    isDefault: t.boolean({
+      description: 'Used for calls whose campaign has no template of its own.',
+      select: { defaultOfAccount: { select: { id: true } } },
+      resolve: (tpl) => !!tpl.defaultOfAccount,
+    }),
+    deleted: t.boolean({ select: { deletedAt: true }, resolve: (tpl) => !!tpl.deletedAt, description: 'Deleted templates stay visible on the calls they scored.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const AnalysisPreview = builder.objectRef<AnalysisResult>('AnalysisPreview').implement({
+  description: 'What a template would give a call; nothing is saved.',
+  fields: (t) => ({
+    score: t.exposeFloat('score', { nullable: true }),
+    criteria: t.field({ type: [CriterionResultRef], resolve: (r) => r.criteria }),
+    topic: t.exposeString('topic', { nullable: true }),
+    topicLabel: t.string({ nullable: true, resolve: (r) => r.topic_label }),
+    summary: t.exposeString('summary'),
+    metrics: t.field({ type: 'JSON', resolve: (r) => r.metrics }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  templates: t.prismaField({
+    type: ['Template'],
+    authScopes: { member: true },
+    resolve: (query, _r, _a, ctx) => ctx.app.db.template.findMany({ ...query, where: { accountId: accountIdOf(ctx), deletedAt: null }, orderBy: { createdAt: 'asc' } }),
+  }),
+  template: t.prismaField({
+    type: 'Template',
+    nullable: true,
+    authScopes: { member: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => {
+      const id = uuidOrNull(args.id);
+      return id ? ctx.app.db.template.findFirst({ ...query, where: { id, accountId: accountIdOf(ctx) } }) : null;
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createTemplate: t.field({
+    type: Template,
+    authScopes: { analyst: true },
+    errors: directErrors,
+    description: 'Errors: `invalid_template` (with `issues`), `invalid_name`.',
+    args: { name: t.arg.string({ required: true }), definition: t.arg({ type: 'JSON', required: true, description: 'Parsed JSON or JSON text.' }) },
+    resolve: (_r, args, ctx) => createTemplate(ctx.app.db, accountIdOf(ctx), { name: args.name, definition: args.definition }),
+  }),
+  updateTemplate: t.field({
+    type: Template,
+    authScopes: { analyst: true },
+    errors: directErrors,
+    description: 'Calls already analyzed keep their results until re-analyzed.',
+    args: { id: t.arg.id({ required: true }), name: t.arg.string(), definition: t.arg({ type: 'JSON' }) },
+    resolve: (_r, args, ctx) =>
+      updateTemplate(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Template'), {
+        ...(args.name != null && { name: args.name }),
+        ...(args.definition != null && { definition: args.definition }),
+      }),
+  }),
+  deleteTemplate: t.field({
+    type: Template,
+    authScopes: { analyst: true },
+    errors: directErrors,
+    description: 'Soft delete: detached from the account default and campaigns; analyzed calls keep pointing at it.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => deleteTemplate(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Template')),
+  }),
+  setDefaultTemplate: t.prismaField({
+    type: 'Account',
+    authScopes: { analyst: true },
+    errors: directErrors,
+    description: 'Sets (or with `id: null` clears) the template for calls whose campaign has none.',
+    args: { id: t.arg.id({ required: false }) },
+    resolve: async (query, _r, args, ctx) => {
+      const account = await setDefaultTemplate(ctx.app.db, accountIdOf(ctx), args.id == null ? null : parseUuid(args.id, 'Template'));
+      return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: account.id } });
+    },
+  }),
+  previewTemplate: t.field({
+    type: AnalysisPreview,
+    authScopes: { analyst: true },
+    errors: directErrors,
+    description: 'Scores a transcribed call with an unsaved definition, so authors can try a change before saving it.',
+    args: { callId: t.arg.id({ required: true }), definition: t.arg({ type: 'JSON', required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const definition = validateDefinition(args.definition);
+      const call = await ctx.app.db.call.findFirst({
+        where: { id: parseUuid(args.callId, 'Call'), accountId: accountIdOf(ctx) },
+        select: { segments: true, durationSeconds: true, channels: true, language: true, detectedLanguage: true },
+      });
+      if (!call) throw notFound('Call');
+      if (!Array.isArray(call.segments)) throw notFound('Transcript of the call');
+      const llm = ctx.app.config.llm ? createLlmClient({ ...ctx.app.config.llm, apiKey: ctx.app.config.llm.apiKey ?? '' }, { logger: ctx.app.log }) : null;
+      return analyzeCall(
+        {
+          segments: call.segments as unknown as Segment[],
+          durationSeconds: call.durationSeconds ?? 0,
+          channels: call.channels ?? 1,
+          language: call.language ?? call.detectedLanguage ?? definition.language ?? 'en',
+        },
+        definition,
+        { llm, logger: ctx.app.log },
+      );
+    },
+  }),
+}));

@@ -1,0 +1,26 @@
+import { Prisma } from '../generated/prisma/client.ts';
+import { CALL_VIEWS, type CallFilter } from './calls-query.ts';
+import { foldAccents } from './text.ts';
+
+/**
+ * The SQL conditions (over `calls c`) of a call filter, for any query that must list exactly what
+ * the app's calls list shows — the CSV export above all. Identical to calls-query.ts's private
+ * `whereOf`; calls-query.ts should import this one so the two can never drift apart.
+ */
+export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [Prisma.sql`c.account_id = ${accountId}::uuid`];
+  if (f.view) where.push(Prisma.sql`c.status = ANY(${[...CALL_VIEWS[f.view]]}::"CallStatus"[])`);
+  if (f.startedFrom) where.push(Prisma.sql`c.started_at >= ${f.startedFrom}`);
+  if (f.startedTo) where.push(Prisma.sql`c.started_at < ${f.startedTo}`);
+  if (f.agentIds) where.push(Prisma.sql`c.agent_id = ANY(${f.agentIds}::uuid[])`);
+  if (f.campaignIds) where.push(Prisma.sql`c.campaign_id = ANY(${f.campaignIds}::uuid[])`);
+  if (f.direction) where.push(Prisma.sql`c.direction = ${f.direction}::"CallDirection"`);
+  if (f.scoreMin != null) where.push(Prisma.sql`c.score >= ${f.scoreMin}`);
+  if (f.scoreMax != null) where.push(Prisma.sql`c.score <= ${f.scoreMax}`);
+  if (f.topic) where.push(Prisma.sql`c.topic = ${f.topic}`);
+  if (f.language) where.push(Prisma.sql`coalesce(c.language, c.detected_language) = ${f.language}`);
+  const search = f.search ? foldAccents(f.search).trim() : '';
+  // search_text is stored folded the same way, so "Peña" finds "pena" and vice versa.
+  if (search) where.push(Prisma.sql`c.search_vector @@ websearch_to_tsquery('simple', ${search})`);
+  return where;
+}

@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError, getOperationAST } from './graphql-js.ts';
+import type { AppContext } from '../app/context.ts';
+import { checkCsrf, CSRF_HEADER, getSession } from '../auth/session.ts';
+import { schema } from '../../schema/index.ts';
+import type { GraphQLContext } from './context.ts';
+import { CallUpdatesHub } from './subscriptions.ts';
+
+export const GRAPHQL_PATH = '/graphql';
+
+interface ServerContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/**
+ * CSRF, in two layers:
+ * 1. Every request to the endpoint must carry `x-escucha-csrf` (any value). A cross-site form or
+ *    <img> cannot set a custom header, and a cross-site fetch that does needs a CORS preflight,
+ *    which this endpoint never grants (cors: false). This also covers sign-in (login CSRF).
+ * 2. A mutation sent with a session cookie must carry that session's own csrf token. This stops
+ *    same-site attackers (a sibling subdomain defeats SameSite=Lax) who could otherwise send the
+ *    header: they cannot read the token, which only a same-origin response reveals.
+ * Subscriptions therefore need a fetch-based SSE client; EventSource cannot send headers.
+ */
+function csrfPlugin(allowGraphiqlPage: boolean): Plugin<GraphQLContext> {
+  return {
+    onRequest({ request, url, endResponse, fetchAPI }) {
+      if (url.pathname !== GRAPHQL_PATH) return;
+      if (allowGraphiqlPage && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html')) return;
+      if (!request.headers.get(CSRF_HEADER)) {
+        endResponse(
+          new fetchAPI.Response(JSON.stringify({ errors: [{ message: `Missing ${CSRF_HEADER} header.`, extensions: { code: 'CSRF' } }] }), {
+            status: 403,
+            headers: { 'Content-Type': 'application/json; charset=utf-8' },
+          }),
+        );
+      }
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue as GraphQLContext;
+      const op = getOperationAST(args.document, args.operationName);
+      if (op?.operation !== 'mutation' || !ctx.session) return;
+      if (!checkCsrf(ctx.session, ctx.request)) {
+        setResultAndStopExecution({
+          errors: [new GraphQLError(`The ${CSRF_HEADER} header does not match this session; reload the session's csrfToken.`, { extensions: { code: 'CSRF', http: { status: 403 } } })],
+        });
+      }
+    },
+  };
+}
+
+export function createGraphqlServer(app: AppContext): { yoga: YogaServerInstance<ServerContext, GraphQLContext>; callUpdates: CallUpdatesHub } {
+  if (!app.config.databaseUrl) throw new Error('GraphQL subscriptions need config.databaseUrl');
+  const callUpdates = new CallUpdatesHub(app.config.databaseUrl, app.log);
+  const dev = app.config.env === 'development';
+  const yoga = createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // Same-origin web app only: reflecting any Origin (yoga's default) would let other sites read
+    // responses with the user's cookie, csrf token included.
+    cors: false,
+    graphiql: dev ? { title: 'Escucha GraphQL', headers: JSON.stringify({ [CSRF_HEADER]: 'paste session.csrfToken for mutations' }) } : false,
+    landingPage: false,
+    logging: false,
+    maskedErrors: {
+      // Unexpected errors reach clients as "Unexpected error." with code INTERNAL_SERVER_ERROR; the detail goes to the log only.
+      maskError: (error, message) => {
+        const original = isGraphQLError(error) ? error.originalError : error;
+        if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error;
+        app.log.error({ err: original ?? error }, 'graphql resolver error');
+        const path = isGraphQLError(error) ? error.path : undefined;
+        return new GraphQLError(message, { ...(path ? { path } : {}), extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      },
+    },
+    plugins: [csrfPlugin(dev)],
+    context: async ({ request, req, res }): Promise<GraphQLContext> => {
+      const session = await getSession(app, req, res);
+      return {
+        app,
+        request,
+        res,
+        ip: req.socket.remoteAddress ?? 'unknown',
+        // Set by src/http/server.ts before any handler runs.
+        requestId: String(res.getHeader('X-Request-Id') ?? ''),
+        session,
+        callUpdates,
+        setCookie: (value) => {
+          if (!res.headersSent) res.appendHeader('Set-Cookie', value);
+        },
+      };
+    },
+  });
+  return { yoga, callUpdates };
+}
+
+// Duck-typed on purpose: graphql ships CJS and ESM builds, and a test runner may load both, so an
+// error from one copy is not `instanceof` the other's GraphQLError.
+function isGraphQLError(error: unknown): error is GraphQLError {
+  return error instanceof Error && (error.name === 'GraphQLError' || error instanceof GraphQLError || 'extensions' in error && 'locations' in error);
+}

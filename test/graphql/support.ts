@@ -1,0 +1,115 @@
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type http from 'node:http';
+import type { AppContext } from '../../src/app/context.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Db } from '../../src/db/client.ts';
+import { createAccount } from '../../src/domain/accounts.ts';
+import { hashPassword } from '../../src/domain/passwords.ts';
+import type { UserRole } from '../../src/generated/prisma/client.ts';
+import { graphqlRoutes } from '../../src/graphql/routes.ts';
+import { createHttpServer } from '../../src/http/server.ts';
+import { createLogger } from '../../src/log.ts';
+import { localStorage } from '../../src/storage/local.ts';
+import type { TestDb } from '../support/db.ts';
+import { APP_SECRET } from './fixtures.ts';
+
+export interface Harness {
+  app: AppContext;
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startGraphql(t: TestDb, opts: { db?: Db; env?: Record<string, string> } = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-gql-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: t.url,
+    DATA_DIR: dataDir,
+    APP_SECRET,
+    PUBLIC_URL: 'https://escucha.example',
+    LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
+  const app: AppContext = { config, log: createLogger('silent'), db: opts.db ?? t.db, storage: localStorage(config.storageDir) };
+  const server = createHttpServer(app, graphqlRoutes(app));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    app,
+    server,
+    url: `http://127.0.0.1:${port}/graphql`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface GqlResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+}
+
+/** A browser: keeps the session cookie and the csrf token like the web app does. */
+export class Browser {
+  cookie: string | null = null;
+  csrf: string | null = null;
+
+  constructor(readonly url: string) {}
+
+  async gql<T = any>(query: string, variables: Record<string, unknown> = {}, opts: { csrf?: string | null; headers?: Record<string, string> } = {}): Promise<GqlResult<T>> {
+    const csrf = opts.csrf === undefined ? (this.csrf ?? 'x') : opts.csrf;
+    const res = await fetch(this.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(csrf !== null && { 'x-escucha-csrf': csrf }),
+        ...(this.cookie && { cookie: this.cookie }),
+        ...opts.headers,
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [name, value] = pair!.split('=');
+      if (name === 'escucha_session') this.cookie = value ? `escucha_session=${value}` : null;
+    }
+    return { status: res.status, headers: res.headers, body: (await res.json()) as GqlResult<T>['body'] };
+  }
+
+  async signIn(email: string, password: string): Promise<void> {
+    const r = await this.gql(
+      `mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { __typename ... on Session { csrfToken } ... on Error { code message } } }`,
+      { e: email, p: password },
+    );
+    const result = r.body.data?.signIn;
+    if (result?.__typename !== 'Session') throw new Error(`sign-in failed: ${JSON.stringify(r.body)}`);
+    this.csrf = result.csrfToken;
+  }
+}
+
+export const PASSWORD = 'correct horse battery';
+
+/** An account with one signed-in user per role. */
+export async function seedAccount(h: Harness, name: string, opts: { seats?: number } = {}) {
+  const { account, owner } = await createAccount(h.app.db, { name, seats: opts.seats ?? 10 });
+  const passwordHash = await hashPassword(PASSWORD);
+  await h.app.db.user.update({ where: { email: owner.email }, data: { passwordHash } });
+  const browsers = {} as Record<UserRole, Browser>;
+  const users = {} as Record<UserRole, { id: string; email: string }>;
+  for (const role of ['owner', 'admin', 'analyst', 'viewer'] as const) {
+    const email = role === 'owner' ? owner.email : `${role}-${account.id.slice(0, 8)}@example.com`;
+    const user = role === 'owner'
+      ? await h.app.db.user.findUniqueOrThrow({ where: { email } })
+      : await h.app.db.user.create({ data: { accountId: account.id, email, name: `${name} ${role}`, role, passwordHash } });
+    users[role] = { id: user.id, email };
+    browsers[role] = new Browser(h.url);
+    await browsers[role].signIn(email, PASSWORD);
+  }
+  return { account, users, as: browsers };
+}
