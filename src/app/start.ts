@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
-import { run, type Runner, type WorkerEvents } from 'graphile-worker';
+import type { WorkerEvents } from 'graphile-worker';
+import { startSupervisedRunner, type SupervisedRunner } from '../jobs/supervised-runner.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
@@ -24,7 +25,7 @@ export interface Service {
   app: AppContext;
   /** Address the API listens on (when the api role runs). */
   url: string | null;
-  worker: Runner | null;
+  worker: SupervisedRunner | null;
   close(): Promise<void>;
 }
 
@@ -52,13 +53,13 @@ export async function startService(config: Config, roles: Roles, log: Logger = c
     log.info({ url, publicUrl: config.publicUrl }, 'api listening');
   }
 
-  let worker: Runner | null = null;
+  let worker: SupervisedRunner | null = null;
   let stopHeartbeat: (() => Promise<void>) | null = null;
   if (roles.worker) {
     // Created before run() so the heartbeat sees the workers run() creates.
     const events = new EventEmitter() as WorkerEvents;
     const heartbeat = startHeartbeat(app, events, { staleMs: config.workerStaleSeconds * 1000, intervalMs: Math.min(5000, (config.workerStaleSeconds * 1000) / 3) });
-    worker = await run({
+    worker = await startSupervisedRunner({
       events,
       connectionString: databaseUrl,
       concurrency: config.workerConcurrency,
@@ -67,7 +68,7 @@ export async function startService(config: Config, roles: Roles, log: Logger = c
       noHandleSignals: true,
       pollInterval: 1000,
       logger: workerLogger(log),
-    });
+    }, log);
     stopHeartbeat = await heartbeat;
     log.info({ concurrency: config.workerConcurrency }, 'worker running');
   }

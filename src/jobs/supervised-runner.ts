@@ -1,0 +1,64 @@
+import { run, type Runner, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
+import type { Logger } from '../log.ts';
+
+export interface SupervisedRunner {
+  stop(): Promise<void>;
+}
+
+/**
+ * graphile-worker stops its pool for good when PostgreSQL goes away mid-job (it cannot record the
+ * job's outcome). A restarting database must not leave the worker dead, so the runner is started
+ * again, with backoff, whenever it ends without being asked to.
+ */
+export async function startSupervisedRunner(
+  options: RunnerOptions & { events: WorkerEvents },
+  log: Logger,
+): Promise<SupervisedRunner> {
+  let stopping = false;
+  let current: Runner | null = null;
+  let delay = 1000;
+  let timer: NodeJS.Timeout | null = null;
+
+  const start = async (): Promise<void> => {
+    current = await run({
+      ...options,
+      preset: {
+        ...options.preset,
+        // With batching, a failed "complete"/"fail" write reaches the pool's error handler (which
+        // stops the pool, and we restart it) instead of becoming an unhandled rejection.
+        worker: { ...options.preset?.worker, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+      },
+    });
+    delay = 1000;
+    const runner = current;
+    runner.promise.then(
+      () => restartUnlessStopping(runner, null),
+      (error) => restartUnlessStopping(runner, error),
+    );
+  };
+
+  const restartUnlessStopping = (runner: Runner, error: unknown) => {
+    if (stopping || runner !== current) return;
+    current = null;
+    log.error({ err: error }, `worker stopped unexpectedly; restarting in ${delay} ms`);
+    const attempt = () => {
+      timer = null;
+      if (stopping) return;
+      start().catch((err) => {
+        delay = Math.min(delay * 2, 30_000);
+        log.warn({ err }, `worker could not start; retrying in ${delay} ms`);
+        timer = setTimeout(attempt, delay);
+      });
+    };
+    timer = setTimeout(attempt, delay);
+  };
+
+  await start();
+  return {
+    async stop() {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      await current?.stop();
+    },
+  };
+}
