@@ -37,6 +37,7 @@ const EnvSchema = z.object({
     .optional(),
   INTAKE_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   SECURE_COOKIES: bool.optional(),
+  TRUST_PROXY: bool.default(false),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -67,6 +68,8 @@ export interface Config {
   webhookRetryScheduleMs: number[] | null;
   intakeRatePerMinute: number;
   secureCookies: boolean;
+  /** Behind a reverse proxy: the client address is the first of X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -109,6 +112,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE ? e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number) : null,
     intakeRatePerMinute: e.INTAKE_RATE_PER_MINUTE,
     secureCookies: e.SECURE_COOKIES ?? publicUrl.startsWith('https://'),
+    trustProxy: e.TRUST_PROXY,
   };
 }
 

@@ -23,6 +23,8 @@ try {
   throw error;
 }
 const log = createLogger(config.logLevel);
+// A stray rejection in a dependency must not take intake down with it; it is logged loudly instead.
+process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled promise rejection'));
 const service = await startService(config, { api: role !== 'worker', worker: role !== 'api' }, log);
 if (service.url) log.info(`Escucha is running: web app ${config.publicUrl}  ·  intake ${config.publicUrl}/v1/calls`);
 

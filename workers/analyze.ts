@@ -16,50 +16,70 @@ const Payload = z.object({ callId: z.uuid() });
 export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defaultLlm(app)): Task {
   return async (raw, helpers) => {
     const { callId } = Payload.parse(raw);
-    const { db, log } = app;
+    const { db } = app;
     const call = await db.call.findUnique({ where: { id: callId } });
     if (!call || call.status !== 'analyzing') {
       helpers.logger.info(`call ${callId} is ${call?.status ?? 'gone'}; nothing to analyze`);
       return;
     }
-    const template = await getApplicableTemplate(db, { accountId: call.accountId, campaignId: call.campaignId });
-    if (!template) {
-      await db.$transaction([
-        db.call.updateMany({ where: { id: callId, status: 'analyzing' }, data: { status: 'transcribed', templateId: null } }),
-        db.callEvent.create({ data: { callId, status: 'transcribed', detail: 'no template applies any more' } }),
-      ]);
-      return;
+    try {
+      await analyze(app, call, llm);
+    } catch (error) {
+      // After the last retry the call must not stay "analyzing" forever: it keeps its transcript
+      // and can be analyzed again from the app once the cause is fixed.
+      if (helpers.job.attempts >= helpers.job.max_attempts) {
+        await db.$transaction([
+          db.call.updateMany({ where: { id: callId, status: 'analyzing' }, data: { status: 'transcribed' } }),
+          db.callEvent.create({ data: { callId, status: 'transcribed', detail: `analysis failed: ${String(error).slice(0, 300)}` } }),
+        ]);
+      }
+      throw error;
     }
-    const result = await analyzeCall(
-      {
-        segments: (call.segments ?? []) as unknown as Segment[],
-        durationSeconds: call.durationSeconds ?? 0,
-        channels: call.channels ?? 1,
-        language: call.language ?? call.detectedLanguage ?? template.definition.language ?? 'en',
-      },
-      template.definition,
-      { llm, logger: log },
-    );
-    await db.$transaction(async (tx) => {
-      const moved = await tx.call.updateMany({
-        where: { id: callId, status: 'analyzing', analysisRevision: call.analysisRevision },
-        data: {
-          status: 'analyzed',
-          templateId: template.id,
-          score: result.score,
-          topic: result.topic_label ?? result.topic,
-          summary: result.summary,
-          criteria: result.criteria as object[],
-          metrics: result.metrics as object,
-          analyzedAt: new Date(),
-        },
-      });
-      if (moved.count === 0) return;
-      await tx.callEvent.create({ data: { callId, status: 'analyzed', detail: `score ${result.score ?? 'n/a'} with ${template.name}` } });
-      await enqueueCallAnalyzed(tx, callId, call.analysisRevision, app.config.publicUrl);
-    });
-    log.info({ callId, score: result.score, topic: result.topic }, 'call analyzed');
   };
+}
+
+type CallRow = NonNullable<Awaited<ReturnType<AppContext['db']['call']['findUnique']>>>;
+
+async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
+  const { db, log } = app;
+  const callId = call.id;
+  const template = await getApplicableTemplate(db, { accountId: call.accountId, campaignId: call.campaignId });
+  if (!template) {
+    await db.$transaction([
+      db.call.updateMany({ where: { id: callId, status: 'analyzing' }, data: { status: 'transcribed', templateId: null } }),
+      db.callEvent.create({ data: { callId, status: 'transcribed', detail: 'no template applies any more' } }),
+    ]);
+    return;
+  }
+  const result = await analyzeCall(
+    {
+      segments: (call.segments ?? []) as unknown as Segment[],
+      durationSeconds: call.durationSeconds ?? 0,
+      channels: call.channels ?? 1,
+      language: call.language ?? call.detectedLanguage ?? template.definition.language ?? 'en',
+    },
+    template.definition,
+    { llm, logger: log },
+  );
+  await db.$transaction(async (tx) => {
+    const moved = await tx.call.updateMany({
+      where: { id: callId, status: 'analyzing', analysisRevision: call.analysisRevision },
+      data: {
+        status: 'analyzed',
+        templateId: template.id,
+        score: result.score,
+        topic: result.topic_label ?? result.topic,
+        summary: result.summary,
+        criteria: result.criteria as object[],
+        metrics: result.metrics as object,
+        analyzedAt: new Date(),
+      },
+    });
+    if (moved.count === 0) return;
+    await tx.callEvent.create({ data: { callId, status: 'analyzed', detail: `score ${result.score ?? 'n/a'} with ${template.name}` } });
+    await enqueueCallAnalyzed(tx, callId, call.analysisRevision, app.config.publicUrl);
+  });
+  log.info({ callId, score: result.score, topic: result.topic }, 'call analyzed');
 }
 
 function defaultLlm(app: AppContext): LlmClient | null {

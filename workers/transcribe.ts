@@ -4,7 +4,7 @@ import type { AppContext } from '../src/app/context.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { foldAccents } from '../src/domain/text.ts';
 import { minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
-import { TranscriptionFailure, createEngines, transcribeFile, type TranscriptionEngine } from '../src/transcription/index.ts';
+import { EngineError, TranscriptionFailure, createEngines, transcribeFile, type TranscriptionEngine } from '../src/transcription/index.ts';
 
 const Payload = z.object({ callId: z.uuid() });
 
@@ -29,9 +29,10 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       ]);
     }
 
-    const path = await app.storage.localPath(call.storageKey);
     let result;
     try {
+      if (!(await app.storage.exists(call.storageKey))) throw new Error(`recording ${call.storageKey} is missing from storage`);
+      const path = await app.storage.localPath(call.storageKey);
       result = await transcribeFile(path, {
         engines,
         language: call.language,
@@ -39,16 +40,14 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
         logger: log,
       });
     } catch (error) {
-      if (!(error instanceof TranscriptionFailure)) throw error; // unexpected: let graphile-worker retry
-      await db.$transaction(async (tx) => {
-        const moved = await tx.call.updateMany({
-          where: { id: callId, status: 'transcribing' },
-          data: { status: 'failed', failureReason: error.reason, failureDetail: error.message.slice(0, 500) },
-        });
-        if (moved.count === 0) return;
-        await tx.callEvent.create({ data: { callId, status: 'failed', detail: error.reason } });
-        await releaseMinutes(tx, callId);
-      });
+      // Unexpected errors and passing engine trouble (rate limits, outages) are retried by
+      // graphile-worker; only a verdict on the recording itself fails the call now.
+      const permanent = error instanceof TranscriptionFailure && !(error instanceof EngineError && error.retryable);
+      if (!permanent) {
+        if (helpers.job.attempts >= helpers.job.max_attempts) await failCall(app, callId, 'internal_error', String(error));
+        throw error;
+      }
+      await failCall(app, callId, error.reason, error.message);
       log.info({ callId, reason: error.reason }, 'transcription failed');
       return;
     }
@@ -71,10 +70,24 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       if (moved.count === 0) return;
       await settleMinutes(tx, callId, minutesForDuration(result.durationSeconds));
       await tx.callEvent.create({ data: { callId, status: next, detail: template ? `template ${template.name}` : 'no template applies' } });
-      if (template) await tx.$executeRaw`SELECT graphile_worker.add_job('analyze', json_build_object('callId', ${callId}::text), job_key := ${`analyze:${callId}`})`;
+      // Analysis takes milliseconds: it jumps the transcription backlog so results are not held back.
+      if (template) await tx.$executeRaw`SELECT graphile_worker.add_job('analyze', json_build_object('callId', ${callId}::text), job_key := ${`analyze:${callId}`}, max_attempts := 8, priority := -10)`;
     });
     log.info({ callId, next, seconds: result.durationSeconds, language: result.language }, 'call transcribed');
   };
+}
+
+/** transcribing → failed, releasing the reservation (no charge); a no-op if the call moved on. */
+async function failCall(app: AppContext, callId: string, reason: string, detail: string) {
+  await app.db.$transaction(async (tx) => {
+    const moved = await tx.call.updateMany({
+      where: { id: callId, status: 'transcribing' },
+      data: { status: 'failed', failureReason: reason, failureDetail: detail.slice(0, 500) },
+    });
+    if (moved.count === 0) return;
+    await tx.callEvent.create({ data: { callId, status: 'failed', detail: reason } });
+    await releaseMinutes(tx, callId);
+  });
 }
 
 function defaultEngines(app: AppContext): TranscriptionEngine[] {

@@ -11,7 +11,7 @@ builder.subscriptionField('callUpdated', (t) =>
     args: { id: t.arg.id() },
     subscribe: (_r, args, ctx) => {
       const only = args.id == null ? null : uuidOrNull(args.id) ?? 'none';
-      const updates = ctx.callUpdates.subscribe(accountIdOf(ctx));
+      const updates = untilSessionEnds(ctx.callUpdates.subscribe(accountIdOf(ctx)), ctx);
       if (!only) return updates;
       return filter(updates, (u) => u.id === only);
     },
@@ -19,6 +19,29 @@ builder.subscriptionField('callUpdated', (t) =>
     resolve: (query, update: CallUpdate, _a, ctx) => ctx.app.db.call.findFirst({ ...query, where: { id: update.id, accountId: accountIdOf(ctx) } }),
   }),
 );
+
+/**
+ * A stream outlives the request that opened it: before each update the session is checked again,
+ * so a removed user, a signed-out session or an expired one stops receiving the account's calls.
+ */
+function untilSessionEnds<T>(source: AsyncIterableIterator<T>, ctx: { app: { db: { session: { count(args: object): Promise<number> } } }; session: { id: string } | null }): AsyncIterableIterator<T> {
+  const sessionId = ctx.session?.id;
+  const alive = async () =>
+    !!sessionId && (await ctx.app.db.session.count({ where: { id: sessionId, expiresAt: { gt: new Date() }, user: { removedAt: null } } })) > 0;
+  return {
+    async next() {
+      const r = await source.next();
+      if (r.done) return r;
+      if (await alive()) return r;
+      await source.return?.();
+      return { value: undefined, done: true };
+    },
+    return: () => source.return?.() ?? Promise.resolve({ value: undefined, done: true }),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
 
 function filter<T>(source: AsyncIterableIterator<T>, keep: (v: T) => boolean): AsyncIterableIterator<T> {
   return {

@@ -57,6 +57,9 @@ export async function probeAudio(path: string): Promise<AudioInfo> {
       { maxBuffer: 4 << 20 },
     ));
   } catch (err) {
+    // Only ffprobe's own verdict (it ran and exited non-zero) says the file is bad; a missing
+    // binary, a missing file or exhausted descriptors are our faults and must be retried.
+    if (typeof (err as { code?: unknown }).code !== 'number') throw err;
     throw new UndecodableAudioError(`ffprobe cannot read the file: ${stderrOf(err)}`, { cause: err });
   }
   const info = JSON.parse(stdout) as FfprobeOutput;
@@ -89,6 +92,8 @@ export async function decodeAudio(path: string, opts: DecodeOptions = {}): Promi
     ff.on('error', reject);
     ff.on('close', resolve);
   });
+  // Awaited after the output is read; handled now so a failed spawn cannot crash the process.
+  exited.catch(() => {});
 
   // Samples go straight from ffmpeg's chunks into per-channel arrays sized from the probed duration,
   // so a long call is held once as float32 rather than also as one big interleaved buffer.

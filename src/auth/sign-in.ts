@@ -7,14 +7,19 @@ import { createSession, type AuthSession } from './session.ts';
 /** Failed sign-ins allowed per email + IP before the pair is locked out for the rest of the window. */
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
+/** Sign-in attempts per IP over the same window, whatever the emails (password spraying). */
+export const LOGIN_MAX_PER_IP = 50;
 
 // Per process: with several api processes an attacker gets this many tries per process, which is
 // still far below what a password guessing attack needs. A shared limiter would need Postgres or Redis.
-const limiters = new WeakMap<AppContext, RateLimiterMemory>();
-function limiterFor(app: AppContext) {
+const limiters = new WeakMap<AppContext, { pair: RateLimiterMemory; ip: RateLimiterMemory }>();
+function limitersFor(app: AppContext) {
   let l = limiters.get(app);
   if (!l) {
-    l = new RateLimiterMemory({ keyPrefix: 'login', points: LOGIN_MAX_FAILURES, duration: LOGIN_WINDOW_SECONDS });
+    l = {
+      pair: new RateLimiterMemory({ keyPrefix: 'login', points: LOGIN_MAX_FAILURES, duration: LOGIN_WINDOW_SECONDS }),
+      ip: new RateLimiterMemory({ keyPrefix: 'login-ip', points: LOGIN_MAX_PER_IP, duration: LOGIN_WINDOW_SECONDS }),
+    };
     limiters.set(app, l);
   }
   return l;
@@ -26,24 +31,26 @@ let dummyHash: Promise<string> | null = null;
 export async function signIn(app: AppContext, input: { email: string; password: string; ip: string }): Promise<{ token: string; session: AuthSession }> {
   const email = input.email.trim().toLowerCase();
   const key = `${email}|${input.ip}`;
-  const limiter = limiterFor(app);
-  const state = await limiter.get(key);
-  if (state && state.consumedPoints >= LOGIN_MAX_FAILURES) throw rateLimited(state);
+  const limiter = limitersFor(app);
+  // The attempt is counted before the (slow) password check, so parallel guesses cannot all
+  // slip through while the first ones are still being verified; a success gives it back.
+  try {
+    await limiter.ip.consume(input.ip);
+    await limiter.pair.consume(key);
+  } catch (res) {
+    if (res instanceof RateLimiterRes) throw rateLimited(res);
+    throw res;
+  }
 
   const user = email.length <= 254 ? await app.db.user.findUnique({ where: { email } }) : null;
   dummyHash ??= hashPassword('not-a-real-password');
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
   if (!ok || !user || user.removedAt) {
-    try {
-      await limiter.consume(key);
-    } catch (res) {
-      if (res instanceof RateLimiterRes) throw rateLimited(res);
-      throw res;
-    }
     app.log.info({ email, ip: input.ip }, 'sign-in failed');
     throw new DomainError('invalid_credentials', 'Wrong email or password.');
   }
-  await limiter.delete(key);
+  await limiter.pair.delete(key);
+  await limiter.ip.reward(input.ip, 1);
   return createSession(app.db, user.id);
 }
 

@@ -1,3 +1,4 @@
+import { isUuid } from './api-keys.ts';
 import type { Db } from '../db/client.ts';
 import { Prisma, type CallDirection, type CallStatus } from '../generated/prisma/client.ts';
 import { DomainError } from './errors.ts';
@@ -74,7 +75,7 @@ function decodeCursor(sort: CallSort, cursor: string): CursorValue {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: string; v?: unknown; id?: unknown };
     const validValue = sort === 'started_at' ? typeof parsed.v === 'string' && !Number.isNaN(Date.parse(parsed.v)) : typeof parsed.v === 'number';
-    if (parsed.s === sort && validValue && typeof parsed.id === 'string' && /^[0-9a-f-]{36}$/i.test(parsed.id)) {
+    if (parsed.s === sort && validValue && typeof parsed.id === 'string' && isUuid(parsed.id)) {
       return { v: parsed.v as string | number, id: parsed.id };
     }
   } catch {

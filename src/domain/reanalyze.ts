@@ -26,7 +26,7 @@ export async function requestReanalysis(db: Db, accountId: string, callId: strin
        WHERE id = ${callId}::uuid AND account_id = ${accountId}::uuid AND status IN ('analyzed', 'transcribed')`;
     if (bumped === 0) throw new DomainError('not_ready', 'This call is already being analyzed.');
     await tx.callEvent.create({ data: { callId, status: 'analyzing', detail: `re-analysis requested by user ${requestedBy}` } });
-    await tx.$executeRaw`SELECT graphile_worker.add_job('analyze', json_build_object('callId', ${callId}::uuid))`;
+    await tx.$executeRaw`SELECT graphile_worker.add_job('analyze', json_build_object('callId', ${callId}::text), job_key := ${`analyze:${callId}`}, max_attempts := 8, priority := -10)`;
     return tx.call.findUniqueOrThrow({ where: { id: callId } });
   });
 }

@@ -18,3 +18,8 @@ export function truncate(value: string, max: number): string {
   const chars = Array.from(value);
   return chars.length <= max ? value : chars.slice(0, max).join('');
 }
+
+/** Removes control characters (NUL breaks PostgreSQL text; the others are never meaningful in a field). */
+export function stripControls(value: string): string {
+  return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
+}

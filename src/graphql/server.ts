@@ -1,3 +1,4 @@
+import { clientIp } from '../http/client-ip.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, getOperationAST } from './graphql-js.ts';
@@ -81,7 +82,7 @@ export function createGraphqlServer(app: AppContext): { yoga: YogaServerInstance
         app,
         request,
         res,
-        ip: req.socket.remoteAddress ?? 'unknown',
+        ip: clientIp(req, app.config),
         // Set by src/http/server.ts before any handler runs.
         requestId: String(res.getHeader('X-Request-Id') ?? ''),
         session,

@@ -27,11 +27,16 @@ export function createHttpServer(app: AppContext, routes: Route[], fallback?: Ha
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://localhost');
     await logContext.run({ reqId: requestId }, async () => {
       res.on('finish', () => {
-        app.log.info({ method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+        app.log.info({ method: req.method, path: req.url?.slice(0, 200), status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
       });
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://localhost');
+      } catch {
+        return sendError(res, 400, 'bad_request', 'The request target is not a valid path.', { Connection: 'close' });
+      }
       try {
         const match = findRoute(routes, req.method ?? 'GET', url.pathname);
         if (match === 'method') {

@@ -4,7 +4,7 @@ import type { AppContext } from '../app/context.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
-import { normalizeName, truncate } from '../domain/text.ts';
+import { normalizeName, stripControls, truncate } from '../domain/text.ts';
 import { minutesForBytes, reserveMinutes } from '../domain/usage.ts';
 import { detectAudioType } from './audio-type.ts';
 import { badRequest } from './errors.ts';
@@ -36,7 +36,7 @@ const EXTERNAL_ID_MAX = 200;
 /** Cuts every text field to 300 characters (external_id to 200); empty means not sent. */
 function cleanFields(raw: Record<string, string | undefined>) {
   const text = (name: string, max = TEXT_MAX) => {
-    const v = raw[name]?.trim();
+    const v = raw[name] === undefined ? undefined : stripControls(raw[name]!).trim();
     return v ? truncate(v, max) : undefined;
   };
   return {
@@ -61,7 +61,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
   const { db, config } = app;
   const now = input.now ?? new Date();
   const f = cleanFields(input.fields);
-  const file = input.file;
+  const file = { ...input.file, fileName: stripControls(input.file.fileName) };
   const urlOf = (id: string) => `${config.publicUrl}/calls/${id}`;
   let stored: string | null = null;
   try {
@@ -121,7 +121,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
         }
         await reserveMinutes(tx, { accountId: input.accountId, callId: id, period, minutes, bytes: file.size, planMinutes: account.planMinutes });
         await tx.$executeRaw`INSERT INTO call_events (call_id, status, detail) VALUES (${id}::uuid, 'queued', ${`accepted via ${input.source}`})`;
-        await tx.$executeRaw`SELECT graphile_worker.add_job('transcribe', json_build_object('callId', ${id}::text), job_key := ${`transcribe:${id}`})`;
+        await tx.$executeRaw`SELECT graphile_worker.add_job('transcribe', json_build_object('callId', ${id}::text), job_key := ${`transcribe:${id}`}, max_attempts := 8)`;
         // Last step inside the transaction: a committed call always has its recording.
         await app.storage.putFile(key, file.tempPath);
         stored = key;

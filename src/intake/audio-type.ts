@@ -27,7 +27,8 @@ export async function detectAudioType(filePath: string, fileName: string, declar
     throw notAudio(`The file is ${describe(sniffed.ext, sniffed.mime)}, not an audio recording.`);
   }
   const declared = declaredType.split(';')[0]!.trim();
-  if (declared.startsWith('audio/')) return { contentType: declared, extension: ext || 'bin', by: 'declared' };
+  // The extension becomes part of the storage key, so only a known one is kept.
+  if (declared.startsWith('audio/')) return { contentType: declared, extension: AUDIO_EXTENSIONS.has(ext) ? ext : 'bin', by: 'declared' };
   if (AUDIO_EXTENSIONS.has(ext)) return { contentType: declared && declared !== 'application/octet-stream' ? declared : `audio/${ext}`, extension: ext, by: 'extension' };
   throw notAudio(
     `The file is not an audio recording: it has no audio extension (${[...AUDIO_EXTENSIONS].join(', ')}) and its type is ${declared ? `"${declared}"` : 'missing'}, not audio/….`,

@@ -120,7 +120,11 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
         pipeline(stream, tap, createWriteStream(tempPath)).then(() => {
           entry.size = size;
           entry.sha256 = hash.digest('hex');
-        }, (error) => fail(error instanceof DomainError ? error : badRequest('The file part ended unexpectedly.'))),
+        }, (error) => {
+          // A failing disk (ENOSPC, EACCES…) is our fault and answers 500; anything else is the body's.
+          const ours = error instanceof DomainError || (error && typeof error === 'object' && 'syscall' in error);
+          fail(ours ? error : badRequest('The file part ended unexpectedly.'));
+        }),
       );
     });
     bb.on('error', (error: Error) => {

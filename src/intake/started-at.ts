@@ -20,7 +20,10 @@ export function parseStartedAt(value: string, now = new Date()): StartedAt {
     const [, y, mo, d, h, mi, s] = iso.map(Number) as number[];
     const probe = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s || 0));
     const valid = probe.getUTCMonth() === mo! - 1 && probe.getUTCDate() === d && h! < 24 && mi! < 60 && (s || 0) < 60;
-    ms = valid ? Date.parse(v.replace(' ', 'T').replace(',', '.')) : NaN;
+    // Date.parse wants ±hh:mm; ISO 8601 also allows ±hhmm and ±hh.
+    const offset = iso[8]!.toUpperCase() === 'Z' ? 'Z' : `${iso[8]!.slice(0, 3)}:${iso[8]!.slice(3).replace(':', '') || '00'}`;
+    const body = v.slice(0, v.length - iso[8]!.length).replace(' ', 'T').replace(',', '.');
+    ms = valid ? Date.parse(body + offset) : NaN;
   } else if (/^\d+(\.\d+)?$/.test(v)) {
     const n = Number(v);
     ms = n >= 1e12 ? n : n * 1000;

@@ -20,8 +20,11 @@ for (const [net, prefix] of [
 // (2001::/32) hides its IPv4 client address, so it is refused whole. BlockList matches IPv4-mapped
 // addresses (::ffff:a.b.c.d) against the IPv4 rules by itself.
 for (const [net, prefix] of [
-  ['::', 96], ['100::', 64], ['2001::', 32], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32],
+  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
+// ::ffff:0:0:0/96 (SIIT, "IPv4-translated") and 64:ff9b:1::/48 (local-use NAT64) can reach internal
+// IPv4 hosts through a translator; neither is a public destination, so both are refused whole.
 
 /** True for any address a webhook must not reach by default; non-addresses count as private. */
 export function isPrivateAddress(address: string): boolean {

@@ -116,6 +116,10 @@ async function record(
     }
 
     if (opts.manual) return { row, next: 'unchanged' };
+    // Another attempt may have settled it meanwhile (a manual redelivery, or a duplicate run of a
+    // job whose worker was presumed dead): then there is nothing left to schedule.
+    const [current] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM webhook_deliveries WHERE id = ${id}::uuid`;
+    if (current?.status !== 'pending') return { row, next: 'already settled' };
 
     const [automatic] = await tx.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ${id}::uuid AND NOT manual`;

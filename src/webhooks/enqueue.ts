@@ -29,7 +29,8 @@ export async function scheduleDeliveryJob(tx: Tx, deliveryId: string, delayMs = 
       json_build_object('deliveryId', ${deliveryId}::text),
       run_at := now() + ${delayMs} * interval '1 millisecond',
       job_key := 'deliver:' || ${deliveryId}::text,
-      max_attempts := 10)`;
+      max_attempts := 10,
+      priority := -20)`;
 }
 
 /**

@@ -36,3 +36,9 @@ describe('started_at', () => {
     expect(p('100').kind).toBe('out_of_range');
   });
 });
+
+describe('started_at offsets in every ISO 8601 form', () => {
+  it('±hh (hours only) is an offset too', () => {
+    expect(p('2024-01-15T10:30:00+01')).toEqual({ kind: 'ok', date: new Date('2024-01-15T09:30:00Z') });
+  });
+});

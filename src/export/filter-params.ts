@@ -1,0 +1,62 @@
+import { isUuid } from '../domain/api-keys.ts';
+import type { CallFilter } from '../domain/calls-query.ts';
+import { DomainError } from '../domain/errors.ts';
+
+/**
+ * Reads the export's filter from a query string. Parameter names are those of the GraphQL
+ * `CallFilter` input (startedFrom, startedTo, agentIds, campaignIds, direction, scoreMin, scoreMax,
+ * topic, language, search), so the web app can turn the filter it already holds into the link.
+ * Id lists may repeat the parameter or be comma-separated.
+ *
+ * The export is always the app's "analyzed" view (analyzed + transcribed-not-analyzed): calls in
+ * progress or failed have nothing to export, so `view` is not a parameter.
+ */
+export function filterFromQuery(q: URLSearchParams): CallFilter {
+  const one = (name: string) => {
+    const v = q.get(name)?.trim();
+    return v ? v : null;
+  };
+  const search = one('search');
+  if (search && search.length > 500) throw new DomainError('invalid_search', 'Search text can have at most 500 characters.');
+  const direction = one('direction')?.toLowerCase() ?? null;
+  if (direction && direction !== 'inbound' && direction !== 'outbound') throw invalid('direction', 'inbound or outbound');
+  return {
+    view: 'analyzed',
+    startedFrom: date(one('startedFrom'), 'startedFrom'),
+    startedTo: date(one('startedTo'), 'startedTo'),
+    agentIds: ids(q.getAll('agentIds')),
+    campaignIds: ids(q.getAll('campaignIds')),
+    direction: direction as CallFilter['direction'],
+    scoreMin: score(one('scoreMin'), 'scoreMin'),
+    scoreMax: score(one('scoreMax'), 'scoreMax'),
+    topic: one('topic'),
+    language: one('language')?.toLowerCase() ?? null,
+    search,
+  };
+}
+
+const invalid = (name: string, expected: string) => new DomainError('bad_request', `\`${name}\` must be ${expected}.`);
+
+// As the GraphQL DateTime input: an ISO 8601 instant, with its offset so the server's own time
+// zone never decides. A bare date is UTC midnight.
+const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i;
+
+function date(v: string | null, name: string): Date | null {
+  if (!v) return null;
+  const d = INSTANT.test(v) ? new Date(v) : new Date(Number.NaN);
+  if (Number.isNaN(d.getTime())) throw invalid(name, 'an ISO 8601 date-time such as 2024-03-01T00:00:00Z');
+  return d;
+}
+
+function score(v: string | null, name: string): number | null {
+  if (v == null) return null;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw invalid(name, 'a number from 0 to 100');
+  return n;
+}
+
+// As in the GraphQL filter: foreign or malformed ids match nothing rather than reveal anything.
+function ids(values: string[]): string[] | null {
+  const list = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return list.length ? list.filter(isUuid) : null;
+}

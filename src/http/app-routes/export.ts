@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import type { AppContext } from '../../app/context.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { CSV_COLUMNS, exportCallRows, exportFileName } from '../../export/calls-csv.ts';
+import { filterFromQuery } from '../../export/filter-params.ts';
+import { sendError } from '../respond.ts';
+import type { RequestContext, Route } from '../server.ts';
+import { requireSession } from './auth.ts';
+import { contentDisposition } from './content-disposition.ts';
+import { isClientGone } from './streams.ts';
+
+/**
+ * GET /api/calls/export.csv?<CallFilter fields> — the analyzed view as CSV, for any role.
+ * Streamed: the database is read a batch at a time only as fast as the client takes the bytes
+ * (pipeline propagates back-pressure from the socket through csv-stringify to the row source),
+ * so memory stays flat whatever the number of calls; a client that hangs up stops the queries.
+ */
+export function exportRoute(app: AppContext): Route {
+  async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
+    const session = await requireSession(app, req, res);
+    if (!session) return;
+    const { accountId } = session.user;
+    let filter;
+    try {
+      filter = filterFromQuery(rc.url.searchParams);
+    } catch (error) {
+      if (error instanceof DomainError) return sendError(res, 400, error.code, error.message);
+      throw error;
+    }
+    const account = await app.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { timeZone: true } });
+
+    res.writeHead(200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': contentDisposition('attachment', exportFileName(new Date(), account.timeZone)),
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    if (req.method === 'HEAD') return void res.end();
+
+    const rows = Readable.from(exportCallRows(app.db, accountId, filter, { publicUrl: app.config.publicUrl }));
+    // The BOM makes Excel read the file as UTF-8 (accents in names) instead of the local code page.
+    // CRLF rows (RFC 4180). csv-stringify quotes a field only for the full CRLF, so a summary with
+    // a bare LF or CR is quoted explicitly: unquoted, spreadsheets would break the row there.
+    const csv = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+    try {
+      await pipeline(rows, csv, res);
+    } catch (error) {
+      if (isClientGone(error, res)) return;
+      // Headers are gone: the truncated body is all we can signal, so cut the connection rather
+      // than let the client believe a short file is complete.
+      app.log.error({ err: error }, 'export failed mid-stream');
+      res.destroy();
+    }
+  }
+
+  return { method: 'GET', path: /^\/api\/calls\/export\.csv$/, handler };
+}

@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { AppContext } from '../../app/context.ts';
+import { isUuid } from '../../domain/api-keys.ts';
+import { sendError } from '../respond.ts';
+import type { RequestContext, Route } from '../server.ts';
+import { requireSession } from './auth.ts';
+import { contentDisposition } from './content-disposition.ts';
+import { parseRange } from './range.ts';
+import { isClientGone } from './streams.ts';
+
+/**
+ * GET/HEAD /api/calls/:id/recording — the original recording, for the app's player (which seeks
+ * with Range requests) and for download. Any role of the call's account may fetch it; any other
+ * id — foreign, deleted or malformed — is the same 404, so ids of other tenants reveal nothing.
+ */
+export function recordingRoute(app: AppContext): Route {
+  async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
+    const session = await requireSession(app, req, res);
+    if (!session) return;
+    const id = rc.params.id ?? '';
+    const call = isUuid(id)
+      ? await app.db.call.findFirst({
+          where: { id, accountId: session.user.accountId },
+          select: { storageKey: true, contentType: true, fileName: true, fileSha256: true },
+        })
+      : null;
+    if (!call) return sendError(res, 404, 'not_found', 'No such call.');
+
+    let size: number;
+    try {
+      size = await app.storage.size(call.storageKey);
+    } catch (error) {
+      app.log.error({ err: error, callId: id }, 'recording missing from storage');
+      return sendError(res, 404, 'not_found', 'The recording of this call is not available.');
+    }
+
+    // The stored file never changes after intake, so its sha256 is a strong validator.
+    const etag = `"${call.fileSha256}"`;
+    const headers: Record<string, string | number> = {
+      'Content-Type': call.contentType,
+      'Accept-Ranges': 'bytes',
+      ETag: etag,
+      // Private: the response depends on the session. no-cache: revalidate (a cheap 304) so a
+      // signed-out browser does not keep serving it from cache.
+      'Cache-Control': 'private, no-cache',
+      'Content-Disposition': contentDisposition('inline', call.fileName),
+      'X-Content-Type-Options': 'nosniff',
+    };
+
+    if (etagMatches(req.headers['if-none-match'], etag)) {
+      res.writeHead(304, { ETag: etag, 'Cache-Control': headers['Cache-Control']! }).end();
+      return;
+    }
+    // If-Range with a stale validator means "send it all": the client's partial copy is outdated.
+    const ifRange = req.headers['if-range'];
+    const range = ifRange && ifRange !== etag ? ({ kind: 'full' } as const) : parseRange(req.headers.range, size);
+
+    if (range.kind === 'unsatisfiable') {
+      return sendError(res, 416, 'range_not_satisfiable', `The recording has ${size} bytes.`, { 'Content-Range': `bytes */${size}` });
+    }
+    const { start, end } = range.kind === 'partial' ? range : { start: 0, end: size - 1 };
+    const length = end - start + 1;
+    if (range.kind === 'partial') {
+      res.writeHead(206, { ...headers, 'Content-Length': length, 'Content-Range': `bytes ${start}-${end}/${size}` });
+    } else {
+      res.writeHead(200, { ...headers, 'Content-Length': size });
+    }
+    if (req.method === 'HEAD' || length === 0) return void res.end();
+
+    try {
+      await pipeline(app.storage.read(call.storageKey, { start, end }), res);
+    } catch (error) {
+      // A player that seeks abandons its previous request all the time: not an error.
+      if (!isClientGone(error, res)) app.log.error({ err: error, callId: id }, 'recording stream failed');
+    }
+  }
+
+  return { method: 'GET', path: /^\/api\/calls\/(?<id>[^/]+)\/recording\/?$/, handler };
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}

@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppContext } from '../../app/context.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { ClientGone, receiveForm, tooLarge } from '../../intake/multipart.ts';
+import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from '../../upload/manual-upload.ts';
+import { sendError, sendErrorAndClose, sendJson } from '../respond.ts';
+import type { RequestContext, Route } from '../server.ts';
+import { requireSession, requireWrite, UPLOAD_ROLES } from './auth.ts';
+
+/**
+ * POST /api/uploads — the app's manual upload: up to 20 `file` parts plus fields that apply to
+ * all of them. Answers 200 with one result per file in the order sent; only a request that is
+ * broken as a whole (auth, CSRF, role, malformed form, too big) gets an error status.
+ */
+export function uploadRoute(app: AppContext): Route {
+  async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
+    const session = await requireSession(app, req, res, { close: true });
+    if (!session || !requireWrite(req, res, session, UPLOAD_ROLES)) return;
+    if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
+      return sendErrorAndClose(req, res, 400, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
+    }
+    const account = await app.db.account.findUniqueOrThrow({ where: { id: session.user.accountId }, select: { manualUploadMaxBytes: true } });
+    const limits = uploadLimits(account.manualUploadMaxBytes);
+    const tooBig = `The upload must weigh less than ${Math.floor(limits.requestBytes / 1_048_576)} MB in all; send the files in several uploads.`;
+    const length = Number(req.headers['content-length']);
+    if (Number.isFinite(length) && length >= limits.requestBytes) return sendErrorAndClose(req, res, 400, 'bad_request', tooBig);
+
+    let form;
+    try {
+      form = await receiveForm(req, { tmpDir: app.config.tmpDir, maxBodyBytes: limits.requestBytes, maxFiles: MAX_UPLOAD_FILES });
+    } catch (error) {
+      if (error instanceof ClientGone) return void res.destroy();
+      if (error instanceof DomainError) {
+        // receiveForm words its size error for the REST intake; the app's user needs this one.
+        const message = error.message === tooLarge(limits.requestBytes).message ? tooBig : error.message;
+        return sendErrorAndClose(req, res, 400, error.code, message);
+      }
+      throw error;
+    }
+
+    try {
+      const results = await acceptUploads(app, {
+        accountId: session.user.accountId,
+        files: form.files,
+        fields: form.fields,
+        perFileBytes: limits.perFileBytes,
+        requestId: rc.requestId,
+      });
+      sendJson(res, 200, { results });
+    } catch (error) {
+      if (error instanceof DomainError) return sendError(res, 400, error.code, error.message);
+      throw error;
+    }
+  }
+
+  return { method: 'POST', path: /^\/api\/uploads\/?$/, handler };
+}

@@ -1,0 +1,107 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AppContext } from '../app/context.ts';
+import { sendError } from './respond.ts';
+import type { Handler } from './server.ts';
+
+/** Where `npx tsx scripts/build-web.ts` (Vite) writes the web app. */
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Paths owned by the API: never answered with the app's index.html. */
+const API_PREFIX = /^\/(api|graphql|v1)(\/|$)/;
+
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+const NOT_BUILT = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Escucha — web app not built</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;color:#16181d;background:#f7f8fa;display:grid;place-items:center;min-height:100vh;margin:0}
+main{background:#fff;border:1px solid #e4e6eb;border-radius:12px;padding:28px 32px;max-width:520px}
+code{background:#f3f4f6;padding:2px 6px;border-radius:4px}</style></head>
+<body><main><h1 style="font-size:20px;margin:0 0 8px">web app not built: run npm run build:web</h1>
+<p>The API is running, but <code>dist/web</code> has no build of the web app. Run <code>npm run build:web</code>
+(or <code>npx tsx scripts/build-web.ts</code>) and reload this page.</p></main></body></html>`;
+
+/**
+ * Serves the built web app for every GET/HEAD no route claims: files under dist/web as they are
+ * (hashed assets cached for a year), and index.html for any other path outside /api, /graphql and
+ * /v1 so client-side routes such as /calls/<id> load the app. index.html is never cached, so a new
+ * build is picked up on the next load. Without a build, a 503 page says how to make one.
+ */
+export function webAppFallback(app: AppContext, distDir: string = WEB_DIST_DIR): Handler {
+  const root = path.resolve(distDir);
+  return async (req, res, rc) => {
+    const method = req.method ?? 'GET';
+    const pathname = rc.url.pathname;
+    if (API_PREFIX.test(pathname)) return sendError(res, 404, 'not_found', `Nothing at ${pathname}.`);
+    if (method !== 'GET' && method !== 'HEAD') return sendError(res, 404, 'not_found', `Nothing at ${pathname}.`);
+
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return sendError(res, 400, 'bad_request', 'The address is malformed.');
+    }
+    // Static file, if the path names one inside the build (never outside it).
+    const candidate = path.resolve(root, `.${path.posix.normalize(decoded)}`);
+    if (candidate.startsWith(root + path.sep) && !decoded.endsWith('/')) {
+      const info = await stat(candidate).catch(() => null);
+      if (info?.isFile() && path.basename(candidate) !== 'index.html') {
+        const ext = path.extname(candidate).toLowerCase();
+        const hashed = decoded.startsWith('/assets/');
+        res.writeHead(200, {
+          ...SECURITY_HEADERS,
+          'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+          'Content-Length': info.size,
+          'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+          'Last-Modified': info.mtime.toUTCString(),
+        });
+        if (method === 'HEAD') return void res.end();
+        createReadStream(candidate).on('error', () => res.destroy()).pipe(res);
+        return;
+      }
+      // A missing asset is a 404, not the app: a stale tab asking for an old chunk must not get HTML.
+      if (decoded.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(decoded)) {
+        if (!info) return sendError(res, 404, 'not_found', `Nothing at ${pathname}.`);
+      }
+    }
+
+    let html: Buffer;
+    try {
+      html = await readFile(path.join(root, 'index.html'));
+    } catch {
+      app.log.warn({ distDir: root }, 'web app not built: run npm run build:web');
+      res.writeHead(503, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30' });
+      return void res.end(method === 'HEAD' ? undefined : NOT_BUILT);
+    }
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': html.length,
+      'Cache-Control': 'no-cache',
+    });
+    res.end(method === 'HEAD' ? undefined : html);
+  };
+}
