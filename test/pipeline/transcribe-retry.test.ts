@@ -17,7 +17,7 @@ let svc: TestService;
 beforeAll(async () => {
   t = await createTestDb();
   svc = await startTestService(t);
-  api.listen({ onUnhandledRequest: 'bypass' });
+  api.listen({ onUnhandledFrame: 'bypass' });
 });
 afterAll(async () => {
   api.close();
