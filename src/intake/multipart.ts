@@ -28,6 +28,8 @@ export interface ReceiveOptions {
   maxBodyBytes: number;
   /** How many `file` parts a form may carry (1 for the REST intake, more for manual upload). */
   maxFiles: number;
+  /** Bytes kept per file; the rest of a larger file is counted (its `size` stays true) but not written. */
+  maxFileBytes?: number;
   fileField?: string;
 }
 
@@ -110,6 +112,7 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       const tap = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           size += chunk.length;
+          if (opts.maxFileBytes !== undefined && size > opts.maxFileBytes) return cb();
           hash.update(chunk);
           cb(null, chunk);
         },

@@ -27,7 +27,7 @@ export function uploadRoute(app: AppContext): Route {
 
     let form;
     try {
-      form = await receiveForm(req, { tmpDir: app.config.tmpDir, maxBodyBytes: limits.requestBytes, maxFiles: MAX_UPLOAD_FILES });
+      form = await receiveForm(req, { tmpDir: app.config.tmpDir, maxBodyBytes: limits.requestBytes, maxFiles: MAX_UPLOAD_FILES, maxFileBytes: limits.perFileBytes });
     } catch (error) {
       if (error instanceof ClientGone) return void res.destroy();
       if (error instanceof DomainError) {
