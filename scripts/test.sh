@@ -30,5 +30,4 @@ fi
 npm run --silent models:fetch
 
 npx tsc --noEmit
-npx tsx scripts/schema-print.ts --check
 npx vitest run "$@"
