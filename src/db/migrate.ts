@@ -66,7 +66,15 @@ export async function migrate(connectionString: string): Promise<MigrationReport
         throw new Error(`Migration ${name} failed: ${(error as Error).message}`, { cause: error });
       }
     }
-    await runWorkerMigrations({ connectionString });
+    // Our own pool, ended here: graphile-worker's would outlive the call, and an idle client killed
+    // later (a database drop, a restart) would raise an unhandled 'error' that ends the process.
+    const pool = new pg.Pool({ connectionString, max: 1 });
+    pool.on('error', () => {});
+    try {
+      await runWorkerMigrations({ pgPool: pool });
+    } finally {
+      await pool.end();
+    }
   } finally {
     await client.query('SELECT pg_advisory_unlock(7413001)').catch(() => {});
     await client.end();
