@@ -29,5 +29,6 @@ fi
 # Speech models: ../shared/models when present, otherwise fetched from the npm registry and checked.
 npm run --silent models:fetch
 
+npx tsx scripts/build-web.ts --if-stale   # the web app (and its typed GraphQL client) for the e2e test
 npx tsc --noEmit
 npx vitest run "$@"

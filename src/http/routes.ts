@@ -3,6 +3,7 @@ import type { Handler, Route } from './server.ts';
 import { intakeRoutes } from '../intake/routes.ts';
 import { appHttpRoutes } from './app-routes/index.ts';
 import { graphqlRoutes } from '../graphql/routes.ts';
+import { webAppFallback } from './web-app.ts';
 
 /** Every HTTP route of the api role; each area contributes its own list. */
 export async function buildRoutes(app: AppContext): Promise<Route[]> {
@@ -14,8 +15,7 @@ export async function buildRoutes(app: AppContext): Promise<Route[]> {
   ];
 }
 
-/** What answers paths no route claims (the web app, once built). */
+/** What answers paths no route claims: the web app. */
 export async function buildFallback(app: AppContext): Promise<Handler | undefined> {
-  const { webAppFallback } = await import('./web-app.ts');
   return webAppFallback(app);
 }

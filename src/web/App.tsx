@@ -1,0 +1,105 @@
+import { useEffect, type ReactNode } from 'react';
+import { Shell } from './components/Shell.tsx';
+import { LoadingBlock, ToastProvider } from './components/ui.tsx';
+import { I18nProvider, useT, type MessageKey } from './i18n/index.tsx';
+import { AuthProvider, useAuth } from './lib/auth.tsx';
+import { matchPath, navigate, useLocation } from './lib/router.tsx';
+import { AcceptInvitationPage } from './pages/AcceptInvitation.tsx';
+import { CallDetailPage } from './pages/CallDetail.tsx';
+import { CallsPage } from './pages/Calls.tsx';
+import { CampaignsPage } from './pages/Campaigns.tsx';
+import { IntegrationsPage } from './pages/Integrations.tsx';
+import { NotFoundPage } from './pages/NotFound.tsx';
+import { SettingsPage } from './pages/Settings.tsx';
+import { SignInPage } from './pages/SignIn.tsx';
+import { TeamPage } from './pages/Team.tsx';
+import { TemplateEditorPage } from './pages/TemplateEditor.tsx';
+import { TemplatesPage } from './pages/Templates.tsx';
+import { UploadPage } from './pages/Upload.tsx';
+import { UsagePage } from './pages/Usage.tsx';
+
+interface RouteDef {
+  path: string;
+  title: MessageKey;
+  render: (params: Record<string, string>) => ReactNode;
+}
+
+const ROUTES: RouteDef[] = [
+  { path: '/calls', title: 'nav.calls', render: () => <CallsPage /> },
+  { path: '/calls/:id', title: 'callDetail.title', render: (p) => <CallDetailPage id={p.id!} /> },
+  { path: '/upload', title: 'nav.upload', render: () => <UploadPage /> },
+  { path: '/team', title: 'nav.team', render: () => <TeamPage /> },
+  { path: '/campaigns', title: 'nav.campaigns', render: () => <CampaignsPage /> },
+  { path: '/templates', title: 'nav.templates', render: () => <TemplatesPage /> },
+  { path: '/templates/new', title: 'templates.new', render: () => <TemplateEditorPage id={null} /> },
+  { path: '/templates/:id', title: 'nav.templates', render: (p) => <TemplateEditorPage id={p.id!} /> },
+  { path: '/integrations', title: 'nav.integrations', render: () => <IntegrationsPage /> },
+  { path: '/usage', title: 'nav.usage', render: () => <UsagePage /> },
+  { path: '/settings', title: 'nav.settings', render: () => <SettingsPage /> },
+];
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+function Routes() {
+  const { pathname, search } = useLocation();
+  const { status } = useAuth();
+  const { t } = useT();
+
+  const invite = matchPath('/invite/:token', pathname);
+  let title: string = 'Escucha';
+  let content: ReactNode;
+  if (invite) {
+    title = t('invite.title');
+    content = <AcceptInvitationPage token={invite.token!} />;
+  } else if (status === 'loading') {
+    content = <LoadingBlock />;
+  } else if (pathname === '/signin') {
+    if (status === 'signedIn') {
+      const next = new URLSearchParams(search).get('next');
+      content = <Redirect to={next && next.startsWith('/') && !next.startsWith('//') ? next : '/calls'} />;
+    } else {
+      title = t('signIn.title');
+      content = <SignInPage />;
+    }
+  } else if (status === 'signedOut') {
+    const next = pathname === '/' ? '' : `?next=${encodeURIComponent(pathname + search)}`;
+    content = <Redirect to={`/signin${next}`} />;
+  } else if (pathname === '/' || pathname === '') {
+    content = <Redirect to="/calls" />;
+  } else {
+    let page: ReactNode = null;
+    for (const r of ROUTES) {
+      const params = matchPath(r.path, pathname);
+      if (params) {
+        title = t(r.title);
+        page = r.render(params);
+        break;
+      }
+    }
+    if (!page) {
+      title = t('notFound.title');
+      page = <NotFoundPage />;
+    }
+    content = <Shell>{page}</Shell>;
+  }
+
+  useEffect(() => {
+    document.title = title === 'Escucha' ? 'Escucha' : `${title} · Escucha`;
+  }, [title]);
+  return <>{content}</>;
+}
+
+export function App() {
+  return (
+    <I18nProvider>
+      <ToastProvider>
+        <AuthProvider>
+          <Routes />
+        </AuthProvider>
+      </ToastProvider>
+    </I18nProvider>
+  );
+}

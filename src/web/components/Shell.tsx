@@ -1,0 +1,115 @@
+import type { ReactNode } from 'react';
+import { useQuery } from 'urql';
+import { LANGS, useT, type MessageKey } from '../i18n/index.tsx';
+import { useAuth } from '../lib/auth.tsx';
+import { graphql } from '../lib/graphql.ts';
+import { Link, useLocation } from '../lib/router.tsx';
+import { BrandMark, Icon, type IconName } from './Icon.tsx';
+import { Button } from './ui.tsx';
+
+const AccountQuery = graphql(`
+  query ShellAccount { account { id name } }
+`);
+
+const NAV: { section: MessageKey; items: { to: string; label: MessageKey; icon: IconName }[] }[] = [
+  {
+    section: 'nav.sectionWork',
+    items: [
+      { to: '/calls', label: 'nav.calls', icon: 'phone' },
+      { to: '/upload', label: 'nav.upload', icon: 'upload' },
+    ],
+  },
+  {
+    section: 'nav.sectionSetup',
+    items: [
+      { to: '/templates', label: 'nav.templates', icon: 'clipboard' },
+      { to: '/campaigns', label: 'nav.campaigns', icon: 'flag' },
+      { to: '/team', label: 'nav.team', icon: 'users' },
+      { to: '/integrations', label: 'nav.integrations', icon: 'plug' },
+      { to: '/usage', label: 'nav.usage', icon: 'chart' },
+    ],
+  },
+];
+
+export function LanguageSwitch() {
+  const { lang, setLang, t } = useT();
+  return (
+    <div className="lang-switch" role="group" aria-label={t('common.language')}>
+      {LANGS.map((l) => (
+        <button key={l} type="button" aria-pressed={lang === l} onClick={() => setLang(l)} lang={l} title={l === 'en' ? 'English' : 'Español'}>
+          {l.toUpperCase()}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '?') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase();
+}
+
+export function Shell({ children }: { children: ReactNode }) {
+  const { t } = useT();
+  const { session, signOut } = useAuth();
+  const { pathname } = useLocation();
+  const [{ data }] = useQuery({ query: AccountQuery });
+  const user = session?.user;
+  const roleKey = `roles.${user?.role ?? 'VIEWER'}` as MessageKey;
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        {t('common.skipToContent')}
+      </a>
+      <aside className="sidebar" aria-label={t('nav.label')}>
+        <Link to="/calls" className="brand">
+          <BrandMark className="brand-mark" />
+          <span>
+            Escucha
+            <small className="truncate" style={{ maxWidth: 150 }}>{data?.account.name ?? '\u00a0'}</small>
+          </span>
+        </Link>
+        <nav className="nav" aria-label={t('nav.label')}>
+          {NAV.map((group) => (
+            <div key={group.section} className="stack-sm" style={{ gap: 2 }}>
+              <div className="nav-section">{t(group.section)}</div>
+              {group.items.map((item) => {
+                const current = pathname === item.to || pathname.startsWith(`${item.to}/`);
+                return (
+                  <Link key={item.to} to={item.to} aria-current={current ? 'page' : undefined}>
+                    <Icon name={item.icon} />
+                    {t(item.label)}
+                  </Link>
+                );
+              })}
+            </div>
+          ))}
+        </nav>
+        <div className="sidebar-foot">
+          <Link to="/settings" className="user-chip" aria-current={pathname === '/settings' ? 'page' : undefined}>
+            <span className="avatar" aria-hidden="true">
+              {initials(user?.name ?? '')}
+            </span>
+            <span className="who">
+              <strong>{user?.name}</strong>
+              <span>
+                {t(roleKey)} · {user?.email}
+              </span>
+            </span>
+          </Link>
+          <div className="foot-row">
+            <LanguageSwitch />
+            <span className="spacer" />
+            <Button variant="ghost" size="sm" icon="logout" onClick={() => void signOut()}>
+              {t('auth.signOut')}
+            </Button>
+          </div>
+        </div>
+      </aside>
+      <main id="main" className="main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+/** Inline SVG charts: no chart library, sized by the viewBox, labelled for screen readers. */
+import { useEffect, useRef, useState } from 'react';
+import { useT } from '../i18n/index.tsx';
+import { formatDuration, formatPercent } from '../lib/format.ts';
+
+export interface TalkSplit {
+  agent: number | null;
+  customer: number | null;
+  speech: number;
+  duration: number;
+}
+
+/** One horizontal bar: agent talk, customer talk, and silence as shares of the recording. */
+export function TalkBar({ split }: { split: TalkSplit }) {
+  const { t, locale } = useT();
+  const d = split.duration > 0 ? split.duration : 1;
+  const parts: { key: string; label: string; seconds: number; color: string }[] =
+    split.agent != null && split.customer != null
+      ? [
+          { key: 'agent', label: t('speaker.agent'), seconds: split.agent, color: 'var(--agent)' },
+          { key: 'customer', label: t('speaker.customer'), seconds: split.customer, color: 'var(--customer)' },
+        ]
+      : [{ key: 'speech', label: t('metrics.speech'), seconds: split.speech, color: 'var(--violet)' }];
+  const talked = parts.reduce((s, p) => s + p.seconds, 0);
+  const silence = Math.max(0, d - Math.min(d, split.speech));
+  const all = [...parts, { key: 'silence', label: t('metrics.silence'), seconds: silence, color: 'var(--silence)' }];
+  const total = Math.max(d, talked + silence);
+  let x = 0;
+  const summary = all.map((p) => `${p.label} ${formatPercent(p.seconds / total, locale)}`).join(', ');
+  return (
+    <figure style={{ margin: 0 }}>
+      <svg className="chart" viewBox="0 0 400 44" role="img" aria-label={`${t('metrics.talkTime')}: ${summary}`} preserveAspectRatio="none" style={{ height: 44 }}>
+        <defs>
+          <clipPath id="talkbar-clip">
+            <rect x="0" y="8" width="400" height="20" rx="6" />
+          </clipPath>
+        </defs>
+        <g clipPath="url(#talkbar-clip)">
+          {all.map((p) => {
+            const w = (p.seconds / total) * 400;
+            const rect = <rect key={p.key} x={x} y={8} width={Math.max(0, w)} height={20} style={{ fill: p.color }} />;
+            x += w;
+            return rect;
+          })}
+        </g>
+      </svg>
+      <figcaption className="legend" style={{ marginTop: 2 }}>
+        {all.map((p) => (
+          <span key={p.key}>
+            <i style={{ background: p.color }} />
+            {p.label} <strong className="num">{formatPercent(p.seconds / total, locale)}</strong> <span className="muted">({formatDuration(p.seconds)})</span>
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}
+
+export interface BarDatum {
+  label: string;
+  /** Stacked values, bottom first. */
+  values: { value: number; color: string; name: string }[];
+  /** An optional limit line (e.g. plan minutes). */
+  limit?: number;
+}
+
+/** Vertical stacked bars with a light grid, for usage per period. */
+export function BarChart({ data, title, unit }: { data: BarDatum[]; title: string; unit?: string }) {
+  // Drawn in real pixels at the container's width, so labels keep their size on any screen.
+  const box = useRef<HTMLDivElement>(null);
+  const [W, setW] = useState(640);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => entry && setW(Math.max(280, Math.round(entry.contentRect.width))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const H = 220;
+  const pad = { l: 44, r: 12, t: 12, b: 28 };
+  const max = Math.max(1, ...data.map((d) => Math.max(d.limit ?? 0, d.values.reduce((s, v) => s + v.value, 0))));
+  const nice = niceCeil(max);
+  const iw = W - pad.l - pad.r;
+  const ih = H - pad.t - pad.b;
+  // Slots at most 96 px wide, from the left: a few periods do not spread across the whole card.
+  const slot = Math.min(96, iw / Math.max(1, data.length));
+  const bw = Math.min(44, slot * 0.56);
+  const y = (v: number) => pad.t + ih - (v / nice) * ih;
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * nice);
+  const desc = data.map((d) => `${d.label}: ${d.values.map((v) => `${v.name} ${Math.round(v.value)}${unit ? ` ${unit}` : ''}`).join(', ')}`).join('; ');
+  return (
+    <div ref={box}>
+    <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${desc}`}>
+      {ticks.map((tv) => (
+        <g key={tv}>
+          <line x1={pad.l} x2={W - pad.r} y1={y(tv)} y2={y(tv)} stroke="var(--border)" strokeDasharray={tv === 0 ? undefined : '3 4'} />
+          <text x={pad.l - 8} y={y(tv) + 4} textAnchor="end">
+            {formatTick(tv)}
+          </text>
+        </g>
+      ))}
+      {data.map((d, i) => {
+        const cx = pad.l + slot * (i + 0.5);
+        let acc = 0;
+        return (
+          <g key={d.label}>
+            {d.values.map((v) => {
+              const y0 = y(acc);
+              acc += v.value;
+              const y1 = y(acc);
+              return <rect key={v.name} x={cx - bw / 2} y={y1} width={bw} height={Math.max(0, y0 - y1)} rx={3} style={{ fill: v.color }} />;
+            })}
+            {d.limit != null && <line x1={cx - bw / 2 - 6} x2={cx + bw / 2 + 6} y1={y(d.limit)} y2={y(d.limit)} stroke="var(--text-3)" strokeWidth={1.5} strokeDasharray="4 3" />}
+            <text x={cx} y={H - 8} textAnchor="middle">
+              {d.label}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+    </div>
+  );
+}
+
+function niceCeil(v: number): number {
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
+  return 10 * p;
+}
+
+function formatTick(v: number): string {
+  if (v >= 1_000_000) return `${Math.round(v / 100_000) / 10}M`;
+  if (v >= 1000) return `${Math.round(v / 100) / 10}k`;
+  return String(Math.round(v * 10) / 10);
+}
+
+/** A ring showing a 0–100 score. */
+export function ScoreRing({ score, color }: { score: number | null; color: string }) {
+  const r = 36;
+  const c = 2 * Math.PI * r;
+  const f = score == null ? 0 : Math.max(0, Math.min(1, score / 100));
+  return (
+    <svg viewBox="0 0 84 84" width="84" height="84" aria-hidden="true">
+      <circle cx="42" cy="42" r={r} fill="none" stroke="var(--surface-hover)" strokeWidth="8" />
+      <circle cx="42" cy="42" r={r} fill="none" stroke={color} strokeWidth="8" strokeLinecap="round" strokeDasharray={`${c * f} ${c}`} transform="rotate(-90 42 42)" />
+    </svg>
+  );
+}

@@ -1,0 +1,320 @@
+/** The small component kit every page uses: buttons, fields, cards, badges, dialogs, toasts. */
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
+import { useT } from '../i18n/index.tsx';
+import { Icon, type IconName } from './Icon.tsx';
+
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'danger-solid';
+
+export function Button({
+  variant = 'secondary',
+  size,
+  icon,
+  loading,
+  children,
+  className,
+  iconOnly,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: 'sm'; icon?: IconName; loading?: boolean; iconOnly?: boolean }) {
+  const cls = ['btn', variant !== 'secondary' && `btn-${variant}`, size === 'sm' && 'btn-sm', iconOnly && 'btn-icon', className].filter(Boolean).join(' ');
+  return (
+    <button type="button" className={cls} disabled={rest.disabled || loading} aria-busy={loading || undefined} {...rest}>
+      {loading ? <span className="spinner" aria-hidden="true" /> : icon ? <Icon name={icon} size={size === 'sm' ? 14 : 16} /> : null}
+      {children}
+    </button>
+  );
+}
+
+export function Spinner({ label }: { label?: string }) {
+  return <span className="spinner" role={label ? 'status' : undefined} aria-label={label} />;
+}
+
+interface FieldShell {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: ReactNode;
+  className?: string;
+}
+
+export function TextField({ label, hint, error, className, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errId = error ? `${id}-err` : undefined;
+  return (
+    <div className={['field', className].filter(Boolean).join(' ')}>
+      <label htmlFor={input.id ?? id}>{label}</label>
+      <input id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={[hintId, errId].filter(Boolean).join(' ') || undefined} {...input} />
+      {hint && !error && <span id={hintId} className="hint">{hint}</span>}
+      {error && <span id={errId} className="error-text">{error}</span>}
+    </div>
+  );
+}
+
+export function TextArea({ label, hint, error, className, ...input }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className={['field', className].filter(Boolean).join(' ')}>
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} className="textarea" aria-invalid={error ? true : undefined} aria-describedby={hintId} {...input} />
+      {hint && !error && <span id={hintId} className="hint">{hint}</span>}
+      {error && <span className="error-text">{error}</span>}
+    </div>
+  );
+}
+
+export function SelectField({ label, hint, error, className, children, ...select }: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className={['field', className].filter(Boolean).join(' ')}>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} className="select" aria-invalid={error ? true : undefined} aria-describedby={hintId} {...select}>
+        {children}
+      </select>
+      {hint && !error && <span id={hintId} className="hint">{hint}</span>}
+      {error && <span className="error-text">{error}</span>}
+    </div>
+  );
+}
+
+export function Checkbox({ label, ...input }: { label: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className="checkbox">
+      <input type="checkbox" {...input} />
+      <span>{label}</span>
+    </label>
+  );
+}
+
+export type Tone = 'green' | 'amber' | 'red' | 'blue' | 'accent' | 'gray';
+
+export function Badge({ tone = 'gray', dot, pulse, children, title }: { tone?: Tone; dot?: boolean; pulse?: boolean; children: ReactNode; title?: string }) {
+  return (
+    <span className={`badge badge-${tone}`} title={title}>
+      {dot && <span className={['dot', pulse && 'pulse'].filter(Boolean).join(' ')} aria-hidden="true" />}
+      {children}
+    </span>
+  );
+}
+
+export function Card({ title, description, actions, children, footer, bodyClass, id, className }: { title?: ReactNode; description?: ReactNode; actions?: ReactNode; children?: ReactNode; footer?: ReactNode; bodyClass?: string; id?: string; className?: string }) {
+  const headingId = useId();
+  return (
+    <section className={['card', className].filter(Boolean).join(' ')} aria-labelledby={title ? headingId : undefined} id={id}>
+      {(title || actions) && (
+        <header className="card-header">
+          <div>
+            {title && <h2 id={headingId}>{title}</h2>}
+            {description && <p>{description}</p>}
+          </div>
+          {actions && <div className="row-wrap">{actions}</div>}
+        </header>
+      )}
+      {children !== undefined && <div className={['card-body', bodyClass].filter(Boolean).join(' ')}>{children}</div>}
+      {footer && <footer className="card-footer">{footer}</footer>}
+    </section>
+  );
+}
+
+export function EmptyState({ icon = 'info', title, children, action }: { icon?: IconName; title: ReactNode; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="empty">
+      <div className="empty-icon" aria-hidden="true">
+        <Icon name={icon} size={22} />
+      </div>
+      <h3>{title}</h3>
+      {children && <p>{children}</p>}
+      {action}
+    </div>
+  );
+}
+
+export function Alert({ tone = 'blue', title, children, icon, action }: { tone?: 'red' | 'amber' | 'green' | 'blue'; title?: ReactNode; children?: ReactNode; icon?: IconName; action?: ReactNode }) {
+  const i: IconName = icon ?? (tone === 'red' ? 'alert' : tone === 'amber' ? 'alert' : tone === 'green' ? 'check' : 'info');
+  return (
+    <div className={`alert alert-${tone}`} role={tone === 'red' ? 'alert' : 'status'}>
+      <Icon name={i} />
+      <div style={{ flex: 1 }}>
+        {title && <div className="alert-title">{title}</div>}
+        {children && <div>{children}</div>}
+      </div>
+      {action}
+    </div>
+  );
+}
+
+export function PageHeader({ title, description, actions, back }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; back?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <div>
+        {back}
+        <h1>{title}</h1>
+        {description && <p>{description}</p>}
+      </div>
+      {actions && <div className="page-actions">{actions}</div>}
+    </header>
+  );
+}
+
+export function Skeleton({ width = '100%', height = 14 }: { width?: number | string; height?: number }) {
+  return <div className="skeleton" style={{ width, height }} aria-hidden="true" />;
+}
+
+export function LoadingBlock() {
+  const { t } = useT();
+  return (
+    <div className="loading-page" role="status">
+      <span className="row">
+        <Spinner /> {t('common.loading')}
+      </span>
+    </div>
+  );
+}
+
+/** A modal on the native <dialog> element: focus moves in and is trapped, Escape closes. */
+export function Dialog({ open, onClose, title, description, children, footer, wide }: { open: boolean; onClose: () => void; title: ReactNode; description?: ReactNode; children?: ReactNode; footer?: ReactNode; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const { t } = useT();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal?.();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={['dialog', wide && 'wide'].filter(Boolean).join(' ')}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      {open && (
+        <>
+          <div className="dialog-head">
+            <div>
+              <h2 id={titleId}>{title}</h2>
+              {description && <p>{description}</p>}
+            </div>
+            <Button variant="ghost" size="sm" iconOnly icon="x" aria-label={t('common.close')} onClick={onClose} />
+          </div>
+          <div className="dialog-body">{children}</div>
+          {footer && <div className="dialog-foot">{footer}</div>}
+        </>
+      )}
+    </dialog>
+  );
+}
+
+export function ConfirmDialog({ open, onClose, onConfirm, title, children, confirmLabel, danger, loading }: { open: boolean; onClose: () => void; onConfirm: () => void; title: ReactNode; children?: ReactNode; confirmLabel: ReactNode; danger?: boolean; loading?: boolean }) {
+  const { t } = useT();
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      footer={
+        <>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button variant={danger ? 'danger-solid' : 'primary'} onClick={onConfirm} loading={loading}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {children}
+    </Dialog>
+  );
+}
+
+export function CopyButton({ value, label }: { value: string; label?: string }) {
+  const { t } = useT();
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      // Clipboard API refused (insecure context): fall back to a hidden textarea.
+      const ta = document.createElement('textarea');
+      ta.value = value;
+      document.body.appendChild(ta);
+      ta.select();
+      document.execCommand('copy');
+      ta.remove();
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1800);
+  };
+  return (
+    <Button size="sm" icon={copied ? 'check' : 'copy'} onClick={copy} aria-live="polite">
+      {copied ? t('common.copied') : (label ?? t('common.copy'))}
+    </Button>
+  );
+}
+
+export function SecretBox({ value }: { value: string }) {
+  return (
+    <div className="secret">
+      <code data-testid="secret-value">{value}</code>
+      <CopyButton value={value} />
+    </div>
+  );
+}
+
+// ---------- Toasts ----------
+interface ToastItem {
+  id: number;
+  tone: 'success' | 'error' | 'info';
+  text: ReactNode;
+}
+const ToastContext = createContext<(text: ReactNode, tone?: ToastItem['tone']) => void>(() => {});
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [items, setItems] = useState<ToastItem[]>([]);
+  const push = useCallback((text: ReactNode, tone: ToastItem['tone'] = 'success') => {
+    const id = Date.now() + Math.random();
+    setItems((xs) => [...xs.slice(-3), { id, tone, text }]);
+    setTimeout(() => setItems((xs) => xs.filter((x) => x.id !== id)), tone === 'error' ? 7000 : 3500);
+  }, []);
+  return (
+    <ToastContext.Provider value={push}>
+      {children}
+      <div className="toasts" aria-live="polite" role="status">
+        {items.map((x) => (
+          <div key={x.id} className={`toast ${x.tone}`}>
+            <Icon name={x.tone === 'error' ? 'alert' : x.tone === 'success' ? 'check' : 'info'} />
+            <div>{x.text}</div>
+          </div>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+export const useToast = () => useContext(ToastContext);
+
+export function ProgressBar({ value, tone, label }: { value: number; tone?: 'green' | 'red'; label?: string }) {
+  const pct = Math.max(0, Math.min(100, value * 100));
+  return (
+    <div className={['progress', tone].filter(Boolean).join(' ')} role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)} aria-label={label}>
+      <span style={{ width: `${pct}%` }} />
+    </div>
+  );
+}

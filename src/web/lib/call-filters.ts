@@ -1,0 +1,199 @@
+/**
+ * The calls list state lives in the URL query so a filtered view can be bookmarked, shared and
+ * exported. This module converts between that query, the GraphQL `CallFilter` and the query of
+ * `GET /api/calls/export.csv` (same filter names as `CallFilter`, values in lower case).
+ */
+export const VIEWS = ['in_progress', 'analyzed', 'failed'] as const;
+export type View = (typeof VIEWS)[number];
+export const SORTS = ['started_at', 'score', 'duration'] as const;
+export type SortField = (typeof SORTS)[number];
+export type SortOrder = 'asc' | 'desc';
+export type Direction = 'inbound' | 'outbound';
+
+export interface CallsQuery {
+  view: View;
+  /** Calendar days (YYYY-MM-DD), both inclusive, in the browser's time zone. */
+  from: string | null;
+  to: string | null;
+  agent: string | null;
+  campaign: string | null;
+  direction: Direction | null;
+  scoreMin: number | null;
+  scoreMax: number | null;
+  topic: string | null;
+  language: string | null;
+  /** Full-text search in transcripts. */
+  q: string | null;
+  sort: SortField;
+  order: SortOrder;
+  /** Cursor pagination: at most one of these. */
+  after: string | null;
+  before: string | null;
+}
+
+export const DEFAULT_QUERY: CallsQuery = {
+  view: 'analyzed',
+  from: null,
+  to: null,
+  agent: null,
+  campaign: null,
+  direction: null,
+  scoreMin: null,
+  scoreMax: null,
+  topic: null,
+  language: null,
+  q: null,
+  sort: 'started_at',
+  order: 'desc',
+  after: null,
+  before: null,
+};
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function str(p: URLSearchParams, name: string): string | null {
+  const v = p.get(name)?.trim();
+  return v ? v : null;
+}
+
+function day(p: URLSearchParams, name: string): string | null {
+  const v = str(p, name);
+  return v && DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00`)) ? v : null;
+}
+
+function score(p: URLSearchParams, name: string): number | null {
+  const v = str(p, name);
+  if (v == null) return null;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 && n <= 100 ? n : null;
+}
+
+function oneOf<T extends string>(v: string | null, allowed: readonly T[]): T | null {
+  return v != null && (allowed as readonly string[]).includes(v) ? (v as T) : null;
+}
+
+/** Reads a location's query (`?view=failed&agent=…`); anything malformed falls back to the default. */
+export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
+  const p = typeof search === 'string' ? new URLSearchParams(search.startsWith('?') ? search.slice(1) : search) : search;
+  const after = str(p, 'after');
+  return {
+    view: oneOf(str(p, 'view'), VIEWS) ?? DEFAULT_QUERY.view,
+    from: day(p, 'from'),
+    to: day(p, 'to'),
+    agent: str(p, 'agent'),
+    campaign: str(p, 'campaign'),
+    direction: oneOf(str(p, 'direction'), ['inbound', 'outbound'] as const),
+    scoreMin: score(p, 'scoreMin'),
+    scoreMax: score(p, 'scoreMax'),
+    topic: str(p, 'topic'),
+    language: str(p, 'language'),
+    q: str(p, 'q'),
+    sort: oneOf(str(p, 'sort'), SORTS) ?? DEFAULT_QUERY.sort,
+    order: oneOf(str(p, 'order'), ['asc', 'desc'] as const) ?? DEFAULT_QUERY.order,
+    after,
+    before: after ? null : str(p, 'before'),
+  };
+}
+
+const ORDER: (keyof CallsQuery)[] = ['view', 'q', 'from', 'to', 'agent', 'campaign', 'direction', 'scoreMin', 'scoreMax', 'topic', 'language', 'sort', 'order', 'after', 'before'];
+
+/** The query string for a state (no leading "?"), leaving out defaults, in a stable order. */
+export function serializeCallsQuery(q: CallsQuery): string {
+  const p = new URLSearchParams();
+  for (const key of ORDER) {
+    const v = q[key];
+    if (v == null || v === '' || v === DEFAULT_QUERY[key]) continue;
+    p.set(key, String(v));
+  }
+  return p.toString();
+}
+
+/** A new state with some fields changed; any filter or sort change goes back to the first page. */
+export function updateCallsQuery(q: CallsQuery, patch: Partial<CallsQuery>): CallsQuery {
+  const next = { ...q, ...patch };
+  const paging = 'after' in patch || 'before' in patch;
+  if (!paging) {
+    next.after = null;
+    next.before = null;
+  }
+  return next;
+}
+
+/** Filters that narrow the list (the view, sort and page are not filters). */
+export function activeFilterCount(q: CallsQuery): number {
+  const keys: (keyof CallsQuery)[] = ['from', 'to', 'agent', 'campaign', 'direction', 'scoreMin', 'scoreMax', 'topic', 'language', 'q'];
+  return keys.filter((k) => q[k] != null).length;
+}
+
+export function clearFilters(q: CallsQuery): CallsQuery {
+  return { ...DEFAULT_QUERY, view: q.view, sort: q.sort, order: q.order };
+}
+
+/** Midnight at the start of a local calendar day, as an ISO instant. */
+export function startOfDayIso(dayString: string): string {
+  const [y, m, d] = dayString.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d).toISOString();
+}
+
+/** Midnight after a local calendar day (the exclusive end of an inclusive "to" day). */
+export function endOfDayIso(dayString: string): string {
+  const [y, m, d] = dayString.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d + 1).toISOString();
+}
+
+export interface GqlCallFilter {
+  view?: 'IN_PROGRESS' | 'ANALYZED' | 'FAILED' | null;
+  startedFrom?: string | null;
+  startedTo?: string | null;
+  agentIds?: string[] | null;
+  campaignIds?: string[] | null;
+  direction?: 'INBOUND' | 'OUTBOUND' | null;
+  scoreMin?: number | null;
+  scoreMax?: number | null;
+  topic?: string | null;
+  language?: string | null;
+  search?: string | null;
+}
+
+/** The GraphQL `CallFilter` of a state (without the view when `withView` is false, for the tab counts). */
+export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
+  const f: GqlCallFilter = {};
+  if (withView) f.view = q.view.toUpperCase() as GqlCallFilter['view'];
+  if (q.from) f.startedFrom = startOfDayIso(q.from);
+  if (q.to) f.startedTo = endOfDayIso(q.to);
+  if (q.agent) f.agentIds = [q.agent];
+  if (q.campaign) f.campaignIds = [q.campaign];
+  if (q.direction) f.direction = q.direction.toUpperCase() as GqlCallFilter['direction'];
+  if (q.scoreMin != null) f.scoreMin = q.scoreMin;
+  if (q.scoreMax != null) f.scoreMax = q.scoreMax;
+  if (q.topic) f.topic = q.topic;
+  if (q.language) f.language = q.language;
+  if (q.q) f.search = q.q;
+  return f;
+}
+
+/**
+ * The query of `GET /api/calls/export.csv` for the current filters and sort (every page). The export
+ * always covers the analyzed view (in-progress and failed calls have no results to export).
+ */
+export function toExportQuery(q: CallsQuery): string {
+  const f = toCallFilter(q);
+  const p = new URLSearchParams();
+  if (f.startedFrom) p.set('startedFrom', f.startedFrom);
+  if (f.startedTo) p.set('startedTo', f.startedTo);
+  if (q.agent) p.set('agentIds', q.agent);
+  if (q.campaign) p.set('campaignIds', q.campaign);
+  if (q.direction) p.set('direction', q.direction);
+  if (q.scoreMin != null) p.set('scoreMin', String(q.scoreMin));
+  if (q.scoreMax != null) p.set('scoreMax', String(q.scoreMax));
+  if (q.topic) p.set('topic', q.topic);
+  if (q.language) p.set('language', q.language);
+  if (q.q) p.set('search', q.q);
+  p.set('sort', q.sort);
+  p.set('order', q.order);
+  return p.toString();
+}
+
+export function exportUrl(q: CallsQuery): string {
+  return `/api/calls/export.csv?${toExportQuery(q)}`;
+}

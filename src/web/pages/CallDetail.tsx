@@ -1,0 +1,609 @@
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMutation, useQuery, useSubscription } from 'urql';
+import { callTitle, DirectionLabel, humanizeKey, scoreClass, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
+import { ScoreRing, TalkBar } from '../components/charts.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, useToast } from '../components/ui.tsx';
+import { useT, type MessageKey } from '../i18n/index.tsx';
+import { roleAtLeast, useRole } from '../lib/auth.tsx';
+import { describeError, outcome } from '../lib/errors.ts';
+import { durationBetween, formatBytes, formatClock, formatDateTime, formatDuration, formatNumber, formatPercent, formatScore, formatStep } from '../lib/format.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { Link, useLocation } from '../lib/router.tsx';
+import { segmentAtTime } from '../lib/segments.ts';
+
+const CallDetailQuery = graphql(`
+  query CallDetail($id: ID!) {
+    call(id: $id) {
+      id status startedAt createdAt updatedAt analyzedAt durationSeconds direction language detectedLanguage
+      score topic summary metrics failureReason failureDetail customerPhone customerName fileName fileSize contentType
+      externalId source channels reservedMinutes usedMinutes period analysisRevision
+      agent { id name telephonyCode }
+      campaign { id name }
+      template { id name deleted }
+      transcript { start end speaker text channel }
+      criteria { key label kind result points maxPoints critical reason evidence { quote start end speaker } }
+      events { status at detail }
+      webhookDeliveries {
+        id eventType eventId status attemptCount createdAt completedAt nextAttemptAt
+        attempts { id at attemptNumber statusCode durationMs error manual responseExcerpt }
+      }
+    }
+  }
+`);
+
+const CallLive = graphql(`
+  subscription CallLive($id: ID) { callUpdated(id: $id) { id status score analysisRevision } }
+`);
+
+const Reanalyze = graphql(`
+  mutation Reanalyze($id: ID!) {
+    reanalyzeCall(id: $id) {
+      __typename
+      ... on Call { id status }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const Redeliver = graphql(`
+  mutation Redeliver($deliveryId: ID!) {
+    redeliverWebhook(deliveryId: $deliveryId) {
+      __typename
+      ... on WebhookAttempt { id statusCode error }
+      ... on Error { code message }
+    }
+  }
+`);
+
+type CallData = NonNullable<ResultOf<typeof CallDetailQuery>['call']>;
+type Segment = NonNullable<CallData['transcript']>[number];
+
+/** Words of a web-search query worth highlighting (no operators, no excluded terms). */
+export function searchTerms(q: string | null): string[] {
+  if (!q) return [];
+  const out: string[] = [];
+  for (const m of q.matchAll(/(-?)"([^"]+)"|(-?)(\S+)/g)) {
+    if (m[1] === '-' || m[3] === '-') continue;
+    const term = (m[2] ?? m[4] ?? '').trim();
+    if (!term || term.toLowerCase() === 'or') continue;
+    out.push(term);
+  }
+  return out;
+}
+
+const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+
+function Highlight({ text, terms }: { text: string; terms: string[] }) {
+  if (!terms.length) return <>{text}</>;
+  const folded = fold(text);
+  // Folding can change lengths only for rare characters; when it does, skip highlighting.
+  if (folded.length !== text.length) return <>{text}</>;
+  const marks: [number, number][] = [];
+  for (const term of terms.map(fold)) {
+    let i = folded.indexOf(term);
+    while (i !== -1 && term) {
+      marks.push([i, i + term.length]);
+      i = folded.indexOf(term, i + term.length);
+    }
+  }
+  if (!marks.length) return <>{text}</>;
+  marks.sort((a, b) => a[0] - b[0]);
+  const parts: ReactNode[] = [];
+  let at = 0;
+  marks.forEach(([s, e], k) => {
+    if (s < at) return;
+    parts.push(text.slice(at, s), <mark key={k} className="hl">{text.slice(s, e)}</mark>);
+    at = e;
+  });
+  parts.push(text.slice(at));
+  return <>{parts}</>;
+}
+
+export function CallDetailPage({ id }: { id: string }) {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const { search } = useLocation();
+  const terms = useMemo(() => searchTerms(new URLSearchParams(search).get('q')), [search]);
+  const [{ data, error, fetching }, refetch] = useQuery({ query: CallDetailQuery, variables: { id } });
+  const onLive = useCallback(() => {
+    refetch({ requestPolicy: 'network-only' });
+    return null;
+  }, [refetch]);
+  useSubscription({ query: CallLive, variables: { id } }, onLive);
+
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const [time, setTime] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [audioDuration, setAudioDuration] = useState<number | null>(null);
+  const [audioError, setAudioError] = useState(false);
+
+  // While playing, follow the audio every frame for a smooth highlight; timeupdate covers pauses and seeks.
+  useEffect(() => {
+    if (!playing) return;
+    let raf = 0;
+    const tick = () => {
+      if (audioRef.current) setTime(audioRef.current.currentTime);
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(raf);
+  }, [playing]);
+
+  const seek = useCallback((seconds: number, play = true) => {
+    const a = audioRef.current;
+    if (!a) return;
+    a.currentTime = Math.max(0, seconds);
+    setTime(a.currentTime);
+    if (play) void a.play().catch(() => {});
+  }, []);
+
+  if (fetching && !data) return <LoadingBlock />;
+  if (error && !data)
+    return (
+      <div className="page">
+        <Alert tone="red">{describeError(i18n, error)}</Alert>
+      </div>
+    );
+  const call = data?.call;
+  if (!call)
+    return (
+      <div className="page card">
+        <EmptyState icon="search" title={t('callDetail.notFoundTitle')} action={<Link className="btn btn-primary" to="/calls">{t('callDetail.backToCalls')}</Link>}>
+          {t('callDetail.notFoundBody')}
+        </EmptyState>
+      </div>
+    );
+
+  const segments = call.transcript ?? [];
+  const duration = call.durationSeconds ?? audioDuration ?? (segments.length ? segments[segments.length - 1]!.end : 0);
+  return (
+    <div className="page">
+      <CallHeader call={call} />
+      <StatusAlerts call={call} />
+      <div className="detail-grid">
+        <div className="stack">
+          <Card bodyClass="tight">
+            <div className="player">
+              <audio
+                ref={audioRef}
+                controls
+                preload="metadata"
+                src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
+                aria-label={t('callDetail.recording')}
+                data-testid="audio"
+                onTimeUpdate={(e) => setTime(e.currentTarget.currentTime)}
+                onSeeked={(e) => setTime(e.currentTarget.currentTime)}
+                onPlay={() => setPlaying(true)}
+                onPause={() => setPlaying(false)}
+                onEnded={() => setPlaying(false)}
+                onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setAudioDuration(e.currentTarget.duration)}
+                onError={() => setAudioError(true)}
+              />
+              {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
+              {segments.length > 0 && duration > 0 && <TimelineBar segments={segments} duration={duration} time={time} onSeek={seek} criteria={call.criteria ?? []} />}
+              <div className="legend">
+                <span>
+                  <i className="agent" />
+                  {t('speaker.agent')}
+                </span>
+                <span>
+                  <i className="customer" />
+                  {t('speaker.customer')}
+                </span>
+                {segments.some((s) => s.speaker === 'speaker') && (
+                  <span>
+                    <i className="speaker" />
+                    {t('speaker.speaker')}
+                  </span>
+                )}
+                <span className="spacer" />
+                <span className="num">
+                  {formatClock(time)} / {formatClock(duration)}
+                </span>
+              </div>
+            </div>
+          </Card>
+          <Transcript segments={segments} time={time} playing={playing} onSeek={seek} terms={terms} status={call.status} />
+          {(call.summary || call.topic) && (
+            <Card title={t('callDetail.summary')}>
+              <div className="stack-sm">
+                {call.topic && (
+                  <div className="row">
+                    <span className="muted small">{t('calls.col.topic')}</span>
+                    <Badge tone="accent">{humanizeKey(call.topic)}</Badge>
+                  </div>
+                )}
+                {call.summary && <p className="summary">{call.summary}</p>}
+              </div>
+            </Card>
+          )}
+          {call.metrics && <MetricsCard metrics={call.metrics} duration={duration} />}
+        </div>
+        <div className="stack">
+          <ScoreCard call={call} onSeek={seek} />
+          <MetadataCard call={call} />
+          <HistoryCard call={call} />
+          <WebhooksCard call={call} onChanged={() => refetch({ requestPolicy: 'network-only' })} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function CallHeader({ call }: { call: CallData }) {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const role = useRole();
+  const toast = useToast();
+  const [{ fetching }, reanalyze] = useMutation(Reanalyze);
+  const canReanalyze = roleAtLeast(role, 'ANALYST') && (call.status === 'ANALYZED' || call.status === 'TRANSCRIBED');
+  const run = async () => {
+    const out = outcome(await reanalyze({ id: call.id }), 'reanalyzeCall');
+    if (!out.ok) toast(describeError(i18n, out.error), 'error');
+    else toast(t('callDetail.reanalyzeQueued'));
+  };
+  return (
+    <header className="page-header" style={{ alignItems: 'flex-start' }}>
+      <div style={{ minWidth: 0 }}>
+        <Link to="/calls" className="breadcrumb">
+          <Icon name="chevronLeft" size={14} /> {t('nav.calls')}
+        </Link>
+        <div className="call-title">
+          <h1 className="truncate" style={{ maxWidth: 640 }}>
+            {callTitle(call)}
+          </h1>
+          <StatusBadge status={call.status} />
+        </div>
+        <div className="call-meta">
+          <span>
+            <Icon name="user" size={14} />
+            {call.agent.name}
+          </span>
+          {call.campaign && (
+            <span>
+              <Icon name="flag" size={14} />
+              {call.campaign.name}
+            </span>
+          )}
+          <span>
+            <Icon name="calendar" size={14} />
+            {formatDateTime(call.startedAt, locale)}
+          </span>
+          <span>
+            <Icon name="clock" size={14} />
+            {formatDuration(call.durationSeconds)}
+          </span>
+          <DirectionLabel direction={call.direction} />
+        </div>
+      </div>
+      <div className="page-actions">
+        <a className="btn" href={`/api/calls/${encodeURIComponent(call.id)}/recording`} download={call.fileName}>
+          <Icon name="download" /> {t('callDetail.download')}
+        </a>
+        {canReanalyze && (
+          <Button icon="refresh" onClick={run} loading={fetching} data-testid="reanalyze">
+            {t('callDetail.reanalyze')}
+          </Button>
+        )}
+      </div>
+    </header>
+  );
+}
+
+function StatusAlerts({ call }: { call: CallData }) {
+  const { t } = useT();
+  const failureText = useFailureText();
+  let content: ReactNode = null;
+  if (call.status === 'FAILED')
+    content = (
+      <Alert tone="red" title={failureText(call.failureReason, call.failureDetail)}>
+        {t('callDetail.failedBody')}
+      </Alert>
+    );
+  else if (call.status === 'TRANSCRIBED')
+    content = (
+      <Alert tone="amber" title={t('callDetail.notAnalyzedTitle')} action={<Link className="btn btn-sm" to="/templates">{t('nav.templates')}</Link>}>
+        {t('callDetail.notAnalyzedBody')}
+      </Alert>
+    );
+  else if (call.status === 'QUEUED' || call.status === 'TRANSCRIBING' || call.status === 'ANALYZING')
+    content = (
+      <Alert tone="blue" icon="clock" title={t(`status.${call.status}` as MessageKey)}>
+        {t('callDetail.inProgressBody')}
+      </Alert>
+    );
+  return content ? <div style={{ marginBottom: 16 }}>{content}</div> : null;
+}
+
+function TimelineBar({ segments, duration, time, onSeek, criteria }: { segments: Segment[]; duration: number; time: number; onSeek: (s: number) => void; criteria: NonNullable<CallData['criteria']> }) {
+  const pct = (s: number) => `${Math.max(0, Math.min(100, (s / duration) * 100))}%`;
+  const evidence = criteria.flatMap((c) => c.evidence.map((e) => e.start));
+  return (
+    <div
+      className="player-bar"
+      aria-hidden="true"
+      onClick={(e) => {
+        const r = e.currentTarget.getBoundingClientRect();
+        onSeek(((e.clientX - r.left) / r.width) * duration);
+      }}
+    >
+      {segments.map((s, i) => (
+        <span key={i} className={`seg ${s.speaker}`} style={{ left: pct(s.start), width: `max(2px, ${pct(s.end - s.start)})`, top: s.speaker === 'customer' ? 15 : 5, bottom: s.speaker === 'customer' ? 5 : 15 }} />
+      ))}
+      {evidence.map((s, i) => (
+        <span key={`e${i}`} className="ev" style={{ left: pct(s) }} />
+      ))}
+      <span className="head" style={{ left: pct(time) }} />
+    </div>
+  );
+}
+
+function Transcript({ segments, time, playing, onSeek, terms, status }: { segments: Segment[]; time: number; playing: boolean; onSeek: (s: number) => void; terms: string[]; status: CallData['status'] }) {
+  const { t } = useT();
+  const active = useMemo(() => segmentAtTime(segments, time), [segments, time]);
+  const box = useRef<HTMLDivElement>(null);
+  // Keep the playing segment in view inside the transcript box (never scrolls the page).
+  useEffect(() => {
+    if (!playing || active < 0 || !box.current) return;
+    const el = box.current.querySelector<HTMLElement>(`[data-index="${active}"]`);
+    if (!el) return;
+    const b = box.current;
+    const top = el.offsetTop - b.offsetTop;
+    if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) b.scrollTop = Math.max(0, top - b.clientHeight / 3);
+  }, [active, playing]);
+  const speakerKey = (s: string): MessageKey => (s === 'agent' ? 'speaker.agent' : s === 'customer' ? 'speaker.customer' : 'speaker.speaker');
+  return (
+    <Card title={t('callDetail.transcript')} description={segments.length ? t('callDetail.transcriptHint') : undefined} bodyClass="tight">
+      {segments.length === 0 ? (
+        <EmptyState icon="mic" title={status === 'FAILED' ? t('callDetail.noTranscriptFailed') : t('callDetail.noTranscriptYet')}>
+          {status === 'FAILED' ? t('callDetail.noTranscriptFailedBody') : t('callDetail.noTranscriptYetBody')}
+        </EmptyState>
+      ) : (
+        <div className="transcript" ref={box} data-testid="transcript">
+          {segments.map((s, i) => (
+            <button key={i} type="button" className="seg-row" data-index={i} data-start={s.start} aria-current={i === active ? 'true' : undefined} onClick={() => onSeek(s.start)} data-testid="segment">
+              <span className="t">{formatClock(s.start)}</span>
+              <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
+              <span>
+                <Highlight text={s.text} terms={terms} />
+              </span>
+            </button>
+          ))}
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => void }) {
+  const { t, locale } = useT();
+  const criteria = call.criteria ?? [];
+  if (!criteria.length && call.score == null) {
+    if (call.status !== 'ANALYZED') return null;
+  }
+  const points = criteria.reduce((s, c) => s + c.points, 0);
+  const max = criteria.reduce((s, c) => s + c.maxPoints, 0);
+  const criticalFailed = criteria.some((c) => c.critical && c.result === 'FAILED');
+  const passed = criteria.filter((c) => c.result === 'PASSED').length;
+  const color = call.score == null ? 'var(--text-3)' : call.score >= 80 ? 'var(--green)' : call.score >= 60 ? 'var(--amber)' : 'var(--red)';
+  return (
+    <Card title={t('callDetail.score')} description={call.template ? t('callDetail.withTemplate', { name: call.template.name }) : undefined} bodyClass="tight">
+      <div className="card-body">
+        <div className="score-hero">
+          <div className="score-ring">
+            <ScoreRing score={call.score ?? null} color={color} />
+            <div className="val" data-testid="score">{formatScore(call.score, locale)}</div>
+          </div>
+          <div className="stack-sm" style={{ gap: 4 }}>
+            <div className="strong">{t('callDetail.pointsOf', { points: formatNumber(points, locale, 1), max: formatNumber(max, locale, 1) })}</div>
+            <div className="muted small">{t('callDetail.criteriaPassed', { passed, total: criteria.length })}</div>
+            {criticalFailed && (
+              <Badge tone="red">
+                <Icon name="alert" size={12} /> {t('callDetail.criticalFailed')}
+              </Badge>
+            )}
+          </div>
+        </div>
+      </div>
+      <ul className="criteria" data-testid="criteria">
+        {criteria.map((c) => (
+          <li key={c.key} className="criterion" data-testid="criterion" data-key={c.key} data-result={c.result}>
+            <div className="criterion-head">
+              <span className={`result-icon ${c.result.toLowerCase()}`} aria-hidden="true">
+                <Icon name={c.result === 'PASSED' ? 'check' : c.result === 'FAILED' ? 'x' : 'minus'} size={12} />
+              </span>
+              <span className="label">
+                {c.label}
+                <span className="sr-only"> — {t(`result.${c.result}` as MessageKey)}</span>
+                {c.critical && (
+                  <>
+                    {' '}
+                    <Badge tone="red">{t('templates.critical')}</Badge>
+                  </>
+                )}
+              </span>
+              <span className="points" title={t(`kind.${c.kind}` as MessageKey)}>
+                {c.result === 'NA' ? t('result.NA') : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
+              </span>
+            </div>
+            {/* With evidence, the quotes below say what the reason would. */}
+            {c.reason && c.evidence.length === 0 && <p className="reason">{c.reason}</p>}
+            {c.evidence.length > 0 && (
+              <div className="evidence">
+                {c.evidence.map((e, i) => (
+                  <button key={i} type="button" onClick={() => onSeek(e.start)} aria-label={t('callDetail.playEvidence', { time: formatClock(e.start), quote: e.quote })} data-testid="evidence">
+                    <span className="t">{formatClock(e.start)}</span>
+                    <span>“{e.quote}”</span>
+                  </button>
+                ))}
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+type Metrics = {
+  duration_seconds?: number;
+  speech_seconds?: number;
+  agent_talk_seconds?: number | null;
+  customer_talk_seconds?: number | null;
+  talk_ratio?: number | null;
+  silence_ratio?: number | null;
+  longest_silence_seconds?: number;
+  interruptions?: number | null;
+  words_per_minute?: number | null;
+  agent_words_per_minute?: number | null;
+  customer_words_per_minute?: number | null;
+};
+
+function MetricsCard({ metrics: raw, duration }: { metrics: unknown; duration: number }) {
+  const { t, locale } = useT();
+  if (!raw || typeof raw !== 'object') return null;
+  const m = raw as Metrics;
+  const d = m.duration_seconds ?? duration;
+  const rows: [MessageKey, string][] = [
+    ['metrics.talkRatio', formatPercent(m.talk_ratio, locale)],
+    ['metrics.silenceRatio', formatPercent(m.silence_ratio, locale)],
+    ['metrics.longestSilence', formatDuration(m.longest_silence_seconds)],
+    ['metrics.interruptions', formatNumber(m.interruptions, locale)],
+    ['metrics.agentPace', m.agent_words_per_minute != null ? t('metrics.wpm', { n: formatNumber(m.agent_words_per_minute, locale) }) : m.words_per_minute != null ? t('metrics.wpm', { n: formatNumber(m.words_per_minute, locale) }) : '—'],
+    ['metrics.customerPace', m.customer_words_per_minute != null ? t('metrics.wpm', { n: formatNumber(m.customer_words_per_minute, locale) }) : '—'],
+  ];
+  return (
+    <Card title={t('callDetail.metrics')}>
+      <TalkBar split={{ agent: m.agent_talk_seconds ?? null, customer: m.customer_talk_seconds ?? null, speech: m.speech_seconds ?? 0, duration: d }} />
+      <dl className="metric-list">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{t(k)}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function MetadataCard({ call }: { call: CallData }) {
+  const { t, locale } = useT();
+  const langName = useLanguageName();
+  const items: [MessageKey, ReactNode][] = [
+    ['meta.externalId', call.externalId ? <code>{call.externalId}</code> : '—'],
+    ['meta.customerPhone', call.customerPhone ?? '—'],
+    ['meta.customerName', call.customerName ?? '—'],
+    ['meta.agentCode', call.agent.telephonyCode ?? '—'],
+    ['meta.language', call.language ? `${langName(call.language)}${call.detectedLanguage && call.detectedLanguage !== call.language ? ` (${t('meta.detected')}: ${langName(call.detectedLanguage)})` : ''}` : langName(call.detectedLanguage)],
+    ['meta.channels', call.channels == null ? '—' : call.channels >= 2 ? t('meta.stereo') : t('meta.mono')],
+    ['meta.file', <span className="truncate" style={{ display: 'block' }} title={call.fileName}>{call.fileName}</span>],
+    ['meta.size', `${formatBytes(call.fileSize, locale)} · ${call.contentType}`],
+    ['meta.source', t(call.source === 'API' ? 'meta.sourceApi' : 'meta.sourceUpload')],
+    ['meta.minutes', call.usedMinutes != null ? t('meta.minutesUsed', { n: call.usedMinutes }) : t('meta.minutesReserved', { n: call.reservedMinutes })],
+    ['meta.template', call.template ? `${call.template.name}${call.template.deleted ? ` (${t('templates.deleted')})` : ''}` : '—'],
+    ['meta.received', formatDateTime(call.createdAt, locale)],
+  ];
+  return (
+    <Card title={t('callDetail.details')}>
+      <dl className="dl">
+        {items.map(([k, v]) => (
+          <Fragment key={k}>
+            <dt>{t(k)}</dt>
+            <dd>{v}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function HistoryCard({ call }: { call: CallData }) {
+  const { t, locale } = useT();
+  const events = call.events;
+  const total = events.length > 1 ? durationBetween(events[0]!.at, events[events.length - 1]!.at) : null;
+  return (
+    <Card title={t('callDetail.history')} description={total != null ? t('callDetail.totalTime', { time: formatStep(total) }) : undefined}>
+      <ol className="timeline" data-testid="history">
+        {events.map((e, i) => {
+          const next = events[i + 1];
+          const step = next ? durationBetween(e.at, next.at) : null;
+          const node = e.status === 'FAILED' ? 'failed' : e.status === 'ANALYZED' || e.status === 'TRANSCRIBED' ? 'done' : '';
+          return (
+            <li key={i}>
+              <span className={`node ${node}`} aria-hidden="true" />
+              <div>
+                <div className="strong">{t(`status.${e.status}` as MessageKey)}</div>
+                <div className="muted small">
+                  {formatDateTime(e.at, locale, { dateStyle: 'medium', timeStyle: 'medium' })}
+                  {e.detail ? ` · ${e.detail}` : ''}
+                </div>
+              </div>
+              <span className="muted small num" title={t('callDetail.stepDuration')}>
+                {step != null ? formatStep(step) : ''}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </Card>
+  );
+}
+
+export function deliveryTone(status: string): 'green' | 'red' | 'amber' {
+  return status === 'SUCCEEDED' ? 'green' : status === 'FAILED' ? 'red' : 'amber';
+}
+
+function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => void }) {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const role = useRole();
+  const toast = useToast();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [, redeliver] = useMutation(Redeliver);
+  const run = async (deliveryId: string) => {
+    setBusy(deliveryId);
+    const out = outcome(await redeliver({ deliveryId }), 'redeliverWebhook');
+    setBusy(null);
+    if (!out.ok) toast(describeError(i18n, out.error), 'error');
+    else if (out.value.statusCode && out.value.statusCode < 300) toast(t('webhook.redelivered', { status: out.value.statusCode }));
+    else toast(t('webhook.redeliverFailed', { reason: out.value.error ?? String(out.value.statusCode ?? '') }), 'error');
+    onChanged();
+  };
+  const deliveries = call.webhookDeliveries;
+  return (
+    <Card title={t('callDetail.webhooks')} bodyClass={deliveries.length ? 'tight' : undefined}>
+      {deliveries.length === 0 ? (
+        <p className="muted small">{t('callDetail.noWebhooks')}</p>
+      ) : (
+        <ul className="criteria">
+          {deliveries.map((d) => {
+            const last = d.attempts[d.attempts.length - 1];
+            return (
+              <li key={d.id} className="criterion" style={{ borderTop: 'none', borderBottom: '1px solid var(--border)' }}>
+                <div className="row-wrap">
+                  <Badge tone={deliveryTone(d.status)} dot>
+                    {t(`delivery.${d.status}` as MessageKey)}
+                  </Badge>
+                  <code>{d.eventType}</code>
+                  <span className="spacer" />
+                  {roleAtLeast(role, 'ADMIN') && (
+                    <Button size="sm" icon="send" loading={busy === d.id} onClick={() => run(d.id)}>
+                      {t('webhook.redeliver')}
+                    </Button>
+                  )}
+                </div>
+                <div className="muted small" style={{ marginTop: 6 }}>
+                  {formatDateTime(d.createdAt, locale)} · {t('webhook.attempts', { n: d.attemptCount })}
+                  {last ? ` · ${last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '')} · ${formatStep(last.durationMs)}` : ''}
+                  {d.nextAttemptAt && d.status === 'PENDING' ? ` · ${t('webhook.nextAttempt', { at: formatDateTime(d.nextAttemptAt, locale) })}` : ''}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Card>
+  );
+}

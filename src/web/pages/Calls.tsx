@@ -1,0 +1,494 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useQuery, useSubscription } from 'urql';
+import { callTitle, humanizeKey, LANGUAGE_CODES, ScorePill, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { Alert, Button, Card, EmptyState, PageHeader, Skeleton } from '../components/ui.tsx';
+import { useT, type MessageKey } from '../i18n/index.tsx';
+import {
+  activeFilterCount,
+  clearFilters,
+  exportUrl,
+  parseCallsQuery,
+  serializeCallsQuery,
+  toCallFilter,
+  updateCallsQuery,
+  VIEWS,
+  type CallsQuery,
+  type SortField,
+  type View,
+} from '../lib/call-filters.ts';
+import { describeError } from '../lib/errors.ts';
+import { formatDateTime, formatDuration, formatNumber, formatRelative } from '../lib/format.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { Link, navigate, useLocation } from '../lib/router.tsx';
+
+export const PAGE_SIZE = 25;
+
+const CallsListQuery = graphql(`
+  query CallsList($filter: CallFilter, $first: Int, $last: Int, $after: String, $before: String, $sort: CallSortField, $order: SortOrder) {
+    calls(filter: $filter, first: $first, last: $last, after: $after, before: $before, sort: $sort, order: $order) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      edges {
+        node {
+          id status startedAt createdAt updatedAt durationSeconds direction language detectedLanguage score topic
+          failureReason failureDetail customerPhone customerName fileName
+          agent { id name }
+          campaign { id name }
+        }
+      }
+    }
+  }
+`);
+
+const CallCountsQuery = graphql(`
+  query CallCounts($inProgress: CallFilter, $analyzed: CallFilter, $failed: CallFilter) {
+    inProgress: calls(filter: $inProgress, first: 1) { totalCount }
+    analyzed: calls(filter: $analyzed, first: 1) { totalCount }
+    failed: calls(filter: $failed, first: 1) { totalCount }
+  }
+`);
+
+const FilterOptionsQuery = graphql(`
+  query CallFilterOptions {
+    agents(includeInactive: true) { id name active }
+    campaigns(includeArchived: true) { id name archived }
+    callTopics
+    account { id defaultTemplate { id } }
+    templates { id }
+  }
+`);
+
+const CallUpdatedSubscription = graphql(`
+  subscription CallsLive { callUpdated { id status score } }
+`);
+
+function useCallsQueryState(): [CallsQuery, (patch: Partial<CallsQuery>, opts?: { replace?: boolean }) => void] {
+  const { search } = useLocation();
+  const state = useMemo(() => parseCallsQuery(search), [search]);
+  const set = useCallback(
+    (patch: Partial<CallsQuery>, opts: { replace?: boolean } = {}) => {
+      const next = serializeCallsQuery(updateCallsQuery(parseCallsQuery(window.location.search), patch));
+      navigate(`/calls${next ? `?${next}` : ''}`, opts);
+    },
+    [],
+  );
+  return [state, set];
+}
+
+const VIEW_LABEL: Record<View, MessageKey> = { in_progress: 'calls.view.in_progress', analyzed: 'calls.view.analyzed', failed: 'calls.view.failed' };
+
+export function CallsPage() {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const [q, setQ] = useCallsQueryState();
+  const langName = useLanguageName();
+  const failureText = useFailureText();
+  const [live, setLive] = useState(true);
+  const [flash, setFlash] = useState<Set<string>>(new Set());
+
+  const filter = useMemo(() => toCallFilter(q), [q]);
+  const countFilters = useMemo(() => {
+    const base = toCallFilter(q, false);
+    return { inProgress: { ...base, view: 'IN_PROGRESS' as const }, analyzed: { ...base, view: 'ANALYZED' as const }, failed: { ...base, view: 'FAILED' as const } };
+  }, [q]);
+  const paging = q.before ? { last: PAGE_SIZE, before: q.before } : { first: PAGE_SIZE, after: q.after };
+  const [list, refetchList] = useQuery({
+    query: CallsListQuery,
+    variables: { filter, ...paging, sort: q.sort.toUpperCase() as 'STARTED_AT' | 'SCORE' | 'DURATION', order: q.order.toUpperCase() as 'ASC' | 'DESC' },
+  });
+  const [counts, refetchCounts] = useQuery({ query: CallCountsQuery, variables: countFilters });
+  const [options] = useQuery({ query: FilterOptionsQuery });
+
+  // Live updates: any change of a call of the account refreshes the list and the counts (debounced),
+  // so a call moves from "in progress" to "analyzed" by itself.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const pending = useRef<Set<string>>(new Set());
+  const onUpdate = useCallback(
+    (_prev: unknown, event: { callUpdated: { id: string } | null }) => {
+      if (event.callUpdated) pending.current.add(event.callUpdated.id);
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = setTimeout(() => {
+        refetchList({ requestPolicy: 'network-only' });
+        refetchCounts({ requestPolicy: 'network-only' });
+        setFlash(new Set(pending.current));
+        pending.current = new Set();
+      }, 250);
+      return event;
+    },
+    [refetchList, refetchCounts],
+  );
+  const [sub] = useSubscription({ query: CallUpdatedSubscription, pause: !live }, onUpdate);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+
+  const data = list.data?.calls;
+  const rows = data?.edges.map((e) => e.node) ?? [];
+  const countOf = (v: View) => (v === 'in_progress' ? counts.data?.inProgress.totalCount : v === 'analyzed' ? counts.data?.analyzed.totalCount : counts.data?.failed.totalCount);
+  const totalAll = counts.data ? counts.data.inProgress.totalCount + counts.data.analyzed.totalCount + counts.data.failed.totalCount : null;
+  const filtersOn = activeFilterCount(q);
+  const noTemplate = options.data && !options.data.account.defaultTemplate;
+
+  const sortBy = (field: SortField) => {
+    if (q.sort === field) setQ({ order: q.order === 'desc' ? 'asc' : 'desc' });
+    else setQ({ sort: field, order: 'desc' });
+  };
+
+  const SortHeader = ({ field, label, align }: { field: SortField; label: string; align?: 'right' }) => {
+    const active = q.sort === field;
+    return (
+      <th aria-sort={active ? (q.order === 'asc' ? 'ascending' : 'descending') : 'none'} className={align}>
+        <button type="button" className="sort-btn" data-active={active} onClick={() => sortBy(field)}>
+          {label}
+          <Icon name={active ? (q.order === 'asc' ? 'arrowUp' : 'arrowDown') : 'sort'} size={12} />
+        </button>
+      </th>
+    );
+  };
+
+  const detailHref = (id: string) => `/calls/${id}${q.q ? `?q=${encodeURIComponent(q.q)}` : ''}`;
+  const openRow = (id: string) => navigate(detailHref(id));
+  const rowKey = (e: KeyboardEvent<HTMLTableRowElement>, id: string) => {
+    if (e.key === 'Enter' && e.target === e.currentTarget) openRow(id);
+  };
+
+  return (
+    <div className="page">
+      <PageHeader
+        title={t('nav.calls')}
+        description={t('calls.lead')}
+        actions={
+          <>
+            <span className={`live${sub.error || !live ? ' off' : ''}`} title={t('calls.liveHint')}>
+              <span className="dot" aria-hidden="true" />
+              <button type="button" className="btn btn-ghost btn-sm" aria-pressed={live} onClick={() => setLive((l) => !l)}>
+                {live && !sub.error ? t('calls.live') : t('calls.paused')}
+              </button>
+            </span>
+            {q.view === 'analyzed' && (
+              <a className="btn" href={exportUrl(q)} download data-testid="export-csv" title={t('calls.exportHint')}>
+                <Icon name="download" /> {t('calls.export')}
+              </a>
+            )}
+            <Link className="btn btn-primary" to="/upload">
+              <Icon name="upload" /> {t('calls.upload')}
+            </Link>
+          </>
+        }
+      />
+
+      {noTemplate && (
+        <div style={{ marginBottom: 16 }}>
+          <Alert
+            tone="amber"
+            title={t('calls.noTemplateTitle')}
+            action={
+              <Link className="btn btn-sm" to={options.data!.templates.length ? '/templates' : '/templates/new'}>
+                {t(options.data!.templates.length ? 'calls.noTemplateChoose' : 'calls.noTemplateCreate')}
+              </Link>
+            }
+          >
+            {t('calls.noTemplateBody')}
+          </Alert>
+        </div>
+      )}
+
+      <div className="tabs" role="tablist" aria-label={t('calls.views')}>
+        {VIEWS.map((v) => (
+          <Link key={v} to={`/calls?${serializeCallsQuery(updateCallsQuery(q, { view: v }))}`} role="tab" className="tab" aria-selected={q.view === v} data-testid={`tab-${v}`}>
+            {t(VIEW_LABEL[v])}
+            <span className="count" data-testid={`count-${v}`}>{countOf(v) ?? '·'}</span>
+          </Link>
+        ))}
+      </div>
+
+      <Card bodyClass="tight">
+        <Filters q={q} setQ={setQ} options={options.data} langName={langName} />
+        {list.error && (
+          <div style={{ padding: 14 }}>
+            <Alert tone="red">{describeError(i18n, list.error)}</Alert>
+          </div>
+        )}
+        <div className="table-wrap">
+          <table className="table" data-testid="calls-table">
+            <caption className="sr-only">{t(VIEW_LABEL[q.view])}</caption>
+            <thead>
+              <tr>
+                <SortHeader field="started_at" label={t('calls.col.started')} />
+                <th>{t('calls.col.call')}</th>
+                <th>{t('calls.col.agent')}</th>
+                <th>{t('calls.col.campaign')}</th>
+                <SortHeader field="duration" label={t('calls.col.duration')} align="right" />
+                <th className="hide-md">{t('calls.col.language')}</th>
+                {q.view === 'failed' ? (
+                  <th>{t('calls.col.reason')}</th>
+                ) : q.view === 'in_progress' ? (
+                  <th>{t('calls.col.status')}</th>
+                ) : (
+                  <>
+                    <th>{t('calls.col.topic')}</th>
+                    <SortHeader field="score" label={t('calls.col.score')} align="right" />
+                  </>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {!data && list.fetching &&
+                Array.from({ length: 6 }, (_, i) => (
+                  <tr key={i}>
+                    {Array.from({ length: q.view === 'analyzed' ? 8 : 7 }, (_, j) => (
+                      <td key={j}>
+                        <Skeleton width={j === 1 ? 140 : 70} />
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              {rows.map((c) => (
+                <tr key={c.id} className={['clickable', flash.has(c.id) && 'flash'].filter(Boolean).join(' ')} onClick={() => openRow(c.id)} onKeyDown={(e) => rowKey(e, c.id)} data-testid="call-row" data-call-id={c.id} data-status={c.status}>
+                  <td className="nowrap" title={formatDateTime(c.startedAt, locale, { dateStyle: 'full', timeStyle: 'medium' })}>
+                    <div>{formatDateTime(c.startedAt, locale, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}</div>
+                    <div className="muted small">{formatRelative(c.startedAt, locale)}</div>
+                  </td>
+                  <td>
+                    <div className="call-cell">
+                      {c.direction ? (
+                        <span className="dir" title={t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}>
+                          <Icon name={c.direction === 'INBOUND' ? 'arrowIn' : 'arrowOut'} size={13} />
+                          <span className="sr-only">{t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}</span>
+                        </span>
+                      ) : (
+                        <span className="dir none" aria-hidden="true" />
+                      )}
+                      <div style={{ minWidth: 0 }}>
+                        <Link className="row-link truncate" style={{ display: 'block' }} to={detailHref(c.id)} onClick={(e) => e.stopPropagation()}>
+                          {callTitle(c)}
+                        </Link>
+                        {(c.customerName || c.customerPhone) && <div className="muted small truncate">{c.fileName}</div>}
+                      </div>
+                    </div>
+                  </td>
+                  <td className="nowrap">{c.agent.name}</td>
+                  <td className="nowrap">{c.campaign?.name ?? <span className="muted">—</span>}</td>
+                  <td className="right num nowrap">{formatDuration(c.durationSeconds)}</td>
+                  <td className="nowrap hide-md">{langName(c.language ?? c.detectedLanguage)}</td>
+                  {q.view === 'failed' ? (
+                    <td>
+                      <span className="row" style={{ gap: 6 }}>
+                        <Icon name="alert" size={14} style={{ color: 'var(--red)', flex: 'none' }} />
+                        <span data-testid="failure-reason">{failureText(c.failureReason, c.failureDetail)}</span>
+                      </span>
+                    </td>
+                  ) : q.view === 'in_progress' ? (
+                    <td>
+                      <StatusBadge status={c.status} />
+                    </td>
+                  ) : (
+                    <>
+                      <td className="nowrap">{c.topic ? humanizeKey(c.topic) : <span className="muted">—</span>}</td>
+                      <td className="right">{c.status === 'TRANSCRIBED' ? <StatusBadge status="TRANSCRIBED" /> : <ScorePill score={c.score} />}</td>
+                    </>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {data && rows.length === 0 && (
+          <CallsEmpty view={q.view} filtersOn={filtersOn > 0} totalAll={totalAll} onClear={() => setQ(clearFilters(q))} />
+        )}
+        {data && (rows.length > 0 || data.pageInfo.hasPreviousPage) && (
+          <div className="pager">
+            <span className="num" data-testid="calls-total">
+              {t('calls.total', { n: formatNumber(data.totalCount, locale) })}
+            </span>
+            <div className="row">
+              <Button size="sm" icon="chevronLeft" disabled={!data.pageInfo.hasPreviousPage} onClick={() => setQ({ before: data.pageInfo.startCursor, after: null })}>
+                {t('common.previous')}
+              </Button>
+              <Button size="sm" disabled={!data.pageInfo.hasNextPage} onClick={() => setQ({ after: data.pageInfo.endCursor, before: null })}>
+                {t('common.next')} <Icon name="chevronRight" size={14} />
+              </Button>
+            </div>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function CallsEmpty({ view, filtersOn, totalAll, onClear }: { view: View; filtersOn: boolean; totalAll: number | null; onClear: () => void }) {
+  const { t } = useT();
+  if (filtersOn)
+    return (
+      <EmptyState icon="filter" title={t('calls.empty.filteredTitle')} action={<Button onClick={onClear}>{t('calls.clearFilters')}</Button>}>
+        {t('calls.empty.filteredBody')}
+      </EmptyState>
+    );
+  if (totalAll === 0)
+    return (
+      <EmptyState
+        icon="phone"
+        title={t('calls.empty.noneTitle')}
+        action={
+          <div className="row" style={{ marginTop: 8 }}>
+            <Link className="btn btn-primary" to="/upload">
+              {t('calls.upload')}
+            </Link>
+            <Link className="btn" to="/integrations">
+              {t('calls.empty.connectApi')}
+            </Link>
+          </div>
+        }
+      >
+        {t('calls.empty.noneBody')}
+      </EmptyState>
+    );
+  const key = view === 'in_progress' ? 'inProgress' : view;
+  return (
+    <EmptyState icon={view === 'failed' ? 'check' : view === 'in_progress' ? 'clock' : 'phone'} title={t(`calls.empty.${key}Title` as MessageKey)}>
+      {t(`calls.empty.${key}Body` as MessageKey)}
+    </EmptyState>
+  );
+}
+
+type FilterOptions = ResultOf<typeof FilterOptionsQuery>;
+
+function Filters({ q, setQ, options, langName }: { q: CallsQuery; setQ: (p: Partial<CallsQuery>, o?: { replace?: boolean }) => void; options: FilterOptions | undefined; langName: (c: string) => string }) {
+  const { t } = useT();
+  const [search, setSearch] = useState(q.q ?? '');
+  const [scoreMin, setScoreMin] = useState(q.scoreMin?.toString() ?? '');
+  const [scoreMax, setScoreMax] = useState(q.scoreMax?.toString() ?? '');
+  const [more, setMore] = useState(() => q.scoreMin != null || q.scoreMax != null || !!q.topic || !!q.language || !!q.direction);
+  // Follow the URL (back button, "clear filters") without undoing what is being typed.
+  useEffect(() => setSearch((cur) => ((cur.trim() || null) === q.q ? cur : (q.q ?? ''))), [q.q]);
+  useEffect(() => setScoreMin(q.scoreMin?.toString() ?? ''), [q.scoreMin]);
+  useEffect(() => setScoreMax(q.scoreMax?.toString() ?? ''), [q.scoreMax]);
+
+  // Typing in the search box updates the URL (and the list) after a short pause.
+  useEffect(() => {
+    const value = search.trim() || null;
+    if (value === q.q) return;
+    const h = setTimeout(() => setQ({ q: value }, { replace: true }), 350);
+    return () => clearTimeout(h);
+  }, [search, q.q, setQ]);
+
+  const commitScore = (which: 'scoreMin' | 'scoreMax', raw: string) => {
+    const n = raw.trim() === '' ? null : Number(raw);
+    if (n != null && (!Number.isFinite(n) || n < 0 || n > 100)) return;
+    if (n !== q[which]) setQ({ [which]: n }, { replace: true });
+  };
+
+  const agents = options?.agents ?? [];
+  const campaigns = options?.campaigns ?? [];
+  const topics = options?.callTopics ?? [];
+  const n = activeFilterCount(q);
+
+  return (
+    <div style={{ borderBottom: '1px solid var(--border)' }} role="search" aria-label={t('calls.filters')}>
+      <div className="filters">
+        <div className="field">
+          <label htmlFor="f-search">{t('calls.searchLabel')}</label>
+          <div className="input-icon">
+            <Icon name="search" />
+            <input
+              id="f-search"
+              className="input"
+              type="search"
+              placeholder={t('calls.searchPlaceholder')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') setQ({ q: search.trim() || null }, { replace: true });
+              }}
+            />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="f-from">{t('calls.from')}</label>
+          <input id="f-from" className="input" type="date" value={q.from ?? ''} max={q.to ?? undefined} onChange={(e) => setQ({ from: e.target.value || null }, { replace: true })} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-to">{t('calls.to')}</label>
+          <input id="f-to" className="input" type="date" value={q.to ?? ''} min={q.from ?? undefined} onChange={(e) => setQ({ to: e.target.value || null }, { replace: true })} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-agent">{t('calls.col.agent')}</label>
+          <select id="f-agent" className="select" value={q.agent ?? ''} onChange={(e) => setQ({ agent: e.target.value || null })}>
+            <option value="">{t('calls.allAgents')}</option>
+            {agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+                {a.active ? '' : ` (${t('team.inactive')})`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-campaign">{t('calls.col.campaign')}</label>
+          <select id="f-campaign" className="select" value={q.campaign ?? ''} onChange={(e) => setQ({ campaign: e.target.value || null })}>
+            <option value="">{t('calls.allCampaigns')}</option>
+            {campaigns.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+                {c.archived ? ` (${t('campaigns.archived')})` : ''}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {more && (
+        <div className="filters more">
+          <div className="field">
+            <label htmlFor="f-direction">{t('calls.col.direction')}</label>
+            <select id="f-direction" className="select" value={q.direction ?? ''} onChange={(e) => setQ({ direction: (e.target.value || null) as CallsQuery['direction'] })}>
+              <option value="">{t('calls.anyDirection')}</option>
+              <option value="inbound">{t('direction.inbound')}</option>
+              <option value="outbound">{t('direction.outbound')}</option>
+            </select>
+          </div>
+          <div className="field">
+            <span className="label" id="f-score-label">
+              {t('calls.scoreRange')}
+            </span>
+            <div className="range" role="group" aria-labelledby="f-score-label">
+              <input aria-label={t('calls.scoreMin')} className="input" type="number" min={0} max={100} inputMode="numeric" placeholder="0" value={scoreMin} onChange={(e) => setScoreMin(e.target.value)} onBlur={(e) => commitScore('scoreMin', e.target.value)} onKeyDown={(e) => e.key === 'Enter' && commitScore('scoreMin', scoreMin)} />
+              <span className="muted">–</span>
+              <input aria-label={t('calls.scoreMax')} className="input" type="number" min={0} max={100} inputMode="numeric" placeholder="100" value={scoreMax} onChange={(e) => setScoreMax(e.target.value)} onBlur={(e) => commitScore('scoreMax', e.target.value)} onKeyDown={(e) => e.key === 'Enter' && commitScore('scoreMax', scoreMax)} />
+            </div>
+          </div>
+          <div className="field">
+            <label htmlFor="f-topic">{t('calls.col.topic')}</label>
+            <select id="f-topic" className="select" value={q.topic ?? ''} onChange={(e) => setQ({ topic: e.target.value || null })}>
+              <option value="">{t('calls.anyTopic')}</option>
+              {topics.map((k) => (
+                <option key={k} value={k}>
+                  {humanizeKey(k)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-language">{t('calls.col.language')}</label>
+            <select id="f-language" className="select" value={q.language ?? ''} onChange={(e) => setQ({ language: e.target.value || null })}>
+              <option value="">{t('calls.anyLanguage')}</option>
+              {LANGUAGE_CODES.map((c) => (
+                <option key={c} value={c}>
+                  {langName(c)}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      )}
+      <div className="filter-bar-foot">
+        <Button size="sm" variant="ghost" icon="filter" aria-expanded={more} onClick={() => setMore((m) => !m)}>
+          {more ? t('calls.fewerFilters') : t('calls.moreFilters')}
+        </Button>
+        {n > 0 && (
+          <Button size="sm" variant="ghost" icon="x" onClick={() => setQ(clearFilters(q))}>
+            {t('calls.clearFiltersN', { n })}
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
+import { Alert, Badge, Button, Card, Checkbox, Dialog, EmptyState, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
+import { useT } from '../i18n/index.tsx';
+import { roleAtLeast, useRole } from '../lib/auth.tsx';
+import { describeError, outcome } from '../lib/errors.ts';
+import { formatDate } from '../lib/format.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { Link } from '../lib/router.tsx';
+
+const CampaignsQuery = graphql(`
+  query Campaigns {
+    campaigns(includeArchived: true) { id name language archived archivedAt createdAt template { id name } }
+    templates { id name isDefault }
+  }
+`);
+const CreateCampaign = graphql(`
+  mutation CreateCampaign($input: CampaignInput!) {
+    createCampaign(input: $input) { __typename ... on Campaign { id name } ... on Error { code message } }
+  }
+`);
+const UpdateCampaign = graphql(`
+  mutation UpdateCampaign($id: ID!, $input: CampaignPatch!) {
+    updateCampaign(id: $id, input: $input) { __typename ... on Campaign { id name language template { id } } ... on Error { code message } }
+  }
+`);
+const ArchiveCampaign = graphql(`
+  mutation ArchiveCampaign($id: ID!) {
+    archiveCampaign(id: $id) { __typename ... on Campaign { id archived } ... on Error { code message } }
+  }
+`);
+const UnarchiveCampaign = graphql(`
+  mutation UnarchiveCampaign($id: ID!) {
+    unarchiveCampaign(id: $id) { __typename ... on Campaign { id archived } ... on Error { code message } }
+  }
+`);
+
+type Campaign = ResultOf<typeof CampaignsQuery>['campaigns'][number];
+type Template = ResultOf<typeof CampaignsQuery>['templates'][number];
+
+export function CampaignsPage() {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const toast = useToast();
+  const canManage = roleAtLeast(useRole(), 'ANALYST');
+  const langName = useLanguageName();
+  const [{ data, error }, refetch] = useQuery({ query: CampaignsQuery });
+  const [showArchived, setShowArchived] = useState(false);
+  const [editing, setEditing] = useState<Campaign | 'new' | null>(null);
+  const [, archive] = useMutation(ArchiveCampaign);
+  const [, unarchive] = useMutation(UnarchiveCampaign);
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const all = data?.campaigns ?? [];
+  const list = all.filter((c) => showArchived || !c.archived);
+  const archivedCount = all.filter((c) => c.archived).length;
+  const defaultTemplate = data?.templates.find((x) => x.isDefault);
+
+  const toggle = async (c: Campaign) => {
+    const out = c.archived ? outcome(await unarchive({ id: c.id }), 'unarchiveCampaign') : outcome(await archive({ id: c.id }), 'archiveCampaign');
+    if (!out.ok) toast(describeError(i18n, out.error), 'error');
+    else toast(c.archived ? t('campaigns.restored', { name: c.name }) : t('campaigns.archivedToast', { name: c.name }));
+    reload();
+  };
+
+  return (
+    <div className="page">
+      <PageHeader
+        title={t('nav.campaigns')}
+        description={t('campaigns.lead')}
+        actions={
+          canManage && (
+            <Button variant="primary" icon="plus" onClick={() => setEditing('new')} data-testid="new-campaign">
+              {t('campaigns.new')}
+            </Button>
+          )
+        }
+      />
+      {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
+      <Card
+        bodyClass="tight"
+        title={t('campaigns.listTitle', { n: list.length })}
+        actions={archivedCount > 0 && <Checkbox label={t('campaigns.showArchived', { n: archivedCount })} checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} />}
+      >
+        {data && list.length === 0 ? (
+          <EmptyState icon="flag" title={t('campaigns.emptyTitle')} action={canManage ? <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>{t('campaigns.new')}</Button> : undefined}>
+            {t('campaigns.emptyBody')}
+          </EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="table" data-testid="campaigns-table">
+              <thead>
+                <tr>
+                  <th>{t('campaigns.name')}</th>
+                  <th>{t('campaigns.language')}</th>
+                  <th>{t('campaigns.template')}</th>
+                  <th>{t('team.status')}</th>
+                  <th>{t('campaigns.created')}</th>
+                  {canManage && <th className="right">{t('common.actions')}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((c) => (
+                  <tr key={c.id} data-testid="campaign-row">
+                    <td className="strong">
+                      <Link to={`/calls?view=analyzed&campaign=${c.id}`} className="row-link" title={t('campaigns.seeCalls')}>
+                        {c.name}
+                      </Link>
+                    </td>
+                    <td>{c.language ? langName(c.language) : <span className="muted">{t('campaigns.detect')}</span>}</td>
+                    <td>{c.template ? c.template.name : <span className="muted">{defaultTemplate ? t('campaigns.defaultIs', { name: defaultTemplate.name }) : t('campaigns.noDefault')}</span>}</td>
+                    <td>{c.archived ? <Badge>{t('campaigns.archived')}</Badge> : <Badge tone="green" dot>{t('team.active')}</Badge>}</td>
+                    <td className="muted">{formatDate(c.createdAt, locale)}</td>
+                    {canManage && (
+                      <td className="right nowrap">
+                        <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(c)}>
+                          {t('common.edit')}
+                        </Button>
+                        <Button size="sm" variant="ghost" icon="archive" onClick={() => toggle(c)}>
+                          {c.archived ? t('campaigns.unarchive') : t('campaigns.archive')}
+                        </Button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      {editing && <CampaignDialog campaign={editing === 'new' ? null : editing} templates={data?.templates ?? []} onClose={() => setEditing(null)} onSaved={reload} />}
+    </div>
+  );
+}
+
+function CampaignDialog({ campaign, templates, onClose, onSaved }: { campaign: Campaign | null; templates: Template[]; onClose: () => void; onSaved: () => void }) {
+  const i18n = useT();
+  const { t } = i18n;
+  const toast = useToast();
+  const langName = useLanguageName();
+  const [name, setName] = useState(campaign?.name ?? '');
+  const [language, setLanguage] = useState(campaign?.language ?? '');
+  const [templateId, setTemplateId] = useState(campaign?.template?.id ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [cs, create] = useMutation(CreateCampaign);
+  const [us, update] = useMutation(UpdateCampaign);
+  const def = templates.find((x) => x.isDefault);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const input = { name: name.trim(), language: language || null, templateId: templateId || null };
+    const out = campaign ? outcome(await update({ id: campaign.id, input }), 'updateCampaign') : outcome(await create({ input }), 'createCampaign');
+    if (!out.ok) {
+      setError(describeError(i18n, out.error));
+      return;
+    }
+    toast(campaign ? t('campaigns.saved', { name: input.name }) : t('campaigns.created_toast', { name: input.name }));
+    onSaved();
+    onClose();
+  };
+  return (
+    <Dialog open onClose={onClose} title={campaign ? t('campaigns.edit') : t('campaigns.new')} description={t('campaigns.dialogLead')}>
+      <form className="stack" onSubmit={submit}>
+        {error && <Alert tone="red">{error}</Alert>}
+        <TextField label={t('campaigns.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus name="campaign-name" hint={t('campaigns.nameHint')} />
+        <SelectField label={t('campaigns.language')} value={language} onChange={(e) => setLanguage(e.target.value)} hint={t('campaigns.languageHint')} name="campaign-language">
+          <option value="">{t('campaigns.detect')}</option>
+          {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
+            <option key={c} value={c}>
+              {langName(c)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={t('campaigns.template')} value={templateId} onChange={(e) => setTemplateId(e.target.value)} name="campaign-template" hint={templates.length ? undefined : t('campaigns.noTemplatesHint')}>
+          <option value="">{def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}</option>
+          {templates.map((x) => (
+            <option key={x.id} value={x.id}>
+              {x.name}
+            </option>
+          ))}
+        </SelectField>
+        <div className="form-actions">
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" loading={cs.fetching || us.fetching} disabled={!name.trim()}>
+            {campaign ? t('common.save') : t('campaigns.create')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation } from 'urql';
+import { Alert, Button, TextField } from '../components/ui.tsx';
+import { useT } from '../i18n/index.tsx';
+import { SessionFields, useAuth } from '../lib/auth.tsx';
+import { describeError, outcome } from '../lib/errors.ts';
+import { graphql } from '../lib/graphql.ts';
+import { AuthLayout } from './AuthLayout.tsx';
+
+const SignInMutation = graphql(
+  `
+  mutation SignIn($email: String!, $password: String!) {
+    signIn(email: $email, password: $password) {
+      __typename
+      ... on Session { ...SessionFields }
+      ... on Error { code message }
+      ... on RateLimitedError { retryAfterSeconds }
+    }
+  }
+`,
+  [SessionFields],
+);
+
+export function SignInPage() {
+  const i18n = useT();
+  const { t } = i18n;
+  const { signedIn, expired } = useAuth();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [{ fetching }, signIn] = useMutation(SignInMutation);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const res = await signIn({ email: email.trim(), password });
+    const out = outcome(res, 'signIn');
+    if (!out.ok) {
+      setError(describeError(i18n, out.error));
+      return;
+    }
+    signedIn(out.value);
+  };
+
+  return (
+    <AuthLayout>
+      <div>
+        <h1>{t('signIn.title')}</h1>
+        <p className="lead">{t('signIn.lead')}</p>
+      </div>
+      {expired && !error && <Alert tone="amber">{t('signIn.expired')}</Alert>}
+      {error && <Alert tone="red">{error}</Alert>}
+      <form className="stack" onSubmit={submit} noValidate>
+        <TextField label={t('signIn.email')} type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+        <TextField label={t('signIn.password')} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Button type="submit" variant="primary" loading={fetching} disabled={!email || !password}>
+          {t('signIn.submit')}
+        </Button>
+      </form>
+      <p className="muted small">{t('signIn.help')}</p>
+    </AuthLayout>
+  );
+}

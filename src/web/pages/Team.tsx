@@ -1,0 +1,421 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { initials } from '../components/Shell.tsx';
+import { Alert, Badge, Button, Card, ConfirmDialog, Dialog, EmptyState, PageHeader, ProgressBar, SecretBox, SelectField, TextField, useToast } from '../components/ui.tsx';
+import { useT, type MessageKey } from '../i18n/index.tsx';
+import { roleAtLeast, useAuth, type Role } from '../lib/auth.tsx';
+import { describeError, outcome, type Outcome } from '../lib/errors.ts';
+import { formatDate, formatRelative } from '../lib/format.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
+
+const TeamQuery = graphql(`
+  query Team {
+    seats { used total available }
+    agents(includeInactive: true) { id name telephonyCode active deactivatedAt createdAt }
+    users { id name email role createdAt }
+  }
+`);
+const InvitationsQuery = graphql(`
+  query Invitations { invitations { id email role createdAt expiresAt invitedBy { id name } } }
+`);
+
+const CreateAgent = graphql(`
+  mutation CreateAgent($input: AgentInput!) {
+    createAgent(input: $input) { __typename ... on Agent { id name telephonyCode active } ... on Error { code message } }
+  }
+`);
+const UpdateAgent = graphql(`
+  mutation UpdateAgent($id: ID!, $input: AgentPatch!) {
+    updateAgent(id: $id, input: $input) { __typename ... on Agent { id name telephonyCode active } ... on Error { code message } }
+  }
+`);
+const DeactivateAgent = graphql(`
+  mutation DeactivateAgent($id: ID!) {
+    deactivateAgent(id: $id) { __typename ... on Agent { id active } ... on Error { code message } }
+  }
+`);
+const ReactivateAgent = graphql(`
+  mutation ReactivateAgent($id: ID!) {
+    reactivateAgent(id: $id) { __typename ... on Agent { id active } ... on Error { code message } }
+  }
+`);
+const InviteUser = graphql(`
+  mutation InviteUser($email: String!, $role: UserRole!) {
+    inviteUser(email: $email, role: $role) { __typename ... on InvitationPayload { link invitation { id email role } } ... on Error { code message } }
+  }
+`);
+const RevokeInvitation = graphql(`
+  mutation RevokeInvitation($id: ID!) {
+    revokeInvitation(id: $id) { __typename ... on Invitation { id revokedAt } ... on Error { code message } }
+  }
+`);
+const ChangeRole = graphql(`
+  mutation ChangeRole($userId: ID!, $role: UserRole!) {
+    changeUserRole(userId: $userId, role: $role) { __typename ... on User { id role } ... on Error { code message } }
+  }
+`);
+const RemoveUser = graphql(`
+  mutation RemoveUser($userId: ID!) {
+    removeUser(userId: $userId) { __typename ... on User { id removedAt } ... on Error { code message } }
+  }
+`);
+
+type Agent = ResultOf<typeof TeamQuery>['agents'][number];
+type User = ResultOf<typeof TeamQuery>['users'][number];
+const ROLES: Role[] = ['VIEWER', 'ANALYST', 'ADMIN', 'OWNER'];
+
+export function TeamPage() {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const toast = useToast();
+  const { session } = useAuth();
+  const role = session?.user.role;
+  const isAdmin = roleAtLeast(role, 'ADMIN');
+  const [{ data, error }, refetch] = useQuery({ query: TeamQuery });
+  const [inv, refetchInv] = useQuery({ query: InvitationsQuery, pause: !isAdmin });
+  const [editing, setEditing] = useState<Agent | 'new' | null>(null);
+  const [inviting, setInviting] = useState(false);
+  const [confirm, setConfirm] = useState<{ kind: 'deactivate'; agent: Agent } | { kind: 'remove'; user: User } | null>(null);
+  const [, deactivate] = useMutation(DeactivateAgent);
+  const [, reactivate] = useMutation(ReactivateAgent);
+  const [, revokeInv] = useMutation(RevokeInvitation);
+  const [, changeRole] = useMutation(ChangeRole);
+  const [removeState, removeUser] = useMutation(RemoveUser);
+  const reload = () => {
+    refetch({ requestPolicy: 'network-only' });
+    if (isAdmin) refetchInv({ requestPolicy: 'network-only' });
+  };
+  const report = (res: Outcome<unknown>, success: string) => {
+    if (!res.ok) toast(describeError(i18n, res.error), 'error');
+    else toast(success);
+    reload();
+  };
+
+  const seats = data?.seats;
+  const agents = data?.agents ?? [];
+  const active = agents.filter((a) => a.active);
+  const inactive = agents.filter((a) => !a.active);
+
+  return (
+    <div className="page">
+      <PageHeader
+        title={t('nav.team')}
+        description={t('team.lead')}
+        actions={
+          isAdmin && (
+            <>
+              <Button icon="mail" onClick={() => setInviting(true)}>
+                {t('team.inviteUser')}
+              </Button>
+              <Button variant="primary" icon="plus" onClick={() => setEditing('new')} disabled={seats ? seats.available <= 0 : false} data-testid="add-agent">
+                {t('team.addAgent')}
+              </Button>
+            </>
+          )
+        }
+      />
+      {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
+      <div className="stack">
+        <div className="grid-3">
+          <div className="card stat">
+            <div className="label">{t('team.seatsUsed')}</div>
+            <div className="value" data-testid="seats">
+              {seats ? `${seats.used} / ${seats.total}` : '—'}
+            </div>
+            {seats && <ProgressBar value={seats.total ? seats.used / seats.total : 1} tone={seats.available <= 0 ? 'red' : undefined} label={t('team.seatsUsed')} />}
+            <div className="sub" style={{ marginTop: 8 }}>
+              {seats && (seats.available > 0 ? t('team.seatsFree', { n: seats.available }) : t('team.seatsFull'))}
+            </div>
+          </div>
+          <div className="card stat">
+            <div className="label">{t('team.activeAgents')}</div>
+            <div className="value">{active.length}</div>
+            <div className="sub">{t('team.inactiveCount', { n: inactive.length })}</div>
+          </div>
+          <div className="card stat">
+            <div className="label">{t('team.members')}</div>
+            <div className="value">{data?.users.length ?? '—'}</div>
+            <div className="sub">{isAdmin && inv.data ? t('team.pendingInvites', { n: inv.data.invitations.length }) : ' '}</div>
+          </div>
+        </div>
+
+        <Card title={t('team.agents')} description={t('team.agentsLead')} bodyClass="tight">
+          {agents.length === 0 ? (
+            <EmptyState icon="users" title={t('team.noAgentsTitle')} action={isAdmin ? <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>{t('team.addAgent')}</Button> : undefined}>
+              {t('team.noAgentsBody')}
+            </EmptyState>
+          ) : (
+            <div className="table-wrap">
+              <table className="table" data-testid="agents-table">
+                <thead>
+                  <tr>
+                    <th>{t('team.name')}</th>
+                    <th>{t('team.code')}</th>
+                    <th>{t('team.status')}</th>
+                    <th>{t('team.since')}</th>
+                    {isAdmin && <th className="right">{t('common.actions')}</th>}
+                  </tr>
+                </thead>
+                <tbody>
+                  {[...active, ...inactive].map((a) => (
+                    <tr key={a.id} data-testid="agent-row">
+                      <td className="strong">{a.name}</td>
+                      <td>{a.telephonyCode ? <code>{a.telephonyCode}</code> : <span className="muted">{t('team.noCode')}</span>}</td>
+                      <td>{a.active ? <Badge tone="green" dot>{t('team.active')}</Badge> : <Badge>{t('team.inactive')}</Badge>}</td>
+                      <td className="muted">{formatDate(a.active ? a.createdAt : a.deactivatedAt, locale)}</td>
+                      {isAdmin && (
+                        <td className="right nowrap">
+                          <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(a)}>
+                            {t('common.edit')}
+                          </Button>
+                          {a.active ? (
+                            <Button size="sm" variant="ghost" onClick={() => setConfirm({ kind: 'deactivate', agent: a })}>
+                              {t('team.deactivate')}
+                            </Button>
+                          ) : (
+                            <Button size="sm" variant="ghost" onClick={async () => report(outcome(await reactivate({ id: a.id }), 'reactivateAgent'), t('team.reactivated', { name: a.name }))}>
+                              {t('team.reactivate')}
+                            </Button>
+                          )}
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+
+        <Card title={t('team.users')} description={t('team.usersLead')} bodyClass="tight">
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>{t('team.name')}</th>
+                  <th>{t('settings.email')}</th>
+                  <th>{t('settings.role')}</th>
+                  <th>{t('team.since')}</th>
+                  {isAdmin && <th className="right">{t('common.actions')}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {(data?.users ?? []).map((u) => {
+                  const self = u.id === session?.user.id;
+                  const canEdit = isAdmin && !self && (role === 'OWNER' || u.role !== 'OWNER');
+                  return (
+                    <tr key={u.id}>
+                      <td>
+                        <span className="row">
+                          <span className="avatar" aria-hidden="true">
+                            {initials(u.name)}
+                          </span>
+                          <span className="strong">{u.name}</span>
+                          {self && <Badge tone="accent">{t('team.you')}</Badge>}
+                        </span>
+                      </td>
+                      <td>{u.email}</td>
+                      <td>
+                        {canEdit ? (
+                          <select
+                            className="select select-sm"
+                            aria-label={t('team.roleOf', { name: u.name })}
+                            value={u.role}
+                            onChange={async (e) => report(outcome(await changeRole({ userId: u.id, role: e.target.value as Role }), 'changeUserRole'), t('team.roleChanged', { name: u.name }))}
+                            style={{ width: 150 }}
+                          >
+                            {ROLES.filter((r) => r !== 'OWNER' || role === 'OWNER').map((r) => (
+                              <option key={r} value={r}>
+                                {t(`roles.${r}` as MessageKey)}
+                              </option>
+                            ))}
+                          </select>
+                        ) : (
+                          t(`roles.${u.role}` as MessageKey)
+                        )}
+                      </td>
+                      <td className="muted">{formatDate(u.createdAt, locale)}</td>
+                      {isAdmin && (
+                        <td className="right">
+                          {canEdit && (
+                            <Button size="sm" variant="ghost" className="btn-danger" onClick={() => setConfirm({ kind: 'remove', user: u })}>
+                              {t('team.remove')}
+                            </Button>
+                          )}
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+
+        {isAdmin && (
+          <Card title={t('team.invitations')} description={t('team.invitationsLead')} bodyClass={inv.data?.invitations.length ? 'tight' : undefined}>
+            {!inv.data?.invitations.length ? (
+              <p className="muted small">{t('team.noInvitations')}</p>
+            ) : (
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th>{t('settings.email')}</th>
+                    <th>{t('settings.role')}</th>
+                    <th>{t('team.invitedBy')}</th>
+                    <th>{t('team.expires')}</th>
+                    <th className="right">{t('common.actions')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {inv.data.invitations.map((i) => (
+                    <tr key={i.id}>
+                      <td>{i.email}</td>
+                      <td>{t(`roles.${i.role}` as MessageKey)}</td>
+                      <td className="muted">{i.invitedBy?.name ?? '—'}</td>
+                      <td className="muted">{formatRelative(i.expiresAt, locale)}</td>
+                      <td className="right">
+                        <Button size="sm" variant="ghost" onClick={async () => report(outcome(await revokeInv({ id: i.id }), 'revokeInvitation'), t('team.invitationRevoked'))}>
+                          {t('team.revoke')}
+                        </Button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Card>
+        )}
+      </div>
+
+      {editing && <AgentDialog agent={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} />}
+      {inviting && <InviteDialog onClose={() => setInviting(false)} onSaved={reload} canInviteOwner={role === 'OWNER'} />}
+      <ConfirmDialog
+        open={confirm?.kind === 'deactivate'}
+        onClose={() => setConfirm(null)}
+        title={t('team.deactivateTitle', { name: confirm?.kind === 'deactivate' ? confirm.agent.name : '' })}
+        confirmLabel={t('team.deactivate')}
+        danger
+        onConfirm={async () => {
+          if (confirm?.kind !== 'deactivate') return;
+          const a = confirm.agent;
+          setConfirm(null);
+          report(outcome(await deactivate({ id: a.id }), 'deactivateAgent'), t('team.deactivated', { name: a.name }));
+        }}
+      >
+        <p>{t('team.deactivateBody')}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirm?.kind === 'remove'}
+        onClose={() => setConfirm(null)}
+        title={t('team.removeTitle', { name: confirm?.kind === 'remove' ? confirm.user.name : '' })}
+        confirmLabel={t('team.remove')}
+        danger
+        loading={removeState.fetching}
+        onConfirm={async () => {
+          if (confirm?.kind !== 'remove') return;
+          const u = confirm.user;
+          setConfirm(null);
+          report(outcome(await removeUser({ userId: u.id }), 'removeUser'), t('team.removed', { name: u.name }));
+        }}
+      >
+        <p>{t('team.removeBody')}</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose: () => void; onSaved: () => void }) {
+  const i18n = useT();
+  const { t } = i18n;
+  const toast = useToast();
+  const [name, setName] = useState(agent?.name ?? '');
+  const [code, setCode] = useState(agent?.telephonyCode ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [createState, create] = useMutation(CreateAgent);
+  const [updateState, update] = useMutation(UpdateAgent);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const input = { name: name.trim(), telephonyCode: code.trim() || null };
+    const out = agent ? outcome(await update({ id: agent.id, input }), 'updateAgent') : outcome(await create({ input }), 'createAgent');
+    if (!out.ok) {
+      setError(describeError(i18n, out.error));
+      return;
+    }
+    toast(agent ? t('team.agentSaved', { name: input.name }) : t('team.agentAdded', { name: input.name }));
+    onSaved();
+    onClose();
+  };
+  return (
+    <Dialog open onClose={onClose} title={agent ? t('team.editAgent') : t('team.addAgent')} description={agent ? undefined : t('team.addAgentLead')}>
+      <form className="stack" onSubmit={submit} id="agent-form">
+        {error && <Alert tone="red">{error}</Alert>}
+        <TextField label={t('team.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus name="agent-name" />
+        <TextField label={t('team.code')} value={code} onChange={(e) => setCode(e.target.value)} hint={t('team.codeHint')} name="agent-code" />
+        <div className="form-actions">
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" loading={createState.fetching || updateState.fetching} disabled={!name.trim()}>
+            {agent ? t('common.save') : t('team.addAgent')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function InviteDialog({ onClose, onSaved, canInviteOwner }: { onClose: () => void; onSaved: () => void; canInviteOwner: boolean }) {
+  const i18n = useT();
+  const { t } = i18n;
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('ANALYST');
+  const [error, setError] = useState<string | null>(null);
+  const [link, setLink] = useState<string | null>(null);
+  const [{ fetching }, invite] = useMutation(InviteUser);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const out = outcome(await invite({ email: email.trim(), role }), 'inviteUser');
+    if (!out.ok) {
+      setError(describeError(i18n, out.error));
+      return;
+    }
+    setLink(out.value.link);
+    onSaved();
+  };
+  return (
+    <Dialog open onClose={onClose} title={t('team.inviteUser')} description={link ? undefined : t('team.inviteLead')}>
+      {link ? (
+        <div className="stack">
+          <Alert tone="green" title={t('team.inviteCreated', { email })}>
+            {t('team.inviteLinkOnce')}
+          </Alert>
+          <SecretBox value={link} />
+          <div className="form-actions">
+            <Button variant="primary" onClick={onClose}>
+              {t('common.done')}
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <form className="stack" onSubmit={submit}>
+          {error && <Alert tone="red">{error}</Alert>}
+          <TextField label={t('settings.email')} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus />
+          <SelectField label={t('settings.role')} value={role} onChange={(e) => setRole(e.target.value as Role)} hint={t(`roles.${role}_hint` as MessageKey)}>
+            {ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => (
+              <option key={r} value={r}>
+                {t(`roles.${r}` as MessageKey)}
+              </option>
+            ))}
+          </SelectField>
+          <div className="form-actions">
+            <Button onClick={onClose}>{t('common.cancel')}</Button>
+            <Button type="submit" variant="primary" loading={fetching} disabled={!email.includes('@')}>
+              {t('team.sendInvite')}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

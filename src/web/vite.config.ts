@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const outDir = fileURLToPath(new URL('../../dist/web', import.meta.url));
+/** `npx vite --config src/web/vite.config.ts` proxies the API of a running `npm start` (ESCUCHA_API, default :3000). */
+const api = process.env.ESCUCHA_API ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  root,
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir,
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    sourcemap: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 800,
+  },
+  server: {
+    proxy: {
+      '/graphql': { target: api, changeOrigin: false },
+      '/api': { target: api, changeOrigin: false },
+      '/v1': { target: api, changeOrigin: false },
+    },
+  },
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activeFilterCount,
+  clearFilters,
+  DEFAULT_QUERY,
+  endOfDayIso,
+  exportUrl,
+  parseCallsQuery,
+  serializeCallsQuery,
+  startOfDayIso,
+  toCallFilter,
+  toExportQuery,
+  updateCallsQuery,
+} from '../../src/web/lib/call-filters.ts';
+
+const AGENT = '3f2b8a4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+
+describe('calls list state ↔ URL query', () => {
+  it('an empty query is the default view (analyzed, newest first)', () => {
+    expect(parseCallsQuery('')).toEqual(DEFAULT_QUERY);
+    expect(serializeCallsQuery(DEFAULT_QUERY)).toBe('');
+  });
+
+  it('round-trips every filter, leaving defaults out', () => {
+    const q = { ...DEFAULT_QUERY, view: 'failed' as const, from: '2024-03-01', to: '2024-03-31', agent: AGENT, direction: 'inbound' as const, scoreMin: 40, scoreMax: 80.5, topic: 'billing', language: 'es', q: '"le atiende" -idiota', sort: 'score' as const, order: 'asc' as const };
+    const s = serializeCallsQuery(q);
+    expect(s).not.toContain('after');
+    expect(parseCallsQuery(`?${s}`)).toEqual(q);
+    expect(s.startsWith('view=failed&q=')).toBe(true);
+  });
+
+  it('ignores malformed values instead of failing', () => {
+    const q = parseCallsQuery('view=everything&from=2024-13-45&to=yesterday&scoreMin=-3&scoreMax=abc&direction=sideways&sort=name&order=up');
+    expect(q).toEqual(DEFAULT_QUERY);
+  });
+
+  it('keeps only one pagination cursor', () => {
+    expect(parseCallsQuery('after=A&before=B')).toMatchObject({ after: 'A', before: null });
+    expect(parseCallsQuery('before=B')).toMatchObject({ after: null, before: 'B' });
+  });
+
+  it('a filter or sort change returns to the first page; paging keeps the filters', () => {
+    const paged = { ...DEFAULT_QUERY, agent: AGENT, after: 'CURSOR' };
+    expect(updateCallsQuery(paged, { topic: 'billing' })).toMatchObject({ agent: AGENT, topic: 'billing', after: null, before: null });
+    expect(updateCallsQuery(paged, { sort: 'duration' })).toMatchObject({ after: null });
+    expect(updateCallsQuery(paged, { after: 'NEXT' })).toMatchObject({ agent: AGENT, after: 'NEXT' });
+  });
+
+  it('counts and clears filters but keeps the view and sort', () => {
+    const q = { ...DEFAULT_QUERY, view: 'failed' as const, sort: 'duration' as const, q: 'x', agent: AGENT, scoreMin: 0 };
+    expect(activeFilterCount(q)).toBe(3);
+    expect(clearFilters(q)).toEqual({ ...DEFAULT_QUERY, view: 'failed', sort: 'duration' });
+  });
+});
+
+describe('GraphQL filter and export link', () => {
+  it('turns inclusive local days into an instant range [from 00:00, day after "to" 00:00)', () => {
+    const from = new Date(startOfDayIso('2024-03-01'));
+    const to = new Date(endOfDayIso('2024-03-31'));
+    expect([from.getFullYear(), from.getMonth(), from.getDate(), from.getHours()]).toEqual([2024, 2, 1, 0]);
+    expect([to.getFullYear(), to.getMonth(), to.getDate(), to.getHours()]).toEqual([2024, 3, 1, 0]);
+  });
+
+  it('builds the CallFilter input with GraphQL enum values', () => {
+    const q = parseCallsQuery(`view=in_progress&agent=${AGENT}&direction=outbound&scoreMin=0&q=factura`);
+    expect(toCallFilter(q)).toEqual({ view: 'IN_PROGRESS', agentIds: [AGENT], direction: 'OUTBOUND', scoreMin: 0, search: 'factura' });
+    expect(toCallFilter(q, false)).not.toHaveProperty('view');
+  });
+
+  it('links the export with the CallFilter parameter names the export endpoint reads', () => {
+    const q = parseCallsQuery(`from=2024-03-01&agent=${AGENT}&campaign=c1&direction=inbound&scoreMax=60&topic=billing&language=es&q=refund`);
+    const p = new URLSearchParams(toExportQuery(q));
+    expect(p.get('startedFrom')).toBe(startOfDayIso('2024-03-01'));
+    expect(p.get('startedTo')).toBeNull();
+    expect(p.getAll('agentIds')).toEqual([AGENT]);
+    expect(p.getAll('campaignIds')).toEqual(['c1']);
+    expect(p.get('direction')).toBe('inbound');
+    expect(p.get('scoreMax')).toBe('60');
+    expect(p.get('scoreMin')).toBeNull();
+    expect(p.get('topic')).toBe('billing');
+    expect(p.get('language')).toBe('es');
+    expect(p.get('search')).toBe('refund');
+    expect(exportUrl(q)).toMatch(/^\/api\/calls\/export\.csv\?/);
+  });
+});

@@ -1,0 +1,138 @@
+// @vitest-environment jsdom
+// Client logic in rendered components: the calls list keeps its filters in the URL, the sign-in
+// page words API errors in the UI language, upload answers are read per file.
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { createElement as h, type ReactNode } from 'react';
+import { Provider, type Client } from 'urql';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fromValue, never } from 'wonka';
+import { I18nProvider, type Lang } from '../../src/web/i18n/index.tsx';
+import { ToastProvider } from '../../src/web/components/ui.tsx';
+import { StatusBadge } from '../../src/web/components/call-bits.tsx';
+import { CallsPage } from '../../src/web/pages/Calls.tsx';
+import { searchTerms } from '../../src/web/pages/CallDetail.tsx';
+import { parseUploadResponse, looksLikeAudio } from '../../src/web/lib/upload.ts';
+import { describeError } from '../../src/web/lib/errors.ts';
+import { translate } from '../../src/web/i18n/index.tsx';
+
+const AGENT = '3f2b8a4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+
+function call(id: string, status: string, extra: Record<string, unknown> = {}) {
+  return {
+    __typename: 'Call', id, status, startedAt: '2024-05-10T10:00:00.000Z', createdAt: '2024-05-10T10:00:00.000Z', updatedAt: '2024-05-10T10:00:00.000Z',
+    durationSeconds: 62, direction: 'INBOUND', language: 'es', detectedLanguage: 'es', score: 75, topic: 'billing', failureReason: null, failureDetail: null,
+    customerPhone: '+34600111222', customerName: null, fileName: `${id}.mp3`, agent: { __typename: 'Agent', id: AGENT, name: 'Ana García' }, campaign: null, ...extra,
+  };
+}
+
+/** A urql client answering each operation by its name. */
+function mockClient(answers: Record<string, (vars: any) => unknown>) {
+  const seen: { name: string; variables: any }[] = [];
+  const client = {
+    executeQuery: vi.fn((op: any) => {
+      const name = op.query.definitions[0].name.value;
+      seen.push({ name, variables: op.variables });
+      return fromValue({ operation: op, data: answers[name]?.(op.variables) ?? null, stale: false, hasNext: false });
+    }),
+    executeSubscription: vi.fn(() => never),
+    executeMutation: vi.fn(() => never),
+  } as unknown as Client;
+  return { client, seen };
+}
+
+function renderWith(node: ReactNode, client: Client, lang: Lang = 'en') {
+  return render(h(I18nProvider, { lang, children: h(ToastProvider, { children: h(Provider, { value: client, children: node }) }) }));
+}
+
+const answers = {
+  CallsList: () => ({ calls: { __typename: 'CallConnection', totalCount: 1, pageInfo: { __typename: 'PageInfo', hasNextPage: true, hasPreviousPage: false, startCursor: 'S', endCursor: 'E' }, edges: [{ __typename: 'CallEdge', node: call('c1', 'ANALYZED') }] } }),
+  CallCounts: () => ({ inProgress: { __typename: 'CallConnection', totalCount: 2 }, analyzed: { __typename: 'CallConnection', totalCount: 1 }, failed: { __typename: 'CallConnection', totalCount: 0 } }),
+  CallFilterOptions: () => ({ agents: [{ __typename: 'Agent', id: AGENT, name: 'Ana García', active: true }], campaigns: [], callTopics: ['billing'], account: { __typename: 'Account', id: 'a', defaultTemplate: null }, templates: [] }),
+};
+
+beforeEach(() => {
+  window.history.replaceState(null, '', '/calls');
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('calls list', () => {
+  it('renders the view tabs, counts, the not-analyzed banner and the rows', () => {
+    const { client } = mockClient(answers);
+    renderWith(h(CallsPage), client);
+    expect(screen.getByTestId('count-in_progress').textContent).toBe('2');
+    expect(screen.getByRole('tab', { name: /Analyzed/ }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByText('No template yet: calls are transcribed but not analyzed')).toBeTruthy();
+    expect(screen.getAllByTestId('call-row')).toHaveLength(1);
+    expect(screen.getByText('1 call')).toBeTruthy();
+  });
+
+  it('writes filters into the URL and queries with them', async () => {
+    vi.useFakeTimers();
+    const { client, seen } = mockClient(answers);
+    renderWith(h(CallsPage), client);
+    fireEvent.change(screen.getByLabelText('Agent'), { target: { value: AGENT } });
+    expect(window.location.search).toBe(`?agent=${AGENT}`);
+    fireEvent.change(screen.getByLabelText('Search transcripts'), { target: { value: 'factura' } });
+    expect(window.location.search).not.toContain('q=');
+    await act(async () => vi.advanceTimersByTime(400));
+    expect(new URLSearchParams(window.location.search).get('q')).toBe('factura');
+    const last = seen.filter((s) => s.name === 'CallsList').at(-1)!;
+    expect(last.variables.filter).toEqual({ view: 'ANALYZED', agentIds: [AGENT], search: 'factura' });
+    const exportHref = screen.getByTestId('export-csv').getAttribute('href')!;
+    expect(exportHref).toContain(`agentIds=${AGENT}`);
+    expect(exportHref).toContain('search=factura');
+  });
+
+  it('reads its state back from the URL, sorts by clicking a column, and pages with cursors', () => {
+    window.history.replaceState(null, '', '/calls?view=failed&scoreMin=10');
+    const { client, seen } = mockClient(answers);
+    renderWith(h(CallsPage), client);
+    expect(screen.getByRole('tab', { name: /Failed/ }).getAttribute('aria-selected')).toBe('true');
+    expect(seen.find((s) => s.name === 'CallsList')!.variables).toMatchObject({ filter: { view: 'FAILED', scoreMin: 10 }, first: 25, sort: 'STARTED_AT', order: 'DESC' });
+    fireEvent.click(screen.getByRole('button', { name: /Duration/ }));
+    expect(window.location.search).toBe('?view=failed&scoreMin=10&sort=duration');
+    fireEvent.click(screen.getByRole('button', { name: /Next/ }));
+    expect(window.location.search).toContain('after=E');
+    expect(seen.filter((s) => s.name === 'CallsList').at(-1)!.variables).toMatchObject({ after: 'E', first: 25 });
+  });
+
+  it('speaks Spanish', () => {
+    const { client } = mockClient(answers);
+    renderWith(h(CallsPage), client, 'es');
+    expect(screen.getByRole('tab', { name: /Analizadas/ })).toBeTruthy();
+    expect(screen.getByText('1 llamada')).toBeTruthy();
+    expect(screen.getByLabelText('Buscar en transcripciones')).toBeTruthy();
+  });
+});
+
+describe('small pieces', () => {
+  it('marks transcribed calls as not analyzed', () => {
+    const { client } = mockClient({});
+    renderWith(h(StatusBadge, { status: 'TRANSCRIBED' }), client, 'es');
+    expect(screen.getByText('Sin analizar')).toBeTruthy();
+  });
+
+  it('highlights the words of a transcript search, not its operators', () => {
+    expect(searchTerms('"le atiende" -idiota factura or cargo')).toEqual(['le atiende', 'factura', 'cargo']);
+    expect(searchTerms(null)).toEqual([]);
+  });
+
+  it('words API errors for managers, in their language', () => {
+    const t = (lang: Lang) => ({ t: (k: any, v?: any) => translate(lang, k, v) });
+    expect(describeError(t('es'), { code: 'seat_limit', message: 'All 5 agent seats…' })).toMatch(/plazas/);
+    expect(describeError(t('en'), { code: 'rate_limited', message: '', retryAfterSeconds: 600 })).toBe('Too many attempts. Try again in 10 minutes.');
+    expect(describeError(t('en'), { code: 'something_new', message: 'Server words.' })).toBe('Server words.');
+  });
+
+  it('reads the upload endpoint answers per file', () => {
+    expect(parseUploadResponse(200, JSON.stringify({ results: [{ fileName: 'a.wav', ok: true, id: 'x', status: 'queued', url: 'u' }] }), 'a.wav')).toMatchObject({ ok: true, id: 'x' });
+    expect(parseUploadResponse(403, JSON.stringify({ error: { code: 'csrf', message: 'no' } }), 'a.wav')).toEqual({ fileName: 'a.wav', ok: false, error: { code: 'csrf', message: 'no' } });
+    expect(parseUploadResponse(0, '', 'a.wav').error!.code).toBe('network');
+    expect(parseUploadResponse(502, '<html>', 'a.wav').error!.code).toBe('http_502');
+    expect(looksLikeAudio({ name: 'call.MP3', type: '' })).toBe(true);
+    expect(looksLikeAudio({ name: 'notes.pdf', type: 'application/pdf' })).toBe(false);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { segmentAtTime } from '../../src/web/lib/segments.ts';
+
+const segs = [
+  { start: 0.8, end: 4.0 },
+  { start: 4.8, end: 9.5 },
+  { start: 10.3, end: 14.0 },
+  { start: 13.5, end: 16.0 }, // overlaps the previous one (cross-talk on stereo)
+];
+
+describe('segment playing at a time', () => {
+  it('finds the segment containing the time', () => {
+    expect(segmentAtTime(segs, 1)).toBe(0);
+    expect(segmentAtTime(segs, 4.8)).toBe(1);
+    expect(segmentAtTime(segs, 9.4)).toBe(1);
+    expect(segmentAtTime(segs, 12)).toBe(2);
+  });
+
+  it('is -1 before the first word, in long pauses and after the end', () => {
+    expect(segmentAtTime(segs, 0)).toBe(-1);
+    expect(segmentAtTime(segs, 0.5)).toBe(-1);
+    expect(segmentAtTime(segs, 9.9)).toBe(-1);
+    expect(segmentAtTime(segs, 20)).toBe(-1);
+    expect(segmentAtTime([], 3)).toBe(-1);
+    expect(segmentAtTime(segs, Number.NaN)).toBe(-1);
+  });
+
+  it('bridges short gaps so the highlight does not flicker', () => {
+    expect(segmentAtTime(segs, 4.1)).toBe(0);
+    expect(segmentAtTime(segs, 4.1, 0)).toBe(-1);
+  });
+
+  it('on overlaps picks the latest started segment, then an earlier one still running', () => {
+    expect(segmentAtTime(segs, 13.8)).toBe(3);
+    const nested = [
+      { start: 0, end: 10 },
+      { start: 2, end: 3 },
+    ];
+    expect(segmentAtTime(nested, 5)).toBe(0);
+  });
+
+  it('scales to long transcripts', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => ({ start: i * 2, end: i * 2 + 1.5 }));
+    expect(segmentAtTime(many, 12_345.2)).toBe(6172);
+    expect(segmentAtTime(many, 12_345.9)).toBe(-1);
+  });
+});
