@@ -31,4 +31,11 @@ npm run --silent models:fetch
 
 npx tsx scripts/build-web.ts --if-stale   # the web app (and its typed GraphQL client) for the e2e test
 npx tsc --noEmit
-npx vitest run "$@"
+# Speech-heavy files each use every core for the models, so they run one at a time after the rest.
+HEAVY=(test/pipeline test/transcription test/web/e2e.test.ts)
+if [ $# -gt 0 ]; then
+  npx vitest run "$@"
+else
+  npx vitest run --exclude 'test/pipeline/**' --exclude 'test/transcription/**' --exclude 'test/web/e2e.test.ts'
+  npx vitest run --no-file-parallelism "${HEAVY[@]}"
+fi

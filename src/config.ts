@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { resolveModelsDir } from './transcription/models.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -87,7 +88,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('TRANSCRIPTION_ENGINE=openai needs OPENAI_TRANSCRIBE_URL (e.g. https://api.openai.com/v1)');
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
-  const sharedModels = path.resolve(repoRoot, '..', 'shared', 'models');
   return {
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -102,7 +102,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     workerStaleSeconds: e.WORKER_STALE_SECONDS,
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')),
     tmpDir: path.join(path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')), '.incoming'),
-    modelsDir: path.resolve(e.MODELS_DIR ?? (existsSync(sharedModels) ? sharedModels : path.join(dataDir, 'models'))),
+    modelsDir: resolveModelsDir(source),
     transcription:
       e.TRANSCRIPTION_ENGINE === 'openai'
         ? { engine: 'openai', baseUrl: e.OPENAI_TRANSCRIBE_URL!, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }

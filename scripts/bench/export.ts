@@ -8,7 +8,6 @@
 // asks the child for its peak RSS again. The export must stream: a WARNING is printed when the
 // large run's peak RSS exceeds 1.5× the small run's, i.e. when memory grows with the row count.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +17,7 @@ import { createSession } from '../../src/auth/session.ts';
 import { createDb } from '../../src/db/client.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { hashPassword } from '../../src/domain/passwords.ts';
-import { MiB, createBenchDb, note, round, startChild, table, type BenchDb } from './lib.ts';
+import { MiB, benchWorkspace, note, round, startChild, table, type BenchDb } from './lib.ts';
 
 // `npm run bench` passes every bench the same arguments: unknown ones belong to other benches.
 const { values: args } = parseArgs({
@@ -230,17 +229,9 @@ async function measure(label: string, who: Seeded, db: BenchDb, work: string): P
 }
 
 async function main() {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'escucha-bench-export-'));
-  let db: BenchDb | null = null;
-  const cleanup = async () => {
-    await db?.drop().catch((e: Error) => note(`could not drop the bench database: ${e.message}`));
-    rmSync(work, { recursive: true, force: true });
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-  }
+  const { work, createBenchDb, cleanup } = benchWorkspace('escucha-bench-export-');
   try {
-    db = await createBenchDb();
+    const db = await createBenchDb();
     let t = performance.now();
     const large = await seed(db.url, 'Bench Large', LARGE);
     const small = await seed(db.url, 'Bench Small', SMALL);

@@ -8,7 +8,7 @@
 // exceeds 1.5× its peak at 1 MB.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { createDb } from '../../src/db/client.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { createAgent } from '../../src/domain/agents.ts';
 import { createApiKey } from '../../src/domain/api-keys.ts';
-import { MiB, createBenchDb, note, percentile, round, startChild, table, type BenchDb } from './lib.ts';
+import { MiB, benchWorkspace, note, percentile, round, startChild, table } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -244,15 +244,7 @@ async function measure(target: Target, rec: Recording, requests: number, env: Re
 }
 
 async function main() {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'escucha-bench-'));
-  let db: BenchDb | null = null;
-  const cleanup = async () => {
-    await db?.drop().catch((e: Error) => note(`could not drop the bench database: ${e.message}`));
-    rmSync(work, { recursive: true, force: true });
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-  }
+  const { work, createBenchDb, cleanup } = benchWorkspace('escucha-bench-');
   try {
     note('preparing recordings and a throwaway database…');
     const recordings: Recording[] = [];
@@ -261,7 +253,7 @@ async function main() {
       await writeWav(p, s.bytes);
       recordings.push({ label: s.label, path: p, bytes: s.bytes });
     }
-    db = await createBenchDb();
+    const db = await createBenchDb();
     const prisma = createDb(db.url, { max: 2 });
     const { account } = await createAccount(prisma, { name: 'Bench', minutes: 2_000_000_000, seats: 10, timeZone: 'UTC' });
     await createAgent(prisma, account.id, { name: 'Bench Agent', code: AGENT_CODE });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { localOrEmbeddedPostgres, withDatabase } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -26,45 +26,19 @@ export interface BenchDb {
   drop(): Promise<void>;
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
 /**
  * CREATE DATABASE escucha_bench_<pid> on the local server (BENCH_DATABASE_URL / TEST_DATABASE_URL
  * or postgres://postgres@127.0.0.1:5432/postgres), or on an embedded server in a temp dir when
  * there is none; migrated; dropped (and the embedded server removed) by drop().
  */
 export async function createBenchDb(): Promise<BenchDb> {
-  let adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  let embedded: InstanceType<Awaited<ReturnType<typeof loadEmbeddedPostgres>>> | undefined;
-  let embeddedDir: string | undefined;
-  if (!(await reachable(adminUrl))) {
-    note(`no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, '//…@')}; starting an embedded one`);
-    embeddedDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-benchpg-'));
-    const port = 56000 + (process.pid % 1000);
-    const EmbeddedPostgres = await loadEmbeddedPostgres();
-    embedded = new EmbeddedPostgres({
-      databaseDir: embeddedDir, port, user: 'postgres', password: 'postgres', persistent: false,
-      createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {},
-    });
-    await embedded.initialise();
-    await embedded.start();
-    adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  }
+  const requested = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const server = await localOrEmbeddedPostgres(requested, {
+    tmpPrefix: 'escucha-benchpg-',
+    port: 56000 + (process.pid % 1000),
+    onFallback: () => note(`no PostgreSQL at ${requested.replace(/\/\/[^@]*@/, '//…@')}; starting an embedded one`),
+  });
+  const adminUrl = server.url;
   const name = `escucha_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -76,17 +50,45 @@ export async function createBenchDb(): Promise<BenchDb> {
   let dropped = false;
   return {
     url,
-    server: embedded ? 'embedded' : 'local',
+    server: server.embedded ? 'embedded' : 'local',
     async drop() {
       if (dropped) return;
       dropped = true;
       const a = new pg.Client({ connectionString: adminUrl });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => a.end());
-      if (embedded) await embedded.stop();
-      if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+      await server.stop();
     },
   };
+}
+
+export interface BenchWorkspace {
+  /** A temp folder for this run's files. */
+  work: string;
+  /** Creates the throwaway database (see createBenchDb); cleanup() drops it. */
+  createBenchDb(): Promise<BenchDb>;
+  /** Drops the database and removes the folder; runs once. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A temp folder (`<tmpdir>/<prefix>…`) and, on demand, a throwaway database for one benchmark run.
+ * Both are removed by cleanup(), which also runs on SIGINT/SIGTERM before exiting with 130.
+ */
+export function benchWorkspace(prefix: string): BenchWorkspace {
+  const work = mkdtempSync(path.join(os.tmpdir(), prefix));
+  let db: BenchDb | null = null;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await db?.drop().catch((e: Error) => note(`could not drop the bench database: ${e.message}`));
+    rmSync(work, { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  }
+  return { work, createBenchDb: async () => (db = await createBenchDb()), cleanup };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,6 +184,30 @@ export function serveParent(onStop: () => Promise<void>): void {
 
 export function tellParent(msg: ChildMessage): void {
   process.send?.(msg);
+}
+
+/**
+ * The child side of a measured service: the real service with `roles` on a random loopback port,
+ * configured from the environment the parent sets (DATABASE_URL, DATA_DIR, …). Reports its URL,
+ * answers memory questions, and removes its data folder on stop. The service is imported here
+ * rather than at the top so parents that only use lib.ts don't load it.
+ */
+export async function serveMeasuredService(roles: { api: boolean; worker: boolean }, logLevel: string): Promise<void> {
+  try {
+    const { startService } = await import('../../src/app/start.ts');
+    const { loadConfig } = await import('../../src/config.ts');
+    const { createLogger } = await import('../../src/log.ts');
+    const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: logLevel });
+    const service = await startService(config, roles, createLogger(config.logLevel));
+    serveParent(async () => {
+      await service.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    });
+    tellParent({ type: 'ready', url: service.url! });
+  } catch (error) {
+    tellParent({ type: 'error', message: (error as Error).stack ?? String(error) });
+    process.exit(1);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

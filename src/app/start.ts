@@ -13,6 +13,7 @@ import { createHttpServer } from '../http/server.ts';
 import { buildRoutes, buildFallback } from '../http/routes.ts';
 import { CRONTAB, createTaskList } from '../../workers/index.ts';
 import { startHeartbeat } from '../jobs/heartbeat.ts';
+import { moonshineLanguages } from '../transcription/moonshine.ts';
 import { workerLogger } from '../../workers/logger.ts';
 import type { AppContext } from './context.ts';
 
@@ -53,6 +54,9 @@ export async function startService(config: Config, roles: Roles, log: Logger = c
     log.info({ url, publicUrl: config.publicUrl }, 'api listening');
   }
 
+  if (roles.worker && config.transcription.engine === 'moonshine' && moonshineLanguages(config.modelsDir).length === 0) {
+    log.error({ modelsDir: config.modelsDir }, 'no Moonshine models found: run `npm run models:fetch` or set MODELS_DIR; calls cannot be transcribed until then');
+  }
   let worker: SupervisedRunner | null = null;
   let stopHeartbeat: (() => Promise<void>) | null = null;
   if (roles.worker) {

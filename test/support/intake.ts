@@ -31,10 +31,9 @@ export async function postCall(base: string, opts: PostOptions) {
   return { status: res.status, body, headers: res.headers };
 }
 
-/** A tiny valid WAV (silence) of the given length in bytes, as a Blob. */
-export function wavBlob(totalBytes = 4096): Blob {
+/** A zeroed buffer of `totalBytes` that starts with a valid 16 kHz mono 16-bit PCM WAV header (silence). */
+export function wavBuffer(totalBytes: number): Buffer<ArrayBuffer> {
   const buf = Buffer.alloc(totalBytes);
-  const dataLen = totalBytes - 44;
   buf.write('RIFF', 0);
   buf.writeUInt32LE(totalBytes - 8, 4);
   buf.write('WAVE', 8);
@@ -47,6 +46,11 @@ export function wavBlob(totalBytes = 4096): Blob {
   buf.writeUInt16LE(2, 32);
   buf.writeUInt16LE(16, 34);
   buf.write('data', 36);
-  buf.writeUInt32LE(dataLen, 40);
-  return new Blob([buf], { type: 'audio/wav' });
+  buf.writeUInt32LE(totalBytes - 44, 40);
+  return buf;
+}
+
+/** A tiny valid WAV (silence) of the given length in bytes, as a Blob. */
+export function wavBlob(totalBytes = 4096): Blob {
+  return new Blob([wavBuffer(totalBytes)], { type: 'audio/wav' });
 }

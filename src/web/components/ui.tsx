@@ -129,6 +129,19 @@ export function Card({ title, description, actions, children, footer, bodyClass,
   );
 }
 
+/** A table in its horizontal scroller: `head` is the header row's cells, `children` the body rows. */
+export function DataTable({ head, children, testId, scroll = true }: { head: ReactNode; children: ReactNode; testId?: string; scroll?: boolean }) {
+  const table = (
+    <table className="table" data-testid={testId}>
+      <thead>
+        <tr>{head}</tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+  return scroll ? <div className="table-wrap">{table}</div> : table;
+}
+
 export function EmptyState({ icon = 'info', title, children, action }: { icon?: IconName; title: ReactNode; children?: ReactNode; action?: ReactNode }) {
   return (
     <div className="empty">

@@ -3,13 +3,14 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { callTitle, DirectionLabel, humanizeKey, scoreClass, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
 import { ScoreRing, TalkBar } from '../components/charts.tsx';
 import { Icon } from '../components/Icon.tsx';
-import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, useToast } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, EmptyState, LoadingBlock } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { durationBetween, formatBytes, formatClock, formatDateTime, formatDuration, formatNumber, formatPercent, formatScore, formatStep } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
+import { useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
 import { segmentAtTime } from '../lib/segments.ts';
 
 const CallDetailQuery = graphql(`
@@ -232,16 +233,13 @@ export function CallDetailPage({ id }: { id: string }) {
 }
 
 function CallHeader({ call }: { call: CallData }) {
-  const i18n = useT();
-  const { t, locale } = i18n;
+  const { t, locale } = useT();
   const role = useRole();
-  const toast = useToast();
+  const report = useOutcomeToast();
   const [{ fetching }, reanalyze] = useMutation(Reanalyze);
   const canReanalyze = roleAtLeast(role, 'ANALYST') && (call.status === 'ANALYZED' || call.status === 'TRANSCRIBED');
   const run = async () => {
-    const out = outcome(await reanalyze({ id: call.id }), 'reanalyzeCall');
-    if (!out.ok) toast(describeError(i18n, out.error), 'error');
-    else toast(t('callDetail.reanalyzeQueued'));
+    report(outcome(await reanalyze({ id: call.id }), 'reanalyzeCall'), t('callDetail.reanalyzeQueued'));
   };
   return (
     <header className="page-header" style={{ alignItems: 'flex-start' }}>
@@ -556,21 +554,10 @@ export function deliveryTone(status: string): 'green' | 'red' | 'amber' {
 }
 
 function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => void }) {
-  const i18n = useT();
-  const { t, locale } = i18n;
+  const { t, locale } = useT();
   const role = useRole();
-  const toast = useToast();
-  const [busy, setBusy] = useState<string | null>(null);
   const [, redeliver] = useMutation(Redeliver);
-  const run = async (deliveryId: string) => {
-    setBusy(deliveryId);
-    const out = outcome(await redeliver({ deliveryId }), 'redeliverWebhook');
-    setBusy(null);
-    if (!out.ok) toast(describeError(i18n, out.error), 'error');
-    else if (out.value.statusCode && out.value.statusCode < 300) toast(t('webhook.redelivered', { status: out.value.statusCode }));
-    else toast(t('webhook.redeliverFailed', { reason: out.value.error ?? String(out.value.statusCode ?? '') }), 'error');
-    onChanged();
-  };
+  const { busy, run } = useRedeliver(async (deliveryId) => outcome(await redeliver({ deliveryId }), 'redeliverWebhook'), onChanged);
   const deliveries = call.webhookDeliveries;
   return (
     <Card title={t('callDetail.webhooks')} bodyClass={deliveries.length ? 'tight' : undefined}>

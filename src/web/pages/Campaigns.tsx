@@ -1,12 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
-import { Alert, Badge, Button, Card, Checkbox, Dialog, EmptyState, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
+import { DialogForm } from '../components/forms.tsx';
+import { Alert, Badge, Button, Card, Checkbox, DataTable, Dialog, EmptyState, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatDate } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
 
 const CampaignsQuery = graphql(`
@@ -42,7 +44,7 @@ type Template = ResultOf<typeof CampaignsQuery>['templates'][number];
 export function CampaignsPage() {
   const i18n = useT();
   const { t, locale } = i18n;
-  const toast = useToast();
+  const report = useOutcomeToast();
   const canManage = roleAtLeast(useRole(), 'ANALYST');
   const langName = useLanguageName();
   const [{ data, error }, refetch] = useQuery({ query: CampaignsQuery });
@@ -58,8 +60,7 @@ export function CampaignsPage() {
 
   const toggle = async (c: Campaign) => {
     const out = c.archived ? outcome(await unarchive({ id: c.id }), 'unarchiveCampaign') : outcome(await archive({ id: c.id }), 'archiveCampaign');
-    if (!out.ok) toast(describeError(i18n, out.error), 'error');
-    else toast(c.archived ? t('campaigns.restored', { name: c.name }) : t('campaigns.archivedToast', { name: c.name }));
+    report(out, c.archived ? t('campaigns.restored', { name: c.name }) : t('campaigns.archivedToast', { name: c.name }));
     reload();
   };
 
@@ -87,45 +88,43 @@ export function CampaignsPage() {
             {t('campaigns.emptyBody')}
           </EmptyState>
         ) : (
-          <div className="table-wrap">
-            <table className="table" data-testid="campaigns-table">
-              <thead>
-                <tr>
-                  <th>{t('campaigns.name')}</th>
-                  <th>{t('campaigns.language')}</th>
-                  <th>{t('campaigns.template')}</th>
-                  <th>{t('team.status')}</th>
-                  <th>{t('campaigns.created')}</th>
-                  {canManage && <th className="right">{t('common.actions')}</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((c) => (
-                  <tr key={c.id} data-testid="campaign-row">
-                    <td className="strong">
-                      <Link to={`/calls?view=analyzed&campaign=${c.id}`} className="row-link" title={t('campaigns.seeCalls')}>
-                        {c.name}
-                      </Link>
-                    </td>
-                    <td>{c.language ? langName(c.language) : <span className="muted">{t('campaigns.detect')}</span>}</td>
-                    <td>{c.template ? c.template.name : <span className="muted">{defaultTemplate ? t('campaigns.defaultIs', { name: defaultTemplate.name }) : t('campaigns.noDefault')}</span>}</td>
-                    <td>{c.archived ? <Badge>{t('campaigns.archived')}</Badge> : <Badge tone="green" dot>{t('team.active')}</Badge>}</td>
-                    <td className="muted">{formatDate(c.createdAt, locale)}</td>
-                    {canManage && (
-                      <td className="right nowrap">
-                        <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(c)}>
-                          {t('common.edit')}
-                        </Button>
-                        <Button size="sm" variant="ghost" icon="archive" onClick={() => toggle(c)}>
-                          {c.archived ? t('campaigns.unarchive') : t('campaigns.archive')}
-                        </Button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="campaigns-table"
+            head={
+              <>
+                <th>{t('campaigns.name')}</th>
+                <th>{t('campaigns.language')}</th>
+                <th>{t('campaigns.template')}</th>
+                <th>{t('team.status')}</th>
+                <th>{t('campaigns.created')}</th>
+                {canManage && <th className="right">{t('common.actions')}</th>}
+              </>
+            }
+          >
+            {list.map((c) => (
+              <tr key={c.id} data-testid="campaign-row">
+                <td className="strong">
+                  <Link to={`/calls?view=analyzed&campaign=${c.id}`} className="row-link" title={t('campaigns.seeCalls')}>
+                    {c.name}
+                  </Link>
+                </td>
+                <td>{c.language ? langName(c.language) : <span className="muted">{t('campaigns.detect')}</span>}</td>
+                <td>{c.template ? c.template.name : <span className="muted">{defaultTemplate ? t('campaigns.defaultIs', { name: defaultTemplate.name }) : t('campaigns.noDefault')}</span>}</td>
+                <td>{c.archived ? <Badge>{t('campaigns.archived')}</Badge> : <Badge tone="green" dot>{t('team.active')}</Badge>}</td>
+                <td className="muted">{formatDate(c.createdAt, locale)}</td>
+                {canManage && (
+                  <td className="right nowrap">
+                    <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(c)}>
+                      {t('common.edit')}
+                    </Button>
+                    <Button size="sm" variant="ghost" icon="archive" onClick={() => toggle(c)}>
+                      {c.archived ? t('campaigns.unarchive') : t('campaigns.archive')}
+                    </Button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Card>
       {editing && <CampaignDialog campaign={editing === 'new' ? null : editing} templates={data?.templates ?? []} onClose={() => setEditing(null)} onSaved={reload} />}
@@ -134,34 +133,27 @@ export function CampaignsPage() {
 }
 
 function CampaignDialog({ campaign, templates, onClose, onSaved }: { campaign: Campaign | null; templates: Template[]; onClose: () => void; onSaved: () => void }) {
-  const i18n = useT();
-  const { t } = i18n;
+  const { t } = useT();
   const toast = useToast();
   const langName = useLanguageName();
   const [name, setName] = useState(campaign?.name ?? '');
   const [language, setLanguage] = useState(campaign?.language ?? '');
   const [templateId, setTemplateId] = useState(campaign?.template?.id ?? '');
-  const [error, setError] = useState<string | null>(null);
   const [cs, create] = useMutation(CreateCampaign);
   const [us, update] = useMutation(UpdateCampaign);
   const def = templates.find((x) => x.isDefault);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const input = { name: name.trim(), language: language || null, templateId: templateId || null };
-    const out = campaign ? outcome(await update({ id: campaign.id, input }), 'updateCampaign') : outcome(await create({ input }), 'createCampaign');
-    if (!out.ok) {
-      setError(describeError(i18n, out.error));
-      return;
-    }
-    toast(campaign ? t('campaigns.saved', { name: input.name }) : t('campaigns.created_toast', { name: input.name }));
-    onSaved();
-    onClose();
-  };
+  const input = { name: name.trim(), language: language || null, templateId: templateId || null };
+  const { error, submit } = useFormMutation(
+    async () => (campaign ? outcome(await update({ id: campaign.id, input }), 'updateCampaign') : outcome(await create({ input }), 'createCampaign')),
+    () => {
+      toast(campaign ? t('campaigns.saved', { name: input.name }) : t('campaigns.created_toast', { name: input.name }));
+      onSaved();
+      onClose();
+    },
+  );
   return (
     <Dialog open onClose={onClose} title={campaign ? t('campaigns.edit') : t('campaigns.new')} description={t('campaigns.dialogLead')}>
-      <form className="stack" onSubmit={submit}>
-        {error && <Alert tone="red">{error}</Alert>}
+      <DialogForm onSubmit={submit} onCancel={onClose} error={error} submitLabel={campaign ? t('common.save') : t('campaigns.create')} submitting={cs.fetching || us.fetching} canSubmit={!!name.trim()}>
         <TextField label={t('campaigns.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus name="campaign-name" hint={t('campaigns.nameHint')} />
         <SelectField label={t('campaigns.language')} value={language} onChange={(e) => setLanguage(e.target.value)} hint={t('campaigns.languageHint')} name="campaign-language">
           <option value="">{t('campaigns.detect')}</option>
@@ -179,13 +171,7 @@ function CampaignDialog({ campaign, templates, onClose, onSaved }: { campaign: C
             </option>
           ))}
         </SelectField>
-        <div className="form-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" loading={cs.fetching || us.fetching} disabled={!name.trim()}>
-            {campaign ? t('common.save') : t('campaigns.create')}
-          </Button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

@@ -1,12 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
-import { Alert, Badge, Button, Card, ConfirmDialog, Dialog, EmptyState, PageHeader, SecretBox, TextField, useToast } from '../components/ui.tsx';
+import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
+import { Alert, Badge, Button, Card, ConfirmDialog, DataTable, Dialog, EmptyState, PageHeader, SecretBox, TextField, useToast } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatDateTime, formatRelative, formatStep } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { useFormMutation, useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
 import { deliveryTone } from './CallDetail.tsx';
 
@@ -87,7 +89,7 @@ export function IntegrationsPage() {
 function ApiKeysCard() {
   const i18n = useT();
   const { t, locale } = i18n;
-  const toast = useToast();
+  const report = useOutcomeToast();
   const [{ data, error }, refetch] = useQuery({ query: ApiKeysQuery });
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -111,40 +113,38 @@ function ApiKeysCard() {
           {t('apiKeys.emptyBody')}
         </EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table className="table" data-testid="api-keys-table">
-            <thead>
-              <tr>
-                <th>{t('apiKeys.name')}</th>
-                <th>{t('apiKeys.prefix')}</th>
-                <th>{t('apiKeys.created')}</th>
-                <th>{t('apiKeys.lastUsed')}</th>
-                <th>{t('team.status')}</th>
-                <th className="right">{t('common.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} data-testid="api-key-row" data-prefix={k.prefix}>
-                  <td className="strong">{k.name}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td className="muted">{formatDateTime(k.createdAt, locale, { dateStyle: 'medium' })}</td>
-                  <td className="muted">{k.lastUsedAt ? formatRelative(k.lastUsedAt, locale) : t('apiKeys.never')}</td>
-                  <td>{k.revoked ? <Badge tone="red">{t('apiKeys.revoked')}</Badge> : <Badge tone="green" dot>{t('team.active')}</Badge>}</td>
-                  <td className="right">
-                    {!k.revoked && (
-                      <Button size="sm" variant="ghost" className="btn-danger" onClick={() => setRevoking(k)} data-testid="revoke-key">
-                        {t('apiKeys.revoke')}
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="api-keys-table"
+          head={
+            <>
+              <th>{t('apiKeys.name')}</th>
+              <th>{t('apiKeys.prefix')}</th>
+              <th>{t('apiKeys.created')}</th>
+              <th>{t('apiKeys.lastUsed')}</th>
+              <th>{t('team.status')}</th>
+              <th className="right">{t('common.actions')}</th>
+            </>
+          }
+        >
+          {keys.map((k) => (
+            <tr key={k.id} data-testid="api-key-row" data-prefix={k.prefix}>
+              <td className="strong">{k.name}</td>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td className="muted">{formatDateTime(k.createdAt, locale, { dateStyle: 'medium' })}</td>
+              <td className="muted">{k.lastUsedAt ? formatRelative(k.lastUsedAt, locale) : t('apiKeys.never')}</td>
+              <td>{k.revoked ? <Badge tone="red">{t('apiKeys.revoked')}</Badge> : <Badge tone="green" dot>{t('team.active')}</Badge>}</td>
+              <td className="right">
+                {!k.revoked && (
+                  <Button size="sm" variant="ghost" className="btn-danger" onClick={() => setRevoking(k)} data-testid="revoke-key">
+                    {t('apiKeys.revoke')}
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {creating && <CreateKeyDialog onClose={() => setCreating(false)} onCreated={reload} />}
       <ConfirmDialog
@@ -158,8 +158,7 @@ function ApiKeysCard() {
           if (!revoking) return;
           const out = outcome(await revoke({ id: revoking.id }), 'revokeApiKey');
           setRevoking(null);
-          if (!out.ok) toast(describeError(i18n, out.error), 'error');
-          else toast(t('apiKeys.revokedToast'));
+          report(out, t('apiKeys.revokedToast'));
           reload();
         }}
       >
@@ -170,48 +169,27 @@ function ApiKeysCard() {
 }
 
 function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
-  const i18n = useT();
-  const { t } = i18n;
+  const { t } = useT();
   const [name, setName] = useState('');
   const [key, setKey] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [{ fetching }, create] = useMutation(CreateApiKey);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const out = outcome(await create({ name: name.trim() }), 'createApiKey');
-    if (!out.ok) {
-      setError(describeError(i18n, out.error));
-      return;
-    }
-    setKey(out.value.key);
-    onCreated();
-  };
+  const { error, submit } = useFormMutation(
+    async () => outcome(await create({ name: name.trim() }), 'createApiKey'),
+    (created) => {
+      setKey(created.key);
+      onCreated();
+    },
+  );
   return (
     <Dialog open onClose={onClose} title={key ? t('apiKeys.createdTitle') : t('apiKeys.create')} description={key ? undefined : t('apiKeys.createLead')}>
       {key ? (
-        <div className="stack">
-          <Alert tone="amber" title={t('apiKeys.onceTitle')}>
-            {t('apiKeys.onceBody')}
-          </Alert>
-          <SecretBox value={key} />
-          <div className="form-actions">
-            <Button variant="primary" onClick={onClose} data-testid="key-done">
-              {t('apiKeys.stored')}
-            </Button>
-          </div>
-        </div>
+        <OneTimeSecret value={key} tone="amber" title={t('apiKeys.onceTitle')} doneLabel={t('apiKeys.stored')} onDone={onClose} doneTestId="key-done">
+          {t('apiKeys.onceBody')}
+        </OneTimeSecret>
       ) : (
-        <form className="stack" onSubmit={submit}>
-          {error && <Alert tone="red">{error}</Alert>}
+        <DialogForm onSubmit={submit} onCancel={onClose} error={error} submitLabel={t('apiKeys.create')} submitting={fetching} canSubmit={!!name.trim()}>
           <TextField label={t('apiKeys.name')} value={name} onChange={(e) => setName(e.target.value)} placeholder={t('apiKeys.namePlaceholder')} hint={t('apiKeys.nameHint')} autoFocus required name="api-key-name" />
-          <div className="form-actions">
-            <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button type="submit" variant="primary" loading={fetching} disabled={!name.trim()}>
-              {t('apiKeys.create')}
-            </Button>
-          </div>
-        </form>
+        </DialogForm>
       )}
     </Dialog>
   );
@@ -226,7 +204,7 @@ function WebhookCard() {
   const [url, setUrl] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'rotate' | 'remove' | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const report = useOutcomeToast();
   const [ss, save] = useMutation(SetWebhook);
   const [, reveal] = useMutation(RevealSecret);
   const [, rotate] = useMutation(RotateSecret);
@@ -235,24 +213,19 @@ function WebhookCard() {
   const [, disable] = useMutation(DisableWebhook);
   const [, remove] = useMutation(RemoveWebhook);
   const [, redeliver] = useMutation(RedeliverDelivery);
-  const [busy, setBusy] = useState<string | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
+  const { busy, run: redeliverOne } = useRedeliver(async (deliveryId) => outcome(await redeliver({ deliveryId }), 'redeliverWebhook'), reload);
   const value = url ?? endpoint?.url ?? '';
-  const fail = (e: Parameters<typeof describeError>[1]) => toast(describeError(i18n, e), 'error');
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setFormError(null);
-    const out = outcome(await save({ url: value.trim() }), 'setWebhookEndpoint');
-    if (!out.ok) {
-      setFormError(describeError(i18n, out.error));
-      return;
-    }
-    if (out.value.secret) setSecret(out.value.secret);
-    setUrl(null);
-    toast(t('webhook.saved'));
-    reload();
-  };
+  const { error: formError, submit } = useFormMutation(
+    async () => outcome(await save({ url: value.trim() }), 'setWebhookEndpoint'),
+    (saved) => {
+      if (saved.secret) setSecret(saved.secret);
+      setUrl(null);
+      toast(t('webhook.saved'));
+      reload();
+    },
+  );
   const deliveries = data?.webhookDeliveries.edges.map((e) => e.node) ?? [];
 
   return (
@@ -285,8 +258,7 @@ function WebhookCard() {
                   icon="eye"
                   onClick={async () => {
                     const out = outcome(await reveal({}), 'revealWebhookSecret');
-                    if (!out.ok) fail(out.error);
-                    else setSecret(out.value.data);
+                    if (report(out)) setSecret(out.value.data);
                   }}
                 >
                   {t('webhook.reveal')}
@@ -299,9 +271,7 @@ function WebhookCard() {
                 icon="send"
                 loading={ts.fetching}
                 onClick={async () => {
-                  const out = outcome(await sendTest({}), 'sendTestWebhook');
-                  if (!out.ok) fail(out.error);
-                  else toast(t('webhook.testQueued'));
+                  report(outcome(await sendTest({}), 'sendTestWebhook'), t('webhook.testQueued'));
                   setTimeout(reload, 1500);
                 }}
               >
@@ -309,11 +279,11 @@ function WebhookCard() {
               </Button>
               <span className="spacer" />
               {endpoint.enabled ? (
-                <Button variant="ghost" onClick={async () => { const o = outcome(await disable({}), 'disableWebhookEndpoint'); if (!o.ok) fail(o.error); reload(); }}>
+                <Button variant="ghost" onClick={async () => { report(outcome(await disable({}), 'disableWebhookEndpoint')); reload(); }}>
                   {t('webhook.disable')}
                 </Button>
               ) : (
-                <Button variant="ghost" onClick={async () => { const o = outcome(await enable({}), 'enableWebhookEndpoint'); if (!o.ok) fail(o.error); reload(); }}>
+                <Button variant="ghost" onClick={async () => { report(outcome(await enable({}), 'enableWebhookEndpoint')); reload(); }}>
                   {t('webhook.enable')}
                 </Button>
               )}
@@ -328,70 +298,59 @@ function WebhookCard() {
         {deliveries.length === 0 ? (
           <p className="muted small">{endpoint ? t('webhook.noDeliveries') : t('webhook.noEndpoint')}</p>
         ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>{t('webhook.event')}</th>
-                  <th>{t('team.status')}</th>
-                  <th>{t('webhook.call')}</th>
-                  <th>{t('webhook.lastAttempt')}</th>
-                  <th>{t('webhook.when')}</th>
-                  <th className="right">{t('common.actions')}</th>
+          <DataTable
+            head={
+              <>
+                <th>{t('webhook.event')}</th>
+                <th>{t('team.status')}</th>
+                <th>{t('webhook.call')}</th>
+                <th>{t('webhook.lastAttempt')}</th>
+                <th>{t('webhook.when')}</th>
+                <th className="right">{t('common.actions')}</th>
+              </>
+            }
+          >
+            {deliveries.map((d) => {
+              const last = d.attempts[d.attempts.length - 1];
+              return (
+                <tr key={d.id} data-testid="delivery-row">
+                  <td>
+                    <code>{d.eventType}</code>
+                  </td>
+                  <td>
+                    <Badge tone={deliveryTone(d.status)} dot>
+                      {t(`delivery.${d.status}` as MessageKey)}
+                    </Badge>
+                  </td>
+                  <td className="truncate" style={{ maxWidth: 200 }}>
+                    {d.call ? <Link to={`/calls/${d.call.id}`}>{d.call.customerName || d.call.customerPhone || d.call.fileName}</Link> : <span className="muted">—</span>}
+                  </td>
+                  <td className="small">
+                    {last ? (
+                      <span title={last.responseExcerpt ?? last.error ?? undefined}>
+                        {last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '—')} · {formatStep(last.durationMs)}
+                        <span className="muted"> · {t('webhook.attempts', { n: d.attemptCount })}</span>
+                      </span>
+                    ) : (
+                      <span className="muted">{t('webhook.noAttempt')}</span>
+                    )}
+                  </td>
+                  <td className="muted nowrap">{formatRelative(d.createdAt, locale)}</td>
+                  <td className="right">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      icon="send"
+                      loading={busy === d.id}
+                      onClick={() => redeliverOne(d.id)}
+                    >
+                      {t('webhook.redeliver')}
+                    </Button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {deliveries.map((d) => {
-                  const last = d.attempts[d.attempts.length - 1];
-                  return (
-                    <tr key={d.id} data-testid="delivery-row">
-                      <td>
-                        <code>{d.eventType}</code>
-                      </td>
-                      <td>
-                        <Badge tone={deliveryTone(d.status)} dot>
-                          {t(`delivery.${d.status}` as MessageKey)}
-                        </Badge>
-                      </td>
-                      <td className="truncate" style={{ maxWidth: 200 }}>
-                        {d.call ? <Link to={`/calls/${d.call.id}`}>{d.call.customerName || d.call.customerPhone || d.call.fileName}</Link> : <span className="muted">—</span>}
-                      </td>
-                      <td className="small">
-                        {last ? (
-                          <span title={last.responseExcerpt ?? last.error ?? undefined}>
-                            {last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '—')} · {formatStep(last.durationMs)}
-                            <span className="muted"> · {t('webhook.attempts', { n: d.attemptCount })}</span>
-                          </span>
-                        ) : (
-                          <span className="muted">{t('webhook.noAttempt')}</span>
-                        )}
-                      </td>
-                      <td className="muted nowrap">{formatRelative(d.createdAt, locale)}</td>
-                      <td className="right">
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          icon="send"
-                          loading={busy === d.id}
-                          onClick={async () => {
-                            setBusy(d.id);
-                            const out = outcome(await redeliver({ deliveryId: d.id }), 'redeliverWebhook');
-                            setBusy(null);
-                            if (!out.ok) fail(out.error);
-                            else if (out.value.statusCode && out.value.statusCode < 300) toast(t('webhook.redelivered', { status: out.value.statusCode }));
-                            else toast(t('webhook.redeliverFailed', { reason: out.value.error ?? String(out.value.statusCode ?? '') }), 'error');
-                            reload();
-                          }}
-                        >
-                          {t('webhook.redeliver')}
-                        </Button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
         )}
       </Card>
       <ConfirmDialog
@@ -403,8 +362,7 @@ function WebhookCard() {
         onConfirm={async () => {
           setConfirm(null);
           const out = outcome(await rotate({}), 'rotateWebhookSecret');
-          if (!out.ok) fail(out.error);
-          else {
+          if (report(out)) {
             setSecret(out.value.secret ?? null);
             toast(t('webhook.rotated'));
           }
@@ -421,8 +379,7 @@ function WebhookCard() {
         onConfirm={async () => {
           setConfirm(null);
           const out = outcome(await remove({}), 'removeWebhookEndpoint');
-          if (!out.ok) fail(out.error);
-          else {
+          if (report(out)) {
             setSecret(null);
             setUrl(null);
             toast(t('webhook.removed'));

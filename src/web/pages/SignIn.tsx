@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation } from 'urql';
 import { Alert, Button, TextField } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { SessionFields, useAuth } from '../lib/auth.tsx';
-import { describeError, outcome } from '../lib/errors.ts';
+import { outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
+import { useFormMutation } from '../lib/mutations.ts';
 import { AuthLayout } from './AuthLayout.tsx';
 
 const SignInMutation = graphql(
@@ -22,25 +23,12 @@ const SignInMutation = graphql(
 );
 
 export function SignInPage() {
-  const i18n = useT();
-  const { t } = i18n;
+  const { t } = useT();
   const { signedIn, expired } = useAuth();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [{ fetching }, signIn] = useMutation(SignInMutation);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const res = await signIn({ email: email.trim(), password });
-    const out = outcome(res, 'signIn');
-    if (!out.ok) {
-      setError(describeError(i18n, out.error));
-      return;
-    }
-    signedIn(out.value);
-  };
+  const { error, submit } = useFormMutation(async () => outcome(await signIn({ email: email.trim(), password }), 'signIn'), signedIn);
 
   return (
     <AuthLayout>

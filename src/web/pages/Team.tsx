@@ -1,12 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
-import { Alert, Badge, Button, Card, ConfirmDialog, Dialog, EmptyState, PageHeader, ProgressBar, SecretBox, SelectField, TextField, useToast } from '../components/ui.tsx';
+import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
+import { Alert, Badge, Button, Card, ConfirmDialog, DataTable, Dialog, EmptyState, PageHeader, ProgressBar, SelectField, TextField, useToast } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth, type Role } from '../lib/auth.tsx';
 import { describeError, outcome, type Outcome } from '../lib/errors.ts';
 import { formatDate, formatRelative } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 
 const TeamQuery = graphql(`
   query Team {
@@ -67,7 +69,7 @@ const ROLES: Role[] = ['VIEWER', 'ANALYST', 'ADMIN', 'OWNER'];
 export function TeamPage() {
   const i18n = useT();
   const { t, locale } = i18n;
-  const toast = useToast();
+  const notify = useOutcomeToast();
   const { session } = useAuth();
   const role = session?.user.role;
   const isAdmin = roleAtLeast(role, 'ADMIN');
@@ -86,8 +88,7 @@ export function TeamPage() {
     if (isAdmin) refetchInv({ requestPolicy: 'network-only' });
   };
   const report = (res: Outcome<unknown>, success: string) => {
-    if (!res.ok) toast(describeError(i18n, res.error), 'error');
-    else toast(success);
+    notify(res, success);
     reload();
   };
 
@@ -145,111 +146,106 @@ export function TeamPage() {
               {t('team.noAgentsBody')}
             </EmptyState>
           ) : (
-            <div className="table-wrap">
-              <table className="table" data-testid="agents-table">
-                <thead>
-                  <tr>
-                    <th>{t('team.name')}</th>
-                    <th>{t('team.code')}</th>
-                    <th>{t('team.status')}</th>
-                    <th>{t('team.since')}</th>
-                    {isAdmin && <th className="right">{t('common.actions')}</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...active, ...inactive].map((a) => (
-                    <tr key={a.id} data-testid="agent-row">
-                      <td className="strong">{a.name}</td>
-                      <td>{a.telephonyCode ? <code>{a.telephonyCode}</code> : <span className="muted">{t('team.noCode')}</span>}</td>
-                      <td>{a.active ? <Badge tone="green" dot>{t('team.active')}</Badge> : <Badge>{t('team.inactive')}</Badge>}</td>
-                      <td className="muted">{formatDate(a.active ? a.createdAt : a.deactivatedAt, locale)}</td>
-                      {isAdmin && (
-                        <td className="right nowrap">
-                          <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(a)}>
-                            {t('common.edit')}
-                          </Button>
-                          {a.active ? (
-                            <Button size="sm" variant="ghost" onClick={() => setConfirm({ kind: 'deactivate', agent: a })}>
-                              {t('team.deactivate')}
-                            </Button>
-                          ) : (
-                            <Button size="sm" variant="ghost" onClick={async () => report(outcome(await reactivate({ id: a.id }), 'reactivateAgent'), t('team.reactivated', { name: a.name }))}>
-                              {t('team.reactivate')}
-                            </Button>
-                          )}
-                        </td>
+            <DataTable
+              testId="agents-table"
+              head={
+                <>
+                  <th>{t('team.name')}</th>
+                  <th>{t('team.code')}</th>
+                  <th>{t('team.status')}</th>
+                  <th>{t('team.since')}</th>
+                  {isAdmin && <th className="right">{t('common.actions')}</th>}
+                </>
+              }
+            >
+              {[...active, ...inactive].map((a) => (
+                <tr key={a.id} data-testid="agent-row">
+                  <td className="strong">{a.name}</td>
+                  <td>{a.telephonyCode ? <code>{a.telephonyCode}</code> : <span className="muted">{t('team.noCode')}</span>}</td>
+                  <td>{a.active ? <Badge tone="green" dot>{t('team.active')}</Badge> : <Badge>{t('team.inactive')}</Badge>}</td>
+                  <td className="muted">{formatDate(a.active ? a.createdAt : a.deactivatedAt, locale)}</td>
+                  {isAdmin && (
+                    <td className="right nowrap">
+                      <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(a)}>
+                        {t('common.edit')}
+                      </Button>
+                      {a.active ? (
+                        <Button size="sm" variant="ghost" onClick={() => setConfirm({ kind: 'deactivate', agent: a })}>
+                          {t('team.deactivate')}
+                        </Button>
+                      ) : (
+                        <Button size="sm" variant="ghost" onClick={async () => report(outcome(await reactivate({ id: a.id }), 'reactivateAgent'), t('team.reactivated', { name: a.name }))}>
+                          {t('team.reactivate')}
+                        </Button>
                       )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </DataTable>
           )}
         </Card>
 
         <Card title={t('team.users')} description={t('team.usersLead')} bodyClass="tight">
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>{t('team.name')}</th>
-                  <th>{t('settings.email')}</th>
-                  <th>{t('settings.role')}</th>
-                  <th>{t('team.since')}</th>
-                  {isAdmin && <th className="right">{t('common.actions')}</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {(data?.users ?? []).map((u) => {
-                  const self = u.id === session?.user.id;
-                  const canEdit = isAdmin && !self && (role === 'OWNER' || u.role !== 'OWNER');
-                  return (
-                    <tr key={u.id}>
-                      <td>
-                        <span className="row">
-                          <span className="avatar" aria-hidden="true">
-                            {initials(u.name)}
-                          </span>
-                          <span className="strong">{u.name}</span>
-                          {self && <Badge tone="accent">{t('team.you')}</Badge>}
-                        </span>
-                      </td>
-                      <td>{u.email}</td>
-                      <td>
-                        {canEdit ? (
-                          <select
-                            className="select select-sm"
-                            aria-label={t('team.roleOf', { name: u.name })}
-                            value={u.role}
-                            onChange={async (e) => report(outcome(await changeRole({ userId: u.id, role: e.target.value as Role }), 'changeUserRole'), t('team.roleChanged', { name: u.name }))}
-                            style={{ width: 150 }}
-                          >
-                            {ROLES.filter((r) => r !== 'OWNER' || role === 'OWNER').map((r) => (
-                              <option key={r} value={r}>
-                                {t(`roles.${r}` as MessageKey)}
-                              </option>
-                            ))}
-                          </select>
-                        ) : (
-                          t(`roles.${u.role}` as MessageKey)
-                        )}
-                      </td>
-                      <td className="muted">{formatDate(u.createdAt, locale)}</td>
-                      {isAdmin && (
-                        <td className="right">
-                          {canEdit && (
-                            <Button size="sm" variant="ghost" className="btn-danger" onClick={() => setConfirm({ kind: 'remove', user: u })}>
-                              {t('team.remove')}
-                            </Button>
-                          )}
-                        </td>
+          <DataTable
+            head={
+              <>
+                <th>{t('team.name')}</th>
+                <th>{t('settings.email')}</th>
+                <th>{t('settings.role')}</th>
+                <th>{t('team.since')}</th>
+                {isAdmin && <th className="right">{t('common.actions')}</th>}
+              </>
+            }
+          >
+            {(data?.users ?? []).map((u) => {
+              const self = u.id === session?.user.id;
+              const canEdit = isAdmin && !self && (role === 'OWNER' || u.role !== 'OWNER');
+              return (
+                <tr key={u.id}>
+                  <td>
+                    <span className="row">
+                      <span className="avatar" aria-hidden="true">
+                        {initials(u.name)}
+                      </span>
+                      <span className="strong">{u.name}</span>
+                      {self && <Badge tone="accent">{t('team.you')}</Badge>}
+                    </span>
+                  </td>
+                  <td>{u.email}</td>
+                  <td>
+                    {canEdit ? (
+                      <select
+                        className="select select-sm"
+                        aria-label={t('team.roleOf', { name: u.name })}
+                        value={u.role}
+                        onChange={async (e) => report(outcome(await changeRole({ userId: u.id, role: e.target.value as Role }), 'changeUserRole'), t('team.roleChanged', { name: u.name }))}
+                        style={{ width: 150 }}
+                      >
+                        {ROLES.filter((r) => r !== 'OWNER' || role === 'OWNER').map((r) => (
+                          <option key={r} value={r}>
+                            {t(`roles.${r}` as MessageKey)}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      t(`roles.${u.role}` as MessageKey)
+                    )}
+                  </td>
+                  <td className="muted">{formatDate(u.createdAt, locale)}</td>
+                  {isAdmin && (
+                    <td className="right">
+                      {canEdit && (
+                        <Button size="sm" variant="ghost" className="btn-danger" onClick={() => setConfirm({ kind: 'remove', user: u })}>
+                          {t('team.remove')}
+                        </Button>
                       )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </DataTable>
         </Card>
 
         {isAdmin && (
@@ -257,32 +253,32 @@ export function TeamPage() {
             {!inv.data?.invitations.length ? (
               <p className="muted small">{t('team.noInvitations')}</p>
             ) : (
-              <table className="table">
-                <thead>
-                  <tr>
+              <DataTable
+                scroll={false}
+                head={
+                  <>
                     <th>{t('settings.email')}</th>
                     <th>{t('settings.role')}</th>
                     <th>{t('team.invitedBy')}</th>
                     <th>{t('team.expires')}</th>
                     <th className="right">{t('common.actions')}</th>
+                  </>
+                }
+              >
+                {inv.data.invitations.map((i) => (
+                  <tr key={i.id}>
+                    <td>{i.email}</td>
+                    <td>{t(`roles.${i.role}` as MessageKey)}</td>
+                    <td className="muted">{i.invitedBy?.name ?? '—'}</td>
+                    <td className="muted">{formatRelative(i.expiresAt, locale)}</td>
+                    <td className="right">
+                      <Button size="sm" variant="ghost" onClick={async () => report(outcome(await revokeInv({ id: i.id }), 'revokeInvitation'), t('team.invitationRevoked'))}>
+                        {t('team.revoke')}
+                      </Button>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {inv.data.invitations.map((i) => (
-                    <tr key={i.id}>
-                      <td>{i.email}</td>
-                      <td>{t(`roles.${i.role}` as MessageKey)}</td>
-                      <td className="muted">{i.invitedBy?.name ?? '—'}</td>
-                      <td className="muted">{formatRelative(i.expiresAt, locale)}</td>
-                      <td className="right">
-                        <Button size="sm" variant="ghost" onClick={async () => report(outcome(await revokeInv({ id: i.id }), 'revokeInvitation'), t('team.invitationRevoked'))}>
-                          {t('team.revoke')}
-                        </Button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             )}
           </Card>
         )}
@@ -326,80 +322,52 @@ export function TeamPage() {
 }
 
 function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose: () => void; onSaved: () => void }) {
-  const i18n = useT();
-  const { t } = i18n;
+  const { t } = useT();
   const toast = useToast();
   const [name, setName] = useState(agent?.name ?? '');
   const [code, setCode] = useState(agent?.telephonyCode ?? '');
-  const [error, setError] = useState<string | null>(null);
   const [createState, create] = useMutation(CreateAgent);
   const [updateState, update] = useMutation(UpdateAgent);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const input = { name: name.trim(), telephonyCode: code.trim() || null };
-    const out = agent ? outcome(await update({ id: agent.id, input }), 'updateAgent') : outcome(await create({ input }), 'createAgent');
-    if (!out.ok) {
-      setError(describeError(i18n, out.error));
-      return;
-    }
-    toast(agent ? t('team.agentSaved', { name: input.name }) : t('team.agentAdded', { name: input.name }));
-    onSaved();
-    onClose();
-  };
+  const input = { name: name.trim(), telephonyCode: code.trim() || null };
+  const { error, submit } = useFormMutation(
+    async () => (agent ? outcome(await update({ id: agent.id, input }), 'updateAgent') : outcome(await create({ input }), 'createAgent')),
+    () => {
+      toast(agent ? t('team.agentSaved', { name: input.name }) : t('team.agentAdded', { name: input.name }));
+      onSaved();
+      onClose();
+    },
+  );
   return (
     <Dialog open onClose={onClose} title={agent ? t('team.editAgent') : t('team.addAgent')} description={agent ? undefined : t('team.addAgentLead')}>
-      <form className="stack" onSubmit={submit} id="agent-form">
-        {error && <Alert tone="red">{error}</Alert>}
+      <DialogForm onSubmit={submit} onCancel={onClose} error={error} submitLabel={agent ? t('common.save') : t('team.addAgent')} submitting={createState.fetching || updateState.fetching} canSubmit={!!name.trim()} id="agent-form">
         <TextField label={t('team.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus name="agent-name" />
         <TextField label={t('team.code')} value={code} onChange={(e) => setCode(e.target.value)} hint={t('team.codeHint')} name="agent-code" />
-        <div className="form-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" loading={createState.fetching || updateState.fetching} disabled={!name.trim()}>
-            {agent ? t('common.save') : t('team.addAgent')}
-          </Button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }
 
 function InviteDialog({ onClose, onSaved, canInviteOwner }: { onClose: () => void; onSaved: () => void; canInviteOwner: boolean }) {
-  const i18n = useT();
-  const { t } = i18n;
+  const { t } = useT();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('ANALYST');
-  const [error, setError] = useState<string | null>(null);
   const [link, setLink] = useState<string | null>(null);
   const [{ fetching }, invite] = useMutation(InviteUser);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const out = outcome(await invite({ email: email.trim(), role }), 'inviteUser');
-    if (!out.ok) {
-      setError(describeError(i18n, out.error));
-      return;
-    }
-    setLink(out.value.link);
-    onSaved();
-  };
+  const { error, submit } = useFormMutation(
+    async () => outcome(await invite({ email: email.trim(), role }), 'inviteUser'),
+    (created) => {
+      setLink(created.link);
+      onSaved();
+    },
+  );
   return (
     <Dialog open onClose={onClose} title={t('team.inviteUser')} description={link ? undefined : t('team.inviteLead')}>
       {link ? (
-        <div className="stack">
-          <Alert tone="green" title={t('team.inviteCreated', { email })}>
-            {t('team.inviteLinkOnce')}
-          </Alert>
-          <SecretBox value={link} />
-          <div className="form-actions">
-            <Button variant="primary" onClick={onClose}>
-              {t('common.done')}
-            </Button>
-          </div>
-        </div>
+        <OneTimeSecret value={link} tone="green" title={t('team.inviteCreated', { email })} doneLabel={t('common.done')} onDone={onClose}>
+          {t('team.inviteLinkOnce')}
+        </OneTimeSecret>
       ) : (
-        <form className="stack" onSubmit={submit}>
-          {error && <Alert tone="red">{error}</Alert>}
+        <DialogForm onSubmit={submit} onCancel={onClose} error={error} submitLabel={t('team.sendInvite')} submitting={fetching} canSubmit={email.includes('@')}>
           <TextField label={t('settings.email')} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus />
           <SelectField label={t('settings.role')} value={role} onChange={(e) => setRole(e.target.value as Role)} hint={t(`roles.${role}_hint` as MessageKey)}>
             {ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => (
@@ -408,13 +376,7 @@ function InviteDialog({ onClose, onSaved, canInviteOwner }: { onClose: () => voi
               </option>
             ))}
           </SelectField>
-          <div className="form-actions">
-            <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button type="submit" variant="primary" loading={fetching} disabled={!email.includes('@')}>
-              {t('team.sendInvite')}
-            </Button>
-          </div>
-        </form>
+        </DialogForm>
       )}
     </Dialog>
   );

@@ -8,6 +8,7 @@ import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome, type ApiError } from '../lib/errors.ts';
 import { formatClock, formatDateTime, formatNumber, formatScore } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
+import { useOutcomeToast } from '../lib/mutations.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import {
   definitionToDraft,
@@ -94,6 +95,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
   const i18n = useT();
   const { t } = i18n;
   const toast = useToast();
+  const report = useOutcomeToast();
   const canEdit = roleAtLeast(useRole(), 'ANALYST');
   const langName = useLanguageName();
   const [draft, setDraft] = useState<TemplateDraft>(initial);
@@ -187,10 +189,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                 <Button
                   icon="star"
                   onClick={async () => {
-                    const out = outcome(await setDefault({ id }), 'setDefaultTemplate');
-                    if (!out.ok) toast(describeError(i18n, out.error), 'error');
-                    else {
-                      toast(t('templates.nowDefault', { name: draft.name }));
+                    if (report(outcome(await setDefault({ id }), 'setDefaultTemplate'), t('templates.nowDefault', { name: draft.name }))) {
                       navigate(`/templates/${id}`, { replace: true });
                     }
                   }}
@@ -335,12 +334,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
         onConfirm={async () => {
           setConfirmDelete(false);
           if (!id) return;
-          const out = outcome(await del({ id }), 'deleteTemplate');
-          if (!out.ok) toast(describeError(i18n, out.error), 'error');
-          else {
-            toast(t('templates.deleted_toast', { name: draft.name }));
-            navigate('/templates');
-          }
+          if (report(outcome(await del({ id }), 'deleteTemplate'), t('templates.deleted_toast', { name: draft.name }))) navigate('/templates');
         }}
       >
         <p>{t('templates.deleteBody')}</p>

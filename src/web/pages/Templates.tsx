@@ -1,10 +1,11 @@
 import { useMutation, useQuery } from 'urql';
-import { Alert, Badge, Button, Card, EmptyState, PageHeader, useToast } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatRelative } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
+import { useOutcomeToast } from '../lib/mutations.ts';
 import { Link, navigate } from '../lib/router.tsx';
 
 const TemplatesQuery = graphql(`
@@ -19,7 +20,7 @@ export const SetDefaultTemplate = graphql(`
 export function TemplatesPage() {
   const i18n = useT();
   const { t, locale } = i18n;
-  const toast = useToast();
+  const report = useOutcomeToast();
   const canManage = roleAtLeast(useRole(), 'ANALYST');
   const [{ data, error }, refetch] = useQuery({ query: TemplatesQuery });
   const [, setDefault] = useMutation(SetDefaultTemplate);
@@ -27,9 +28,7 @@ export function TemplatesPage() {
   const hasDefault = templates.some((x) => x.isDefault);
 
   const makeDefault = async (id: string, name: string) => {
-    const out = outcome(await setDefault({ id }), 'setDefaultTemplate');
-    if (!out.ok) toast(describeError(i18n, out.error), 'error');
-    else toast(t('templates.nowDefault', { name }));
+    report(outcome(await setDefault({ id }), 'setDefaultTemplate'), t('templates.nowDefault', { name }));
     refetch({ requestPolicy: 'network-only' });
   };
 
@@ -59,50 +58,48 @@ export function TemplatesPage() {
               {t('templates.emptyBody')}
             </EmptyState>
           ) : (
-            <div className="table-wrap">
-              <table className="table" data-testid="templates-table">
-                <thead>
-                  <tr>
-                    <th>{t('templates.name')}</th>
-                    <th>{t('templates.criteria')}</th>
-                    <th>{t('templates.topics')}</th>
-                    <th>{t('templates.updated')}</th>
-                    <th className="right">{t('common.actions')}</th>
+            <DataTable
+              testId="templates-table"
+              head={
+                <>
+                  <th>{t('templates.name')}</th>
+                  <th>{t('templates.criteria')}</th>
+                  <th>{t('templates.topics')}</th>
+                  <th>{t('templates.updated')}</th>
+                  <th className="right">{t('common.actions')}</th>
+                </>
+              }
+            >
+              {templates.map((x) => {
+                const def = (x.definition ?? {}) as { criteria?: { critical?: boolean }[]; topics?: unknown[] };
+                const crit = def.criteria ?? [];
+                return (
+                  <tr key={x.id} className="clickable" onClick={() => navigate(`/templates/${x.id}`)}>
+                    <td>
+                      <span className="row">
+                        <Link to={`/templates/${x.id}`} className="row-link" onClick={(e) => e.stopPropagation()}>
+                          {x.name}
+                        </Link>
+                        {x.isDefault && <Badge tone="accent">{t('templates.default')}</Badge>}
+                      </span>
+                    </td>
+                    <td>
+                      {crit.length}
+                      {crit.some((c) => c.critical) && <span className="muted small"> · {t('templates.criticalCount', { n: crit.filter((c) => c.critical).length })}</span>}
+                    </td>
+                    <td>{def.topics?.length ?? 0}</td>
+                    <td className="muted">{formatRelative(x.updatedAt, locale)}</td>
+                    <td className="right" onClick={(e) => e.stopPropagation()}>
+                      {canManage && !x.isDefault && (
+                        <Button size="sm" variant="ghost" icon="star" onClick={() => makeDefault(x.id, x.name)}>
+                          {t('templates.setDefault')}
+                        </Button>
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {templates.map((x) => {
-                    const def = (x.definition ?? {}) as { criteria?: { critical?: boolean }[]; topics?: unknown[] };
-                    const crit = def.criteria ?? [];
-                    return (
-                      <tr key={x.id} className="clickable" onClick={() => navigate(`/templates/${x.id}`)}>
-                        <td>
-                          <span className="row">
-                            <Link to={`/templates/${x.id}`} className="row-link" onClick={(e) => e.stopPropagation()}>
-                              {x.name}
-                            </Link>
-                            {x.isDefault && <Badge tone="accent">{t('templates.default')}</Badge>}
-                          </span>
-                        </td>
-                        <td>
-                          {crit.length}
-                          {crit.some((c) => c.critical) && <span className="muted small"> · {t('templates.criticalCount', { n: crit.filter((c) => c.critical).length })}</span>}
-                        </td>
-                        <td>{def.topics?.length ?? 0}</td>
-                        <td className="muted">{formatRelative(x.updatedAt, locale)}</td>
-                        <td className="right" onClick={(e) => e.stopPropagation()}>
-                          {canManage && !x.isDefault && (
-                            <Button size="sm" variant="ghost" icon="star" onClick={() => makeDefault(x.id, x.name)}>
-                              {t('templates.setDefault')}
-                            </Button>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </DataTable>
           )}
         </Card>
       </div>

@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { BarChart } from '../components/charts.tsx';
-import { Alert, Badge, Card, EmptyState, PageHeader, ProgressBar } from '../components/ui.tsx';
+import { Alert, Badge, Card, DataTable, EmptyState, PageHeader, ProgressBar } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
 import { formatBytes, formatNumber, formatPeriod } from '../lib/format.ts';
@@ -118,38 +118,35 @@ export function UsagePage() {
                   {t('usage.planLine')}
                 </span>
               </div>
-              <div className="table-wrap">
-                <table className="table">
-                  <thead>
-                    <tr>
-                      <th>{t('usage.period')}</th>
-                      <th className="right">{t('usage.calls')}</th>
-                      <th className="right">{t('usage.minutesUsed')}</th>
-                      <th className="right">{t('usage.minutesReserved')}</th>
-                      <th className="right">{t('usage.minutesAvailable')}</th>
-                      <th>{t('usage.ofPlanShort')}</th>
-                      <th className="right">{t('usage.storage')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {[...history].reverse().map((h) => (
-                      <tr key={h.period}>
-                        <td className="nowrap">
-                          {formatPeriod(h.period, locale)} {h.current && <Badge tone="accent">{t('usage.current')}</Badge>}
-                        </td>
-                        <td className="right num">{n(h.calls)}</td>
-                        <td className="right num">{n(h.minutesUsed)}</td>
-                        <td className="right num">{n(h.minutesReserved)}</td>
-                        <td className="right num">{n(h.minutesAvailable)}</td>
-                        <td style={{ minWidth: 120 }}>
-                          <ProgressBar value={h.planMinutes ? (h.minutesUsed + h.minutesReserved) / h.planMinutes : 0} label={formatPeriod(h.period, locale)} />
-                        </td>
-                        <td className="right num">{formatBytes(h.storageBytes, locale)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                head={
+                  <>
+                    <th>{t('usage.period')}</th>
+                    <th className="right">{t('usage.calls')}</th>
+                    <th className="right">{t('usage.minutesUsed')}</th>
+                    <th className="right">{t('usage.minutesReserved')}</th>
+                    <th className="right">{t('usage.minutesAvailable')}</th>
+                    <th>{t('usage.ofPlanShort')}</th>
+                    <th className="right">{t('usage.storage')}</th>
+                  </>
+                }
+              >
+                {[...history].reverse().map((h) => (
+                  <tr key={h.period}>
+                    <td className="nowrap">
+                      {formatPeriod(h.period, locale)} {h.current && <Badge tone="accent">{t('usage.current')}</Badge>}
+                    </td>
+                    <td className="right num">{n(h.calls)}</td>
+                    <td className="right num">{n(h.minutesUsed)}</td>
+                    <td className="right num">{n(h.minutesReserved)}</td>
+                    <td className="right num">{n(h.minutesAvailable)}</td>
+                    <td style={{ minWidth: 120 }}>
+                      <ProgressBar value={h.planMinutes ? (h.minutesUsed + h.minutesReserved) / h.planMinutes : 0} label={formatPeriod(h.period, locale)} />
+                    </td>
+                    <td className="right num">{formatBytes(h.storageBytes, locale)}</td>
+                  </tr>
+                ))}
+              </DataTable>
             </div>
           )}
         </Card>

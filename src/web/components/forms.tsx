@@ -1,0 +1,72 @@
+/** Shells the pages' dialogs share: a form with an error, Cancel and submit; a secret shown once. */
+import type { FormEvent, ReactNode } from 'react';
+import { useT } from '../i18n/index.tsx';
+import { Alert, Button, SecretBox } from './ui.tsx';
+
+/** The body of a form dialog: the error (if any), the fields, then Cancel and the submit button. */
+export function DialogForm({
+  onSubmit,
+  onCancel,
+  error,
+  submitLabel,
+  submitting,
+  canSubmit,
+  id,
+  children,
+}: {
+  onSubmit: (e: FormEvent) => void;
+  onCancel: () => void;
+  error: string | null;
+  submitLabel: ReactNode;
+  submitting: boolean;
+  canSubmit: boolean;
+  id?: string;
+  children: ReactNode;
+}) {
+  const { t } = useT();
+  return (
+    <form className="stack" onSubmit={onSubmit} id={id}>
+      {error && <Alert tone="red">{error}</Alert>}
+      {children}
+      <div className="form-actions">
+        <Button onClick={onCancel}>{t('common.cancel')}</Button>
+        <Button type="submit" variant="primary" loading={submitting} disabled={!canSubmit}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A secret (API key, invitation link) shown once after it was created, with what to do about it. */
+export function OneTimeSecret({
+  value,
+  tone,
+  title,
+  children,
+  doneLabel,
+  onDone,
+  doneTestId,
+}: {
+  value: string;
+  tone: 'amber' | 'green';
+  title: ReactNode;
+  children: ReactNode;
+  doneLabel: ReactNode;
+  onDone: () => void;
+  doneTestId?: string;
+}) {
+  return (
+    <div className="stack">
+      <Alert tone={tone} title={title}>
+        {children}
+      </Alert>
+      <SecretBox value={value} />
+      <div className="form-actions">
+        <Button variant="primary" onClick={onDone} data-testid={doneTestId}>
+          {doneLabel}
+        </Button>
+      </div>
+    </div>
+  );
+}
