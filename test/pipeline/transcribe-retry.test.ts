@@ -10,14 +10,20 @@ import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
-const api = setupServer(http.post('https://stt.example.test/v1/audio/transcriptions', () => new HttpResponse('overloaded', { status: 503 })));
+// Reads the upload before answering, as a real server does (answering mid-upload races msw's
+// interceptor against the request stream).
+const api = setupServer(
+  http.post('https://stt.example.test/v1/audio/transcriptions', async ({ request }) => {
+    await request.arrayBuffer();
+    return new HttpResponse('overloaded', { status: 503 });
+  }),
+);
 let t: TestDb;
 let svc: TestService;
 
 beforeAll(async () => {
   t = await createTestDb();
   svc = await startTestService(t);
-  api.listen({ onUnhandledFrame: 'bypass' });
 });
 afterAll(async () => {
   api.close();
@@ -32,6 +38,8 @@ describe('transcribe task and engine outages', () => {
     const s = await seedAccount(svc);
     const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling.' }]);
     const r = await postCall(svc.url, { key: s.key, fields: { agent_code: 'AG-07', language: 'en' }, file: { path: file, name: 'call.wav' } });
+    // The stand-in API goes up only now: the intake request above is ours, not a third party's.
+    api.listen({ onUnhandledFrame: 'error' });
     const engine = new OpenAiEngine({ baseUrl: 'https://stt.example.test/v1', model: 'whisper-1', retries: 0 });
     const task = createTranscribeTask(svc.app, [engine]);
 
