@@ -70,6 +70,7 @@ export async function migrate(connectionString: string): Promise<MigrationReport
     // later (a database drop, a restart) would raise an unhandled 'error' that ends the process.
     const pool = new pg.Pool({ connectionString, max: 1 });
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     try {
       await runWorkerMigrations({ pgPool: pool });
     } finally {
