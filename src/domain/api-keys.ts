@@ -47,7 +47,3 @@ export async function authenticateApiKey(db: Db, key: string): Promise<Authentic
 export function isUuid(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
-
-export function assertUuid(s: string, what: string): void {
-  if (!isUuid(s)) throw new DomainError('invalid_id', `${what} must be a UUID, got "${s}".`);
-}

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -68,8 +68,4 @@ export async function seedAccount(svc: Service, opts: { minutes?: number; seats?
   for (const a of opts.agents ?? [{ name: 'Ana García', code: 'AG-07' }]) agents.push(await createAgent(svc.app.db, account.id, a));
   const { key } = await createApiKey(svc.app.db, account.id);
   return { account, owner, agents, key };
-}
-
-export function fileSizeOf(p: string): number {
-  return statSync(p).size;
 }
