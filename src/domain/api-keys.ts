@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import { DomainError, notFound } from './errors.ts';
+import { notFound } from './errors.ts';
 
 const KEY_PREFIX = 'esk_';
 

@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
-import { callTitle, DirectionLabel, humanizeKey, scoreClass, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
+import { callTitle, DirectionLabel, humanizeKey, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
 import { ScoreRing, TalkBar } from '../components/charts.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { Alert, Badge, Button, Card, EmptyState, LoadingBlock } from '../components/ui.tsx';
@@ -103,7 +103,7 @@ function Highlight({ text, terms }: { text: string; terms: string[] }) {
 
 export function CallDetailPage({ id }: { id: string }) {
   const i18n = useT();
-  const { t, locale } = i18n;
+  const { t } = i18n;
   const { search } = useLocation();
   const terms = useMemo(() => searchTerms(new URLSearchParams(search).get('q')), [search]);
   const [{ data, error, fetching }, refetch] = useQuery({ query: CallDetailQuery, variables: { id } });
