@@ -1,5 +1,6 @@
-import type { TaskList } from 'graphile-worker';
+import type { Task, TaskList } from 'graphile-worker';
 import type { AppContext } from '../src/app/context.ts';
+import { logContext } from '../src/log.ts';
 import { createAnalyzeTask } from './analyze.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
@@ -7,12 +8,19 @@ import { createTranscribeTask } from './transcribe.ts';
 
 /** The task list; each task file parses its payload with zod before doing anything. */
 export function createTaskList(app: AppContext): TaskList {
-  return {
+  const tasks: TaskList = {
     transcribe: createTranscribeTask(app),
     analyze: createAnalyzeTask(app),
     'deliver-webhook': createDeliverWebhookTask(app, app.config.webhookRetryScheduleMs ? { scheduleMs: app.config.webhookRetryScheduleMs } : {}),
     housekeeping: createHousekeepingTask(app),
   };
+  return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, withJobContext(name, task as Task)]));
+}
+
+/** Every log line written while a job runs carries its id, task and attempt, as requests carry reqId. */
+function withJobContext(name: string, task: Task): Task {
+  return (payload, helpers) =>
+    logContext.run({ jobId: helpers.job.id, task: name, attempt: helpers.job.attempts }, () => task(payload, helpers));
 }
 
 /** Recurring jobs (graphile-worker crontab syntax). */
