@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
-import { accountIdOf } from './common.ts';
+import { updateAccountSettings } from '../../src/domain/accounts.ts';
+import { accountIdOf, directErrors } from './common.ts';
 
 const Plan = builder.objectRef<{ minutes: number; seats: number; manualUploadMaxBytes: bigint }>('Plan').implement({
   fields: (t) => ({
@@ -27,5 +28,23 @@ builder.queryField('account', (t) =>
     authScopes: { member: true },
     description: 'The account of the signed-in user, with its plan.',
     resolve: (query, _root, _args, ctx) => ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: accountIdOf(ctx) } }),
+  }),
+);
+
+const AgentChannel = builder.enumType('AgentChannel', { values: { LEFT: { value: 'left' }, RIGHT: { value: 'right' } } as const });
+
+builder.mutationField('updateAccountSettings', (t) =>
+  t.prismaField({
+    type: 'Account',
+    authScopes: { admin: true },
+    errors: directErrors,
+    description:
+      'Admins: the stereo channel that carries the agent (the other is the customer), and the time zone of local times in file names and of the monthly usage period. Errors: `invalid_time_zone`.',
+    args: { agentChannel: t.arg({ type: AgentChannel }), timeZone: t.arg.string() },
+    resolve: async (query, _r, args, ctx) => {
+      const id = accountIdOf(ctx);
+      await updateAccountSettings(ctx.app.db, id, { ...(args.agentChannel && { agentChannel: args.agentChannel }), ...(args.timeZone && { timeZone: args.timeZone }) });
+      return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
 );

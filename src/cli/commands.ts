@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../app/context.ts';
-import { createAccount } from '../domain/accounts.ts';
+import { createAccount, updateAccountSettings } from '../domain/accounts.ts';
 import { createAgent } from '../domain/agents.ts';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.ts';
 import { createCampaign, findCampaignByName, setCampaignArchived } from '../domain/campaigns.ts';
@@ -39,6 +39,22 @@ export const commands: readonly Command<any>[] = [
         owner: { email: owner.email, password: owner.password },
         note: 'The password is shown only now; it is stored hashed.',
       };
+    },
+  }),
+  defineCommand({
+    name: 'account:set',
+    summary: 'Change account settings: the stereo channel of the agent, the time zone.',
+    options: {
+      account,
+      'agent-channel': { kind: 'text', placeholder: 'left|right', description: 'stereo channel that carries the agent (default left)' },
+      timezone: { kind: 'text', placeholder: 'TZ', description: 'IANA time zone of file-name times and usage periods' },
+    },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const channel = o['agent-channel'];
+      if (channel !== undefined && channel !== 'left' && channel !== 'right') throw new UsageError('--agent-channel must be left or right');
+      const a = await updateAccountSettings(app.db, o.account, { agentChannel: channel, timeZone: o.timezone });
+      return { account: { id: a.id, agentChannel: a.agentChannel, timeZone: a.timeZone } };
     },
   }),
   defineCommand({

@@ -34,3 +34,26 @@ export async function createAccount(db: Db, input: NewAccount) {
   });
   return { account, owner: { email, password } };
 }
+
+export interface AccountSettings {
+  /** Stereo channel that carries the agent: `left` (default) or `right`. */
+  agentChannel?: 'left' | 'right';
+  /** IANA time zone: local times in file names and the monthly usage period follow it. */
+  timeZone?: string;
+}
+
+export async function updateAccountSettings(db: Db, accountId: string, settings: AccountSettings) {
+  if (settings.agentChannel !== undefined && !['left', 'right'].includes(settings.agentChannel)) {
+    throw new DomainError('invalid_agent_channel', 'The agent channel is `left` or `right`.');
+  }
+  if (settings.timeZone !== undefined && !isValidTimeZone(settings.timeZone)) {
+    throw new DomainError('invalid_time_zone', `Unknown time zone "${settings.timeZone}" (use an IANA name like Europe/Madrid).`);
+  }
+  return db.account.update({
+    where: { id: accountId },
+    data: {
+      ...(settings.agentChannel !== undefined && { agentChannel: settings.agentChannel }),
+      ...(settings.timeZone !== undefined && { timeZone: settings.timeZone }),
+    },
+  });
+}

@@ -64,6 +64,19 @@ describe('account:create', () => {
   });
 });
 
+describe('account:set', () => {
+  it('sets the stereo agent channel and time zone; refuses bad values', async () => {
+    const account = await newAccount();
+    const r = await cli(app, 'account:set', '--account', account, '--agent-channel', 'right', '--timezone', 'America/Mexico_City');
+    expect(r.code).toBe(0);
+    expect(r.json.account).toMatchObject({ agentChannel: 'right', timeZone: 'America/Mexico_City' });
+    expect((await cli(app, 'account:set', '--account', account, '--agent-channel', 'middle')).code).toBe(2);
+    const tz = await cli(app, 'account:set', '--account', account, '--timezone', 'Mars/Olympus');
+    expect(tz.code).toBe(1);
+    expect(JSON.parse(tz.stderr).error.code).toBe('invalid_time_zone');
+  });
+});
+
 describe('agent:add', () => {
   it('adds agents and reports seat and code conflicts', async () => {
     const account = await newAccount('--seats', '2');

@@ -76,6 +76,7 @@ const QUERIES: Record<string, Case> = {
 };
 
 const MUTATIONS: Record<string, Case> = {
+  updateAccountSettings: { doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT) { ${R} } }`, expect: typename('Account') },
   createAgent: { doc: () => `mutation { createAgent(input: { name: "New B agent" }) { ${R} } }`, expect: typename('Agent') },
   updateAgent: { doc: (i) => `mutation { updateAgent(id: "${i.agent.id}", input: { name: "x" }) { ${R} } }`, expect: nf },
   deactivateAgent: { doc: (i) => `mutation { deactivateAgent(id: "${i.agent.id}") { ${R} } }`, expect: nf },
