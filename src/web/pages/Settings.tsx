@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation } from 'urql';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
 import { LanguageSwitch } from '../components/Shell.tsx';
-import { Alert, Button, Card, PageHeader, TextField, useToast } from '../components/ui.tsx';
+import { Alert, Button, Card, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
-import { useAuth } from '../lib/auth.tsx';
+import { roleAtLeast, useAuth } from '../lib/auth.tsx';
+import { useFormMutation } from '../lib/mutations.ts';
 import { describeError, outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
 import { MIN_PASSWORD } from './AcceptInvitation.tsx';
@@ -17,6 +18,58 @@ const ChangePassword = graphql(`
     }
   }
 `);
+
+const AccountSettingsQuery = graphql(`
+  query AccountSettings {
+    account { id agentChannel timeZone }
+  }
+`);
+
+const UpdateAccountSettings = graphql(`
+  mutation UpdateAccountSettings($agentChannel: AgentChannel, $timeZone: String) {
+    updateAccountSettings(agentChannel: $agentChannel, timeZone: $timeZone) {
+      __typename
+      ... on MutationUpdateAccountSettingsSuccess { data { id agentChannel timeZone } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+/** Admins: which stereo channel is the agent, and the account's time zone. */
+function AccountSettingsCard() {
+  const { t } = useT();
+  const toast = useToast();
+  const [{ data }] = useQuery({ query: AccountSettingsQuery });
+  const [channel, setChannel] = useState<'LEFT' | 'RIGHT'>('LEFT');
+  const [timeZone, setTimeZone] = useState('');
+  useEffect(() => {
+    if (!data) return;
+    setChannel(data.account.agentChannel === 'right' ? 'RIGHT' : 'LEFT');
+    setTimeZone(data.account.timeZone);
+  }, [data]);
+  const [{ fetching }, update] = useMutation(UpdateAccountSettings);
+  const { submit, error } = useFormMutation(
+    async () => outcome(await update({ agentChannel: channel, timeZone: timeZone.trim() }), 'updateAccountSettings'),
+    () => toast(t('settings.accountSaved')),
+  );
+  return (
+    <Card title={t('settings.account')} description={t('settings.accountLead')}>
+      <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
+        {error && <Alert tone="red">{error}</Alert>}
+        <SelectField label={t('settings.agentChannel')} hint={t('settings.agentChannelHint')} value={channel} onChange={(e) => setChannel(e.target.value as 'LEFT' | 'RIGHT')}>
+          <option value="LEFT">{t('settings.channelLeft')}</option>
+          <option value="RIGHT">{t('settings.channelRight')}</option>
+        </SelectField>
+        <TextField label={t('settings.timeZone')} hint={t('settings.timeZoneHint')} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} required />
+        <div>
+          <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
+            {t('common.save')}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
 
 export function SettingsPage() {
   const i18n = useT();
@@ -65,6 +118,7 @@ export function SettingsPage() {
             </dd>
           </dl>
         </Card>
+        {roleAtLeast(user?.role, 'ADMIN') && <AccountSettingsCard />}
         <Card title={t('settings.changePassword')} description={t('settings.changePasswordLead')}>
           <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
             {error && <Alert tone="red">{error}</Alert>}
