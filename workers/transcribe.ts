@@ -29,10 +29,11 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       ]);
     }
 
+    // Tools name the file in their messages; users see the detail, so it names their file instead.
+    const path = await app.storage.localPath(call.storageKey);
     let result;
     try {
       if (!(await app.storage.exists(call.storageKey))) throw new Error(`recording ${call.storageKey} is missing from storage`);
-      const path = await app.storage.localPath(call.storageKey);
       result = await transcribeFile(path, {
         engines,
         language: call.language,
@@ -44,10 +45,10 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       // graphile-worker; only a verdict on the recording itself fails the call now.
       const permanent = error instanceof TranscriptionFailure && !(error instanceof EngineError && error.retryable);
       if (!permanent) {
-        if (helpers.job.attempts >= helpers.job.max_attempts) await failCall(app, callId, 'internal_error', String(error));
+        if (helpers.job.attempts >= helpers.job.max_attempts) await failCall(app, callId, 'internal_error', String(error).replaceAll(path, call.fileName));
         throw error;
       }
-      await failCall(app, callId, error.reason, error.message);
+      await failCall(app, callId, error.reason, error.message.replaceAll(path, call.fileName));
       log.info({ callId, reason: error.reason }, 'transcription failed');
       return;
     }

@@ -107,7 +107,7 @@ export const Call = builder.prismaObject('Call', {
     usedMinutes: t.exposeInt('usedMinutes', { nullable: true }),
     period: t.exposeString('period', { description: 'Usage period (YYYY-MM) the call counts in.' }),
     score: t.exposeFloat('score', { nullable: true, description: '0–100; 0 when a critical criterion failed.' }),
-    topic: t.exposeString('topic', { nullable: true }),
+    topic: t.exposeString('topic', { nullable: true, description: 'The template topic (its label) whose phrases matched best, or the model’s choice.' }),
     summary: t.exposeString('summary', { nullable: true }),
     criteria: t.field({
       type: [CriterionResultRef],
@@ -144,7 +144,7 @@ const CallFilter = builder.inputType('CallFilter', {
     direction: t.field({ type: CallDirectionEnum }),
     scoreMin: t.float(),
     scoreMax: t.float(),
-    topic: t.string({ description: 'Topic key.' }),
+    topic: t.string({ description: 'Topic as shown on calls (the template topic label), exact match.' }),
     language: t.string(),
     search: t.string({ description: 'Full-text search in transcripts, ignoring case and accents; web-search syntax: "exact phrase", -excluded, or.' }),
   }),
@@ -239,7 +239,7 @@ builder.queryFields((t) => ({
   }),
   callTopics: t.stringList({
     authScopes: { member: true },
-    description: 'Distinct topic keys of analyzed calls, for the topic filter.',
+    description: 'Distinct topics (template topic labels) of analyzed calls, for the topic filter.',
     resolve: async (_r, _a, ctx) => {
       const rows = await ctx.app.db.call.findMany({
         where: { accountId: accountIdOf(ctx), topic: { not: null } },

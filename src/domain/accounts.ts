@@ -2,6 +2,7 @@ import type { Db } from '../db/client.ts';
 import { DomainError } from './errors.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { isValidTimeZone } from './period.ts';
+import { foldAccents } from './text.ts';
 
 export interface NewAccount {
   name: string;
@@ -21,7 +22,7 @@ export async function createAccount(db: Db, input: NewAccount) {
     if (v !== undefined && (!Number.isInteger(v) || v < 0)) throw new DomainError('invalid_plan', `Plan ${label} must be a whole number ≥ 0.`);
   }
   const password = generatePassword();
-  const slug = name.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'account';
+  const slug = foldAccents(name).replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'account';
   const email = (input.ownerEmail ?? `owner+${slug}-${Math.random().toString(36).slice(2, 8)}@escucha.local`).toLowerCase();
   const account = await db.account.create({
     data: {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, getOperationAST } from './graphql-js.ts';
 import type { AppContext } from '../app/context.ts';
+import { DomainError } from '../domain/errors.ts';
 import { checkCsrf, CSRF_HEADER, getSession } from '../auth/session.ts';
 import { schema } from '../../schema/index.ts';
 import type { GraphQLContext } from './context.ts';
@@ -70,8 +71,13 @@ export function createGraphqlServer(app: AppContext): { yoga: YogaServerInstance
       maskError: (error, message) => {
         const original = isGraphQLError(error) ? error.originalError : error;
         if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error;
-        app.log.error({ err: original ?? error }, 'graphql resolver error');
         const path = isGraphQLError(error) ? error.path : undefined;
+        // An expected failure outside a mutation's typed result (a bad cursor, an overlong search)
+        // is the client's to fix: it keeps its message and code instead of being masked.
+        if (original instanceof DomainError) {
+          return new GraphQLError(original.message, { ...(path ? { path } : {}), extensions: { code: original.code } });
+        }
+        app.log.error({ err: original ?? error }, 'graphql resolver error');
         return new GraphQLError(message, { ...(path ? { path } : {}), extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },
     },

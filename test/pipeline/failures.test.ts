@@ -66,6 +66,8 @@ describe('failure paths', () => {
       expect(r.status).toBe(201);
       const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
       expect(row).toMatchObject({ status: 'failed', failure_reason: 'undecodable' });
+      // The detail is shown to users: it names their file, never our storage path.
+      expect(row.failure_detail).not.toContain(api.config.storageDir);
       const [u] = await t.sql('SELECT minutes_reserved, minutes_used, calls FROM usage_periods WHERE account_id = $1', [s.account.id]);
       expect(u).toEqual({ minutes_reserved: 0, minutes_used: 0, calls: 1 });
       expect(await t.sql('SELECT id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toEqual([]);

@@ -319,6 +319,11 @@ describe('web app', () => {
     await shot('calls-in-progress-empty');
     await page.goto(`${svc.url}/settings`);
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    // Admins set which stereo channel is the agent; the setting is saved on the account.
+    await page.getByLabel('Agent channel on stereo recordings').selectOption('RIGHT');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Account settings saved.').waitFor();
+    await expect.poll(async () => (await svc.app.db.user.findUniqueOrThrow({ where: { email: owner.email }, select: { account: { select: { agentChannel: true } } } })).account.agentChannel).toBe('right');
     await shot('settings');
 
     // Spanish: the switch changes every text and is remembered.

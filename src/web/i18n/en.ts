@@ -597,4 +597,10 @@ export const en = {
   'errors.ambiguous_agent': 'Two agents have that name; choose one in the list.',
   'errors.too_large': 'This file is too large.',
   'errors.aborted': 'Upload cancelled.',
+  'errors.invalid_time_zone': 'Unknown time zone. Use a name like Europe/Madrid.',
+  'errors.invalid_cursor': 'This page of results is out of date. Go back to the first page.',
+  'errors.invalid_search': 'That search is too long or cannot be read. Try fewer words.',
+  'errors.invalid_input': 'Some values are not valid. Check the fields and try again.',
+  'errors.invalid_period': 'That period does not exist.',
+  'errors.invalid_agent_channel': 'Choose the left or the right channel.',
 } as const;

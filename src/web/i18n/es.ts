@@ -585,4 +585,10 @@ export const es: Record<keyof typeof en, string> = {
   'errors.ambiguous_agent': 'Hay dos agentes con ese nombre; elige uno de la lista.',
   'errors.too_large': 'El archivo es demasiado grande.',
   'errors.aborted': 'Subida cancelada.',
+  'errors.invalid_time_zone': 'Zona horaria desconocida. Usa un nombre como Europe/Madrid.',
+  'errors.invalid_cursor': 'Esta página de resultados está desactualizada. Vuelve a la primera página.',
+  'errors.invalid_search': 'Esa búsqueda es demasiado larga o no se entiende. Prueba con menos palabras.',
+  'errors.invalid_input': 'Algunos valores no son válidos. Revisa los campos e inténtalo de nuevo.',
+  'errors.invalid_period': 'Ese periodo no existe.',
+  'errors.invalid_agent_channel': 'Elige el canal izquierdo o el derecho.',
 };

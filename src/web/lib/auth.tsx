@@ -51,8 +51,9 @@ export function useAuth(): AuthState {
   return ctx;
 }
 
+/** The signed-in user's role; undefined while loading, signed out, or outside the app shell. */
 export function useRole(): Role | undefined {
-  return useAuth().session?.user.role;
+  return useContext(AuthContext)?.session?.user.role;
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {

@@ -48,7 +48,9 @@ export function describeError(i18n: Pick<I18n, 't'>, error: ApiError | CombinedE
     const minutes = e.retryAfterSeconds ? Math.max(1, Math.ceil(e.retryAfterSeconds / 60)) : 1;
     return i18n.t(key, { minutes });
   }
-  return e.message || i18n.t('errors.unknown');
+  // A typed domain failure has a message written for people; anything else (GraphQL validation,
+  // query limits) is technical, so the user gets a plain sentence instead.
+  return /^[a-z][a-z_]*$/.test(e.code) && e.code !== 'graphql' && e.message ? e.message : i18n.t(e.code === 'network' ? 'errors.network' : 'errors.graphql');
 }
 
 /** Validation issues keyed by path (`criteria[2].weight`), for showing next to fields. */

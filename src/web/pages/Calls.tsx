@@ -17,6 +17,7 @@ import {
   type SortField,
   type View,
 } from '../lib/call-filters.ts';
+import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError } from '../lib/errors.ts';
 import { formatDateTime, formatDuration, formatNumber, formatRelative } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
@@ -78,9 +79,15 @@ function useCallsQueryState(): [CallsQuery, (patch: Partial<CallsQuery>, opts?: 
 
 const VIEW_LABEL: Record<View, MessageKey> = { in_progress: 'calls.view.in_progress', analyzed: 'calls.view.analyzed', failed: 'calls.view.failed' };
 
+/** Viewers read; uploading is for analysts and above (POST /api/uploads refuses viewers). */
+function useCanUpload(): boolean {
+  return roleAtLeast(useRole(), 'ANALYST');
+}
+
 export function CallsPage() {
   const i18n = useT();
   const { t, locale } = i18n;
+  const canUpload = useCanUpload();
   const [q, setQ] = useCallsQueryState();
   const langName = useLanguageName();
   const failureText = useFailureText();
@@ -169,9 +176,11 @@ export function CallsPage() {
                 <Icon name="download" /> {t('calls.export')}
               </a>
             )}
-            <Link className="btn btn-primary" to="/upload">
-              <Icon name="upload" /> {t('calls.upload')}
-            </Link>
+            {canUpload && (
+              <Link className="btn btn-primary" to="/upload">
+                <Icon name="upload" /> {t('calls.upload')}
+              </Link>
+            )}
           </>
         }
       />
@@ -317,6 +326,7 @@ export function CallsPage() {
 
 function CallsEmpty({ view, filtersOn, totalAll, onClear }: { view: View; filtersOn: boolean; totalAll: number | null; onClear: () => void }) {
   const { t } = useT();
+  const canUpload = useCanUpload();
   if (filtersOn)
     return (
       <EmptyState icon="filter" title={t('calls.empty.filteredTitle')} action={<Button onClick={onClear}>{t('calls.clearFilters')}</Button>}>
@@ -330,9 +340,11 @@ function CallsEmpty({ view, filtersOn, totalAll, onClear }: { view: View; filter
         title={t('calls.empty.noneTitle')}
         action={
           <div className="row" style={{ marginTop: 8 }}>
-            <Link className="btn btn-primary" to="/upload">
-              {t('calls.upload')}
-            </Link>
+            {canUpload && (
+              <Link className="btn btn-primary" to="/upload">
+                {t('calls.upload')}
+              </Link>
+            )}
             <Link className="btn" to="/integrations">
               {t('calls.empty.connectApi')}
             </Link>

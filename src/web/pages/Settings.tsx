@@ -29,7 +29,7 @@ const UpdateAccountSettings = graphql(`
   mutation UpdateAccountSettings($agentChannel: AgentChannel, $timeZone: String) {
     updateAccountSettings(agentChannel: $agentChannel, timeZone: $timeZone) {
       __typename
-      ... on MutationUpdateAccountSettingsSuccess { data { id agentChannel timeZone } }
+      ... on Account { id agentChannel timeZone }
       ... on Error { code message }
     }
   }
