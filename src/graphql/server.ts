@@ -4,6 +4,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, getOperationAST } from './graphql-js.ts';
 import type { AppContext } from '../app/context.ts';
 import { DomainError } from '../domain/errors.ts';
+import { depthLimit } from './depth-limit.ts';
 import { checkCsrf, CSRF_HEADER, getSession } from '../auth/session.ts';
 import { schema } from '../../schema/index.ts';
 import type { GraphQLContext } from './context.ts';
@@ -81,7 +82,8 @@ export function createGraphqlServer(app: AppContext): { yoga: YogaServerInstance
         return new GraphQLError(message, { ...(path ? { path } : {}), extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },
     },
-    plugins: [csrfPlugin(dev)],
+    // 15: the standard introspection query (GraphiQL, codegen) is 14 deep; schema fields stop at 12.
+    plugins: [csrfPlugin(dev), depthLimit(15)],
     context: async ({ request, req, res }): Promise<GraphQLContext> => {
       const session = await getSession(app, req, res);
       return {
