@@ -165,6 +165,14 @@ export const en = {
   'failure.unsupported_language': 'The call is in a language we cannot transcribe yet',
   'failure.too_long': 'The recording is longer than the maximum allowed',
   'failure.unknown': 'The recording could not be processed',
+  'history.viaApi': 'received through the API',
+  'history.viaUpload': 'uploaded in the app',
+  'history.attempt': 'attempt {n}',
+  'history.template': 'template {name}',
+  'history.noTemplate': 'no template applies',
+  'history.score': 'score {score} with {name}',
+  'history.reanalysis': 're-analysis requested',
+  'history.analysisFailed': 'the analysis could not be completed',
 
   // call detail
   'callDetail.title': 'Call',

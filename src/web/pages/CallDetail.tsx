@@ -3,6 +3,7 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { callTitle, DirectionLabel, humanizeKey, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
 import { ScoreRing, TalkBar } from '../components/charts.tsx';
 import { Icon } from '../components/Icon.tsx';
+import { historyDetail } from '../lib/history-detail.ts';
 import { Alert, Badge, Button, Card, EmptyState, LoadingBlock } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
@@ -535,7 +536,7 @@ function HistoryCard({ call }: { call: CallData }) {
                 <div className="strong">{t(`status.${e.status}` as MessageKey)}</div>
                 <div className="muted small">
                   {formatDateTime(e.at, locale, { dateStyle: 'medium', timeStyle: 'medium' })}
-                  {e.detail ? ` · ${e.detail}` : ''}
+                  {e.detail ? ` · ${historyDetail(e.detail, t)}` : ''}
                 </div>
               </div>
               <span className="muted small num" title={t('callDetail.stepDuration')}>
