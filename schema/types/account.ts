@@ -43,7 +43,7 @@ builder.mutationField('updateAccountSettings', (t) =>
     args: { agentChannel: t.arg({ type: AgentChannel }), timeZone: t.arg.string() },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
-      await updateAccountSettings(ctx.app.db, id, { ...(args.agentChannel && { agentChannel: args.agentChannel }), ...(args.timeZone && { timeZone: args.timeZone }) });
+      await updateAccountSettings(ctx.app.db, id, { ...(args.agentChannel != null && { agentChannel: args.agentChannel }), ...(args.timeZone != null && { timeZone: args.timeZone.trim() }) });
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

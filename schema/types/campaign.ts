@@ -69,7 +69,7 @@ builder.mutationFields((t) => ({
     description: 'Errors: `name_taken`, `invalid_language`, `not_found` (template).',
     args: { input: t.arg({ type: CampaignInput, required: true }) },
     resolve: (_r, { input }, ctx) => {
-      const name = parseInput(Name, input.name);
+      const { name } = parseInput(z.object({ name: Name }), { name: input.name });
       return createCampaign(ctx.app.db, accountIdOf(ctx), { name, language: input.language ?? null, templateId: templateIdOf(input.templateId) ?? null });
     },
   }),
@@ -80,7 +80,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: CampaignPatch, required: true }) },
     resolve: (_r, { id, input }, ctx) => {
       const patch = {
-        ...(input.name != null && { name: parseInput(Name, input.name) }),
+        ...(input.name != null && parseInput(z.object({ name: Name }), { name: input.name })),
         ...(input.language !== undefined && { language: input.language }),
         ...(input.templateId !== undefined && { templateId: templateIdOf(input.templateId) ?? null }),
       };

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { DomainError, notFound } from './errors.ts';
-import { LANGUAGES } from './languages.ts';
+import { LANGUAGES, parseLanguage } from './languages.ts';
 import { normalizeName } from './text.ts';
 
 export interface CampaignInput {
@@ -13,9 +13,11 @@ export interface CampaignInput {
 async function clean(db: Db, accountId: string, input: CampaignInput) {
   const name = input.name.trim();
   if (!name) throw new DomainError('invalid_name', 'A campaign needs a name.');
-  const language = input.language?.trim().toLowerCase() || null;
-  if (language && !LANGUAGES.has(language)) {
-    throw new DomainError('invalid_language', `"${language}" is not a supported language code (${[...LANGUAGES].join(' ')}).`);
+  // Same reading as intake: "es", "ES" and "es-MX" all mean Spanish.
+  const sent = input.language?.trim() || null;
+  const language = sent ? parseLanguage(sent) : null;
+  if (sent && !language) {
+    throw new DomainError('invalid_language', `"${sent}" is not a supported language code (${[...LANGUAGES].join(' ')}).`);
   }
   const templateId = input.templateId || null;
   if (templateId) {

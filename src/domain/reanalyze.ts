@@ -10,11 +10,12 @@ import { getApplicableTemplate } from './templates.ts';
 export async function requestReanalysis(db: Db, accountId: string, callId: string, requestedBy: string) {
   const call = await db.call.findFirst({ where: { id: callId, accountId }, select: { id: true, status: true, segments: true, campaignId: true } });
   if (!call) throw notFound('Call');
-  if (call.status === 'failed' || call.segments === null) {
-    throw new DomainError('not_transcribed', 'This call has no transcript, so it cannot be analyzed.');
-  }
+  // In progress first: a call still queued or transcribing has no transcript *yet*.
   if (call.status === 'queued' || call.status === 'transcribing' || call.status === 'analyzing') {
     throw new DomainError('not_ready', 'This call is still being processed; try again when it is done.');
+  }
+  if (call.status === 'failed' || call.segments === null) {
+    throw new DomainError('not_transcribed', 'This call has no transcript, so it cannot be analyzed.');
   }
   if (!(await getApplicableTemplate(db, { accountId, campaignId: call.campaignId }))) {
     throw new DomainError('no_template', 'No template applies to this call: set an account default template or one on its campaign.');
