@@ -49,7 +49,13 @@ export const CriterionResultRef = builder.objectRef<CriterionResult>('CriterionR
     points: t.exposeFloat('points'),
     maxPoints: t.float({ resolve: (c) => c.max_points }),
     critical: t.exposeBoolean('critical'),
-    reason: t.string({ nullable: true, resolve: (c) => c.reason ?? null }),
+    reason: t.string({ nullable: true, description: 'Why, in English.', resolve: (c) => c.reason ?? null }),
+    reasonCode: t.string({
+      nullable: true,
+      description: 'The reason as a stable code (`phrase_said`, `phrase_missing`, `forbidden_none`, `metric_between`, `llm_not_configured`, …) for saying it in the UI language; null on calls analyzed before codes existed and for a model’s own answer.',
+      resolve: (c) => c.reason_code ?? null,
+    }),
+    reasonParams: t.field({ type: 'JSON', nullable: true, description: 'Parameters of `reasonCode` (quote, time, counts, metric values…).', resolve: (c) => c.reason_params ?? null }),
     evidence: t.field({ type: [EvidenceRef], resolve: (c) => c.evidence ?? [] }),
   }),
 });

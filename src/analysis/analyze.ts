@@ -30,6 +30,9 @@ export interface CriterionResult {
   max_points: number;
   critical: boolean;
   reason?: string;
+  /** The reason as a stable code with parameters, so an app can say it in its own language. */
+  reason_code?: string;
+  reason_params?: Record<string, string | number>;
   evidence: Evidence[];
 }
 
@@ -53,7 +56,7 @@ export interface AnalyzeOptions {
 /** Forbidden words can be repeated all call long; a handful of quotes makes the point. */
 const MAX_EVIDENCE = 10;
 
-type Outcome = Pick<CriterionResult, 'result' | 'evidence'> & { reason?: string };
+type Outcome = Pick<CriterionResult, 'result' | 'evidence'> & { reason?: string; code?: string; params?: Record<string, string | number> };
 
 interface Context {
   input: AnalysisInput;
@@ -81,7 +84,11 @@ function scope(ctx: Context, speaker: Criterion['speaker']): Segment[] {
 }
 
 function monoNote(ctx: Context, criterion: Criterion): string {
-  return criterion.speaker !== 'any' && !ctx.known ? ' (speakers unknown: all speech was checked)' : '';
+  return isMonoFallback(ctx, criterion) ? ' (speakers unknown: all speech was checked)' : '';
+}
+
+function isMonoFallback(ctx: Context, criterion: Criterion): boolean {
+  return criterion.speaker !== 'any' && !ctx.known;
 }
 
 function quoted(phrases: readonly string[]): string {
@@ -97,29 +104,46 @@ function evaluatePhrase(ctx: Context, criterion: PhraseCriterion): Outcome {
   const where = window ? ` in the ${window.from === 'start' ? 'first' : 'last'} ${window.seconds} s` : '';
   const evidence = counted.slice(0, MAX_EVIDENCE).map(toEvidence);
   const note = monoNote(ctx, criterion);
+  const mono = isMonoFallback(ctx, criterion) ? 1 : 0;
+  const win: Record<string, string | number> = window ? { from: window.from, seconds: window.seconds } : {};
   if (counted.length >= criterion.minCount) {
     const first = counted[0]!;
     const times = criterion.minCount > 1 ? ` (${counted.length} times)` : '';
-    return { result: 'passed', evidence, reason: `said "${first.quote}" at ${clock(first.start)}${times}${note}` };
+    return {
+      result: 'passed', evidence, reason: `said "${first.quote}" at ${clock(first.start)}${times}${note}`,
+      code: 'phrase_said', params: { quote: first.quote, at: clock(first.start), count: counted.length, mono },
+    };
   }
   if (counted.length > 0)
-    return { result: 'failed', evidence, reason: `said ${counted.length} time(s)${where}, at least ${criterion.minCount} needed${note}` };
+    return {
+      result: 'failed', evidence, reason: `said ${counted.length} time(s)${where}, at least ${criterion.minCount} needed${note}`,
+      code: 'phrase_too_few', params: { count: counted.length, min: criterion.minCount, ...win, mono },
+    };
   const outside = matches[0];
-  const reason = outside
-    ? `said only outside the window: "${outside.quote}" at ${clock(outside.start)}`
-    : `none of ${quoted(criterion.phrases)} was said${where}`;
-  return { result: 'failed', evidence: outside ? [toEvidence(outside)] : [], reason: reason + note };
+  if (outside) {
+    return {
+      result: 'failed', evidence: [toEvidence(outside)], reason: `said only outside the window: "${outside.quote}" at ${clock(outside.start)}${note}`,
+      code: 'phrase_outside_window', params: { quote: outside.quote, at: clock(outside.start), ...win, mono },
+    };
+  }
+  return {
+    result: 'failed', evidence: [], reason: `none of ${quoted(criterion.phrases)} was said${where}${note}`,
+    code: 'phrase_missing', params: { phrases: quoted(criterion.phrases), ...win, mono },
+  };
 }
 
 function evaluateForbidden(ctx: Context, criterion: ForbiddenCriterion): Outcome {
   const matches = findPhrases(scope(ctx, criterion.speaker), criterion.phrases);
   const note = monoNote(ctx, criterion);
-  if (matches.length === 0) return { result: 'passed', evidence: [], reason: `no forbidden phrase was said${note}` };
+  const mono = isMonoFallback(ctx, criterion) ? 1 : 0;
+  if (matches.length === 0) return { result: 'passed', evidence: [], reason: `no forbidden phrase was said${note}`, code: 'forbidden_none', params: { mono } };
   const first = matches[0]!;
   return {
     result: 'failed',
     evidence: matches.slice(0, MAX_EVIDENCE).map(toEvidence),
     reason: `said "${first.quote}" at ${clock(first.start)}${matches.length > 1 ? ` and ${matches.length - 1} more time(s)` : ''}${note}`,
+    code: 'forbidden_said',
+    params: { quote: first.quote, at: clock(first.start), more: matches.length - 1, mono },
   };
 }
 
@@ -181,31 +205,37 @@ function evaluateMetric(ctx: Context, criterion: MetricCriterion): Outcome {
   const name = METRIC_LABELS[metric];
   const value = metricValue(ctx.metrics, metric, criterion.speaker, ctx.known);
   if (value === null) {
-    const reason =
-      (metric === 'talk_ratio' || metric === 'interruptions') && !ctx.known
-        ? `${name} cannot be measured on a mono recording (speakers unknown)`
-        : `${name} cannot be measured: not enough speech`;
-    return { result: 'na', evidence: [], reason };
+    const onMono = (metric === 'talk_ratio' || metric === 'interruptions') && !ctx.known;
+    const reason = onMono ? `${name} cannot be measured on a mono recording (speakers unknown)` : `${name} cannot be measured: not enough speech`;
+    return { result: 'na', evidence: [], reason, code: onMono ? 'metric_mono' : 'metric_no_speech', params: { metric } };
   }
   const fmt = (n: number): string => formatMetric(metric, n);
   let passed: boolean;
   let rule: string;
+  let bounds: Record<string, string>;
   if (op === 'between') {
     const min = criterion.min ?? 0;
     const max = criterion.max ?? Number.POSITIVE_INFINITY;
     passed = value >= min && value <= max;
     rule = `between ${fmt(min)} and ${fmt(max)}`;
+    bounds = { min: fmt(min), max: fmt(max) };
   } else {
     const threshold = criterion.value ?? 0;
     passed = { lt: value < threshold, lte: value <= threshold, gt: value > threshold, gte: value >= threshold }[op];
     rule = `${{ lt: 'below', lte: 'at most', gt: 'above', gte: 'at least' }[op]} ${fmt(threshold)}`;
+    bounds = { threshold: fmt(threshold) };
   }
-  return { result: passed ? 'passed' : 'failed', evidence: [], reason: `${name} ${fmt(value)}, must be ${rule}` };
+  return {
+    result: passed ? 'passed' : 'failed', evidence: [], reason: `${name} ${fmt(value)}, must be ${rule}`,
+    code: `metric_${op}`, params: { metric, value: fmt(value), ...bounds },
+  };
 }
 
 function llmOutcome(ctx: Context, answer: LlmAnswer | undefined): Outcome {
-  if (!answer) return { result: 'na', evidence: [], reason: 'the language model did not answer this question' };
-  if (answer.answer === 'unknown') return { result: 'na', evidence: [], reason: `the language model could not tell: ${answer.reason}` };
+  if (!answer) return { result: 'na', evidence: [], reason: 'the language model did not answer this question', code: 'llm_no_answer', params: {} };
+  if (answer.answer === 'unknown') {
+    return { result: 'na', evidence: [], reason: `the language model could not tell: ${answer.reason}`, code: 'llm_unknown', params: { reason: answer.reason } };
+  }
   // Model quotes are located in the transcript to give them a time; an unlocatable quote is not evidence.
   const located = answer.quote ? findPhrases(ctx.input.segments, [answer.quote])[0] : undefined;
   return {
@@ -217,13 +247,13 @@ function llmOutcome(ctx: Context, answer: LlmAnswer | undefined): Outcome {
 
 async function evaluateLlm(ctx: Context, criteria: LlmCriterion[], opts: AnalyzeOptions): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
-  const all = (reason: string): Map<string, Outcome> => {
-    for (const c of criteria) outcomes.set(c.key, { result: 'na', evidence: [], reason });
+  const all = (reason: string, code: string): Map<string, Outcome> => {
+    for (const c of criteria) outcomes.set(c.key, { result: 'na', evidence: [], reason, code, params: {} });
     return outcomes;
   };
   if (criteria.length === 0) return outcomes;
-  if (!opts.llm) return all('no language model configured');
-  if (ctx.input.segments.length === 0) return all('no speech to evaluate');
+  if (!opts.llm) return all('no language model configured', 'llm_not_configured');
+  if (ctx.input.segments.length === 0) return all('no speech to evaluate', 'llm_no_speech');
   let answers: LlmAnswer[];
   try {
     // The model needs the whole conversation for context, so `speaker` does not narrow the transcript here.
@@ -233,7 +263,7 @@ async function evaluateLlm(ctx: Context, criteria: LlmCriterion[], opts: Analyze
     );
   } catch (error) {
     opts.logger?.warn({ err: error }, 'llm criteria unavailable');
-    return all(`language model unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    return all(`language model unavailable: ${error instanceof Error ? error.message : String(error)}`, 'llm_unavailable');
   }
   for (const c of criteria) outcomes.set(c.key, llmOutcome(ctx, answers.find((a) => a.key === c.key)));
   return outcomes;
@@ -327,6 +357,7 @@ export async function analyzeCall(
       max_points: na ? 0 : criterion.weight,
       critical: criterion.critical,
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      ...(outcome.code !== undefined ? { reason_code: outcome.code, reason_params: outcome.params ?? {} } : {}),
       evidence: outcome.evidence,
     };
   });

@@ -297,3 +297,24 @@ describe('extractive summary', () => {
     expect(r.summary).toBe('');
   });
 });
+
+describe('reasons as codes, for apps that speak other languages', () => {
+  it('gives every outcome a stable code with its parameters beside the English reason', async () => {
+    const call = stereo([[2, 6, 'agent', 'Hello and thank you for calling.']], 60, 'en');
+    const r = await result(call, [
+      { ...base, key: 'said', kind: 'phrase', phrases: ['thank you for calling'] },
+      { ...base, key: 'missing', kind: 'phrase', phrases: ['goodbye'], window: { from: 'end', seconds: 20 } },
+      { ...base, key: 'clean', kind: 'forbidden', phrases: ['stupid'] },
+      { ...base, key: 'pace', kind: 'metric', metric: 'duration', op: 'lte', value: 30 },
+      { ...base, key: 'resolved', kind: 'llm', question: 'Was the issue resolved?' },
+    ]);
+    const byKey = Object.fromEntries(r.criteria.map((c) => [c.key, { code: c.reason_code, params: c.reason_params }]));
+    expect(byKey).toEqual({
+      said: { code: 'phrase_said', params: { quote: expect.stringMatching(/thank you for calling/i), at: '00:03', count: 1, mono: 0 } },
+      missing: { code: 'phrase_missing', params: { phrases: '"goodbye"', from: 'end', seconds: 20, mono: 0 } },
+      clean: { code: 'forbidden_none', params: { mono: 0 } },
+      pace: { code: 'metric_lte', params: { metric: 'duration', value: expect.any(String), threshold: expect.any(String) } },
+      resolved: { code: 'llm_not_configured', params: {} },
+    });
+  });
+});

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { callTitle, DirectionLabel, humanizeKey, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
 import { ScoreRing, TalkBar } from '../components/charts.tsx';
 import { Icon } from '../components/Icon.tsx';
+import { criterionReason } from '../lib/criterion-reason.ts';
 import { historyDetail } from '../lib/history-detail.ts';
 import { Alert, Badge, Button, Card, EmptyState, LoadingBlock } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
@@ -24,7 +25,7 @@ const CallDetailQuery = graphql(`
       campaign { id name }
       template { id name deleted }
       transcript { start end speaker text channel }
-      criteria { key label kind result points maxPoints critical reason evidence { quote start end speaker } }
+      criteria { key label kind result points maxPoints critical reason reasonCode reasonParams evidence { quote start end speaker } }
       events { status at detail }
       webhookDeliveries {
         id eventType eventId status attemptCount createdAt completedAt nextAttemptAt
@@ -427,7 +428,7 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
               </span>
             </div>
             {/* With evidence, the quotes below say what the reason would. */}
-            {c.reason && c.evidence.length === 0 && <p className="reason">{c.reason}</p>}
+            {c.reason && c.evidence.length === 0 && <p className="reason">{criterionReason(c, t)}</p>}
             {c.evidence.length > 0 && (
               <div className="evidence">
                 {c.evidence.map((e, i) => (

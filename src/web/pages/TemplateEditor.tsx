@@ -7,6 +7,7 @@ import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome, type ApiError } from '../lib/errors.ts';
 import { formatClock, formatDateTime, formatNumber, formatScore } from '../lib/format.ts';
+import { criterionReason } from '../lib/criterion-reason.ts';
 import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { Link, navigate } from '../lib/router.tsx';
@@ -67,7 +68,7 @@ const PreviewTemplate = graphql(`
       __typename
       ... on AnalysisPreview {
         score topic topicLabel summary
-        criteria { key label kind result points maxPoints critical reason evidence { quote start } }
+        criteria { key label kind result points maxPoints critical reason reasonCode reasonParams evidence { quote start } }
       }
       ... on Error { code message }
       ... on ValidationError { issues { path message } }
@@ -520,7 +521,7 @@ function PreviewPanel({ definition, canRun }: { definition: Record<string, unkno
                   </span>
                   <span className="points">{c.result === 'NA' ? t('result.NA') : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}</span>
                 </div>
-                {c.reason && <p className="reason">{c.reason}</p>}
+                {c.reason && <p className="reason">{criterionReason(c, t)}</p>}
                 {c.evidence.slice(0, 2).map((e, k) => (
                   <p key={k} className="reason">
                     <span className="num">{formatClock(e.start)}</span> “{e.quote}”
