@@ -14,7 +14,7 @@
 // on a throwaway database and temp folder (fixture audio included) that are removed at the end. Exits
 // non-zero when a call is rejected, fails, or its webhook never arrives.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
+import { openAsBlob, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -35,7 +35,7 @@ import { createEngines, transcribeFile } from '../../src/transcription/index.ts'
 import { moonshineLanguages } from '../../src/transcription/moonshine.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { Turn } from '../../test/fixtures/audio.ts';
-import { MiB, createBenchDb, note, percentile, round, startChild, table, type BenchDb, type MeasuredChild } from './lib.ts';
+import { MiB, benchWorkspace, note, percentile, round, startChild, table, type BenchDb, type MeasuredChild } from './lib.ts';
 
 // Not strict: `npm run bench -- …` (all.ts) passes the same arguments to every benchmark, so another
 // benchmark's options are ignored here, with a note.
@@ -531,18 +531,7 @@ async function measureService(db: BenchDb, work: string, short: Recording[]): Pr
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'escucha-benchpipe-'));
-  let db: BenchDb | null = null;
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await db?.drop().catch((e: Error) => note(`could not drop the bench database: ${e.message}`));
-    rmSync(work, { recursive: true, force: true });
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-  }
+  const { work, createBenchDb, cleanup } = benchWorkspace('escucha-benchpipe-');
   // Hard stop: a phase that cannot be interrupted (a native inference run) must not outlive the limit by much.
   const watchdog = setTimeout(() => {
     note(`time limit (${TIME_LIMIT_MS / 1000} s) exceeded by 60 s; giving up`);
@@ -564,7 +553,7 @@ async function main() {
     const rtf = await measureRtf(long, modelsDir);
 
     note('intake → webhook: preparing a throwaway database…');
-    db = await createBenchDb();
+    const db = await createBenchDb();
     const service = await measureService(db, work, short);
     report(rtf, service, db.server, short);
     const failures = service.outcomes.filter((o) => o.error);
