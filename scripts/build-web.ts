@@ -31,7 +31,11 @@ export function webBuildIsStale(): boolean {
   const index = path.join(OUT, 'index.html');
   if (!existsSync(index)) return true;
   const built = statSync(index).mtimeMs;
-  const inputs = [newestMtime(WEB), statSync(SCHEMA).mtimeMs, existsSync(path.join(ROOT, 'package-lock.json')) ? statSync(path.join(ROOT, 'package-lock.json')).mtimeMs : 0];
+  const inputs = [
+    newestMtime(WEB),
+    statSync(SCHEMA).mtimeMs,
+    existsSync(path.join(ROOT, 'package-lock.json')) ? statSync(path.join(ROOT, 'package-lock.json')).mtimeMs : 0,
+  ];
   return inputs.some((m) => m > built);
 }
 
@@ -39,10 +43,17 @@ export function webBuildIsStale(): boolean {
 export async function generateGraphqlTypes(force = false): Promise<void> {
   if (!force && existsSync(TYPES) && statSync(TYPES).mtimeMs >= statSync(SCHEMA).mtimeMs) return;
   const { generateOutput } = await import('@gql.tada/cli-utils');
-  await generateOutput({ output: TYPES, tsconfig: path.join(WEB, 'tsconfig.json'), disablePreprocessing: false, silent: true });
+  await generateOutput({
+    output: TYPES,
+    tsconfig: path.join(WEB, 'tsconfig.json'),
+    disablePreprocessing: false,
+    silent: true,
+  });
 }
 
-export async function buildWeb(opts: { ifStale?: boolean; quiet?: boolean } = {}): Promise<{ built: boolean; ms: number }> {
+export async function buildWeb(
+  opts: { ifStale?: boolean; quiet?: boolean } = {},
+): Promise<{ built: boolean; ms: number }> {
   const started = performance.now();
   if (opts.ifStale && !webBuildIsStale()) return { built: false, ms: 0 };
   await generateGraphqlTypes();
@@ -69,7 +80,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const ifStale = process.argv.includes('--if-stale');
   buildWeb({ ifStale })
     .then(({ built, ms }) => {
-      console.log(built ? `web app built into dist/web in ${ms} ms` : 'web app is up to date (dist/web newer than its sources)');
+      console.log(
+        built ? `web app built into dist/web in ${ms} ms` : 'web app is up to date (dist/web newer than its sources)',
+      );
     })
     .catch((error) => {
       console.error(error);

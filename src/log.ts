@@ -9,7 +9,10 @@ export function createLogger(level: string): Logger {
     level,
     base: { pid: process.pid },
     mixin: () => logContext.getStore() ?? {},
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.apiKey', '*.secret'], remove: true },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.apiKey', '*.secret'],
+      remove: true,
+    },
   });
 }
 

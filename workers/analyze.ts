@@ -18,7 +18,7 @@ export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defau
     const { callId } = Payload.parse(raw);
     const { db } = app;
     const call = await db.call.findUnique({ where: { id: callId } });
-    if (!call || call.status !== 'analyzing') {
+    if (call?.status !== 'analyzing') {
       helpers.logger.info(`call ${callId} is ${call?.status ?? 'gone'}; nothing to analyze`);
       return;
     }
@@ -30,7 +30,9 @@ export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defau
       if (helpers.job.attempts >= helpers.job.max_attempts) {
         await db.$transaction([
           db.call.updateMany({ where: { id: callId, status: 'analyzing' }, data: { status: 'transcribed' } }),
-          db.callEvent.create({ data: { callId, status: 'transcribed', detail: `analysis failed: ${String(error).slice(0, 300)}` } }),
+          db.callEvent.create({
+            data: { callId, status: 'transcribed', detail: `analysis failed: ${String(error).slice(0, 300)}` },
+          }),
         ]);
       }
       throw error;
@@ -46,7 +48,10 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
   const template = await getApplicableTemplate(db, { accountId: call.accountId, campaignId: call.campaignId });
   if (!template) {
     await db.$transaction([
-      db.call.updateMany({ where: { id: callId, status: 'analyzing' }, data: { status: 'transcribed', templateId: null } }),
+      db.call.updateMany({
+        where: { id: callId, status: 'analyzing' },
+        data: { status: 'transcribed', templateId: null },
+      }),
       db.callEvent.create({ data: { callId, status: 'transcribed', detail: 'no template applies any more' } }),
     ]);
     return;
@@ -76,12 +81,16 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
       },
     });
     if (moved.count === 0) return;
-    await tx.callEvent.create({ data: { callId, status: 'analyzed', detail: `score ${result.score ?? 'n/a'} with ${template.name}` } });
+    await tx.callEvent.create({
+      data: { callId, status: 'analyzed', detail: `score ${result.score ?? 'n/a'} with ${template.name}` },
+    });
     await enqueueCallAnalyzed(tx, callId, call.analysisRevision, app.config.publicUrl);
   });
   log.info({ callId, score: result.score, topic: result.topic }, 'call analyzed');
 }
 
 function defaultLlm(app: AppContext): LlmClient | null {
-  return app.config.llm ? createLlmClient({ ...app.config.llm, apiKey: app.config.llm.apiKey ?? '' }, { logger: app.log }) : null;
+  return app.config.llm
+    ? createLlmClient({ ...app.config.llm, apiKey: app.config.llm.apiKey ?? '' }, { logger: app.log })
+    : null;
 }

@@ -11,7 +11,10 @@ export function createTaskList(app: AppContext): TaskList {
   const tasks: TaskList = {
     transcribe: createTranscribeTask(app),
     analyze: createAnalyzeTask(app),
-    'deliver-webhook': createDeliverWebhookTask(app, app.config.webhookRetryScheduleMs ? { scheduleMs: app.config.webhookRetryScheduleMs } : {}),
+    'deliver-webhook': createDeliverWebhookTask(
+      app,
+      app.config.webhookRetryScheduleMs ? { scheduleMs: app.config.webhookRetryScheduleMs } : {},
+    ),
     housekeeping: createHousekeepingTask(app),
   };
   return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, withJobContext(name, task as Task)]));

@@ -4,7 +4,13 @@ import type { AppContext } from '../src/app/context.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { foldAccents } from '../src/domain/text.ts';
 import { minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
-import { EngineError, TranscriptionFailure, createEngines, transcribeFile, type TranscriptionEngine } from '../src/transcription/index.ts';
+import {
+  EngineError,
+  TranscriptionFailure,
+  createEngines,
+  transcribeFile,
+  type TranscriptionEngine,
+} from '../src/transcription/index.ts';
 
 const Payload = z.object({ callId: z.uuid() });
 
@@ -17,7 +23,10 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
   return async (raw, helpers) => {
     const { callId } = Payload.parse(raw);
     const { db, log } = app;
-    const call = await db.call.findUnique({ where: { id: callId }, include: { account: { select: { agentChannel: true } } } });
+    const call = await db.call.findUnique({
+      where: { id: callId },
+      include: { account: { select: { agentChannel: true } } },
+    });
     if (!call || !['queued', 'transcribing'].includes(call.status)) {
       helpers.logger.info(`call ${callId} is ${call?.status ?? 'gone'}; nothing to transcribe`);
       return;
@@ -33,7 +42,8 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     const path = await app.storage.localPath(call.storageKey);
     let result;
     try {
-      if (!(await app.storage.exists(call.storageKey))) throw new Error(`recording ${call.storageKey} is missing from storage`);
+      if (!(await app.storage.exists(call.storageKey)))
+        throw new Error(`recording ${call.storageKey} is missing from storage`);
       result = await transcribeFile(path, {
         engines,
         language: call.language,
@@ -45,7 +55,8 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       // graphile-worker; only a verdict on the recording itself fails the call now.
       const permanent = error instanceof TranscriptionFailure && !(error instanceof EngineError && error.retryable);
       if (!permanent) {
-        if (helpers.job.attempts >= helpers.job.max_attempts) await failCall(app, callId, 'internal_error', String(error).replaceAll(path, call.fileName));
+        if (helpers.job.attempts >= helpers.job.max_attempts)
+          await failCall(app, callId, 'internal_error', String(error).replaceAll(path, call.fileName));
         throw error;
       }
       await failCall(app, callId, error.reason, error.message.replaceAll(path, call.fileName));
@@ -70,9 +81,12 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       });
       if (moved.count === 0) return;
       await settleMinutes(tx, callId, minutesForDuration(result.durationSeconds));
-      await tx.callEvent.create({ data: { callId, status: next, detail: template ? `template ${template.name}` : 'no template applies' } });
+      await tx.callEvent.create({
+        data: { callId, status: next, detail: template ? `template ${template.name}` : 'no template applies' },
+      });
       // Analysis takes milliseconds: it jumps the transcription backlog so results are not held back.
-      if (template) await tx.$executeRaw`SELECT graphile_worker.add_job('analyze', json_build_object('callId', ${callId}::text), job_key := ${`analyze:${callId}`}, max_attempts := 8, priority := -10)`;
+      if (template)
+        await tx.$executeRaw`SELECT graphile_worker.add_job('analyze', json_build_object('callId', ${callId}::text), job_key := ${`analyze:${callId}`}, max_attempts := 8, priority := -10)`;
     });
     log.info({ callId, next, seconds: result.durationSeconds, language: result.language }, 'call transcribed');
   };
@@ -95,7 +109,11 @@ function defaultEngines(app: AppContext): TranscriptionEngine[] {
   const t = app.config.transcription;
   return createEngines(
     t.engine === 'openai'
-      ? { engine: 'openai', modelsDir: app.config.modelsDir, openai: { baseUrl: t.baseUrl, apiKey: t.apiKey, model: t.model } }
+      ? {
+          engine: 'openai',
+          modelsDir: app.config.modelsDir,
+          openai: { baseUrl: t.baseUrl, apiKey: t.apiKey, model: t.model },
+        }
       : { engine: 'moonshine', modelsDir: app.config.modelsDir },
   );
 }

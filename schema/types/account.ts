@@ -4,9 +4,14 @@ import { accountIdOf, directErrors } from './common.ts';
 
 const Plan = builder.objectRef<{ minutes: number; seats: number; manualUploadMaxBytes: bigint }>('Plan').implement({
   fields: (t) => ({
-    minutes: t.exposeInt('minutes', { description: 'Transcription minutes per period (calendar month in the account time zone).' }),
+    minutes: t.exposeInt('minutes', {
+      description: 'Transcription minutes per period (calendar month in the account time zone).',
+    }),
     seats: t.exposeInt('seats', { description: 'Active agents allowed.' }),
-    manualUploadMaxBytes: t.float({ description: 'Largest recording accepted by manual upload (bytes; Float because GraphQL Int is 32-bit).', resolve: (p) => Number(p.manualUploadMaxBytes) }),
+    manualUploadMaxBytes: t.float({
+      description: 'Largest recording accepted by manual upload (bytes; Float because GraphQL Int is 32-bit).',
+      resolve: (p) => Number(p.manualUploadMaxBytes),
+    }),
   }),
 });
 
@@ -15,8 +20,13 @@ export const Account = builder.prismaObject('Account', {
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     timeZone: t.exposeString('timeZone'),
-    agentChannel: t.exposeString('agentChannel', { description: 'Channel of the agent on stereo recordings: `left` or `right`.' }),
-    plan: t.field({ type: Plan, resolve: (a) => ({ minutes: a.planMinutes, seats: a.planSeats, manualUploadMaxBytes: a.manualUploadMaxBytes }) }),
+    agentChannel: t.exposeString('agentChannel', {
+      description: 'Channel of the agent on stereo recordings: `left` or `right`.',
+    }),
+    plan: t.field({
+      type: Plan,
+      resolve: (a) => ({ minutes: a.planMinutes, seats: a.planSeats, manualUploadMaxBytes: a.manualUploadMaxBytes }),
+    }),
     defaultTemplate: t.relation('defaultTemplate', { nullable: true, query: { where: { deletedAt: null } } }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -27,11 +37,14 @@ builder.queryField('account', (t) =>
     type: 'Account',
     authScopes: { member: true },
     description: 'The account of the signed-in user, with its plan.',
-    resolve: (query, _root, _args, ctx) => ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: accountIdOf(ctx) } }),
+    resolve: (query, _root, _args, ctx) =>
+      ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: accountIdOf(ctx) } }),
   }),
 );
 
-const AgentChannel = builder.enumType('AgentChannel', { values: { LEFT: { value: 'left' }, RIGHT: { value: 'right' } } as const });
+const AgentChannel = builder.enumType('AgentChannel', {
+  values: { LEFT: { value: 'left' }, RIGHT: { value: 'right' } } as const,
+});
 
 builder.mutationField('updateAccountSettings', (t) =>
   t.prismaField({
@@ -43,7 +56,10 @@ builder.mutationField('updateAccountSettings', (t) =>
     args: { agentChannel: t.arg({ type: AgentChannel }), timeZone: t.arg.string() },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
-      await updateAccountSettings(ctx.app.db, id, { ...(args.agentChannel != null && { agentChannel: args.agentChannel }), ...(args.timeZone != null && { timeZone: args.timeZone.trim() }) });
+      await updateAccountSettings(ctx.app.db, id, {
+        ...(args.agentChannel != null && { agentChannel: args.agentChannel }),
+        ...(args.timeZone != null && { timeZone: args.timeZone.trim() }),
+      });
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -10,7 +10,11 @@ export const Agent = builder.prismaObject('Agent', {
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     // Not `code`: that name belongs to Error.code, and GraphQL forbids one response field with two types in a union selection.
-    telephonyCode: t.exposeString('code', { nullable: true, description: 'Telephony-system code (intake `agent_code`); unique per account ignoring case, hyphens, underscores and spaces.' }),
+    telephonyCode: t.exposeString('code', {
+      nullable: true,
+      description:
+        'Telephony-system code (intake `agent_code`); unique per account ignoring case, hyphens, underscores and spaces.',
+    }),
     active: t.exposeBoolean('active'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deactivatedAt: t.expose('deactivatedAt', { type: 'DateTime', nullable: true }),
@@ -95,7 +99,10 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentPatch, required: true }) },
     resolve: (_r, { id, input }, ctx) => {
       const data = parseInput(z.object({ name: Name.nullish(), telephonyCode: Code }), input);
-      const patch = { ...(data.name != null && { name: data.name }), ...(input.telephonyCode !== undefined && { code: data.telephonyCode ?? null }) };
+      const patch = {
+        ...(data.name != null && { name: data.name }),
+        ...(input.telephonyCode !== undefined && { code: data.telephonyCode ?? null }),
+      };
       return updateAgent(ctx.app.db, accountIdOf(ctx), parseUuid(id, 'Agent'), patch);
     },
   }),
@@ -103,7 +110,7 @@ builder.mutationFields((t) => ({
     type: Agent,
     authScopes: { admin: true },
     errors: directErrors,
-    description: 'Frees the seat; the agent\'s calls stay, and intake no longer matches the agent.',
+    description: "Frees the seat; the agent's calls stay, and intake no longer matches the agent.",
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => setAgentActive(ctx.app.db, accountIdOf(ctx), parseUuid(id, 'Agent'), false),
   }),
@@ -116,4 +123,3 @@ builder.mutationFields((t) => ({
     resolve: (_r, { id }, ctx) => setAgentActive(ctx.app.db, accountIdOf(ctx), parseUuid(id, 'Agent'), true),
   }),
 }));
-

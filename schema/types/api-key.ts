@@ -19,7 +19,10 @@ export const ApiKey = builder.prismaObject('ApiKey', {
 
 const CreatedApiKey = builder.objectRef<{ apiKey: { id: string }; key: string }>('CreatedApiKey').implement({
   fields: (t) => ({
-    apiKey: t.prismaField({ type: 'ApiKey', resolve: (query, p, _a, ctx) => ctx.app.db.apiKey.findUniqueOrThrow({ ...query, where: { id: p.apiKey.id } }) }),
+    apiKey: t.prismaField({
+      type: 'ApiKey',
+      resolve: (query, p, _a, ctx) => ctx.app.db.apiKey.findUniqueOrThrow({ ...query, where: { id: p.apiKey.id } }),
+    }),
     key: t.exposeString('key', { description: 'The full key. Shown only in this response: store it now.' }),
   }),
 });
@@ -45,7 +48,14 @@ builder.mutationFields((t) => ({
     errors: directErrors,
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      const name = parseInput(z.string().trim().min(1, 'Give the key a name, e.g. the system that uses it.').max(100, 'Names can have at most 100 characters.'), args.name);
+      const name = parseInput(
+        z
+          .string()
+          .trim()
+          .min(1, 'Give the key a name, e.g. the system that uses it.')
+          .max(100, 'Names can have at most 100 characters.'),
+        args.name,
+      );
       return createApiKey(ctx.app.db, accountIdOf(ctx), name);
     },
   }),

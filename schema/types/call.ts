@@ -2,7 +2,13 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder, MAX_PAGE_SIZE } from '../builder.ts';
 import type { CriterionResult } from '../../src/analysis/analyze.ts';
 import type { Evidence, Segment } from '../../src/analysis/types.ts';
-import { countCalls, listCallPage, viewOf, type CallFilter as CallFilterShape, type CallSort } from '../../src/domain/calls-query.ts';
+import {
+  countCalls,
+  listCallPage,
+  viewOf,
+  type CallFilter as CallFilterShape,
+  type CallSort,
+} from '../../src/domain/calls-query.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/domain/reanalyze.ts';
 import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
@@ -19,16 +25,29 @@ export const CallStatusEnum = builder.enumType('CallStatus', {
   } as const,
 });
 export const CallViewEnum = builder.enumType('CallView', {
-  description: 'The app\'s views: IN_PROGRESS (queued, transcribing, analyzing), ANALYZED (analyzed and transcribed-not-analyzed), FAILED.',
-  values: { IN_PROGRESS: { value: 'in_progress' }, ANALYZED: { value: 'analyzed' }, FAILED: { value: 'failed' } } as const,
+  description:
+    "The app's views: IN_PROGRESS (queued, transcribing, analyzing), ANALYZED (analyzed and transcribed-not-analyzed), FAILED.",
+  values: {
+    IN_PROGRESS: { value: 'in_progress' },
+    ANALYZED: { value: 'analyzed' },
+    FAILED: { value: 'failed' },
+  } as const,
 });
-export const CallDirectionEnum = builder.enumType('CallDirection', { values: { INBOUND: { value: 'inbound' }, OUTBOUND: { value: 'outbound' } } as const });
-const CallSourceEnum = builder.enumType('CallSource', { values: { API: { value: 'api' }, UPLOAD: { value: 'upload' } } as const });
+export const CallDirectionEnum = builder.enumType('CallDirection', {
+  values: { INBOUND: { value: 'inbound' }, OUTBOUND: { value: 'outbound' } } as const,
+});
+const CallSourceEnum = builder.enumType('CallSource', {
+  values: { API: { value: 'api' }, UPLOAD: { value: 'upload' } } as const,
+});
 const CallSortEnum = builder.enumType('CallSortField', {
   values: { STARTED_AT: { value: 'started_at' }, SCORE: { value: 'score' }, DURATION: { value: 'duration' } } as const,
 });
-const SortOrderEnum = builder.enumType('SortOrder', { values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const });
-const CriterionOutcomeEnum = builder.enumType('CriterionOutcome', { values: { PASSED: { value: 'passed' }, FAILED: { value: 'failed' }, NA: { value: 'na' } } as const });
+const SortOrderEnum = builder.enumType('SortOrder', {
+  values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const,
+});
+const CriterionOutcomeEnum = builder.enumType('CriterionOutcome', {
+  values: { PASSED: { value: 'passed' }, FAILED: { value: 'failed' }, NA: { value: 'na' } } as const,
+});
 
 const EvidenceRef = builder.objectRef<Evidence>('Evidence').implement({
   description: 'A quote from the transcript backing a criterion result.',
@@ -52,10 +71,16 @@ export const CriterionResultRef = builder.objectRef<CriterionResult>('CriterionR
     reason: t.string({ nullable: true, description: 'Why, in English.', resolve: (c) => c.reason ?? null }),
     reasonCode: t.string({
       nullable: true,
-      description: 'The reason as a stable code (`phrase_said`, `phrase_missing`, `forbidden_none`, `metric_between`, `llm_not_configured`, …) for saying it in the UI language; null on calls analyzed before codes existed and for a model’s own answer.',
+      description:
+        'The reason as a stable code (`phrase_said`, `phrase_missing`, `forbidden_none`, `metric_between`, `llm_not_configured`, …) for saying it in the UI language; null on calls analyzed before codes existed and for a model’s own answer.',
       resolve: (c) => c.reason_code ?? null,
     }),
-    reasonParams: t.field({ type: 'JSON', nullable: true, description: 'Parameters of `reasonCode` (quote, time, counts, metric values…).', resolve: (c) => c.reason_params ?? null }),
+    reasonParams: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Parameters of `reasonCode` (quote, time, counts, metric values…).',
+      resolve: (c) => c.reason_params ?? null,
+    }),
     evidence: t.field({ type: [EvidenceRef], resolve: (c) => c.evidence ?? [] }),
   }),
 });
@@ -88,7 +113,10 @@ export const Call = builder.prismaObject('Call', {
     source: t.expose('source', { type: CallSourceEnum }),
     status: t.expose('status', { type: CallStatusEnum }),
     view: t.field({ type: CallViewEnum, select: { status: true }, resolve: (c) => viewOf(c.status) }),
-    failureReason: t.exposeString('failureReason', { nullable: true, description: 'Machine-readable: `undecodable`, `no_speech`, `unsupported_language`, `too_long`, …' }),
+    failureReason: t.exposeString('failureReason', {
+      nullable: true,
+      description: 'Machine-readable: `undecodable`, `no_speech`, `unsupported_language`, `too_long`, …',
+    }),
     failureDetail: t.exposeString('failureDetail', { nullable: true }),
     agent: t.relation('agent'),
     campaign: t.relation('campaign', { nullable: true }),
@@ -113,7 +141,10 @@ export const Call = builder.prismaObject('Call', {
     usedMinutes: t.exposeInt('usedMinutes', { nullable: true }),
     period: t.exposeString('period', { description: 'Usage period (YYYY-MM) the call counts in.' }),
     score: t.exposeFloat('score', { nullable: true, description: '0–100; 0 when a critical criterion failed.' }),
-    topic: t.exposeString('topic', { nullable: true, description: 'The template topic (its label) whose phrases matched best, or the model’s choice.' }),
+    topic: t.exposeString('topic', {
+      nullable: true,
+      description: 'The template topic (its label) whose phrases matched best, or the model’s choice.',
+    }),
     summary: t.exposeString('summary', { nullable: true }),
     criteria: t.field({
       type: [CriterionResultRef],
@@ -133,9 +164,18 @@ export const Call = builder.prismaObject('Call', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     analyzedAt: t.expose('analyzedAt', { type: 'DateTime', nullable: true }),
-    events: t.relation('events', { description: 'Status history, oldest first.', query: { orderBy: [{ at: 'asc' }, { id: 'asc' }] } }),
-    webhookDeliveries: t.relation('deliveries', { description: 'Webhook deliveries of this call, newest first.', query: { orderBy: { createdAt: 'desc' } } }),
-    recordingUrl: t.string({ description: 'Download of the original recording (needs the session cookie).', resolve: (c, _a, ctx) => `${ctx.app.config.publicUrl}/api/calls/${c.id}/recording` }),
+    events: t.relation('events', {
+      description: 'Status history, oldest first.',
+      query: { orderBy: [{ at: 'asc' }, { id: 'asc' }] },
+    }),
+    webhookDeliveries: t.relation('deliveries', {
+      description: 'Webhook deliveries of this call, newest first.',
+      query: { orderBy: { createdAt: 'desc' } },
+    }),
+    recordingUrl: t.string({
+      description: 'Download of the original recording (needs the session cookie).',
+      resolve: (c, _a, ctx) => `${ctx.app.config.publicUrl}/api/calls/${c.id}/recording`,
+    }),
     appUrl: t.string({ resolve: (c, _a, ctx) => `${ctx.app.config.publicUrl}/calls/${c.id}` }),
   }),
 });
@@ -152,15 +192,20 @@ const CallFilter = builder.inputType('CallFilter', {
     scoreMax: t.float(),
     topic: t.string({ description: 'Topic as shown on calls (the template topic label), exact match.' }),
     language: t.string(),
-    search: t.string({ description: 'Full-text search in transcripts, ignoring case and accents; web-search syntax: "exact phrase", -excluded, or.' }),
+    search: t.string({
+      description:
+        'Full-text search in transcripts, ignoring case and accents; web-search syntax: "exact phrase", -excluded, or.',
+    }),
   }),
 });
 
 function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined): CallFilterShape {
   if (!f) return {};
   // Foreign or malformed ids simply match nothing; they must not turn into an error that reveals anything.
-  const ids = (list: readonly (string | number)[] | null | undefined) => (list ? list.map(String).filter((id) => uuidOrNull(id)) : null);
-  if (f.search && f.search.length > 500) throw new DomainError('invalid_search', 'Search text can have at most 500 characters.');
+  const ids = (list: readonly (string | number)[] | null | undefined) =>
+    list ? list.map(String).filter((id) => uuidOrNull(id)) : null;
+  if (f.search && f.search.length > 500)
+    throw new DomainError('invalid_search', 'Search text can have at most 500 characters.');
   return {
     view: f.view ?? null,
     startedFrom: f.startedFrom ?? null,
@@ -177,14 +222,12 @@ function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined): CallF
 }
 
 // The connection object carries its filter so totalCount runs only when asked for.
-const CallConnection = builder.connectionObject(
-  { type: Call, name: 'CallConnection' },
-  { name: 'CallEdge' },
-);
+const CallConnection = builder.connectionObject({ type: Call, name: 'CallConnection' }, { name: 'CallEdge' });
 builder.objectField(CallConnection, 'totalCount', (t) =>
   t.int({
     description: 'Calls matching the filter (a separate count query; ask only when shown).',
-    resolve: (conn, _a, ctx) => countCalls(ctx.app.db, accountIdOf(ctx), (conn as unknown as { filter: CallFilterShape }).filter),
+    resolve: (conn, _a, ctx) =>
+      countCalls(ctx.app.db, accountIdOf(ctx), (conn as unknown as { filter: CallFilterShape }).filter),
   }),
 );
 
@@ -202,7 +245,10 @@ builder.queryFields((t) => ({
       last: t.arg.int(),
       before: t.arg.string(),
     },
-    complexity: (args) => ({ field: 5, multiplier: Math.min(MAX_PAGE_SIZE, Math.max(1, (args.first ?? args.last ?? 20) as number)) }),
+    complexity: (args) => ({
+      field: 5,
+      multiplier: Math.min(MAX_PAGE_SIZE, Math.max(1, (args.first ?? args.last ?? 20) as number)),
+    }),
     resolve: async (_r, args, ctx, info) => {
       const backward = args.last != null || args.before != null;
       const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, (backward ? args.last : args.first) ?? 20));
@@ -218,7 +264,10 @@ builder.queryFields((t) => ({
       });
       const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Call' });
       const loaded = page.rows.length
-        ? await ctx.app.db.call.findMany({ ...(query as object), where: { id: { in: page.rows.map((r) => r.id) }, accountId } })
+        ? await ctx.app.db.call.findMany({
+            ...(query as object),
+            where: { id: { in: page.rows.map((r) => r.id) }, accountId },
+          })
         : [];
       const byId = new Map(loaded.map((c) => [c.id, c]));
       return {
@@ -264,12 +313,17 @@ builder.mutationField('reanalyzeCall', (t) =>
     type: 'Call',
     authScopes: { analyst: true },
     errors: directErrors,
-    description: 'Queues a new analysis with the template that applies now. Analysts and above. Errors: `not_transcribed`, `not_ready`, `no_template`.',
+    description:
+      'Queues a new analysis with the template that applies now. Analysts and above. Errors: `not_transcribed`, `not_ready`, `no_template`.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _r, args, ctx) => {
-      const call = await requestReanalysis(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Call'), sessionOf(ctx).user.id);
+      const call = await requestReanalysis(
+        ctx.app.db,
+        accountIdOf(ctx),
+        parseUuid(args.id, 'Call'),
+        sessionOf(ctx).user.id,
+      );
       return ctx.app.db.call.findUniqueOrThrow({ ...query, where: { id: call.id } });
     },
   }),
 );
-

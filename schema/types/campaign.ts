@@ -5,12 +5,19 @@ import { accountIdOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
 import { parseInput } from './errors.ts';
 
 export const Campaign = builder.prismaObject('Campaign', {
-  description: 'Groups calls; intake matches `campaign` by name (case and accents ignored) among non-archived campaigns. Analysts and above manage campaigns.',
+  description:
+    'Groups calls; intake matches `campaign` by name (case and accents ignored) among non-archived campaigns. Analysts and above manage campaigns.',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    language: t.exposeString('language', { nullable: true, description: 'Language of its calls when intake sends none; null means detect.' }),
-    template: t.relation('template', { nullable: true, description: 'Template for its calls; null means the account default.' }),
+    language: t.exposeString('language', {
+      nullable: true,
+      description: 'Language of its calls when intake sends none; null means detect.',
+    }),
+    template: t.relation('template', {
+      nullable: true,
+      description: 'Template for its calls; null means the account default.',
+    }),
     archived: t.boolean({ resolve: (c) => !!c.archivedAt }),
     archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -70,7 +77,11 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CampaignInput, required: true }) },
     resolve: (_r, { input }, ctx) => {
       const { name } = parseInput(z.object({ name: Name }), { name: input.name });
-      return createCampaign(ctx.app.db, accountIdOf(ctx), { name, language: input.language ?? null, templateId: templateIdOf(input.templateId) ?? null });
+      return createCampaign(ctx.app.db, accountIdOf(ctx), {
+        name,
+        language: input.language ?? null,
+        templateId: templateIdOf(input.templateId) ?? null,
+      });
     },
   }),
   updateCampaign: t.field({

@@ -36,7 +36,12 @@ export const UserRoleEnum = builder.enumType('UserRole', {
     '- ADMIN: also manages agents (they occupy paid seats), users and invitations, API keys and the webhook.',
     '- OWNER: also grants or removes the owner role; an account always keeps at least one owner.',
   ].join('\n'),
-  values: { OWNER: { value: 'owner' }, ADMIN: { value: 'admin' }, ANALYST: { value: 'analyst' }, VIEWER: { value: 'viewer' } } as const,
+  values: {
+    OWNER: { value: 'owner' },
+    ADMIN: { value: 'admin' },
+    ANALYST: { value: 'analyst' },
+    VIEWER: { value: 'viewer' },
+  } as const,
 });
 
 /** A malformed id cannot exist, so it is reported exactly like an id of another account. */

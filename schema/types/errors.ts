@@ -8,13 +8,16 @@ import { DomainError } from '../../src/domain/errors.ts';
  * plugin sorts any DomainError thrown by src/domain into the right GraphQL type by its code.
  * Anything else (a bug, a lost database) stays a GraphQL error and yoga masks it.
  */
-const family = (test: (code: string) => boolean) => (value: unknown) => value instanceof DomainError && test(value.code);
+const family = (test: (code: string) => boolean) => (value: unknown) =>
+  value instanceof DomainError && test(value.code);
 
 const isNotFound = (c: string) => c === 'not_found';
 const isCredentials = (c: string) => c === 'invalid_credentials';
-const isValidation = (c: string) => (c.startsWith('invalid_') && !isCredentials(c)) || c === 'weak_password' || c === 'private_address';
+const isValidation = (c: string) =>
+  (c.startsWith('invalid_') && !isCredentials(c)) || c === 'weak_password' || c === 'private_address';
 const isConflict = (c: string) =>
-  c.endsWith('_taken') || ['last_owner', 'invitation_used', 'not_ready', 'not_transcribed', 'no_template', 'webhook_disabled'].includes(c);
+  c.endsWith('_taken') ||
+  ['last_owner', 'invitation_used', 'not_ready', 'not_transcribed', 'no_template', 'webhook_disabled'].includes(c);
 const isLimit = (c: string) => c === 'seat_limit' || c === 'no_minutes';
 const isForbidden = (c: string) => c === 'forbidden';
 const isRateLimited = (c: string) => c === 'rate_limited';
@@ -55,11 +58,16 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
 
 export function validationError(error: ZodError): DomainError {
   const issues: Issue[] = error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-  return new DomainError('invalid_input', issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), { issues });
+  return new DomainError(
+    'invalid_input',
+    issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '),
+    { issues },
+  );
 }
 
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
-  description: 'An expected failure the user can act on. `code` is stable and machine-readable; `message` is English for people.',
+  description:
+    'An expected failure the user can act on. `code` is stable and machine-readable; `message` is English for people.',
   fields: (t) => ({
     code: t.exposeString('code'),
     message: t.exposeString('message'),
@@ -68,7 +76,9 @@ export const ErrorInterface = builder.interfaceRef<DomainError>('Error').impleme
 
 const Issue = builder.objectRef<Issue>('ValidationIssue').implement({
   fields: (t) => ({
-    path: t.exposeString('path', { description: 'Dotted path of the offending input, e.g. `criteria[2].weight`; empty for the whole input.' }),
+    path: t.exposeString('path', {
+      description: 'Dotted path of the offending input, e.g. `criteria[2].weight`; empty for the whole input.',
+    }),
     message: t.exposeString('message'),
   }),
 });
@@ -87,7 +97,8 @@ builder.objectType(NotFoundError, {
 });
 builder.objectType(ValidationError, {
   name: 'ValidationError',
-  description: 'Input is not acceptable; codes like `invalid_input`, `invalid_name`, `invalid_code`, `invalid_language`, `invalid_template`, `invalid_invitation`, `invalid_webhook_url`, `private_address`, `weak_password`.',
+  description:
+    'Input is not acceptable; codes like `invalid_input`, `invalid_name`, `invalid_code`, `invalid_language`, `invalid_template`, `invalid_invitation`, `invalid_webhook_url`, `private_address`, `weak_password`.',
   interfaces: [ErrorInterface],
   fields: (t) => ({
     issues: t.field({
@@ -98,7 +109,8 @@ builder.objectType(ValidationError, {
 });
 builder.objectType(ConflictError, {
   name: 'ConflictError',
-  description: 'Clashes with existing data or state: `code_taken`, `name_taken`, `email_taken`, `last_owner`, `invitation_used`, `not_ready`, `not_transcribed`, `no_template`, `webhook_disabled`.',
+  description:
+    'Clashes with existing data or state: `code_taken`, `name_taken`, `email_taken`, `last_owner`, `invitation_used`, `not_ready`, `not_transcribed`, `no_template`, `webhook_disabled`.',
   interfaces: [ErrorInterface],
   fields: () => ({}),
 });
@@ -131,4 +143,13 @@ builder.objectType(RateLimitedError, {
 });
 
 /** Every mutation lists all of them (order is irrelevant: the plugin tries subclasses before DomainError). */
-export const ALL_ERRORS = [DomainError, NotFoundError, ValidationError, ConflictError, LimitError, ForbiddenError, InvalidCredentialsError, RateLimitedError];
+export const ALL_ERRORS = [
+  DomainError,
+  NotFoundError,
+  ValidationError,
+  ConflictError,
+  LimitError,
+  ForbiddenError,
+  InvalidCredentialsError,
+  RateLimitedError,
+];

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
-import { clearSessionCookie, createSession, destroySession, sessionCookie, type AuthSession } from '../../src/auth/session.ts';
+import {
+  clearSessionCookie,
+  createSession,
+  destroySession,
+  sessionCookie,
+  type AuthSession,
+} from '../../src/auth/session.ts';
 import { signIn } from '../../src/auth/sign-in.ts';
 import { acceptInvitation, changePassword } from '../../src/domain/users.ts';
 import { directErrors, sessionOf, wrappedErrors } from './common.ts';
@@ -17,7 +23,10 @@ export const Session = builder.objectRef<AuthSession>('Session').implement({
       resolve: (query, s, _a, ctx) => ctx.app.db.user.findUniqueOrThrow({ ...query, where: { id: s.user.id } }),
     }),
     csrfToken: t.exposeString('csrfToken', { description: 'Send as `x-escucha-csrf` with every mutation.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'Slides forward (14 days) while the session is used.' }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      description: 'Slides forward (14 days) while the session is used.',
+    }),
   }),
 });
 
@@ -39,7 +48,8 @@ builder.mutationFields((t) => ({
   signIn: t.field({
     type: Session,
     errors: directErrors,
-    description: 'Email + password sign-in; sets the session cookie. Failures: `invalid_credentials`, `rate_limited` (5 failures per email and IP per 15 minutes). Public.',
+    description:
+      'Email + password sign-in; sets the session cookie. Failures: `invalid_credentials`, `rate_limited` (5 failures per email and IP per 15 minutes). Public.',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const input = parseInput(Credentials, args);
@@ -66,7 +76,13 @@ builder.mutationFields((t) => ({
     description: 'Needs the current password; signs out every other session of the user.',
     args: { currentPassword: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      await changePassword(ctx.app.db, sessionOf(ctx).user.id, sessionOf(ctx).id, args.currentPassword, args.newPassword);
+      await changePassword(
+        ctx.app.db,
+        sessionOf(ctx).user.id,
+        sessionOf(ctx).id,
+        args.currentPassword,
+        args.newPassword,
+      );
       return true;
     },
   }),
@@ -74,7 +90,11 @@ builder.mutationFields((t) => ({
     type: Session,
     errors: directErrors,
     description: 'Creates the invited user from the token of an invitation link and signs them in. Public.',
-    args: { token: t.arg.string({ required: true }), name: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    args: {
+      token: t.arg.string({ required: true }),
+      name: t.arg.string({ required: true }),
+      password: t.arg.string({ required: true }),
+    },
     resolve: async (_r, args, ctx) => {
       const user = await acceptInvitation(ctx.app.db, args);
       const { token, session } = await createSession(ctx.app.db, user.id);

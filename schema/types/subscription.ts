@@ -7,16 +7,18 @@ builder.subscriptionField('callUpdated', (t) =>
     type: 'Call',
     nullable: true,
     authScopes: { member: true },
-    description: 'A call of your account was created or changed status, score or analysis revision (server-sent events). Pass `id` to follow one call.',
+    description:
+      'A call of your account was created or changed status, score or analysis revision (server-sent events). Pass `id` to follow one call.',
     args: { id: t.arg.id() },
     subscribe: (_r, args, ctx) => {
-      const only = args.id == null ? null : uuidOrNull(args.id) ?? 'none';
+      const only = args.id == null ? null : (uuidOrNull(args.id) ?? 'none');
       const updates = untilSessionEnds(ctx.callUpdates.subscribe(accountIdOf(ctx)), ctx);
       if (!only) return updates;
       return filter(updates, (u) => u.id === only);
     },
     // The notification carries only ids; the row is re-read so the client sees committed, current state.
-    resolve: (query, update: CallUpdate, _a, ctx) => ctx.app.db.call.findFirst({ ...query, where: { id: update.id, accountId: accountIdOf(ctx) } }),
+    resolve: (query, update: CallUpdate, _a, ctx) =>
+      ctx.app.db.call.findFirst({ ...query, where: { id: update.id, accountId: accountIdOf(ctx) } }),
   }),
 );
 
@@ -24,10 +26,16 @@ builder.subscriptionField('callUpdated', (t) =>
  * A stream outlives the request that opened it: before each update the session is checked again,
  * so a removed user, a signed-out session or an expired one stops receiving the account's calls.
  */
-function untilSessionEnds<T>(source: AsyncIterableIterator<T>, ctx: { app: { db: { session: { count(args: object): Promise<number> } } }; session: { id: string } | null }): AsyncIterableIterator<T> {
+function untilSessionEnds<T>(
+  source: AsyncIterableIterator<T>,
+  ctx: { app: { db: { session: { count(args: object): Promise<number> } } }; session: { id: string } | null },
+): AsyncIterableIterator<T> {
   const sessionId = ctx.session?.id;
   const alive = async () =>
-    !!sessionId && (await ctx.app.db.session.count({ where: { id: sessionId, expiresAt: { gt: new Date() }, user: { removedAt: null } } })) > 0;
+    !!sessionId &&
+    (await ctx.app.db.session.count({
+      where: { id: sessionId, expiresAt: { gt: new Date() }, user: { removedAt: null } },
+    })) > 0;
   return {
     async next() {
       const r = await source.next();

@@ -3,7 +3,13 @@ import { analyzeCall, type AnalysisResult } from '../../src/analysis/analyze.ts'
 import { createLlmClient } from '../../src/analysis/llm.ts';
 import type { Segment } from '../../src/analysis/types.ts';
 import { notFound } from '../../src/domain/errors.ts';
-import { createTemplate, deleteTemplate, setDefaultTemplate, updateTemplate, validateDefinition } from '../../src/domain/templates.ts';
+import {
+  createTemplate,
+  deleteTemplate,
+  setDefaultTemplate,
+  updateTemplate,
+  validateDefinition,
+} from '../../src/domain/templates.ts';
 import { CriterionResultRef } from './call.ts';
 import { accountIdOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
 
@@ -12,13 +18,20 @@ export const Template = builder.prismaObject('Template', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    definition: t.expose('definition', { type: 'JSON', description: 'Criteria and topics with every default filled in (see the template guide).' }),
+    definition: t.expose('definition', {
+      type: 'JSON',
+      description: 'Criteria and topics with every default filled in (see the template guide).',
+    }),
     isDefault: t.boolean({
       description: 'Used for calls whose campaign has no template of its own.',
       select: { defaultOfAccount: { select: { id: true } } },
       resolve: (tpl) => !!tpl.defaultOfAccount,
     }),
-    deleted: t.boolean({ select: { deletedAt: true }, resolve: (tpl) => !!tpl.deletedAt, description: 'Deleted templates stay visible on the calls they scored.' }),
+    deleted: t.boolean({
+      select: { deletedAt: true },
+      resolve: (tpl) => !!tpl.deletedAt,
+      description: 'Deleted templates stay visible on the calls they scored.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -40,7 +53,12 @@ builder.queryFields((t) => ({
   templates: t.prismaField({
     type: ['Template'],
     authScopes: { member: true },
-    resolve: (query, _r, _a, ctx) => ctx.app.db.template.findMany({ ...query, where: { accountId: accountIdOf(ctx), deletedAt: null }, orderBy: { createdAt: 'asc' } }),
+    resolve: (query, _r, _a, ctx) =>
+      ctx.app.db.template.findMany({
+        ...query,
+        where: { accountId: accountIdOf(ctx), deletedAt: null },
+        orderBy: { createdAt: 'asc' },
+      }),
   }),
   template: t.prismaField({
     type: 'Template',
@@ -60,8 +78,12 @@ builder.mutationFields((t) => ({
     authScopes: { analyst: true },
     errors: directErrors,
     description: 'Errors: `invalid_template` (with `issues`), `invalid_name`.',
-    args: { name: t.arg.string({ required: true }), definition: t.arg({ type: 'JSON', required: true, description: 'Parsed JSON or JSON text.' }) },
-    resolve: (_r, args, ctx) => createTemplate(ctx.app.db, accountIdOf(ctx), { name: args.name, definition: args.definition }),
+    args: {
+      name: t.arg.string({ required: true }),
+      definition: t.arg({ type: 'JSON', required: true, description: 'Parsed JSON or JSON text.' }),
+    },
+    resolve: (_r, args, ctx) =>
+      createTemplate(ctx.app.db, accountIdOf(ctx), { name: args.name, definition: args.definition }),
   }),
   updateTemplate: t.field({
     type: Template,
@@ -90,7 +112,11 @@ builder.mutationFields((t) => ({
     description: 'Sets (or with `id: null` clears) the template for calls whose campaign has none.',
     args: { id: t.arg.id({ required: false }) },
     resolve: async (query, _r, args, ctx) => {
-      const account = await setDefaultTemplate(ctx.app.db, accountIdOf(ctx), args.id == null ? null : parseUuid(args.id, 'Template'));
+      const account = await setDefaultTemplate(
+        ctx.app.db,
+        accountIdOf(ctx),
+        args.id == null ? null : parseUuid(args.id, 'Template'),
+      );
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: account.id } });
     },
   }),
@@ -108,7 +134,9 @@ builder.mutationFields((t) => ({
       });
       if (!call) throw notFound('Call');
       if (!Array.isArray(call.segments)) throw notFound('Transcript of the call');
-      const llm = ctx.app.config.llm ? createLlmClient({ ...ctx.app.config.llm, apiKey: ctx.app.config.llm.apiKey ?? '' }, { logger: ctx.app.log }) : null;
+      const llm = ctx.app.config.llm
+        ? createLlmClient({ ...ctx.app.config.llm, apiKey: ctx.app.config.llm.apiKey ?? '' }, { logger: ctx.app.log })
+        : null;
       return analyzeCall(
         {
           segments: call.segments as unknown as Segment[],

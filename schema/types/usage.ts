@@ -14,16 +14,24 @@ interface UsageShape {
 }
 
 const Usage = builder.objectRef<UsageShape>('Usage').implement({
-  description: 'Usage of one period (calendar month in the account time zone). Past periods use the current plan for `minutesAvailable`.',
+  description:
+    'Usage of one period (calendar month in the account time zone). Past periods use the current plan for `minutesAvailable`.',
   fields: (t) => ({
     period: t.exposeString('period', { description: 'YYYY-MM.' }),
     current: t.exposeBoolean('current'),
     calls: t.exposeInt('calls', { description: 'Calls accepted in the period.' }),
-    minutesUsed: t.exposeInt('minutesUsed', { description: 'Billed minutes of transcribed calls (real duration, rounded up per call).' }),
-    minutesReserved: t.exposeInt('minutesReserved', { description: 'Held for calls still in progress (one per MB until transcribed).' }),
+    minutesUsed: t.exposeInt('minutesUsed', {
+      description: 'Billed minutes of transcribed calls (real duration, rounded up per call).',
+    }),
+    minutesReserved: t.exposeInt('minutesReserved', {
+      description: 'Held for calls still in progress (one per MB until transcribed).',
+    }),
     planMinutes: t.exposeInt('planMinutes'),
     minutesAvailable: t.int({ resolve: (u) => Math.max(0, u.planMinutes - u.minutesUsed - u.minutesReserved) }),
-    storageBytes: t.float({ description: 'Bytes of recordings accepted in the period.', resolve: (u) => Number(u.storageBytes) }),
+    storageBytes: t.float({
+      description: 'Bytes of recordings accepted in the period.',
+      resolve: (u) => Number(u.storageBytes),
+    }),
   }),
 });
 
@@ -37,9 +45,13 @@ builder.queryFields((t) => ({
     description: 'One period; the current one when `period` is omitted. A period without calls reads as zeros.',
     args: { period: t.arg.string({ description: 'YYYY-MM' }) },
     resolve: async (_r, args, ctx) => {
-      if (args.period != null && !PERIOD.test(args.period)) throw new DomainError('invalid_period', 'A period is written YYYY-MM, e.g. 2024-03.');
+      if (args.period != null && !PERIOD.test(args.period))
+        throw new DomainError('invalid_period', 'A period is written YYYY-MM, e.g. 2024-03.');
       const accountId = accountIdOf(ctx);
-      const account = await ctx.app.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { timeZone: true, planMinutes: true } });
+      const account = await ctx.app.db.account.findUniqueOrThrow({
+        where: { id: accountId },
+        select: { timeZone: true, planMinutes: true },
+      });
       const current = periodOf(new Date(), account.timeZone);
       const period = args.period ?? current;
       const row = await ctx.app.db.usagePeriod.findUnique({ where: { accountId_period: { accountId, period } } });
@@ -61,7 +73,10 @@ builder.queryFields((t) => ({
     args: { limit: t.arg.int({ defaultValue: 12 }) },
     resolve: async (_r, args, ctx) => {
       const accountId = accountIdOf(ctx);
-      const account = await ctx.app.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { timeZone: true, planMinutes: true } });
+      const account = await ctx.app.db.account.findUniqueOrThrow({
+        where: { id: accountId },
+        select: { timeZone: true, planMinutes: true },
+      });
       const current = periodOf(new Date(), account.timeZone);
       const rows = await ctx.app.db.usagePeriod.findMany({
         where: { accountId },

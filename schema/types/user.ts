@@ -27,28 +27,39 @@ export const Invitation = builder.prismaObject('Invitation', {
   }),
 });
 
-const InvitationPayload = builder.objectRef<{ invitation: { id: string }; link: string }>('InvitationPayload').implement({
-  fields: (t) => ({
-    invitation: t.prismaField({
-      type: 'Invitation',
-      resolve: (query, p, _a, ctx) => ctx.app.db.invitation.findUniqueOrThrow({ ...query, where: { id: p.invitation.id } }),
+const InvitationPayload = builder
+  .objectRef<{ invitation: { id: string }; link: string }>('InvitationPayload')
+  .implement({
+    fields: (t) => ({
+      invitation: t.prismaField({
+        type: 'Invitation',
+        resolve: (query, p, _a, ctx) =>
+          ctx.app.db.invitation.findUniqueOrThrow({ ...query, where: { id: p.invitation.id } }),
+      }),
+      link: t.exposeString('link', {
+        description: 'One-time sign-up link; shown only in this response (and the server log). Valid 7 days.',
+      }),
     }),
-    link: t.exposeString('link', { description: 'One-time sign-up link; shown only in this response (and the server log). Valid 7 days.' }),
-  }),
-});
+  });
 
 builder.queryFields((t) => ({
   me: t.prismaField({
     type: 'User',
     authScopes: { member: true },
     description: 'The signed-in user.',
-    resolve: (query, _r, _a, ctx) => ctx.app.db.user.findUniqueOrThrow({ ...query, where: { id: sessionOf(ctx).user.id } }),
+    resolve: (query, _r, _a, ctx) =>
+      ctx.app.db.user.findUniqueOrThrow({ ...query, where: { id: sessionOf(ctx).user.id } }),
   }),
   users: t.prismaField({
     type: ['User'],
     authScopes: { member: true },
     description: 'Current members of the account (every role can see the team).',
-    resolve: (query, _r, _a, ctx) => ctx.app.db.user.findMany({ ...query, where: { accountId: accountIdOf(ctx), removedAt: null }, orderBy: { createdAt: 'asc' } }),
+    resolve: (query, _r, _a, ctx) =>
+      ctx.app.db.user.findMany({
+        ...query,
+        where: { accountId: accountIdOf(ctx), removedAt: null },
+        orderBy: { createdAt: 'asc' },
+      }),
   }),
   invitations: t.prismaField({
     type: ['Invitation'],
@@ -68,13 +79,17 @@ builder.mutationFields((t) => ({
     type: InvitationPayload,
     authScopes: { admin: true },
     errors: directErrors,
-    description: 'Invites someone by email. The returned link is the only way in: pass it on yourself (no email is sent). Owners and admins; only owners invite owners.',
+    description:
+      'Invites someone by email. The returned link is the only way in: pass it on yourself (no email is sent). Owners and admins; only owners invite owners.',
     args: { email: t.arg.string({ required: true }), role: t.arg({ type: UserRoleEnum, required: true }) },
     resolve: async (_r, args, ctx) => {
       const { invitation, token } = await inviteUser(ctx.app.db, actorOf(ctx), args);
       const link = `${ctx.app.config.publicUrl}/invite/${token}`;
       // There is no mail service; the log is the fallback for an inviter who lost the link.
-      ctx.app.log.info({ invitationId: invitation.id, email: invitation.email, role: invitation.role, link }, 'invitation created');
+      ctx.app.log.info(
+        { invitationId: invitation.id, email: invitation.email, role: invitation.role, link },
+        'invitation created',
+      );
       return { invitation, link };
     },
   }),
@@ -112,4 +127,3 @@ builder.mutationFields((t) => ({
     },
   }),
 }));
-

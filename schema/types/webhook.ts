@@ -16,13 +16,17 @@ const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
 });
 
 builder.prismaObject('WebhookEndpoint', {
-  description: 'Where `call.analyzed` events are POSTed (Standard Webhooks signatures). Owners and admins. The signing secret is never a field: see `revealWebhookSecret`.',
+  description:
+    'Where `call.analyzed` events are POSTed (Standard Webhooks signatures). Owners and admins. The signing secret is never a field: see `revealWebhookSecret`.',
   select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     url: t.exposeString('url'),
     enabled: t.exposeBoolean('enabled'),
-    disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Why it stopped, e.g. the receiver answered 410 Gone.' }),
+    disabledReason: t.exposeString('disabledReason', {
+      nullable: true,
+      description: 'Why it stopped, e.g. the receiver answered 410 Gone.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -33,7 +37,9 @@ builder.prismaObject('WebhookDelivery', {
   select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
-    eventId: t.exposeString('eventId', { description: 'The `webhook-id` header; the same on every attempt and redelivery.' }),
+    eventId: t.exposeString('eventId', {
+      description: 'The `webhook-id` header; the same on every attempt and redelivery.',
+    }),
     eventType: t.exposeString('eventType'),
     status: t.expose('status', { type: DeliveryStatusEnum }),
     attemptCount: t.exposeInt('attemptCount'),
@@ -51,30 +57,41 @@ builder.prismaObject('WebhookAttempt', {
     id: t.id({ resolve: (a) => String(a.id) }),
     attemptNumber: t.exposeInt('attemptNumber'),
     at: t.expose('at', { type: 'DateTime' }),
-    statusCode: t.exposeInt('statusCode', { nullable: true, description: 'Null when no HTTP answer came (timeout, refused, DNS).' }),
+    statusCode: t.exposeInt('statusCode', {
+      nullable: true,
+      description: 'Null when no HTTP answer came (timeout, refused, DNS).',
+    }),
     durationMs: t.exposeInt('durationMs'),
     error: t.exposeString('error', { nullable: true }),
     responseExcerpt: t.exposeString('responseExcerpt', { nullable: true }),
-    manual: t.exposeBoolean('manual', { description: 'A user\'s redelivery rather than the automatic schedule.' }),
+    manual: t.exposeBoolean('manual', { description: "A user's redelivery rather than the automatic schedule." }),
   }),
 });
 
-const EndpointWithSecret = builder.objectRef<{ accountId: string; secret: string | null }>('WebhookEndpointWithSecret').implement({
-  fields: (t) => ({
-    endpoint: t.prismaField({
-      type: 'WebhookEndpoint',
-      resolve: (query, p, _a, ctx) => ctx.app.db.webhookEndpoint.findUniqueOrThrow({ ...query, where: { accountId: p.accountId } }),
+const EndpointWithSecret = builder
+  .objectRef<{ accountId: string; secret: string | null }>('WebhookEndpointWithSecret')
+  .implement({
+    fields: (t) => ({
+      endpoint: t.prismaField({
+        type: 'WebhookEndpoint',
+        resolve: (query, p, _a, ctx) =>
+          ctx.app.db.webhookEndpoint.findUniqueOrThrow({ ...query, where: { accountId: p.accountId } }),
+      }),
+      secret: t.exposeString('secret', {
+        nullable: true,
+        description:
+          'The signing secret (`whsec_…`) when a new one was made; null when an existing endpoint kept its secret.',
+      }),
     }),
-    secret: t.exposeString('secret', { nullable: true, description: 'The signing secret (`whsec_…`) when a new one was made; null when an existing endpoint kept its secret.' }),
-  }),
-});
+  });
 
 builder.queryFields((t) => ({
   webhookEndpoint: t.prismaField({
     type: 'WebhookEndpoint',
     nullable: true,
     authScopes: { admin: true },
-    resolve: (query, _r, _a, ctx) => ctx.app.db.webhookEndpoint.findUnique({ ...query, where: { accountId: accountIdOf(ctx) } }),
+    resolve: (query, _r, _a, ctx) =>
+      ctx.app.db.webhookEndpoint.findUnique({ ...query, where: { accountId: accountIdOf(ctx) } }),
   }),
   webhookDeliveries: t.prismaConnection({
     type: 'WebhookDelivery',
@@ -89,7 +106,11 @@ builder.queryFields((t) => ({
       if (callId === null) return [];
       return ctx.app.db.webhookDelivery.findMany({
         ...query,
-        where: { accountId: accountIdOf(ctx), ...(args.status ? { status: args.status } : {}), ...(callId ? { callId } : {}) },
+        where: {
+          accountId: accountIdOf(ctx),
+          ...(args.status ? { status: args.status } : {}),
+          ...(callId ? { callId } : {}),
+        },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       });
     },
@@ -101,7 +122,8 @@ builder.mutationFields((t) => ({
     type: EndpointWithSecret,
     authScopes: { admin: true },
     errors: directErrors,
-    description: 'Creates the endpoint (the secret is returned) or points it at a new URL and enables it (secret unchanged, returned null). Errors: `invalid_webhook_url`, `private_address`.',
+    description:
+      'Creates the endpoint (the secret is returned) or points it at a new URL and enables it (secret unchanged, returned null). Errors: `invalid_webhook_url`, `private_address`.',
     args: { url: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const accountId = accountIdOf(ctx);

@@ -18,7 +18,10 @@ for (const name of benches) {
   }
   process.stderr.write(`\n== ${name}\n`);
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: path.resolve(here, '..', '..'), stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+      cwd: path.resolve(here, '..', '..'),
+      stdio: 'inherit',
+    });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);

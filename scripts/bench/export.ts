@@ -62,8 +62,16 @@ interface Seeded {
 /** An account whose owner has a known password, 20 agents, 3 campaigns and `rows` calls (1 in 10 transcribed, not analyzed). */
 async function seed(url: string, name: string, rows: number): Promise<Seeded> {
   const prisma = createDb(url, { max: 2 });
-  const { account, owner } = await createAccount(prisma, { name, minutes: 1_000_000_000, seats: 100, timeZone: 'Europe/Madrid' });
-  const user = await prisma.user.update({ where: { email: owner.email }, data: { passwordHash: await hashPassword(PASSWORD) } });
+  const { account, owner } = await createAccount(prisma, {
+    name,
+    minutes: 1_000_000_000,
+    seats: 100,
+    timeZone: 'Europe/Madrid',
+  });
+  const user = await prisma.user.update({
+    where: { email: owner.email },
+    data: { passwordHash: await hashPassword(PASSWORD) },
+  });
   await prisma.$disconnect();
 
   const client = new pg.Client({ connectionString: url });
@@ -137,7 +145,10 @@ async function signIn(base: string, dbUrl: string, who: Seeded): Promise<{ cooki
         variables: { e: who.email, p: PASSWORD },
       }),
     });
-    const cookie = r.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('escucha_session=') && c.length > 'escucha_session='.length);
+    const cookie = r.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('escucha_session=') && c.length > 'escucha_session='.length);
     if (r.ok && cookie) return { cookie, how: 'graphql signIn' };
   } catch {
     // fall through
@@ -169,7 +180,14 @@ function download(base: string, cookie: string, query = ''): Promise<Download> {
         bytes += chunk.length;
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, rows: Math.max(0, lines - 1), seconds: (performance.now() - started) / 1000 }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          bytes,
+          rows: Math.max(0, lines - 1),
+          seconds: (performance.now() - started) / 1000,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -251,28 +269,41 @@ async function main() {
 function report(results: Result[], server: string) {
   const [small, large] = results as [Result, Result];
   const peakRatio = round(large.peakRssMB / small.peakRssMB, 2);
-  const warning = peakRatio > RSS_GROWTH_LIMIT
-    ? `WARNING: peak RSS exporting ${large.rows} rows (${large.peakRssMB} MB) exceeds ${RSS_GROWTH_LIMIT}× the peak for ${small.rows} rows (${small.peakRssMB} MB): memory grows with the result size.`
-    : null;
+  const warning =
+    peakRatio > RSS_GROWTH_LIMIT
+      ? `WARNING: peak RSS exporting ${large.rows} rows (${large.peakRssMB} MB) exceeds ${RSS_GROWTH_LIMIT}× the peak for ${small.rows} rows (${small.peakRssMB} MB): memory grows with the result size.`
+      : null;
   if (args.json) {
-    console.log(JSON.stringify({
-      benchmark: 'export',
-      node: process.version,
-      platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} CPUs`,
-      postgres: server,
-      results,
-      peakRssRatioLargeOverSmall: peakRatio,
-      rowsRatio: round(large.rows / small.rows, 1),
-      warning,
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'export',
+          node: process.version,
+          platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} CPUs`,
+          postgres: server,
+          results,
+          peakRssRatioLargeOverSmall: peakRatio,
+          rowsRatio: round(large.rows / small.rows, 1),
+          warning,
+        },
+        null,
+        2,
+      ),
+    );
     return;
   }
-  console.log(`\nGET /api/calls/export.csv — ${process.version}, ${os.cpus().length} CPUs, PostgreSQL ${server}; each run in a fresh api process\n`);
-  console.log(table(
-    ['run', 'rows', 'MB', 'seconds', 'rows/s', 'idle RSS MB', 'peak RSS MB', 'peak − idle MB'],
-    results.map((r) => [r.label, r.rows, r.mb, r.seconds, r.rowsPerSecond, r.idleRssMB, r.peakRssMB, r.growthMB]),
-  ));
-  console.log(`\npeak RSS ${large.label} / ${small.label}: ${peakRatio}× for ${round(large.rows / small.rows, 1)}× the rows (sign-in: ${large.signIn})`);
+  console.log(
+    `\nGET /api/calls/export.csv — ${process.version}, ${os.cpus().length} CPUs, PostgreSQL ${server}; each run in a fresh api process\n`,
+  );
+  console.log(
+    table(
+      ['run', 'rows', 'MB', 'seconds', 'rows/s', 'idle RSS MB', 'peak RSS MB', 'peak − idle MB'],
+      results.map((r) => [r.label, r.rows, r.mb, r.seconds, r.rowsPerSecond, r.idleRssMB, r.peakRssMB, r.growthMB]),
+    ),
+  );
+  console.log(
+    `\npeak RSS ${large.label} / ${small.label}: ${peakRatio}× for ${round(large.rows / small.rows, 1)}× the rows (sign-in: ${large.signIn})`,
+  );
   if (warning) console.log(`\n${warning}`);
 }
 

@@ -30,8 +30,10 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log('usage: npm run bench:intake -- [--json] [--concurrency 8] [--small 200] [--large 40] [--time-limit 60]\n' +
-    '  --small / --large: requests at 1 MB / 19 MB per target; --time-limit: seconds per (target, size) at most');
+  console.log(
+    'usage: npm run bench:intake -- [--json] [--concurrency 8] [--small 200] [--large 40] [--time-limit 60]\n' +
+      '  --small / --large: requests at 1 MB / 19 MB per target; --time-limit: seconds per (target, size) at most',
+  );
   process.exit(0);
 }
 const CONCURRENCY = positive('concurrency');
@@ -97,7 +99,13 @@ interface Outcome {
 }
 
 /** One multipart POST whose file part is streamed from disk; Content-Length is set up front. */
-function postRecording(baseUrl: string, key: string | null, rec: Recording, agent: http.Agent, n: number): Promise<Outcome> {
+function postRecording(
+  baseUrl: string,
+  key: string | null,
+  rec: Recording,
+  agent: http.Agent,
+  n: number,
+): Promise<Outcome> {
   const boundary = `----escucha-bench-${randomUUID()}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="agent_code"\r\n\r\n${AGENT_CODE}\r\n` +
@@ -160,7 +168,14 @@ interface Load {
 }
 
 /** `count` requests with `concurrency` in flight, stopping early (counted) after `timeLimitMs`. */
-async function load(baseUrl: string, key: string | null, rec: Recording, count: number, concurrency: number, timeLimitMs: number): Promise<Load> {
+async function load(
+  baseUrl: string,
+  key: string | null,
+  rec: Recording,
+  count: number,
+  concurrency: number,
+  timeLimitMs: number,
+): Promise<Load> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   const failures: Load['failures'] = [];
@@ -207,7 +222,13 @@ interface Result {
   firstFailure?: { status: number | null; body: string };
 }
 
-async function measure(target: Target, rec: Recording, requests: number, env: Record<string, string>, key: string | null): Promise<Result> {
+async function measure(
+  target: Target,
+  rec: Recording,
+  requests: number,
+  env: Record<string, string>,
+  key: string | null,
+): Promise<Result> {
   const file = path.join(import.meta.dirname, target === 'service' ? 'intake-server.ts' : 'sink-server.ts');
   note(`  ${target.padEnd(7)} ${rec.label.padStart(5)}: starting a fresh child…`);
   const child = await startChild(file, env);
@@ -215,7 +236,8 @@ async function measure(target: Target, rec: Recording, requests: number, env: Re
     const idle = await child.maxRss();
     // Warm-up (not counted): JIT, connection pools, first-time code paths.
     const warm = await load(child.url, key, rec, CONCURRENCY, CONCURRENCY, TIME_LIMIT_MS);
-    if (warm.failures.length) throw new Error(`${target} rejected the warm-up: ${warm.failures[0]!.status} ${warm.failures[0]!.body}`);
+    if (warm.failures.length)
+      throw new Error(`${target} rejected the warm-up: ${warm.failures[0]!.status} ${warm.failures[0]!.body}`);
     note(`  ${target.padEnd(7)} ${rec.label.padStart(5)}: ${requests} requests, ${CONCURRENCY} at a time…`);
     const run = await load(child.url, key, rec, requests, CONCURRENCY, TIME_LIMIT_MS);
     const peak = await child.maxRss();
@@ -255,7 +277,12 @@ async function main() {
     }
     const db = await createBenchDb();
     const prisma = createDb(db.url, { max: 2 });
-    const { account } = await createAccount(prisma, { name: 'Bench', minutes: 2_000_000_000, seats: 10, timeZone: 'UTC' });
+    const { account } = await createAccount(prisma, {
+      name: 'Bench',
+      minutes: 2_000_000_000,
+      seats: 10,
+      timeZone: 'UTC',
+    });
     await createAgent(prisma, account.id, { name: 'Bench Agent', code: AGENT_CODE });
     const { key } = await createApiKey(prisma, account.id);
     await prisma.$disconnect();
@@ -290,40 +317,78 @@ function report(results: Result[], server: string) {
   const ratios = SIZES.map((s) => {
     const svc = find('service', s.label);
     const sink = find('sink', s.label);
-    return { size: s.label, serviceOverSinkThroughput: round(svc.mbPerSecond / sink.mbPerSecond, 2), serviceOverSinkP50: round(svc.p50Ms / sink.p50Ms, 2) };
+    return {
+      size: s.label,
+      serviceOverSinkThroughput: round(svc.mbPerSecond / sink.mbPerSecond, 2),
+      serviceOverSinkP50: round(svc.p50Ms / sink.p50Ms, 2),
+    };
   });
   const [small, large] = SIZES.map((s) => s.label) as [string, string];
   const growth = (target: Target) => round(find(target, large).peakRssMB / find(target, small).peakRssMB, 2);
   const rss = { service: growth('service'), sink: growth('sink') };
-  const warning = rss.service > RSS_GROWTH_LIMIT
-    ? `WARNING: the service's peak RSS at ${large} (${find('service', large).peakRssMB} MB) exceeds ${RSS_GROWTH_LIMIT}× its peak at ${small} (${find('service', small).peakRssMB} MB): memory grows with upload size.`
-    : null;
-  const failures = results.filter((r) => r.failed).map((r) => `${r.target} ${r.size}: ${r.failed} of ${r.requests} failed; first: ${r.firstFailure?.status ?? 'no response'} ${r.firstFailure?.body ?? ''}`);
+  const warning =
+    rss.service > RSS_GROWTH_LIMIT
+      ? `WARNING: the service's peak RSS at ${large} (${find('service', large).peakRssMB} MB) exceeds ${RSS_GROWTH_LIMIT}× its peak at ${small} (${find('service', small).peakRssMB} MB): memory grows with upload size.`
+      : null;
+  const failures = results
+    .filter((r) => r.failed)
+    .map(
+      (r) =>
+        `${r.target} ${r.size}: ${r.failed} of ${r.requests} failed; first: ${r.firstFailure?.status ?? 'no response'} ${r.firstFailure?.body ?? ''}`,
+    );
 
   if (args.json) {
-    console.log(JSON.stringify({
-      benchmark: 'intake',
-      node: process.version,
-      platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} CPUs`,
-      postgres: server,
-      concurrency: CONCURRENCY,
-      results,
-      ratios,
-      rssGrowth19vs1: rss,
-      warning,
-      failures,
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'intake',
+          node: process.version,
+          platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} CPUs`,
+          postgres: server,
+          concurrency: CONCURRENCY,
+          results,
+          ratios,
+          rssGrowth19vs1: rss,
+          warning,
+          failures,
+        },
+        null,
+        2,
+      ),
+    );
     return;
   }
-  console.log(`\nPOST /v1/calls vs a bare busboy-to-disk sink — node ${process.version}, ${os.cpus().length} CPUs, ${server} PostgreSQL, loopback\n`);
-  console.log(table(
-    ['target', 'size', 'requests', 'concurrency', 'req/s', 'MB/s', 'p50 ms', 'p99 ms', 'idle RSS MB', 'peak RSS MB'],
-    results.map((r) => [r.target, r.size, r.failed ? `${r.ok}/${r.requests}` : r.requests, r.concurrency, r.requestsPerSecond, r.mbPerSecond, r.p50Ms, r.p99Ms, r.idleRssMB, r.peakRssMB]),
-  ));
+  console.log(
+    `\nPOST /v1/calls vs a bare busboy-to-disk sink — node ${process.version}, ${os.cpus().length} CPUs, ${server} PostgreSQL, loopback\n`,
+  );
+  console.log(
+    table(
+      ['target', 'size', 'requests', 'concurrency', 'req/s', 'MB/s', 'p50 ms', 'p99 ms', 'idle RSS MB', 'peak RSS MB'],
+      results.map((r) => [
+        r.target,
+        r.size,
+        r.failed ? `${r.ok}/${r.requests}` : r.requests,
+        r.concurrency,
+        r.requestsPerSecond,
+        r.mbPerSecond,
+        r.p50Ms,
+        r.p99Ms,
+        r.idleRssMB,
+        r.peakRssMB,
+      ]),
+    ),
+  );
   console.log('');
-  for (const r of ratios) console.log(`service/sink throughput at ${r.size.padStart(5)}: ${r.serviceOverSinkThroughput.toFixed(2)}  (p50 latency ×${r.serviceOverSinkP50.toFixed(2)})`);
-  console.log(`peak RSS ${large} vs ${small}: service ×${rss.service.toFixed(2)}, sink ×${rss.sink.toFixed(2)}  (≈1 means memory does not grow with upload size)`);
-  console.log('MB = 1,048,576 bytes; throughput counts the recording bytes of successful requests; idle RSS = peak right after start-up.');
+  for (const r of ratios)
+    console.log(
+      `service/sink throughput at ${r.size.padStart(5)}: ${r.serviceOverSinkThroughput.toFixed(2)}  (p50 latency ×${r.serviceOverSinkP50.toFixed(2)})`,
+    );
+  console.log(
+    `peak RSS ${large} vs ${small}: service ×${rss.service.toFixed(2)}, sink ×${rss.sink.toFixed(2)}  (≈1 means memory does not grow with upload size)`,
+  );
+  console.log(
+    'MB = 1,048,576 bytes; throughput counts the recording bytes of successful requests; idle RSS = peak right after start-up.',
+  );
   if (warning) console.log(`\n${warning}`);
   if (failures.length) console.log(`\nFAILED REQUESTS:\n  ${failures.join('\n  ')}`);
 }

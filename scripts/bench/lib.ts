@@ -32,7 +32,8 @@ export interface BenchDb {
  * there is none; migrated; dropped (and the embedded server removed) by drop().
  */
 export async function createBenchDb(): Promise<BenchDb> {
-  const requested = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const requested =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const server = await localOrEmbeddedPostgres(requested, {
     tmpPrefix: 'escucha-benchpg-',
     port: 56000 + (process.pid % 1000),
@@ -117,7 +118,11 @@ process.on('exit', () => {
 });
 
 /** Forks a TypeScript child (through tsx) with an IPC channel and waits for its `ready` message. */
-export async function startChild(file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<MeasuredChild> {
+export async function startChild(
+  file: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<MeasuredChild> {
   const child = fork(file, [], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
@@ -127,7 +132,10 @@ export async function startChild(file: string, env: Record<string, string>, time
   children.add(child);
   child.on('exit', () => children.delete(child));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${path.basename(file)} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${path.basename(file)} did not start within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     child.on('message', function onMessage(m: ChildMessage) {
       if (m.type === 'ready') resolve(m.url);
       else if (m.type === 'error') reject(new Error(`${path.basename(file)}: ${m.message}`));
@@ -171,7 +179,11 @@ export async function startChild(file: string, env: Record<string, string>, time
 export function serveParent(onStop: () => Promise<void>): void {
   process.on('message', async (m: ParentMessage) => {
     if (m.type === 'rss') {
-      const msg: ChildMessage = { type: 'rss', maxRssKb: process.resourceUsage().maxRSS, rssBytes: process.memoryUsage.rss() };
+      const msg: ChildMessage = {
+        type: 'rss',
+        maxRssKb: process.resourceUsage().maxRSS,
+        rssBytes: process.memoryUsage.rss(),
+      };
       process.send!(msg);
     } else if (m.type === 'stop') {
       await onStop().catch(() => {});
@@ -227,4 +239,4 @@ export function table(headers: string[], rows: (string | number)[][]): string {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 
-export const round = (n: number, digits = 1) => Number.isFinite(n) ? Number(n.toFixed(digits)) : n;
+export const round = (n: number, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : n);

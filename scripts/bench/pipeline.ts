@@ -35,7 +35,17 @@ import { createEngines, transcribeFile } from '../../src/transcription/index.ts'
 import { moonshineLanguages } from '../../src/transcription/moonshine.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { Turn } from '../../test/fixtures/audio.ts';
-import { MiB, benchWorkspace, note, percentile, round, startChild, table, type BenchDb, type MeasuredChild } from './lib.ts';
+import {
+  MiB,
+  benchWorkspace,
+  note,
+  percentile,
+  round,
+  startChild,
+  table,
+  type BenchDb,
+  type MeasuredChild,
+} from './lib.ts';
 
 // Not strict: `npm run bench -- …` (all.ts) passes the same arguments to every benchmark, so another
 // benchmark's options are ignored here, with a note.
@@ -54,9 +64,11 @@ const { values: args } = parseArgs({
 });
 for (const k of Object.keys(args)) if (!KNOWN.includes(k)) process.stderr.write(`bench:pipeline: ignoring --${k}\n`);
 if (args.help) {
-  console.log('usage: npm run bench:pipeline -- [--json] [--calls 10] [--sequential 4] [--concurrency 2] [--time-limit 900]\n' +
-    '  --calls: calls posted at once (burst); --sequential: calls posted one at a time before it (the first is cold);\n' +
-    '  --concurrency: WORKER_CONCURRENCY of the service; --time-limit: seconds for the whole run at most');
+  console.log(
+    'usage: npm run bench:pipeline -- [--json] [--calls 10] [--sequential 4] [--concurrency 2] [--time-limit 900]\n' +
+      '  --calls: calls posted at once (burst); --sequential: calls posted one at a time before it (the first is cold);\n' +
+      '  --concurrency: WORKER_CONCURRENCY of the service; --time-limit: seconds for the whole run at most',
+  );
   process.exit(0);
 }
 const CALLS = whole('calls', 1);
@@ -111,7 +123,9 @@ const CUSTOMER_LINES = [
 const line = (speaker: Turn['speaker'], i: number): Turn => ({
   speaker,
   voice: 'en',
-  text: (speaker === 'agent' ? AGENT_LINES : CUSTOMER_LINES)[i % (speaker === 'agent' ? AGENT_LINES.length : CUSTOMER_LINES.length)]!,
+  text: (speaker === 'agent' ? AGENT_LINES : CUSTOMER_LINES)[
+    i % (speaker === 'agent' ? AGENT_LINES.length : CUSTOMER_LINES.length)
+  ]!,
 });
 
 function wavSeconds(file: string): number {
@@ -128,7 +142,13 @@ interface Recording {
 type Fixtures = typeof import('../../test/fixtures/audio.ts');
 
 /** Alternating agent/customer turns until the call (gaps included) lasts at least `minSeconds`. */
-async function buildCall(fx: Fixtures, out: string, minSeconds: number, first: number, maxSeconds = Infinity): Promise<Recording> {
+async function buildCall(
+  fx: Fixtures,
+  out: string,
+  minSeconds: number,
+  first: number,
+  maxSeconds = Infinity,
+): Promise<Recording> {
   const turns: Turn[] = [];
   let length = GAP_SECONDS;
   for (let i = 0; length < minSeconds; i++) {
@@ -140,7 +160,8 @@ async function buildCall(fx: Fixtures, out: string, minSeconds: number, first: n
   }
   const file = await fx.makeStereoCall(turns, out, { gapSeconds: GAP_SECONDS });
   const rec = { path: file, seconds: wavSeconds(file), bytes: statSync(file).size };
-  if (rec.seconds > maxSeconds) note(`  note: ${path.basename(out)} lasts ${rec.seconds.toFixed(1)} s (over ${maxSeconds} s)`);
+  if (rec.seconds > maxSeconds)
+    note(`  note: ${path.basename(out)} lasts ${rec.seconds.toFixed(1)} s (over ${maxSeconds} s)`);
   return rec;
 }
 
@@ -172,7 +193,8 @@ interface RtfResult {
 
 async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult> {
   const languages = moonshineLanguages(modelsDir);
-  if (!languages.includes('en')) throw new Error(`no English Moonshine model in ${modelsDir} (run \`npm run models:fetch\`)`);
+  if (!languages.includes('en'))
+    throw new Error(`no English Moonshine model in ${modelsDir} (run \`npm run models:fetch\`)`);
   const engines = createEngines({ engine: 'moonshine', modelsDir });
   const [engine] = engines;
 
@@ -279,10 +301,11 @@ async function startReceiver(secret: () => string | null) {
       if (arrivals.has(id)) return Promise.resolve();
       return new Promise((resolve) => waiters.set(id, [...(waiters.get(id) ?? []), resolve]));
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -305,7 +328,17 @@ async function post(baseUrl: string, key: string, rec: Recording, n: number, pha
   form.append('agent_code', AGENT_CODE);
   form.append('external_id', externalId);
   form.append('file', await openAsBlob(rec.path, { type: 'audio/wav' }), `${externalId}.wav`);
-  const out: Posted = { n, phase, externalId, audioSeconds: round(rec.seconds, 1), postedAt: performance.now(), acceptedAt: null, status: null, callId: null, error: null };
+  const out: Posted = {
+    n,
+    phase,
+    externalId,
+    audioSeconds: round(rec.seconds, 1),
+    postedAt: performance.now(),
+    acceptedAt: null,
+    status: null,
+    callId: null,
+    error: null,
+  };
   try {
     const res = await fetch(`${baseUrl}/v1/calls`, {
       method: 'POST',
@@ -343,25 +376,45 @@ async function settle(posted: Posted[], receiver: Receiver, sql: pg.Pool): Promi
   while (pending.size && left() > 0) {
     for (const id of pending) if (receiver.arrivals.has(id)) pending.delete(id);
     if (!pending.size) break;
-    const { rows } = await sql.query<{ id: string; status: string; failure_reason: string | null; failure_detail: string | null }>(
-      'SELECT id, status::text, failure_reason::text, failure_detail FROM calls WHERE id = ANY($1::uuid[])', [[...pending]]);
+    const { rows } = await sql.query<{
+      id: string;
+      status: string;
+      failure_reason: string | null;
+      failure_detail: string | null;
+    }>('SELECT id, status::text, failure_reason::text, failure_detail FROM calls WHERE id = ANY($1::uuid[])', [
+      [...pending],
+    ]);
     for (const r of rows) {
       if (r.status === 'failed' || r.status === 'transcribed') {
-        failed.set(r.id, r.status === 'failed' ? `call failed: ${r.failure_reason} ${r.failure_detail ?? ''}`.trim() : 'call ended transcribed (no template applied), so no call.analyzed');
+        failed.set(
+          r.id,
+          r.status === 'failed'
+            ? `call failed: ${r.failure_reason} ${r.failure_detail ?? ''}`.trim()
+            : 'call ended transcribed (no template applied), so no call.analyzed',
+        );
         pending.delete(r.id);
       }
     }
-    await Promise.race([new Promise((r) => setTimeout(r, Math.floor(Math.min(1000, left())))), ...[...pending].map((id) => receiver.arrived(id))]);
+    await Promise.race([
+      new Promise((r) => setTimeout(r, Math.floor(Math.min(1000, left())))),
+      ...[...pending].map((id) => receiver.arrived(id)),
+    ]);
   }
   const ids = posted.filter((p) => p.callId).map((p) => p.callId!);
   const { rows: events } = await sql.query<{ call_id: string; status: string; at: Date }>(
-    'SELECT call_id, status::text, at FROM call_events WHERE call_id = ANY($1::uuid[]) ORDER BY at, id', [ids]);
-  const { rows: statuses } = await sql.query<{ id: string; status: string }>('SELECT id, status::text FROM calls WHERE id = ANY($1::uuid[])', [ids]);
+    'SELECT call_id, status::text, at FROM call_events WHERE call_id = ANY($1::uuid[]) ORDER BY at, id',
+    [ids],
+  );
+  const { rows: statuses } = await sql.query<{ id: string; status: string }>(
+    'SELECT id, status::text FROM calls WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
   return posted.map((p) => {
     const arrival = p.callId ? receiver.arrivals.get(p.callId) : undefined;
     const finalStatus = statuses.find((s) => s.id === p.callId)?.status ?? null;
     let error = p.error;
-    if (!error && p.callId && !arrival) error = failed.get(p.callId) ?? `webhook never arrived within the time limit (call is ${finalStatus})`;
+    if (!error && p.callId && !arrival)
+      error = failed.get(p.callId) ?? `webhook never arrived within the time limit (call is ${finalStatus})`;
     if (!error && arrival && arrival.type !== 'call.analyzed') error = `unexpected webhook type ${arrival.type}`;
     if (!error && arrival && !arrival.verified) error = 'webhook signature did not verify';
     const at = (s: string) => events.find((e) => e.call_id === p.callId && e.status === s)?.at.getTime();
@@ -371,9 +424,10 @@ async function settle(posted: Posted[], receiver: Receiver, sql: pg.Pool): Promi
       error,
       finalStatus,
       latencyMs: arrival && p.acceptedAt !== null ? arrival.at - p.acceptedAt : null,
-      stages: arrival && q && tr && an && done
-        ? { queuedMs: tr - q, transcribingMs: an - tr, analyzingMs: done - an, deliveryMs: arrival.epochMs - done }
-        : null,
+      stages:
+        arrival && q && tr && an && done
+          ? { queuedMs: tr - q, transcribingMs: an - tr, analyzingMs: done - an, deliveryMs: arrival.epochMs - done }
+          : null,
     };
   });
 }
@@ -393,7 +447,14 @@ function summarize(outcomes: CallOutcome[]): LatencySummary {
   const ok = outcomes.filter((o) => !o.error && o.latencyMs !== null);
   const lat = ok.map((o) => o.latencyMs!).sort((a, b) => a - b);
   const staged = ok.filter((o) => o.stages);
-  const p50 = (xs: number[]) => round(percentile(xs.sort((a, b) => a - b), 50), 0);
+  const p50 = (xs: number[]) =>
+    round(
+      percentile(
+        xs.sort((a, b) => a - b),
+        50,
+      ),
+      0,
+    );
   return {
     calls: outcomes.length,
     ok: ok.length,
@@ -415,9 +476,24 @@ function summarize(outcomes: CallOutcome[]): LatencySummary {
 const TEMPLATE = {
   version: 1,
   criteria: [
-    { key: 'greeting', label: 'Greets and thanks', kind: 'phrase', phrases: ['thank you for calling'], speaker: 'agent', weight: 3, window: { from: 'start', seconds: 30 } },
+    {
+      key: 'greeting',
+      label: 'Greets and thanks',
+      kind: 'phrase',
+      phrases: ['thank you for calling'],
+      speaker: 'agent',
+      weight: 3,
+      window: { from: 'start', seconds: 30 },
+    },
     { key: 'apology', label: 'Apologises', kind: 'phrase', phrases: ['sorry'], speaker: 'agent', weight: 2 },
-    { key: 'no_insults', label: 'No insults', kind: 'forbidden', phrases: ['stupid', 'idiot'], speaker: 'agent', weight: 2 },
+    {
+      key: 'no_insults',
+      label: 'No insults',
+      kind: 'forbidden',
+      phrases: ['stupid', 'idiot'],
+      speaker: 'agent',
+      weight: 2,
+    },
   ],
   topics: [
     { key: 'billing', label: 'Billing', phrases: ['invoice', 'charged', 'refund'] },
@@ -450,7 +526,16 @@ async function measureService(db: BenchDb, work: string, short: Recording[]): Pr
   };
   // Loopback only: no remote transcription or LLM even if the caller's environment configures them
   // (the child inherits this process's environment).
-  for (const k of ['LLM_URL', 'LLM_KEY', 'OPENAI_TRANSCRIBE_URL', 'OPENAI_TRANSCRIBE_KEY', 'STORAGE_DIR', 'PORT', 'HOST']) delete process.env[k];
+  for (const k of [
+    'LLM_URL',
+    'LLM_KEY',
+    'OPENAI_TRANSCRIBE_URL',
+    'OPENAI_TRANSCRIBE_KEY',
+    'STORAGE_DIR',
+    'PORT',
+    'HOST',
+  ])
+    delete process.env[k];
 
   // Seed: account, agent, API key, default template and the webhook endpoint (as the end-to-end test does).
   const config = loadConfig({ ...process.env, ...env });
@@ -461,7 +546,12 @@ async function measureService(db: BenchDb, work: string, short: Recording[]): Pr
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });
   let child: MeasuredChild | null = null;
   try {
-    const { account } = await createAccount(prisma, { name: 'Bench', minutes: 2_000_000_000, seats: 10, timeZone: 'UTC' });
+    const { account } = await createAccount(prisma, {
+      name: 'Bench',
+      minutes: 2_000_000_000,
+      seats: 10,
+      timeZone: 'UTC',
+    });
     await createAgent(prisma, account.id, { name: 'Bench Agent', code: AGENT_CODE });
     const { key } = await createApiKey(prisma, account.id);
     const template = await createTemplate(prisma, account.id, { name: 'Bench support', definition: TEMPLATE });
@@ -489,7 +579,9 @@ async function measureService(db: BenchDb, work: string, short: Recording[]): Pr
     if (left() > 0) {
       note(`  burst: ${CALLS} calls posted at once…`);
       const t0 = performance.now();
-      const posted = await Promise.all(Array.from({ length: CALLS }, (_, i) => post(child!.url, key, short[i % short.length]!, i + 1, 'burst')));
+      const posted = await Promise.all(
+        Array.from({ length: CALLS }, (_, i) => post(child!.url, key, short[i % short.length]!, i + 1, 'burst')),
+      );
       const rejected = posted.filter((p) => p.error);
       if (rejected.length) note(`    ${rejected.length} rejected; first: ${rejected[0]!.error}`);
       burst = await settle(posted, receiver, sql);
@@ -512,7 +604,10 @@ async function measureService(db: BenchDb, work: string, short: Recording[]): Pr
         calls: CALLS,
         wallSeconds: seconds(burstWallMs),
         callsPerMinute: round((okBurst / burstWallMs) * 60_000, 1),
-        audioMinutesPerMinute: round(burst.filter((o) => !o.error).reduce((s, o) => s + o.audioSeconds, 0) / 60 / (burstWallMs / 60_000), 1),
+        audioMinutesPerMinute: round(
+          burst.filter((o) => !o.error).reduce((s, o) => s + o.audioSeconds, 0) / 60 / (burstWallMs / 60_000),
+          1,
+        ),
       },
       peakRssMB: round(peak / MiB, 0),
       webhookDeliveries: receiver.stats().deliveries,
@@ -546,7 +641,8 @@ async function main() {
     note('generating speech (espeak-ng)…');
     const long = await buildCall(fx, path.join(work, 'call-60s.wav'), LONG_CALL_SECONDS, 0);
     const short: Recording[] = [];
-    for (let i = 0; i < Math.min(CALLS, 8); i++) short.push(await buildCall(fx, path.join(work, `call-short-${i}.wav`), SHORT_CALL.min, i, SHORT_CALL.max));
+    for (let i = 0; i < Math.min(CALLS, 8); i++)
+      short.push(await buildCall(fx, path.join(work, `call-short-${i}.wav`), SHORT_CALL.min, i, SHORT_CALL.max));
 
     const modelsDir = loadConfig({ ...process.env, APP_SECRET: 'x'.repeat(32), DATA_DIR: work }).modelsDir;
     note(`transcription: ${long.seconds.toFixed(1)} s call, models in ${modelsDir}`);
@@ -568,62 +664,130 @@ async function main() {
 }
 
 function compact({ n, phase, callId, audioSeconds, status, latencyMs, finalStatus, stages, error }: CallOutcome) {
-  return { n, phase, callId, audioSeconds, status, latencyMs: latencyMs === null ? null : round(latencyMs, 0), finalStatus, stages, error };
+  return {
+    n,
+    phase,
+    callId,
+    audioSeconds,
+    status,
+    latencyMs: latencyMs === null ? null : round(latencyMs, 0),
+    finalStatus,
+    stages,
+    error,
+  };
 }
 
 function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recording[]) {
-  const failures = svc.outcomes.filter((o) => o.error).map((o) => `${o.phase} #${o.n} (${o.callId ?? 'not accepted'}): ${o.error}`);
+  const failures = svc.outcomes
+    .filter((o) => o.error)
+    .map((o) => `${o.phase} #${o.n} (${o.callId ?? 'not accepted'}): ${o.error}`);
   const missing = SEQUENTIAL + CALLS - svc.outcomes.length;
   if (missing > 0) failures.push(`${missing} call(s) never posted: time limit reached`);
   const shortRange = `${Math.min(...short.map((s) => s.seconds)).toFixed(1)}–${Math.max(...short.map((s) => s.seconds)).toFixed(1)} s`;
 
   if (args.json) {
-    console.log(JSON.stringify({
-      benchmark: 'pipeline',
-      node: process.version,
-      platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} CPUs`,
-      postgres: server,
-      loadAverage: { start: loadAtStart, end: os.loadavg().map((x) => round(x, 2)) },
-      transcription: rtf,
-      service: {
-        workerConcurrency: svc.workerConcurrency,
-        shortCallSeconds: shortRange,
-        sequential: { cold: svc.sequential.cold && compact(svc.sequential.cold), warm: svc.sequential.warm },
-        burst: svc.burst,
-        peakRssMB: svc.peakRssMB,
-        webhookDeliveries: svc.webhookDeliveries,
-        calls: svc.outcomes.map(compact),
-      },
-      failures,
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'pipeline',
+          node: process.version,
+          platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} CPUs`,
+          postgres: server,
+          loadAverage: { start: loadAtStart, end: os.loadavg().map((x) => round(x, 2)) },
+          transcription: rtf,
+          service: {
+            workerConcurrency: svc.workerConcurrency,
+            shortCallSeconds: shortRange,
+            sequential: { cold: svc.sequential.cold && compact(svc.sequential.cold), warm: svc.sequential.warm },
+            burst: svc.burst,
+            peakRssMB: svc.peakRssMB,
+            webhookDeliveries: svc.webhookDeliveries,
+            calls: svc.outcomes.map(compact),
+          },
+          failures,
+        },
+        null,
+        2,
+      ),
+    );
     return;
   }
 
-  const s = (ms: number | null | undefined) => (ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : (ms / 1000).toFixed(2));
+  const s = (ms: number | null | undefined) =>
+    ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : (ms / 1000).toFixed(2);
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-  console.log(`\nCall pipeline — node ${process.version}, ${os.cpus().length} CPUs, ${server} PostgreSQL, loopback; load average ${load(loadAtStart)} at start, ${load(os.loadavg())} at end\n`);
-  console.log(`1. Transcription, in process: ${rtf.engine}, models ${rtf.languages.join('+')}, threads: ${rtf.threads}`);
-  console.log(`   ${rtf.audioSeconds} s two-speaker English call (${rtf.speechSeconds} s of speech); model load ${rtf.modelLoadSeconds} s; warm-up run ${rtf.warmupSeconds} s\n`);
-  console.log(table(
-    ['language', 'detected', 'audio s', 'wall s', 'RTF', '× faster than real time', 'segments (agent/customer)'],
-    rtf.runs.map((r) => [r.language, r.detectedLanguage, rtf.audioSeconds, r.wallSeconds.toFixed(2), r.rtf.toFixed(3), `${r.timesFasterThanRealTime.toFixed(1)}×`, `${r.segments} (${r.agentSegments}/${r.customerSegments})`]),
-  ));
-  console.log(`\n2. Intake 201 → webhook received: service api+worker in one process, WORKER_CONCURRENCY=${svc.workerConcurrency}, ${shortRange} calls (WAV, language detected)\n`);
+  console.log(
+    `\nCall pipeline — node ${process.version}, ${os.cpus().length} CPUs, ${server} PostgreSQL, loopback; load average ${load(loadAtStart)} at start, ${load(os.loadavg())} at end\n`,
+  );
+  console.log(
+    `1. Transcription, in process: ${rtf.engine}, models ${rtf.languages.join('+')}, threads: ${rtf.threads}`,
+  );
+  console.log(
+    `   ${rtf.audioSeconds} s two-speaker English call (${rtf.speechSeconds} s of speech); model load ${rtf.modelLoadSeconds} s; warm-up run ${rtf.warmupSeconds} s\n`,
+  );
+  console.log(
+    table(
+      ['language', 'detected', 'audio s', 'wall s', 'RTF', '× faster than real time', 'segments (agent/customer)'],
+      rtf.runs.map((r) => [
+        r.language,
+        r.detectedLanguage,
+        rtf.audioSeconds,
+        r.wallSeconds.toFixed(2),
+        r.rtf.toFixed(3),
+        `${r.timesFasterThanRealTime.toFixed(1)}×`,
+        `${r.segments} (${r.agentSegments}/${r.customerSegments})`,
+      ]),
+    ),
+  );
+  console.log(
+    `\n2. Intake 201 → webhook received: service api+worker in one process, WORKER_CONCURRENCY=${svc.workerConcurrency}, ${shortRange} calls (WAV, language detected)\n`,
+  );
   const row = (label: string, l: LatencySummary | null, cold?: CallOutcome | null) => {
-    if (cold) return [label, cold.error ? '0/1' : '1/1', s(cold.latencyMs), s(cold.latencyMs), s(cold.latencyMs), s(cold.stages?.queuedMs), s(cold.stages?.transcribingMs), s(cold.stages?.analyzingMs), s(cold.stages?.deliveryMs)];
-    return [label, `${l!.ok}/${l!.calls}`, s(l!.p50Ms), s(l!.p95Ms), s(l!.maxMs), s(l!.stagesP50Ms?.queued), s(l!.stagesP50Ms?.transcribing), s(l!.stagesP50Ms?.analyzing), s(l!.stagesP50Ms?.delivery)];
+    if (cold)
+      return [
+        label,
+        cold.error ? '0/1' : '1/1',
+        s(cold.latencyMs),
+        s(cold.latencyMs),
+        s(cold.latencyMs),
+        s(cold.stages?.queuedMs),
+        s(cold.stages?.transcribingMs),
+        s(cold.stages?.analyzingMs),
+        s(cold.stages?.deliveryMs),
+      ];
+    return [
+      label,
+      `${l!.ok}/${l!.calls}`,
+      s(l!.p50Ms),
+      s(l!.p95Ms),
+      s(l!.maxMs),
+      s(l!.stagesP50Ms?.queued),
+      s(l!.stagesP50Ms?.transcribing),
+      s(l!.stagesP50Ms?.analyzing),
+      s(l!.stagesP50Ms?.delivery),
+    ];
   };
   const rows = [];
   if (svc.sequential.cold) rows.push(row('sequential, 1st (cold)', null, svc.sequential.cold));
   if (svc.sequential.warm.calls) rows.push(row('sequential, rest (warm)', svc.sequential.warm));
   if (svc.burst.calls) rows.push(row(`burst of ${svc.burst.calls}`, svc.burst));
-  console.log(table(['phase', 'ok', 'p50 s', 'p95 s', 'max s', 'queue wait', 'transcribe', 'analyze+wait', 'delivery'], rows));
+  console.log(
+    table(['phase', 'ok', 'p50 s', 'p95 s', 'max s', 'queue wait', 'transcribe', 'analyze+wait', 'delivery'], rows),
+  );
   const num = (x: number, unit: string) => (Number.isFinite(x) ? `${x}${unit}` : '—');
-  console.log(`\nburst throughput: ${num(svc.burst.callsPerMinute, ' calls/min')} (${num(svc.burst.audioMinutesPerMinute, ' audio min/min')}), ${num(svc.burst.wallSeconds, ' s')} from first post to last webhook${svc.burst.ok < svc.burst.calls ? ` (${svc.burst.ok} of ${svc.burst.calls} calls)` : ''}`);
+  console.log(
+    `\nburst throughput: ${num(svc.burst.callsPerMinute, ' calls/min')} (${num(svc.burst.audioMinutesPerMinute, ' audio min/min')}), ${num(svc.burst.wallSeconds, ' s')} from first post to last webhook${svc.burst.ok < svc.burst.calls ? ` (${svc.burst.ok} of ${svc.burst.calls} calls)` : ''}`,
+  );
   console.log(`service peak RSS: ${svc.peakRssMB} MB; webhook deliveries received: ${svc.webhookDeliveries}`);
-  console.log('Latency = receiver got the signed call.analyzed − client got 201. Stage columns (s) are p50s from call_events:');
-  console.log('queue wait = queued → transcribing; transcribe = → analyzing; analyze+wait = → analyzed (includes the analyze job');
-  console.log('waiting for a worker slot); delivery = analyzed → webhook received. RTF = wall / audio (lower is faster).');
+  console.log(
+    'Latency = receiver got the signed call.analyzed − client got 201. Stage columns (s) are p50s from call_events:',
+  );
+  console.log(
+    'queue wait = queued → transcribing; transcribe = → analyzing; analyze+wait = → analyzed (includes the analyze job',
+  );
+  console.log(
+    'waiting for a worker slot); delivery = analyzed → webhook received. RTF = wall / audio (lower is faster).',
+  );
   if (failures.length) console.log(`\nFAILED CALLS:\n  ${failures.join('\n  ')}`);
 }
 

@@ -16,7 +16,9 @@ const dir = mkdtempSync(path.join(process.env.SINK_DIR ?? os.tmpdir(), 'escucha-
 
 function fail(res: http.ServerResponse, status: number, message: string) {
   if (res.headersSent) return void res.destroy();
-  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: message }));
+  res
+    .writeHead(status, { 'content-type': 'application/json', connection: 'close' })
+    .end(JSON.stringify({ error: message }));
 }
 
 const server = http.createServer((req, res) => {
@@ -37,13 +39,17 @@ const server = http.createServer((req, res) => {
   });
   bb.on('error', (e: Error) => fail(res, 400, e.message));
   bb.on('close', () => {
-    Promise.all(writes).then(
-      () => {
-        if (!paths.length) return fail(res, 400, 'no file part');
-        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: randomUUID(), status: 'queued' }));
-      },
-      (e: Error) => fail(res, 500, e.message),
-    ).finally(() => Promise.all(paths.map((p) => rm(p, { force: true }))));
+    Promise.all(writes)
+      .then(
+        () => {
+          if (!paths.length) return fail(res, 400, 'no file part');
+          res
+            .writeHead(201, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ id: randomUUID(), status: 'queued' }));
+        },
+        (e: Error) => fail(res, 500, e.message),
+      )
+      .finally(() => Promise.all(paths.map((p) => rm(p, { force: true }))));
   });
   req.pipe(bb);
 });

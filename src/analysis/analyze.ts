@@ -56,7 +56,11 @@ export interface AnalyzeOptions {
 /** Forbidden words can be repeated all call long; a handful of quotes makes the point. */
 const MAX_EVIDENCE = 10;
 
-type Outcome = Pick<CriterionResult, 'result' | 'evidence'> & { reason?: string; code?: string; params?: Record<string, string | number> };
+type Outcome = Pick<CriterionResult, 'result' | 'evidence'> & {
+  reason?: string;
+  code?: string;
+  params?: Record<string, string | number>;
+};
 
 interface Context {
   input: AnalysisInput;
@@ -99,7 +103,9 @@ function evaluatePhrase(ctx: Context, criterion: PhraseCriterion): Outcome {
   const matches = findPhrases(scope(ctx, criterion.speaker), criterion.phrases);
   const { window } = criterion;
   const counted = window
-    ? matches.filter((m) => (window.from === 'start' ? m.start <= window.seconds : m.end >= ctx.duration - window.seconds))
+    ? matches.filter((m) =>
+        window.from === 'start' ? m.start <= window.seconds : m.end >= ctx.duration - window.seconds,
+      )
     : matches;
   const where = window ? ` in the ${window.from === 'start' ? 'first' : 'last'} ${window.seconds} s` : '';
   const evidence = counted.slice(0, MAX_EVIDENCE).map(toEvidence);
@@ -110,25 +116,37 @@ function evaluatePhrase(ctx: Context, criterion: PhraseCriterion): Outcome {
     const first = counted[0]!;
     const times = criterion.minCount > 1 ? ` (${counted.length} times)` : '';
     return {
-      result: 'passed', evidence, reason: `said "${first.quote}" at ${clock(first.start)}${times}${note}`,
-      code: 'phrase_said', params: { quote: first.quote, at: clock(first.start), count: counted.length, mono },
+      result: 'passed',
+      evidence,
+      reason: `said "${first.quote}" at ${clock(first.start)}${times}${note}`,
+      code: 'phrase_said',
+      params: { quote: first.quote, at: clock(first.start), count: counted.length, mono },
     };
   }
   if (counted.length > 0)
     return {
-      result: 'failed', evidence, reason: `said ${counted.length} time(s)${where}, at least ${criterion.minCount} needed${note}`,
-      code: 'phrase_too_few', params: { count: counted.length, min: criterion.minCount, ...win, mono },
+      result: 'failed',
+      evidence,
+      reason: `said ${counted.length} time(s)${where}, at least ${criterion.minCount} needed${note}`,
+      code: 'phrase_too_few',
+      params: { count: counted.length, min: criterion.minCount, ...win, mono },
     };
   const outside = matches[0];
   if (outside) {
     return {
-      result: 'failed', evidence: [toEvidence(outside)], reason: `said only outside the window: "${outside.quote}" at ${clock(outside.start)}${note}`,
-      code: 'phrase_outside_window', params: { quote: outside.quote, at: clock(outside.start), ...win, mono },
+      result: 'failed',
+      evidence: [toEvidence(outside)],
+      reason: `said only outside the window: "${outside.quote}" at ${clock(outside.start)}${note}`,
+      code: 'phrase_outside_window',
+      params: { quote: outside.quote, at: clock(outside.start), ...win, mono },
     };
   }
   return {
-    result: 'failed', evidence: [], reason: `none of ${quoted(criterion.phrases)} was said${where}${note}`,
-    code: 'phrase_missing', params: { phrases: quoted(criterion.phrases), ...win, mono },
+    result: 'failed',
+    evidence: [],
+    reason: `none of ${quoted(criterion.phrases)} was said${where}${note}`,
+    code: 'phrase_missing',
+    params: { phrases: quoted(criterion.phrases), ...win, mono },
   };
 }
 
@@ -136,7 +154,14 @@ function evaluateForbidden(ctx: Context, criterion: ForbiddenCriterion): Outcome
   const matches = findPhrases(scope(ctx, criterion.speaker), criterion.phrases);
   const note = monoNote(ctx, criterion);
   const mono = isMonoFallback(ctx, criterion) ? 1 : 0;
-  if (matches.length === 0) return { result: 'passed', evidence: [], reason: `no forbidden phrase was said${note}`, code: 'forbidden_none', params: { mono } };
+  if (matches.length === 0)
+    return {
+      result: 'passed',
+      evidence: [],
+      reason: `no forbidden phrase was said${note}`,
+      code: 'forbidden_none',
+      params: { mono },
+    };
   const first = matches[0]!;
   return {
     result: 'failed',
@@ -206,8 +231,16 @@ function evaluateMetric(ctx: Context, criterion: MetricCriterion): Outcome {
   const value = metricValue(ctx.metrics, metric, criterion.speaker, ctx.known);
   if (value === null) {
     const onMono = (metric === 'talk_ratio' || metric === 'interruptions') && !ctx.known;
-    const reason = onMono ? `${name} cannot be measured on a mono recording (speakers unknown)` : `${name} cannot be measured: not enough speech`;
-    return { result: 'na', evidence: [], reason, code: onMono ? 'metric_mono' : 'metric_no_speech', params: { metric } };
+    const reason = onMono
+      ? `${name} cannot be measured on a mono recording (speakers unknown)`
+      : `${name} cannot be measured: not enough speech`;
+    return {
+      result: 'na',
+      evidence: [],
+      reason,
+      code: onMono ? 'metric_mono' : 'metric_no_speech',
+      params: { metric },
+    };
   }
   const fmt = (n: number): string => formatMetric(metric, n);
   let passed: boolean;
@@ -226,15 +259,31 @@ function evaluateMetric(ctx: Context, criterion: MetricCriterion): Outcome {
     bounds = { threshold: fmt(threshold) };
   }
   return {
-    result: passed ? 'passed' : 'failed', evidence: [], reason: `${name} ${fmt(value)}, must be ${rule}`,
-    code: `metric_${op}`, params: { metric, value: fmt(value), ...bounds },
+    result: passed ? 'passed' : 'failed',
+    evidence: [],
+    reason: `${name} ${fmt(value)}, must be ${rule}`,
+    code: `metric_${op}`,
+    params: { metric, value: fmt(value), ...bounds },
   };
 }
 
 function llmOutcome(ctx: Context, answer: LlmAnswer | undefined): Outcome {
-  if (!answer) return { result: 'na', evidence: [], reason: 'the language model did not answer this question', code: 'llm_no_answer', params: {} };
+  if (!answer)
+    return {
+      result: 'na',
+      evidence: [],
+      reason: 'the language model did not answer this question',
+      code: 'llm_no_answer',
+      params: {},
+    };
   if (answer.answer === 'unknown') {
-    return { result: 'na', evidence: [], reason: `the language model could not tell: ${answer.reason}`, code: 'llm_unknown', params: { reason: answer.reason } };
+    return {
+      result: 'na',
+      evidence: [],
+      reason: `the language model could not tell: ${answer.reason}`,
+      code: 'llm_unknown',
+      params: { reason: answer.reason },
+    };
   }
   // Model quotes are located in the transcript to give them a time; an unlocatable quote is not evidence.
   const located = answer.quote ? findPhrases(ctx.input.segments, [answer.quote])[0] : undefined;
@@ -245,7 +294,11 @@ function llmOutcome(ctx: Context, answer: LlmAnswer | undefined): Outcome {
   };
 }
 
-async function evaluateLlm(ctx: Context, criteria: LlmCriterion[], opts: AnalyzeOptions): Promise<Map<string, Outcome>> {
+async function evaluateLlm(
+  ctx: Context,
+  criteria: LlmCriterion[],
+  opts: AnalyzeOptions,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const all = (reason: string, code: string): Map<string, Outcome> => {
     for (const c of criteria) outcomes.set(c.key, { result: 'na', evidence: [], reason, code, params: {} });
@@ -263,9 +316,19 @@ async function evaluateLlm(ctx: Context, criteria: LlmCriterion[], opts: Analyze
     );
   } catch (error) {
     opts.logger?.warn({ err: error }, 'llm criteria unavailable');
-    return all(`language model unavailable: ${error instanceof Error ? error.message : String(error)}`, 'llm_unavailable');
+    return all(
+      `language model unavailable: ${error instanceof Error ? error.message : String(error)}`,
+      'llm_unavailable',
+    );
   }
-  for (const c of criteria) outcomes.set(c.key, llmOutcome(ctx, answers.find((a) => a.key === c.key)));
+  for (const c of criteria)
+    outcomes.set(
+      c.key,
+      llmOutcome(
+        ctx,
+        answers.find((a) => a.key === c.key),
+      ),
+    );
   return outcomes;
 }
 
@@ -362,5 +425,12 @@ export async function analyzeCall(
     };
   });
 
-  return { score: score(criteria), criteria, topic: topic?.key ?? null, topic_label: topic?.label ?? null, summary, metrics };
+  return {
+    score: score(criteria),
+    criteria,
+    topic: topic?.key ?? null,
+    topic_label: topic?.label ?? null,
+    summary,
+    metrics,
+  };
 }

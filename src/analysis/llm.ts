@@ -154,7 +154,13 @@ export function createLlmClient(config: LlmConfig, options: { logger?: Logger } 
     },
   });
 
-  async function complete<T>(name: string, system: string, user: string, schema: object, reply: z.ZodType<T>): Promise<T> {
+  async function complete<T>(
+    name: string,
+    system: string,
+    user: string,
+    schema: object,
+    reply: z.ZodType<T>,
+  ): Promise<T> {
     let body: unknown;
     try {
       body = await http
@@ -188,7 +194,10 @@ export function createLlmClient(config: LlmConfig, options: { logger?: Logger } 
     }
     const result = reply.safeParse(parsed);
     if (!result.success) {
-      logger.warn({ request: name, content: message.content.slice(0, 2000), issues: result.error.issues }, 'language model reply has the wrong shape');
+      logger.warn(
+        { request: name, content: message.content.slice(0, 2000), issues: result.error.issues },
+        'language model reply has the wrong shape',
+      );
       throw new LlmError('reply does not match the expected format');
     }
     return result.data;
@@ -222,7 +231,10 @@ export function createLlmClient(config: LlmConfig, options: { logger?: Logger } 
       ].join('\n');
       const reply = await complete('call_summary', summaryInstructions(language), user, topicSchema(keys), TopicReply);
       // A key outside the list would point at nothing; treat it as "no topic" rather than failing the summary.
-      return { topic: reply.topic !== null && keys.includes(reply.topic) ? reply.topic : null, summary: reply.summary.trim() };
+      return {
+        topic: reply.topic !== null && keys.includes(reply.topic) ? reply.topic : null,
+        summary: reply.summary.trim(),
+      };
     },
   };
 }

@@ -57,7 +57,8 @@ function splitSentences(segments: readonly Segment[], stopwords: ReadonlySet<str
     for (const raw of segment.text.match(/[^.!?…]+[.!?…]*/g) ?? []) {
       const text = raw.trim();
       const content = tokenize(text).filter((w) => w.length >= MIN_CONTENT_WORD_LENGTH && !stopwords.has(w));
-      if (text !== '') sentences.push({ text, speaker: segment.speaker, start: segment.start, order: sentences.length, content });
+      if (text !== '')
+        sentences.push({ text, speaker: segment.speaker, start: segment.start, order: sentences.length, content });
     }
   }
   return sentences;
@@ -73,7 +74,8 @@ export function extractiveSummary(segments: readonly Segment[], language: string
   if (sentences.length === 0) return '';
 
   const frequency = new Map<string, number>();
-  for (const sentence of sentences) for (const word of sentence.content) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  for (const sentence of sentences)
+    for (const word of sentence.content) frequency.set(word, (frequency.get(word) ?? 0) + 1);
 
   const score = (sentence: Sentence): number => {
     const unique = new Set(sentence.content);

@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import { tokenize } from './normalize.ts';
 
-export const METRICS = ['talk_ratio', 'longest_silence', 'silence_ratio', 'interruptions', 'words_per_minute', 'duration'] as const;
+export const METRICS = [
+  'talk_ratio',
+  'longest_silence',
+  'silence_ratio',
+  'interruptions',
+  'words_per_minute',
+  'duration',
+] as const;
 export const METRIC_OPS = ['lt', 'lte', 'gt', 'gte', 'between'] as const;
 export const CRITERION_KINDS = ['phrase', 'forbidden', 'metric', 'llm'] as const;
 /** Metrics expressed as fractions, where a threshold like 60 is a mistake for 0.6. */
@@ -43,7 +50,9 @@ const criterionBase = {
   /** A failed critical criterion makes the whole score 0. */
   critical: z.boolean().default(false),
   /** On mono recordings (speaker unknown) a restricted criterion looks at all speech. */
-  speaker: z.enum(['agent', 'customer', 'any'], { error: 'speaker must be "agent", "customer" or "any"' }).default('any'),
+  speaker: z
+    .enum(['agent', 'customer', 'any'], { error: 'speaker must be "agent", "customer" or "any"' })
+    .default('any'),
 };
 
 const PhraseCriterion = z.strictObject({
@@ -85,16 +94,23 @@ const MetricCriterion = z
   .superRefine((criterion, ctx) => {
     const { op, value, min, max } = criterion;
     if (op === 'between') {
-      if (min === undefined) ctx.addIssue({ code: 'custom', path: ['min'], message: 'min is required when op is "between"' });
-      if (max === undefined) ctx.addIssue({ code: 'custom', path: ['max'], message: 'max is required when op is "between"' });
+      if (min === undefined)
+        ctx.addIssue({ code: 'custom', path: ['min'], message: 'min is required when op is "between"' });
+      if (max === undefined)
+        ctx.addIssue({ code: 'custom', path: ['max'], message: 'max is required when op is "between"' });
       if (min !== undefined && max !== undefined && min > max)
         ctx.addIssue({ code: 'custom', path: ['max'], message: 'max must be greater than or equal to min' });
       if (value !== undefined)
         ctx.addIssue({ code: 'custom', path: ['value'], message: 'use min and max, not value, when op is "between"' });
     } else {
-      if (value === undefined) ctx.addIssue({ code: 'custom', path: ['value'], message: `value is required when op is "${op}"` });
+      if (value === undefined)
+        ctx.addIssue({ code: 'custom', path: ['value'], message: `value is required when op is "${op}"` });
       if (min !== undefined || max !== undefined)
-        ctx.addIssue({ code: 'custom', path: [min !== undefined ? 'min' : 'max'], message: 'min and max are only for op "between"' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [min !== undefined ? 'min' : 'max'],
+          message: 'min and max are only for op "between"',
+        });
     }
     if (RATIO_METRICS.has(criterion.metric)) {
       for (const field of ['value', 'min', 'max'] as const) {
@@ -129,7 +145,11 @@ function requireUniqueKeys(items: readonly { key: string }[], what: string, ctx:
   const seen = new Set<string>();
   items.forEach((item, index) => {
     if (seen.has(item.key))
-      ctx.addIssue({ code: 'custom', path: [index, 'key'], message: `${what} key "${item.key}" is used more than once` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'key'],
+        message: `${what} key "${item.key}" is used more than once`,
+      });
     seen.add(item.key);
   });
 }

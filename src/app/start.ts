@@ -31,7 +31,11 @@ export interface Service {
 }
 
 /** Starts the roles asked for in one process: api (REST + GraphQL + web app), worker, or both. */
-export async function startService(config: Config, roles: Roles, log: Logger = createLogger(config.logLevel)): Promise<Service> {
+export async function startService(
+  config: Config,
+  roles: Roles,
+  log: Logger = createLogger(config.logLevel),
+): Promise<Service> {
   let embedded: EmbeddedDb | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -42,7 +46,12 @@ export async function startService(config: Config, roles: Roles, log: Logger = c
   if (report.applied.length) log.info({ applied: report.applied }, 'migrations applied');
   mkdirSync(config.tmpDir, { recursive: true });
 
-  const app: AppContext = { config: { ...config, databaseUrl }, log, db: createDb(databaseUrl), storage: localStorage(config.storageDir) };
+  const app: AppContext = {
+    config: { ...config, databaseUrl },
+    log,
+    db: createDb(databaseUrl),
+    storage: localStorage(config.storageDir),
+  };
 
   let server: ReturnType<typeof createHttpServer> | null = null;
   let url: string | null = null;
@@ -54,25 +63,38 @@ export async function startService(config: Config, roles: Roles, log: Logger = c
     log.info({ url, publicUrl: config.publicUrl }, 'api listening');
   }
 
-  if (roles.worker && config.transcription.engine === 'moonshine' && moonshineLanguages(config.modelsDir).length === 0) {
-    log.error({ modelsDir: config.modelsDir }, 'no Moonshine models found: run `npm run models:fetch` or set MODELS_DIR; calls cannot be transcribed until then');
+  if (
+    roles.worker &&
+    config.transcription.engine === 'moonshine' &&
+    moonshineLanguages(config.modelsDir).length === 0
+  ) {
+    log.error(
+      { modelsDir: config.modelsDir },
+      'no Moonshine models found: run `npm run models:fetch` or set MODELS_DIR; calls cannot be transcribed until then',
+    );
   }
   let worker: SupervisedRunner | null = null;
   let stopHeartbeat: (() => Promise<void>) | null = null;
   if (roles.worker) {
     // Created before run() so the heartbeat sees the workers run() creates.
     const events = new EventEmitter() as WorkerEvents;
-    const heartbeat = startHeartbeat(app, events, { staleMs: config.workerStaleSeconds * 1000, intervalMs: Math.min(5000, (config.workerStaleSeconds * 1000) / 3) });
-    worker = await startSupervisedRunner({
-      events,
-      connectionString: databaseUrl,
-      concurrency: config.workerConcurrency,
-      taskList: createTaskList(app),
-      crontab: CRONTAB,
-      noHandleSignals: true,
-      pollInterval: 1000,
-      logger: workerLogger(log),
-    }, log);
+    const heartbeat = startHeartbeat(app, events, {
+      staleMs: config.workerStaleSeconds * 1000,
+      intervalMs: Math.min(5000, (config.workerStaleSeconds * 1000) / 3),
+    });
+    worker = await startSupervisedRunner(
+      {
+        events,
+        connectionString: databaseUrl,
+        concurrency: config.workerConcurrency,
+        taskList: createTaskList(app),
+        crontab: CRONTAB,
+        noHandleSignals: true,
+        pollInterval: 1000,
+        logger: workerLogger(log),
+      },
+      log,
+    );
     stopHeartbeat = await heartbeat;
     log.info({ concurrency: config.workerConcurrency }, 'worker running');
   }

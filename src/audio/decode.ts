@@ -114,7 +114,8 @@ export async function decodeAudio(path: string, opts: DecodeOptions = {}): Promi
   }
   const code = await exited;
   if (tooLong) throw new TooLongError(out.frames / SAMPLE_RATE, maxSeconds);
-  if (code !== 0) throw new UndecodableAudioError(`${command} cannot decode the file: ${stderr.trim() || `exit ${code}`}`);
+  if (code !== 0)
+    throw new UndecodableAudioError(`${command} cannot decode the file: ${stderr.trim() || `exit ${code}`}`);
   if (out.frames === 0) throw new UndecodableAudioError('The audio stream decodes to no samples');
   const channels = out.finish();
   return { sampleRate: SAMPLE_RATE, channels, durationSeconds: out.frames / SAMPLE_RATE };
@@ -127,11 +128,47 @@ function decoderCommand(path: string, info: AudioInfo, channels: number): [strin
   const rawAmr = info.container === 'amr' && (info.codec === 'amr_nb' || info.codec === 'amr_wb');
   if (rawAmr) {
     const type = info.codec === 'amr_nb' ? 'amr-nb' : 'amr-wb';
-    return ['sox', ['-V1', '-t', type, path, '-t', 'raw', '-e', 'floating-point', '-b', '32', '-L', '-r', String(SAMPLE_RATE), '-c', String(channels), '-']];
+    return [
+      'sox',
+      [
+        '-V1',
+        '-t',
+        type,
+        path,
+        '-t',
+        'raw',
+        '-e',
+        'floating-point',
+        '-b',
+        '32',
+        '-L',
+        '-r',
+        String(SAMPLE_RATE),
+        '-c',
+        String(channels),
+        '-',
+      ],
+    ];
   }
   return [
     'ffmpeg',
-    ['-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-vn', '-ac', String(channels), '-ar', String(SAMPLE_RATE), '-f', 'f32le', 'pipe:1'],
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-i',
+      path,
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-ac',
+      String(channels),
+      '-ar',
+      String(SAMPLE_RATE),
+      '-f',
+      'f32le',
+      'pipe:1',
+    ],
   ];
 }
 

@@ -65,7 +65,11 @@ export async function detectSpeech(samples: Float32Array, opts: VadOptions = {})
 }
 
 /** Turns per-window probabilities into padded, merged and length-capped regions. */
-export function regionsFromProbabilities(probs: Float32Array, durationSeconds: number, opts: VadOptions = {}): SpeechRegion[] {
+export function regionsFromProbabilities(
+  probs: Float32Array,
+  durationSeconds: number,
+  opts: VadOptions = {},
+): SpeechRegion[] {
   const threshold = opts.threshold ?? 0.5;
   const low = Math.max(threshold - 0.15, 0.01);
   const minSpeech = Math.ceil((opts.minSpeechSeconds ?? 0.25) / WINDOW_SECONDS);

@@ -31,10 +31,19 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 const newToken = () => randomBytes(32).toString('base64url');
 
 /** Opens a session; the raw token goes only into the cookie, the database keeps its sha256. */
-export async function createSession(db: Db, userId: string, now = new Date()): Promise<{ token: string; session: AuthSession }> {
+export async function createSession(
+  db: Db,
+  userId: string,
+  now = new Date(),
+): Promise<{ token: string; session: AuthSession }> {
   const token = newToken();
   const row = await db.session.create({
-    data: { userId, tokenHash: hashToken(token), csrfToken: newToken(), expiresAt: new Date(now.getTime() + SESSION_TTL_MS) },
+    data: {
+      userId,
+      tokenHash: hashToken(token),
+      csrfToken: newToken(),
+      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    },
     include: { user: { select: { id: true, accountId: true, email: true, name: true, role: true } } },
   });
   return { token, session: { id: row.id, csrfToken: row.csrfToken, expiresAt: row.expiresAt, user: row.user } };
@@ -44,7 +53,11 @@ export async function createSession(db: Db, userId: string, now = new Date()): P
  * Resolves a raw session token. Expired sessions and removed users yield null; a live session has its
  * expiry pushed forward (sliding), returned as `renewed` so the caller can refresh the cookie too.
  */
-export async function resolveSession(db: Db, token: string, now = new Date()): Promise<{ session: AuthSession; renewed: boolean } | null> {
+export async function resolveSession(
+  db: Db,
+  token: string,
+  now = new Date(),
+): Promise<{ session: AuthSession; renewed: boolean } | null> {
   if (!token || token.length > 200) return null;
   const row = await db.session.findUnique({
     where: { tokenHash: hashToken(token) },
@@ -80,7 +93,16 @@ export function sessionCookie(app: AppContext, token: string, expiresAt: Date): 
 }
 
 export function clearSessionCookie(app: AppContext): string {
-  return stringifySetCookie({ name: SESSION_COOKIE, value: '', httpOnly: true, sameSite: 'lax', secure: app.config.secureCookies, path: '/', maxAge: 0, expires: new Date(0) });
+  return stringifySetCookie({
+    name: SESSION_COOKIE,
+    value: '',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: app.config.secureCookies,
+    path: '/',
+    maxAge: 0,
+    expires: new Date(0),
+  });
 }
 
 export function sessionTokenFrom(cookieHeader: string | null | undefined): string | null {
@@ -101,7 +123,11 @@ function cookieHeaderOf(req: AnyRequest): string | null {
  * Pass `res` to have a slid expiry written back to the cookie. These handlers are GET downloads or
  * multipart uploads: uploads must check the CSRF header themselves with `checkCsrf`.
  */
-export async function getSessionUser(app: AppContext, req: AnyRequest, res?: ServerResponse): Promise<SessionUser | null> {
+export async function getSessionUser(
+  app: AppContext,
+  req: AnyRequest,
+  res?: ServerResponse,
+): Promise<SessionUser | null> {
   const auth = await getSession(app, req, res);
   return auth?.user ?? null;
 }
@@ -111,15 +137,17 @@ export async function getSession(app: AppContext, req: AnyRequest, res?: ServerR
   if (!token) return null;
   const resolved = await resolveSession(app.db, token);
   if (!resolved) return null;
-  if (resolved.renewed && res && !res.headersSent) res.appendHeader('Set-Cookie', sessionCookie(app, token, resolved.session.expiresAt));
+  if (resolved.renewed && res && !res.headersSent)
+    res.appendHeader('Set-Cookie', sessionCookie(app, token, resolved.session.expiresAt));
   return resolved.session;
 }
 
 /** True when the request carries the session's CSRF token in `x-escucha-csrf`. */
 export function checkCsrf(session: AuthSession, req: AnyRequest): boolean {
-  const value = typeof (req as Request).headers?.get === 'function'
-    ? (req as Request).headers.get(CSRF_HEADER)
-    : (req as IncomingMessage).headers[CSRF_HEADER];
+  const value =
+    typeof (req as Request).headers?.get === 'function'
+      ? (req as Request).headers.get(CSRF_HEADER)
+      : (req as IncomingMessage).headers[CSRF_HEADER];
   if (typeof value !== 'string') return false;
   const a = Buffer.from(value);
   const b = Buffer.from(session.csrfToken);

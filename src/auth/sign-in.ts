@@ -28,7 +28,10 @@ function limitersFor(app: AppContext) {
 // Verifying against a real hash when the email is unknown keeps response time from revealing which emails exist.
 let dummyHash: Promise<string> | null = null;
 
-export async function signIn(app: AppContext, input: { email: string; password: string; ip: string }): Promise<{ token: string; session: AuthSession }> {
+export async function signIn(
+  app: AppContext,
+  input: { email: string; password: string; ip: string },
+): Promise<{ token: string; session: AuthSession }> {
   const email = input.email.trim().toLowerCase();
   const key = `${email}|${input.ip}`;
   const limiter = limitersFor(app);
@@ -56,5 +59,9 @@ export async function signIn(app: AppContext, input: { email: string; password: 
 
 function rateLimited(res: RateLimiterRes) {
   const retryAfterSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return new DomainError('rate_limited', `Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, { retryAfterSeconds });
+  return new DomainError(
+    'rate_limited',
+    `Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`,
+    { retryAfterSeconds },
+  );
 }

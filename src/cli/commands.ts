@@ -28,11 +28,19 @@ export const commands: readonly Command<any>[] = [
       minutes: { kind: 'count', placeholder: 'M', description: 'plan minutes per month (default 1000)' },
       seats: { kind: 'count', placeholder: 'S', description: 'plan agent seats (default 10)' },
       timezone: { kind: 'text', placeholder: 'TZ', description: 'IANA time zone for usage periods (default UTC)' },
-      email: { kind: 'text', placeholder: 'E', description: 'owner email (default: a generated @escucha.local address)' },
+      email: {
+        kind: 'text',
+        placeholder: 'E',
+        description: 'owner email (default: a generated @escucha.local address)',
+      },
     },
     async run(app, o) {
       const { account: a, owner } = await createAccount(app.db, {
-        name: o.name, minutes: o.minutes, seats: o.seats, timeZone: o.timezone, ownerEmail: o.email,
+        name: o.name,
+        minutes: o.minutes,
+        seats: o.seats,
+        timeZone: o.timezone,
+        ownerEmail: o.email,
       });
       return {
         account: { id: a.id, name: a.name, timeZone: a.timeZone, planMinutes: a.planMinutes, planSeats: a.planSeats },
@@ -46,13 +54,18 @@ export const commands: readonly Command<any>[] = [
     summary: 'Change account settings: the stereo channel of the agent, the time zone.',
     options: {
       account,
-      'agent-channel': { kind: 'text', placeholder: 'left|right', description: 'stereo channel that carries the agent (default left)' },
+      'agent-channel': {
+        kind: 'text',
+        placeholder: 'left|right',
+        description: 'stereo channel that carries the agent (default left)',
+      },
       timezone: { kind: 'text', placeholder: 'TZ', description: 'IANA time zone of file-name times and usage periods' },
     },
     async run(app, o) {
       await requireAccount(app, o.account);
       const channel = o['agent-channel'];
-      if (channel !== undefined && channel !== 'left' && channel !== 'right') throw new UsageError('--agent-channel must be left or right');
+      if (channel !== undefined && channel !== 'left' && channel !== 'right')
+        throw new UsageError('--agent-channel must be left or right');
       const a = await updateAccountSettings(app.db, o.account, { agentChannel: channel, timeZone: o.timezone });
       return { account: { id: a.id, agentChannel: a.agentChannel, timeZone: a.timeZone } };
     },
@@ -108,13 +121,25 @@ export const commands: readonly Command<any>[] = [
     async run(app, o) {
       await requireAccount(app, o.account);
       const { apiKey: k, key } = await createApiKey(app.db, o.account, o.name);
-      return { apiKey: { id: k.id, name: k.name, prefix: k.prefix }, key, note: 'The key is shown only now; it is stored hashed.' };
+      return {
+        apiKey: { id: k.id, name: k.name, prefix: k.prefix },
+        key,
+        note: 'The key is shown only now; it is stored hashed.',
+      };
     },
   }),
   defineCommand({
     name: 'apikey:revoke',
     summary: 'Revoke an API key by its prefix (or id).',
-    options: { account, prefix: { kind: 'text', required: true, placeholder: 'P', description: 'key prefix such as esk_AbCd1234, or key id' } },
+    options: {
+      account,
+      prefix: {
+        kind: 'text',
+        required: true,
+        placeholder: 'P',
+        description: 'key prefix such as esk_AbCd1234, or key id',
+      },
+    },
     async run(app, o) {
       await requireAccount(app, o.account);
       const k = await revokeApiKey(app.db, o.account, o.prefix);
@@ -124,7 +149,10 @@ export const commands: readonly Command<any>[] = [
   defineCommand({
     name: 'webhook:set',
     summary: "Set the account's webhook endpoint; prints the signing secret.",
-    options: { account, url: { kind: 'text', required: true, placeholder: 'U', description: 'https URL receiving call events' } },
+    options: {
+      account,
+      url: { kind: 'text', required: true, placeholder: 'U', description: 'https URL receiving call events' },
+    },
     async run(app, o) {
       await requireAccount(app, o.account);
       const { endpoint: e, secret } = await setWebhookEndpoint(app, o.account, o.url);
@@ -150,15 +178,25 @@ export const commands: readonly Command<any>[] = [
       try {
         text = await readFile(o.file, 'utf8');
       } catch (error) {
-        throw new UsageError(`template:import: cannot read --file ${o.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        throw new UsageError(
+          `template:import: cannot read --file ${o.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        );
       }
       await requireAccount(app, o.account);
       // Text goes to the validator as is, so a JSON syntax error is reported like any other issue.
-      const t = await createTemplate(app.db, o.account, { name: o.name ?? path.basename(o.file, path.extname(o.file)), definition: text });
+      const t = await createTemplate(app.db, o.account, {
+        name: o.name ?? path.basename(o.file, path.extname(o.file)),
+        definition: text,
+      });
       if (o.default) await setDefaultTemplate(app.db, o.account, t.id);
       const definition = t.definition as { criteria?: unknown[]; topics?: unknown[] };
       return {
-        template: { id: t.id, name: t.name, criteria: definition.criteria?.length ?? 0, topics: definition.topics?.length ?? 0 },
+        template: {
+          id: t.id,
+          name: t.name,
+          criteria: definition.criteria?.length ?? 0,
+          topics: definition.topics?.length ?? 0,
+        },
         default: Boolean(o.default),
       };
     },

@@ -31,7 +31,10 @@ async function serving(url: string): Promise<boolean> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return false;
     const port = new URL(url).port;
-    throw new Error(`PostgreSQL on port ${port} answered but the escucha database is not usable (${(error as Error).message}); is \`npm start\` still starting?`, { cause: error });
+    throw new Error(
+      `PostgreSQL on port ${port} answered but the escucha database is not usable (${(error as Error).message}); is \`npm start\` still starting?`,
+      { cause: error },
+    );
   } finally {
     await client.end().catch(() => {});
   }
@@ -53,7 +56,10 @@ async function resolveDatabase(config: Config, log: Logger): Promise<{ url: stri
 }
 
 /** Opens the database (migrated, as `npm start` would) and builds the AppContext commands run with. */
-export async function openCliContext(config: Config, log: Logger = cliLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn')): Promise<CliContext> {
+export async function openCliContext(
+  config: Config,
+  log: Logger = cliLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn'),
+): Promise<CliContext> {
   const { url, stop } = await resolveDatabase(config, log);
   try {
     await migrate(url);

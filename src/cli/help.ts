@@ -8,8 +8,12 @@ function optionLine(name: string, o: Command['options'][string]): string {
 }
 
 export function commandHelp(c: Command): string {
-  const lines = [`${INVOCATION} ${c.name}`, `  ${c.summary}`, ...Object.entries(c.options).map(([n, o]) => optionLine(n, o))];
-  return lines.join('\n') + '\n';
+  const lines = [
+    `${INVOCATION} ${c.name}`,
+    `  ${c.summary}`,
+    ...Object.entries(c.options).map(([n, o]) => optionLine(n, o)),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 export function overallHelp(commands: readonly Command[]): string {

@@ -31,7 +31,8 @@ function convert(name: string, spec: OptionSpec, raw: string | boolean): string 
   const value = String(raw);
   if (spec.kind === 'uuid' && !isUuid(value)) throw new UsageError(`--${name} must be a UUID, got "${value}"`);
   if (spec.kind === 'count') {
-    if (!/^\d+$/.test(value) || Number(value) > MAX_COUNT) throw new UsageError(`--${name} must be a whole number ≥ 0, got "${value}"`);
+    if (!/^\d+$/.test(value) || Number(value) > MAX_COUNT)
+      throw new UsageError(`--${name} must be a whole number ≥ 0, got "${value}"`);
     return Number(value);
   }
   return value;
@@ -45,7 +46,9 @@ function rephrase(command: string, error: unknown): UsageError {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return new UsageError(`${command}: unknown option ${option ?? ''}`.trimEnd());
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return new UsageError(`${command}: unexpected argument ${/'([^']*)'/.exec(e.message ?? '')?.[1] ?? ''} (options are written --name value)`);
+      return new UsageError(
+        `${command}: unexpected argument ${/'([^']*)'/.exec(e.message ?? '')?.[1] ?? ''} (options are written --name value)`,
+      );
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       return new UsageError(`${command}: option ${option ?? ''} needs a value`);
     default:
@@ -54,13 +57,25 @@ function rephrase(command: string, error: unknown): UsageError {
 }
 
 /** Parses `args` strictly against `specs`; `help` is true when --help/-h was given. */
-export function parseOptions<O extends OptionSpecs>(command: string, specs: O, args: string[]): { help: boolean; values: OptionValues<O> } {
+export function parseOptions<O extends OptionSpecs>(
+  command: string,
+  specs: O,
+  args: string[],
+): { help: boolean; values: OptionValues<O> } {
   const config = Object.fromEntries(
-    Object.entries(specs).map(([name, spec]) => [name, { type: spec.kind === 'flag' ? ('boolean' as const) : ('string' as const) }]),
+    Object.entries(specs).map(([name, spec]) => [
+      name,
+      { type: spec.kind === 'flag' ? ('boolean' as const) : ('string' as const) },
+    ]),
   );
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...config, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
+    parsed = parseArgs({
+      args,
+      options: { ...config, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    });
   } catch (error) {
     throw rephrase(command, error);
   }
@@ -76,6 +91,7 @@ export function parseOptions<O extends OptionSpecs>(command: string, specs: O, a
     }
     values[name] = convert(name, spec, v);
   }
-  if (missing.length) throw new UsageError(`${command}: missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  if (missing.length)
+    throw new UsageError(`${command}: missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   return { help: false, values: values as OptionValues<O> };
 }

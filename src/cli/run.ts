@@ -42,7 +42,7 @@ export async function runCli(argv: readonly string[], source: AppSource, io: Cli
     }
     const app = typeof source === 'function' ? await source() : source;
     const result = await command.run(app, values);
-    io.stdout(toJson(result) + '\n');
+    io.stdout(`${toJson(result)}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
@@ -51,11 +51,11 @@ export async function runCli(argv: readonly string[], source: AppSource, io: Cli
       return 2;
     }
     if (error instanceof DomainError) {
-      io.stderr(JSON.stringify({ error: { code: error.code, message: error.message } }) + '\n');
+      io.stderr(`${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`);
       return 1;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr(JSON.stringify({ error: { code: 'internal', message } }) + '\n');
+    io.stderr(`${JSON.stringify({ error: { code: 'internal', message } })}\n`);
     return 1;
   }
 }

@@ -18,7 +18,9 @@ export function sealSecret(appSecret: string, plaintext: string, context: string
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key(appSecret), iv).setAAD(Buffer.from(context));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), ciphertext]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 export function openSecret(appSecret: string, sealed: string, context: string): string {
@@ -28,7 +30,9 @@ export function openSecret(appSecret: string, sealed: string, context: string): 
   }
   try {
     // A fixed tag length stops a truncated tag from weakening the authentication.
-    const decipher = createDecipheriv('aes-256-gcm', key(appSecret), Buffer.from(iv, 'base64url'), { authTagLength: 16 })
+    const decipher = createDecipheriv('aes-256-gcm', key(appSecret), Buffer.from(iv, 'base64url'), {
+      authTagLength: 16,
+    })
       .setAAD(Buffer.from(context))
       .setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');

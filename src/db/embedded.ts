@@ -98,14 +98,23 @@ export interface AdminPostgres {
  * folder (`<tmpdir>/<tmpPrefix>…`) on `port`, so tests and benchmarks still run on real PostgreSQL.
  * `onFallback` is called before the embedded server starts.
  */
-export async function localOrEmbeddedPostgres(url: string, opts: { tmpPrefix: string; port: number; onFallback?: () => void }): Promise<AdminPostgres> {
+export async function localOrEmbeddedPostgres(
+  url: string,
+  opts: { tmpPrefix: string; port: number; onFallback?: () => void },
+): Promise<AdminPostgres> {
   if (await reachable(url)) return { url, embedded: false, stop: async () => {} };
   opts.onFallback?.();
   const databaseDir = mkdtempSync(path.join(os.tmpdir(), opts.tmpPrefix));
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const embedded = new EmbeddedPostgres({
-    databaseDir, port: opts.port, user: 'postgres', password: 'postgres', persistent: false,
-    createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {},
+    databaseDir,
+    port: opts.port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: () => {},
   });
   await embedded.initialise();
   await embedded.start();

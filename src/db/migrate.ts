@@ -49,7 +49,8 @@ export async function migrate(connectionString: string): Promise<MigrationReport
         alreadyApplied++;
         continue;
       }
-      if (previous) throw new Error(`Migration ${name} failed earlier and needs manual repair (see _prisma_migrations).`);
+      if (previous)
+        throw new Error(`Migration ${name} failed earlier and needs manual repair (see _prisma_migrations).`);
       const id = randomUUID();
       await client.query('BEGIN');
       try {
@@ -58,7 +59,9 @@ export async function migrate(connectionString: string): Promise<MigrationReport
           [id, checksum, name],
         );
         await client.query(sql);
-        await client.query('UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+        await client.query('UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [
+          id,
+        ]);
         await client.query('COMMIT');
         applied.push(name);
       } catch (error) {

@@ -17,13 +17,26 @@ export async function createAccount(db: Db, input: NewAccount) {
   const name = input.name.trim();
   if (!name) throw new DomainError('invalid_name', 'The account needs a name.');
   const timeZone = input.timeZone ?? 'UTC';
-  if (!isValidTimeZone(timeZone)) throw new DomainError('invalid_time_zone', `Unknown time zone "${timeZone}" (use an IANA name like Europe/Madrid).`);
-  for (const [label, v] of [['minutes', input.minutes], ['seats', input.seats]] as const) {
-    if (v !== undefined && (!Number.isInteger(v) || v < 0)) throw new DomainError('invalid_plan', `Plan ${label} must be a whole number ≥ 0.`);
+  if (!isValidTimeZone(timeZone))
+    throw new DomainError(
+      'invalid_time_zone',
+      `Unknown time zone "${timeZone}" (use an IANA name like Europe/Madrid).`,
+    );
+  for (const [label, v] of [
+    ['minutes', input.minutes],
+    ['seats', input.seats],
+  ] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 0))
+      throw new DomainError('invalid_plan', `Plan ${label} must be a whole number ≥ 0.`);
   }
   const password = generatePassword();
-  const slug = foldAccents(name).replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'account';
-  const email = (input.ownerEmail ?? `owner+${slug}-${Math.random().toString(36).slice(2, 8)}@escucha.local`).toLowerCase();
+  const slug =
+    foldAccents(name)
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'account';
+  const email = (
+    input.ownerEmail ?? `owner+${slug}-${Math.random().toString(36).slice(2, 8)}@escucha.local`
+  ).toLowerCase();
   const account = await db.account.create({
     data: {
       name,
@@ -48,7 +61,10 @@ export async function updateAccountSettings(db: Db, accountId: string, settings:
     throw new DomainError('invalid_agent_channel', 'The agent channel is `left` or `right`.');
   }
   if (settings.timeZone !== undefined && !isValidTimeZone(settings.timeZone)) {
-    throw new DomainError('invalid_time_zone', `Unknown time zone "${settings.timeZone}" (use an IANA name like Europe/Madrid).`);
+    throw new DomainError(
+      'invalid_time_zone',
+      `Unknown time zone "${settings.timeZone}" (use an IANA name like Europe/Madrid).`,
+    );
   }
   return db.account.update({
     where: { id: accountId },

@@ -19,7 +19,9 @@ function clean(input: AgentInput) {
 
 /** Serialises seat checks per account so two concurrent creations cannot both take the last seat. */
 async function lockAccount(tx: Prisma.TransactionClient, accountId: string) {
-  const [account] = await tx.$queryRaw<{ plan_seats: number }[]>`SELECT plan_seats FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+  const [account] = await tx.$queryRaw<
+    { plan_seats: number }[]
+  >`SELECT plan_seats FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
   if (!account) throw notFound('Account');
   return account;
 }
@@ -28,13 +30,20 @@ async function assertSeatFree(tx: Prisma.TransactionClient, accountId: string) {
   const account = await lockAccount(tx, accountId);
   const used = await tx.agent.count({ where: { accountId, active: true } });
   if (used >= account.plan_seats) {
-    throw new DomainError('seat_limit', `All ${account.plan_seats} agent seats of the plan are in use; deactivate an agent or upgrade the plan.`, { seats: account.plan_seats });
+    throw new DomainError(
+      'seat_limit',
+      `All ${account.plan_seats} agent seats of the plan are in use; deactivate an agent or upgrade the plan.`,
+      { seats: account.plan_seats },
+    );
   }
 }
 
 function codeConflict(error: unknown, code: string | null): never {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-    throw new DomainError('code_taken', `Another agent already has the telephony code "${code}" (codes are compared ignoring case, hyphens, underscores and spaces).`);
+    throw new DomainError(
+      'code_taken',
+      `Another agent already has the telephony code "${code}" (codes are compared ignoring case, hyphens, underscores and spaces).`,
+    );
   }
   throw error;
 }
@@ -54,7 +63,10 @@ export async function createAgent(db: Db, accountId: string, input: AgentInput) 
 export async function updateAgent(db: Db, accountId: string, id: string, input: Partial<AgentInput>) {
   const existing = await db.agent.findFirst({ where: { id, accountId } });
   if (!existing) throw notFound('Agent');
-  const data = clean({ name: input.name ?? existing.name, code: input.code === undefined ? existing.code : input.code });
+  const data = clean({
+    name: input.name ?? existing.name,
+    code: input.code === undefined ? existing.code : input.code,
+  });
   try {
     return await db.agent.update({ where: { id }, data });
   } catch (error) {

@@ -14,7 +14,9 @@ export async function createApiKey(db: Db, accountId: string, name = 'API key') 
   const body = randomBytes(36).toString('base64url');
   const key = `${KEY_PREFIX}${body}`;
   const prefix = key.slice(0, KEY_PREFIX.length + 8);
-  const row = await db.apiKey.create({ data: { accountId, name: name.trim() || 'API key', prefix, keyHash: hashKey(key) } });
+  const row = await db.apiKey.create({
+    data: { accountId, name: name.trim() || 'API key', prefix, keyHash: hashKey(key) },
+  });
   return { apiKey: row, key };
 }
 
@@ -35,7 +37,10 @@ export interface AuthenticatedKey {
 /** Resolves a bearer key to its account; null for unknown or revoked keys. */
 export async function authenticateApiKey(db: Db, key: string): Promise<AuthenticatedKey | null> {
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
-  const row = await db.apiKey.findUnique({ where: { keyHash: hashKey(key) }, select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true } });
+  const row = await db.apiKey.findUnique({
+    where: { keyHash: hashKey(key) },
+    select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true },
+  });
   if (!row || row.revokedAt) return null;
   // last_used_at is shown to a minute's precision; skipping fresher writes keeps intake off one hot row.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {

@@ -13,7 +13,11 @@ export const CALL_VIEWS = {
 export type CallView = keyof typeof CALL_VIEWS;
 
 export function viewOf(status: CallStatus): CallView {
-  return status === 'failed' ? 'failed' : status === 'analyzed' || status === 'transcribed' ? 'analyzed' : 'in_progress';
+  return status === 'failed'
+    ? 'failed'
+    : status === 'analyzed' || status === 'transcribed'
+      ? 'analyzed'
+      : 'in_progress';
 }
 
 export interface CallFilter {
@@ -73,19 +77,34 @@ function encodeCursor(sort: CallSort, value: Date | number, id: string): string 
 
 function decodeCursor(sort: CallSort, cursor: string): CursorValue {
   try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: string; v?: unknown; id?: unknown };
-    const validValue = sort === 'started_at' ? typeof parsed.v === 'string' && !Number.isNaN(Date.parse(parsed.v)) : typeof parsed.v === 'number';
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      s?: string;
+      v?: unknown;
+      id?: unknown;
+    };
+    const validValue =
+      sort === 'started_at'
+        ? typeof parsed.v === 'string' && !Number.isNaN(Date.parse(parsed.v))
+        : typeof parsed.v === 'number';
     if (parsed.s === sort && validValue && typeof parsed.id === 'string' && isUuid(parsed.id)) {
       return { v: parsed.v as string | number, id: parsed.id };
     }
   } catch {
     // fall through: any malformed cursor gets the same answer
   }
-  throw new DomainError('invalid_cursor', 'The cursor does not belong to this list or sort order; start again from the first page.');
+  throw new DomainError(
+    'invalid_cursor',
+    'The cursor does not belong to this list or sort order; start again from the first page.',
+  );
 }
 
 /** One keyset-paginated page of call ids; the caller loads the rows it needs by id. */
-export async function listCallPage(db: Db, accountId: string, filter: CallFilter, page: CallPageRequest): Promise<CallPage> {
+export async function listCallPage(
+  db: Db,
+  accountId: string,
+  filter: CallFilter,
+  page: CallPageRequest,
+): Promise<CallPage> {
   const where = whereOf(accountId, filter);
   const expr = SORT_EXPR[page.sort];
   // Walking backwards is walking forwards in the opposite order, then reversing the rows.
@@ -95,7 +114,11 @@ export async function listCallPage(db: Db, accountId: string, filter: CallFilter
   if (cursor) {
     const c = decodeCursor(page.sort, cursor);
     const value = page.sort === 'started_at' ? Prisma.sql`${new Date(c.v)}::timestamptz` : Prisma.sql`${c.v}::float8`;
-    where.push(descending ? Prisma.sql`(${expr}, c.id) < (${value}, ${c.id}::uuid)` : Prisma.sql`(${expr}, c.id) > (${value}, ${c.id}::uuid)`);
+    where.push(
+      descending
+        ? Prisma.sql`(${expr}, c.id) < (${value}, ${c.id}::uuid)`
+        : Prisma.sql`(${expr}, c.id) > (${value}, ${c.id}::uuid)`,
+    );
   }
   const dir = Prisma.raw(descending ? 'DESC' : 'ASC');
   const rows = await db.$queryRaw<{ id: string; sort_value: Date | number }[]>`
@@ -104,7 +127,9 @@ export async function listCallPage(db: Db, accountId: string, filter: CallFilter
      ORDER BY ${expr} ${dir}, c.id ${dir}
      LIMIT ${page.limit + 1}`;
   const more = rows.length > page.limit;
-  const pageRows = rows.slice(0, page.limit).map((r) => ({ id: r.id, cursor: encodeCursor(page.sort, r.sort_value, r.id) }));
+  const pageRows = rows
+    .slice(0, page.limit)
+    .map((r) => ({ id: r.id, cursor: encodeCursor(page.sort, r.sort_value, r.id) }));
   if (backward) pageRows.reverse();
   return {
     rows: pageRows,
@@ -114,6 +139,8 @@ export async function listCallPage(db: Db, accountId: string, filter: CallFilter
 }
 
 export async function countCalls(db: Db, accountId: string, filter: CallFilter): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM calls c WHERE ${Prisma.join(whereOf(accountId, filter), ' AND ')}`;
+  const [row] = await db.$queryRaw<
+    { n: number }[]
+  >`SELECT count(*)::int AS n FROM calls c WHERE ${Prisma.join(whereOf(accountId, filter), ' AND ')}`;
   return row?.n ?? 0;
 }

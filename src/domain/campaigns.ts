@@ -17,11 +17,17 @@ async function clean(db: Db, accountId: string, input: CampaignInput) {
   const sent = input.language?.trim() || null;
   const language = sent ? parseLanguage(sent) : null;
   if (sent && !language) {
-    throw new DomainError('invalid_language', `"${sent}" is not a supported language code (${[...LANGUAGES].join(' ')}).`);
+    throw new DomainError(
+      'invalid_language',
+      `"${sent}" is not a supported language code (${[...LANGUAGES].join(' ')}).`,
+    );
   }
   const templateId = input.templateId || null;
   if (templateId) {
-    const t = await db.template.findFirst({ where: { id: templateId, accountId, deletedAt: null }, select: { id: true } });
+    const t = await db.template.findFirst({
+      where: { id: templateId, accountId, deletedAt: null },
+      select: { id: true },
+    });
     if (!t) throw notFound('Template');
   }
   return { name, nameNormalized: normalizeName(name), language, templateId };
@@ -29,7 +35,10 @@ async function clean(db: Db, accountId: string, input: CampaignInput) {
 
 function nameConflict(error: unknown, name: string): never {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-    throw new DomainError('name_taken', `A campaign named "${name}" already exists (names are compared ignoring case and accents).`);
+    throw new DomainError(
+      'name_taken',
+      `A campaign named "${name}" already exists (names are compared ignoring case and accents).`,
+    );
   }
   throw error;
 }
@@ -61,7 +70,10 @@ export async function updateCampaign(db: Db, accountId: string, id: string, inpu
 export async function setCampaignArchived(db: Db, accountId: string, id: string, archived: boolean) {
   const existing = await db.campaign.findFirst({ where: { id, accountId } });
   if (!existing) throw notFound('Campaign');
-  return db.campaign.update({ where: { id }, data: { archivedAt: archived ? (existing.archivedAt ?? new Date()) : null } });
+  return db.campaign.update({
+    where: { id },
+    data: { archivedAt: archived ? (existing.archivedAt ?? new Date()) : null },
+  });
 }
 
 export async function findCampaignByName(db: Db, accountId: string, name: string) {

@@ -21,7 +21,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (alg !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
   const actual = await derive(password, Buffer.from(salt, 'base64'), {
-    N: Number(N), r: Number(r), p: Number(p), maxmem: params.maxmem,
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+    maxmem: params.maxmem,
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -21,7 +21,8 @@ const NAME_MAX = 200;
 function cleanName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed) throw new DomainError('invalid_name', 'A template needs a name.');
-  if (trimmed.length > NAME_MAX) throw new DomainError('invalid_name', `A template name must be at most ${NAME_MAX} characters.`);
+  if (trimmed.length > NAME_MAX)
+    throw new DomainError('invalid_name', `A template name must be at most ${NAME_MAX} characters.`);
   return trimmed;
 }
 

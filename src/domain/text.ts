@@ -1,6 +1,9 @@
 /** Lower case without accents: "José Peña" → "jose pena". */
 export function foldAccents(s: string): string {
-  return s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 /** Telephony codes match ignoring case, hyphens, underscores and spaces (intake document §2). */

@@ -24,7 +24,8 @@ export function validatePassword(password: string): void {
 export function normalizeEmail(email: string): string {
   const e = email.trim().toLowerCase();
   // Deliberately loose: the invitation link is the real proof that the address works.
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e) || e.length > 254) throw new DomainError('invalid_email', `"${email}" is not an email address.`);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e) || e.length > 254)
+    throw new DomainError('invalid_email', `"${email}" is not an email address.`);
   return e;
 }
 
@@ -37,7 +38,8 @@ export interface Actor {
 function assertCanGrant(actor: Actor, role: UserRole) {
   if (!roleAtLeast(actor.role, 'admin')) throw new DomainError('forbidden', 'Only owners and admins manage users.');
   // Admins could otherwise promote themselves (or a friend) above their own level.
-  if (role === 'owner' && actor.role !== 'owner') throw new DomainError('forbidden', 'Only an owner can make someone an owner.');
+  if (role === 'owner' && actor.role !== 'owner')
+    throw new DomainError('forbidden', 'Only an owner can make someone an owner.');
 }
 
 /** Creates a one-time invitation; the raw token is returned once, only its hash is kept. */
@@ -51,9 +53,19 @@ export async function inviteUser(db: Db, actor: Actor, input: { email: string; r
   const token = randomBytes(32).toString('base64url');
   const invitation = await db.$transaction(async (tx) => {
     // A new invitation for the same address replaces older pending ones, so only the latest link works.
-    await tx.invitation.updateMany({ where: { accountId: actor.accountId, email, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
+    await tx.invitation.updateMany({
+      where: { accountId: actor.accountId, email, acceptedAt: null, revokedAt: null },
+      data: { revokedAt: now },
+    });
     return tx.invitation.create({
-      data: { accountId: actor.accountId, email, role: input.role, tokenHash: hashToken(token), invitedById: actor.id, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS) },
+      data: {
+        accountId: actor.accountId,
+        email,
+        role: input.role,
+        tokenHash: hashToken(token),
+        invitedById: actor.id,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+      },
     });
   });
   return { invitation, token };
@@ -68,7 +80,11 @@ export async function revokeInvitation(db: Db, actor: Actor, id: string, now = n
 }
 
 /** Turns a valid invitation into a user (or restores a removed user of the same account). */
-export async function acceptInvitation(db: Db, input: { token: string; name: string; password: string }, now = new Date()) {
+export async function acceptInvitation(
+  db: Db,
+  input: { token: string; name: string; password: string },
+  now = new Date(),
+) {
   const name = input.name.trim();
   if (!name) throw new DomainError('invalid_name', 'Please tell us your name.');
   if (name.length > 200) throw new DomainError('invalid_name', 'Names can have at most 200 characters.');
@@ -79,19 +95,32 @@ export async function acceptInvitation(db: Db, input: { token: string; name: str
       const inv = await tx.invitation.findUnique({ where: { tokenHash: hashToken(input.token) } });
       // One message for every unusable case: the link holder learns nothing about other invitations.
       if (!inv || inv.acceptedAt || inv.revokedAt || inv.expiresAt <= now) {
-        throw new DomainError('invalid_invitation', 'This invitation link is invalid, expired or already used. Ask for a new one.');
+        throw new DomainError(
+          'invalid_invitation',
+          'This invitation link is invalid, expired or already used. Ask for a new one.',
+        );
       }
-      const claimed = await tx.invitation.updateMany({ where: { id: inv.id, acceptedAt: null }, data: { acceptedAt: now } });
+      const claimed = await tx.invitation.updateMany({
+        where: { id: inv.id, acceptedAt: null },
+        data: { acceptedAt: now },
+      });
       if (claimed.count === 0) throw new DomainError('invalid_invitation', 'This invitation link was already used.');
       const existing = await tx.user.findUnique({ where: { email: inv.email } });
       if (existing) {
-        if (existing.accountId !== inv.accountId || !existing.removedAt) throw new DomainError('email_taken', `${inv.email} already has an Escucha user.`);
-        return tx.user.update({ where: { id: existing.id }, data: { name, passwordHash, role: inv.role, removedAt: null } });
+        if (existing.accountId !== inv.accountId || !existing.removedAt)
+          throw new DomainError('email_taken', `${inv.email} already has an Escucha user.`);
+        return tx.user.update({
+          where: { id: existing.id },
+          data: { name, passwordHash, role: inv.role, removedAt: null },
+        });
       }
-      return tx.user.create({ data: { accountId: inv.accountId, email: inv.email, name, role: inv.role, passwordHash } });
+      return tx.user.create({
+        data: { accountId: inv.accountId, email: inv.email, name, role: inv.role, passwordHash },
+      });
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw new DomainError('email_taken', 'That email address already has an Escucha user.');
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+      throw new DomainError('email_taken', 'That email address already has an Escucha user.');
     throw error;
   }
 }
@@ -100,7 +129,8 @@ export async function acceptInvitation(db: Db, input: { token: string; name: str
 async function assertNotLastOwner(tx: Tx, accountId: string, userId: string) {
   await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
   const owners = await tx.user.count({ where: { accountId, role: 'owner', removedAt: null, id: { not: userId } } });
-  if (owners === 0) throw new DomainError('last_owner', 'An account needs at least one owner; make someone else owner first.');
+  if (owners === 0)
+    throw new DomainError('last_owner', 'An account needs at least one owner; make someone else owner first.');
 }
 
 export async function changeUserRole(db: Db, actor: Actor, userId: string, role: UserRole) {
@@ -110,7 +140,7 @@ export async function changeUserRole(db: Db, actor: Actor, userId: string, role:
     if (!user) throw notFound('User');
     if (user.role === role) return user;
     if (user.role === 'owner') {
-      if (actor.role !== 'owner') throw new DomainError('forbidden', 'Only an owner can change an owner\'s role.');
+      if (actor.role !== 'owner') throw new DomainError('forbidden', "Only an owner can change an owner's role.");
       await assertNotLastOwner(tx, actor.accountId, user.id);
     }
     return tx.user.update({ where: { id: user.id }, data: { role } });
@@ -133,10 +163,17 @@ export async function removeUser(db: Db, actor: Actor, userId: string, now = new
 }
 
 /** Changes a password after proving the current one; every other session of the user ends. */
-export async function changePassword(db: Db, userId: string, keepSessionId: string | null, current: string, next: string) {
+export async function changePassword(
+  db: Db,
+  userId: string,
+  keepSessionId: string | null,
+  current: string,
+  next: string,
+) {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user || user.removedAt) throw notFound('User');
-  if (!(await verifyPassword(current, user.passwordHash))) throw new DomainError('invalid_credentials', 'The current password is not correct.');
+  if (!(await verifyPassword(current, user.passwordHash)))
+    throw new DomainError('invalid_credentials', 'The current password is not correct.');
   validatePassword(next);
   const passwordHash = await hashPassword(next);
   await db.$transaction([

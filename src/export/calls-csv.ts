@@ -5,8 +5,23 @@ import { Prisma } from '../generated/prisma/client.ts';
 import { safeText } from './csv-safe.ts';
 
 export const CSV_COLUMNS = [
-  'id', 'external_id', 'started_at', 'agent', 'agent_code', 'campaign', 'direction', 'customer_phone',
-  'customer_name', 'language', 'duration_seconds', 'status', 'score', 'topic', 'summary', 'criteria', 'url',
+  'id',
+  'external_id',
+  'started_at',
+  'agent',
+  'agent_code',
+  'campaign',
+  'direction',
+  'customer_phone',
+  'customer_name',
+  'language',
+  'duration_seconds',
+  'status',
+  'score',
+  'topic',
+  'summary',
+  'criteria',
+  'url',
 ] as const;
 
 export type CsvRow = (string | number | null)[];
@@ -97,6 +112,8 @@ function toCsvRow(r: ExportRecord, publicUrl: string): CsvRow {
 
 /** `escucha-calls-YYYY-MM-DD.csv`, dated in the account's time zone (the day the user sees). */
 export function exportFileName(now: Date, timeZone: string): string {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    now,
+  );
   return `escucha-calls-${day}.csv`;
 }

@@ -17,9 +17,11 @@ export function filterFromQuery(q: URLSearchParams): CallFilter {
     return v ? v : null;
   };
   const search = one('search');
-  if (search && search.length > 500) throw new DomainError('invalid_search', 'Search text can have at most 500 characters.');
+  if (search && search.length > 500)
+    throw new DomainError('invalid_search', 'Search text can have at most 500 characters.');
   const direction = one('direction')?.toLowerCase() ?? null;
-  if (direction && direction !== 'inbound' && direction !== 'outbound') throw invalid('direction', 'inbound or outbound');
+  if (direction && direction !== 'inbound' && direction !== 'outbound')
+    throw invalid('direction', 'inbound or outbound');
   return {
     view: 'analyzed',
     startedFrom: date(one('startedFrom'), 'startedFrom'),
@@ -57,6 +59,9 @@ function score(v: string | null, name: string): number | null {
 
 // As in the GraphQL filter: foreign or malformed ids match nothing rather than reveal anything.
 function ids(values: string[]): string[] | null {
-  const list = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const list = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   return list.length ? list.filter(isUuid) : null;
 }

@@ -25,7 +25,12 @@ export function depthLimit(max: number): Plugin {
       OperationDefinition(node) {
         const depth = depthOf(node.selectionSet, new Set());
         if (depth > max) {
-          context.reportError(new GraphQLError(`The query is nested ${depth} levels deep; the limit is ${max}.`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }));
+          context.reportError(
+            new GraphQLError(`The query is nested ${depth} levels deep; the limit is ${max}.`, {
+              nodes: [node],
+              extensions: { code: 'QUERY_TOO_DEEP' },
+            }),
+          );
         }
       },
     };

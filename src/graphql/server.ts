@@ -31,13 +31,17 @@ function csrfPlugin(allowGraphiqlPage: boolean): Plugin<GraphQLContext> {
   return {
     onRequest({ request, url, endResponse, fetchAPI }) {
       if (url.pathname !== GRAPHQL_PATH) return;
-      if (allowGraphiqlPage && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html')) return;
+      if (allowGraphiqlPage && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html'))
+        return;
       if (!request.headers.get(CSRF_HEADER)) {
         endResponse(
-          new fetchAPI.Response(JSON.stringify({ errors: [{ message: `Missing ${CSRF_HEADER} header.`, extensions: { code: 'CSRF' } }] }), {
-            status: 403,
-            headers: { 'Content-Type': 'application/json; charset=utf-8' },
-          }),
+          new fetchAPI.Response(
+            JSON.stringify({ errors: [{ message: `Missing ${CSRF_HEADER} header.`, extensions: { code: 'CSRF' } }] }),
+            {
+              status: 403,
+              headers: { 'Content-Type': 'application/json; charset=utf-8' },
+            },
+          ),
         );
       }
     },
@@ -47,14 +51,21 @@ function csrfPlugin(allowGraphiqlPage: boolean): Plugin<GraphQLContext> {
       if (op?.operation !== 'mutation' || !ctx.session) return;
       if (!checkCsrf(ctx.session, ctx.request)) {
         setResultAndStopExecution({
-          errors: [new GraphQLError(`The ${CSRF_HEADER} header does not match this session; reload the session's csrfToken.`, { extensions: { code: 'CSRF', http: { status: 403 } } })],
+          errors: [
+            new GraphQLError(`The ${CSRF_HEADER} header does not match this session; reload the session's csrfToken.`, {
+              extensions: { code: 'CSRF', http: { status: 403 } },
+            }),
+          ],
         });
       }
     },
   };
 }
 
-export function createGraphqlServer(app: AppContext): { yoga: YogaServerInstance<ServerContext, GraphQLContext>; callUpdates: CallUpdatesHub } {
+export function createGraphqlServer(app: AppContext): {
+  yoga: YogaServerInstance<ServerContext, GraphQLContext>;
+  callUpdates: CallUpdatesHub;
+} {
   if (!app.config.databaseUrl) throw new Error('GraphQL subscriptions need config.databaseUrl');
   const callUpdates = new CallUpdatesHub(app.config.databaseUrl, app.log);
   const dev = app.config.env === 'development';
@@ -64,7 +75,12 @@ export function createGraphqlServer(app: AppContext): { yoga: YogaServerInstance
     // Same-origin web app only: reflecting any Origin (yoga's default) would let other sites read
     // responses with the user's cookie, csrf token included.
     cors: false,
-    graphiql: dev ? { title: 'Escucha GraphQL', headers: JSON.stringify({ [CSRF_HEADER]: 'paste session.csrfToken for mutations' }) } : false,
+    graphiql: dev
+      ? {
+          title: 'Escucha GraphQL',
+          headers: JSON.stringify({ [CSRF_HEADER]: 'paste session.csrfToken for mutations' }),
+        }
+      : false,
     landingPage: false,
     logging: false,
     maskedErrors: {
@@ -107,5 +123,8 @@ export function createGraphqlServer(app: AppContext): { yoga: YogaServerInstance
 // Duck-typed on purpose: graphql ships CJS and ESM builds, and a test runner may load both, so an
 // error from one copy is not `instanceof` the other's GraphQLError.
 function isGraphQLError(error: unknown): error is GraphQLError {
-  return error instanceof Error && (error.name === 'GraphQLError' || error instanceof GraphQLError || 'extensions' in error && 'locations' in error);
+  return (
+    error instanceof Error &&
+    (error.name === 'GraphQLError' || error instanceof GraphQLError || ('extensions' in error && 'locations' in error))
+  );
 }

@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -16,7 +21,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** The error body of the intake document §2: `{error:{code,message}}`. */
-export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: { code, message } }, headers);
 }
 
@@ -24,7 +35,14 @@ export function sendError(res: ServerResponse, status: number, code: string, mes
  * Answers before the request body has been read and closes the connection afterwards, so a
  * rejected 20 MB upload is not read to the end (and the socket is not reused mid-body).
  */
-export function sendErrorAndClose(req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+export function sendErrorAndClose(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendError(res, status, code, message, { Connection: 'close', ...headers });
   res.on('finish', () => {
     // Give the client a moment to read the answer before the unread body makes the kernel reset.

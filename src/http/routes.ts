@@ -8,7 +8,11 @@ import { webAppFallback } from './web-app.ts';
 /** Every HTTP route of the api role; each area contributes its own list. */
 export async function buildRoutes(app: AppContext): Promise<Route[]> {
   return [
-    { method: 'GET', path: /^\/healthz$/, handler: (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok') },
+    {
+      method: 'GET',
+      path: /^\/healthz$/,
+      handler: (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'),
+    },
     ...intakeRoutes(app),
     ...appHttpRoutes(app),
     ...graphqlRoutes(app),

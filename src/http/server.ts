@@ -29,7 +29,15 @@ export function createHttpServer(app: AppContext, routes: Route[], fallback?: Ha
     const started = performance.now();
     await logContext.run({ reqId: requestId }, async () => {
       res.on('finish', () => {
-        app.log.info({ method: req.method, path: req.url?.slice(0, 200), status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+        app.log.info(
+          {
+            method: req.method,
+            path: req.url?.slice(0, 200),
+            status: res.statusCode,
+            ms: Math.round(performance.now() - started),
+          },
+          'request',
+        );
       });
       let url: URL;
       try {
@@ -48,7 +56,12 @@ export function createHttpServer(app: AppContext, routes: Route[], fallback?: Ha
       } catch (error) {
         app.log.error({ err: error }, 'unhandled error');
         if (!res.headersSent) {
-          sendError(res, 500, 'internal_error', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`);
+          sendError(
+            res,
+            500,
+            'internal_error',
+            `Something went wrong on our side. Quote request id ${requestId} when reporting it.`,
+          );
         } else res.destroy();
       }
     });

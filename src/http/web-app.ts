@@ -79,7 +79,9 @@ export function webAppFallback(app: AppContext, distDir: string = WEB_DIST_DIR):
           'Last-Modified': info.mtime.toUTCString(),
         });
         if (method === 'HEAD') return void res.end();
-        createReadStream(candidate).on('error', () => res.destroy()).pipe(res);
+        createReadStream(candidate)
+          .on('error', () => res.destroy())
+          .pipe(res);
         return;
       }
       // A missing asset is a 404, not the app: a stale tab asking for an old chunk must not get HTML.
@@ -93,7 +95,12 @@ export function webAppFallback(app: AppContext, distDir: string = WEB_DIST_DIR):
       html = await readFile(path.join(root, 'index.html'));
     } catch {
       app.log.warn({ distDir: root }, 'web app not built: run npm run build:web');
-      res.writeHead(503, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30' });
+      res.writeHead(503, {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'Retry-After': '30',
+      });
       return void res.end(method === 'HEAD' ? undefined : NOT_BUILT);
     }
     res.writeHead(200, {

@@ -66,25 +66,40 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
   let stored: string | null = null;
   try {
     if (f.externalId) {
-      const existing = await db.call.findUnique({ where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId } }, select: { id: true } });
+      const existing = await db.call.findUnique({
+        where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId } },
+        select: { id: true },
+      });
       if (existing) return { id: existing.id, status: 'exists', url: urlOf(existing.id) };
     }
     if (file.size === 0) throw badRequest('The file is empty.');
     const type = await detectAudioType(file.tempPath, file.fileName, file.declaredType);
 
-    const account = await db.account.findUnique({ where: { id: input.accountId }, select: { timeZone: true, planMinutes: true } });
+    const account = await db.account.findUnique({
+      where: { id: input.accountId },
+      select: { timeZone: true, planMinutes: true },
+    });
     if (!account) throw notFound('Account');
     const facts = parseFileName(file.fileName, account.timeZone, now);
 
     const agent =
-      !f.agentCode && !f.agentName && input.defaults?.agentId && !(await fileNameNamesAgent(app, input.accountId, facts.agentCandidates))
+      !f.agentCode &&
+      !f.agentName &&
+      input.defaults?.agentId &&
+      !(await fileNameNamesAgent(app, input.accountId, facts.agentCandidates))
         ? await defaultAgent(app, input.accountId, input.defaults.agentId)
         : await resolveAgent(db, input.accountId, { code: f.agentCode, name: f.agentName }, facts.agentCandidates);
 
     const campaign = f.campaign
-      ? await db.campaign.findFirst({ where: { accountId: input.accountId, nameNormalized: normalizeName(f.campaign), archivedAt: null }, select: { id: true, language: true } })
+      ? await db.campaign.findFirst({
+          where: { accountId: input.accountId, nameNormalized: normalizeName(f.campaign), archivedAt: null },
+          select: { id: true, language: true },
+        })
       : input.defaults?.campaignId
-        ? await db.campaign.findFirst({ where: { accountId: input.accountId, id: input.defaults.campaignId, archivedAt: null }, select: { id: true, language: true } })
+        ? await db.campaign.findFirst({
+            where: { accountId: input.accountId, id: input.defaults.campaignId, archivedAt: null },
+            select: { id: true, language: true },
+          })
         : null;
 
     let startedAt: Date = now;
@@ -116,10 +131,20 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
           RETURNING id`;
         if (inserted.length === 0) {
           // A concurrent request with the same external_id committed first: answer with its call.
-          const winner = await tx.call.findUniqueOrThrow({ where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } }, select: { id: true } });
+          const winner = await tx.call.findUniqueOrThrow({
+            where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } },
+            select: { id: true },
+          });
           return { id: winner.id, status: 'exists' as const };
         }
-        await reserveMinutes(tx, { accountId: input.accountId, callId: id, period, minutes, bytes: file.size, planMinutes: account.planMinutes });
+        await reserveMinutes(tx, {
+          accountId: input.accountId,
+          callId: id,
+          period,
+          minutes,
+          bytes: file.size,
+          planMinutes: account.planMinutes,
+        });
         await tx.$executeRaw`INSERT INTO call_events (call_id, status, detail) VALUES (${id}::uuid, 'queued', ${`accepted via ${input.source}`})`;
         await tx.$executeRaw`SELECT graphile_worker.add_job('transcribe', json_build_object('callId', ${id}::text), job_key := ${`transcribe:${id}`}, max_attempts := 8)`;
         // Last step inside the transaction: a committed call always has its recording.
@@ -144,7 +169,10 @@ async function fileNameNamesAgent(app: AppContext, accountId: string, candidates
 }
 
 async function defaultAgent(app: AppContext, accountId: string, agentId: string) {
-  const agent = await app.db.agent.findFirst({ where: { id: agentId, accountId, active: true }, select: { id: true, codeNormalized: true } });
+  const agent = await app.db.agent.findFirst({
+    where: { id: agentId, accountId, active: true },
+    select: { id: true, codeNormalized: true },
+  });
   if (!agent) throw new DomainError('unknown_agent', 'The chosen agent is not an active member of the team.');
   return agent;
 }

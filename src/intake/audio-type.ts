@@ -2,9 +2,53 @@ import { fileTypeFromFile } from 'file-type';
 import path from 'node:path';
 import { DomainError } from '../domain/errors.ts';
 
-const AUDIO_EXTENSIONS = new Set(['mp3', 'wav', 'wave', 'ogg', 'oga', 'm4a', 'mp4', 'aac', 'flac', 'opus', 'webm', 'weba', 'wma', 'amr', '3gp']);
+const AUDIO_EXTENSIONS = new Set([
+  'mp3',
+  'wav',
+  'wave',
+  'ogg',
+  'oga',
+  'm4a',
+  'mp4',
+  'aac',
+  'flac',
+  'opus',
+  'webm',
+  'weba',
+  'wma',
+  'amr',
+  '3gp',
+]);
 // Containers that carry audio as often as video: accepted whatever the name (PRODUCT.md).
-const AUDIO_CONTAINERS = new Set(['ogg', 'oga', 'ogv', 'opus', 'webm', 'mka', 'mkv', 'mp4', 'm4a', 'm4b', 'mov', 'qt', '3gp', '3g2', 'asf', 'wma', 'wmv', 'amr', 'aac', 'flac', 'wav', 'mp3', 'mp2', 'mp1', 'aif', 'aiff', 'caf']);
+const AUDIO_CONTAINERS = new Set([
+  'ogg',
+  'oga',
+  'ogv',
+  'opus',
+  'webm',
+  'mka',
+  'mkv',
+  'mp4',
+  'm4a',
+  'm4b',
+  'mov',
+  'qt',
+  '3gp',
+  '3g2',
+  'asf',
+  'wma',
+  'wmv',
+  'amr',
+  'aac',
+  'flac',
+  'wav',
+  'mp3',
+  'mp2',
+  'mp1',
+  'aif',
+  'aiff',
+  'caf',
+]);
 
 export interface AudioType {
   contentType: string;
@@ -28,8 +72,14 @@ export async function detectAudioType(filePath: string, fileName: string, declar
   }
   const declared = declaredType.split(';')[0]!.trim();
   // The extension becomes part of the storage key, so only a known one is kept.
-  if (declared.startsWith('audio/')) return { contentType: declared, extension: AUDIO_EXTENSIONS.has(ext) ? ext : 'bin', by: 'declared' };
-  if (AUDIO_EXTENSIONS.has(ext)) return { contentType: declared && declared !== 'application/octet-stream' ? declared : `audio/${ext}`, extension: ext, by: 'extension' };
+  if (declared.startsWith('audio/'))
+    return { contentType: declared, extension: AUDIO_EXTENSIONS.has(ext) ? ext : 'bin', by: 'declared' };
+  if (AUDIO_EXTENSIONS.has(ext))
+    return {
+      contentType: declared && declared !== 'application/octet-stream' ? declared : `audio/${ext}`,
+      extension: ext,
+      by: 'extension',
+    };
   throw notAudio(
     `The file is not an audio recording: it has no audio extension (${[...AUDIO_EXTENSIONS].join(', ')}) and its type is ${declared ? `"${declared}"` : 'missing'}, not audio/….`,
   );

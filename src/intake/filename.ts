@@ -54,13 +54,19 @@ export function parseFileName(fileName: string, timeZone: string, now = new Date
   const free = tokens.filter((t) => !t.used);
   for (let i = 0; i < free.length; i++) {
     for (let n = 1; n <= 3 && i + n <= free.length; n++) {
-      const code = normalizeCode(free.slice(i, i + n).map((t) => t.text.replace(/^\+/, '')).join(''));
+      const code = normalizeCode(
+        free
+          .slice(i, i + n)
+          .map((t) => t.text.replace(/^\+/, ''))
+          .join(''),
+      );
       if (code && !facts.agentCandidates.includes(code)) facts.agentCandidates.push(code);
     }
   }
   for (const t of free) {
     const phone = phoneOf(t.text);
-    if (phone && !facts.phones.some((p) => p.value === phone)) facts.phones.push({ value: phone, code: normalizeCode(t.text) });
+    if (phone && !facts.phones.some((p) => p.value === phone))
+      facts.phones.push({ value: phone, code: normalizeCode(t.text) });
   }
   return facts;
 }
@@ -72,7 +78,8 @@ function phoneOf(token: string): string | null {
   return token;
 }
 
-const num = (t: Token | undefined, len: number) => (t && !t.used && new RegExp(`^\\d{${len}}$`).test(t.text) ? Number(t.text) : null);
+const num = (t: Token | undefined, len: number) =>
+  t && !t.used && new RegExp(`^\\d{${len}}$`).test(t.text) ? Number(t.text) : null;
 
 function findDate(tokens: Token[], tz: string, now: Date): Date | undefined {
   const accept = (d: Date | null, used: Token[]) => {
@@ -88,14 +95,20 @@ function findDate(tokens: Token[], tz: string, now: Date): Date | undefined {
       const [, y, mo, d, h, mi, s] = joined.map(Number) as number[];
       const next = tokens[i + 1];
       const time = h !== undefined && !Number.isNaN(h) ? null : next && /^(\d{2})(\d{2})(\d{2})$/.exec(next.text);
-      const hh = time ? Number(time[1]) : h || 0, mm = time ? Number(time[2]) : mi || 0, ss = time ? Number(time[3]) : s || 0;
+      const hh = time ? Number(time[1]) : h || 0,
+        mm = time ? Number(time[2]) : mi || 0,
+        ss = time ? Number(time[3]) : s || 0;
       const found = accept(zonedTimeToUtc(y!, mo!, d!, hh, mm, ss, tz), time ? [t, next!] : [t]);
       if (found) return found;
     }
     // YYYY-MM-DD, optionally followed by HH-MM-SS or HH.MM.SS (already split into tokens).
-    const y = num(t, 4), mo = num(tokens[i + 1], 2), d = num(tokens[i + 2], 2);
+    const y = num(t, 4),
+      mo = num(tokens[i + 1], 2),
+      d = num(tokens[i + 2], 2);
     if (y !== null && mo !== null && d !== null) {
-      const h = num(tokens[i + 3], 2), mi = num(tokens[i + 4], 2), s = num(tokens[i + 5], 2);
+      const h = num(tokens[i + 3], 2),
+        mi = num(tokens[i + 4], 2),
+        s = num(tokens[i + 5], 2);
       const withTime = h !== null && mi !== null && s !== null;
       const found = accept(
         zonedTimeToUtc(y, mo, d, withTime ? h : 0, withTime ? mi : 0, withTime ? s : 0, tz),

@@ -34,7 +34,9 @@ export interface ReceiveOptions {
 }
 
 export const tooLarge = (max: number) =>
-  badRequest(`The request must weigh less than ${max / 1_048_576} MB (file plus fields); larger recordings can be uploaded in the app.`);
+  badRequest(
+    `The request must weigh less than ${max / 1_048_576} MB (file plus fields); larger recordings can be uploaded in the app.`,
+  );
 
 /** Signals the client went away mid-upload: nothing to answer, nothing left behind. */
 export class ClientGone extends Error {}
@@ -102,7 +104,13 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       }
       if (files.length >= opts.maxFiles) {
         drain();
-        fail(badRequest(opts.maxFiles === 1 ? 'Send exactly one `file` part per request (one recording per call).' : `At most ${opts.maxFiles} files per upload.`));
+        fail(
+          badRequest(
+            opts.maxFiles === 1
+              ? 'Send exactly one `file` part per request (one recording per call).'
+              : `At most ${opts.maxFiles} files per upload.`,
+          ),
+        );
         return;
       }
       const tempPath = path.join(opts.tmpDir, `${randomUUID()}.part`);
@@ -117,17 +125,26 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
           cb(null, chunk);
         },
       });
-      const entry: ReceivedFile = { tempPath, fileName: info.filename ?? '', declaredType: (info.mimeType ?? '').toLowerCase(), size: 0, sha256: '' };
+      const entry: ReceivedFile = {
+        tempPath,
+        fileName: info.filename ?? '',
+        declaredType: (info.mimeType ?? '').toLowerCase(),
+        size: 0,
+        sha256: '',
+      };
       files.push(entry);
       writes.push(
-        pipeline(stream, tap, createWriteStream(tempPath)).then(() => {
-          entry.size = size;
-          entry.sha256 = hash.digest('hex');
-        }, (error) => {
-          // A failing disk (ENOSPC, EACCES…) is our fault and answers 500; anything else is the body's.
-          const ours = error instanceof DomainError || (error && typeof error === 'object' && 'syscall' in error);
-          fail(ours ? error : badRequest('The file part ended unexpectedly.'));
-        }),
+        pipeline(stream, tap, createWriteStream(tempPath)).then(
+          () => {
+            entry.size = size;
+            entry.sha256 = hash.digest('hex');
+          },
+          (error) => {
+            // A failing disk (ENOSPC, EACCES…) is our fault and answers 500; anything else is the body's.
+            const ours = error instanceof DomainError || (error && typeof error === 'object' && 'syscall' in error);
+            fail(ours ? error : badRequest('The file part ended unexpectedly.'));
+          },
+        ),
       );
     });
     bb.on('error', (error: Error) => {
@@ -137,7 +154,9 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       Promise.all(writes).then(() => {
         if (settled) return;
         if (files.length === 0) {
-          const hint = otherFileParts.length ? ` (found a file under ${otherFileParts.map((n) => `\`${n}\``).join(', ')})` : '';
+          const hint = otherFileParts.length
+            ? ` (found a file under ${otherFileParts.map((n) => `\`${n}\``).join(', ')})`
+            : '';
           return fail(badRequest(`The form has no \`${fileField}\` part${hint}.`));
         }
         settled = true;

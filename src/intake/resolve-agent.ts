@@ -21,22 +21,37 @@ export async function resolveAgent(
   const select = { id: true, codeNormalized: true, name: true } as const;
   if (sent.code) {
     const code = normalizeCode(sent.code);
-    const agent = code ? await db.agent.findFirst({ where: { accountId, codeNormalized: code, active: true }, select }) : null;
+    const agent = code
+      ? await db.agent.findFirst({ where: { accountId, codeNormalized: code, active: true }, select })
+      : null;
     if (agent) return agent;
   }
   if (sent.name) {
-    const agents = await db.agent.findMany({ where: { accountId, nameNormalized: normalizeName(sent.name), active: true }, select, take: 2 });
+    const agents = await db.agent.findMany({
+      where: { accountId, nameNormalized: normalizeName(sent.name), active: true },
+      select,
+      take: 2,
+    });
     if (agents.length > 1) {
-      throw new DomainError('ambiguous_agent', `More than one agent in the team is named "${sent.name}"; send agent_code to say which one.`);
+      throw new DomainError(
+        'ambiguous_agent',
+        `More than one agent in the team is named "${sent.name}"; send agent_code to say which one.`,
+      );
     }
     if (agents[0]) return agents[0];
   }
   if (sent.code || sent.name) {
     const what = [sent.code && `code "${sent.code}"`, sent.name && `name "${sent.name}"`].filter(Boolean).join(' or ');
-    throw new DomainError('unknown_agent', `No active agent in the team has the ${what}. Add the agent in the app's team section first.`);
+    throw new DomainError(
+      'unknown_agent',
+      `No active agent in the team has the ${what}. Add the agent in the app's team section first.`,
+    );
   }
   if (fileNameCandidates.length) {
-    const agents = await db.agent.findMany({ where: { accountId, active: true, codeNormalized: { in: fileNameCandidates } }, select });
+    const agents = await db.agent.findMany({
+      where: { accountId, active: true, codeNormalized: { in: fileNameCandidates } },
+      select,
+    });
     for (const candidate of fileNameCandidates) {
       const agent = agents.find((a) => a.codeNormalized === candidate);
       if (agent) return agent;

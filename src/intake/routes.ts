@@ -24,7 +24,9 @@ export function intakeRoutes(app: AppContext): Route[] {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
     const key = token ? await authenticateApiKey(app.db, token) : null;
     if (!key) {
-      const message = token ? 'The API key is unknown or has been revoked.' : 'Send your API key as `Authorization: Bearer <API_KEY>`.';
+      const message = token
+        ? 'The API key is unknown or has been revoked.'
+        : 'Send your API key as `Authorization: Bearer <API_KEY>`.';
       return sendErrorAndClose(req, res, 401, 'unauthorized', message, { 'WWW-Authenticate': BEARER });
     }
     const store = logContext.getStore();
@@ -35,7 +37,14 @@ export function intakeRoutes(app: AppContext): Route[] {
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      return sendErrorAndClose(req, res, 429, 'rate_limited', `Too many requests for this account; retry in ${retry} s.`, { 'Retry-After': String(retry) });
+      return sendErrorAndClose(
+        req,
+        res,
+        429,
+        'rate_limited',
+        `Too many requests for this account; retry in ${retry} s.`,
+        { 'Retry-After': String(retry) },
+      );
     }
 
     const length = Number(req.headers['content-length']);
@@ -44,7 +53,13 @@ export function intakeRoutes(app: AppContext): Route[] {
       return sendErrorAndClose(req, res, 400, 'bad_request', e.message);
     }
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
-      return sendErrorAndClose(req, res, 400, 'bad_request', 'The body must be multipart/form-data with a `file` part.');
+      return sendErrorAndClose(
+        req,
+        res,
+        400,
+        'bad_request',
+        'The body must be multipart/form-data with a `file` part.',
+      );
     }
 
     let form;
@@ -57,7 +72,12 @@ export function intakeRoutes(app: AppContext): Route[] {
     }
 
     try {
-      const accepted = await acceptRecording(app, { accountId: key.accountId, source: 'api', file: form.files[0]!, fields: form.fields });
+      const accepted = await acceptRecording(app, {
+        accountId: key.accountId,
+        source: 'api',
+        file: form.files[0]!,
+        fields: form.fields,
+      });
       app.log.info({ callId: accepted.id, status: accepted.status }, 'call accepted');
       sendJson(res, accepted.status === 'queued' ? 201 : 200, accepted);
     } catch (error) {

@@ -1,7 +1,4 @@
-export type StartedAt =
-  | { kind: 'ok'; date: Date }
-  | { kind: 'unparseable' }
-  | { kind: 'out_of_range' };
+export type StartedAt = { kind: 'ok'; date: Date } | { kind: 'unparseable' } | { kind: 'out_of_range' };
 
 const ISO_WITH_OFFSET =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)$/i;
@@ -21,8 +18,12 @@ export function parseStartedAt(value: string, now = new Date()): StartedAt {
     const probe = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s || 0));
     const valid = probe.getUTCMonth() === mo! - 1 && probe.getUTCDate() === d && h! < 24 && mi! < 60 && (s || 0) < 60;
     // Date.parse wants ±hh:mm; ISO 8601 also allows ±hhmm and ±hh.
-    const offset = iso[8]!.toUpperCase() === 'Z' ? 'Z' : `${iso[8]!.slice(0, 3)}:${iso[8]!.slice(3).replace(':', '') || '00'}`;
-    const body = v.slice(0, v.length - iso[8]!.length).replace(' ', 'T').replace(',', '.');
+    const offset =
+      iso[8]!.toUpperCase() === 'Z' ? 'Z' : `${iso[8]!.slice(0, 3)}:${iso[8]!.slice(3).replace(':', '') || '00'}`;
+    const body = v
+      .slice(0, v.length - iso[8]!.length)
+      .replace(' ', 'T')
+      .replace(',', '.');
     ms = valid ? Date.parse(body + offset) : NaN;
   } else if (/^\d+(\.\d+)?$/.test(v)) {
     const n = Number(v);

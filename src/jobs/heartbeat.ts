@@ -12,7 +12,11 @@ export interface HeartbeatOptions {
  * Lets a killed worker's jobs be retried within a minute instead of graphile-worker's four-hour
  * lock timeout: every process beats for its own workers and sweeps for stale ones.
  */
-export async function startHeartbeat(app: AppContext, events: WorkerEvents, opts: HeartbeatOptions = {}): Promise<() => Promise<void>> {
+export async function startHeartbeat(
+  app: AppContext,
+  events: WorkerEvents,
+  opts: HeartbeatOptions = {},
+): Promise<() => Promise<void>> {
   const intervalMs = opts.intervalMs ?? 5_000;
   const staleMs = opts.staleMs ?? 60_000;
   const workerIds = new Set<string>();
@@ -67,7 +71,8 @@ export async function startHeartbeat(app: AppContext, events: WorkerEvents, opts
   return async () => {
     clearInterval(timer);
     const ids = [...workerIds];
-    if (ids.length) await app.db.$executeRaw`DELETE FROM worker_heartbeats WHERE worker_id = ANY(${ids}::text[])`.catch(() => {});
+    if (ids.length)
+      await app.db.$executeRaw`DELETE FROM worker_heartbeats WHERE worker_id = ANY(${ids}::text[])`.catch(() => {});
     await utils.release();
   };
 }

@@ -29,7 +29,10 @@ export function localStorage(root: string): Storage {
       await rm(resolve(key), { force: true });
     },
     async exists(key) {
-      return stat(resolve(key)).then(() => true, () => false);
+      return stat(resolve(key)).then(
+        () => true,
+        () => false,
+      );
     },
     async *keys() {
       const base = path.resolve(root);

@@ -46,7 +46,10 @@ export class TranscriptionFailure extends Error {
 export class UnsupportedLanguageError extends TranscriptionFailure {
   readonly language: string;
   constructor(language: string, supported: readonly string[]) {
-    super('unsupported_language', `No configured transcription engine covers language '${language}' (covered: ${supported.join(', ') || 'none'})`);
+    super(
+      'unsupported_language',
+      `No configured transcription engine covers language '${language}' (covered: ${supported.join(', ') || 'none'})`,
+    );
     this.language = language;
   }
 }

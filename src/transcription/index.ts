@@ -21,5 +21,10 @@ export function createEngines(config: TranscriptionConfig): TranscriptionEngine[
     if (!config.openai) throw new Error("Transcription engine 'openai' needs openai.baseUrl and openai.model");
     return [new OpenAiEngine(config.openai)];
   }
-  return [new MoonshineEngine({ modelsDir: config.modelsDir, ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}) })];
+  return [
+    new MoonshineEngine({
+      modelsDir: config.modelsDir,
+      ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}),
+    }),
+  ];
 }

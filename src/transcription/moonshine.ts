@@ -34,7 +34,13 @@ export function moonshineLanguages(modelsDir: string): string[] {
   if (!existsSync(modelsDir)) return [];
   return readdirSync(modelsDir)
     .map((name) => /^moonshine-base-([a-z]{2})$/.exec(name)?.[1])
-    .filter((lang): lang is string => !!lang && ['encoder_model.onnx', 'decoder_model_merged.onnx'].every((f) => existsSync(path.join(modelsDir, `moonshine-base-${lang}`, f))))
+    .filter(
+      (lang): lang is string =>
+        !!lang &&
+        ['encoder_model.onnx', 'decoder_model_merged.onnx'].every((f) =>
+          existsSync(path.join(modelsDir, `moonshine-base-${lang}`, f)),
+        ),
+    )
     .sort();
 }
 
@@ -52,9 +58,12 @@ export class MoonshineEngine implements TranscriptionEngine {
   }
 
   async transcribeChunk(samples: Float32Array, language: string | null): Promise<ChunkTranscript> {
-    if (!language || !this.languages.includes(language)) throw new UnsupportedLanguageError(language ?? 'auto', this.languages);
+    if (!language || !this.languages.includes(language))
+      throw new UnsupportedLanguageError(language ?? 'auto', this.languages);
     const model = await this.model(language);
-    const { last_hidden_state: hidden } = await model.encoder.run({ input_values: new ort.Tensor('float32', samples, [1, samples.length]) });
+    const { last_hidden_state: hidden } = await model.encoder.run({
+      input_values: new ort.Tensor('float32', samples, [1, samples.length]),
+    });
     const maxTokens = Math.max(MIN_TOKENS, Math.ceil((samples.length / SAMPLE_RATE) * TOKENS_PER_SECOND));
     const { tokens, logProbSum } = await greedyDecode(model, hidden!, maxTokens);
     // Moonshine's vocabulary is Llama's 32000 pieces plus unused padding ids; those never carry text.
@@ -75,7 +84,10 @@ export class MoonshineEngine implements TranscriptionEngine {
 }
 
 async function loadModel(dir: string, threads: number | undefined): Promise<Model> {
-  const options: ort.InferenceSession.SessionOptions = { graphOptimizationLevel: 'all', ...(threads ? { intraOpNumThreads: threads } : {}) };
+  const options: ort.InferenceSession.SessionOptions = {
+    graphOptimizationLevel: 'all',
+    ...(threads ? { intraOpNumThreads: threads } : {}),
+  };
   const [encoder, decoder] = await Promise.all([
     ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
     ort.InferenceSession.create(path.join(dir, 'decoder_model_merged.onnx'), options),
@@ -83,9 +95,10 @@ async function loadModel(dir: string, threads: number | undefined): Promise<Mode
   const pastNames = decoder.inputNames.filter((n) => n.startsWith('past_key_values.'));
   // Shape [batch, heads, seq, headDim]; read from the model so en and es (or other sizes) need no constants.
   const meta = decoder.inputMetadata.find((m) => m.name === pastNames[0]);
-  const shape = meta && meta.isTensor ? meta.shape : [];
+  const shape = meta?.isTensor ? meta.shape : [];
   const [heads, headDim] = [shape[1], shape[3]];
-  if (typeof heads !== 'number' || typeof headDim !== 'number') throw new Error(`Unexpected decoder cache shape in ${dir}`);
+  if (typeof heads !== 'number' || typeof headDim !== 'number')
+    throw new Error(`Unexpected decoder cache shape in ${dir}`);
   return { encoder, decoder, pastNames, heads, headDim };
 }
 
@@ -93,7 +106,11 @@ async function loadModel(dir: string, threads: number | undefined): Promise<Mode
  * Greedy decoding with the merged decoder: the first step runs the no-cache branch (empty past) and yields
  * the cross-attention keys/values, which are reused as-is; later steps feed one token and the self-attention cache.
  */
-async function greedyDecode(model: Model, hidden: ort.Tensor, maxTokens: number): Promise<{ tokens: number[]; logProbSum: number }> {
+async function greedyDecode(
+  model: Model,
+  hidden: ort.Tensor,
+  maxTokens: number,
+): Promise<{ tokens: number[]; logProbSum: number }> {
   const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
   const past: Record<string, ort.Tensor> = Object.fromEntries(model.pastNames.map((n) => [n, empty]));
   const tokens: number[] = [];

@@ -6,18 +6,89 @@ import { EngineError, UnsupportedLanguageError } from './engine.ts';
 
 /** The intake document's language codes. */
 export const INTAKE_LANGUAGES = [
-  'ca', 'es', 'en', 'pt', 'gl', 'eu', 'fr', 'de', 'it', 'nl', 'ar', 'zh', 'ru', 'ja', 'ko', 'pl', 'ro', 'tr', 'uk',
-  'sv', 'no', 'da', 'fi', 'cs', 'el', 'hu', 'he', 'hi', 'id', 'th', 'vi', 'bg', 'hr', 'sk', 'sr', 'fa', 'ur', 'ms', 'ta',
+  'ca',
+  'es',
+  'en',
+  'pt',
+  'gl',
+  'eu',
+  'fr',
+  'de',
+  'it',
+  'nl',
+  'ar',
+  'zh',
+  'ru',
+  'ja',
+  'ko',
+  'pl',
+  'ro',
+  'tr',
+  'uk',
+  'sv',
+  'no',
+  'da',
+  'fi',
+  'cs',
+  'el',
+  'hu',
+  'he',
+  'hi',
+  'id',
+  'th',
+  'vi',
+  'bg',
+  'hr',
+  'sk',
+  'sr',
+  'fa',
+  'ur',
+  'ms',
+  'ta',
 ] as const;
 
 // OpenAI's own API reports Whisper's language names ("english"); most compatible servers report codes.
 const WHISPER_NAMES: Record<string, string> = {
-  catalan: 'ca', spanish: 'es', english: 'en', portuguese: 'pt', galician: 'gl', basque: 'eu', french: 'fr',
-  german: 'de', italian: 'it', dutch: 'nl', arabic: 'ar', chinese: 'zh', russian: 'ru', japanese: 'ja',
-  korean: 'ko', polish: 'pl', romanian: 'ro', turkish: 'tr', ukrainian: 'uk', swedish: 'sv', norwegian: 'no',
-  nynorsk: 'no', danish: 'da', finnish: 'fi', czech: 'cs', greek: 'el', hungarian: 'hu', hebrew: 'he',
-  hindi: 'hi', indonesian: 'id', thai: 'th', vietnamese: 'vi', bulgarian: 'bg', croatian: 'hr', slovak: 'sk',
-  serbian: 'sr', persian: 'fa', urdu: 'ur', malay: 'ms', tamil: 'ta',
+  catalan: 'ca',
+  spanish: 'es',
+  english: 'en',
+  portuguese: 'pt',
+  galician: 'gl',
+  basque: 'eu',
+  french: 'fr',
+  german: 'de',
+  italian: 'it',
+  dutch: 'nl',
+  arabic: 'ar',
+  chinese: 'zh',
+  russian: 'ru',
+  japanese: 'ja',
+  korean: 'ko',
+  polish: 'pl',
+  romanian: 'ro',
+  turkish: 'tr',
+  ukrainian: 'uk',
+  swedish: 'sv',
+  norwegian: 'no',
+  nynorsk: 'no',
+  danish: 'da',
+  finnish: 'fi',
+  czech: 'cs',
+  greek: 'el',
+  hungarian: 'hu',
+  hebrew: 'he',
+  hindi: 'hi',
+  indonesian: 'id',
+  thai: 'th',
+  vietnamese: 'vi',
+  bulgarian: 'bg',
+  croatian: 'hr',
+  slovak: 'sk',
+  serbian: 'sr',
+  persian: 'fa',
+  urdu: 'ur',
+  malay: 'ms',
+  tamil: 'ta',
 };
 
 export interface OpenAiEngineOptions {
@@ -72,17 +143,26 @@ export class OpenAiEngine implements TranscriptionEngine {
         throwHttpErrors: false,
       });
     } catch (err) {
-      throw new EngineError(`Transcription request to ${url} failed: ${err instanceof RequestError ? err.code : String(err)}`, true, { cause: err });
+      throw new EngineError(
+        `Transcription request to ${url} failed: ${err instanceof RequestError ? err.code : String(err)}`,
+        true,
+        { cause: err },
+      );
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const retryable = response.statusCode === 429 || response.statusCode >= 500;
-      throw new EngineError(`Transcription API answered ${response.statusCode}: ${apiMessage(response.body)}`, retryable);
+      throw new EngineError(
+        `Transcription API answered ${response.statusCode}: ${apiMessage(response.body)}`,
+        retryable,
+      );
     }
     let body: z.infer<typeof VerboseJson>;
     try {
       body = VerboseJson.parse(JSON.parse(response.body));
     } catch (err) {
-      throw new EngineError(`Transcription API answered an unexpected body: ${response.body.slice(0, 200)}`, false, { cause: err });
+      throw new EngineError(`Transcription API answered an unexpected body: ${response.body.slice(0, 200)}`, false, {
+        cause: err,
+      });
     }
     return parseVerbose(body);
   }

@@ -39,14 +39,24 @@ const EMPTY_LOG_PROB = -5;
 
 export async function transcribeFile(path: string, opts: TranscribeOptions): Promise<TranscribeResult> {
   const log = opts.logger;
-  const audio = await decodeAudio(path, { maxChannels: 2, ...(opts.maxDurationSeconds ? { maxDurationSeconds: opts.maxDurationSeconds } : {}) });
-  const channels = audio.channels.length === 2 && sameSignal(audio.channels[0]!, audio.channels[1]!) ? [audio.channels[0]!] : audio.channels;
+  const audio = await decodeAudio(path, {
+    maxChannels: 2,
+    ...(opts.maxDurationSeconds ? { maxDurationSeconds: opts.maxDurationSeconds } : {}),
+  });
+  const channels =
+    audio.channels.length === 2 && sameSignal(audio.channels[0]!, audio.channels[1]!)
+      ? [audio.channels[0]!]
+      : audio.channels;
 
   const chunks: Chunk[] = [];
   for (const [channel, samples] of channels.entries()) {
     for (const r of await detectSpeech(samples, opts.vad)) {
       // Views, not copies: a long call is held in memory once.
-      chunks.push({ channel, ...r, samples: samples.subarray(Math.floor(r.start * SAMPLE_RATE), Math.ceil(r.end * SAMPLE_RATE)) });
+      chunks.push({
+        channel,
+        ...r,
+        samples: samples.subarray(Math.floor(r.start * SAMPLE_RATE), Math.ceil(r.end * SAMPLE_RATE)),
+      });
     }
   }
   chunks.sort((a, b) => a.start - b.start || a.channel - b.channel);
@@ -66,21 +76,31 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     return result;
   };
 
-  const language = opts.language ? checkCovered(opts.language, opts.engines) : await detectLanguage(chunks, opts.engines, run, log);
+  const language = opts.language
+    ? checkCovered(opts.language, opts.engines)
+    : await detectLanguage(chunks, opts.engines, run, log);
   log?.info({ language, requested: opts.language ?? null }, 'transcription language');
   const engine = opts.engines.find((e) => e.languages.includes(language))!;
 
   const segments: Segment[] = [];
   for (const chunk of chunks) {
     const { text } = await run(engine, chunk, language);
-    if (text) segments.push({ start: round(chunk.start), end: round(chunk.end), speaker: speakerOf(chunk.channel, channels.length, opts.agentChannel ?? 'left'), text, channel: chunk.channel });
+    if (text)
+      segments.push({
+        start: round(chunk.start),
+        end: round(chunk.end),
+        speaker: speakerOf(chunk.channel, channels.length, opts.agentChannel ?? 'left'),
+        text,
+        channel: chunk.channel,
+      });
   }
   if (!segments.length) throw new NoSpeechError('Speech-like audio was found but no words were recognised');
   return { segments, language, durationSeconds: audio.durationSeconds, channels: channels.length };
 }
 
 function checkCovered(language: string, engines: readonly TranscriptionEngine[]): string {
-  if (!engines.some((e) => e.languages.includes(language))) throw new UnsupportedLanguageError(language, coveredLanguages(engines));
+  if (!engines.some((e) => e.languages.includes(language)))
+    throw new UnsupportedLanguageError(language, coveredLanguages(engines));
   return language;
 }
 
@@ -99,7 +119,12 @@ type Run = (engine: TranscriptionEngine, chunk: Chunk, language: string | null) 
  *   either stops at once or emits low-probability tokens, so the right model scores clearly higher. Stops early
  *   once one language leads by a clear margin.
  */
-async function detectLanguage(chunks: Chunk[], engines: readonly TranscriptionEngine[], run: Run, log: TranscribeOptions['logger']): Promise<string> {
+async function detectLanguage(
+  chunks: Chunk[],
+  engines: readonly TranscriptionEngine[],
+  run: Run,
+  log: TranscribeOptions['logger'],
+): Promise<string> {
   const sample: Chunk[] = [];
   for (const c of chunks) {
     if (sum(sample.map(seconds)) >= DETECT_SECONDS) break;
@@ -119,7 +144,11 @@ async function detectLanguage(chunks: Chunk[], engines: readonly TranscriptionEn
   }
 
   if (covered.length === 1) return covered[0]!;
-  const candidates = covered.map((language) => ({ language, engine: engines.find((e) => e.languages.includes(language))!, weighted: 0 }));
+  const candidates = covered.map((language) => ({
+    language,
+    engine: engines.find((e) => e.languages.includes(language))!,
+    weighted: 0,
+  }));
   let heard = 0;
   for (const c of sample) {
     for (const cand of candidates) {
@@ -130,7 +159,10 @@ async function detectLanguage(chunks: Chunk[], engines: readonly TranscriptionEn
     const [first, second] = [...candidates].sort((a, b) => b.weighted - a.weighted);
     if (heard >= DETECT_EARLY_SECONDS && (first!.weighted - second!.weighted) / heard > DETECT_CLEAR_MARGIN) break;
   }
-  log?.debug({ heardSeconds: heard, scores: Object.fromEntries(candidates.map((c) => [c.language, c.weighted / heard])) }, 'language detection');
+  log?.debug(
+    { heardSeconds: heard, scores: Object.fromEntries(candidates.map((c) => [c.language, c.weighted / heard])) },
+    'language detection',
+  );
   return candidates.sort((a, b) => b.weighted - a.weighted)[0]!.language;
 }
 

@@ -16,7 +16,16 @@ export const UPLOAD_REQUEST_CAP = 2 * 1024 ** 3;
 const FORM_OVERHEAD = 1_048_576;
 
 /** Intake-document fields that apply to every file of the upload; external_id does not (it would make every file after the first `exists`). */
-export const SHARED_FIELDS = ['agent_code', 'agent_name', 'campaign', 'started_at', 'customer_phone', 'customer_name', 'direction', 'language'] as const;
+export const SHARED_FIELDS = [
+  'agent_code',
+  'agent_name',
+  'campaign',
+  'started_at',
+  'customer_phone',
+  'customer_name',
+  'direction',
+  'language',
+] as const;
 
 export interface UploadLimits {
   /** A file may have at most this many bytes: the plan's manual_upload_max_bytes. */
@@ -50,7 +59,11 @@ export function uploadDefaults(fields: Record<string, string>): { agentId?: stri
   const pick = (name: string) => {
     const v = fields[name]?.trim();
     if (!v) return undefined;
-    if (!isUuid(v)) throw new DomainError('bad_request', `\`${name}\` must be the id of one of your ${name === 'agent_id' ? 'agents' : 'campaigns'}.`);
+    if (!isUuid(v))
+      throw new DomainError(
+        'bad_request',
+        `\`${name}\` must be the id of one of your ${name === 'agent_id' ? 'agents' : 'campaigns'}.`,
+      );
     return v;
   };
   return { agentId: pick('agent_id'), campaignId: pick('campaign_id') };
@@ -72,11 +85,24 @@ export async function acceptUploads(app: AppContext, input: UploadInput): Promis
       const fileName = file.fileName;
       if (file.size > input.perFileBytes) {
         await rm(file.tempPath, { force: true });
-        results.push({ fileName, ok: false, error: { code: 'bad_request', message: `The file has ${formatMb(file.size)}; your plan allows up to ${formatMb(input.perFileBytes)} per recording.` } });
+        results.push({
+          fileName,
+          ok: false,
+          error: {
+            code: 'bad_request',
+            message: `The file has ${formatMb(file.size)}; your plan allows up to ${formatMb(input.perFileBytes)} per recording.`,
+          },
+        });
         continue;
       }
       try {
-        const accepted = await acceptRecording(app, { accountId: input.accountId, source: 'upload', file, fields, defaults });
+        const accepted = await acceptRecording(app, {
+          accountId: input.accountId,
+          source: 'upload',
+          file,
+          fields,
+          defaults,
+        });
         app.log.info({ callId: accepted.id, status: accepted.status }, 'call uploaded');
         results.push({ fileName, ok: true, ...accepted });
       } catch (error) {
@@ -84,7 +110,14 @@ export async function acceptUploads(app: AppContext, input: UploadInput): Promis
           results.push({ fileName, ok: false, error: { code: error.code, message: error.message } });
         } else {
           app.log.error({ err: error, fileName }, 'upload of one file failed');
-          results.push({ fileName, ok: false, error: { code: 'internal_error', message: `Something went wrong on our side. Quote request id ${input.requestId} when reporting it.` } });
+          results.push({
+            fileName,
+            ok: false,
+            error: {
+              code: 'internal_error',
+              message: `Something went wrong on our side. Quote request id ${input.requestId} when reporting it.`,
+            },
+          });
         }
       }
     }

@@ -59,7 +59,7 @@ function Routes() {
   } else if (pathname === '/signin') {
     if (status === 'signedIn') {
       const next = new URLSearchParams(search).get('next');
-      content = <Redirect to={next && next.startsWith('/') && !next.startsWith('//') ? next : '/calls'} />;
+      content = <Redirect to={next?.startsWith('/') && !next.startsWith('//') ? next : '/calls'} />;
     } else {
       title = t('signIn.title');
       content = <SignInPage />;

@@ -12,17 +12,38 @@ import { DomainError } from '../domain/errors.ts';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 // ::/96 covers the unspecified and loopback addresses and the old IPv4-compatible form; Teredo
 // (2001::/32) hides its IPv4 client address, so it is refused whole. BlockList matches IPv4-mapped
 // addresses (::ffff:a.b.c.d) against the IPv4 rules by itself.
 for (const [net, prefix] of [
-  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 // ::ffff:0:0:0/96 (SIIT, "IPv4-translated") and 64:ff9b:1::/48 (local-use NAT64) can reach internal
 // IPv4 hosts through a translator; neither is a public destination, so both are refused whole.
 
@@ -113,10 +134,14 @@ export async function validateWebhookUrl(raw: string, opts: { allowPrivate: bool
     throw invalid(`"${text}" is not an absolute URL; use the form https://example.com/webhooks/escucha.`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowPrivate)) {
-    throw invalid('The webhook address must start with https:// (plain http:// is accepted only when WEBHOOK_ALLOW_PRIVATE is set, for local testing).');
+    throw invalid(
+      'The webhook address must start with https:// (plain http:// is accepted only when WEBHOOK_ALLOW_PRIVATE is set, for local testing).',
+    );
   }
   if (url.username || url.password) {
-    throw invalid('The webhook address must not contain a user name or password; every delivery is signed with the endpoint secret instead.');
+    throw invalid(
+      'The webhook address must not contain a user name or password; every delivery is signed with the endpoint secret instead.',
+    );
   }
   if (!opts.allowPrivate) {
     refusePrivateLiteral(url);

@@ -9,7 +9,13 @@ import { sendWebhook, type SendOutcome } from './send.ts';
 
 /** Waits after each failed automatic attempt (PRODUCT.md); after the last, the delivery fails. */
 export const DELIVERY_SCHEDULE_MS: readonly number[] = [
-  5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000,
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
 ];
 
 /** A receiver has this long to answer with a 2xx. */
@@ -34,9 +40,13 @@ function withJitter(ms: number): number {
  * queued per the schedule. A delivery no longer pending (delivered meanwhile, e.g. by a manual
  * redelivery) is left alone.
  */
-export async function deliverWebhook(app: AppContext, deliveryId: string, options: DeliveryOptions = {}): Promise<void> {
+export async function deliverWebhook(
+  app: AppContext,
+  deliveryId: string,
+  options: DeliveryOptions = {},
+): Promise<void> {
   const delivery = await app.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
-  if (!delivery || delivery.status !== 'pending') return;
+  if (delivery?.status !== 'pending') return;
   if (!delivery.endpoint.enabled) {
     await app.db.webhookDelivery.update({
       where: { id: deliveryId },
@@ -54,16 +64,31 @@ export async function deliverWebhook(app: AppContext, deliveryId: string, option
  * A user's "redeliver": one attempt now, with the same webhook-id (receivers deduplicate on it),
  * recorded as manual. It does not touch the automatic schedule unless it succeeds or gets a 410.
  */
-export async function redeliver(app: AppContext, accountId: string, deliveryId: string, options: DeliveryOptions = {}): Promise<WebhookAttempt> {
-  const delivery = await app.db.webhookDelivery.findFirst({ where: { id: deliveryId, accountId }, include: { endpoint: true } });
+export async function redeliver(
+  app: AppContext,
+  accountId: string,
+  deliveryId: string,
+  options: DeliveryOptions = {},
+): Promise<WebhookAttempt> {
+  const delivery = await app.db.webhookDelivery.findFirst({
+    where: { id: deliveryId, accountId },
+    include: { endpoint: true },
+  });
   if (!delivery) throw notFound('Webhook delivery');
   if (!delivery.endpoint.enabled) {
-    throw new DomainError('webhook_disabled', `The webhook endpoint is disabled (${delivery.endpoint.disabledReason ?? 'no reason given'}); enable it before redelivering.`);
+    throw new DomainError(
+      'webhook_disabled',
+      `The webhook endpoint is disabled (${delivery.endpoint.disabledReason ?? 'no reason given'}); enable it before redelivering.`,
+    );
   }
   return record(app, delivery, await attempt(app, delivery, options), { manual: true, schedule: [] });
 }
 
-async function attempt(app: AppContext, delivery: DeliveryWithEndpoint, options: DeliveryOptions): Promise<SendOutcome> {
+async function attempt(
+  app: AppContext,
+  delivery: DeliveryWithEndpoint,
+  options: DeliveryOptions,
+): Promise<SendOutcome> {
   let secret: string;
   try {
     secret = openEndpointSecret(app, delivery.endpoint);
@@ -118,7 +143,9 @@ async function record(
     if (opts.manual) return { row, next: 'unchanged' };
     // Another attempt may have settled it meanwhile (a manual redelivery, or a duplicate run of a
     // job whose worker was presumed dead): then there is nothing left to schedule.
-    const [current] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM webhook_deliveries WHERE id = ${id}::uuid`;
+    const [current] = await tx.$queryRaw<
+      { status: string }[]
+    >`SELECT status FROM webhook_deliveries WHERE id = ${id}::uuid`;
     if (current?.status !== 'pending') return { row, next: 'already settled' };
 
     const [automatic] = await tx.$queryRaw<{ n: number }[]>`
@@ -136,7 +163,16 @@ async function record(
     return { row, next: `retry in ${delayMs} ms` };
   });
   app.log.info(
-    { deliveryId: id, eventId: delivery.eventId, attempt: result.row.attemptNumber, manual: opts.manual, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, next: result.next },
+    {
+      deliveryId: id,
+      eventId: delivery.eventId,
+      attempt: result.row.attemptNumber,
+      manual: opts.manual,
+      statusCode: outcome.statusCode,
+      durationMs: outcome.durationMs,
+      error: outcome.error,
+      next: result.next,
+    },
     'webhook attempt',
   );
   return result.row;

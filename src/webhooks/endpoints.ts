@@ -16,7 +16,8 @@ function newSecret(): string {
 }
 
 // The account id is the sealing context: a sealed secret copied to another account will not open.
-const seal = (app: AppContext, accountId: string, secret: string) => sealSecret(app.config.appSecret, secret, accountId);
+const seal = (app: AppContext, accountId: string, secret: string) =>
+  sealSecret(app.config.appSecret, secret, accountId);
 
 export async function getWebhookEndpoint(app: AppContext, accountId: string): Promise<PublicWebhookEndpoint | null> {
   return app.db.webhookEndpoint.findUnique({ where: { accountId }, omit: hideSecret });
@@ -46,9 +47,15 @@ export async function setWebhookEndpoint(
 }
 
 /** Replaces the signing secret at once; deliveries still pending are signed with the new one. */
-export async function rotateWebhookSecret(app: AppContext, accountId: string): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
+export async function rotateWebhookSecret(
+  app: AppContext,
+  accountId: string,
+): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
   const secret = newSecret();
-  const { count } = await app.db.webhookEndpoint.updateMany({ where: { accountId }, data: { secretEncrypted: seal(app, accountId, secret) } });
+  const { count } = await app.db.webhookEndpoint.updateMany({
+    where: { accountId },
+    data: { secretEncrypted: seal(app, accountId, secret) },
+  });
   if (count === 0) throw notFound('Webhook endpoint');
   return { endpoint: (await getWebhookEndpoint(app, accountId))!, secret };
 }
@@ -60,7 +67,11 @@ export async function revealWebhookSecret(app: AppContext, accountId: string): P
   return openSecret(app.config.appSecret, row.secretEncrypted, accountId);
 }
 
-export async function disableWebhookEndpoint(app: AppContext, accountId: string, reason = 'Disabled by a user'): Promise<PublicWebhookEndpoint> {
+export async function disableWebhookEndpoint(
+  app: AppContext,
+  accountId: string,
+  reason = 'Disabled by a user',
+): Promise<PublicWebhookEndpoint> {
   return setEnabled(app, accountId, false, reason);
 }
 
@@ -69,7 +80,10 @@ export async function enableWebhookEndpoint(app: AppContext, accountId: string):
 }
 
 async function setEnabled(app: AppContext, accountId: string, enabled: boolean, disabledReason: string | null) {
-  const { count } = await app.db.webhookEndpoint.updateMany({ where: { accountId }, data: { enabled, disabledReason } });
+  const { count } = await app.db.webhookEndpoint.updateMany({
+    where: { accountId },
+    data: { enabled, disabledReason },
+  });
   if (count === 0) throw notFound('Webhook endpoint');
   return (await getWebhookEndpoint(app, accountId))!;
 }
@@ -81,6 +95,9 @@ export async function removeWebhookEndpoint(app: AppContext, accountId: string):
 }
 
 /** For signing deliveries. */
-export function openEndpointSecret(app: AppContext, endpoint: Pick<WebhookEndpoint, 'accountId' | 'secretEncrypted'>): string {
+export function openEndpointSecret(
+  app: AppContext,
+  endpoint: Pick<WebhookEndpoint, 'accountId' | 'secretEncrypted'>,
+): string {
   return openSecret(app.config.appSecret, endpoint.secretEncrypted, endpoint.accountId);
 }

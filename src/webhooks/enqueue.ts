@@ -39,9 +39,20 @@ export async function scheduleDeliveryJob(tx: Tx, deliveryId: string, delayMs = 
  * reached `analyzed`. Returns the new delivery's id, or null when there is no enabled endpoint or
  * this revision was already enqueued.
  */
-export async function enqueueCallAnalyzed(tx: Tx, callId: string, analysisRevision: number, publicUrl: string): Promise<string | null> {
-  const call = await tx.call.findUniqueOrThrow({ where: { id: callId }, select: { ...callForWebhook, accountId: true } });
-  const endpoint = await tx.webhookEndpoint.findFirst({ where: { accountId: call.accountId, enabled: true }, select: { id: true } });
+export async function enqueueCallAnalyzed(
+  tx: Tx,
+  callId: string,
+  analysisRevision: number,
+  publicUrl: string,
+): Promise<string | null> {
+  const call = await tx.call.findUniqueOrThrow({
+    where: { id: callId },
+    select: { ...callForWebhook, accountId: true },
+  });
+  const endpoint = await tx.webhookEndpoint.findFirst({
+    where: { accountId: call.accountId, enabled: true },
+    select: { id: true },
+  });
   if (!endpoint) return null;
   const payload = callAnalyzedEvent(call, publicUrl);
   const [inserted] = await tx.$queryRaw<{ id: string }[]>`
@@ -60,7 +71,10 @@ export async function sendTestEvent(app: AppContext, accountId: string): Promise
   const endpoint = await app.db.webhookEndpoint.findUnique({ where: { accountId } });
   if (!endpoint) throw notFound('Webhook endpoint');
   if (!endpoint.enabled) {
-    throw new DomainError('webhook_disabled', `The webhook endpoint is disabled (${endpoint.disabledReason ?? 'no reason given'}); enable it before sending a test event.`);
+    throw new DomainError(
+      'webhook_disabled',
+      `The webhook endpoint is disabled (${endpoint.disabledReason ?? 'no reason given'}); enable it before sending a test event.`,
+    );
   }
   return app.db.$transaction(async (tx) => {
     const delivery = await tx.webhookDelivery.create({

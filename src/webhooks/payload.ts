@@ -88,10 +88,16 @@ function callData(call: CallForWebhook, publicUrl: string) {
   };
 }
 
-export function testEvent(accountId: string, at = new Date()): WebhookEvent<typeof WEBHOOK_TEST, { account_id: string; message: string }> {
+export function testEvent(
+  accountId: string,
+  at = new Date(),
+): WebhookEvent<typeof WEBHOOK_TEST, { account_id: string; message: string }> {
   return {
     type: WEBHOOK_TEST,
     timestamp: at.toISOString(),
-    data: { account_id: accountId, message: 'Test event from Escucha: your endpoint is reachable and can verify signatures.' },
+    data: {
+      account_id: accountId,
+      message: 'Test event from Escucha: your endpoint is reachable and can verify signatures.',
+    },
   };
 }

@@ -78,7 +78,8 @@ async function readExcerpt(stream: AsyncIterable<Buffer> & { destroy(): void }):
 }
 
 function describeStatus(statusCode: number): string {
-  if (statusCode >= 300 && statusCode < 400) return `HTTP ${statusCode}: redirects are not followed; configure the final address`;
+  if (statusCode >= 300 && statusCode < 400)
+    return `HTTP ${statusCode}: redirects are not followed; configure the final address`;
   return `HTTP ${statusCode}`;
 }
 

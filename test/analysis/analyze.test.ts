@@ -22,7 +22,13 @@ describe('phrase criteria', () => {
 
   it('passes when said within the window and fails when said outside it', async () => {
     const r = await result(call, [
-      { ...base, key: 'greeting', kind: 'phrase', phrases: ['BIENVENIDO a Acme'], window: { from: 'start', seconds: 30 } },
+      {
+        ...base,
+        key: 'greeting',
+        kind: 'phrase',
+        phrases: ['BIENVENIDO a Acme'],
+        window: { from: 'start', seconds: 30 },
+      },
       { ...base, key: 'closing', kind: 'phrase', phrases: ['necesita algo mas'], window: { from: 'end', seconds: 30 } },
       { ...base, key: 'late', kind: 'phrase', phrases: ['necesita algo mas'], window: { from: 'start', seconds: 30 } },
     ]);
@@ -139,7 +145,12 @@ describe('metric criteria', () => {
 describe('llm criteria without a model', () => {
   it('are na with a reason', async () => {
     const r = await result(supportCall, [{ ...base, key: 'resolved', kind: 'llm', question: 'Was it resolved?' }]);
-    expect(r.criteria[0]).toMatchObject({ result: 'na', points: 0, max_points: 0, reason: 'no language model configured' });
+    expect(r.criteria[0]).toMatchObject({
+      result: 'na',
+      points: 0,
+      max_points: 0,
+      reason: 'no language model configured',
+    });
     expect(r.score).toBeNull();
   });
 
@@ -171,7 +182,12 @@ describe('llm criteria without a model', () => {
       evidence: [{ quote: 'I have requested the refund', start: 24.5, speaker: 'agent' }],
     });
     expect(r.criteria[1]).toMatchObject({ result: 'na', reason: 'the language model could not tell: Not discussed.' });
-    expect(r).toMatchObject({ score: 100, topic: 'billing', topic_label: 'Billing', summary: 'Duplicate charge refunded.' });
+    expect(r).toMatchObject({
+      score: 100,
+      topic: 'billing',
+      topic_label: 'Billing',
+      summary: 'Duplicate charge refunded.',
+    });
   });
 
   it('fall back to na and local topic/summary when the client throws', async () => {
@@ -258,13 +274,19 @@ describe('topic', () => {
     const tie = stereo([[0, 5, 'customer', 'I want to upgrade, and about my invoice']]);
     expect((await analyzeCall(tie, template({ criteria: [...criteria], topics }))).topic).toBe('sales');
     const none = stereo([[0, 5, 'customer', 'Hello there']]);
-    expect(await analyzeCall(none, template({ criteria: [...criteria], topics }))).toMatchObject({ topic: null, topic_label: null });
+    expect(await analyzeCall(none, template({ criteria: [...criteria], topics }))).toMatchObject({
+      topic: null,
+      topic_label: null,
+    });
   });
 });
 
 describe('extractive summary', () => {
   it('picks content sentences in time order, prefixed by speaker', async () => {
-    const r = await analyzeCall(supportCall, template({ criteria: [{ ...base, key: 'x', kind: 'forbidden', phrases: ['damn'] }] }));
+    const r = await analyzeCall(
+      supportCall,
+      template({ criteria: [{ ...base, key: 'x', kind: 'forbidden', phrases: ['damn'] }] }),
+    );
     const lines = r.summary.split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines.length).toBeLessThanOrEqual(3);
@@ -286,14 +308,20 @@ describe('extractive summary', () => {
       16,
       'es',
     );
-    const r = await analyzeCall(call, template({ criteria: [{ ...base, key: 'x', kind: 'forbidden', phrases: ['joder'] }] }));
+    const r = await analyzeCall(
+      call,
+      template({ criteria: [{ ...base, key: 'x', kind: 'forbidden', phrases: ['joder'] }] }),
+    );
     expect(r.summary).toBe(
       'Cliente: Me han cobrado dos veces la factura de la luz de marzo.\nAgente: Veo el cobro duplicado en la factura de marzo y tramito la devolución.',
     );
   });
 
   it('is empty without speech', async () => {
-    const r = await analyzeCall(stereo([], 30), template({ criteria: [{ ...base, key: 'x', kind: 'forbidden', phrases: ['damn'] }] }));
+    const r = await analyzeCall(
+      stereo([], 30),
+      template({ criteria: [{ ...base, key: 'x', kind: 'forbidden', phrases: ['damn'] }] }),
+    );
     expect(r.summary).toBe('');
   });
 });
@@ -310,10 +338,16 @@ describe('reasons as codes, for apps that speak other languages', () => {
     ]);
     const byKey = Object.fromEntries(r.criteria.map((c) => [c.key, { code: c.reason_code, params: c.reason_params }]));
     expect(byKey).toEqual({
-      said: { code: 'phrase_said', params: { quote: expect.stringMatching(/thank you for calling/i), at: '00:03', count: 1, mono: 0 } },
+      said: {
+        code: 'phrase_said',
+        params: { quote: expect.stringMatching(/thank you for calling/i), at: '00:03', count: 1, mono: 0 },
+      },
       missing: { code: 'phrase_missing', params: { phrases: '"goodbye"', from: 'end', seconds: 20, mono: 0 } },
       clean: { code: 'forbidden_none', params: { mono: 0 } },
-      pace: { code: 'metric_lte', params: { metric: 'duration', value: expect.any(String), threshold: expect.any(String) } },
+      pace: {
+        code: 'metric_lte',
+        params: { metric: 'duration', value: expect.any(String), threshold: expect.any(String) },
+      },
       resolved: { code: 'llm_not_configured', params: {} },
     });
   });

@@ -6,7 +6,13 @@ type Line = [start: number, end: number, speaker: Segment['speaker'], text: stri
 /** Stereo call from [start, end, speaker, text] lines; agent on channel 0. */
 export function stereo(lines: Line[], durationSeconds?: number, language = 'en'): AnalysisInput {
   return {
-    segments: lines.map(([start, end, speaker, text]) => ({ start, end, speaker, text, channel: speaker === 'customer' ? 1 : 0 })),
+    segments: lines.map(([start, end, speaker, text]) => ({
+      start,
+      end,
+      speaker,
+      text,
+      channel: speaker === 'customer' ? 1 : 0,
+    })),
     durationSeconds: durationSeconds ?? Math.max(0, ...lines.map((l) => l[1])),
     channels: 2,
     language,

@@ -28,7 +28,8 @@ function replyWith(...contents: (string | { status: number })[]) {
     http.post(`${BASE_URL}/chat/completions`, async ({ request }) => {
       requests.push({ headers: request.headers, body: (await request.json()) as Captured['body'] });
       const content = contents[Math.min(call++, contents.length - 1)]!;
-      if (typeof content !== 'string') return HttpResponse.json({ error: { message: 'busy' } }, { status: content.status });
+      if (typeof content !== 'string')
+        return HttpResponse.json({ error: { message: 'busy' } }, { status: content.status });
       return HttpResponse.json({
         id: 'chatcmpl-1',
         object: 'chat.completion',
@@ -48,7 +49,13 @@ afterAll(() => server.close());
 
 const resolvedTemplate = template({
   criteria: [
-    { key: 'resolved', label: 'Resolved', weight: 5, kind: 'llm', question: "Did the agent resolve the customer's issue?" },
+    {
+      key: 'resolved',
+      label: 'Resolved',
+      weight: 5,
+      kind: 'llm',
+      question: "Did the agent resolve the customer's issue?",
+    },
     { key: 'greeting', label: 'Greeting', weight: 5, kind: 'phrase', phrases: ['thank you for calling acme'] },
   ],
   topics: [
@@ -73,7 +80,9 @@ describe('createLlmClient', () => {
   it('sends one OpenAI-style request for all criteria and maps the answers', async () => {
     replyWith(
       JSON.stringify({
-        answers: [{ key: 'resolved', answer: 'yes', quote: 'I have requested the refund', reason: 'The refund was requested.' }],
+        answers: [
+          { key: 'resolved', answer: 'yes', quote: 'I have requested the refund', reason: 'The refund was requested.' },
+        ],
       }),
     );
     const client = createLlmClient(config, { logger });
@@ -87,17 +96,30 @@ describe('createLlmClient', () => {
     expect(headers.get('authorization')).toBe('Bearer sk-test');
     expect(headers.get('content-type')).toMatch(/^application\/json/);
     expect(body.model).toBe('gpt-test');
-    expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'qa_answers', strict: true } });
-    expect(body.response_format.json_schema.schema).toMatchObject({ type: 'object', additionalProperties: false, required: ['answers'] });
+    expect(body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'qa_answers', strict: true },
+    });
+    expect(body.response_format.json_schema.schema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['answers'],
+    });
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(body.messages[1]!.content).toContain('- resolved: Resolved?');
-    expect(body.messages[1]!.content).toContain('[00:00] Agent: Good morning, thank you for calling Acme, my name is Laura.');
+    expect(body.messages[1]!.content).toContain(
+      '[00:00] Agent: Good morning, thank you for calling Acme, my name is Laura.',
+    );
   });
 
   it('chooses a topic among the template topics and summarizes in the call language', async () => {
     replyWith(JSON.stringify({ topic: 'billing', summary: ' El cliente pidió un reembolso. ' }));
     const client = createLlmClient(config, { logger });
-    const reply = await client.chooseTopicAndSummarize(supportCall.segments, [{ key: 'billing', label: 'Billing' }], 'es');
+    const reply = await client.chooseTopicAndSummarize(
+      supportCall.segments,
+      [{ key: 'billing', label: 'Billing' }],
+      'es',
+    );
     expect(reply).toEqual({ topic: 'billing', summary: 'El cliente pidió un reembolso.' });
     const { body } = requests[0]!;
     expect(body.response_format.json_schema.name).toBe('call_summary');
@@ -110,14 +132,19 @@ describe('createLlmClient', () => {
   it('retries on 429 and 5xx', async () => {
     replyWith({ status: 503 }, { status: 429 }, JSON.stringify({ topic: null, summary: 'ok' }));
     const client = createLlmClient({ ...config, retries: 2 }, { logger });
-    await expect(client.chooseTopicAndSummarize(supportCall.segments, [], 'en')).resolves.toEqual({ topic: null, summary: 'ok' });
+    await expect(client.chooseTopicAndSummarize(supportCall.segments, [], 'en')).resolves.toEqual({
+      topic: null,
+      summary: 'ok',
+    });
     expect(requests).toHaveLength(3);
   });
 
   it('throws LlmError for malformed replies', async () => {
     const client = createLlmClient(config, { logger });
     replyWith('not json at all');
-    await expect(client.answerCriteria(supportCall.segments, [{ key: 'resolved', question: 'q' }])).rejects.toBeInstanceOf(LlmError);
+    await expect(
+      client.answerCriteria(supportCall.segments, [{ key: 'resolved', question: 'q' }]),
+    ).rejects.toBeInstanceOf(LlmError);
     replyWith(JSON.stringify({ answers: [{ key: 'resolved', answer: 'maybe' }] }));
     await expect(client.answerCriteria(supportCall.segments, [{ key: 'resolved', question: 'q' }])).rejects.toThrow(
       'reply does not match the expected format',
@@ -139,7 +166,12 @@ describe('analyzeCall with a chat model', () => {
     );
     const r = await analyzeCall(supportCall, resolvedTemplate, { llm: createLlmClient(config, { logger }) });
     expect(r.criteria[0]).toMatchObject({ key: 'resolved', result: 'failed', points: 0, max_points: 5, evidence: [] });
-    expect(r).toMatchObject({ score: 50, topic: 'sales', topic_label: 'Sales', summary: 'The customer asked about a refund.' });
+    expect(r).toMatchObject({
+      score: 50,
+      topic: 'sales',
+      topic_label: 'Sales',
+      summary: 'The customer asked about a refund.',
+    });
   });
 
   it('marks llm criteria na on a malformed reply and falls back locally', async () => {

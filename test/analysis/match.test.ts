@@ -22,7 +22,12 @@ describe('findPhrases', () => {
     const call = stereo([[10, 20, 'agent', 'Hola. BIENVENIDO a Acmé, le atiende Ana.']]);
     const [match, ...rest] = findPhrases(call.segments, ['bienvenido a acme']);
     expect(rest).toEqual([]);
-    expect(match).toMatchObject({ phrase: 'bienvenido a acme', segment: 0, speaker: 'agent', quote: 'BIENVENIDO a Acmé' });
+    expect(match).toMatchObject({
+      phrase: 'bienvenido a acme',
+      segment: 0,
+      speaker: 'agent',
+      quote: 'BIENVENIDO a Acmé',
+    });
     // Interpolated inside the segment: the phrase starts a fifth of the way in.
     expect(match!.start).toBeGreaterThan(10);
     expect(match!.end).toBeLessThan(20);

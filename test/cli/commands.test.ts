@@ -33,11 +33,29 @@ const exampleFiles = readdirSync(examplesDir).filter((f) => f.endsWith('.json'))
 
 describe('account:create', () => {
   it('prints the account id, owner email and a one-time password that is stored only hashed', async () => {
-    const r = await cli(app, 'account:create', '--name', 'Telefónica Norte', '--minutes', '500', '--seats', '3', '--timezone', 'Europe/Madrid', '--email', 'Boss@Example.com');
+    const r = await cli(
+      app,
+      'account:create',
+      '--name',
+      'Telefónica Norte',
+      '--minutes',
+      '500',
+      '--seats',
+      '3',
+      '--timezone',
+      'Europe/Madrid',
+      '--email',
+      'Boss@Example.com',
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const { account, owner } = r.json;
-    expect(account).toMatchObject({ name: 'Telefónica Norte', timeZone: 'Europe/Madrid', planMinutes: 500, planSeats: 3 });
+    expect(account).toMatchObject({
+      name: 'Telefónica Norte',
+      timeZone: 'Europe/Madrid',
+      planMinutes: 500,
+      planSeats: 3,
+    });
     expect(owner.email).toBe('boss@example.com');
     expect(owner.password).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
 
@@ -67,7 +85,16 @@ describe('account:create', () => {
 describe('account:set', () => {
   it('sets the stereo agent channel and time zone; refuses bad values', async () => {
     const account = await newAccount();
-    const r = await cli(app, 'account:set', '--account', account, '--agent-channel', 'right', '--timezone', 'America/Mexico_City');
+    const r = await cli(
+      app,
+      'account:set',
+      '--account',
+      account,
+      '--agent-channel',
+      'right',
+      '--timezone',
+      'America/Mexico_City',
+    );
     expect(r.code).toBe(0);
     expect(r.json.account).toMatchObject({ agentChannel: 'right', timeZone: 'America/Mexico_City' });
     expect((await cli(app, 'account:set', '--account', account, '--agent-channel', 'middle')).code).toBe(2);
@@ -95,7 +122,16 @@ describe('agent:add', () => {
   });
 
   it('says which account is missing rather than failing on the foreign key', async () => {
-    const r = await cli(app, 'agent:add', '--account', '00000000-0000-4000-8000-000000000000', '--name', 'A', '--code', 'A');
+    const r = await cli(
+      app,
+      'agent:add',
+      '--account',
+      '00000000-0000-4000-8000-000000000000',
+      '--name',
+      'A',
+      '--code',
+      'A',
+    );
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'not_found', message: 'Account not found' } });
   });
@@ -104,9 +140,27 @@ describe('agent:add', () => {
 describe('campaign:add and campaign:archive', () => {
   it('creates a campaign with language and template, then archives it by name', async () => {
     const account = await newAccount();
-    const tpl = await cli(app, 'template:import', '--account', account, '--file', path.join(examplesDir, exampleFiles[0]!));
+    const tpl = await cli(
+      app,
+      'template:import',
+      '--account',
+      account,
+      '--file',
+      path.join(examplesDir, exampleFiles[0]!),
+    );
     expect(tpl.code).toBe(0);
-    const c = await cli(app, 'campaign:add', '--account', account, '--name', 'Ventas Otoño', '--language', 'ES', '--template', tpl.json.template.id);
+    const c = await cli(
+      app,
+      'campaign:add',
+      '--account',
+      account,
+      '--name',
+      'Ventas Otoño',
+      '--language',
+      'ES',
+      '--template',
+      tpl.json.template.id,
+    );
     expect(c.code).toBe(0);
     expect(c.json.campaign).toMatchObject({ name: 'Ventas Otoño', language: 'es', templateId: tpl.json.template.id });
 
@@ -120,7 +174,14 @@ describe('campaign:add and campaign:archive', () => {
   it('refuses another account’s template and unknown campaign names', async () => {
     const mine = await newAccount();
     const theirs = await newAccount();
-    const tpl = await cli(app, 'template:import', '--account', theirs, '--file', path.join(examplesDir, exampleFiles[0]!));
+    const tpl = await cli(
+      app,
+      'template:import',
+      '--account',
+      theirs,
+      '--file',
+      path.join(examplesDir, exampleFiles[0]!),
+    );
     const r = await cli(app, 'campaign:add', '--account', mine, '--name', 'Steal', '--template', tpl.json.template.id);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stderr).error).toEqual({ code: 'not_found', message: 'Template not found' });
@@ -169,7 +230,11 @@ describe('webhook:set', () => {
     expect(row.secret_encrypted).not.toContain(r.json.secret.slice('whsec_'.length));
 
     const again = await cli(app, 'webhook:set', '--account', account, '--url', 'http://127.0.0.1:9/other');
-    expect(again.json).toMatchObject({ endpoint: { url: 'http://127.0.0.1:9/other' }, secret: r.json.secret, secretIsNew: false });
+    expect(again.json).toMatchObject({
+      endpoint: { url: 'http://127.0.0.1:9/other' },
+      secret: r.json.secret,
+      secretIsNew: false,
+    });
   });
 
   it('reports a bad URL as a domain error', async () => {
@@ -194,7 +259,17 @@ describe('template:import', () => {
 
   it('names the template and makes it the default when asked', async () => {
     const account = await newAccount();
-    const r = await cli(app, 'template:import', '--account', account, '--file', path.join(examplesDir, exampleFiles[0]!), '--name', 'QA 2026', '--default');
+    const r = await cli(
+      app,
+      'template:import',
+      '--account',
+      account,
+      '--file',
+      path.join(examplesDir, exampleFiles[0]!),
+      '--name',
+      'QA 2026',
+      '--default',
+    );
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ template: { name: 'QA 2026' }, default: true });
     const [acc] = await t.sql('SELECT default_template_id FROM accounts WHERE id = $1', [account]);
@@ -204,7 +279,14 @@ describe('template:import', () => {
   it('rejects an invalid template with readable issues and stores nothing (exit 1)', async () => {
     const account = await newAccount();
     const file = path.join(tmp.dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ version: 1, criteria: [{ key: 'Greeting!', kind: 'phrase', label: 'Hi', weight: 20, phrases: ['hello'] }], extra: 1 }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        criteria: [{ key: 'Greeting!', kind: 'phrase', label: 'Hi', weight: 20, phrases: ['hello'] }],
+        extra: 1,
+      }),
+    );
     const r = await cli(app, 'template:import', '--account', account, '--file', file, '--default');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -223,7 +305,10 @@ describe('template:import', () => {
     writeFileSync(file, '{ "version": 1, ');
     const r = await cli(app, 'template:import', '--account', account, '--file', file);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'invalid_template', message: expect.stringContaining('not valid JSON') });
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'invalid_template',
+      message: expect.stringContaining('not valid JSON'),
+    });
   });
 
   it('treats an unreadable file as a bad argument (exit 2)', async () => {
@@ -254,10 +339,13 @@ describe('arguments', () => {
 
   it.each(bad)('%j → exit 2 with one line on stderr, without opening the database', async (argv, message) => {
     let opened = false;
-    const r = await cli(async () => {
-      opened = true;
-      return app;
-    }, ...argv);
+    const r = await cli(
+      async () => {
+        opened = true;
+        return app;
+      },
+      ...argv,
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
@@ -268,7 +356,16 @@ describe('arguments', () => {
   it('prints help for all commands and for one', async () => {
     const all = await cli(app, 'help');
     expect(all.code).toBe(0);
-    for (const name of ['account:create', 'agent:add', 'campaign:add', 'campaign:archive', 'apikey:create', 'apikey:revoke', 'webhook:set', 'template:import']) {
+    for (const name of [
+      'account:create',
+      'agent:add',
+      'campaign:add',
+      'campaign:archive',
+      'apikey:create',
+      'apikey:revoke',
+      'webhook:set',
+      'template:import',
+    ]) {
       expect(all.stdout).toContain(name);
     }
     const one = await cli(app, 'agent:add', '--help');

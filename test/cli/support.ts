@@ -12,7 +12,14 @@ export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 /** Environment a CLI process needs for one test database; webhooks may point at 127.0.0.1. */
 export function cliEnv(t: TestDb, dataDir: string): NodeJS.ProcessEnv {
-  return { ...process.env, DATABASE_URL: t.url, DATA_DIR: dataDir, APP_SECRET: 'x'.repeat(40), WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn' };
+  return {
+    ...process.env,
+    DATABASE_URL: t.url,
+    DATA_DIR: dataDir,
+    APP_SECRET: 'x'.repeat(40),
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'warn',
+  };
 }
 
 export function tempDir(): { dir: string; remove(): void } {

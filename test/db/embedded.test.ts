@@ -14,7 +14,14 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const config = () => {
   const { DATABASE_URL: _ignored, ...env } = process.env;
-  return loadConfig({ ...env, NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDED_PG_PORT: String(57000 + (process.pid % 2000)) });
+  return loadConfig({
+    ...env,
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    EMBEDDED_PG_PORT: String(57000 + (process.pid % 2000)),
+  });
 };
 
 it('starts without DATABASE_URL on an embedded PostgreSQL in DATA_DIR/pg, and keeps its data across restarts', async () => {
@@ -26,7 +33,9 @@ it('starts without DATABASE_URL on an embedded PostgreSQL in DATA_DIR/pg, and ke
 
   const second = await startService(config(), { api: true, worker: false }, createLogger('silent'));
   try {
-    expect(await second.app.db.account.findUnique({ where: { id: account.id }, select: { name: true } })).toEqual({ name: 'Persistent Co' });
+    expect(await second.app.db.account.findUnique({ where: { id: account.id }, select: { name: true } })).toEqual({
+      name: 'Persistent Co',
+    });
   } finally {
     await second.close();
   }

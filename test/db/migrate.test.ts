@@ -3,8 +3,12 @@ import { migrate } from '../../src/db/migrate.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let t: TestDb;
-beforeAll(async () => { t = await createTestDb(); });
-afterAll(async () => { await t.drop(); });
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t.drop();
+});
 
 describe('migrations', () => {
   it('records every applied migration in _prisma_migrations the way prisma migrate deploy does', async () => {
@@ -23,7 +27,9 @@ describe('migrations', () => {
   });
 
   it('installs graphile-worker so jobs can be enqueued inside our transactions', async () => {
-    const rows = await t.sql("SELECT count(*)::int AS n FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'graphile_worker' AND p.proname = 'add_job'");
+    const rows = await t.sql(
+      "SELECT count(*)::int AS n FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'graphile_worker' AND p.proname = 'add_job'",
+    );
     expect(rows[0].n).toBeGreaterThan(0);
   });
 });

@@ -65,7 +65,11 @@ interface Datamodel {
  */
 function dmmfFromBundledWasm(schema: string): Datamodel {
   const require = createRequire(import.meta.url);
-  const wasmPath = path.join(path.dirname(require.resolve('prisma/package.json')), 'build', 'prisma_schema_build_bg.wasm');
+  const wasmPath = path.join(
+    path.dirname(require.resolve('prisma/package.json')),
+    'build',
+    'prisma_schema_build_bg.wasm',
+  );
   if (!existsSync(wasmPath)) throw new Error(`prisma-schema wasm not found at ${wasmPath}`);
   let ex: any;
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -139,7 +143,9 @@ async function loadDatamodel(schema: string): Promise<Datamodel> {
  * The DMMF leaves `Unsupported("…")` fields out of `fields` (though @@index may name them), so
  * they are read from the schema text: model → field → { column, type, optional }.
  */
-function unsupportedFields(schema: string): Map<string, Map<string, { column: string; dbType: string; optional: boolean }>> {
+function unsupportedFields(
+  schema: string,
+): Map<string, Map<string, { column: string; dbType: string; optional: boolean }>> {
   const result = new Map<string, Map<string, { column: string; dbType: string; optional: boolean }>>();
   const noComments = schema.replace(/\/\/.*$/gm, '');
   for (const m of noComments.matchAll(/^\s*model\s+(\w+)\s*\{([\s\S]*?)^\s*\}/gm)) {
@@ -189,7 +195,11 @@ interface DbForeignKey {
 }
 
 async function readCatalog(t: TestDb) {
-  const tables = (await t.sql<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)).map((r) => r.name);
+  const tables = (
+    await t.sql<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+    )
+  ).map((r) => r.name);
   const columns = await t.sql<DbColumn>(`
     SELECT table_name AS "table", column_name AS "column", is_nullable = 'YES' AS nullable, data_type AS "dataType",
            udt_name AS udt, datetime_precision AS "precision", character_maximum_length AS "charLength",
@@ -233,8 +243,20 @@ const tableOf = (m: DmmfModel) => m.dbName ?? m.name;
 const columnOf = (f: DmmfField) => f.dbName ?? f.name;
 
 /** pg's confdeltype/confupdtype letters for Prisma's referential actions. NoAction ≈ Restrict. */
-const ACTION: Record<string, string[]> = { Cascade: ['c'], SetNull: ['n'], SetDefault: ['d'], Restrict: ['r', 'a'], NoAction: ['a', 'r'] };
-const ACTION_NAME: Record<string, string> = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL', d: 'SET DEFAULT' };
+const ACTION: Record<string, string[]> = {
+  Cascade: ['c'],
+  SetNull: ['n'],
+  SetDefault: ['d'],
+  Restrict: ['r', 'a'],
+  NoAction: ['a', 'r'],
+};
+const ACTION_NAME: Record<string, string> = {
+  a: 'NO ACTION',
+  r: 'RESTRICT',
+  c: 'CASCADE',
+  n: 'SET NULL',
+  d: 'SET DEFAULT',
+};
 
 /** Describes what a scalar/enum field needs of its column; returns a problem or null. */
 function typeProblem(f: DmmfField, c: DbColumn, enums: Map<string, DmmfEnum>): string | null {
@@ -246,7 +268,9 @@ function typeProblem(f: DmmfField, c: DbColumn, enums: Map<string, DmmfEnum>): s
   if (f.kind === 'enum') {
     const e = enums.get(f.type);
     const typeName = e?.dbName ?? f.type;
-    return c.dataType === 'USER-DEFINED' && c.udt === typeName ? null : `expected enum type "${typeName}", found ${got}`;
+    return c.dataType === 'USER-DEFINED' && c.udt === typeName
+      ? null
+      : `expected enum type "${typeName}", found ${got}`;
   }
   const native = f.nativeType;
   if (native) {
@@ -282,7 +306,10 @@ function typeProblem(f: DmmfField, c: DbColumn, enums: Map<string, DmmfEnum>): s
     Float: ['double precision', (c) => c.dataType === 'double precision'],
     Decimal: ['numeric', (c) => c.dataType === 'numeric'],
     Boolean: ['boolean', (c) => c.dataType === 'boolean'],
-    DateTime: ['timestamp(3) with or without time zone', (c) => /^timestamp with(out)? time zone$/.test(c.dataType) && c.precision === 3],
+    DateTime: [
+      'timestamp(3) with or without time zone',
+      (c) => /^timestamp with(out)? time zone$/.test(c.dataType) && c.precision === 3,
+    ],
     Json: ['jsonb', (c) => c.dataType === 'jsonb'],
     Bytes: ['bytea', (c) => c.dataType === 'bytea'],
   };
@@ -315,14 +342,25 @@ function literalOf(expr: string): string {
 function defaultProblem(f: DmmfField, c: DbColumn): string | null {
   const d = f.default;
   const has = c.default !== null || c.identity;
-  if (d === undefined) return has && !c.generated ? `has a database default (${c.default ?? 'identity'}) the schema does not declare` : null;
+  if (d === undefined)
+    return has && !c.generated
+      ? `has a database default (${c.default ?? 'identity'}) the schema does not declare`
+      : null;
   if (d && typeof d === 'object' && !Array.isArray(d) && 'name' in d) {
     const fn = (d as { name: string }).name;
     if (fn === 'uuid' || fn === 'cuid' || fn === 'nanoid' || fn === 'ulid') {
-      return has ? `schema generates @default(${fn}()) in the client, but the column has a database default (${c.default})` : null;
+      return has
+        ? `schema generates @default(${fn}()) in the client, but the column has a database default (${c.default})`
+        : null;
     }
-    if (fn === 'autoincrement') return c.identity || /^nextval\(/.test(c.default ?? '') ? null : `expected a sequence default (autoincrement()), found ${c.default ?? 'none'}`;
-    if (fn === 'now') return /^(CURRENT_TIMESTAMP|now\(\))/i.test(c.default ?? '') ? null : `expected DEFAULT CURRENT_TIMESTAMP (now()), found ${c.default ?? 'none'}`;
+    if (fn === 'autoincrement')
+      return c.identity || /^nextval\(/.test(c.default ?? '')
+        ? null
+        : `expected a sequence default (autoincrement()), found ${c.default ?? 'none'}`;
+    if (fn === 'now')
+      return /^(CURRENT_TIMESTAMP|now\(\))/i.test(c.default ?? '')
+        ? null
+        : `expected DEFAULT CURRENT_TIMESTAMP (now()), found ${c.default ?? 'none'}`;
     if (fn === 'dbgenerated') return has ? null : 'expected a database default (dbgenerated()), found none';
     return `@default(${fn}()) is not handled by this test`;
   }
@@ -354,7 +392,10 @@ afterAll(async () => {
 
 /** Fails with every problem spelled out (vitest would abbreviate a long array diff). */
 function expectNone(problems: string[]): void {
-  if (problems.length) expect.fail(`${problems.length} mismatch(es) between prisma/schema.prisma and the migrations:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length)
+    expect.fail(
+      `${problems.length} mismatch(es) between prisma/schema.prisma and the migrations:\n  - ${problems.join('\n  - ')}`,
+    );
 }
 
 /** Column name of a model field, including Unsupported ones the DMMF leaves out. */
@@ -376,10 +417,14 @@ describe('prisma/schema.prisma matches the migrated database', () => {
     expect(dm.models.length).toBeGreaterThan(0);
   });
 
-  it('has exactly the schema\'s tables in `public` (plus _prisma_migrations)', () => {
+  it("has exactly the schema's tables in `public` (plus _prisma_migrations)", () => {
     const expected = new Set(dm.models.map(tableOf));
-    const missing = [...expected].filter((n) => !cat.tables.includes(n)).map((n) => `table "${n}" (model ${dm.models.find((m) => tableOf(m) === n)!.name}) is missing`);
-    const extra = cat.tables.filter((n) => !expected.has(n) && !TOOL_TABLES.has(n)).map((n) => `table "${n}" exists in the database but no model maps to it`);
+    const missing = [...expected]
+      .filter((n) => !cat.tables.includes(n))
+      .map((n) => `table "${n}" (model ${dm.models.find((m) => tableOf(m) === n)!.name}) is missing`);
+    const extra = cat.tables
+      .filter((n) => !expected.has(n) && !TOOL_TABLES.has(n))
+      .map((n) => `table "${n}" exists in the database but no model maps to it`);
     expectNone([...missing, ...extra]);
   });
 
@@ -390,10 +435,12 @@ describe('prisma/schema.prisma matches the migrated database', () => {
       const values = cat.enums.get(name);
       const want = e.values.map((v) => v.dbName ?? v.name);
       if (!values) problems.push(`enum type "${name}" is missing`);
-      else if (JSON.stringify(values) !== JSON.stringify(want)) problems.push(`enum type "${name}": expected (${want.join(', ')}), found (${values.join(', ')})`);
+      else if (JSON.stringify(values) !== JSON.stringify(want))
+        problems.push(`enum type "${name}": expected (${want.join(', ')}), found (${values.join(', ')})`);
     }
     const known = new Set(dm.enums.map((e) => e.dbName ?? e.name));
-    for (const name of cat.enums.keys()) if (!known.has(name)) problems.push(`enum type "${name}" exists in the database but not in the schema`);
+    for (const name of cat.enums.keys())
+      if (!known.has(name)) problems.push(`enum type "${name}" exists in the database but not in the schema`);
     expectNone(problems);
   });
 
@@ -414,7 +461,10 @@ describe('prisma/schema.prisma matches the migrated database', () => {
           problems.push(`${table}.${name} (field ${model.name}.${f.name}) is missing`);
           continue;
         }
-        if (c.nullable === f.isRequired) problems.push(`${table}.${name}: expected ${f.isRequired ? 'NOT NULL' : 'nullable'}, found ${c.nullable ? 'nullable' : 'NOT NULL'}`);
+        if (c.nullable === f.isRequired)
+          problems.push(
+            `${table}.${name}: expected ${f.isRequired ? 'NOT NULL' : 'nullable'}, found ${c.nullable ? 'nullable' : 'NOT NULL'}`,
+          );
         const type = typeProblem(f, c, enumsByName);
         if (type) problems.push(`${table}.${name}: ${type}`);
         const def = defaultProblem(f, c);
@@ -427,10 +477,15 @@ describe('prisma/schema.prisma matches the migrated database', () => {
           problems.push(`${table}.${u.column} (field ${model.name}.${field}, Unsupported("${u.dbType}")) is missing`);
           continue;
         }
-        if (c.nullable !== u.optional) problems.push(`${table}.${u.column}: expected ${u.optional ? 'nullable' : 'NOT NULL'}, found ${c.nullable ? 'nullable' : 'NOT NULL'}`);
+        if (c.nullable !== u.optional)
+          problems.push(
+            `${table}.${u.column}: expected ${u.optional ? 'nullable' : 'NOT NULL'}, found ${c.nullable ? 'nullable' : 'NOT NULL'}`,
+          );
         if (c.udt !== u.dbType) problems.push(`${table}.${u.column}: expected ${u.dbType}, found ${describeColumn(c)}`);
       }
-      for (const name of cols.keys()) if (!expected.has(name)) problems.push(`${table}.${name} exists in the database but no field of ${model.name} maps to it`);
+      for (const name of cols.keys())
+        if (!expected.has(name))
+          problems.push(`${table}.${name} exists in the database but no field of ${model.name} maps to it`);
       expectNone(problems);
     });
 
@@ -442,11 +497,15 @@ describe('prisma/schema.prisma matches the migrated database', () => {
         const columns = idx.fields.map((f) => columnName(model, f.name));
         const kind = idx.type === 'id' ? 'primary key' : idx.type === 'unique' ? 'unique index' : 'index';
         const label = `${kind} on ${table} (${columns.join(', ')})`;
-        const candidates = dbIndexes.filter((d) => JSON.stringify(d.columns) === JSON.stringify(columns) && !d.partial && !matched.has(d.name));
+        const candidates = dbIndexes.filter(
+          (d) => JSON.stringify(d.columns) === JSON.stringify(columns) && !d.partial && !matched.has(d.name),
+        );
         const found =
-          idx.type === 'id' ? candidates.find((d) => d.primary)
-          : idx.type === 'unique' ? candidates.find((d) => d.unique && !d.primary)
-          : candidates.find((d) => !d.unique) ?? candidates.find((d) => !d.primary);
+          idx.type === 'id'
+            ? candidates.find((d) => d.primary)
+            : idx.type === 'unique'
+              ? candidates.find((d) => d.unique && !d.primary)
+              : (candidates.find((d) => !d.unique) ?? candidates.find((d) => !d.primary));
         if (!found) {
           const near = candidates.map((d) => `${d.name}${d.primary ? ' (primary)' : d.unique ? ' (unique)' : ''}`);
           problems.push(`${label} is missing${near.length ? `; found only ${near.join(', ')}` : ''}`);
@@ -454,12 +513,18 @@ describe('prisma/schema.prisma matches the migrated database', () => {
         }
         matched.add(found.name);
         const method = (idx.algorithm ?? 'BTree').toLowerCase();
-        if (found.method !== method) problems.push(`${label}: expected USING ${method}, found ${found.method} (${found.name})`);
-        const name = idx.dbName ?? defaultName(table, columns, idx.type === 'id' ? 'pkey' : idx.type === 'unique' ? 'key' : 'idx');
-        if (name.length <= 63 && found.name !== name) problems.push(`${label}: expected the name "${name}" Prisma gives it, found "${found.name}"`);
+        if (found.method !== method)
+          problems.push(`${label}: expected USING ${method}, found ${found.method} (${found.name})`);
+        const name =
+          idx.dbName ?? defaultName(table, columns, idx.type === 'id' ? 'pkey' : idx.type === 'unique' ? 'key' : 'idx');
+        if (name.length <= 63 && found.name !== name)
+          problems.push(`${label}: expected the name "${name}" Prisma gives it, found "${found.name}"`);
       }
       for (const d of dbIndexes) {
-        if (!matched.has(d.name)) problems.push(`index "${d.name}" on ${table} (${d.columns.join(', ')}) exists in the database but not in the schema`);
+        if (!matched.has(d.name))
+          problems.push(
+            `index "${d.name}" on ${table} (${d.columns.join(', ')}) exists in the database but not in the schema`,
+          );
       }
       expectNone(problems);
     });
@@ -475,7 +540,12 @@ describe('prisma/schema.prisma matches the migrated database', () => {
         const refTable = tableOf(target);
         const refColumns = (f.relationToFields ?? []).map((n) => columnName(target, n));
         const label = `foreign key ${table} (${columns.join(', ')}) → ${refTable} (${refColumns.join(', ')}) for ${model.name}.${f.name}`;
-        const fk = dbFks.find((d) => JSON.stringify(d.columns) === JSON.stringify(columns) && d.refTable === refTable && JSON.stringify(d.refColumns) === JSON.stringify(refColumns));
+        const fk = dbFks.find(
+          (d) =>
+            JSON.stringify(d.columns) === JSON.stringify(columns) &&
+            d.refTable === refTable &&
+            JSON.stringify(d.refColumns) === JSON.stringify(refColumns),
+        );
         if (!fk) {
           problems.push(`${label} is missing`);
           continue;
@@ -484,13 +554,19 @@ describe('prisma/schema.prisma matches the migrated database', () => {
         // Prisma's defaults: Restrict when the relation is required, SetNull when optional; updates cascade.
         const onDelete = f.relationOnDelete ?? (f.isRequired ? 'Restrict' : 'SetNull');
         const onUpdate = f.relationOnUpdate ?? 'Cascade';
-        if (!ACTION[onDelete]?.includes(fk.onDelete)) problems.push(`${label}: expected onDelete ${onDelete}, found ON DELETE ${ACTION_NAME[fk.onDelete]}`);
-        if (!ACTION[onUpdate]?.includes(fk.onUpdate)) problems.push(`${label}: expected onUpdate ${onUpdate}, found ON UPDATE ${ACTION_NAME[fk.onUpdate]}`);
+        if (!ACTION[onDelete]?.includes(fk.onDelete))
+          problems.push(`${label}: expected onDelete ${onDelete}, found ON DELETE ${ACTION_NAME[fk.onDelete]}`);
+        if (!ACTION[onUpdate]?.includes(fk.onUpdate))
+          problems.push(`${label}: expected onUpdate ${onUpdate}, found ON UPDATE ${ACTION_NAME[fk.onUpdate]}`);
         const name = defaultName(table, columns, 'fkey');
-        if (name.length <= 63 && fk.name !== name) problems.push(`${label}: expected the name "${name}" Prisma gives it, found "${fk.name}"`);
+        if (name.length <= 63 && fk.name !== name)
+          problems.push(`${label}: expected the name "${name}" Prisma gives it, found "${fk.name}"`);
       }
       for (const d of dbFks) {
-        if (!matched.has(d.name)) problems.push(`foreign key "${d.name}" ${table} (${d.columns.join(', ')}) → ${d.refTable} exists in the database but no relation declares it`);
+        if (!matched.has(d.name))
+          problems.push(
+            `foreign key "${d.name}" ${table} (${d.columns.join(', ')}) → ${d.refTable} exists in the database but no relation declares it`,
+          );
       }
       expectNone(problems);
     });

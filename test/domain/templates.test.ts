@@ -14,8 +14,12 @@ import {
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let t: TestDb;
-beforeAll(async () => { t = await createTestDb(); });
-afterAll(async () => { await t.drop(); });
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t.drop();
+});
 
 // Accounts are inserted directly: the owner's scrypt hash in createAccount would only slow these tests.
 async function account(): Promise<string> {
@@ -23,10 +27,16 @@ async function account(): Promise<string> {
   return row.id;
 }
 
-const minimal = { version: 1, criteria: [{ key: 'hello', label: 'Says hello', kind: 'phrase', weight: 1, phrases: ['hello'] }] };
+const minimal = {
+  version: 1,
+  criteria: [{ key: 'hello', label: 'Says hello', kind: 'phrase', weight: 1, phrases: ['hello'] }],
+};
 
 async function rejection(p: Promise<unknown>): Promise<DomainError> {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DomainError);
   return error as DomainError;
 }
@@ -36,7 +46,10 @@ describe('createTemplate / updateTemplate', () => {
     const a = await account();
     const tpl = await createTemplate(t.db, a, { name: '  Basic  ', definition: minimal });
     expect(tpl.name).toBe('Basic');
-    expect(tpl.definition).toMatchObject({ criteria: [{ key: 'hello', critical: false, speaker: 'any', minCount: 1 }], topics: [] });
+    expect(tpl.definition).toMatchObject({
+      criteria: [{ key: 'hello', critical: false, speaker: 'any', minCount: 1 }],
+      topics: [],
+    });
   });
 
   it('accepts JSON text and the example templates', async () => {
@@ -50,10 +63,15 @@ describe('createTemplate / updateTemplate', () => {
 
   it('rejects an invalid definition with every issue and its path', async () => {
     const a = await account();
-    const error = await rejection(createTemplate(t.db, a, {
-      name: 'Bad',
-      definition: { version: 1, criteria: [{ key: 'x', label: 'X', kind: 'metric', metric: 'talk_ratio', op: 'lt', value: 60, weight: 0 }] },
-    }));
+    const error = await rejection(
+      createTemplate(t.db, a, {
+        name: 'Bad',
+        definition: {
+          version: 1,
+          criteria: [{ key: 'x', label: 'X', kind: 'metric', metric: 'talk_ratio', op: 'lt', value: 60, weight: 0 }],
+        },
+      }),
+    );
     expect(error.code).toBe('invalid_template');
     expect(error.message).toMatch(/^The template is invalid \(2 problems\): /);
     expect(error.message).toContain('criteria[0].weight: weight must be a whole number from 1 to 10');
@@ -64,7 +82,13 @@ describe('createTemplate / updateTemplate', () => {
   it('refuses an empty name and an unknown account', async () => {
     const a = await account();
     expect((await rejection(createTemplate(t.db, a, { name: ' ', definition: minimal }))).code).toBe('invalid_name');
-    expect((await rejection(createTemplate(t.db, '00000000-0000-4000-8000-000000000000', { name: 'X', definition: minimal }))).code).toBe('not_found');
+    expect(
+      (
+        await rejection(
+          createTemplate(t.db, '00000000-0000-4000-8000-000000000000', { name: 'X', definition: minimal }),
+        )
+      ).code,
+    ).toBe('not_found');
   });
 
   it('updates the name and definition, validating the new definition', async () => {
@@ -75,7 +99,9 @@ describe('createTemplate / updateTemplate', () => {
     expect(renamed.definition).toEqual(tpl.definition);
     const redefined = await updateTemplate(t.db, a, tpl.id, { definition: enCustomerSupport.definition });
     expect(redefined.definition).toEqual(enCustomerSupport.definition);
-    expect((await rejection(updateTemplate(t.db, a, tpl.id, { definition: { version: 2 } }))).code).toBe('invalid_template');
+    expect((await rejection(updateTemplate(t.db, a, tpl.id, { definition: { version: 2 } }))).code).toBe(
+      'invalid_template',
+    );
   });
 });
 
@@ -87,7 +113,10 @@ describe('getApplicableTemplate', () => {
     const withTpl = await createCampaign(t.db, a, { name: 'With', templateId: campaignTpl.id });
     const without = await createCampaign(t.db, a, { name: 'Without' });
 
-    expect(await getApplicableTemplate(t.db, { accountId: a, campaignId: withTpl.id })).toMatchObject({ id: campaignTpl.id, name: 'Campaign' });
+    expect(await getApplicableTemplate(t.db, { accountId: a, campaignId: withTpl.id })).toMatchObject({
+      id: campaignTpl.id,
+      name: 'Campaign',
+    });
     expect(await getApplicableTemplate(t.db, { accountId: a, campaignId: without.id })).toBeNull();
     expect(await getApplicableTemplate(t.db, { accountId: a, campaignId: null })).toBeNull();
 
@@ -133,7 +162,10 @@ describe('deleteTemplate', () => {
     const [acc] = await t.sql('SELECT default_template_id FROM accounts WHERE id = $1', [a]);
     expect(acc.default_template_id).toBeNull();
     const campaigns = await t.sql('SELECT id, template_id FROM campaigns WHERE account_id = $1 ORDER BY name', [a]);
-    expect(campaigns).toEqual([{ id: c1.id, template_id: null }, { id: c2.id, template_id: keep.id }]);
+    expect(campaigns).toEqual([
+      { id: c1.id, template_id: null },
+      { id: c2.id, template_id: keep.id },
+    ]);
 
     expect((await listTemplates(t.db, a)).map((x) => x.id)).toEqual([keep.id]);
     expect((await rejection(getTemplate(t.db, a, tpl.id))).code).toBe('not_found');

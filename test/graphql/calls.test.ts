@@ -16,7 +16,10 @@ let data: Awaited<ReturnType<typeof seedData>>;
 beforeAll(async () => {
   t = await createTestDb();
   // A client that counts every SQL statement, to prove list queries do not grow with the page size.
-  const counting = new PrismaClient({ adapter: new PrismaPg({ connectionString: t.url, max: 10 }), log: [{ emit: 'event', level: 'query' }] as const });
+  const counting = new PrismaClient({
+    adapter: new PrismaPg({ connectionString: t.url, max: 10 }),
+    log: [{ emit: 'event', level: 'query' }] as const,
+  });
   counting.$on('query', () => {
     queries += 1;
   });
@@ -44,8 +47,16 @@ describe('calls', () => {
   it('lists 100 calls with agent, campaign and template in a bounded number of SQL queries', async () => {
     const more = [];
     for (let i = 0; i < 120; i++) {
-      const agent = await db.agent.create({ data: { accountId: acme.account.id, name: `Agent ${i}`, nameNormalized: `agent${i}` } });
-      more.push(insertCall(db, { accountId: acme.account.id, agentId: agent.id, campaignId: data.campaign.id, templateId: data.template.id }, { score: i % 100 }));
+      const agent = await db.agent.create({
+        data: { accountId: acme.account.id, name: `Agent ${i}`, nameNormalized: `agent${i}` },
+      });
+      more.push(
+        insertCall(
+          db,
+          { accountId: acme.account.id, agentId: agent.id, campaignId: data.campaign.id, templateId: data.template.id },
+          { score: i % 100 },
+        ),
+      );
     }
     await Promise.all(more);
     queries = 0;
@@ -66,7 +77,8 @@ describe('calls', () => {
     do {
       const r: any = await acme.as.viewer.gql(LIST, { first: 50, after, sort: 'SCORE', order: 'DESC' });
       const edges = r.body.data.calls.edges;
-      for (let i = 1; i < edges.length; i++) expect(edges[i - 1].node.score).toBeGreaterThanOrEqual(edges[i].node.score);
+      for (let i = 1; i < edges.length; i++)
+        expect(edges[i - 1].node.score).toBeGreaterThanOrEqual(edges[i].node.score);
       for (const e of edges) seen.add(e.node.id);
       after = r.body.data.calls.pageInfo.hasNextPage ? r.body.data.calls.pageInfo.endCursor : null;
       pages += 1;
@@ -78,8 +90,14 @@ describe('calls', () => {
   });
 
   it('filters by view, score range, agent and language, and searches transcripts ignoring accents', async () => {
-    const failed = await insertCall(db, { accountId: acme.account.id, agentId: data.agent.id }, { status: 'failed', failureReason: 'no_speech' });
-    const count = async (filter: object) => (await acme.as.viewer.gql(`query($f: CallFilter) { calls(filter: $f) { totalCount } }`, { f: filter })).body.data.calls.totalCount;
+    const failed = await insertCall(
+      db,
+      { accountId: acme.account.id, agentId: data.agent.id },
+      { status: 'failed', failureReason: 'no_speech' },
+    );
+    const count = async (filter: object) =>
+      (await acme.as.viewer.gql(`query($f: CallFilter) { calls(filter: $f) { totalCount } }`, { f: filter })).body.data
+        .calls.totalCount;
     expect(await count({ view: 'FAILED' })).toBe(1);
     expect(await count({ view: 'ANALYZED' })).toBe(121);
     expect(await count({ view: 'IN_PROGRESS' })).toBe(0);
@@ -89,7 +107,10 @@ describe('calls', () => {
     expect(await count({ search: 'PEÑA invoice' })).toBe(121);
     expect(await count({ search: '"thanks for calling" -refund' })).toBe(121);
     expect(await count({ search: 'nonexistentword' })).toBe(0);
-    const one = await acme.as.viewer.gql(`query($id: ID!) { call(id: $id) { view failureReason recordingUrl appUrl } }`, { id: failed.id });
+    const one = await acme.as.viewer.gql(
+      `query($id: ID!) { call(id: $id) { view failureReason recordingUrl appUrl } }`,
+      { id: failed.id },
+    );
     expect(one.body.data.call).toEqual({
       view: 'FAILED',
       failureReason: 'no_speech',
@@ -99,37 +120,67 @@ describe('calls', () => {
   });
 
   it('shows a call with transcript, criteria with evidence, history and webhook deliveries', async () => {
-    const r = await acme.as.viewer.gql(`query($id: ID!) { call(id: $id) {
+    const r = await acme.as.viewer.gql(
+      `query($id: ID!) { call(id: $id) {
       transcript { start end speaker text channel }
       criteria { key result points maxPoints evidence { quote start speaker } }
       events { status }
       webhookDeliveries { eventType status attempts { attemptNumber statusCode } }
-    } }`, { id: data.call.id });
+    } }`,
+      { id: data.call.id },
+    );
     const c = r.body.data.call;
     expect(c.transcript[0]).toMatchObject({ speaker: 'agent', channel: 0 });
-    expect(c.criteria[0]).toEqual({ key: 'greeting', result: 'PASSED', points: 5, maxPoints: 5, evidence: [{ quote: 'Hello', start: 0, speaker: 'agent' }] });
+    expect(c.criteria[0]).toEqual({
+      key: 'greeting',
+      result: 'PASSED',
+      points: 5,
+      maxPoints: 5,
+      evidence: [{ quote: 'Hello', start: 0, speaker: 'agent' }],
+    });
     expect(c.events.map((e: any) => e.status)).toEqual(['QUEUED', 'ANALYZED']);
-    expect(c.webhookDeliveries).toEqual([{ eventType: 'call.analyzed', status: 'PENDING', attempts: [{ attemptNumber: 1, statusCode: 500 }] }]);
+    expect(c.webhookDeliveries).toEqual([
+      { eventType: 'call.analyzed', status: 'PENDING', attempts: [{ attemptNumber: 1, statusCode: 500 }] },
+    ]);
   });
 
   it('previews a template on a call without saving anything', async () => {
-    const r = await acme.as.analyst.gql(`mutation($id: ID!, $d: JSON!) { previewTemplate(callId: $id, definition: $d) { __typename ... on AnalysisPreview { score criteria { key result } } ... on ValidationError { code issues { path message } } } }`, {
-      id: data.call.id,
-      d: { version: 1, criteria: [{ key: 'bye', label: 'Says goodbye', weight: 1, kind: 'phrase', phrases: ['goodbye'] }] },
+    const r = await acme.as.analyst.gql(
+      `mutation($id: ID!, $d: JSON!) { previewTemplate(callId: $id, definition: $d) { __typename ... on AnalysisPreview { score criteria { key result } } ... on ValidationError { code issues { path message } } } }`,
+      {
+        id: data.call.id,
+        d: {
+          version: 1,
+          criteria: [{ key: 'bye', label: 'Says goodbye', weight: 1, kind: 'phrase', phrases: ['goodbye'] }],
+        },
+      },
+    );
+    expect(r.body.data.previewTemplate).toMatchObject({
+      __typename: 'AnalysisPreview',
+      score: 0,
+      criteria: [{ key: 'bye', result: 'FAILED' }],
     });
-    expect(r.body.data.previewTemplate).toMatchObject({ __typename: 'AnalysisPreview', score: 0, criteria: [{ key: 'bye', result: 'FAILED' }] });
-    const bad = await acme.as.analyst.gql(`mutation($id: ID!, $d: JSON!) { previewTemplate(callId: $id, definition: $d) { __typename ... on ValidationError { code issues { path message } } } }`, {
-      id: data.call.id,
-      d: { version: 1, criteria: [{ key: 'bye', label: 'x', weight: 11, kind: 'phrase', phrases: ['goodbye'] }] },
+    const bad = await acme.as.analyst.gql(
+      `mutation($id: ID!, $d: JSON!) { previewTemplate(callId: $id, definition: $d) { __typename ... on ValidationError { code issues { path message } } } }`,
+      {
+        id: data.call.id,
+        d: { version: 1, criteria: [{ key: 'bye', label: 'x', weight: 11, kind: 'phrase', phrases: ['goodbye'] }] },
+      },
+    );
+    expect(bad.body.data.previewTemplate).toMatchObject({
+      __typename: 'ValidationError',
+      code: 'invalid_template',
+      issues: [{ path: 'criteria[0].weight' }],
     });
-    expect(bad.body.data.previewTemplate).toMatchObject({ __typename: 'ValidationError', code: 'invalid_template', issues: [{ path: 'criteria[0].weight' }] });
   });
 
   it('re-analysis bumps the revision and enqueues an analyze job in one transaction', async () => {
     const REANALYZE = `mutation($id: ID!) { reanalyzeCall(id: $id) { __typename ... on Call { status analysisRevision } ... on Error { code } } }`;
     const r = await acme.as.analyst.gql(REANALYZE, { id: data.call.id });
     expect(r.body.data.reanalyzeCall).toEqual({ __typename: 'Call', status: 'ANALYZING', analysisRevision: 1 });
-    const jobs = await t.sql(`SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks k ON k.id = j.task_id WHERE k.identifier = 'analyze'`);
+    const jobs = await t.sql(
+      `SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks k ON k.id = j.task_id WHERE k.identifier = 'analyze'`,
+    );
     expect(jobs.map((j) => j.payload)).toEqual([{ callId: data.call.id }]);
     const again = await acme.as.analyst.gql(REANALYZE, { id: data.call.id });
     expect(again.body.data.reanalyzeCall).toEqual({ __typename: 'ConflictError', code: 'not_ready' });
@@ -138,12 +189,21 @@ describe('calls', () => {
   it('delivers callUpdated over SSE when another connection changes a call of the account, and nothing of other accounts', async () => {
     const other = await seedAccount(h, 'Other');
     const otherData = await seedData(db, other.account.id, 'Other', other.users.owner.id);
-    const target = await insertCall(db, { accountId: acme.account.id, agentId: data.agent.id }, { status: 'transcribing' });
+    const target = await insertCall(
+      db,
+      { accountId: acme.account.id, agentId: data.agent.id },
+      { status: 'transcribing' },
+    );
     const controller = new AbortController();
     const res = await fetch(h.url, {
       method: 'POST',
       signal: controller.signal,
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-escucha-csrf': acme.as.viewer.csrf!, cookie: acme.as.viewer.cookie! },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'x-escucha-csrf': acme.as.viewer.csrf!,
+        cookie: acme.as.viewer.cookie!,
+      },
       body: JSON.stringify({ query: `subscription { callUpdated { id status } }` }),
     });
     expect(res.status).toBe(200);

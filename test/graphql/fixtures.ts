@@ -54,7 +54,18 @@ export async function insertCall(
         score: 80,
         topic: 'billing',
         summary: 'A billing question.',
-        criteria: [{ key: 'greeting', label: 'Greets the customer', kind: 'phrase', result: 'passed', points: 5, max_points: 5, critical: false, evidence: [{ quote: 'Hello', start: 0, end: 0.5, speaker: 'agent' }] }],
+        criteria: [
+          {
+            key: 'greeting',
+            label: 'Greets the customer',
+            kind: 'phrase',
+            result: 'passed',
+            points: 5,
+            max_points: 5,
+            critical: false,
+            evidence: [{ quote: 'Hello', start: 0, end: 0.5, speaker: 'agent' }],
+          },
+        ],
         metrics: { duration_seconds: 61 },
         analyzedAt: new Date(),
       }),
@@ -65,21 +76,78 @@ export async function insertCall(
 
 /** Agent, campaign, default template, an analyzed call with history and a webhook delivery, an API key, an invitation. */
 export async function seedData(db: Db, accountId: string, label: string, invitedById: string) {
-  const agent = await db.agent.create({ data: { accountId, name: `${label} Agent`, nameNormalized: `${label.toLowerCase()}agent`, code: `${label}-7`, codeNormalized: `${label.toLowerCase()}7` } });
-  const template = await db.template.create({ data: { accountId, name: `${label} Template`, definition: TEMPLATE_DEFINITION } });
+  const agent = await db.agent.create({
+    data: {
+      accountId,
+      name: `${label} Agent`,
+      nameNormalized: `${label.toLowerCase()}agent`,
+      code: `${label}-7`,
+      codeNormalized: `${label.toLowerCase()}7`,
+    },
+  });
+  const template = await db.template.create({
+    data: { accountId, name: `${label} Template`, definition: TEMPLATE_DEFINITION },
+  });
   await db.account.update({ where: { id: accountId }, data: { defaultTemplateId: template.id } });
-  const campaign = await db.campaign.create({ data: { accountId, name: `${label} Campaign`, nameNormalized: `${label.toLowerCase()}campaign`, templateId: template.id } });
-  const call = await insertCall(db, { accountId, agentId: agent.id, campaignId: campaign.id, templateId: template.id }, { externalId: `${label}-ext`, topic: `${label.toLowerCase()}-topic` });
-  await db.callEvent.createMany({ data: [{ callId: call.id, status: 'queued' }, { callId: call.id, status: 'analyzed' }] });
-  const endpoint = await db.webhookEndpoint.create({ data: { accountId, url: `https://${label.toLowerCase()}.example/hook`, secretEncrypted: sealSecret(APP_SECRET, `whsec_${label}secret`, accountId) } });
+  const campaign = await db.campaign.create({
+    data: {
+      accountId,
+      name: `${label} Campaign`,
+      nameNormalized: `${label.toLowerCase()}campaign`,
+      templateId: template.id,
+    },
+  });
+  const call = await insertCall(
+    db,
+    { accountId, agentId: agent.id, campaignId: campaign.id, templateId: template.id },
+    { externalId: `${label}-ext`, topic: `${label.toLowerCase()}-topic` },
+  );
+  await db.callEvent.createMany({
+    data: [
+      { callId: call.id, status: 'queued' },
+      { callId: call.id, status: 'analyzed' },
+    ],
+  });
+  const endpoint = await db.webhookEndpoint.create({
+    data: {
+      accountId,
+      url: `https://${label.toLowerCase()}.example/hook`,
+      secretEncrypted: sealSecret(APP_SECRET, `whsec_${label}secret`, accountId),
+    },
+  });
   const delivery = await db.webhookDelivery.create({
-    data: { accountId, endpointId: endpoint.id, callId: call.id, eventId: `msg_${label}_${randomBytes(4).toString('hex')}`, eventType: 'call.analyzed', payload: { data: { id: call.id } } },
+    data: {
+      accountId,
+      endpointId: endpoint.id,
+      callId: call.id,
+      eventId: `msg_${label}_${randomBytes(4).toString('hex')}`,
+      eventType: 'call.analyzed',
+      payload: { data: { id: call.id } },
+    },
   });
-  await db.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptNumber: 1, statusCode: 500, durationMs: 12 } });
-  const apiKey = await db.apiKey.create({ data: { accountId, name: `${label} key`, prefix: `esk_${randomBytes(4).toString('hex')}`, keyHash: randomBytes(32).toString('hex') } });
+  await db.webhookAttempt.create({
+    data: { deliveryId: delivery.id, attemptNumber: 1, statusCode: 500, durationMs: 12 },
+  });
+  const apiKey = await db.apiKey.create({
+    data: {
+      accountId,
+      name: `${label} key`,
+      prefix: `esk_${randomBytes(4).toString('hex')}`,
+      keyHash: randomBytes(32).toString('hex'),
+    },
+  });
   const invitation = await db.invitation.create({
-    data: { accountId, email: `invitee-${label.toLowerCase()}@example.com`, role: 'viewer', tokenHash: randomBytes(32).toString('hex'), invitedById, expiresAt: new Date(Date.now() + 86400_000) },
+    data: {
+      accountId,
+      email: `invitee-${label.toLowerCase()}@example.com`,
+      role: 'viewer',
+      tokenHash: randomBytes(32).toString('hex'),
+      invitedById,
+      expiresAt: new Date(Date.now() + 86400_000),
+    },
   });
-  await db.usagePeriod.create({ data: { accountId, period: '2024-01', calls: 1, minutesUsed: 2, storageBytes: 1000n } });
+  await db.usagePeriod.create({
+    data: { accountId, period: '2024-01', calls: 1, minutesUsed: 2, storageBytes: 1000n },
+  });
   return { agent, template, campaign, call, endpoint, delivery, apiKey, invitation };
 }

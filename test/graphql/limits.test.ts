@@ -17,7 +17,6 @@ afterAll(async () => {
   await t?.drop();
 });
 
-
 describe('query limits', () => {
   it('refuses a query nested deeper than the limit, before running it', async () => {
     // Introspection is the schema's only unbounded nesting, and a classic way to make a server work hard.
@@ -25,7 +24,10 @@ describe('query limits', () => {
     const deep = `{ __schema { types { fields { type { ${ofTypes(14)} } } } } }`;
     const r = await acme.as.viewer.gql(deep);
     expect(r.body.data ?? null).toBeNull();
-    expect(r.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/nested \d+ levels deep; the limit is 15/), extensions: { code: 'QUERY_TOO_DEEP' } });
+    expect(r.body.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/nested \d+ levels deep; the limit is 15/),
+      extensions: { code: 'QUERY_TOO_DEEP' },
+    });
   });
 
   it('still answers the standard introspection query (GraphiQL, code generators)', async () => {
@@ -36,7 +38,10 @@ describe('query limits', () => {
   });
 
   it('refuses a query whose estimated cost is too high (many aliased pages of calls)', async () => {
-    const pages = Array.from({ length: 60 }, (_, i) => `p${i}: calls(first: 100) { edges { node { id agent { name } campaign { name } } } }`).join(' ');
+    const pages = Array.from(
+      { length: 60 },
+      (_, i) => `p${i}: calls(first: 100) { edges { node { id agent { name } campaign { name } } } }`,
+    ).join(' ');
     const r = await acme.as.viewer.gql(`{ ${pages} }`);
     expect(r.body.data ?? null).toBeNull();
     expect(JSON.stringify(r.body.errors)).toMatch(/complexity|breadth|cost/i);

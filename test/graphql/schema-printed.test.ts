@@ -15,7 +15,8 @@ describe('schema/schema.graphql', () => {
     for (const root of [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!]) {
       for (const field of Object.values(root.getFields())) {
         const options = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions;
-        if (!options?.authScopes && !publicFields.has(`${root.name}.${field.name}`)) unguarded.push(`${root.name}.${field.name}`);
+        if (!options?.authScopes && !publicFields.has(`${root.name}.${field.name}`))
+          unguarded.push(`${root.name}.${field.name}`);
       }
     }
     expect(unguarded).toEqual([]);
@@ -26,7 +27,8 @@ describe('schema/schema.graphql', () => {
     const leaks: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
       if (!isObjectType(type) || type.name.startsWith('__')) continue;
-      for (const f of Object.values(type.getFields())) if (forbidden.test(f.name)) leaks.push(`${type.name}.${f.name}: ${getNamedType(f.type).name}`);
+      for (const f of Object.values(type.getFields()))
+        if (forbidden.test(f.name)) leaks.push(`${type.name}.${f.name}: ${getNamedType(f.type).name}`);
     }
     expect(leaks).toEqual([]);
   });

@@ -40,7 +40,11 @@ describe('sign-in and sessions', () => {
     const b = new Browser(h.url);
     const wrong = await b.gql(SIGN_IN, { e: acme.users.admin.email, p: 'not the password' });
     const unknown = await b.gql(SIGN_IN, { e: 'ghost@example.com', p: 'not the password' });
-    expect(wrong.body.data.signIn).toEqual({ __typename: 'InvalidCredentialsError', code: 'invalid_credentials', message: 'Wrong email or password.' });
+    expect(wrong.body.data.signIn).toEqual({
+      __typename: 'InvalidCredentialsError',
+      code: 'invalid_credentials',
+      message: 'Wrong email or password.',
+    });
     expect(unknown.body.data.signIn).toEqual(wrong.body.data.signIn);
     expect(b.cookie).toBeNull();
   });
@@ -64,7 +68,9 @@ describe('sign-in and sessions', () => {
     const b = new Browser(h.url);
     await b.signIn(acme.users.viewer.email, PASSWORD);
     expect((await b.gql(`{ me { email } }`)).body.data.me.email).toBe(acme.users.viewer.email);
-    await t.sql(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [hashToken(b.cookie!.split('=')[1]!)]);
+    await t.sql(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [
+      hashToken(b.cookie!.split('=')[1]!),
+    ]);
     const r = await b.gql(`{ me { email } }`);
     expect(r.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect((await b.gql(`{ session { csrfToken } }`)).body.data.session).toBeNull();
@@ -74,10 +80,16 @@ describe('sign-in and sessions', () => {
     const b = new Browser(h.url);
     await b.signIn(acme.users.viewer.email, PASSWORD);
     const hash = hashToken(b.cookie!.split('=')[1]!);
-    await t.sql(`UPDATE sessions SET last_seen_at = now() - interval '1 hour', expires_at = now() + interval '1 day' WHERE token_hash = $1`, [hash]);
+    await t.sql(
+      `UPDATE sessions SET last_seen_at = now() - interval '1 hour', expires_at = now() + interval '1 day' WHERE token_hash = $1`,
+      [hash],
+    );
     const r = await b.gql(`{ me { email } }`);
     expect(r.headers.getSetCookie().some((c) => c.startsWith('escucha_session='))).toBe(true);
-    const [row] = await t.sql(`SELECT expires_at > now() + interval '13 days' AS slid FROM sessions WHERE token_hash = $1`, [hash]);
+    const [row] = await t.sql(
+      `SELECT expires_at > now() + interval '13 days' AS slid FROM sessions WHERE token_hash = $1`,
+      [hash],
+    );
     expect(row.slid).toBe(true);
   });
 
@@ -93,15 +105,27 @@ describe('sign-in and sessions', () => {
 
   it('changes the password only with the current one, and ends the other sessions', async () => {
     const email = 'traveller@example.com';
-    await h.app.db.user.create({ data: { accountId: acme.account.id, email, name: 'Traveller', role: 'analyst', passwordHash: await hashPassword(PASSWORD) } });
+    await h.app.db.user.create({
+      data: {
+        accountId: acme.account.id,
+        email,
+        name: 'Traveller',
+        role: 'analyst',
+        passwordHash: await hashPassword(PASSWORD),
+      },
+    });
     const laptop = new Browser(h.url);
     const phone = new Browser(h.url);
     await laptop.signIn(email, PASSWORD);
     await phone.signIn(email, PASSWORD);
     const CHANGE = `mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) { __typename ... on Error { code } } }`;
-    expect((await laptop.gql(CHANGE, { c: 'wrong', n: 'a brand new password' })).body.data.changePassword.code).toBe('invalid_credentials');
+    expect((await laptop.gql(CHANGE, { c: 'wrong', n: 'a brand new password' })).body.data.changePassword.code).toBe(
+      'invalid_credentials',
+    );
     expect((await laptop.gql(CHANGE, { c: PASSWORD, n: 'short' })).body.data.changePassword.code).toBe('weak_password');
-    expect((await laptop.gql(CHANGE, { c: PASSWORD, n: 'a brand new password' })).body.data.changePassword.__typename).toBe('MutationChangePasswordSuccess');
+    expect(
+      (await laptop.gql(CHANGE, { c: PASSWORD, n: 'a brand new password' })).body.data.changePassword.__typename,
+    ).toBe('MutationChangePasswordSuccess');
     expect((await laptop.gql(`{ me { email } }`)).body.data.me.email).toBe(email);
     expect((await phone.gql(`{ me { email } }`)).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const again = new Browser(h.url);
@@ -117,7 +141,11 @@ describe('CSRF and CORS', () => {
   });
 
   it('rejects a mutation whose header does not match the session csrf token, and changes nothing', async () => {
-    const r = await acme.as.owner.gql(`mutation { createAgent(input: { name: "CSRF victim" }) { __typename } }`, {}, { csrf: 'guessed' });
+    const r = await acme.as.owner.gql(
+      `mutation { createAgent(input: { name: "CSRF victim" }) { __typename } }`,
+      {},
+      { csrf: 'guessed' },
+    );
     expect(r.body.errors?.[0]?.extensions?.code).toBe('CSRF');
     expect(await t.sql(`SELECT 1 FROM agents WHERE name = 'CSRF victim'`)).toHaveLength(0);
     // Reads are harmless and work with any header value.
@@ -125,7 +153,14 @@ describe('CSRF and CORS', () => {
   });
 
   it('grants no cross-origin access (no CORS headers on preflight or response)', async () => {
-    const pre = await fetch(h.url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-escucha-csrf,content-type' } });
+    const pre = await fetch(h.url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-escucha-csrf,content-type',
+      },
+    });
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
     const r = await acme.as.viewer.gql(`{ me { email } }`, {}, { headers: { origin: 'https://evil.example' } });
     expect(r.headers.get('access-control-allow-origin')).toBeNull();
@@ -134,7 +169,9 @@ describe('CSRF and CORS', () => {
 
 describe('invitations and users', () => {
   it('invites with a one-time link that creates the user and signs them in', async () => {
-    const r = await acme.as.admin.gql(`mutation { inviteUser(email: "New.Person@Example.com", role: ANALYST) { __typename ... on InvitationPayload { link invitation { email role } } ... on Error { code } } }`);
+    const r = await acme.as.admin.gql(
+      `mutation { inviteUser(email: "New.Person@Example.com", role: ANALYST) { __typename ... on InvitationPayload { link invitation { email role } } ... on Error { code } } }`,
+    );
     const { link, invitation } = r.body.data.inviteUser;
     expect(invitation).toEqual({ email: 'new.person@example.com', role: 'ANALYST' });
     expect(link).toMatch(/^https:\/\/escucha\.example\/invite\/[A-Za-z0-9_-]{40,}$/);
@@ -142,23 +179,38 @@ describe('invitations and users', () => {
     const b = new Browser(h.url);
     const ACCEPT = `mutation($t: String!) { acceptInvitation(token: $t, name: "New Person", password: "a long password") { __typename ... on Session { user { email role name } } ... on Error { code } } }`;
     const accepted = await b.gql(ACCEPT, { t: token });
-    expect(accepted.body.data.acceptInvitation).toEqual({ __typename: 'Session', user: { email: 'new.person@example.com', role: 'ANALYST', name: 'New Person' } });
+    expect(accepted.body.data.acceptInvitation).toEqual({
+      __typename: 'Session',
+      user: { email: 'new.person@example.com', role: 'ANALYST', name: 'New Person' },
+    });
     expect((await b.gql(`{ account { name } }`)).body.data.account.name).toBe('Acme');
     const reuse = await new Browser(h.url).gql(ACCEPT, { t: token });
     expect(reuse.body.data.acceptInvitation.code).toBe('invalid_invitation');
   });
 
   it('only owners grant the owner role, and the last owner cannot be demoted or removed', async () => {
-    const byAdmin = await acme.as.admin.gql(`mutation($id: ID!) { changeUserRole(userId: $id, role: OWNER) { __typename ... on Error { code } } }`, { id: acme.users.viewer.id });
+    const byAdmin = await acme.as.admin.gql(
+      `mutation($id: ID!) { changeUserRole(userId: $id, role: OWNER) { __typename ... on Error { code } } }`,
+      { id: acme.users.viewer.id },
+    );
     expect(byAdmin.body.data.changeUserRole).toEqual({ __typename: 'ForbiddenError', code: 'forbidden' });
-    const demote = await acme.as.owner.gql(`mutation($id: ID!) { changeUserRole(userId: $id, role: ADMIN) { __typename ... on Error { code } } }`, { id: acme.users.owner.id });
+    const demote = await acme.as.owner.gql(
+      `mutation($id: ID!) { changeUserRole(userId: $id, role: ADMIN) { __typename ... on Error { code } } }`,
+      { id: acme.users.owner.id },
+    );
     expect(demote.body.data.changeUserRole).toEqual({ __typename: 'ConflictError', code: 'last_owner' });
-    const remove = await acme.as.owner.gql(`mutation($id: ID!) { removeUser(userId: $id) { __typename ... on Error { code } } }`, { id: acme.users.owner.id });
+    const remove = await acme.as.owner.gql(
+      `mutation($id: ID!) { removeUser(userId: $id) { __typename ... on Error { code } } }`,
+      { id: acme.users.owner.id },
+    );
     expect(remove.body.data.removeUser).toEqual({ __typename: 'ConflictError', code: 'last_owner' });
   });
 
   it('removing a user ends their sessions at once', async () => {
-    const r = await acme.as.admin.gql(`mutation($id: ID!) { removeUser(userId: $id) { __typename ... on User { removedAt } } }`, { id: acme.users.viewer.id });
+    const r = await acme.as.admin.gql(
+      `mutation($id: ID!) { removeUser(userId: $id) { __typename ... on User { removedAt } } }`,
+      { id: acme.users.viewer.id },
+    );
     expect(r.body.data.removeUser.removedAt).toBeTruthy();
     expect((await acme.as.viewer.gql(`{ me { email } }`)).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const again = await new Browser(h.url).gql(SIGN_IN, { e: acme.users.viewer.email, p: PASSWORD });

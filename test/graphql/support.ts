@@ -34,7 +34,12 @@ export async function startGraphql(t: TestDb, opts: { db?: Db; env?: Record<stri
     LOG_LEVEL: 'silent',
     ...opts.env,
   });
-  const app: AppContext = { config, log: createLogger('silent'), db: opts.db ?? t.db, storage: localStorage(config.storageDir) };
+  const app: AppContext = {
+    config,
+    log: createLogger('silent'),
+    db: opts.db ?? t.db,
+    storage: localStorage(config.storageDir),
+  };
   const server = createHttpServer(app, graphqlRoutes(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -62,7 +67,11 @@ export class Browser {
 
   constructor(readonly url: string) {}
 
-  async gql<T = any>(query: string, variables: Record<string, unknown> = {}, opts: { csrf?: string | null; headers?: Record<string, string> } = {}): Promise<GqlResult<T>> {
+  async gql<T = any>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    opts: { csrf?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<GqlResult<T>> {
     const csrf = opts.csrf === undefined ? (this.csrf ?? 'x') : opts.csrf;
     const res = await fetch(this.url, {
       method: 'POST',
@@ -104,9 +113,12 @@ export async function seedAccount(h: Harness, name: string, opts: { seats?: numb
   const users = {} as Record<UserRole, { id: string; email: string }>;
   for (const role of ['owner', 'admin', 'analyst', 'viewer'] as const) {
     const email = role === 'owner' ? owner.email : `${role}-${account.id.slice(0, 8)}@example.com`;
-    const user = role === 'owner'
-      ? await h.app.db.user.findUniqueOrThrow({ where: { email } })
-      : await h.app.db.user.create({ data: { accountId: account.id, email, name: `${name} ${role}`, role, passwordHash } });
+    const user =
+      role === 'owner'
+        ? await h.app.db.user.findUniqueOrThrow({ where: { email } })
+        : await h.app.db.user.create({
+            data: { accountId: account.id, email, name: `${name} ${role}`, role, passwordHash },
+          });
     users[role] = { id: user.id, email };
     browsers[role] = new Browser(h.url);
     await browsers[role].signIn(email, PASSWORD);

@@ -52,62 +52,148 @@ const code = (c: string) => own((v) => expect(v.code).toBe(c));
 const QUERIES: Record<string, Case> = {
   session: { doc: () => `{ session { user { id email } } }`, expect: own() },
   me: { doc: () => `{ me { id email role } }`, expect: own() },
-  account: { doc: () => `{ account { id name plan { seats } defaultTemplate { id name } } }`, expect: own((v) => expect(v.name).toBe('Bolt')) },
+  account: {
+    doc: () => `{ account { id name plan { seats } defaultTemplate { id name } } }`,
+    expect: own((v) => expect(v.name).toBe('Bolt')),
+  },
   users: { doc: () => `{ users { id email } }`, expect: own((v) => expect(v).toHaveLength(4)) },
   invitations: { doc: () => `{ invitations { id email } }`, expect: own((v) => expect(v).toHaveLength(1)) },
-  agents: { doc: () => `{ agents(includeInactive: true) { id name } }`, expect: own((v) => expect(v.map((x: any) => x.name)).toEqual(['Bolt Agent'])) },
+  agents: {
+    doc: () => `{ agents(includeInactive: true) { id name } }`,
+    expect: own((v) => expect(v.map((x: any) => x.name)).toEqual(['Bolt Agent'])),
+  },
   agent: { doc: (i) => `{ agent(id: "${i.agent.id}") { id name } }`, expect: nul },
   seats: { doc: () => `{ seats { used total } }`, expect: own((v) => expect(v.used).toBe(1)) },
-  campaigns: { doc: () => `{ campaigns(includeArchived: true) { id name template { id } } }`, expect: own((v) => expect(v).toHaveLength(1)) },
+  campaigns: {
+    doc: () => `{ campaigns(includeArchived: true) { id name template { id } } }`,
+    expect: own((v) => expect(v).toHaveLength(1)),
+  },
   campaign: { doc: (i) => `{ campaign(id: "${i.campaign.id}") { id } }`, expect: nul },
   templates: { doc: () => `{ templates { id name } }`, expect: own((v) => expect(v).toHaveLength(1)) },
   template: { doc: (i) => `{ template(id: "${i.template.id}") { id } }`, expect: nul },
   calls: {
-    doc: (i) => `{ calls(first: 100, filter: { agentIds: ["${i.agent.id}"], campaignIds: ["${i.campaign.id}"] }) { totalCount edges { node { id } } } }`,
+    doc: (i) =>
+      `{ calls(first: 100, filter: { agentIds: ["${i.agent.id}"], campaignIds: ["${i.campaign.id}"] }) { totalCount edges { node { id } } } }`,
     expect: own((v) => expect(v).toEqual({ totalCount: 0, edges: [] })),
   },
   call: { doc: (i) => `{ call(id: "${i.call.id}") { id transcript { text } } }`, expect: nul },
   callTopics: { doc: () => `{ callTopics }`, expect: own((v) => expect(v).toEqual(['bolt-topic'])) },
   apiKeys: { doc: () => `{ apiKeys { id prefix } }`, expect: own((v) => expect(v).toHaveLength(1)) },
-  webhookEndpoint: { doc: () => `{ webhookEndpoint { id url } }`, expect: own((v) => expect(v.url).toBe('https://bolt.example/hook')) },
-  webhookDeliveries: { doc: (i) => `{ webhookDeliveries(callId: "${i.call.id}") { edges { node { id } } } }`, expect: own((v) => expect(v.edges).toEqual([])) },
-  usage: { doc: () => `{ usage(period: "2024-01") { ${R} ... on QueryUsageSuccess { data { calls } } } }`, expect: own((v) => expect(v.data.calls).toBe(1)) },
-  usageHistory: { doc: () => `{ usageHistory { period calls } }`, expect: own((v) => expect(v).toEqual([{ period: '2024-01', calls: 1 }])) },
+  webhookEndpoint: {
+    doc: () => `{ webhookEndpoint { id url } }`,
+    expect: own((v) => expect(v.url).toBe('https://bolt.example/hook')),
+  },
+  webhookDeliveries: {
+    doc: (i) => `{ webhookDeliveries(callId: "${i.call.id}") { edges { node { id } } } }`,
+    expect: own((v) => expect(v.edges).toEqual([])),
+  },
+  usage: {
+    doc: () => `{ usage(period: "2024-01") { ${R} ... on QueryUsageSuccess { data { calls } } } }`,
+    expect: own((v) => expect(v.data.calls).toBe(1)),
+  },
+  usageHistory: {
+    doc: () => `{ usageHistory { period calls } }`,
+    expect: own((v) => expect(v).toEqual([{ period: '2024-01', calls: 1 }])),
+  },
 };
 
 const MUTATIONS: Record<string, Case> = {
-  updateAccountSettings: { doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT) { ${R} } }`, expect: typename('Account') },
-  createAgent: { doc: () => `mutation { createAgent(input: { name: "New B agent" }) { ${R} } }`, expect: typename('Agent') },
-  updateAgent: { doc: (i) => `mutation { updateAgent(id: "${i.agent.id}", input: { name: "x" }) { ${R} } }`, expect: nf },
+  updateAccountSettings: {
+    doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT) { ${R} } }`,
+    expect: typename('Account'),
+  },
+  createAgent: {
+    doc: () => `mutation { createAgent(input: { name: "New B agent" }) { ${R} } }`,
+    expect: typename('Agent'),
+  },
+  updateAgent: {
+    doc: (i) => `mutation { updateAgent(id: "${i.agent.id}", input: { name: "x" }) { ${R} } }`,
+    expect: nf,
+  },
   deactivateAgent: { doc: (i) => `mutation { deactivateAgent(id: "${i.agent.id}") { ${R} } }`, expect: nf },
   reactivateAgent: { doc: (i) => `mutation { reactivateAgent(id: "${i.agent.id}") { ${R} } }`, expect: nf },
-  createCampaign: { doc: (i) => `mutation { createCampaign(input: { name: "Stolen", templateId: "${i.template.id}" }) { ${R} } }`, expect: nf },
-  updateCampaign: { doc: (i) => `mutation { updateCampaign(id: "${i.campaign.id}", input: { name: "x" }) { ${R} } }`, expect: nf },
+  createCampaign: {
+    doc: (i) => `mutation { createCampaign(input: { name: "Stolen", templateId: "${i.template.id}" }) { ${R} } }`,
+    expect: nf,
+  },
+  updateCampaign: {
+    doc: (i) => `mutation { updateCampaign(id: "${i.campaign.id}", input: { name: "x" }) { ${R} } }`,
+    expect: nf,
+  },
   archiveCampaign: { doc: (i) => `mutation { archiveCampaign(id: "${i.campaign.id}") { ${R} } }`, expect: nf },
   unarchiveCampaign: { doc: (i) => `mutation { unarchiveCampaign(id: "${i.campaign.id}") { ${R} } }`, expect: nf },
-  createTemplate: { doc: () => `mutation { createTemplate(name: "B2", definition: { version: 1, criteria: [{ key: "a", label: "A", weight: 1, kind: "phrase", phrases: ["hi"] }] }) { ${R} } }`, expect: typename('Template') },
+  createTemplate: {
+    doc: () =>
+      `mutation { createTemplate(name: "B2", definition: { version: 1, criteria: [{ key: "a", label: "A", weight: 1, kind: "phrase", phrases: ["hi"] }] }) { ${R} } }`,
+    expect: typename('Template'),
+  },
   updateTemplate: { doc: (i) => `mutation { updateTemplate(id: "${i.template.id}", name: "x") { ${R} } }`, expect: nf },
   deleteTemplate: { doc: (i) => `mutation { deleteTemplate(id: "${i.template.id}") { ${R} } }`, expect: nf },
   setDefaultTemplate: { doc: (i) => `mutation { setDefaultTemplate(id: "${i.template.id}") { ${R} } }`, expect: nf },
-  previewTemplate: { doc: (i) => `mutation { previewTemplate(callId: "${i.call.id}", definition: { version: 1, criteria: [{ key: "a", label: "A", weight: 1, kind: "phrase", phrases: ["hello"] }] }) { ${R} } }`, expect: nf },
+  previewTemplate: {
+    doc: (i) =>
+      `mutation { previewTemplate(callId: "${i.call.id}", definition: { version: 1, criteria: [{ key: "a", label: "A", weight: 1, kind: "phrase", phrases: ["hello"] }] }) { ${R} } }`,
+    expect: nf,
+  },
   reanalyzeCall: { doc: (i) => `mutation { reanalyzeCall(id: "${i.call.id}") { ${R} } }`, expect: nf },
   createApiKey: { doc: () => `mutation { createApiKey(name: "B key 2") { ${R} } }`, expect: typename('CreatedApiKey') },
   revokeApiKey: { doc: (i) => `mutation { revokeApiKey(id: "${i.apiKey.id}") { ${R} } }`, expect: nf },
-  inviteUser: { doc: () => `mutation { inviteUser(email: "new-b@example.com", role: VIEWER) { ${R} } }`, expect: typename('InvitationPayload') },
+  inviteUser: {
+    doc: () => `mutation { inviteUser(email: "new-b@example.com", role: VIEWER) { ${R} } }`,
+    expect: typename('InvitationPayload'),
+  },
   revokeInvitation: { doc: (i) => `mutation { revokeInvitation(id: "${i.invitation.id}") { ${R} } }`, expect: nf },
-  changeUserRole: { doc: (i) => `mutation { changeUserRole(userId: "${i.userId}", role: VIEWER) { ${R} } }`, expect: nf },
+  changeUserRole: {
+    doc: (i) => `mutation { changeUserRole(userId: "${i.userId}", role: VIEWER) { ${R} } }`,
+    expect: nf,
+  },
   removeUser: { doc: (i) => `mutation { removeUser(userId: "${i.userId}") { ${R} } }`, expect: nf },
-  redeliverWebhook: { doc: (i) => `mutation { redeliverWebhook(deliveryId: "${i.delivery.id}") { ${R} } }`, expect: nf },
-  changePassword: { doc: () => `mutation { changePassword(currentPassword: "wrong password", newPassword: "another long one") { ${R} } }`, expect: code('invalid_credentials') },
-  signIn: { doc: () => `mutation { signIn(email: "nobody@example.com", password: "whatever") { ${R} } }`, expect: code('invalid_credentials') },
-  acceptInvitation: { doc: () => `mutation { acceptInvitation(token: "bogus", name: "X", password: "long enough pw") { ${R} } }`, expect: code('invalid_invitation') },
-  sendTestWebhook: { doc: () => `mutation { sendTestWebhook { ${R} } }`, expect: own((v) => expect(v.__typename).toMatch(/WebhookDelivery|Error/)) },
-  revealWebhookSecret: { doc: () => `mutation { revealWebhookSecret { ${R} ... on MutationRevealWebhookSecretSuccess { data } } }`, expect: own() },
-  rotateWebhookSecret: { doc: () => `mutation { rotateWebhookSecret { ${R} ... on WebhookEndpointWithSecret { endpoint { url } } } }`, expect: own((v) => expect(v.endpoint.url).toBe('https://bolt.example/hook')) },
-  disableWebhookEndpoint: { doc: () => `mutation { disableWebhookEndpoint { ${R} ... on WebhookEndpoint { url enabled } } }`, expect: own((v) => expect(v).toMatchObject({ url: 'https://bolt.example/hook', enabled: false })) },
-  enableWebhookEndpoint: { doc: () => `mutation { enableWebhookEndpoint { ${R} ... on WebhookEndpoint { enabled } } }`, expect: own((v) => expect(v.enabled).toBe(true)) },
-  removeWebhookEndpoint: { doc: () => `mutation { removeWebhookEndpoint { ${R} } }`, expect: typename('MutationRemoveWebhookEndpointSuccess') },
-  setWebhookEndpoint: { doc: () => `mutation { setWebhookEndpoint(url: "https://93.184.216.34/b-hook") { ${R} ... on WebhookEndpointWithSecret { secret endpoint { url } } } }`, expect: own((v) => expect(v.secret).toMatch(/^whsec_/)) },
+  redeliverWebhook: {
+    doc: (i) => `mutation { redeliverWebhook(deliveryId: "${i.delivery.id}") { ${R} } }`,
+    expect: nf,
+  },
+  changePassword: {
+    doc: () =>
+      `mutation { changePassword(currentPassword: "wrong password", newPassword: "another long one") { ${R} } }`,
+    expect: code('invalid_credentials'),
+  },
+  signIn: {
+    doc: () => `mutation { signIn(email: "nobody@example.com", password: "whatever") { ${R} } }`,
+    expect: code('invalid_credentials'),
+  },
+  acceptInvitation: {
+    doc: () => `mutation { acceptInvitation(token: "bogus", name: "X", password: "long enough pw") { ${R} } }`,
+    expect: code('invalid_invitation'),
+  },
+  sendTestWebhook: {
+    doc: () => `mutation { sendTestWebhook { ${R} } }`,
+    expect: own((v) => expect(v.__typename).toMatch(/WebhookDelivery|Error/)),
+  },
+  revealWebhookSecret: {
+    doc: () => `mutation { revealWebhookSecret { ${R} ... on MutationRevealWebhookSecretSuccess { data } } }`,
+    expect: own(),
+  },
+  rotateWebhookSecret: {
+    doc: () => `mutation { rotateWebhookSecret { ${R} ... on WebhookEndpointWithSecret { endpoint { url } } } }`,
+    expect: own((v) => expect(v.endpoint.url).toBe('https://bolt.example/hook')),
+  },
+  disableWebhookEndpoint: {
+    doc: () => `mutation { disableWebhookEndpoint { ${R} ... on WebhookEndpoint { url enabled } } }`,
+    expect: own((v) => expect(v).toMatchObject({ url: 'https://bolt.example/hook', enabled: false })),
+  },
+  enableWebhookEndpoint: {
+    doc: () => `mutation { enableWebhookEndpoint { ${R} ... on WebhookEndpoint { enabled } } }`,
+    expect: own((v) => expect(v.enabled).toBe(true)),
+  },
+  removeWebhookEndpoint: {
+    doc: () => `mutation { removeWebhookEndpoint { ${R} } }`,
+    expect: typename('MutationRemoveWebhookEndpointSuccess'),
+  },
+  setWebhookEndpoint: {
+    doc: () =>
+      `mutation { setWebhookEndpoint(url: "https://93.184.216.34/b-hook") { ${R} ... on WebhookEndpointWithSecret { secret endpoint { url } } } }`,
+    expect: own((v) => expect(v.secret).toMatch(/^whsec_/)),
+  },
   signOut: { doc: () => `mutation { signOut }`, expect: own((v) => expect(v).toBe(true)) },
 };
 
@@ -119,14 +205,27 @@ function rootFields(kind: 'query' | 'mutation') {
 /** Everything of account A a response must never contain. */
 function markersOfA(): string[] {
   return [
-    A.account.id, ...Object.values(A.users).map((u) => u.id), ...Object.values(A.users).map((u) => u.email),
-    a.agent.id, a.template.id, a.campaign.id, a.call.id, a.endpoint.id, a.delivery.id, a.apiKey.id, a.apiKey.prefix, a.invitation.id,
-    'Acme', 'acme.example', 'Acme-ext',
+    A.account.id,
+    ...Object.values(A.users).map((u) => u.id),
+    ...Object.values(A.users).map((u) => u.email),
+    a.agent.id,
+    a.template.id,
+    a.campaign.id,
+    a.call.id,
+    a.endpoint.id,
+    a.delivery.id,
+    a.apiKey.id,
+    a.apiKey.prefix,
+    a.invitation.id,
+    'Acme',
+    'acme.example',
+    'Acme-ext',
   ];
 }
 
 async function snapshotA() {
-  const rows = await t.sql(`
+  const rows = await t.sql(
+    `
     SELECT json_build_object(
       'account', (SELECT row_to_json(x) FROM accounts x WHERE id = $1),
       'users', (SELECT json_agg(x ORDER BY id) FROM users x WHERE account_id = $1),
@@ -139,28 +238,42 @@ async function snapshotA() {
       'endpoint', (SELECT json_agg(x) FROM webhook_endpoints x WHERE account_id = $1),
       'attempts', (SELECT count(*) FROM webhook_attempts w JOIN webhook_deliveries d ON d.id = w.delivery_id WHERE d.account_id = $1),
       'sessions', (SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.account_id = $1)
-    ) AS snap`, [A.account.id]);
+    ) AS snap`,
+    [A.account.id],
+  );
   return rows[0].snap;
 }
 
 describe('tenant isolation over the whole schema', () => {
   it('has a case for every query and mutation field', () => {
-    expect(rootFields('query').map((f) => f.name).filter((n) => !(n in QUERIES))).toEqual([]);
-    expect(rootFields('mutation').map((f) => f.name).filter((n) => !(n in MUTATIONS))).toEqual([]);
+    expect(
+      rootFields('query')
+        .map((f) => f.name)
+        .filter((n) => !(n in QUERIES)),
+    ).toEqual([]);
+    expect(
+      rootFields('mutation')
+        .map((f) => f.name)
+        .filter((n) => !(n in MUTATIONS)),
+    ).toEqual([]);
   });
 
-  it('a user of account B using account A\'s ids gets null or not-found, never A\'s data, and changes nothing in A', async () => {
+  it("a user of account B using account A's ids gets null or not-found, never A's data, and changes nothing in A", async () => {
     const before = await snapshotA();
     const ids: Ids = { ...a, userId: A.users.admin.id };
     const markers = markersOfA();
-    for (const [kind, table] of [['query', QUERIES], ['mutation', MUTATIONS]] as const) {
+    for (const [kind, table] of [
+      ['query', QUERIES],
+      ['mutation', MUTATIONS],
+    ] as const) {
       for (const [field, c] of Object.entries(table)) {
         const r = await B.as.owner.gql(c.doc(ids));
         const where = `${kind} ${field}: ${JSON.stringify(r.body)}`;
         expect(r.body.errors, where).toBeUndefined();
         const value = r.body.data?.[field];
         if (c.expect.kind === 'null') expect(value, where).toBeNull();
-        if (c.expect.kind === 'notFound') expect(value, where).toMatchObject({ __typename: 'NotFoundError', code: 'not_found' });
+        if (c.expect.kind === 'notFound')
+          expect(value, where).toMatchObject({ __typename: 'NotFoundError', code: 'not_found' });
         if (c.expect.kind === 'own') c.expect.check?.(value);
         const text = JSON.stringify(r.body);
         for (const m of markers) expect(text.includes(m), `${where} mentions ${m}`).toBe(false);
@@ -172,7 +285,8 @@ describe('tenant isolation over the whole schema', () => {
 
 describe('roles', () => {
   function minimumRole(field: { extensions: unknown }): UserRole | null {
-    const scopes = (field.extensions as { pothosOptions?: { authScopes?: Record<string, boolean> } }).pothosOptions?.authScopes;
+    const scopes = (field.extensions as { pothosOptions?: { authScopes?: Record<string, boolean> } }).pothosOptions
+      ?.authScopes;
     if (!scopes) return null;
     if (scopes.owner) return 'owner';
     if (scopes.admin) return 'admin';
@@ -182,26 +296,63 @@ describe('roles', () => {
 
   it('documents the role model: viewers only read; analysts also manage templates, campaigns and re-analysis', () => {
     const needs = Object.fromEntries(rootFields('mutation').map((f) => [f.name, minimumRole(f)]));
-    for (const f of ['createTemplate', 'updateTemplate', 'deleteTemplate', 'setDefaultTemplate', 'previewTemplate', 'createCampaign', 'updateCampaign', 'archiveCampaign', 'unarchiveCampaign', 'reanalyzeCall']) {
+    for (const f of [
+      'createTemplate',
+      'updateTemplate',
+      'deleteTemplate',
+      'setDefaultTemplate',
+      'previewTemplate',
+      'createCampaign',
+      'updateCampaign',
+      'archiveCampaign',
+      'unarchiveCampaign',
+      'reanalyzeCall',
+    ]) {
       expect(needs[f], f).toBe('analyst');
     }
-    for (const f of ['createAgent', 'updateAgent', 'deactivateAgent', 'reactivateAgent', 'createApiKey', 'revokeApiKey', 'inviteUser', 'revokeInvitation', 'changeUserRole', 'removeUser', 'setWebhookEndpoint', 'rotateWebhookSecret', 'revealWebhookSecret', 'disableWebhookEndpoint', 'enableWebhookEndpoint', 'removeWebhookEndpoint', 'sendTestWebhook', 'redeliverWebhook']) {
+    for (const f of [
+      'createAgent',
+      'updateAgent',
+      'deactivateAgent',
+      'reactivateAgent',
+      'createApiKey',
+      'revokeApiKey',
+      'inviteUser',
+      'revokeInvitation',
+      'changeUserRole',
+      'removeUser',
+      'setWebhookEndpoint',
+      'rotateWebhookSecret',
+      'revealWebhookSecret',
+      'disableWebhookEndpoint',
+      'enableWebhookEndpoint',
+      'removeWebhookEndpoint',
+      'sendTestWebhook',
+      'redeliverWebhook',
+    ]) {
       expect(needs[f], f).toBe('admin');
     }
-    const viewerMutations = Object.entries(needs).filter(([, role]) => role === 'viewer').map(([f]) => f);
+    const viewerMutations = Object.entries(needs)
+      .filter(([, role]) => role === 'viewer')
+      .map(([f]) => f);
     expect(viewerMutations).toEqual(['changePassword']);
   });
 
-  it('refuses every mutation and query above a role with FORBIDDEN, and A\'s data stays as it was', async () => {
+  it("refuses every mutation and query above a role with FORBIDDEN, and A's data stays as it was", async () => {
     const before = await snapshotA();
     const ids: Ids = { ...a, userId: A.users.admin.id };
     for (const role of ['viewer', 'analyst', 'admin'] as const) {
-      for (const [kind, table] of [['query', QUERIES], ['mutation', MUTATIONS]] as const) {
+      for (const [kind, table] of [
+        ['query', QUERIES],
+        ['mutation', MUTATIONS],
+      ] as const) {
         for (const field of rootFields(kind)) {
           const min = minimumRole(field);
           if (!min || roleAtLeast(role, min)) continue;
           const r = await A.as[role].gql(table[field.name]!.doc(ids));
-          expect(r.body.errors?.[0]?.extensions?.code, `${role} ${field.name}: ${JSON.stringify(r.body)}`).toBe('FORBIDDEN');
+          expect(r.body.errors?.[0]?.extensions?.code, `${role} ${field.name}: ${JSON.stringify(r.body)}`).toBe(
+            'FORBIDDEN',
+          );
           expect(r.body.data?.[field.name] ?? null).toBeNull();
         }
       }
@@ -212,11 +363,16 @@ describe('roles', () => {
   it('answers UNAUTHENTICATED to a signed-out browser for every guarded field', async () => {
     const anon = new Browser(h.url);
     const ids: Ids = { ...a, userId: A.users.admin.id };
-    for (const [kind, table] of [['query', QUERIES], ['mutation', MUTATIONS]] as const) {
+    for (const [kind, table] of [
+      ['query', QUERIES],
+      ['mutation', MUTATIONS],
+    ] as const) {
       for (const field of rootFields(kind)) {
         if (!minimumRole(field)) continue;
         const r = await anon.gql(table[field.name]!.doc(ids));
-        expect(r.body.errors?.[0]?.extensions?.code, `${field.name}: ${JSON.stringify(r.body)}`).toBe('UNAUTHENTICATED');
+        expect(r.body.errors?.[0]?.extensions?.code, `${field.name}: ${JSON.stringify(r.body)}`).toBe(
+          'UNAUTHENTICATED',
+        );
       }
     }
   });

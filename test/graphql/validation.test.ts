@@ -35,16 +35,41 @@ interface Fixtures {
   secondAgent: { id: string };
   secondCampaign: { id: string };
   deletedTemplate: { id: string };
-  calls: { queued: { id: string }; transcribing: { id: string }; analyzing: { id: string }; failed: { id: string }; withoutTemplate: { id: string } };
-  invitations: { pending: Invitation; expired: Invitation; revoked: Invitation; accepted: Invitation; emailTaken: Invitation };
+  calls: {
+    queued: { id: string };
+    transcribing: { id: string };
+    analyzing: { id: string };
+    failed: { id: string };
+    withoutTemplate: { id: string };
+  };
+  invitations: {
+    pending: Invitation;
+    expired: Invitation;
+    revoked: Invitation;
+    accepted: Invitation;
+    emailTaken: Invitation;
+  };
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-async function insertInvitation(accountId: string, invitedById: string, email: string, over: Partial<Prisma.InvitationUncheckedCreateInput> = {}) {
+async function insertInvitation(
+  accountId: string,
+  invitedById: string,
+  email: string,
+  over: Partial<Prisma.InvitationUncheckedCreateInput> = {},
+) {
   const token = randomBytes(32).toString('base64url');
   const row = await h.app.db.invitation.create({
-    data: { accountId, email, role: 'viewer', tokenHash: sha256(token), invitedById, expiresAt: new Date(Date.now() + 86400_000), ...over },
+    data: {
+      accountId,
+      email,
+      role: 'viewer',
+      tokenHash: sha256(token),
+      invitedById,
+      expiresAt: new Date(Date.now() + 86400_000),
+      ...over,
+    },
   });
   return { id: row.id, email, token };
 }
@@ -58,31 +83,63 @@ beforeAll(async () => {
   const C = await seedAccount(h, 'Cero');
   const a = await seedData(db, A.account.id, 'Acme', A.users.owner.id);
   const b = await seedData(db, B.account.id, 'Bolt', B.users.owner.id);
-  await db.webhookEndpoint.update({ where: { id: b.endpoint.id }, data: { enabled: false, disabledReason: 'The receiver answered 410 Gone' } });
+  await db.webhookEndpoint.update({
+    where: { id: b.endpoint.id },
+    data: { enabled: false, disabledReason: 'The receiver answered 410 Gone' },
+  });
 
   const accountId = A.account.id;
-  const secondAgent = await db.agent.create({ data: { accountId, name: 'Second Agent', nameNormalized: 'secondagent', code: 'S-2', codeNormalized: 's2' } });
-  const secondCampaign = await db.campaign.create({ data: { accountId, name: 'Second Campaign', nameNormalized: 'secondcampaign' } });
-  const deletedTemplate = await db.template.create({ data: { accountId, name: 'Retired', definition: TEMPLATE_DEFINITION, deletedAt: new Date() } });
+  const secondAgent = await db.agent.create({
+    data: { accountId, name: 'Second Agent', nameNormalized: 'secondagent', code: 'S-2', codeNormalized: 's2' },
+  });
+  const secondCampaign = await db.campaign.create({
+    data: { accountId, name: 'Second Campaign', nameNormalized: 'secondcampaign' },
+  });
+  const deletedTemplate = await db.template.create({
+    data: { accountId, name: 'Retired', definition: TEMPLATE_DEFINITION, deletedAt: new Date() },
+  });
   const own = { accountId, agentId: a.agent.id };
   const queued = await insertCall(db, own, { status: 'queued' });
   const transcribing = await insertCall(db, own, { status: 'transcribing' });
   const analyzing = await insertCall(db, own, { status: 'analyzing', segments: SEGMENTS, templateId: a.template.id });
-  const failed = await insertCall(db, own, { status: 'failed', failureReason: 'no_speech', failureDetail: 'Only silence' });
+  const failed = await insertCall(db, own, {
+    status: 'failed',
+    failureReason: 'no_speech',
+    failureDetail: 'Only silence',
+  });
 
-  const cAgent = await db.agent.create({ data: { accountId: C.account.id, name: 'Cero Agent', nameNormalized: 'ceroagent' } });
-  const withoutTemplate = await insertCall(db, { accountId: C.account.id, agentId: cAgent.id }, { status: 'transcribed', segments: SEGMENTS });
+  const cAgent = await db.agent.create({
+    data: { accountId: C.account.id, name: 'Cero Agent', nameNormalized: 'ceroagent' },
+  });
+  const withoutTemplate = await insertCall(
+    db,
+    { accountId: C.account.id, agentId: cAgent.id },
+    { status: 'transcribed', segments: SEGMENTS },
+  );
 
   const inviter = A.users.owner.id;
   const invitations = {
     pending: await insertInvitation(accountId, inviter, 'newcomer@example.com'),
-    expired: await insertInvitation(accountId, inviter, 'late@example.com', { expiresAt: new Date(Date.now() - 60_000) }),
+    expired: await insertInvitation(accountId, inviter, 'late@example.com', {
+      expiresAt: new Date(Date.now() - 60_000),
+    }),
     revoked: await insertInvitation(accountId, inviter, 'revoked@example.com', { revokedAt: new Date() }),
     accepted: await insertInvitation(accountId, inviter, 'accepted@example.com', { acceptedAt: new Date() }),
     // Pending, but the address already belongs to a user of another account.
     emailTaken: await insertInvitation(accountId, inviter, B.users.viewer.email),
   };
-  f = { A, a, B, b, C, secondAgent, secondCampaign, deletedTemplate, calls: { queued, transcribing, analyzing, failed, withoutTemplate }, invitations };
+  f = {
+    A,
+    a,
+    B,
+    b,
+    C,
+    secondAgent,
+    secondCampaign,
+    deletedTemplate,
+    calls: { queued, transcribing, analyzing, failed, withoutTemplate },
+    invitations,
+  };
 });
 afterAll(async () => {
   await h?.close();
@@ -92,7 +149,14 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // The table
 
-type ErrorType = 'ValidationError' | 'ConflictError' | 'NotFoundError' | 'LimitError' | 'ForbiddenError' | 'InvalidCredentialsError' | 'DomainError';
+type ErrorType =
+  | 'ValidationError'
+  | 'ConflictError'
+  | 'NotFoundError'
+  | 'LimitError'
+  | 'ForbiddenError'
+  | 'InvalidCredentialsError'
+  | 'DomainError';
 interface Expected {
   __typename: string;
   code: string;
@@ -120,195 +184,692 @@ const invalidTemplate = (...paths: string[]) => invalid('invalid_template', ...p
 
 const x = (n: number) => 'x'.repeat(n);
 const UNKNOWN_ID = randomUUID();
-const criterion = (over: Record<string, unknown> = {}) => ({ key: 'greeting', label: 'Greets the customer', weight: 5, kind: 'phrase', phrases: ['hello'], ...over });
+const criterion = (over: Record<string, unknown> = {}) => ({
+  key: 'greeting',
+  label: 'Greets the customer',
+  weight: 5,
+  kind: 'phrase',
+  phrases: ['hello'],
+  ...over,
+});
 const definition = (criteria: unknown[], over: Record<string, unknown> = {}) => ({ version: 1, criteria, ...over });
 const VALID_DEFINITION = definition([criterion()]);
 /** Bad template definitions and the issue paths each must report. */
 const BAD_DEFINITIONS: { what: string; definition: unknown; paths: string[] }[] = [
   { what: 'a weight of 11', definition: definition([criterion({ weight: 11 })]), paths: ['criteria[0].weight'] },
   { what: 'a fractional weight', definition: definition([criterion({ weight: 2.5 })]), paths: ['criteria[0].weight'] },
-  { what: 'duplicate criterion keys', definition: definition([criterion(), criterion({ label: 'Again' })]), paths: ['criteria[1].key'] },
+  {
+    what: 'duplicate criterion keys',
+    definition: definition([criterion(), criterion({ label: 'Again' })]),
+    paths: ['criteria[1].key'],
+  },
   {
     what: 'duplicate topic keys',
-    definition: definition([criterion()], { topics: [{ key: 'billing', label: 'Billing', phrases: ['invoice'] }, { key: 'billing', label: 'Bills', phrases: ['bill'] }] }),
+    definition: definition([criterion()], {
+      topics: [
+        { key: 'billing', label: 'Billing', phrases: ['invoice'] },
+        { key: 'billing', label: 'Bills', phrases: ['bill'] },
+      ],
+    }),
     paths: ['topics[1].key'],
   },
-  { what: 'a phrase criterion without phrases', definition: definition([criterion({ phrases: undefined })]), paths: ['criteria[0].phrases'] },
-  { what: 'an empty phrase list', definition: definition([criterion({ phrases: [] })]), paths: ['criteria[0].phrases'] },
-  { what: 'a phrase with no words', definition: definition([criterion({ phrases: ['hello', '?!'] })]), paths: ['criteria[0].phrases[1]'] },
-  { what: 'a key that is not a slug', definition: definition([criterion({ key: 'Greeting Check' })]), paths: ['criteria[0].key'] },
+  {
+    what: 'a phrase criterion without phrases',
+    definition: definition([criterion({ phrases: undefined })]),
+    paths: ['criteria[0].phrases'],
+  },
+  {
+    what: 'an empty phrase list',
+    definition: definition([criterion({ phrases: [] })]),
+    paths: ['criteria[0].phrases'],
+  },
+  {
+    what: 'a phrase with no words',
+    definition: definition([criterion({ phrases: ['hello', '?!'] })]),
+    paths: ['criteria[0].phrases[1]'],
+  },
+  {
+    what: 'a key that is not a slug',
+    definition: definition([criterion({ key: 'Greeting Check' })]),
+    paths: ['criteria[0].key'],
+  },
   { what: 'no criteria', definition: definition([]), paths: ['criteria'] },
-  { what: 'an unknown criterion kind', definition: definition([criterion({ kind: 'vibes' })]), paths: ['criteria[0].kind'] },
+  {
+    what: 'an unknown criterion kind',
+    definition: definition([criterion({ kind: 'vibes' })]),
+    paths: ['criteria[0].kind'],
+  },
   {
     what: 'a "between" metric without min and max',
-    definition: definition([{ key: 'length', label: 'Length', weight: 2, kind: 'metric', metric: 'duration', op: 'between' }]),
+    definition: definition([
+      { key: 'length', label: 'Length', weight: 2, kind: 'metric', metric: 'duration', op: 'between' },
+    ]),
     paths: ['criteria[0].min', 'criteria[0].max'],
   },
   {
     what: 'a ratio threshold written as a percentage',
-    definition: definition([{ key: 'talk', label: 'Talk', weight: 2, kind: 'metric', metric: 'talk_ratio', op: 'lt', value: 60 }]),
+    definition: definition([
+      { key: 'talk', label: 'Talk', weight: 2, kind: 'metric', metric: 'talk_ratio', op: 'lt', value: 60 },
+    ]),
     paths: ['criteria[0].value'],
   },
   { what: 'version 2', definition: { ...VALID_DEFINITION, version: 2 }, paths: ['version'] },
   { what: 'an unknown top-level field', definition: { ...VALID_DEFINITION, colour: 'red' }, paths: [''] },
   { what: 'a list instead of an object', definition: [VALID_DEFINITION], paths: [''] },
   { what: 'JSON text that does not parse', definition: '{"version": 1, criteria: [', paths: [''] },
-  { what: 'JSON text with a weight of 11', definition: JSON.stringify(definition([criterion({ weight: 11 })])), paths: ['criteria[0].weight'] },
+  {
+    what: 'JSON text with a weight of 11',
+    definition: JSON.stringify(definition([criterion({ weight: 11 })])),
+    paths: ['criteria[0].weight'],
+  },
   {
     // Key uniqueness is a refinement of the whole list, which zod runs only once every criterion
     // parses: the duplicate key of criteria[2] is reported after the other problems are fixed.
     what: 'several problems at once (all reported, but duplicate keys only once the criteria parse)',
-    definition: { version: 2, criteria: [criterion({ weight: 11 }), criterion({ key: 'other', phrases: undefined }), criterion({ label: 'Dup' })] },
+    definition: {
+      version: 2,
+      criteria: [
+        criterion({ weight: 11 }),
+        criterion({ key: 'other', phrases: undefined }),
+        criterion({ label: 'Dup' }),
+      ],
+    },
     paths: ['version', 'criteria[0].weight', 'criteria[1].phrases'],
   },
 ];
 
-
 const TABLE: Record<string, Case[]> = {
   updateAccountSettings: [
-    { what: 'an unknown time zone', as: 'admin', vars: () => ({ timeZone: 'Mars/Olympus_Mons' }), expect: invalid('invalid_time_zone') },
-    { what: 'a misspelt time zone', as: 'admin', vars: () => ({ timeZone: 'Europe/Madird' }), expect: invalid('invalid_time_zone') },
+    {
+      what: 'an unknown time zone',
+      as: 'admin',
+      vars: () => ({ timeZone: 'Mars/Olympus_Mons' }),
+      expect: invalid('invalid_time_zone'),
+    },
+    {
+      what: 'a misspelt time zone',
+      as: 'admin',
+      vars: () => ({ timeZone: 'Europe/Madird' }),
+      expect: invalid('invalid_time_zone'),
+    },
     { what: 'an empty time zone', as: 'admin', vars: () => ({ timeZone: '' }), expect: invalid('invalid_time_zone') },
   ],
   createAgent: [
-    { what: 'a blank name', as: 'admin', vars: () => ({ input: { name: '   ' } }), expect: invalid('invalid_input', 'name') },
-    { what: 'a name over 200 characters', as: 'admin', vars: () => ({ input: { name: x(201) } }), expect: invalid('invalid_input', 'name') },
-    { what: 'a code over 100 characters', as: 'admin', vars: () => ({ input: { name: 'Ana', telephonyCode: x(101) } }), expect: invalid('invalid_input', 'telephonyCode') },
-    { what: 'a blank name and an overlong code (both reported)', as: 'admin', vars: () => ({ input: { name: '', telephonyCode: x(101) } }), expect: invalid('invalid_input', 'name', 'telephonyCode') },
-    { what: 'a code of separators only', as: 'admin', vars: () => ({ input: { name: 'Ana', telephonyCode: ' -_- ' } }), expect: invalid('invalid_code') },
-    { what: 'a code taken, written differently', as: 'admin', vars: () => ({ input: { name: 'Ana', telephonyCode: 'acme_7' } }), expect: conflict('code_taken') },
+    {
+      what: 'a blank name',
+      as: 'admin',
+      vars: () => ({ input: { name: '   ' } }),
+      expect: invalid('invalid_input', 'name'),
+    },
+    {
+      what: 'a name over 200 characters',
+      as: 'admin',
+      vars: () => ({ input: { name: x(201) } }),
+      expect: invalid('invalid_input', 'name'),
+    },
+    {
+      what: 'a code over 100 characters',
+      as: 'admin',
+      vars: () => ({ input: { name: 'Ana', telephonyCode: x(101) } }),
+      expect: invalid('invalid_input', 'telephonyCode'),
+    },
+    {
+      what: 'a blank name and an overlong code (both reported)',
+      as: 'admin',
+      vars: () => ({ input: { name: '', telephonyCode: x(101) } }),
+      expect: invalid('invalid_input', 'name', 'telephonyCode'),
+    },
+    {
+      what: 'a code of separators only',
+      as: 'admin',
+      vars: () => ({ input: { name: 'Ana', telephonyCode: ' -_- ' } }),
+      expect: invalid('invalid_code'),
+    },
+    {
+      what: 'a code taken, written differently',
+      as: 'admin',
+      vars: () => ({ input: { name: 'Ana', telephonyCode: 'acme_7' } }),
+      expect: conflict('code_taken'),
+    },
   ],
   updateAgent: [
-    { what: 'a blank name', as: 'admin', vars: (f) => ({ id: f.secondAgent.id, input: { name: ' ' } }), expect: invalid('invalid_input', 'name') },
-    { what: 'a name over 200 characters', as: 'admin', vars: (f) => ({ id: f.secondAgent.id, input: { name: x(201) } }), expect: invalid('invalid_input', 'name') },
-    { what: 'a code of separators only', as: 'admin', vars: (f) => ({ id: f.secondAgent.id, input: { telephonyCode: '--' } }), expect: invalid('invalid_code') },
-    { what: 'the code of another agent', as: 'admin', vars: (f) => ({ id: f.secondAgent.id, input: { telephonyCode: 'ACME 7' } }), expect: conflict('code_taken') },
+    {
+      what: 'a blank name',
+      as: 'admin',
+      vars: (f) => ({ id: f.secondAgent.id, input: { name: ' ' } }),
+      expect: invalid('invalid_input', 'name'),
+    },
+    {
+      what: 'a name over 200 characters',
+      as: 'admin',
+      vars: (f) => ({ id: f.secondAgent.id, input: { name: x(201) } }),
+      expect: invalid('invalid_input', 'name'),
+    },
+    {
+      what: 'a code of separators only',
+      as: 'admin',
+      vars: (f) => ({ id: f.secondAgent.id, input: { telephonyCode: '--' } }),
+      expect: invalid('invalid_code'),
+    },
+    {
+      what: 'the code of another agent',
+      as: 'admin',
+      vars: (f) => ({ id: f.secondAgent.id, input: { telephonyCode: 'ACME 7' } }),
+      expect: conflict('code_taken'),
+    },
     { what: 'an unknown id', as: 'admin', vars: () => ({ id: UNKNOWN_ID, input: { name: 'Ana' } }), expect: notFound },
     { what: 'a malformed id', as: 'admin', vars: () => ({ id: 'agent-1', input: { name: 'Ana' } }), expect: notFound },
   ],
   createCampaign: [
-    { what: 'a blank name', as: 'analyst', vars: () => ({ input: { name: '  ' } }), expect: invalid('invalid_input', 'name') },
-    { what: 'a name over 200 characters', as: 'analyst', vars: () => ({ input: { name: x(201) } }), expect: invalid('invalid_input', 'name') },
-    { what: 'a name taken (case and spacing differ)', as: 'analyst', vars: () => ({ input: { name: 'ACME  campaign' } }), expect: conflict('name_taken') },
-    { what: 'a name taken (accents differ)', as: 'analyst', vars: () => ({ input: { name: 'Ácme Campaign' } }), expect: conflict('name_taken') },
-    { what: 'an unknown language code', as: 'analyst', vars: () => ({ input: { name: 'Spring', language: 'xx' } }), expect: invalid('invalid_language') },
-    { what: 'a language name instead of a code', as: 'analyst', vars: () => ({ input: { name: 'Spring', language: 'english' } }), expect: invalid('invalid_language') },
-    { what: 'an unknown template', as: 'analyst', vars: () => ({ input: { name: 'Spring', templateId: UNKNOWN_ID } }), expect: notFound },
-    { what: 'a malformed template id', as: 'analyst', vars: () => ({ input: { name: 'Spring', templateId: 'tpl-1' } }), expect: notFound },
-    { what: 'a deleted template', as: 'analyst', vars: (f) => ({ input: { name: 'Spring', templateId: f.deletedTemplate.id } }), expect: notFound },
+    {
+      what: 'a blank name',
+      as: 'analyst',
+      vars: () => ({ input: { name: '  ' } }),
+      expect: invalid('invalid_input', 'name'),
+    },
+    {
+      what: 'a name over 200 characters',
+      as: 'analyst',
+      vars: () => ({ input: { name: x(201) } }),
+      expect: invalid('invalid_input', 'name'),
+    },
+    {
+      what: 'a name taken (case and spacing differ)',
+      as: 'analyst',
+      vars: () => ({ input: { name: 'ACME  campaign' } }),
+      expect: conflict('name_taken'),
+    },
+    {
+      what: 'a name taken (accents differ)',
+      as: 'analyst',
+      vars: () => ({ input: { name: 'Ácme Campaign' } }),
+      expect: conflict('name_taken'),
+    },
+    {
+      what: 'an unknown language code',
+      as: 'analyst',
+      vars: () => ({ input: { name: 'Spring', language: 'xx' } }),
+      expect: invalid('invalid_language'),
+    },
+    {
+      what: 'a language name instead of a code',
+      as: 'analyst',
+      vars: () => ({ input: { name: 'Spring', language: 'english' } }),
+      expect: invalid('invalid_language'),
+    },
+    {
+      what: 'an unknown template',
+      as: 'analyst',
+      vars: () => ({ input: { name: 'Spring', templateId: UNKNOWN_ID } }),
+      expect: notFound,
+    },
+    {
+      what: 'a malformed template id',
+      as: 'analyst',
+      vars: () => ({ input: { name: 'Spring', templateId: 'tpl-1' } }),
+      expect: notFound,
+    },
+    {
+      what: 'a deleted template',
+      as: 'analyst',
+      vars: (f) => ({ input: { name: 'Spring', templateId: f.deletedTemplate.id } }),
+      expect: notFound,
+    },
   ],
   updateCampaign: [
-    { what: 'a blank name', as: 'analyst', vars: (f) => ({ id: f.secondCampaign.id, input: { name: '' } }), expect: invalid('invalid_input', 'name') },
-    { what: 'the name of another campaign', as: 'analyst', vars: (f) => ({ id: f.secondCampaign.id, input: { name: 'acme campaign' } }), expect: conflict('name_taken') },
-    { what: 'an unknown language code', as: 'analyst', vars: (f) => ({ id: f.secondCampaign.id, input: { language: 'zz' } }), expect: invalid('invalid_language') },
-    { what: 'a deleted template', as: 'analyst', vars: (f) => ({ id: f.secondCampaign.id, input: { templateId: f.deletedTemplate.id } }), expect: notFound },
-    { what: 'an unknown id', as: 'analyst', vars: () => ({ id: UNKNOWN_ID, input: { name: 'Renamed' } }), expect: notFound },
+    {
+      what: 'a blank name',
+      as: 'analyst',
+      vars: (f) => ({ id: f.secondCampaign.id, input: { name: '' } }),
+      expect: invalid('invalid_input', 'name'),
+    },
+    {
+      what: 'the name of another campaign',
+      as: 'analyst',
+      vars: (f) => ({ id: f.secondCampaign.id, input: { name: 'acme campaign' } }),
+      expect: conflict('name_taken'),
+    },
+    {
+      what: 'an unknown language code',
+      as: 'analyst',
+      vars: (f) => ({ id: f.secondCampaign.id, input: { language: 'zz' } }),
+      expect: invalid('invalid_language'),
+    },
+    {
+      what: 'a deleted template',
+      as: 'analyst',
+      vars: (f) => ({ id: f.secondCampaign.id, input: { templateId: f.deletedTemplate.id } }),
+      expect: notFound,
+    },
+    {
+      what: 'an unknown id',
+      as: 'analyst',
+      vars: () => ({ id: UNKNOWN_ID, input: { name: 'Renamed' } }),
+      expect: notFound,
+    },
   ],
   createTemplate: [
-    { what: 'a blank name', as: 'analyst', vars: () => ({ name: ' ', definition: VALID_DEFINITION }), expect: invalid('invalid_name') },
-    { what: 'a name over 200 characters', as: 'analyst', vars: () => ({ name: x(201), definition: VALID_DEFINITION }), expect: invalid('invalid_name') },
-    ...BAD_DEFINITIONS.map((d): Case => ({ what: d.what, as: 'analyst', vars: () => ({ name: 'Scorecard', definition: d.definition }), expect: invalidTemplate(...d.paths) })),
+    {
+      what: 'a blank name',
+      as: 'analyst',
+      vars: () => ({ name: ' ', definition: VALID_DEFINITION }),
+      expect: invalid('invalid_name'),
+    },
+    {
+      what: 'a name over 200 characters',
+      as: 'analyst',
+      vars: () => ({ name: x(201), definition: VALID_DEFINITION }),
+      expect: invalid('invalid_name'),
+    },
+    ...BAD_DEFINITIONS.map(
+      (d): Case => ({
+        what: d.what,
+        as: 'analyst',
+        vars: () => ({ name: 'Scorecard', definition: d.definition }),
+        expect: invalidTemplate(...d.paths),
+      }),
+    ),
   ],
   updateTemplate: [
-    { what: 'a blank name', as: 'analyst', vars: (f) => ({ id: f.a.template.id, name: '   ' }), expect: invalid('invalid_name') },
-    ...BAD_DEFINITIONS.filter((_, i) => i < 3).map((d): Case => ({
-      what: `${d.what}, with a valid new name (nothing saved)`,
+    {
+      what: 'a blank name',
       as: 'analyst',
-      vars: (f) => ({ id: f.a.template.id, name: 'Renamed', definition: d.definition }),
-      expect: invalidTemplate(...d.paths),
-    })),
-    { what: 'a deleted template', as: 'analyst', vars: (f) => ({ id: f.deletedTemplate.id, name: 'Back' }), expect: notFound },
+      vars: (f) => ({ id: f.a.template.id, name: '   ' }),
+      expect: invalid('invalid_name'),
+    },
+    ...BAD_DEFINITIONS.filter((_, i) => i < 3).map(
+      (d): Case => ({
+        what: `${d.what}, with a valid new name (nothing saved)`,
+        as: 'analyst',
+        vars: (f) => ({ id: f.a.template.id, name: 'Renamed', definition: d.definition }),
+        expect: invalidTemplate(...d.paths),
+      }),
+    ),
+    {
+      what: 'a deleted template',
+      as: 'analyst',
+      vars: (f) => ({ id: f.deletedTemplate.id, name: 'Back' }),
+      expect: notFound,
+    },
   ],
   previewTemplate: [
-    { what: 'a phrase criterion without phrases', as: 'analyst', vars: (f) => ({ callId: f.a.call.id, definition: definition([criterion({ phrases: undefined })]) }), expect: invalidTemplate('criteria[0].phrases') },
-    { what: 'a weight of 11', as: 'analyst', vars: (f) => ({ callId: f.a.call.id, definition: definition([criterion({ weight: 11 })]) }), expect: invalidTemplate('criteria[0].weight') },
-    { what: 'JSON text that does not parse', as: 'analyst', vars: (f) => ({ callId: f.a.call.id, definition: '{' }), expect: invalidTemplate('') },
-    { what: 'an invalid definition is reported before an unknown call', as: 'analyst', vars: () => ({ callId: UNKNOWN_ID, definition: definition([]) }), expect: invalidTemplate('criteria') },
-    { what: 'a call not transcribed yet', as: 'analyst', vars: (f) => ({ callId: f.calls.queued.id, definition: VALID_DEFINITION }), expect: notFound },
-    { what: 'an unknown call', as: 'analyst', vars: () => ({ callId: UNKNOWN_ID, definition: VALID_DEFINITION }), expect: notFound },
+    {
+      what: 'a phrase criterion without phrases',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, definition: definition([criterion({ phrases: undefined })]) }),
+      expect: invalidTemplate('criteria[0].phrases'),
+    },
+    {
+      what: 'a weight of 11',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, definition: definition([criterion({ weight: 11 })]) }),
+      expect: invalidTemplate('criteria[0].weight'),
+    },
+    {
+      what: 'JSON text that does not parse',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, definition: '{' }),
+      expect: invalidTemplate(''),
+    },
+    {
+      what: 'an invalid definition is reported before an unknown call',
+      as: 'analyst',
+      vars: () => ({ callId: UNKNOWN_ID, definition: definition([]) }),
+      expect: invalidTemplate('criteria'),
+    },
+    {
+      what: 'a call not transcribed yet',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.calls.queued.id, definition: VALID_DEFINITION }),
+      expect: notFound,
+    },
+    {
+      what: 'an unknown call',
+      as: 'analyst',
+      vars: () => ({ callId: UNKNOWN_ID, definition: VALID_DEFINITION }),
+      expect: notFound,
+    },
   ],
   reanalyzeCall: [
-    { what: 'a call still queued', as: 'analyst', vars: (f) => ({ id: f.calls.queued.id }), expect: conflict('not_ready') },
-    { what: 'a call still transcribing', as: 'analyst', vars: (f) => ({ id: f.calls.transcribing.id }), expect: conflict('not_ready') },
-    { what: 'a call being analyzed', as: 'analyst', vars: (f) => ({ id: f.calls.analyzing.id }), expect: conflict('not_ready') },
-    { what: 'a failed call', as: 'analyst', vars: (f) => ({ id: f.calls.failed.id }), expect: conflict('not_transcribed') },
-    { what: 'a call no template applies to', as: 'analyst', account: 'C', vars: (f) => ({ id: f.calls.withoutTemplate.id }), expect: conflict('no_template') },
+    {
+      what: 'a call still queued',
+      as: 'analyst',
+      vars: (f) => ({ id: f.calls.queued.id }),
+      expect: conflict('not_ready'),
+    },
+    {
+      what: 'a call still transcribing',
+      as: 'analyst',
+      vars: (f) => ({ id: f.calls.transcribing.id }),
+      expect: conflict('not_ready'),
+    },
+    {
+      what: 'a call being analyzed',
+      as: 'analyst',
+      vars: (f) => ({ id: f.calls.analyzing.id }),
+      expect: conflict('not_ready'),
+    },
+    {
+      what: 'a failed call',
+      as: 'analyst',
+      vars: (f) => ({ id: f.calls.failed.id }),
+      expect: conflict('not_transcribed'),
+    },
+    {
+      what: 'a call no template applies to',
+      as: 'analyst',
+      account: 'C',
+      vars: (f) => ({ id: f.calls.withoutTemplate.id }),
+      expect: conflict('no_template'),
+    },
     { what: 'an unknown call', as: 'analyst', vars: () => ({ id: UNKNOWN_ID }), expect: notFound },
   ],
   createApiKey: [
     // A single scalar argument is "the whole input": its issue path is empty.
     { what: 'a blank name', as: 'admin', vars: () => ({ name: '   ' }), expect: invalid('invalid_input', '') },
-    { what: 'a name over 100 characters', as: 'admin', vars: () => ({ name: x(101) }), expect: invalid('invalid_input', '') },
+    {
+      what: 'a name over 100 characters',
+      as: 'admin',
+      vars: () => ({ name: x(101) }),
+      expect: invalid('invalid_input', ''),
+    },
   ],
   inviteUser: [
-    { what: 'not an email address', as: 'admin', vars: () => ({ email: 'not-an-email', role: 'VIEWER' }), expect: invalid('invalid_email') },
-    { what: 'an address without a domain dot', as: 'admin', vars: () => ({ email: 'ana@example', role: 'VIEWER' }), expect: invalid('invalid_email') },
-    { what: 'an empty address', as: 'admin', vars: () => ({ email: '', role: 'VIEWER' }), expect: invalid('invalid_email') },
-    { what: 'an address over 254 characters', as: 'admin', vars: () => ({ email: `${x(250)}@example.com`, role: 'VIEWER' }), expect: invalid('invalid_email') },
-    { what: 'the email of a member', as: 'admin', vars: (f) => ({ email: f.A.users.viewer.email, role: 'ANALYST' }), expect: conflict('email_taken') },
-    { what: 'the email of a member, upper-cased and padded', as: 'admin', vars: (f) => ({ email: ` ${f.A.users.analyst.email.toUpperCase()} `, role: 'VIEWER' }), expect: conflict('email_taken') },
-    { what: 'the email of a user of another account', as: 'admin', vars: (f) => ({ email: f.B.users.owner.email, role: 'VIEWER' }), expect: conflict('email_taken') },
-    { what: 'an admin inviting an owner', as: 'admin', vars: () => ({ email: 'boss@example.com', role: 'OWNER' }), expect: forbidden },
+    {
+      what: 'not an email address',
+      as: 'admin',
+      vars: () => ({ email: 'not-an-email', role: 'VIEWER' }),
+      expect: invalid('invalid_email'),
+    },
+    {
+      what: 'an address without a domain dot',
+      as: 'admin',
+      vars: () => ({ email: 'ana@example', role: 'VIEWER' }),
+      expect: invalid('invalid_email'),
+    },
+    {
+      what: 'an empty address',
+      as: 'admin',
+      vars: () => ({ email: '', role: 'VIEWER' }),
+      expect: invalid('invalid_email'),
+    },
+    {
+      what: 'an address over 254 characters',
+      as: 'admin',
+      vars: () => ({ email: `${x(250)}@example.com`, role: 'VIEWER' }),
+      expect: invalid('invalid_email'),
+    },
+    {
+      what: 'the email of a member',
+      as: 'admin',
+      vars: (f) => ({ email: f.A.users.viewer.email, role: 'ANALYST' }),
+      expect: conflict('email_taken'),
+    },
+    {
+      what: 'the email of a member, upper-cased and padded',
+      as: 'admin',
+      vars: (f) => ({ email: ` ${f.A.users.analyst.email.toUpperCase()} `, role: 'VIEWER' }),
+      expect: conflict('email_taken'),
+    },
+    {
+      what: 'the email of a user of another account',
+      as: 'admin',
+      vars: (f) => ({ email: f.B.users.owner.email, role: 'VIEWER' }),
+      expect: conflict('email_taken'),
+    },
+    {
+      what: 'an admin inviting an owner',
+      as: 'admin',
+      vars: () => ({ email: 'boss@example.com', role: 'OWNER' }),
+      expect: forbidden,
+    },
   ],
   revokeInvitation: [
-    { what: 'an invitation already accepted', as: 'admin', vars: (f) => ({ id: f.invitations.accepted.id }), expect: conflict('invitation_used') },
+    {
+      what: 'an invitation already accepted',
+      as: 'admin',
+      vars: (f) => ({ id: f.invitations.accepted.id }),
+      expect: conflict('invitation_used'),
+    },
     { what: 'an unknown invitation', as: 'admin', vars: () => ({ id: UNKNOWN_ID }), expect: notFound },
   ],
   changeUserRole: [
-    { what: 'the last owner demoting themselves', as: 'owner', vars: (f) => ({ userId: f.A.users.owner.id, role: 'ADMIN' }), expect: conflict('last_owner') },
-    { what: 'an admin granting the owner role', as: 'admin', vars: (f) => ({ userId: f.A.users.analyst.id, role: 'OWNER' }), expect: forbidden },
-    { what: 'an admin demoting the owner', as: 'admin', vars: (f) => ({ userId: f.A.users.owner.id, role: 'VIEWER' }), expect: forbidden },
+    {
+      what: 'the last owner demoting themselves',
+      as: 'owner',
+      vars: (f) => ({ userId: f.A.users.owner.id, role: 'ADMIN' }),
+      expect: conflict('last_owner'),
+    },
+    {
+      what: 'an admin granting the owner role',
+      as: 'admin',
+      vars: (f) => ({ userId: f.A.users.analyst.id, role: 'OWNER' }),
+      expect: forbidden,
+    },
+    {
+      what: 'an admin demoting the owner',
+      as: 'admin',
+      vars: (f) => ({ userId: f.A.users.owner.id, role: 'VIEWER' }),
+      expect: forbidden,
+    },
     { what: 'an unknown user', as: 'admin', vars: () => ({ userId: UNKNOWN_ID, role: 'VIEWER' }), expect: notFound },
   ],
   removeUser: [
-    { what: 'the last owner removing themselves', as: 'owner', vars: (f) => ({ userId: f.A.users.owner.id }), expect: conflict('last_owner') },
-    { what: 'an admin removing the owner', as: 'admin', vars: (f) => ({ userId: f.A.users.owner.id }), expect: forbidden },
+    {
+      what: 'the last owner removing themselves',
+      as: 'owner',
+      vars: (f) => ({ userId: f.A.users.owner.id }),
+      expect: conflict('last_owner'),
+    },
+    {
+      what: 'an admin removing the owner',
+      as: 'admin',
+      vars: (f) => ({ userId: f.A.users.owner.id }),
+      expect: forbidden,
+    },
     { what: 'an unknown user', as: 'admin', vars: () => ({ userId: UNKNOWN_ID }), expect: notFound },
   ],
   setWebhookEndpoint: [
     { what: 'an ftp:// URL', as: 'admin', vars: () => ({ url: 'ftp://x' }), expect: invalid('invalid_webhook_url') },
-    { what: 'a plain http:// URL', as: 'admin', vars: () => ({ url: 'http://93.184.216.34/hook' }), expect: invalid('invalid_webhook_url') },
-    { what: 'a URL with credentials', as: 'admin', vars: () => ({ url: 'https://user:secret@hooks.example/h' }), expect: invalid('invalid_webhook_url') },
-    { what: 'a URL with a user name only', as: 'admin', vars: () => ({ url: 'https://user@hooks.example/h' }), expect: invalid('invalid_webhook_url') },
-    { what: 'not a URL', as: 'admin', vars: () => ({ url: 'hooks.example/h' }), expect: invalid('invalid_webhook_url') },
+    {
+      what: 'a plain http:// URL',
+      as: 'admin',
+      vars: () => ({ url: 'http://93.184.216.34/hook' }),
+      expect: invalid('invalid_webhook_url'),
+    },
+    {
+      what: 'a URL with credentials',
+      as: 'admin',
+      vars: () => ({ url: 'https://user:secret@hooks.example/h' }),
+      expect: invalid('invalid_webhook_url'),
+    },
+    {
+      what: 'a URL with a user name only',
+      as: 'admin',
+      vars: () => ({ url: 'https://user@hooks.example/h' }),
+      expect: invalid('invalid_webhook_url'),
+    },
+    {
+      what: 'not a URL',
+      as: 'admin',
+      vars: () => ({ url: 'hooks.example/h' }),
+      expect: invalid('invalid_webhook_url'),
+    },
     { what: 'an empty URL', as: 'admin', vars: () => ({ url: '' }), expect: invalid('invalid_webhook_url') },
-    { what: 'a URL over 2000 characters', as: 'admin', vars: () => ({ url: `https://93.184.216.34/${x(2000)}` }), expect: invalid('invalid_webhook_url') },
-    { what: 'a private address', as: 'admin', vars: () => ({ url: 'https://10.0.0.1/h' }), expect: invalid('private_address') },
-    { what: 'loopback', as: 'admin', vars: () => ({ url: 'https://127.0.0.1:8443/h' }), expect: invalid('private_address') },
-    { what: 'loopback written as one number', as: 'admin', vars: () => ({ url: 'https://2130706433/h' }), expect: invalid('private_address') },
-    { what: 'cloud metadata', as: 'admin', vars: () => ({ url: 'https://169.254.169.254/latest/meta-data' }), expect: invalid('private_address') },
-    { what: 'IPv6 loopback', as: 'admin', vars: () => ({ url: 'https://[::1]/h' }), expect: invalid('private_address') },
-    { what: 'an IPv4-mapped private address', as: 'admin', vars: () => ({ url: 'https://[::ffff:192.168.1.1]/h' }), expect: invalid('private_address') },
-    { what: 'a name resolving to loopback', as: 'admin', vars: () => ({ url: 'https://localhost/h' }), expect: invalid('private_address') },
-    { what: 'a private address when no endpoint exists yet (none is created)', as: 'admin', account: 'C', vars: () => ({ url: 'https://10.0.0.1/h' }), expect: invalid('private_address') },
+    {
+      what: 'a URL over 2000 characters',
+      as: 'admin',
+      vars: () => ({ url: `https://93.184.216.34/${x(2000)}` }),
+      expect: invalid('invalid_webhook_url'),
+    },
+    {
+      what: 'a private address',
+      as: 'admin',
+      vars: () => ({ url: 'https://10.0.0.1/h' }),
+      expect: invalid('private_address'),
+    },
+    {
+      what: 'loopback',
+      as: 'admin',
+      vars: () => ({ url: 'https://127.0.0.1:8443/h' }),
+      expect: invalid('private_address'),
+    },
+    {
+      what: 'loopback written as one number',
+      as: 'admin',
+      vars: () => ({ url: 'https://2130706433/h' }),
+      expect: invalid('private_address'),
+    },
+    {
+      what: 'cloud metadata',
+      as: 'admin',
+      vars: () => ({ url: 'https://169.254.169.254/latest/meta-data' }),
+      expect: invalid('private_address'),
+    },
+    {
+      what: 'IPv6 loopback',
+      as: 'admin',
+      vars: () => ({ url: 'https://[::1]/h' }),
+      expect: invalid('private_address'),
+    },
+    {
+      what: 'an IPv4-mapped private address',
+      as: 'admin',
+      vars: () => ({ url: 'https://[::ffff:192.168.1.1]/h' }),
+      expect: invalid('private_address'),
+    },
+    {
+      what: 'a name resolving to loopback',
+      as: 'admin',
+      vars: () => ({ url: 'https://localhost/h' }),
+      expect: invalid('private_address'),
+    },
+    {
+      what: 'a private address when no endpoint exists yet (none is created)',
+      as: 'admin',
+      account: 'C',
+      vars: () => ({ url: 'https://10.0.0.1/h' }),
+      expect: invalid('private_address'),
+    },
   ],
   redeliverWebhook: [
     { what: 'an unknown delivery', as: 'admin', vars: () => ({ deliveryId: UNKNOWN_ID }), expect: notFound },
     { what: 'a malformed delivery id', as: 'admin', vars: () => ({ deliveryId: 'msg_123' }), expect: notFound },
-    { what: 'a delivery of a disabled endpoint', as: 'admin', account: 'B', vars: (f) => ({ deliveryId: f.b.delivery.id }), expect: conflict('webhook_disabled') },
+    {
+      what: 'a delivery of a disabled endpoint',
+      as: 'admin',
+      account: 'B',
+      vars: (f) => ({ deliveryId: f.b.delivery.id }),
+      expect: conflict('webhook_disabled'),
+    },
   ],
   changePassword: [
-    { what: 'a wrong current password', as: 'viewer', vars: () => ({ currentPassword: 'not my password', newPassword: 'a brand new password' }), expect: badCredentials },
-    { what: 'a wrong current password and a weak new one (credentials first)', as: 'viewer', vars: () => ({ currentPassword: 'nope', newPassword: 'short' }), expect: badCredentials },
-    { what: 'a new password of 9 characters', as: 'viewer', vars: () => ({ currentPassword: PASSWORD, newPassword: '123456789' }), expect: invalid('weak_password') },
-    { what: 'an empty new password', as: 'viewer', vars: () => ({ currentPassword: PASSWORD, newPassword: '' }), expect: invalid('weak_password') },
-    { what: 'a new password over 200 characters', as: 'viewer', vars: () => ({ currentPassword: PASSWORD, newPassword: x(201) }), expect: invalid('weak_password') },
+    {
+      what: 'a wrong current password',
+      as: 'viewer',
+      vars: () => ({ currentPassword: 'not my password', newPassword: 'a brand new password' }),
+      expect: badCredentials,
+    },
+    {
+      what: 'a wrong current password and a weak new one (credentials first)',
+      as: 'viewer',
+      vars: () => ({ currentPassword: 'nope', newPassword: 'short' }),
+      expect: badCredentials,
+    },
+    {
+      what: 'a new password of 9 characters',
+      as: 'viewer',
+      vars: () => ({ currentPassword: PASSWORD, newPassword: '123456789' }),
+      expect: invalid('weak_password'),
+    },
+    {
+      what: 'an empty new password',
+      as: 'viewer',
+      vars: () => ({ currentPassword: PASSWORD, newPassword: '' }),
+      expect: invalid('weak_password'),
+    },
+    {
+      what: 'a new password over 200 characters',
+      as: 'viewer',
+      vars: () => ({ currentPassword: PASSWORD, newPassword: x(201) }),
+      expect: invalid('weak_password'),
+    },
   ],
   signIn: [
-    { what: 'an unknown email', as: 'anonymous', vars: () => ({ email: 'nobody@example.com', password: PASSWORD }), expect: badCredentials },
-    { what: 'a wrong password', as: 'anonymous', vars: (f) => ({ email: f.A.users.analyst.email, password: 'wrong password' }), expect: badCredentials },
-    { what: 'an email over 254 characters', as: 'anonymous', vars: () => ({ email: `${x(250)}@example.com`, password: PASSWORD }), expect: invalid('invalid_input', 'email') },
-    { what: 'a password over 1000 characters', as: 'anonymous', vars: (f) => ({ email: f.A.users.analyst.email, password: x(1001) }), expect: invalid('invalid_input', 'password') },
+    {
+      what: 'an unknown email',
+      as: 'anonymous',
+      vars: () => ({ email: 'nobody@example.com', password: PASSWORD }),
+      expect: badCredentials,
+    },
+    {
+      what: 'a wrong password',
+      as: 'anonymous',
+      vars: (f) => ({ email: f.A.users.analyst.email, password: 'wrong password' }),
+      expect: badCredentials,
+    },
+    {
+      what: 'an email over 254 characters',
+      as: 'anonymous',
+      vars: () => ({ email: `${x(250)}@example.com`, password: PASSWORD }),
+      expect: invalid('invalid_input', 'email'),
+    },
+    {
+      what: 'a password over 1000 characters',
+      as: 'anonymous',
+      vars: (f) => ({ email: f.A.users.analyst.email, password: x(1001) }),
+      expect: invalid('invalid_input', 'password'),
+    },
   ],
   acceptInvitation: [
-    { what: 'a bogus token', as: 'anonymous', vars: () => ({ token: 'bogus', name: 'Newcomer', password: 'long enough pw' }), expect: invalid('invalid_invitation') },
-    { what: 'an expired invitation', as: 'anonymous', vars: (f) => ({ token: f.invitations.expired.token, name: 'Late', password: 'long enough pw' }), expect: invalid('invalid_invitation') },
-    { what: 'a revoked invitation', as: 'anonymous', vars: (f) => ({ token: f.invitations.revoked.token, name: 'Revoked', password: 'long enough pw' }), expect: invalid('invalid_invitation') },
-    { what: 'an invitation already accepted', as: 'anonymous', vars: (f) => ({ token: f.invitations.accepted.token, name: 'Again', password: 'long enough pw' }), expect: invalid('invalid_invitation') },
-    { what: 'a blank name (the invitation stays usable)', as: 'anonymous', vars: (f) => ({ token: f.invitations.pending.token, name: '  ', password: 'long enough pw' }), expect: invalid('invalid_name') },
-    { what: 'a name over 200 characters', as: 'anonymous', vars: (f) => ({ token: f.invitations.pending.token, name: x(201), password: 'long enough pw' }), expect: invalid('invalid_name') },
-    { what: 'a password of 9 characters', as: 'anonymous', vars: (f) => ({ token: f.invitations.pending.token, name: 'Newcomer', password: '123456789' }), expect: invalid('weak_password') },
-    { what: 'an invitation for an address that already has a user (not consumed)', as: 'anonymous', vars: (f) => ({ token: f.invitations.emailTaken.token, name: 'Twin', password: 'long enough pw' }), expect: conflict('email_taken') },
+    {
+      what: 'a bogus token',
+      as: 'anonymous',
+      vars: () => ({ token: 'bogus', name: 'Newcomer', password: 'long enough pw' }),
+      expect: invalid('invalid_invitation'),
+    },
+    {
+      what: 'an expired invitation',
+      as: 'anonymous',
+      vars: (f) => ({ token: f.invitations.expired.token, name: 'Late', password: 'long enough pw' }),
+      expect: invalid('invalid_invitation'),
+    },
+    {
+      what: 'a revoked invitation',
+      as: 'anonymous',
+      vars: (f) => ({ token: f.invitations.revoked.token, name: 'Revoked', password: 'long enough pw' }),
+      expect: invalid('invalid_invitation'),
+    },
+    {
+      what: 'an invitation already accepted',
+      as: 'anonymous',
+      vars: (f) => ({ token: f.invitations.accepted.token, name: 'Again', password: 'long enough pw' }),
+      expect: invalid('invalid_invitation'),
+    },
+    {
+      what: 'a blank name (the invitation stays usable)',
+      as: 'anonymous',
+      vars: (f) => ({ token: f.invitations.pending.token, name: '  ', password: 'long enough pw' }),
+      expect: invalid('invalid_name'),
+    },
+    {
+      what: 'a name over 200 characters',
+      as: 'anonymous',
+      vars: (f) => ({ token: f.invitations.pending.token, name: x(201), password: 'long enough pw' }),
+      expect: invalid('invalid_name'),
+    },
+    {
+      what: 'a password of 9 characters',
+      as: 'anonymous',
+      vars: (f) => ({ token: f.invitations.pending.token, name: 'Newcomer', password: '123456789' }),
+      expect: invalid('weak_password'),
+    },
+    {
+      what: 'an invitation for an address that already has a user (not consumed)',
+      as: 'anonymous',
+      vars: (f) => ({ token: f.invitations.emailTaken.token, name: 'Twin', password: 'long enough pw' }),
+      expect: conflict('email_taken'),
+    },
   ],
 };
 
@@ -361,7 +922,10 @@ function expectAnswer(value: any, e: Expected, where: string) {
   expect(value, where).toMatchObject({ __typename: e.__typename, ...(e.code !== undefined && { code: e.code }) });
   if (e.code !== undefined) expect(value.message, where).toMatch(/\S/);
   if (e.issues) {
-    expect(value.issues.map((i: { path: string }) => i.path), where).toEqual(e.issues);
+    expect(
+      value.issues.map((i: { path: string }) => i.path),
+      where,
+    ).toEqual(e.issues);
     for (const issue of value.issues) expect(issue.message, where).toMatch(/\S/);
   }
 }
@@ -397,7 +961,8 @@ describe('validation errors of every mutation', () => {
   for (const [field, cases] of Object.entries(TABLE)) {
     describe(field, () => {
       for (const c of cases) {
-        const as = c.as === 'anonymous' ? 'signed out' : `${c.as}${c.account && c.account !== 'A' ? ` of ${c.account}` : ''}`;
+        const as =
+          c.as === 'anonymous' ? 'signed out' : `${c.as}${c.account && c.account !== 'A' ? ` of ${c.account}` : ''}`;
         it(`${c.what} → ${c.expect.__typename} ${c.expect.code} (${as}); nothing changes`, async () => {
           const before = await snapshot();
           const { value, where } = await send(field, c);
@@ -410,16 +975,28 @@ describe('validation errors of every mutation', () => {
 
   it('covers every Mutation field of the built schema: in the table or explicitly without input', () => {
     const fields = Object.keys(mutationFields).sort();
-    expect(fields.filter((n) => !(n in TABLE) && !(n in NO_INPUT)), 'mutations missing from both TABLE and NO_INPUT').toEqual([]);
-    expect(fields.filter((n) => n in TABLE && n in NO_INPUT), 'mutations in both lists').toEqual([]);
-    expect([...Object.keys(TABLE), ...Object.keys(NO_INPUT)].filter((n) => !(n in mutationFields)), 'entries for mutations that no longer exist').toEqual([]);
+    expect(
+      fields.filter((n) => !(n in TABLE) && !(n in NO_INPUT)),
+      'mutations missing from both TABLE and NO_INPUT',
+    ).toEqual([]);
+    expect(
+      fields.filter((n) => n in TABLE && n in NO_INPUT),
+      'mutations in both lists',
+    ).toEqual([]);
+    expect(
+      [...Object.keys(TABLE), ...Object.keys(NO_INPUT)].filter((n) => !(n in mutationFields)),
+      'entries for mutations that no longer exist',
+    ).toEqual([]);
     for (const [field, cases] of Object.entries(TABLE)) expect(cases.length, field).toBeGreaterThan(0);
   });
 
   it('lists as "no input" only mutations whose arguments are at most an id', () => {
     for (const field of Object.keys(NO_INPUT)) {
       const args = mutationFields[field]?.args.map((a) => a.name) ?? [];
-      expect(args.filter((a) => a !== 'id'), `${field} takes input; give it rows in TABLE`).toEqual([]);
+      expect(
+        args.filter((a) => a !== 'id'),
+        `${field} takes input; give it rows in TABLE`,
+      ).toEqual([]);
     }
   });
 
@@ -428,7 +1005,8 @@ describe('validation errors of every mutation', () => {
     // ValidationError for a code of another family would be a typo in the table, not a finding.
     for (const cases of Object.values(TABLE)) {
       for (const c of cases) {
-        if (c.expect.__typename === 'ValidationError') expect(c.expect.code, c.what).toMatch(/^(invalid_(?!credentials)\w+|weak_password|private_address)$/);
+        if (c.expect.__typename === 'ValidationError')
+          expect(c.expect.code, c.what).toMatch(/^(invalid_(?!credentials)\w+|weak_password|private_address)$/);
       }
     }
   });

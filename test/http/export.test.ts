@@ -7,7 +7,25 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { insertCall } from '../graphql/fixtures.ts';
 import { parseCsv, signedIn, type Signed } from './support.ts';
 
-const HEADER = ['id', 'external_id', 'started_at', 'agent', 'agent_code', 'campaign', 'direction', 'customer_phone', 'customer_name', 'language', 'duration_seconds', 'status', 'score', 'topic', 'summary', 'criteria', 'url'];
+const HEADER = [
+  'id',
+  'external_id',
+  'started_at',
+  'agent',
+  'agent_code',
+  'campaign',
+  'direction',
+  'customer_phone',
+  'customer_name',
+  'language',
+  'duration_seconds',
+  'status',
+  'score',
+  'topic',
+  'summary',
+  'criteria',
+  'url',
+];
 
 let t: TestDb;
 let svc: TestService;
@@ -25,36 +43,94 @@ beforeAll(async () => {
   const db = svc.app.db;
   const { account } = await createAccount(db, { name: 'Export Co', timeZone: 'Europe/Madrid' });
   accountId = account.id;
-  ana = await db.agent.create({ data: { accountId, name: 'Ana García', nameNormalized: 'anagarcia', code: 'AG-07', codeNormalized: 'ag07' } });
-  luis = await db.agent.create({ data: { accountId, name: 'Luis', nameNormalized: 'luis', code: '1001', codeNormalized: '1001' } });
+  ana = await db.agent.create({
+    data: { accountId, name: 'Ana García', nameNormalized: 'anagarcia', code: 'AG-07', codeNormalized: 'ag07' },
+  });
+  luis = await db.agent.create({
+    data: { accountId, name: 'Luis', nameNormalized: 'luis', code: '1001', codeNormalized: '1001' },
+  });
   campaign = await db.campaign.create({ data: { accountId, name: 'Ventas', nameNormalized: 'ventas' } });
   const at = (day: number) => new Date(Date.UTC(2024, 2, day, 9, 0, 0));
   const put = async (key: string, agentId: string, over: Parameters<typeof insertCall>[2]) => {
     ids[key] = (await insertCall(db, { accountId, agentId, campaignId: campaign.id }, over)).id;
   };
   await put('plain', ana.id, {
-    startedAt: at(1), externalId: 'ext-1', direction: 'inbound', customerPhone: '600111222', customerName: 'Peña, "Juan"', score: 90, summary: 'Line one\nline two',
+    startedAt: at(1),
+    externalId: 'ext-1',
+    direction: 'inbound',
+    customerPhone: '600111222',
+    customerName: 'Peña, "Juan"',
+    score: 90,
+    summary: 'Line one\nline two',
     criteria: [
-      { key: 'greeting', label: 'Greeting', kind: 'phrase', result: 'passed', points: 5, max_points: 5, critical: false, evidence: [] },
-      { key: 'apology', label: 'Apology', kind: 'phrase', result: 'failed', points: 0, max_points: 3, critical: false, evidence: [] },
+      {
+        key: 'greeting',
+        label: 'Greeting',
+        kind: 'phrase',
+        result: 'passed',
+        points: 5,
+        max_points: 5,
+        critical: false,
+        evidence: [],
+      },
+      {
+        key: 'apology',
+        label: 'Apology',
+        kind: 'phrase',
+        result: 'failed',
+        points: 0,
+        max_points: 3,
+        critical: false,
+        evidence: [],
+      },
     ],
   });
   await put('evil', luis.id, {
-    startedAt: at(2), externalId: '-1', direction: 'outbound', customerPhone: '+34600111222', customerName: "=cmd|' /C calc'!A0", topic: '@SUM(1)',
-    summary: '\tTabbed', score: 40, language: 'es', campaignId: null,
-    criteria: [{ key: 'x', label: '=HYPERLINK("http://x")', kind: 'llm', result: 'na', points: 0, max_points: 0, critical: false, evidence: [] }],
+    startedAt: at(2),
+    externalId: '-1',
+    direction: 'outbound',
+    customerPhone: '+34600111222',
+    customerName: "=cmd|' /C calc'!A0",
+    topic: '@SUM(1)',
+    summary: '\tTabbed',
+    score: 40,
+    language: 'es',
+    campaignId: null,
+    criteria: [
+      {
+        key: 'x',
+        label: '=HYPERLINK("http://x")',
+        kind: 'llm',
+        result: 'na',
+        points: 0,
+        max_points: 0,
+        critical: false,
+        evidence: [],
+      },
+    ],
   });
   await put('cr', ana.id, { startedAt: at(3), customerName: '\rcarriage', score: 70 });
   await put('transcribed', ana.id, {
-    startedAt: at(4), status: 'transcribed', score: null, topic: null, summary: null, criteria: undefined, searchText: 'solo transcrito', segments: [],
+    startedAt: at(4),
+    status: 'transcribed',
+    score: null,
+    topic: null,
+    summary: null,
+    criteria: undefined,
+    searchText: 'solo transcrito',
+    segments: [],
   });
   await put('queued', ana.id, { startedAt: at(5), status: 'queued' });
   await put('failed', ana.id, { startedAt: at(6), status: 'failed', failureReason: 'no_speech' });
 
   // Another tenant's analyzed call must never appear.
   const { account: b } = await createAccount(db, { name: 'Other Co' });
-  const bAgent = await db.agent.create({ data: { accountId: b.id, name: 'Bea', nameNormalized: 'bea', code: 'B1', codeNormalized: 'b1' } });
-  ids.foreign = (await insertCall(db, { accountId: b.id, agentId: bAgent.id }, { startedAt: at(1), customerName: 'FOREIGN' })).id;
+  const bAgent = await db.agent.create({
+    data: { accountId: b.id, name: 'Bea', nameNormalized: 'bea', code: 'B1', codeNormalized: 'b1' },
+  });
+  ids.foreign = (
+    await insertCall(db, { accountId: b.id, agentId: bAgent.id }, { startedAt: at(1), customerName: 'FOREIGN' })
+  ).id;
 
   viewer = await signedIn(db, accountId, 'viewer');
   other = await signedIn(db, b.id, 'owner');
@@ -65,7 +141,9 @@ afterAll(async () => {
 });
 
 async function download(query = '', who: Signed | null = viewer) {
-  const r = await fetch(`${svc.url}/api/calls/export.csv${query}`, { headers: who ? who.headers({ csrf: false }) : {} });
+  const r = await fetch(`${svc.url}/api/calls/export.csv${query}`, {
+    headers: who ? who.headers({ csrf: false }) : {},
+  });
   const raw = Buffer.from(await r.arrayBuffer());
   const text = raw.toString('utf8');
   const rows = r.ok ? parseCsv(text.replace(/^\uFEFF/, '')) : [];
@@ -78,7 +156,9 @@ describe('GET /api/calls/export.csv', () => {
     const { r, raw, rows, records } = await download();
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="escucha-calls-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(r.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="escucha-calls-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(rows[0]).toEqual(HEADER);
     expect(records.map((x) => x.id)).toEqual([ids.transcribed, ids.cr, ids.evil, ids.plain]);
@@ -171,12 +251,24 @@ describe('GET /api/calls/export.csv', () => {
   it('keyset pagination visits every row exactly once, even when many share started_at', async () => {
     const db = svc.app.db;
     const { account } = await createAccount(db, { name: 'Ties Co' });
-    const agent = await db.agent.create({ data: { accountId: account.id, name: 'T', nameNormalized: 't', code: 'T1', codeNormalized: 't1' } });
+    const agent = await db.agent.create({
+      data: { accountId: account.id, name: 'T', nameNormalized: 't', code: 'T1', codeNormalized: 't1' },
+    });
     const same = new Date(Date.UTC(2024, 5, 1));
     const made: string[] = [];
-    for (let i = 0; i < 11; i++) made.push((await insertCall(db, { accountId: account.id, agentId: agent.id }, { startedAt: i < 8 ? same : new Date(same.getTime() + i) })).id);
+    for (let i = 0; i < 11; i++)
+      made.push(
+        (
+          await insertCall(
+            db,
+            { accountId: account.id, agentId: agent.id },
+            { startedAt: i < 8 ? same : new Date(same.getTime() + i) },
+          )
+        ).id,
+      );
     const seen: string[] = [];
-    for await (const row of exportCallRows(db, account.id, { view: 'analyzed' }, { publicUrl: 'x', batchSize: 3 })) seen.push(row[0] as string);
+    for await (const row of exportCallRows(db, account.id, { view: 'analyzed' }, { publicUrl: 'x', batchSize: 3 }))
+      seen.push(row[0] as string);
     expect(seen.length).toBe(11);
     expect(new Set(seen)).toEqual(new Set(made));
   });

@@ -29,7 +29,9 @@ describe('contentDisposition', () => {
     expect(contentDisposition('inline', 'call-1.wav')).toBe('inline; filename="call-1.wav"');
   });
   it('non-ASCII names get an ASCII fallback and an RFC 5987 filename*', () => {
-    expect(contentDisposition('attachment', 'Peña 1ª.mp3')).toBe(`attachment; filename="Pena 1a.mp3"; filename*=UTF-8''Pe%C3%B1a%201%C2%AA.mp3`);
+    expect(contentDisposition('attachment', 'Peña 1ª.mp3')).toBe(
+      `attachment; filename="Pena 1a.mp3"; filename*=UTF-8''Pe%C3%B1a%201%C2%AA.mp3`,
+    );
   });
   it('quotes, backslashes and control characters cannot break out of the header', () => {
     const h = contentDisposition('inline', 'a"b\\c\r\nd.wav');

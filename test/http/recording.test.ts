@@ -21,10 +21,18 @@ beforeAll(async () => {
   svc = await startTestService(t);
   const a = await seedAccount(svc);
   const b = await seedAccount(svc);
-  const posted = await postCall(svc.url, { key: a.key, fields: { agent_code: 'AG-07' }, file: { blob: new Blob([bytes], { type: 'audio/wav' }), name: FILE_NAME } });
+  const posted = await postCall(svc.url, {
+    key: a.key,
+    fields: { agent_code: 'AG-07' },
+    file: { blob: new Blob([bytes], { type: 'audio/wav' }), name: FILE_NAME },
+  });
   expect(posted.status).toBe(201);
   callId = posted.body.id;
-  const theirs = await postCall(svc.url, { key: b.key, fields: { agent_code: 'AG-07' }, file: { blob: new Blob([wavBytes(2000)], { type: 'audio/wav' }), name: 'theirs.wav' } });
+  const theirs = await postCall(svc.url, {
+    key: b.key,
+    fields: { agent_code: 'AG-07' },
+    file: { blob: new Blob([wavBytes(2000)], { type: 'audio/wav' }), name: 'theirs.wav' },
+  });
   otherCallId = theirs.body.id;
   owner = await signedIn(svc.app.db, a.account.id, 'owner');
   viewer = await signedIn(svc.app.db, a.account.id, 'viewer');

@@ -18,7 +18,15 @@ export interface Signed {
 export async function signedIn(db: Db, accountId: string, role: UserRole): Promise<Signed> {
   const user =
     (await db.user.findFirst({ where: { accountId, role, removedAt: null } })) ??
-    (await db.user.create({ data: { accountId, role, email: `${role}-${Math.random().toString(36).slice(2, 10)}@example.com`, name: `A ${role}`, passwordHash: 'x' } }));
+    (await db.user.create({
+      data: {
+        accountId,
+        role,
+        email: `${role}-${Math.random().toString(36).slice(2, 10)}@example.com`,
+        name: `A ${role}`,
+        passwordHash: 'x',
+      },
+    }));
   const { token, session } = await createSession(db, user.id);
   const cookie = `escucha_session=${token}`;
   return {

@@ -47,8 +47,10 @@ describe('file-name examples', () => {
 
 describe('file-name rules', () => {
   it('direction words in English and Spanish', () => {
-    for (const w of ['in', 'inbound', 'incoming', 'entrante', 'entrada']) expect(parse(`x_${w}_y.wav`).direction).toBe('inbound');
-    for (const w of ['out', 'outbound', 'outgoing', 'saliente', 'salida']) expect(parse(`x_${w}_y.wav`).direction).toBe('outbound');
+    for (const w of ['in', 'inbound', 'incoming', 'entrante', 'entrada'])
+      expect(parse(`x_${w}_y.wav`).direction).toBe('inbound');
+    for (const w of ['out', 'outbound', 'outgoing', 'saliente', 'salida'])
+      expect(parse(`x_${w}_y.wav`).direction).toBe('outbound');
   });
 
   it('date forms: YYYYMMDD+HHMMSS adjacent or joined by T, YYYY-MM-DD + HH.MM.SS, Unix seconds', () => {
@@ -59,7 +61,9 @@ describe('file-name rules', () => {
   });
 
   it('local times use the account time zone', () => {
-    expect(parseFileName('20240715-120000.wav', 'America/New_York').startedAt?.toISOString()).toBe('2024-07-15T16:00:00.000Z');
+    expect(parseFileName('20240715-120000.wav', 'America/New_York').startedAt?.toISOString()).toBe(
+      '2024-07-15T16:00:00.000Z',
+    );
     expect(parseFileName('20240715-120000.wav', 'UTC').startedAt?.toISOString()).toBe('2024-07-15T12:00:00.000Z');
   });
 

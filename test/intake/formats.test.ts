@@ -24,14 +24,22 @@ afterAll(async () => {
   await t.drop();
 });
 
-const send = (file: { path: string; name?: string; type?: string }) => postCall(svc.url, { key, fields: { agent_code: 'AG-07' }, file });
+const send = (file: { path: string; name?: string; type?: string }) =>
+  postCall(svc.url, { key, fields: { agent_code: 'AG-07' }, file });
 const countCalls = async () => (await t.sql('SELECT count(*)::int AS n FROM calls'))[0].n as number;
 
 const pdf = path.join(os.tmpdir(), 'escucha-fixture.pdf');
 const png = path.join(os.tmpdir(), 'escucha-fixture.png');
 const text = path.join(os.tmpdir(), 'escucha-fixture.txt');
 writeFileSync(pdf, '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082', 'hex'));
+writeFileSync(
+  png,
+  Buffer.from(
+    '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+      '1f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082',
+    'hex',
+  ),
+);
 writeFileSync(text, 'just some notes about a call, not audio at all\n');
 
 describe('§8 accepted formats: MP3, WAV, OGG, M4A, AAC, FLAC, Opus, WebM, WMA, AMR', () => {
@@ -53,7 +61,9 @@ describe('§4 File type rule and PRODUCT magic-byte sniffing', () => {
   });
 
   it('an audio container is accepted whatever the name: WebM named video.bin', async () => {
-    expect((await send({ path: await convert(speech, 'webm'), name: 'video.bin', type: 'application/octet-stream' })).status).toBe(201);
+    expect(
+      (await send({ path: await convert(speech, 'webm'), name: 'video.bin', type: 'application/octet-stream' })).status,
+    ).toBe(201);
   });
 
   it('a sniffed non-audio type is not_audio even with an audio name and type: PDF named call.mp3 as audio/mpeg', async () => {

@@ -22,7 +22,9 @@ afterAll(async () => {
 it('an unparseable request target answers 400 and the service keeps serving', async () => {
   const { port } = new URL(svc.url);
   const answer = await new Promise<string>((resolve) => {
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end('POST //[ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'));
+    const socket = net.connect(Number(port), '127.0.0.1', () =>
+      socket.end('POST //[ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'),
+    );
     let data = '';
     socket.on('data', (d) => (data += d));
     socket.on('close', () => resolve(data));
@@ -32,7 +34,11 @@ it('an unparseable request target answers 400 and the service keeps serving', as
 });
 
 it('NUL and other control characters in text fields and the file name are dropped, not a 500', async () => {
-  const r = await postCall(svc.url, { key, fields: { agent_code: 'AG-07', customer_name: 'Ana\u0000 María\u0007', external_id: 'x\u0000y' }, file: { blob: wavBlob(), name: 'call.wav' } });
+  const r = await postCall(svc.url, {
+    key,
+    fields: { agent_code: 'AG-07', customer_name: 'Ana\u0000 María\u0007', external_id: 'x\u0000y' },
+    file: { blob: wavBlob(), name: 'call.wav' },
+  });
   expect(r.status).toBe(201);
   const [row] = await t.sql('SELECT customer_name, external_id FROM calls WHERE id = $1', [r.body.id]);
   expect(row).toEqual({ customer_name: 'Ana María', external_id: 'xy' });
@@ -41,18 +47,35 @@ it('NUL and other control characters in text fields and the file name are droppe
   const B = 'nulBoundary';
   const body = Buffer.concat([
     multipart(B, [{ name: 'agent_code', data: 'AG-07' }], { close: false }),
-    Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''call%00.wav\r\nContent-Type: audio/wav\r\n\r\n`),
+    Buffer.from(
+      `--${B}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''call%00.wav\r\nContent-Type: audio/wav\r\n\r\n`,
+    ),
     Buffer.from(await wavBlob().arrayBuffer()),
     Buffer.from(`\r\n--${B}--\r\n`),
   ]);
-  const raw = await rawRequest(`${svc.url}/v1/calls`, { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${B}`, 'content-length': body.length }, (req) => void req.end(body));
+  const raw = await rawRequest(
+    `${svc.url}/v1/calls`,
+    {
+      authorization: `Bearer ${key}`,
+      'content-type': `multipart/form-data; boundary=${B}`,
+      'content-length': body.length,
+    },
+    (req) => void req.end(body),
+  );
   expect(raw.status).toBe(201);
   const [named] = await t.sql('SELECT file_name FROM calls WHERE id = $1', [raw.body.id]);
   expect(named.file_name).toBe('call.wav');
 });
 
 it('an absurd file extension never reaches the storage key', async () => {
-  const r = await postCall(svc.url, { key, fields: { agent_code: 'AG-07' }, file: { blob: new Blob([Buffer.from('not sniffable audio bytes')], { type: 'audio/mpeg' }), name: `a.${'x'.repeat(300)}` } });
+  const r = await postCall(svc.url, {
+    key,
+    fields: { agent_code: 'AG-07' },
+    file: {
+      blob: new Blob([Buffer.from('not sniffable audio bytes')], { type: 'audio/mpeg' }),
+      name: `a.${'x'.repeat(300)}`,
+    },
+  });
   expect(r.status).toBe(201);
   const [row] = await t.sql('SELECT storage_key FROM calls WHERE id = $1', [r.body.id]);
   expect(row.storage_key).toMatch(/\.bin$/);

@@ -17,10 +17,17 @@ afterAll(async () => {
 });
 
 const send = (key: string, fields: Record<string, string>, size = 4096) =>
-  postCall(svc.url, { key, fields: { agent_code: 'AG-07', ...fields }, file: { blob: wavBlob(size), name: 'call.wav' } });
+  postCall(svc.url, {
+    key,
+    fields: { agent_code: 'AG-07', ...fields },
+    file: { blob: wavBlob(size), name: 'call.wav' },
+  });
 
 async function usage(accountId: string) {
-  const [u] = await t.sql('SELECT calls, minutes_reserved, storage_bytes::int AS storage FROM usage_periods WHERE account_id = $1', [accountId]);
+  const [u] = await t.sql(
+    'SELECT calls, minutes_reserved, storage_bytes::int AS storage FROM usage_periods WHERE account_id = $1',
+    [accountId],
+  );
   return u ?? { calls: 0, minutes_reserved: 0, storage: 0 };
 }
 
@@ -68,7 +75,9 @@ describe('§4 Idempotent retry', () => {
 
   it('PRODUCT: 50 concurrent requests with one external_id → one call, one reservation, one period count; the rest 200 exists with the same id', async () => {
     const { key, account } = await seedAccount(svc);
-    const results = await Promise.all(Array.from({ length: 50 }, () => send(key, { external_id: 'race-1' }, 1_500_000)));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => send(key, { external_id: 'race-1' }, 1_500_000)),
+    );
     const created = results.filter((r) => r.status === 201);
     const exists = results.filter((r) => r.status === 200);
     expect(created).toHaveLength(1);
@@ -77,8 +86,12 @@ describe('§4 Idempotent retry', () => {
     expect(exists.every((r) => r.body.status === 'exists')).toBe(true);
     expect(await t.sql('SELECT id FROM calls WHERE account_id = $1', [account.id])).toHaveLength(1);
     expect(await usage(account.id)).toEqual({ calls: 1, minutes_reserved: 2, storage: 1_500_000 });
-    expect(await t.sql('SELECT kind FROM minute_ledger WHERE account_id = $1', [account.id])).toEqual([{ kind: 'reserve' }]);
-    const [{ n }] = await t.sql("SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1", [`transcribe:${created[0]!.body.id}`]);
+    expect(await t.sql('SELECT kind FROM minute_ledger WHERE account_id = $1', [account.id])).toEqual([
+      { kind: 'reserve' },
+    ]);
+    const [{ n }] = await t.sql('SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1', [
+      `transcribe:${created[0]!.body.id}`,
+    ]);
     expect(n).toBe(1);
     expect(svc.storedFiles().filter((f) => f.includes(created[0]!.body.id))).toHaveLength(1);
     expect(svc.storedFiles().filter((f) => f.startsWith('.incoming'))).toEqual([]);

@@ -39,7 +39,9 @@ async function counts() {
 /** A form whose total size is exactly `total` bytes, the file padded to fit. */
 async function formOfSize(total: number) {
   const head = multipart(B, [{ name: 'agent_code', data: 'AG-07' }], { close: false });
-  const fileHead = Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const fileHead = Buffer.from(
+    `--${B}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${B}--\r\n`);
   const fileLen = total - head.length - fileHead.length - tail.length;
   return Buffer.concat([head, fileHead, await wav(fileLen), tail]);
@@ -53,7 +55,11 @@ beforeEach(async () => {
 describe('§8 size of the whole request: strictly less than 20 MB', () => {
   it('a body of 20 MB − 1 byte is accepted (201)', async () => {
     const body = await formOfSize(INTAKE_MAX_BYTES - 1);
-    const r = await rawRequest(`${svc.url}/v1/calls`, headers({ 'content-length': body.length }), (req) => void req.end(body));
+    const r = await rawRequest(
+      `${svc.url}/v1/calls`,
+      headers({ 'content-length': body.length }),
+      (req) => void req.end(body),
+    );
     expect(r.status).toBe(201);
     expect((await counts()).reserved - baseline.reserved).toBe(20);
   });
@@ -72,7 +78,9 @@ describe('§8 size of the whole request: strictly less than 20 MB', () => {
   it('a chunked body (no Content-Length) reaching 20 MB → 400 bad_request counted while streaming, nothing stored', async () => {
     const r = await rawRequest(`${svc.url}/v1/calls`, headers({ 'transfer-encoding': 'chunked' }), async (req) => {
       req.write(multipart(B, [{ name: 'agent_code', data: 'AG-07' }], { close: false }));
-      req.write(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+      req.write(
+        `--${B}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+      );
       req.write(await wav(1024));
       await writeBytes(req, INTAKE_MAX_BYTES + 1_000_000);
       req.end();
@@ -95,17 +103,60 @@ describe('§8 size of the whole request: strictly less than 20 MB', () => {
 
 describe('PRODUCT: malformed multipart → 400 bad_request and nothing left behind', () => {
   const cases: [string, () => Promise<{ headers: Record<string, string | number>; body: Buffer }>][] = [
-    ['a truncated body', async () => {
-      const full = await formOfSize(50_000);
-      return { headers: headers(), body: full.subarray(0, 30_000) };
-    }],
-    ['a wrong boundary', async () => ({ headers: headers({ 'content-type': 'multipart/form-data; boundary=somethingElse' }), body: await formOfSize(10_000) })],
-    ['no boundary at all', async () => ({ headers: headers({ 'content-type': 'multipart/form-data' }), body: await formOfSize(10_000) })],
-    ['not multipart (JSON)', async () => ({ headers: headers({ 'content-type': 'application/json' }), body: Buffer.from('{"file":"x"}') })],
+    [
+      'a truncated body',
+      async () => {
+        const full = await formOfSize(50_000);
+        return { headers: headers(), body: full.subarray(0, 30_000) };
+      },
+    ],
+    [
+      'a wrong boundary',
+      async () => ({
+        headers: headers({ 'content-type': 'multipart/form-data; boundary=somethingElse' }),
+        body: await formOfSize(10_000),
+      }),
+    ],
+    [
+      'no boundary at all',
+      async () => ({ headers: headers({ 'content-type': 'multipart/form-data' }), body: await formOfSize(10_000) }),
+    ],
+    [
+      'not multipart (JSON)',
+      async () => ({ headers: headers({ 'content-type': 'application/json' }), body: Buffer.from('{"file":"x"}') }),
+    ],
     ['no file part', async () => ({ headers: headers(), body: multipart(B, [{ name: 'agent_code', data: 'AG-07' }]) })],
-    ['a file under another part name', async () => ({ headers: headers(), body: multipart(B, [{ name: 'agent_code', data: 'AG-07' }, { name: 'recording', filename: 'a.wav', type: 'audio/wav', data: await wav(2000) }]) })],
-    ['two file parts', async () => ({ headers: headers(), body: multipart(B, [{ name: 'agent_code', data: 'AG-07' }, { name: 'file', filename: 'a.wav', type: 'audio/wav', data: await wav(2000) }, { name: 'file', filename: 'b.wav', type: 'audio/wav', data: await wav(2000) }]) })],
-    ['an empty file', async () => ({ headers: headers(), body: multipart(B, [{ name: 'agent_code', data: 'AG-07' }, { name: 'file', filename: 'a.wav', type: 'audio/wav', data: Buffer.alloc(0) }]) })],
+    [
+      'a file under another part name',
+      async () => ({
+        headers: headers(),
+        body: multipart(B, [
+          { name: 'agent_code', data: 'AG-07' },
+          { name: 'recording', filename: 'a.wav', type: 'audio/wav', data: await wav(2000) },
+        ]),
+      }),
+    ],
+    [
+      'two file parts',
+      async () => ({
+        headers: headers(),
+        body: multipart(B, [
+          { name: 'agent_code', data: 'AG-07' },
+          { name: 'file', filename: 'a.wav', type: 'audio/wav', data: await wav(2000) },
+          { name: 'file', filename: 'b.wav', type: 'audio/wav', data: await wav(2000) },
+        ]),
+      }),
+    ],
+    [
+      'an empty file',
+      async () => ({
+        headers: headers(),
+        body: multipart(B, [
+          { name: 'agent_code', data: 'AG-07' },
+          { name: 'file', filename: 'a.wav', type: 'audio/wav', data: Buffer.alloc(0) },
+        ]),
+      }),
+    ],
   ];
   for (const [name, make] of cases) {
     it(name, async () => {
@@ -132,7 +183,11 @@ describe('PRODUCT: malformed multipart → 400 bad_request and nothing left behi
       { name: 'customer_name', data: 'n'.repeat(1_048_576) },
       { name: 'file', filename: 'a.wav', type: 'audio/wav', data: await wav(4000) },
     ]);
-    const r = await rawRequest(`${svc.url}/v1/calls`, headers({ 'content-length': body.length }), (req) => void req.end(body));
+    const r = await rawRequest(
+      `${svc.url}/v1/calls`,
+      headers({ 'content-length': body.length }),
+      (req) => void req.end(body),
+    );
     expect(r.status).toBe(201);
     const [row] = await t.sql('SELECT customer_name FROM calls WHERE id = $1', [r.body.id]);
     expect(row.customer_name).toBe('n'.repeat(300));
@@ -141,7 +196,9 @@ describe('PRODUCT: malformed multipart → 400 bad_request and nothing left behi
   it('a client that disconnects mid-upload leaves no row, no file (temporary or stored) and no charge', async () => {
     const r = await rawRequest(`${svc.url}/v1/calls`, headers({ 'content-length': 5_000_000 }), async (req) => {
       req.write(multipart(B, [{ name: 'agent_code', data: 'AG-07' }], { close: false }));
-      req.write(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+      req.write(
+        `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+      );
       req.write(await wav(1_000_000));
       await new Promise((res) => setTimeout(res, 200));
       req.destroy();

@@ -18,7 +18,8 @@ afterAll(async () => {
 it('429 rate_limited with Retry-After once the account exceeds its requests per minute; other accounts unaffected', async () => {
   const a = await seedAccount(svc);
   const b = await seedAccount(svc);
-  const send = (key: string) => postCall(svc.url, { key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(), name: 'a.wav' } });
+  const send = (key: string) =>
+    postCall(svc.url, { key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(), name: 'a.wav' } });
   for (let i = 0; i < 3; i++) expect((await send(a.key)).status).toBe(201);
   const limited = await send(a.key);
   expect(limited.status).toBe(429);

@@ -14,7 +14,12 @@ let acct: Awaited<ReturnType<typeof seedAccount>>;
 beforeAll(async () => {
   t = await createTestDb();
   svc = await startTestService(t);
-  acct = await seedAccount(svc, { agents: [{ name: 'Ana García', code: 'AG-07' }, { name: 'Luis Pérez', code: '1001' }] });
+  acct = await seedAccount(svc, {
+    agents: [
+      { name: 'Ana García', code: 'AG-07' },
+      { name: 'Luis Pérez', code: '1001' },
+    ],
+  });
   await createCampaign(svc.app.db, acct.account.id, { name: 'Atención Clientes', language: 'es' });
   await createCampaign(svc.app.db, acct.account.id, { name: 'Ventas' });
 });
@@ -24,7 +29,11 @@ afterAll(async () => {
 });
 
 const post = (fields: Record<string, string>, file: { name?: string; blob?: Blob } = {}) =>
-  postCall(svc.url, { key: acct.key, fields, file: { blob: file.blob ?? wavBlob(), name: file.name ?? 'recording.wav' } });
+  postCall(svc.url, {
+    key: acct.key,
+    fields,
+    file: { blob: file.blob ?? wavBlob(), name: file.name ?? 'recording.wav' },
+  });
 
 const callRow = async (id: string) => (await t.sql('SELECT * FROM calls WHERE id = $1', [id]))[0];
 
@@ -54,15 +63,23 @@ describe('§4 POST /calls success responses', () => {
 
 describe('§5 Authentication (PRODUCT: 401 unauthorized)', () => {
   it('missing key → 401 unauthorized with WWW-Authenticate: Bearer', async () => {
-    const r = await postCall(svc.url, { key: null, file: { blob: wavBlob(), name: 'a.wav' }, fields: { agent_code: 'AG-07' } });
+    const r = await postCall(svc.url, {
+      key: null,
+      file: { blob: wavBlob(), name: 'a.wav' },
+      fields: { agent_code: 'AG-07' },
+    });
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe('unauthorized');
     expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
   it('malformed or unknown key → 401 unauthorized', async () => {
-    for (const key of ['not-a-key', 'esk_' + 'a'.repeat(48)]) {
-      const r = await postCall(svc.url, { key, file: { blob: wavBlob(), name: 'a.wav' }, fields: { agent_code: 'AG-07' } });
+    for (const key of ['not-a-key', `esk_${'a'.repeat(48)}`]) {
+      const r = await postCall(svc.url, {
+        key,
+        file: { blob: wavBlob(), name: 'a.wav' },
+        fields: { agent_code: 'AG-07' },
+      });
       expect(r.status).toBe(401);
       expect(r.body.error.code).toBe('unauthorized');
     }
@@ -70,10 +87,17 @@ describe('§5 Authentication (PRODUCT: 401 unauthorized)', () => {
 
   it('revoked key → 401 unauthorized, and nothing is stored', async () => {
     const { key, apiKey } = await createApiKey(svc.app.db, acct.account.id);
-    expect((await postCall(svc.url, { key, file: { blob: wavBlob(), name: 'a.wav' }, fields: { agent_code: 'AG-07' } })).status).toBe(201);
+    expect(
+      (await postCall(svc.url, { key, file: { blob: wavBlob(), name: 'a.wav' }, fields: { agent_code: 'AG-07' } }))
+        .status,
+    ).toBe(201);
     await revokeApiKey(svc.app.db, acct.account.id, apiKey.prefix);
     const before = (await t.sql('SELECT count(*)::int AS n FROM calls'))[0].n;
-    const r = await postCall(svc.url, { key, file: { blob: wavBlob(), name: 'a.wav' }, fields: { agent_code: 'AG-07' } });
+    const r = await postCall(svc.url, {
+      key,
+      file: { blob: wavBlob(), name: 'a.wav' },
+      fields: { agent_code: 'AG-07' },
+    });
     expect(r.status).toBe(401);
     expect((await t.sql('SELECT count(*)::int AS n FROM calls'))[0].n).toBe(before);
   });
@@ -128,8 +152,17 @@ describe('§4 Agent rules', () => {
   });
 
   it('PRODUCT: two agents matching one name → 422 ambiguous_agent', async () => {
-    const other = await seedAccount(svc, { agents: [{ name: 'Marta Ruiz', code: 'M1' }, { name: 'Marta Ruíz', code: 'M2' }] });
-    const r = await postCall(svc.url, { key: other.key, fields: { agent_name: 'marta ruiz' }, file: { blob: wavBlob(), name: 'x.wav' } });
+    const other = await seedAccount(svc, {
+      agents: [
+        { name: 'Marta Ruiz', code: 'M1' },
+        { name: 'Marta Ruíz', code: 'M2' },
+      ],
+    });
+    const r = await postCall(svc.url, {
+      key: other.key,
+      fields: { agent_name: 'marta ruiz' },
+      file: { blob: wavBlob(), name: 'x.wav' },
+    });
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe('ambiguous_agent');
   });
@@ -172,7 +205,10 @@ describe('§2 fields and §4 rules for ignored values', () => {
   });
 
   it('started_at that cannot be understood → the file name date is used', async () => {
-    const r = await post({ agent_code: 'AG-07', started_at: 'yesterday-ish' }, { name: 'out-600111222-1001-20240115-103000.wav' });
+    const r = await post(
+      { agent_code: 'AG-07', started_at: 'yesterday-ish' },
+      { name: 'out-600111222-1001-20240115-103000.wav' },
+    );
     expect((await callRow(r.body.id)).started_at.toISOString()).toBe('2024-01-15T09:30:00.000Z');
   });
 
@@ -196,7 +232,9 @@ describe('§2 fields and §4 rules for ignored values', () => {
 
   it('direction with another value is ignored; inbound/outbound are kept', async () => {
     expect((await callRow((await post({ agent_code: 'AG-07', direction: 'sideways' })).body.id)).direction).toBeNull();
-    expect((await callRow((await post({ agent_code: 'AG-07', direction: 'Outbound' })).body.id)).direction).toBe('outbound');
+    expect((await callRow((await post({ agent_code: 'AG-07', direction: 'Outbound' })).body.id)).direction).toBe(
+      'outbound',
+    );
   });
 
   it('all text fields are cut to 300 characters, never splitting a character', async () => {
@@ -211,7 +249,7 @@ describe('§2 fields and §4 rules for ignored values', () => {
   it('external_id keeps up to 200 characters', async () => {
     const r = await post({ agent_code: 'AG-07', external_id: 'x'.repeat(250) });
     expect((await callRow(r.body.id)).external_id).toBe('x'.repeat(200));
-    const again = await post({ agent_code: 'AG-07', external_id: 'x'.repeat(200) + 'different tail' });
+    const again = await post({ agent_code: 'AG-07', external_id: `${'x'.repeat(200)}different tail` });
     expect(again).toMatchObject({ status: 200, body: { id: r.body.id, status: 'exists' } });
   });
 
@@ -238,7 +276,9 @@ describe('§2 fields and §4 rules for ignored values', () => {
   });
 
   it("language: when absent the campaign's language is used; with none, detection (null)", async () => {
-    expect((await callRow((await post({ agent_code: 'AG-07', campaign: 'Atención Clientes' })).body.id)).language).toBe('es');
+    expect((await callRow((await post({ agent_code: 'AG-07', campaign: 'Atención Clientes' })).body.id)).language).toBe(
+      'es',
+    );
     expect((await callRow((await post({ agent_code: 'AG-07', campaign: 'Ventas' })).body.id)).language).toBeNull();
   });
 });
@@ -247,22 +287,36 @@ describe('§3 and §8 charging: minutes, period count, storage', () => {
   it('reserves one minute per started MB of file size (at least one), counts the call and its size', async () => {
     const fresh = await seedAccount(svc, { minutes: 100 });
     const size = 2 * 1_048_576 + 10;
-    const r = await postCall(svc.url, { key: fresh.key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(size), name: 'big.wav' } });
+    const r = await postCall(svc.url, {
+      key: fresh.key,
+      fields: { agent_code: 'AG-07' },
+      file: { blob: wavBlob(size), name: 'big.wav' },
+    });
     expect(r.status).toBe(201);
     const [u] = await t.sql('SELECT * FROM usage_periods WHERE account_id = $1', [fresh.account.id]);
     expect(u).toMatchObject({ calls: 1, minutes_reserved: 3, minutes_used: 0, storage_bytes: String(size) });
     expect((await callRow(r.body.id)).reserved_minutes).toBe(3);
-    const small = await postCall(svc.url, { key: fresh.key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(100), name: 's.wav' } });
+    const small = await postCall(svc.url, {
+      key: fresh.key,
+      fields: { agent_code: 'AG-07' },
+      file: { blob: wavBlob(100), name: 's.wav' },
+    });
     expect((await callRow(small.body.id)).reserved_minutes).toBe(1);
   });
 
   it('no_minutes: reservation beyond the available minutes → 402, even if the real duration would fit', async () => {
     const fresh = await seedAccount(svc, { minutes: 2 });
-    const r = await postCall(svc.url, { key: fresh.key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(3 * 1_048_576), name: 'silence.wav' } });
+    const r = await postCall(svc.url, {
+      key: fresh.key,
+      fields: { agent_code: 'AG-07' },
+      file: { blob: wavBlob(3 * 1_048_576), name: 'silence.wav' },
+    });
     expect(r.status).toBe(402);
     expect(r.body.error.code).toBe('no_minutes');
     expect(await t.sql('SELECT * FROM calls WHERE account_id = $1', [fresh.account.id])).toEqual([]);
-    const usage = await t.sql('SELECT calls, minutes_reserved FROM usage_periods WHERE account_id = $1', [fresh.account.id]);
+    const usage = await t.sql('SELECT calls, minutes_reserved FROM usage_periods WHERE account_id = $1', [
+      fresh.account.id,
+    ]);
     expect(usage.every((u) => u.calls === 0 && u.minutes_reserved === 0)).toBe(true);
   });
 

@@ -25,7 +25,16 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'escucha-restart-'));
   const port = 56000 + (process.pid % 2000);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  server = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {} });
+  server = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
   await server.initialise();
   await server.start();
   url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
@@ -61,11 +70,25 @@ async function until(check: () => Promise<boolean>, ms: number) {
 
 it('a database restart loses nothing: calls accepted before it finish, intake answers 500 during it, and works after it', async () => {
   const s = await seedAccount(svc);
-  const tpl = await createTemplate(svc.app.db, s.account.id, { name: 'QA', definition: { version: 1, criteria: [{ key: 'hello', label: 'Hello', kind: 'phrase', phrases: ['thank you for calling'], weight: 1 }], topics: [] } });
+  const tpl = await createTemplate(svc.app.db, s.account.id, {
+    name: 'QA',
+    definition: {
+      version: 1,
+      criteria: [{ key: 'hello', label: 'Hello', kind: 'phrase', phrases: ['thank you for calling'], weight: 1 }],
+      topics: [],
+    },
+  });
   await setDefaultTemplate(svc.app.db, s.account.id, tpl.id);
   await setWebhookEndpoint(svc.app, s.account.id, receiver.url);
-  const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme. How can I help you today?' }]);
-  const send = (id: string) => postCall(svc.url, { key: s.key, fields: { agent_code: 'AG-07', external_id: id }, file: { path: file, name: 'call.wav' } });
+  const file = await makeStereoCall([
+    { speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme. How can I help you today?' },
+  ]);
+  const send = (id: string) =>
+    postCall(svc.url, {
+      key: s.key,
+      fields: { agent_code: 'AG-07', external_id: id },
+      file: { path: file, name: 'call.wav' },
+    });
 
   const before = await send('before');
   expect(before.status).toBe(201);

@@ -27,10 +27,25 @@ const ES: Turn[] = [
 const template = (greeting: string, apology: string, never: string, billing: string[], tech: string[]) => ({
   version: 1,
   criteria: [
-    { key: 'greeting', label: 'Greets and thanks', kind: 'phrase', phrases: [greeting], speaker: 'agent', weight: 3, window: { from: 'start', seconds: 30 } },
+    {
+      key: 'greeting',
+      label: 'Greets and thanks',
+      kind: 'phrase',
+      phrases: [greeting],
+      speaker: 'agent',
+      weight: 3,
+      window: { from: 'start', seconds: 30 },
+    },
     { key: 'apology', label: 'Apologises', kind: 'phrase', phrases: [apology], speaker: 'agent', weight: 2 },
     { key: 'upsell', label: 'Offers the premium plan', kind: 'phrase', phrases: [never], speaker: 'agent', weight: 5 },
-    { key: 'no_insults', label: 'No insults', kind: 'forbidden', phrases: ['stupid', 'idiot'], speaker: 'agent', weight: 2 },
+    {
+      key: 'no_insults',
+      label: 'No insults',
+      kind: 'forbidden',
+      phrases: ['stupid', 'idiot'],
+      speaker: 'agent',
+      weight: 2,
+    },
   ],
   topics: [
     { key: 'billing', label: 'Billing', phrases: billing },
@@ -51,8 +66,26 @@ beforeAll(async () => {
   const seeded = await seedAccount(svc, { agents: [{ name: 'Anna Smith', code: 'AG-07' }] });
   key = seeded.key;
   accountId = seeded.account.id;
-  const en = await createTemplate(svc.app.db, accountId, { name: 'EN support', definition: template('thank you for calling', 'sorry', 'premium plan', ['invoice', 'charged', 'refund'], ['router', 'internet']) });
-  const es = await createTemplate(svc.app.db, accountId, { name: 'ES atención', definition: template('gracias por llamar', 'lo siento', 'plan premium', ['factura', 'cobrado', 'cargo'], ['router', 'internet']) });
+  const en = await createTemplate(svc.app.db, accountId, {
+    name: 'EN support',
+    definition: template(
+      'thank you for calling',
+      'sorry',
+      'premium plan',
+      ['invoice', 'charged', 'refund'],
+      ['router', 'internet'],
+    ),
+  });
+  const es = await createTemplate(svc.app.db, accountId, {
+    name: 'ES atención',
+    definition: template(
+      'gracias por llamar',
+      'lo siento',
+      'plan premium',
+      ['factura', 'cobrado', 'cargo'],
+      ['router', 'internet'],
+    ),
+  });
   await setDefaultTemplate(svc.app.db, accountId, en.id);
   await createCampaign(svc.app.db, accountId, { name: 'Atención', language: 'es', templateId: es.id });
   receiver = await startReceiver();
@@ -65,14 +98,26 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const norm = (s: string) => s.toLowerCase().normalize('NFD').replace(/\p{Diacritic}/gu, '');
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '');
 
 describe('a posted call flows by itself to a signed webhook', () => {
   it('English (MP3, language detected) and Spanish (OGG, campaign language) calls are transcribed, scored and delivered', async () => {
     const enFile = await convert(await makeStereoCall(EN), 'mp3');
     const esFile = await convert(await makeStereoCall(ES), 'ogg');
-    const enPost = await postCall(svc.url, { key, fields: { agent_code: 'AG-07', external_id: 'en-1' }, file: { path: enFile, name: 'call-en.mp3' } });
-    const esPost = await postCall(svc.url, { key, fields: { agent_code: 'AG-07', external_id: 'es-1', campaign: 'atencion' }, file: { path: esFile, name: 'llamada.ogg' } });
+    const enPost = await postCall(svc.url, {
+      key,
+      fields: { agent_code: 'AG-07', external_id: 'en-1' },
+      file: { path: enFile, name: 'call-en.mp3' },
+    });
+    const esPost = await postCall(svc.url, {
+      key,
+      fields: { agent_code: 'AG-07', external_id: 'es-1', campaign: 'atencion' },
+      file: { path: esFile, name: 'llamada.ogg' },
+    });
     expect([enPost.status, esPost.status]).toEqual([201, 201]);
 
     await receiver.waitFor(2, 150_000);
@@ -87,14 +132,22 @@ describe('a posted call flows by itself to a signed webhook', () => {
       const event = byId.get(post.body.id);
       expect(event, `webhook for ${lang}`).toBeTruthy();
       expect(event.type).toBe('call.analyzed');
-      expect(event.data).toMatchObject({ id: post.body.id, url: `https://escucha.test/calls/${post.body.id}`, language: lang, topic: expect.stringMatching(/billing/i) });
+      expect(event.data).toMatchObject({
+        id: post.body.id,
+        url: `https://escucha.test/calls/${post.body.id}`,
+        language: lang,
+        topic: expect.stringMatching(/billing/i),
+      });
       const results = Object.fromEntries(event.data.criteria.map((c: any) => [c.key, c.result]));
       expect(results).toEqual({ greeting: 'passed', apology: 'passed', upsell: 'failed', no_insults: 'passed' });
       // weights 3 + 2 + 2 of 12 passed → 58.3
       expect(event.data.score).toBeCloseTo(58.3, 1);
       expect(event.data.summary.length).toBeGreaterThan(10);
 
-      const [row] = await t.sql('SELECT status, segments, used_minutes, reserved_minutes, channels FROM calls WHERE id = $1', [post.body.id]);
+      const [row] = await t.sql(
+        'SELECT status, segments, used_minutes, reserved_minutes, channels FROM calls WHERE id = $1',
+        [post.body.id],
+      );
       expect(row.status).toBe('analyzed');
       expect(row.channels).toBe(2);
       const transcript = norm(row.segments.map((s: any) => s.text).join(' '));
@@ -104,7 +157,9 @@ describe('a posted call flows by itself to a signed webhook', () => {
       const history = await t.sql('SELECT status FROM call_events WHERE call_id = $1 ORDER BY at, id', [post.body.id]);
       expect(history.map((h) => h.status)).toEqual(['queued', 'transcribing', 'analyzing', 'analyzed']);
     }
-    const [usage] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_periods WHERE account_id = $1', [accountId]);
+    const [usage] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_periods WHERE account_id = $1', [
+      accountId,
+    ]);
     expect(usage).toEqual({ minutes_used: 2, minutes_reserved: 0 });
   }, 200_000);
 });

@@ -53,7 +53,10 @@ async function waitForStatus(id: string, statuses: string[], ms = 120_000): Prom
   }
 }
 
-const shortCall = () => makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme. How can I help you today?' }]);
+const shortCall = () =>
+  makeStereoCall([
+    { speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme. How can I help you today?' },
+  ]);
 
 describe('failure paths', () => {
   it('garbage with an audio name → failed / undecodable, reservation released, no webhook', async () => {
@@ -62,13 +65,19 @@ describe('failure paths', () => {
       const s = await account({ template: true });
       const garbage = path.join(os.tmpdir(), 'escucha-garbage.mp3');
       writeFileSync(garbage, Buffer.from('this is definitely not an mp3 stream '.repeat(200)));
-      const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path: garbage, name: 'call.mp3' } });
+      const r = await postCall(api.url, {
+        key: s.key,
+        fields: { agent_code: 'AG-07' },
+        file: { path: garbage, name: 'call.mp3' },
+      });
       expect(r.status).toBe(201);
       const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
       expect(row).toMatchObject({ status: 'failed', failure_reason: 'undecodable' });
       // The detail is shown to users: it names their file, never our storage path.
       expect(row.failure_detail).not.toContain(api.config.storageDir);
-      const [u] = await t.sql('SELECT minutes_reserved, minutes_used, calls FROM usage_periods WHERE account_id = $1', [s.account.id]);
+      const [u] = await t.sql('SELECT minutes_reserved, minutes_used, calls FROM usage_periods WHERE account_id = $1', [
+        s.account.id,
+      ]);
       expect(u).toEqual({ minutes_reserved: 0, minutes_used: 0, calls: 1 });
       expect(await t.sql('SELECT id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toEqual([]);
     } finally {
@@ -80,7 +89,11 @@ describe('failure paths', () => {
     const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
     try {
       const s = await account({ template: true });
-      const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path: await synth('silence', 5), name: 'quiet.wav' } });
+      const r = await postCall(api.url, {
+        key: s.key,
+        fields: { agent_code: 'AG-07' },
+        file: { path: await synth('silence', 5), name: 'quiet.wav' },
+      });
       const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
       expect(row).toMatchObject({ status: 'failed', failure_reason: 'no_speech' });
       expect(await t.sql('SELECT id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toEqual([]);
@@ -93,7 +106,11 @@ describe('failure paths', () => {
     const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
     try {
       const s = await account({ template: true });
-      const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07', language: 'ja' }, file: { path: await shortCall(), name: 'call.wav' } });
+      const r = await postCall(api.url, {
+        key: s.key,
+        fields: { agent_code: 'AG-07', language: 'ja' },
+        file: { path: await shortCall(), name: 'call.wav' },
+      });
       const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
       expect(row).toMatchObject({ status: 'failed', failure_reason: 'unsupported_language' });
     } finally {
@@ -105,7 +122,11 @@ describe('failure paths', () => {
     const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
     try {
       const s = await account({ template: false });
-      const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path: await shortCall(), name: 'call.wav' } });
+      const r = await postCall(api.url, {
+        key: s.key,
+        fields: { agent_code: 'AG-07' },
+        file: { path: await shortCall(), name: 'call.wav' },
+      });
       const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
       expect(row.status).toBe('transcribed');
       expect(row.used_minutes).toBe(1);
@@ -119,8 +140,16 @@ describe('failure paths', () => {
   it('a worker process killed during transcription: the job is retried and the call ends analyzed, minutes charged once', async () => {
     const s = await account({ template: true });
     // A long enough call that transcription is still running when the worker dies.
-    const turns = Array.from({ length: 6 }, (_, i) => ({ speaker: (i % 2 ? 'customer' : 'agent') as 'agent' | 'customer', voice: 'en', text: 'Hello, thank you for calling Acme. I would like to talk about my invoice and the charges on my account this month.' }));
-    const r = await postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path: await makeStereoCall(turns), name: 'long.wav' } });
+    const turns = Array.from({ length: 6 }, (_, i) => ({
+      speaker: (i % 2 ? 'customer' : 'agent') as 'agent' | 'customer',
+      voice: 'en',
+      text: 'Hello, thank you for calling Acme. I would like to talk about my invoice and the charges on my account this month.',
+    }));
+    const r = await postCall(api.url, {
+      key: s.key,
+      fields: { agent_code: 'AG-07' },
+      file: { path: await makeStereoCall(turns), name: 'long.wav' },
+    });
     expect(r.status).toBe(201);
 
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'worker'], {
@@ -132,13 +161,19 @@ describe('failure paths', () => {
     await new Promise((res) => child.once('exit', res));
     expect((await t.sql('SELECT status FROM calls WHERE id = $1', [r.body.id]))[0].status).toBe('transcribing');
 
-    const worker = await startTestService(t, { api: false, worker: true, env: { WORKER_STALE_SECONDS: '4', STORAGE_DIR: api.config.storageDir } });
+    const worker = await startTestService(t, {
+      api: false,
+      worker: true,
+      env: { WORKER_STALE_SECONDS: '4', STORAGE_DIR: api.config.storageDir },
+    });
     try {
       const row = await waitForStatus(r.body.id, ['analyzed', 'failed', 'transcribed'], 120_000);
       expect(row.status).toBe('analyzed');
       const ledger = await t.sql('SELECT kind, minutes FROM minute_ledger WHERE call_id = $1 ORDER BY id', [r.body.id]);
       expect(ledger.map((l) => l.kind)).toEqual(['reserve', 'settle']);
-      const [u] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_periods WHERE account_id = $1', [s.account.id]);
+      const [u] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_periods WHERE account_id = $1', [
+        s.account.id,
+      ]);
       expect(u).toEqual({ minutes_used: row.used_minutes, minutes_reserved: 0 });
       await receiver.waitFor(1, 30_000);
       expect(await t.sql('SELECT event_id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toHaveLength(1);

@@ -31,13 +31,18 @@ afterAll(async () => {
   await t.drop();
 });
 
-const helpers = (attempts: number) => ({ job: { attempts, max_attempts: 8 }, logger: { info() {}, debug() {}, warn() {}, error() {} } }) as any;
+const helpers = (attempts: number) =>
+  ({ job: { attempts, max_attempts: 8 }, logger: { info() {}, debug() {}, warn() {}, error() {} } }) as any;
 
 describe('transcribe task and engine outages', () => {
   it('a 503 from the engine leaves the call transcribing and asks for a retry; the last attempt fails it and releases its minutes', async () => {
     const s = await seedAccount(svc);
     const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling.' }]);
-    const r = await postCall(svc.url, { key: s.key, fields: { agent_code: 'AG-07', language: 'en' }, file: { path: file, name: 'call.wav' } });
+    const r = await postCall(svc.url, {
+      key: s.key,
+      fields: { agent_code: 'AG-07', language: 'en' },
+      file: { path: file, name: 'call.wav' },
+    });
     // The stand-in API goes up only now: the intake request above is ours, not a third party's.
     api.listen({ onUnhandledFrame: 'error' });
     const engine = new OpenAiEngine({ baseUrl: 'https://stt.example.test/v1', model: 'whisper-1', retries: 0 });
@@ -50,7 +55,9 @@ describe('transcribe task and engine outages', () => {
     await expect(task({ callId: r.body.id }, helpers(8))).rejects.toThrow();
     [row] = await t.sql('SELECT status, failure_reason FROM calls WHERE id = $1', [r.body.id]);
     expect(row).toEqual({ status: 'failed', failure_reason: 'internal_error' });
-    const [u] = await t.sql('SELECT minutes_reserved, minutes_used FROM usage_periods WHERE account_id = $1', [s.account.id]);
+    const [u] = await t.sql('SELECT minutes_reserved, minutes_used FROM usage_periods WHERE account_id = $1', [
+      s.account.id,
+    ]);
     expect(u).toEqual({ minutes_reserved: 0, minutes_used: 0 });
   }, 60_000);
 });

@@ -8,14 +8,22 @@ export interface RawResponse {
 }
 
 /** Builds a multipart body by hand, so tests can send exactly the bytes they mean to. */
-export function multipart(boundary: string, parts: { name: string; filename?: string; type?: string; data: Buffer | string }[], opts: { close?: boolean } = {}): Buffer {
+export function multipart(
+  boundary: string,
+  parts: { name: string; filename?: string; type?: string; data: Buffer | string }[],
+  opts: { close?: boolean } = {},
+): Buffer {
   const chunks: Buffer[] = [];
   for (const p of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
     if (p.filename !== undefined) head += `; filename="${p.filename}"`;
     head += '\r\n';
     if (p.type) head += `Content-Type: ${p.type}\r\n`;
-    chunks.push(Buffer.from(head + '\r\n'), Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`${head}\r\n`),
+      Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data),
+      Buffer.from('\r\n'),
+    );
   }
   if (opts.close !== false) chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(chunks);
@@ -64,6 +72,15 @@ export async function writeBytes(req: http.ClientRequest, total: number, fill = 
   while (left > 0 && !req.destroyed) {
     const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
     left -= piece.length;
-    if (!req.write(piece)) await new Promise<void>((r) => { const done = () => { req.off("drain", done); req.off("close", done); r(); }; req.on("drain", done); req.on("close", done); });
+    if (!req.write(piece))
+      await new Promise<void>((r) => {
+        const done = () => {
+          req.off('drain', done);
+          req.off('close', done);
+          r();
+        };
+        req.on('drain', done);
+        req.on('close', done);
+      });
   }
 }

@@ -30,7 +30,10 @@ export async function startReceiver(answer: (n: number, r: Received) => number =
     waitFor(count: number, ms = 60_000) {
       if (received.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} requests in ${ms} ms`)), ms);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} requests in ${ms} ms`)),
+          ms,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },

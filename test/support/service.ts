@@ -36,9 +36,16 @@ export function testConfig(t: TestDb, env: Record<string, string> = {}): Config 
 }
 
 /** The real service (api role by default) on a random loopback port against the test database. */
-export async function startTestService(t: TestDb, opts: { worker?: boolean; api?: boolean; env?: Record<string, string> } = {}): Promise<TestService> {
+export async function startTestService(
+  t: TestDb,
+  opts: { worker?: boolean; api?: boolean; env?: Record<string, string> } = {},
+): Promise<TestService> {
   const config = testConfig(t, opts.env);
-  const service = await startService(config, { api: opts.api ?? true, worker: opts.worker ?? false }, createLogger(config.logLevel));
+  const service = await startService(
+    config,
+    { api: opts.api ?? true, worker: opts.worker ?? false },
+    createLogger(config.logLevel),
+  );
   return {
     ...service,
     url: service.url ?? '',
@@ -62,10 +69,19 @@ function listFiles(dir: string): string[] {
   }
 }
 
-export async function seedAccount(svc: Service, opts: { minutes?: number; seats?: number; timeZone?: string; agents?: { name: string; code?: string }[] } = {}) {
-  const { account, owner } = await createAccount(svc.app.db, { name: `Acme ${Math.random().toString(36).slice(2, 7)}`, minutes: opts.minutes ?? 10_000, seats: opts.seats ?? 20, timeZone: opts.timeZone ?? 'Europe/Madrid' });
+export async function seedAccount(
+  svc: Service,
+  opts: { minutes?: number; seats?: number; timeZone?: string; agents?: { name: string; code?: string }[] } = {},
+) {
+  const { account, owner } = await createAccount(svc.app.db, {
+    name: `Acme ${Math.random().toString(36).slice(2, 7)}`,
+    minutes: opts.minutes ?? 10_000,
+    seats: opts.seats ?? 20,
+    timeZone: opts.timeZone ?? 'Europe/Madrid',
+  });
   const agents = [];
-  for (const a of opts.agents ?? [{ name: 'Ana García', code: 'AG-07' }]) agents.push(await createAgent(svc.app.db, account.id, a));
+  for (const a of opts.agents ?? [{ name: 'Ana García', code: 'AG-07' }])
+    agents.push(await createAgent(svc.app.db, account.id, a));
   const { key } = await createApiKey(svc.app.db, account.id);
   return { account, owner, agents, key };
 }

@@ -38,7 +38,15 @@ describe('decodeAudio', () => {
     expect((await decodeAudio(mono)).channels).toHaveLength(1);
     const dir = await mkdtemp(path.join(tmpdir(), 'decode-'));
     const six = path.join(dir, 'surround.flac');
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-i', mono, '-af', 'pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0', six]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      mono,
+      '-af',
+      'pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0',
+      six,
+    ]);
     expect((await probeAudio(six)).channels).toBe(6);
     expect((await decodeAudio(six)).channels).toHaveLength(2);
   });
@@ -51,7 +59,17 @@ describe('decodeAudio', () => {
     await expect(decodeAudio(garbage)).rejects.toMatchObject({ reason: 'undecodable' });
 
     const video = path.join(dir, 'silent-film.mp4');
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=black:s=32x32:d=1', '-c:v', 'mpeg4', video]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=black:s=32x32:d=1',
+      '-c:v',
+      'mpeg4',
+      video,
+    ]);
     await expect(decodeAudio(video)).rejects.toBeInstanceOf(UndecodableAudioError);
     await expect(decodeAudio(path.join(dir, 'missing.wav'))).rejects.toBeInstanceOf(UndecodableAudioError);
   });

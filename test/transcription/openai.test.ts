@@ -56,7 +56,11 @@ describe('OpenAiEngine', () => {
     expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
     expect(wav.readUInt32LE(24)).toBe(16000);
     expect(wav.length).toBe(44 + 2 * second.length);
-    expect(result).toEqual({ text: 'Hola, buenos días. Gracias.', avgLogProb: expect.closeTo(-0.3, 5), language: 'es' });
+    expect(result).toEqual({
+      text: 'Hola, buenos días. Gracias.',
+      avgLogProb: expect.closeTo(-0.3, 5),
+      language: 'es',
+    });
   });
 
   it('leaves the language out when detecting and reports the detected code', async () => {
@@ -73,7 +77,11 @@ describe('OpenAiEngine', () => {
 
   it('maps API errors to EngineError with the API message, retryable only for 429 and 5xx', async () => {
     server.use(answer(() => HttpResponse.json({ error: { message: 'Invalid API key' } }, { status: 401 })));
-    await expect(engine.transcribeChunk(second, 'en')).rejects.toMatchObject({ reason: 'engine_error', retryable: false, message: expect.stringContaining('401: Invalid API key') });
+    await expect(engine.transcribeChunk(second, 'en')).rejects.toMatchObject({
+      reason: 'engine_error',
+      retryable: false,
+      message: expect.stringContaining('401: Invalid API key'),
+    });
 
     server.use(answer(() => new HttpResponse('upstream overloaded', { status: 503 })));
     const err = await engine.transcribeChunk(second, 'en').catch((e: unknown) => e);
@@ -81,10 +89,16 @@ describe('OpenAiEngine', () => {
     expect(err).toMatchObject({ retryable: true, message: expect.stringContaining('503: upstream overloaded') });
 
     server.use(answer(() => HttpResponse.json({ unexpected: true })));
-    await expect(engine.transcribeChunk(second, 'en')).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('unexpected body') });
+    await expect(engine.transcribeChunk(second, 'en')).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringContaining('unexpected body'),
+    });
 
     server.use(answer(() => HttpResponse.error()));
-    await expect(engine.transcribeChunk(second, 'en')).rejects.toMatchObject({ reason: 'engine_error', retryable: true });
+    await expect(engine.transcribeChunk(second, 'en')).rejects.toMatchObject({
+      reason: 'engine_error',
+      retryable: true,
+    });
   });
 
   it('covers the intake languages by default, or the configured list', async () => {
@@ -96,15 +110,31 @@ describe('OpenAiEngine', () => {
 
 describe('transcribeFile with an OpenAI-compatible engine', () => {
   it("takes the API's detected language and its text", async () => {
-    server.use(answer(() => HttpResponse.json({ text: 'Hello there, thanks for calling.', language: 'english', segments: [{ text: 'Hello there, thanks for calling.', avg_logprob: -0.1 }] })));
-    const result = await transcribeFile(await speak('Hello there, thanks for calling.', { voice: 'en' }), { engines: [engine], agentChannel: 'left' });
+    server.use(
+      answer(() =>
+        HttpResponse.json({
+          text: 'Hello there, thanks for calling.',
+          language: 'english',
+          segments: [{ text: 'Hello there, thanks for calling.', avg_logprob: -0.1 }],
+        }),
+      ),
+    );
+    const result = await transcribeFile(await speak('Hello there, thanks for calling.', { voice: 'en' }), {
+      engines: [engine],
+      agentChannel: 'left',
+    });
     expect(result.language).toBe('en');
-    expect(result.segments).toEqual([expect.objectContaining({ speaker: 'speaker', channel: 0, text: 'Hello there, thanks for calling.' })]);
+    expect(result.segments).toEqual([
+      expect.objectContaining({ speaker: 'speaker', channel: 0, text: 'Hello there, thanks for calling.' }),
+    ]);
   });
 
   it('fails with unsupported_language when the API hears a language outside the list', async () => {
     server.use(answer(() => HttpResponse.json({ text: 'Habari', language: 'swahili' })));
-    const err = await transcribeFile(await speak('Hello there, thanks for calling.', { voice: 'en' }), { engines: [engine], agentChannel: 'left' }).catch((e: unknown) => e);
+    const err = await transcribeFile(await speak('Hello there, thanks for calling.', { voice: 'en' }), {
+      engines: [engine],
+      agentChannel: 'left',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsupportedLanguageError);
   });
 });

@@ -30,18 +30,26 @@ describe('transcribeFile with Moonshine', () => {
     expect(result.channels).toBe(1);
     expect(result.segments.every((s) => s.speaker === 'speaker' && s.channel === 0)).toBe(true);
     const text = result.segments.map((s) => s.text).join(' ');
-    expect(keywordRecall(text, words('thank calling customer service refund arrive within five business days'))).toBeGreaterThanOrEqual(0.8);
+    expect(
+      keywordRecall(text, words('thank calling customer service refund arrive within five business days')),
+    ).toBeGreaterThanOrEqual(0.8);
   });
 
   it('transcribes a Spanish sentence and detects Spanish', async () => {
     const result = await transcribeFile(await speak(ES, { voice: 'es' }), { engines, agentChannel: 'left' });
     expect(result.language).toBe('es');
     const text = result.segments.map((s) => s.text).join(' ');
-    expect(keywordRecall(text, words('buenas tardes llamo factura este mes demasiado alta quiero explicación'))).toBeGreaterThanOrEqual(0.8);
+    expect(
+      keywordRecall(text, words('buenas tardes llamo factura este mes demasiado alta quiero explicación')),
+    ).toBeGreaterThanOrEqual(0.8);
   });
 
   it('uses the requested language without detection', async () => {
-    const result = await transcribeFile(await speak(ES, { voice: 'es' }), { engines, language: 'es', agentChannel: 'left' });
+    const result = await transcribeFile(await speak(ES, { voice: 'es' }), {
+      engines,
+      language: 'es',
+      agentChannel: 'left',
+    });
     expect(result.language).toBe('es');
     expect(keywordRecall(result.segments.map((s) => s.text).join(' '), ['factura', 'demasiado'])).toBe(1);
   });
@@ -75,14 +83,20 @@ describe('transcribeFile with Moonshine', () => {
 
   it('fails with no_speech on silence and on hold music', async () => {
     for (const kind of ['silence', 'music'] as const) {
-      const err = await transcribeFile(await synth(kind, 5), { engines, agentChannel: 'left' }).catch((e: unknown) => e);
+      const err = await transcribeFile(await synth(kind, 5), { engines, agentChannel: 'left' }).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(NoSpeechError);
       expect(err).toMatchObject({ reason: 'no_speech' });
     }
   });
 
   it('fails with unsupported_language for a language no engine covers', async () => {
-    const err = await transcribeFile(await speak(EN, { voice: 'en' }), { engines, language: 'fr', agentChannel: 'left' }).catch((e: unknown) => e);
+    const err = await transcribeFile(await speak(EN, { voice: 'en' }), {
+      engines,
+      language: 'fr',
+      agentChannel: 'left',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsupportedLanguageError);
     expect(err).toMatchObject({ reason: 'unsupported_language' });
   });

@@ -8,7 +8,9 @@ const WINDOW = 512 / 16000;
 
 describe('detectSpeech (Silero v5)', () => {
   it('finds the spoken sentence in espeak speech', async () => {
-    const samples = await mono(await speak('Thank you for calling, my name is Laura and I will help you today.', { voice: 'en' }));
+    const samples = await mono(
+      await speak('Thank you for calling, my name is Laura and I will help you today.', { voice: 'en' }),
+    );
     const regions = await detectSpeech(samples);
     expect(regions.length).toBeGreaterThanOrEqual(1);
     const covered = regions.reduce((s, r) => s + r.end - r.start, 0);
@@ -25,7 +27,15 @@ describe('regionsFromProbabilities', () => {
 
   it('bridges short dips, drops short bursts and pads', () => {
     // 1 s speech, 0.2 s dip (shorter than min silence), 1 s speech, 2 s silence, 0.1 s click, 1 s silence
-    const p = probs([[0, 31], [0.9, 31], [0.1, 6], [0.9, 31], [0.05, 62], [0.95, 3], [0.05, 31]]);
+    const p = probs([
+      [0, 31],
+      [0.9, 31],
+      [0.1, 6],
+      [0.9, 31],
+      [0.05, 62],
+      [0.95, 3],
+      [0.05, 31],
+    ]);
     const regions = regionsFromProbabilities(p, p.length * WINDOW);
     expect(regions).toHaveLength(1);
     expect(regions[0]!.start).toBeCloseTo(31 * WINDOW - 0.2, 1);
@@ -33,13 +43,22 @@ describe('regionsFromProbabilities', () => {
   });
 
   it('keeps speech between the two thresholds going (hysteresis)', () => {
-    const p = probs([[0.9, 20], [0.4, 40], [0.9, 20], [0, 40]]);
+    const p = probs([
+      [0.9, 20],
+      [0.4, 40],
+      [0.9, 20],
+      [0, 40],
+    ]);
     expect(regionsFromProbabilities(p, p.length * WINDOW)).toHaveLength(1);
   });
 
   it('splits long speech at its least speech-like point, each piece within the limit', () => {
     // 40 s of speech with a weak moment at 18 s
-    const p = probs([[0.9, 562], [0.4, 2], [0.9, 686]]);
+    const p = probs([
+      [0.9, 562],
+      [0.4, 2],
+      [0.9, 686],
+    ]);
     const regions = regionsFromProbabilities(p, p.length * WINDOW, { maxRegionSeconds: 25, padSeconds: 0 });
     expect(regions).toHaveLength(2);
     expect(regions[0]!.end).toBeCloseTo(562 * WINDOW, 1);

@@ -22,7 +22,21 @@ describe('calls list state ↔ URL query', () => {
   });
 
   it('round-trips every filter, leaving defaults out', () => {
-    const q = { ...DEFAULT_QUERY, view: 'failed' as const, from: '2024-03-01', to: '2024-03-31', agent: AGENT, direction: 'inbound' as const, scoreMin: 40, scoreMax: 80.5, topic: 'billing', language: 'es', q: '"le atiende" -idiota', sort: 'score' as const, order: 'asc' as const };
+    const q = {
+      ...DEFAULT_QUERY,
+      view: 'failed' as const,
+      from: '2024-03-01',
+      to: '2024-03-31',
+      agent: AGENT,
+      direction: 'inbound' as const,
+      scoreMin: 40,
+      scoreMax: 80.5,
+      topic: 'billing',
+      language: 'es',
+      q: '"le atiende" -idiota',
+      sort: 'score' as const,
+      order: 'asc' as const,
+    };
     const s = serializeCallsQuery(q);
     expect(s).not.toContain('after');
     expect(parseCallsQuery(`?${s}`)).toEqual(q);
@@ -30,7 +44,9 @@ describe('calls list state ↔ URL query', () => {
   });
 
   it('ignores malformed values instead of failing', () => {
-    const q = parseCallsQuery('view=everything&from=2024-13-45&to=yesterday&scoreMin=-3&scoreMax=abc&direction=sideways&sort=name&order=up');
+    const q = parseCallsQuery(
+      'view=everything&from=2024-13-45&to=yesterday&scoreMin=-3&scoreMax=abc&direction=sideways&sort=name&order=up',
+    );
     expect(q).toEqual(DEFAULT_QUERY);
   });
 
@@ -41,13 +57,25 @@ describe('calls list state ↔ URL query', () => {
 
   it('a filter or sort change returns to the first page; paging keeps the filters', () => {
     const paged = { ...DEFAULT_QUERY, agent: AGENT, after: 'CURSOR' };
-    expect(updateCallsQuery(paged, { topic: 'billing' })).toMatchObject({ agent: AGENT, topic: 'billing', after: null, before: null });
+    expect(updateCallsQuery(paged, { topic: 'billing' })).toMatchObject({
+      agent: AGENT,
+      topic: 'billing',
+      after: null,
+      before: null,
+    });
     expect(updateCallsQuery(paged, { sort: 'duration' })).toMatchObject({ after: null });
     expect(updateCallsQuery(paged, { after: 'NEXT' })).toMatchObject({ agent: AGENT, after: 'NEXT' });
   });
 
   it('counts and clears filters but keeps the view and sort', () => {
-    const q = { ...DEFAULT_QUERY, view: 'failed' as const, sort: 'duration' as const, q: 'x', agent: AGENT, scoreMin: 0 };
+    const q = {
+      ...DEFAULT_QUERY,
+      view: 'failed' as const,
+      sort: 'duration' as const,
+      q: 'x',
+      agent: AGENT,
+      scoreMin: 0,
+    };
     expect(activeFilterCount(q)).toBe(3);
     expect(clearFilters(q)).toEqual({ ...DEFAULT_QUERY, view: 'failed', sort: 'duration' });
   });
@@ -63,12 +91,20 @@ describe('GraphQL filter and export link', () => {
 
   it('builds the CallFilter input with GraphQL enum values', () => {
     const q = parseCallsQuery(`view=in_progress&agent=${AGENT}&direction=outbound&scoreMin=0&q=factura`);
-    expect(toCallFilter(q)).toEqual({ view: 'IN_PROGRESS', agentIds: [AGENT], direction: 'OUTBOUND', scoreMin: 0, search: 'factura' });
+    expect(toCallFilter(q)).toEqual({
+      view: 'IN_PROGRESS',
+      agentIds: [AGENT],
+      direction: 'OUTBOUND',
+      scoreMin: 0,
+      search: 'factura',
+    });
     expect(toCallFilter(q, false)).not.toHaveProperty('view');
   });
 
   it('links the export with the CallFilter parameter names the export endpoint reads', () => {
-    const q = parseCallsQuery(`from=2024-03-01&agent=${AGENT}&campaign=c1&direction=inbound&scoreMax=60&topic=billing&language=es&q=refund`);
+    const q = parseCallsQuery(
+      `from=2024-03-01&agent=${AGENT}&campaign=c1&direction=inbound&scoreMax=60&topic=billing&language=es&q=refund`,
+    );
     const p = new URLSearchParams(toExportQuery(q));
     expect(p.get('startedFrom')).toBe(startOfDayIso('2024-03-01'));
     expect(p.get('startedTo')).toBeNull();

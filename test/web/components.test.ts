@@ -19,9 +19,26 @@ const AGENT = '3f2b8a4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
 
 function call(id: string, status: string, extra: Record<string, unknown> = {}) {
   return {
-    __typename: 'Call', id, status, startedAt: '2024-05-10T10:00:00.000Z', createdAt: '2024-05-10T10:00:00.000Z', updatedAt: '2024-05-10T10:00:00.000Z',
-    durationSeconds: 62, direction: 'INBOUND', language: 'es', detectedLanguage: 'es', score: 75, topic: 'billing', failureReason: null, failureDetail: null,
-    customerPhone: '+34600111222', customerName: null, fileName: `${id}.mp3`, agent: { __typename: 'Agent', id: AGENT, name: 'Ana García' }, campaign: null, ...extra,
+    __typename: 'Call',
+    id,
+    status,
+    startedAt: '2024-05-10T10:00:00.000Z',
+    createdAt: '2024-05-10T10:00:00.000Z',
+    updatedAt: '2024-05-10T10:00:00.000Z',
+    durationSeconds: 62,
+    direction: 'INBOUND',
+    language: 'es',
+    detectedLanguage: 'es',
+    score: 75,
+    topic: 'billing',
+    failureReason: null,
+    failureDetail: null,
+    customerPhone: '+34600111222',
+    customerName: null,
+    fileName: `${id}.mp3`,
+    agent: { __typename: 'Agent', id: AGENT, name: 'Ana García' },
+    campaign: null,
+    ...extra,
   };
 }
 
@@ -41,13 +58,32 @@ function mockClient(answers: Record<string, (vars: any) => unknown>) {
 }
 
 function renderWith(node: ReactNode, client: Client, lang: Lang = 'en') {
-  return render(h(I18nProvider, { lang, children: h(ToastProvider, { children: h(Provider, { value: client, children: node }) }) }));
+  return render(
+    h(I18nProvider, { lang, children: h(ToastProvider, { children: h(Provider, { value: client, children: node }) }) }),
+  );
 }
 
 const answers = {
-  CallsList: () => ({ calls: { __typename: 'CallConnection', totalCount: 1, pageInfo: { __typename: 'PageInfo', hasNextPage: true, hasPreviousPage: false, startCursor: 'S', endCursor: 'E' }, edges: [{ __typename: 'CallEdge', node: call('c1', 'ANALYZED') }] } }),
-  CallCounts: () => ({ inProgress: { __typename: 'CallConnection', totalCount: 2 }, analyzed: { __typename: 'CallConnection', totalCount: 1 }, failed: { __typename: 'CallConnection', totalCount: 0 } }),
-  CallFilterOptions: () => ({ agents: [{ __typename: 'Agent', id: AGENT, name: 'Ana García', active: true }], campaigns: [], callTopics: ['billing'], account: { __typename: 'Account', id: 'a', defaultTemplate: null }, templates: [] }),
+  CallsList: () => ({
+    calls: {
+      __typename: 'CallConnection',
+      totalCount: 1,
+      pageInfo: { __typename: 'PageInfo', hasNextPage: true, hasPreviousPage: false, startCursor: 'S', endCursor: 'E' },
+      edges: [{ __typename: 'CallEdge', node: call('c1', 'ANALYZED') }],
+    },
+  }),
+  CallCounts: () => ({
+    inProgress: { __typename: 'CallConnection', totalCount: 2 },
+    analyzed: { __typename: 'CallConnection', totalCount: 1 },
+    failed: { __typename: 'CallConnection', totalCount: 0 },
+  }),
+  CallFilterOptions: () => ({
+    agents: [{ __typename: 'Agent', id: AGENT, name: 'Ana García', active: true }],
+    campaigns: [],
+    callTopics: ['billing'],
+    account: { __typename: 'Account', id: 'a', defaultTemplate: null },
+    templates: [],
+  }),
 };
 
 beforeEach(() => {
@@ -91,7 +127,12 @@ describe('calls list', () => {
     const { client, seen } = mockClient(answers);
     renderWith(h(CallsPage), client);
     expect(screen.getByRole('tab', { name: /Failed/ }).getAttribute('aria-selected')).toBe('true');
-    expect(seen.find((s) => s.name === 'CallsList')!.variables).toMatchObject({ filter: { view: 'FAILED', scoreMin: 10 }, first: 25, sort: 'STARTED_AT', order: 'DESC' });
+    expect(seen.find((s) => s.name === 'CallsList')!.variables).toMatchObject({
+      filter: { view: 'FAILED', scoreMin: 10 },
+      first: 25,
+      sort: 'STARTED_AT',
+      order: 'DESC',
+    });
     fireEvent.click(screen.getByRole('button', { name: /Duration/ }));
     expect(window.location.search).toBe('?view=failed&scoreMin=10&sort=duration');
     fireEvent.click(screen.getByRole('button', { name: /Next/ }));
@@ -123,13 +164,25 @@ describe('small pieces', () => {
   it('words API errors for managers, in their language', () => {
     const t = (lang: Lang) => ({ t: (k: any, v?: any) => translate(lang, k, v) });
     expect(describeError(t('es'), { code: 'seat_limit', message: 'All 5 agent seats…' })).toMatch(/plazas/);
-    expect(describeError(t('en'), { code: 'rate_limited', message: '', retryAfterSeconds: 600 })).toBe('Too many attempts. Try again in 10 minutes.');
+    expect(describeError(t('en'), { code: 'rate_limited', message: '', retryAfterSeconds: 600 })).toBe(
+      'Too many attempts. Try again in 10 minutes.',
+    );
     expect(describeError(t('en'), { code: 'something_new', message: 'Server words.' })).toBe('Server words.');
   });
 
   it('reads the upload endpoint answers per file', () => {
-    expect(parseUploadResponse(200, JSON.stringify({ results: [{ fileName: 'a.wav', ok: true, id: 'x', status: 'queued', url: 'u' }] }), 'a.wav')).toMatchObject({ ok: true, id: 'x' });
-    expect(parseUploadResponse(403, JSON.stringify({ error: { code: 'csrf', message: 'no' } }), 'a.wav')).toEqual({ fileName: 'a.wav', ok: false, error: { code: 'csrf', message: 'no' } });
+    expect(
+      parseUploadResponse(
+        200,
+        JSON.stringify({ results: [{ fileName: 'a.wav', ok: true, id: 'x', status: 'queued', url: 'u' }] }),
+        'a.wav',
+      ),
+    ).toMatchObject({ ok: true, id: 'x' });
+    expect(parseUploadResponse(403, JSON.stringify({ error: { code: 'csrf', message: 'no' } }), 'a.wav')).toEqual({
+      fileName: 'a.wav',
+      ok: false,
+      error: { code: 'csrf', message: 'no' },
+    });
     expect(parseUploadResponse(0, '', 'a.wav').error!.code).toBe('network');
     expect(parseUploadResponse(502, '<html>', 'a.wav').error!.code).toBe('http_502');
     expect(looksLikeAudio({ name: 'call.MP3', type: '' })).toBe(true);

@@ -50,7 +50,12 @@ const config = loadConfig({
 });
 const svc = await startService(config, { api: true, worker: true }, createLogger(config.logLevel));
 const db = svc.app.db;
-const { account, owner } = await createAccount(db, { name: 'Contact Center Madrid', minutes: 3000, seats: 12, timeZone: 'Europe/Madrid' });
+const { account, owner } = await createAccount(db, {
+  name: 'Contact Center Madrid',
+  minutes: 3000,
+  seats: 12,
+  timeZone: 'Europe/Madrid',
+});
 await createAgent(db, account.id, { name: 'Ana García', code: 'AG-07' });
 await createAgent(db, account.id, { name: 'Luis Romero', code: 'LR-12' });
 await createAgent(db, account.id, { name: 'Marta Ruiz', code: 'MR-03' });
@@ -60,11 +65,50 @@ const es = await createTemplate(db, account.id, {
     version: 1,
     language: 'es',
     criteria: [
-      { key: 'saludo', label: 'Saluda y se presenta', kind: 'phrase', phrases: ['gracias por llamar', 'le atiende'], speaker: 'agent', weight: 3, window: { from: 'start', seconds: 30 } },
-      { key: 'disculpa', label: 'Se disculpa por el problema', kind: 'phrase', phrases: ['lo siento'], speaker: 'agent', weight: 2 },
-      { key: 'oferta', label: 'Ofrece el plan premium', kind: 'phrase', phrases: ['plan premium'], speaker: 'agent', weight: 2 },
-      { key: 'sin_insultos', label: 'Sin lenguaje ofensivo', kind: 'forbidden', phrases: ['idiota', 'estúpido'], speaker: 'agent', weight: 2, critical: true },
-      { key: 'habla', label: 'Deja hablar al cliente', kind: 'metric', metric: 'talk_ratio', op: 'lte', value: 0.7, speaker: 'agent', weight: 1 },
+      {
+        key: 'saludo',
+        label: 'Saluda y se presenta',
+        kind: 'phrase',
+        phrases: ['gracias por llamar', 'le atiende'],
+        speaker: 'agent',
+        weight: 3,
+        window: { from: 'start', seconds: 30 },
+      },
+      {
+        key: 'disculpa',
+        label: 'Se disculpa por el problema',
+        kind: 'phrase',
+        phrases: ['lo siento'],
+        speaker: 'agent',
+        weight: 2,
+      },
+      {
+        key: 'oferta',
+        label: 'Ofrece el plan premium',
+        kind: 'phrase',
+        phrases: ['plan premium'],
+        speaker: 'agent',
+        weight: 2,
+      },
+      {
+        key: 'sin_insultos',
+        label: 'Sin lenguaje ofensivo',
+        kind: 'forbidden',
+        phrases: ['idiota', 'estúpido'],
+        speaker: 'agent',
+        weight: 2,
+        critical: true,
+      },
+      {
+        key: 'habla',
+        label: 'Deja hablar al cliente',
+        kind: 'metric',
+        metric: 'talk_ratio',
+        op: 'lte',
+        value: 0.7,
+        speaker: 'agent',
+        weight: 1,
+      },
     ],
     topics: [
       { key: 'facturacion', label: 'Facturación', phrases: ['factura', 'cobrado', 'cargo'] },
@@ -91,10 +135,31 @@ const ES2: Turn[] = [
 const n = Number(arg('calls', '4'));
 const files = [await convert(await makeStereoCall(ES), 'mp3'), await convert(await makeStereoCall(ES2), 'ogg')];
 for (let i = 0; i < n; i++) {
-  await postCall(svc.url!, { key, fields: { agent_code: i % 2 ? 'LR-12' : 'AG-07', campaign: 'atencion', customer_phone: `+3460011122${i}`, direction: i % 2 ? 'outbound' : 'inbound', external_id: `dev-${i}` }, file: { path: files[i % 2]!, name: `call-${i}.${i % 2 ? 'ogg' : 'mp3'}` } });
+  await postCall(svc.url!, {
+    key,
+    fields: {
+      agent_code: i % 2 ? 'LR-12' : 'AG-07',
+      campaign: 'atencion',
+      customer_phone: `+3460011122${i}`,
+      direction: i % 2 ? 'outbound' : 'inbound',
+      external_id: `dev-${i}`,
+    },
+    file: { path: files[i % 2]!, name: `call-${i}.${i % 2 ? 'ogg' : 'mp3'}` },
+  });
 }
-await postCall(svc.url!, { key, fields: { agent_code: 'MR-03', external_id: 'dev-silence' }, file: { path: await synth('silence', 4), name: 'silencio.wav' } });
-await postCall(svc.url!, { key, fields: { agent_code: 'MR-03', external_id: 'dev-broken' }, file: { blob: new Blob([Buffer.concat([Buffer.from('ID3'), Buffer.alloc(4000, 7)])], { type: 'audio/mpeg' }), name: 'roto.mp3' } });
+await postCall(svc.url!, {
+  key,
+  fields: { agent_code: 'MR-03', external_id: 'dev-silence' },
+  file: { path: await synth('silence', 4), name: 'silencio.wav' },
+});
+await postCall(svc.url!, {
+  key,
+  fields: { agent_code: 'MR-03', external_id: 'dev-broken' },
+  file: {
+    blob: new Blob([Buffer.concat([Buffer.from('ID3'), Buffer.alloc(4000, 7)])], { type: 'audio/mpeg' }),
+    name: 'roto.mp3',
+  },
+});
 console.log(JSON.stringify({ url: svc.url, email: owner.email, password: owner.password, apiKey: key }));
 process.on('SIGINT', async () => {
   await svc.close();

@@ -15,7 +15,16 @@ import { startReceiver } from '../support/receiver.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const SHOTS = path.resolve('test-results/screenshots');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 const CALL: Turn[] = [
   { speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme support. My name is Anna.' },
@@ -35,7 +44,9 @@ const errors: string[] = [];
 
 async function shot(name: string) {
   // Not 'networkidle': the live-updates stream keeps a request open for as long as the page lives.
-  await page.waitForFunction(() => !document.querySelector('.skeleton, .loading-page'), null, { timeout: 10_000 }).catch(() => {});
+  await page
+    .waitForFunction(() => !document.querySelector('.skeleton, .loading-page'), null, { timeout: 10_000 })
+    .catch(() => {});
   await page.waitForTimeout(300);
   // A viewport as tall as the page (rather than fullPage) keeps the sticky sidebar where a person sees it.
   const height = await page.evaluate(() => Math.max(900, Math.min(4000, document.documentElement.scrollHeight)));
@@ -81,7 +92,12 @@ beforeAll(async () => {
   await buildWeb({ ifStale: true, quiet: true });
   t = await createTestDb();
   svc = await startTestService(t, { worker: true });
-  ({ owner } = await createAccount(svc.app.db, { name: 'Acme Support', minutes: 600, seats: 5, timeZone: 'Europe/Madrid' }));
+  ({ owner } = await createAccount(svc.app.db, {
+    name: 'Acme Support',
+    minutes: 600,
+    seats: 5,
+    timeZone: 'Europe/Madrid',
+  }));
   receiver = await startReceiver();
   profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
@@ -192,10 +208,13 @@ describe('web app', () => {
     await receiver.waitFor(1, 30_000);
     expect(JSON.parse(receiver.received[0]!.body).type).toBe('webhook.test');
     await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return page.getByTestId('delivery-row').filter({ hasText: 'Delivered' }).count();
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return page.getByTestId('delivery-row').filter({ hasText: 'Delivered' }).count();
+        },
+        { timeout: 20_000 },
+      )
       .toBe(1);
     await shot('integrations');
 
@@ -204,7 +223,17 @@ describe('web app', () => {
     await page.getByTestId('count-analyzed').filter({ hasText: '0' }).waitFor();
     await page.evaluate(() => ((window as any).__noReload = true));
     const wav = await makeStereoCall(CALL);
-    const posted = await postCall(svc.url, { key, fields: { agent_code: 'AG-07', campaign: 'support', external_id: 'e2e-1', customer_phone: '+34600111222', direction: 'inbound' }, file: { path: wav, name: 'support-call.wav' } });
+    const posted = await postCall(svc.url, {
+      key,
+      fields: {
+        agent_code: 'AG-07',
+        campaign: 'support',
+        external_id: 'e2e-1',
+        customer_phone: '+34600111222',
+        direction: 'inbound',
+      },
+      file: { path: wav, name: 'support-call.wav' },
+    });
     expect(posted.status).toBe(201);
     const callId: string = posted.body.id;
     const row = page.locator(`[data-testid="call-row"][data-call-id="${callId}"]`);
@@ -233,7 +262,15 @@ describe('web app', () => {
     expect(rows).toHaveLength(2);
     const header = rows[0]!;
     const rec = Object.fromEntries(header.map((h, i) => [h, rows[1]![i]]));
-    expect(rec).toMatchObject({ id: callId, external_id: 'e2e-1', agent: 'Anna Smith', agent_code: 'AG-07', campaign: 'Support', status: 'analyzed', score: '100' });
+    expect(rec).toMatchObject({
+      id: callId,
+      external_id: 'e2e-1',
+      agent: 'Anna Smith',
+      agent_code: 'AG-07',
+      campaign: 'Support',
+      status: 'analyzed',
+      score: '100',
+    });
 
     // The call: audio, transcript synced with it, criteria with evidence.
     await row.click();
@@ -249,11 +286,15 @@ describe('web app', () => {
     const start = Number(await third.getAttribute('data-start'));
     expect(start).toBeGreaterThan(3);
     await third.click();
-    await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 10_000 }).toBeGreaterThanOrEqual(start - 0.05);
+    await expect
+      .poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(start - 0.05);
     await expect.poll(() => third.getAttribute('aria-current')).toBe('true');
     await page.evaluate(() => document.querySelector('audio')!.pause());
     const results = Object.fromEntries(
-      await page.getByTestId('criterion').evaluateAll((els) => els.map((e) => [e.getAttribute('data-key'), e.getAttribute('data-result')])),
+      await page
+        .getByTestId('criterion')
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('data-key'), e.getAttribute('data-result')])),
     );
     expect(results).toEqual({ greets_the_customer: 'PASSED', no_offensive_language: 'PASSED', apologises: 'PASSED' });
     expect(await page.getByTestId('score').textContent()).toBe('100');
@@ -289,7 +330,11 @@ describe('web app', () => {
     await dialog().getByRole('button', { name: 'Revoke' }).click();
     await page.getByTestId('api-key-row').filter({ hasText: 'Asterisk E2E' }).getByText('Revoked').waitFor();
     // A small body: the server answers 401 before reading it and closes, which a large upload would see as EPIPE.
-    const refused = await postCall(svc.url, { key, fields: { agent_code: 'AG-07', external_id: 'e2e-2' }, file: { blob: wavBlob(8000), name: 'again.wav' } });
+    const refused = await postCall(svc.url, {
+      key,
+      fields: { agent_code: 'AG-07', external_id: 'e2e-2' },
+      file: { blob: wavBlob(8000), name: 'again.wav' },
+    });
     expect(refused.body.error.code).toBe('unauthorized');
     expect(refused.status).toBe(401);
 
@@ -303,13 +348,20 @@ describe('web app', () => {
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not audio') },
     ]);
     await page.getByRole('button', { name: 'Upload 2' }).click();
-    await expect.poll(() => page.locator('[data-testid="upload-item"][data-state="done"]').count(), { timeout: 60_000 }).toBe(2);
-    expect(await page.locator('[data-testid="upload-item"][data-state="failed"]').textContent()).toContain('does not look like an audio file');
+    await expect
+      .poll(() => page.locator('[data-testid="upload-item"][data-state="done"]').count(), { timeout: 60_000 })
+      .toBe(2);
+    expect(await page.locator('[data-testid="upload-item"][data-state="failed"]').textContent()).toContain(
+      'does not look like an audio file',
+    );
     await shot('upload');
     await page.getByRole('link', { name: 'Open call' }).first().click();
     await page.waitForURL(/\/calls\/[0-9a-f-]{36}$/);
 
-    for (const [link, name] of [['Usage', 'usage'], ['Templates', 'templates']] as const) {
+    for (const [link, name] of [
+      ['Usage', 'usage'],
+      ['Templates', 'templates'],
+    ] as const) {
       await page.getByRole('link', { name: link, exact: true }).click();
       await page.locator('h1').filter({ hasText: link }).waitFor();
       await shot(name);
@@ -323,7 +375,17 @@ describe('web app', () => {
     await page.getByLabel('Agent channel on stereo recordings').selectOption('RIGHT');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Account settings saved.').waitFor();
-    await expect.poll(async () => (await svc.app.db.user.findUniqueOrThrow({ where: { email: owner.email }, select: { account: { select: { agentChannel: true } } } })).account.agentChannel).toBe('right');
+    await expect
+      .poll(
+        async () =>
+          (
+            await svc.app.db.user.findUniqueOrThrow({
+              where: { email: owner.email },
+              select: { account: { select: { agentChannel: true } } },
+            })
+          ).account.agentChannel,
+      )
+      .toBe('right');
     await shot('settings');
 
     // Spanish: the switch changes every text and is remembered.

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { durationBetween, formatBytes, formatClock, formatDuration, formatPercent, formatPeriod, formatRelative, formatScore, formatStep } from '../../src/web/lib/format.ts';
+import {
+  durationBetween,
+  formatBytes,
+  formatClock,
+  formatDuration,
+  formatPercent,
+  formatPeriod,
+  formatRelative,
+  formatScore,
+  formatStep,
+} from '../../src/web/lib/format.ts';
 
 describe('time formatting', () => {
   it('formats player clocks', () => {

@@ -3,8 +3,10 @@ import { historyDetail } from '../../src/web/lib/history-detail.ts';
 import { en } from '../../src/web/i18n/en.ts';
 import { es } from '../../src/web/i18n/es.ts';
 
-const tr = (dict: Record<string, string>) => (key: string, params: Record<string, string | number> = {}) =>
-  dict[key]!.replace(/\{(\w+)\}/g, (_m, k: string) => String(params[k]));
+const tr =
+  (dict: Record<string, string>) =>
+  (key: string, params: Record<string, string | number> = {}) =>
+    dict[key]!.replace(/\{(\w+)\}/g, (_m, k: string) => String(params[k]));
 
 describe('status history details in the UI language', () => {
   it('translates every form the server writes, in Spanish', () => {

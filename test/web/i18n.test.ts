@@ -15,7 +15,8 @@ describe('UI text in English and Spanish', () => {
   });
 
   it('uses the same placeholders in both languages', () => {
-    for (const key of Object.keys(en) as (keyof typeof en)[]) expect(placeholders(es[key]), key).toEqual(placeholders(en[key]));
+    for (const key of Object.keys(en) as (keyof typeof en)[])
+      expect(placeholders(es[key]), key).toEqual(placeholders(en[key]));
   });
 
   it('translates Spanish for real (a few strings may legitimately match, most must not)', () => {
@@ -31,9 +32,25 @@ describe('UI text in English and Spanish', () => {
   });
 
   it('explains every failure reason and the API error codes the app shows', () => {
-    for (const reason of ['undecodable', 'no_speech', 'unsupported_language', 'too_long']) expect(hasKey(`failure.${reason}`)).toBe(true);
+    for (const reason of ['undecodable', 'no_speech', 'unsupported_language', 'too_long'])
+      expect(hasKey(`failure.${reason}`)).toBe(true);
     expect(translate('en', 'failure.undecodable')).toBe('The recording could not be decoded');
-    for (const code of ['invalid_credentials', 'rate_limited', 'seat_limit', 'code_taken', 'name_taken', 'email_taken', 'last_owner', 'not_ready', 'no_template', 'weak_password', 'not_found', 'network', 'session_expired', 'forbidden_role'])
+    for (const code of [
+      'invalid_credentials',
+      'rate_limited',
+      'seat_limit',
+      'code_taken',
+      'name_taken',
+      'email_taken',
+      'last_owner',
+      'not_ready',
+      'no_template',
+      'weak_password',
+      'not_found',
+      'network',
+      'session_expired',
+      'forbidden_role',
+    ])
       expect(hasKey(`errors.${code}`), code).toBe(true);
   });
 

@@ -14,7 +14,16 @@ const out = path.resolve('test-results/screenshots');
 mkdirSync(out, { recursive: true });
 const browser = await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), 'escucha-shoot-')), {
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-sync',
+  ],
   viewport: { width: Number(process.env.W ?? 1440), height: Number(process.env.H ?? 900) },
   locale: lang === 'es' ? 'es-ES' : 'en-US',
 });

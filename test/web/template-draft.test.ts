@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseTemplate } from '../../src/analysis/template.ts';
-import { definitionToDraft, draftToDefinition, newCriterion, newTopic, parseIssuePath, slugify, starterDraft } from '../../src/web/lib/template-draft.ts';
+import {
+  definitionToDraft,
+  draftToDefinition,
+  newCriterion,
+  newTopic,
+  parseIssuePath,
+  slugify,
+  starterDraft,
+} from '../../src/web/lib/template-draft.ts';
 import en from '../../src/analysis/examples/en-customer-support.json' with { type: 'json' };
 
 describe('template editor draft ↔ definition', () => {
@@ -15,16 +23,36 @@ describe('template editor draft ↔ definition', () => {
 
   it('every kind of criterion the editor builds is valid, with ratios typed as percentages', () => {
     const d = starterDraft('en');
-    const metric = { ...newCriterion('metric'), label: 'Lets the customer talk', metric: 'talk_ratio' as const, op: 'lte' as const, value: '60' };
-    const between = { ...newCriterion('metric'), label: 'Pace', metric: 'words_per_minute' as const, op: 'between' as const, min: '110', max: '170' };
-    const llm = { ...newCriterion('llm'), label: '¿Confirmó la identidad?', question: 'Did the agent confirm the identity?' };
+    const metric = {
+      ...newCriterion('metric'),
+      label: 'Lets the customer talk',
+      metric: 'talk_ratio' as const,
+      op: 'lte' as const,
+      value: '60',
+    };
+    const between = {
+      ...newCriterion('metric'),
+      label: 'Pace',
+      metric: 'words_per_minute' as const,
+      op: 'between' as const,
+      min: '110',
+      max: '170',
+    };
+    const llm = {
+      ...newCriterion('llm'),
+      label: '¿Confirmó la identidad?',
+      question: 'Did the agent confirm the identity?',
+    };
     const topic = { ...newTopic(), label: 'Facturación', phrases: 'factura\n\n  cobro \n' };
     d.criteria.push(metric, between, llm);
     d.topics.push(topic);
     const def = draftToDefinition(d) as any;
     expect(def.criteria[2]).toMatchObject({ kind: 'metric', metric: 'talk_ratio', op: 'lte', value: 0.6 });
     expect(def.criteria[3]).toMatchObject({ op: 'between', min: 110, max: 170 });
-    expect(def.criteria[4]).toMatchObject({ key: 'confirmo_la_identidad', question: 'Did the agent confirm the identity?' });
+    expect(def.criteria[4]).toMatchObject({
+      key: 'confirmo_la_identidad',
+      question: 'Did the agent confirm the identity?',
+    });
     expect(def.topics).toEqual([{ key: 'facturacion', label: 'Facturación', phrases: ['factura', 'cobro'] }]);
     const parsed = parseTemplate(def);
     expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
@@ -44,12 +72,18 @@ describe('template editor draft ↔ definition', () => {
     expect(slugify('  ¡Ofrece el plan PREMIUM!  ')).toBe('ofrece_el_plan_premium');
     expect(slugify('???')).toBe('item');
     const c = { ...newCriterion(), label: 'Greets', key: 'custom_key', keyEdited: true, phrases: 'hello' };
-    expect((draftToDefinition({ name: 'n', language: '', criteria: [c], topics: [] }) as any).criteria[0].key).toBe('custom_key');
+    expect((draftToDefinition({ name: 'n', language: '', criteria: [c], topics: [] }) as any).criteria[0].key).toBe(
+      'custom_key',
+    );
   });
 
   it('places server issues next to their field', () => {
     expect(parseIssuePath('criteria[2].weight')).toEqual({ section: 'criteria', index: 2, field: 'weight' });
-    expect(parseIssuePath('criteria[0].window.seconds')).toEqual({ section: 'criteria', index: 0, field: 'window.seconds' });
+    expect(parseIssuePath('criteria[0].window.seconds')).toEqual({
+      section: 'criteria',
+      index: 0,
+      field: 'window.seconds',
+    });
     expect(parseIssuePath('topics')).toEqual({ section: 'topics', index: null, field: '' });
     expect(parseIssuePath('')).toEqual({ section: null, index: null, field: '' });
   });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import http from 'node:http';
+import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/app/context.ts';
 import { createHttpServer } from '../../src/http/server.ts';
@@ -14,7 +14,11 @@ const dirs: string[] = [];
 const servers: http.Server[] = [];
 
 async function serve(dist: string): Promise<string> {
-  const server = createHttpServer(app, [{ method: 'GET', path: /^\/api\/real$/, handler: (_q, r) => void r.end('api') }], webAppFallback(app, dist));
+  const server = createHttpServer(
+    app,
+    [{ method: 'GET', path: /^\/api\/real$/, handler: (_q, r) => void r.end('api') }],
+    webAppFallback(app, dist),
+  );
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,9 +7,15 @@ import { attempts, delivery, deliveryJobs, makeApp, seedDelivery, startReceiver 
 
 let t: TestDb;
 const receivers: { close(): Promise<void> }[] = [];
-beforeAll(async () => { t = await createTestDb(); });
-afterEach(async () => { await Promise.all(receivers.splice(0).map((r) => r.close())); });
-afterAll(async () => { await t.drop(); });
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+afterAll(async () => {
+  await t.drop();
+});
 
 async function receiver(...replies: Parameters<typeof startReceiver>[0]) {
   const r = await startReceiver(replies);
@@ -25,11 +31,27 @@ describe('deliverWebhook', () => {
     await deliverWebhook(app, deliveryId);
 
     const [req] = r.received;
-    expect(req!.headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'Escucha-Webhooks/1', 'webhook-id': (await delivery(t, deliveryId)).event_id });
-    const verified = new Webhook(secret).verify(req!.body, req!.headers as Record<string, string>) as { type: string; data: { id: string } };
+    expect(req!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'Escucha-Webhooks/1',
+      'webhook-id': (await delivery(t, deliveryId)).event_id,
+    });
+    const verified = new Webhook(secret).verify(req!.body, req!.headers as Record<string, string>) as {
+      type: string;
+      data: { id: string };
+    };
     expect(verified).toMatchObject({ type: 'call.analyzed', data: { id: call.id } });
-    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(req!.body, req!.headers as Record<string, string>)).toThrow();
-    expect(await delivery(t, deliveryId)).toMatchObject({ status: 'succeeded', attempt_count: 1, next_attempt_at: null });
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(
+        req!.body,
+        req!.headers as Record<string, string>,
+      ),
+    ).toThrow();
+    expect(await delivery(t, deliveryId)).toMatchObject({
+      status: 'succeeded',
+      attempt_count: 1,
+      next_attempt_at: null,
+    });
   });
 
   it('records a failed attempt and schedules the next one 5 s (±10%) later with the same job key', async () => {
@@ -40,7 +62,14 @@ describe('deliverWebhook', () => {
     await deliverWebhook(app, deliveryId);
 
     expect(await attempts(t, deliveryId)).toEqual([
-      { attempt_number: 1, status_code: 500, duration_ms: expect.any(Number), error: 'HTTP 500', response_excerpt: 'reply 1', manual: false },
+      {
+        attempt_number: 1,
+        status_code: 500,
+        duration_ms: expect.any(Number),
+        error: 'HTTP 500',
+        response_excerpt: 'reply 1',
+        manual: false,
+      },
     ]);
     const d = await delivery(t, deliveryId);
     expect(d.status).toBe('pending');
@@ -99,7 +128,10 @@ describe('deliverWebhook', () => {
     const strict = makeApp(t, { allowPrivate: false });
     await deliverWebhook(strict, deliveryId);
     // A name that resolves to loopback (the DNS-rebinding case) is caught by the lookup guard.
-    await t.sql('UPDATE webhook_endpoints SET url = $1 WHERE account_id = $2', [`http://localhost:${r.port}/hooks`, account.id]);
+    await t.sql('UPDATE webhook_endpoints SET url = $1 WHERE account_id = $2', [
+      `http://localhost:${r.port}/hooks`,
+      account.id,
+    ]);
     await deliverWebhook(strict, deliveryId);
 
     expect(r.received).toHaveLength(0);
@@ -133,7 +165,11 @@ describe('redeliver', () => {
     expect(failedAgain).toMatchObject({ attemptNumber: 2, statusCode: 500, manual: true });
     expect((await delivery(t, deliveryId)).status).toBe('failed');
 
-    expect(await redeliver(app, account.id, deliveryId)).toMatchObject({ attemptNumber: 3, statusCode: 200, manual: true });
+    expect(await redeliver(app, account.id, deliveryId)).toMatchObject({
+      attemptNumber: 3,
+      statusCode: 200,
+      manual: true,
+    });
     expect(await delivery(t, deliveryId)).toMatchObject({ status: 'succeeded', attempt_count: 3 });
     expect(new Set(r.received.map((q) => q.headers['webhook-id'])).size).toBe(1);
   });

@@ -1,14 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  disableWebhookEndpoint, enableWebhookEndpoint, getWebhookEndpoint, removeWebhookEndpoint, revealWebhookSecret,
-  rotateWebhookSecret, setWebhookEndpoint,
+  disableWebhookEndpoint,
+  enableWebhookEndpoint,
+  getWebhookEndpoint,
+  removeWebhookEndpoint,
+  revealWebhookSecret,
+  rotateWebhookSecret,
+  setWebhookEndpoint,
 } from '../../src/webhooks/endpoints.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { makeApp } from './helpers.ts';
 
 let t: TestDb;
-beforeAll(async () => { t = await createTestDb(); });
-afterAll(async () => { await t.drop(); });
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t.drop();
+});
 
 const newAccount = async () => (await t.db.account.create({ data: { name: 'Acme' } })).id;
 
@@ -58,9 +67,15 @@ describe('webhook endpoints', () => {
   it('refuses a private address at save time unless allowed, and stores nothing', async () => {
     const app = makeApp(t, { allowPrivate: false });
     const accountId = await newAccount();
-    await expect(setWebhookEndpoint(app, accountId, 'https://192.168.1.1/hooks')).rejects.toMatchObject({ code: 'private_address' });
-    await expect(setWebhookEndpoint(app, accountId, 'https://localhost/hooks')).rejects.toMatchObject({ code: 'private_address' });
-    await expect(setWebhookEndpoint(app, accountId, 'ftp://x.example/')).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+    await expect(setWebhookEndpoint(app, accountId, 'https://192.168.1.1/hooks')).rejects.toMatchObject({
+      code: 'private_address',
+    });
+    await expect(setWebhookEndpoint(app, accountId, 'https://localhost/hooks')).rejects.toMatchObject({
+      code: 'private_address',
+    });
+    await expect(setWebhookEndpoint(app, accountId, 'ftp://x.example/')).rejects.toMatchObject({
+      code: 'invalid_webhook_url',
+    });
     expect(await getWebhookEndpoint(app, accountId)).toBeNull();
 
     const { endpoint } = await setWebhookEndpoint(app, accountId, 'https://93.184.216.34/hooks');

@@ -5,8 +5,12 @@ import { createTestDb, type TestDb } from '../support/db.ts';
 import { deliveryJobs, makeApp, seedAnalyzedCall } from './helpers.ts';
 
 let t: TestDb;
-beforeAll(async () => { t = await createTestDb(); });
-afterAll(async () => { await t.drop(); });
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t.drop();
+});
 
 describe('enqueueCallAnalyzed', () => {
   it('is idempotent per analysis revision: one delivery, one job, a stable event id', async () => {
@@ -19,8 +23,12 @@ describe('enqueueCallAnalyzed', () => {
     expect(first).not.toBeNull();
     expect(await enqueue()).toBeNull();
 
-    const rows = await t.sql('SELECT id, event_id, event_type, status FROM webhook_deliveries WHERE call_id = $1', [call.id]);
-    expect(rows).toEqual([{ id: first, event_id: callAnalyzedEventId(call.id, 1), event_type: 'call.analyzed', status: 'pending' }]);
+    const rows = await t.sql('SELECT id, event_id, event_type, status FROM webhook_deliveries WHERE call_id = $1', [
+      call.id,
+    ]);
+    expect(rows).toEqual([
+      { id: first, event_id: callAnalyzedEventId(call.id, 1), event_type: 'call.analyzed', status: 'pending' },
+    ]);
     expect(rows[0].event_id).toMatch(/^msg_[0-9a-f]{32}$/);
     const jobs = await deliveryJobs(t, first!);
     expect(jobs).toHaveLength(1);
@@ -37,12 +45,15 @@ describe('enqueueCallAnalyzed', () => {
     const app = makeApp(t);
     const { account, call } = await seedAnalyzedCall(app);
     await setWebhookEndpoint(app, account.id, 'http://127.0.0.1:9/hooks');
-    const countJobs = async () => (await t.sql("SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE key LIKE 'deliver:%'"))[0].n;
+    const countJobs = async () =>
+      (await t.sql("SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE key LIKE 'deliver:%'"))[0].n;
     const jobsBefore = await countJobs();
-    await expect(app.db.$transaction(async (tx) => {
-      await enqueueCallAnalyzed(tx, call.id, 1, app.config.publicUrl);
-      throw new Error('analysis failed after all');
-    })).rejects.toThrow('analysis failed');
+    await expect(
+      app.db.$transaction(async (tx) => {
+        await enqueueCallAnalyzed(tx, call.id, 1, app.config.publicUrl);
+        throw new Error('analysis failed after all');
+      }),
+    ).rejects.toThrow('analysis failed');
     expect(await t.sql('SELECT 1 FROM webhook_deliveries WHERE call_id = $1', [call.id])).toHaveLength(0);
     expect(await countJobs()).toBe(jobsBefore);
   });
@@ -81,8 +92,24 @@ describe('enqueueCallAnalyzed', () => {
         template: { id: template.id, name: 'Sales QA' },
         score: 80,
         criteria: [
-          { key: 'greeting', label: 'Greets the customer', result: 'passed', points: 5, max_points: 5, critical: false, evidence: [{ quote: 'buenos días', start: 1.2, end: 2, speaker: 'agent' }] },
-          { key: 'no_insults', label: 'No insults', result: 'failed', points: 0, max_points: 3, critical: false, evidence: null },
+          {
+            key: 'greeting',
+            label: 'Greets the customer',
+            result: 'passed',
+            points: 5,
+            max_points: 5,
+            critical: false,
+            evidence: [{ quote: 'buenos días', start: 1.2, end: 2, speaker: 'agent' }],
+          },
+          {
+            key: 'no_insults',
+            label: 'No insults',
+            result: 'failed',
+            points: 0,
+            max_points: 3,
+            critical: false,
+            evidence: null,
+          },
         ],
         topic: 'Renewal',
         summary: 'The customer renews.',

@@ -30,10 +30,20 @@ export function makeApp(t: TestDb, opts: { allowPrivate?: boolean } = {}): AppCo
 export async function seedAnalyzedCall(app: AppContext) {
   const account = await app.db.account.create({ data: { name: 'Acme' } });
   const agent = await app.db.agent.create({
-    data: { accountId: account.id, name: 'Ana Pérez', nameNormalized: 'ana perez', code: 'AG-07', codeNormalized: 'ag07' },
+    data: {
+      accountId: account.id,
+      name: 'Ana Pérez',
+      nameNormalized: 'ana perez',
+      code: 'AG-07',
+      codeNormalized: 'ag07',
+    },
   });
-  const campaign = await app.db.campaign.create({ data: { accountId: account.id, name: 'Renewals', nameNormalized: 'renewals' } });
-  const template = await app.db.template.create({ data: { accountId: account.id, name: 'Sales QA', definition: { criteria: [], topics: [] } } });
+  const campaign = await app.db.campaign.create({
+    data: { accountId: account.id, name: 'Renewals', nameNormalized: 'renewals' },
+  });
+  const template = await app.db.template.create({
+    data: { accountId: account.id, name: 'Sales QA', definition: { criteria: [], topics: [] } },
+  });
   const call = await app.db.call.create({
     data: {
       accountId: account.id,
@@ -60,8 +70,25 @@ export async function seedAnalyzedCall(app: AppContext) {
       topic: 'Renewal',
       summary: 'The customer renews.',
       criteria: [
-        { key: 'greeting', label: 'Greets the customer', result: 'passed', points: 5, max_points: 5, critical: false, evidence: [{ quote: 'buenos días', start: 1.2, end: 2, speaker: 'agent' }], internal: 'x' },
-        { key: 'no_insults', label: 'No insults', result: 'failed', points: 0, max_points: 3, critical: false, evidence: null },
+        {
+          key: 'greeting',
+          label: 'Greets the customer',
+          result: 'passed',
+          points: 5,
+          max_points: 5,
+          critical: false,
+          evidence: [{ quote: 'buenos días', start: 1.2, end: 2, speaker: 'agent' }],
+          internal: 'x',
+        },
+        {
+          key: 'no_insults',
+          label: 'No insults',
+          result: 'failed',
+          points: 0,
+          max_points: 3,
+          critical: false,
+          evidence: null,
+        },
       ],
       metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },
       analysisRevision: 1,
@@ -119,15 +146,23 @@ export async function deliveryJobs(t: TestDb, deliveryId: string) {
 export async function seedDelivery(app: AppContext, url: string) {
   const seeded = await seedAnalyzedCall(app);
   const { secret } = await setWebhookEndpoint(app, seeded.account.id, url);
-  const deliveryId = await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, seeded.call.id, 1, app.config.publicUrl));
+  const deliveryId = await app.db.$transaction((tx) =>
+    enqueueCallAnalyzed(tx, seeded.call.id, 1, app.config.publicUrl),
+  );
   return { ...seeded, secret: secret!, deliveryId: deliveryId! };
 }
 
 export async function attempts(t: TestDb, deliveryId: string) {
-  return t.sql('SELECT attempt_number, status_code, duration_ms, error, response_excerpt, manual FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_number', [deliveryId]);
+  return t.sql(
+    'SELECT attempt_number, status_code, duration_ms, error, response_excerpt, manual FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_number',
+    [deliveryId],
+  );
 }
 
 export async function delivery(t: TestDb, deliveryId: string) {
-  const [row] = await t.sql('SELECT status, attempt_count, next_attempt_at, completed_at, event_id FROM webhook_deliveries WHERE id = $1', [deliveryId]);
+  const [row] = await t.sql(
+    'SELECT status, attempt_count, next_attempt_at, completed_at, event_id FROM webhook_deliveries WHERE id = $1',
+    [deliveryId],
+  );
   return row;
 }

@@ -23,7 +23,9 @@ describe('secret-box', () => {
     // Change the first ciphertext character to a different one (the IV is random, so it may already be "A").
     const tampered = `${ct!.startsWith('A') ? 'B' : 'A'}${ct!.slice(1)}`;
     expect(() => openSecret(appSecret, [v, iv, tag, tampered].join('.'), 'account-1')).toThrow();
-    expect(() => openSecret(appSecret, [v, iv, tag!.slice(0, 6), ct].join('.'), 'account-1')).toThrow(/cannot be opened/);
+    expect(() => openSecret(appSecret, [v, iv, tag!.slice(0, 6), ct].join('.'), 'account-1')).toThrow(
+      /cannot be opened/,
+    );
     expect(() => openSecret(appSecret, `v2.${iv}.${tag}.${ct}`, 'account-1')).toThrow(/unknown version/);
   });
 });

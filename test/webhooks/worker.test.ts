@@ -24,7 +24,9 @@ beforeAll(async () => {
     logger: new Logger(() => () => {}),
   });
 });
-afterEach(async () => { await Promise.all(receivers.splice(0).map((r) => r.close())); });
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
 afterAll(async () => {
   await runner.stop();
   await t.drop();
@@ -53,12 +55,15 @@ describe('deliver-webhook task under graphile-worker', () => {
 
     expect(await settled(deliveryId)).toMatchObject({ status: 'succeeded', attempt_count: 3, next_attempt_at: null });
     expect((await attempts(t, deliveryId)).map((a) => [a.attempt_number, a.status_code, a.manual])).toEqual([
-      [1, 500, false], [2, 500, false], [3, 200, false],
+      [1, 500, false],
+      [2, 500, false],
+      [3, 200, false],
     ]);
     expect(r.received).toHaveLength(3);
     const ids = new Set(r.received.map((q) => q.headers['webhook-id']));
     expect(ids).toEqual(new Set([(await delivery(t, deliveryId)).event_id]));
-    for (const q of r.received) expect(() => new Webhook(secret).verify(q.body, q.headers as Record<string, string>)).not.toThrow();
+    for (const q of r.received)
+      expect(() => new Webhook(secret).verify(q.body, q.headers as Record<string, string>)).not.toThrow();
     expect(await deliveryJobs(t, deliveryId)).toHaveLength(0);
   });
 
@@ -68,7 +73,10 @@ describe('deliver-webhook task under graphile-worker', () => {
     const { deliveryId, account } = await seedDelivery(app, r.url);
 
     expect(await settled(deliveryId)).toMatchObject({ status: 'failed', attempt_count: 1 });
-    expect(await getWebhookEndpoint(app, account.id)).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/410 Gone/) });
+    expect(await getWebhookEndpoint(app, account.id)).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringMatching(/410 Gone/),
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(r.received).toHaveLength(1);
     expect(await deliveryJobs(t, deliveryId)).toHaveLength(0);
@@ -82,6 +90,9 @@ describe('deliver-webhook task under graphile-worker', () => {
 
     expect(await settled(test.id)).toMatchObject({ status: 'failed', attempt_count: 1 });
     const q = r.received.find((x) => x.headers['webhook-id'] === test.eventId)!;
-    expect(new Webhook(secret).verify(q.body, q.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test', data: { account_id: account.id } });
+    expect(new Webhook(secret).verify(q.body, q.headers as Record<string, string>)).toMatchObject({
+      type: 'webhook.test',
+      data: { account_id: account.id },
+    });
   });
 });

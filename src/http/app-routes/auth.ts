@@ -12,7 +12,12 @@ export const UPLOAD_ROLES: readonly UserRole[] = ['owner', 'admin', 'analyst'];
  * The signed-in session of an app request, or null after answering 401. Uploads pass
  * `close: true` so a refused multipart body is not read to the end.
  */
-export async function requireSession(app: AppContext, req: IncomingMessage, res: ServerResponse, opts: { close?: boolean } = {}): Promise<AuthSession | null> {
+export async function requireSession(
+  app: AppContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: { close?: boolean } = {},
+): Promise<AuthSession | null> {
   const session = await getSession(app, req, res);
   if (!session) {
     const message = 'Sign in to the app first (no valid session cookie).';
@@ -29,7 +34,12 @@ export async function requireSession(app: AppContext, req: IncomingMessage, res:
  * For state-changing requests: the session's own CSRF token in `x-escucha-csrf` (a cross-site form
  * can carry the cookie but cannot read the token), then the role. Answers 403 and returns false.
  */
-export function requireWrite(req: IncomingMessage, res: ServerResponse, session: AuthSession, roles: readonly UserRole[]): boolean {
+export function requireWrite(
+  req: IncomingMessage,
+  res: ServerResponse,
+  session: AuthSession,
+  roles: readonly UserRole[],
+): boolean {
   if (!checkCsrf(session, req)) {
     sendErrorAndClose(req, res, 403, 'csrf', `The ${CSRF_HEADER} header is missing or does not match this session.`);
     return false;

@@ -5,7 +5,10 @@
  */
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
   const name = fileName.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim() || 'download';
-  const ascii = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["%]/g, '_');
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]|["%]/g, '_');
   if (ascii === name) return `${kind}; filename="${ascii}"`;
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(name)}`;
 }

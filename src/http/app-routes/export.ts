@@ -44,7 +44,13 @@ export function exportRoute(app: AppContext): Route {
     // The BOM makes Excel read the file as UTF-8 (accents in names) instead of the local code page.
     // CRLF rows (RFC 4180). csv-stringify quotes a field only for the full CRLF, so a summary with
     // a bare LF or CR is quoted explicitly: unquoted, spreadsheets would break the row there.
-    const csv = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+    const csv = stringify({
+      header: true,
+      columns: [...CSV_COLUMNS],
+      bom: true,
+      record_delimiter: 'windows',
+      quoted_match: /[\r\n]/,
+    });
     try {
       await pipeline(rows, csv, res);
     } catch (error) {

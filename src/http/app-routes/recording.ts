@@ -57,7 +57,9 @@ export function recordingRoute(app: AppContext): Route {
     const range = ifRange && ifRange !== etag ? ({ kind: 'full' } as const) : parseRange(req.headers.range, size);
 
     if (range.kind === 'unsatisfiable') {
-      return sendError(res, 416, 'range_not_satisfiable', `The recording has ${size} bytes.`, { 'Content-Range': `bytes */${size}` });
+      return sendError(res, 416, 'range_not_satisfiable', `The recording has ${size} bytes.`, {
+        'Content-Range': `bytes */${size}`,
+      });
     }
     const { start, end } = range.kind === 'partial' ? range : { start: 0, end: size - 1 };
     const length = end - start + 1;

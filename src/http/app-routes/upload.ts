@@ -19,15 +19,24 @@ export function uploadRoute(app: AppContext): Route {
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
       return sendErrorAndClose(req, res, 400, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
     }
-    const account = await app.db.account.findUniqueOrThrow({ where: { id: session.user.accountId }, select: { manualUploadMaxBytes: true } });
+    const account = await app.db.account.findUniqueOrThrow({
+      where: { id: session.user.accountId },
+      select: { manualUploadMaxBytes: true },
+    });
     const limits = uploadLimits(account.manualUploadMaxBytes);
     const tooBig = `The upload must weigh less than ${Math.floor(limits.requestBytes / 1_048_576)} MB in all; send the files in several uploads.`;
     const length = Number(req.headers['content-length']);
-    if (Number.isFinite(length) && length >= limits.requestBytes) return sendErrorAndClose(req, res, 400, 'bad_request', tooBig);
+    if (Number.isFinite(length) && length >= limits.requestBytes)
+      return sendErrorAndClose(req, res, 400, 'bad_request', tooBig);
 
     let form;
     try {
-      form = await receiveForm(req, { tmpDir: app.config.tmpDir, maxBodyBytes: limits.requestBytes, maxFiles: MAX_UPLOAD_FILES, maxFileBytes: limits.perFileBytes });
+      form = await receiveForm(req, {
+        tmpDir: app.config.tmpDir,
+        maxBodyBytes: limits.requestBytes,
+        maxFiles: MAX_UPLOAD_FILES,
+        maxFileBytes: limits.perFileBytes,
+      });
     } catch (error) {
       if (error instanceof ClientGone) return void res.destroy();
       if (error instanceof DomainError) {

@@ -36,7 +36,14 @@ export function LanguageSwitch() {
   return (
     <div className="lang-switch" role="group" aria-label={t('common.language')}>
       {LANGS.map((l) => (
-        <button key={l} type="button" aria-pressed={lang === l} onClick={() => setLang(l)} lang={l} title={l === 'en' ? 'English' : 'Español'}>
+        <button
+          key={l}
+          type="button"
+          aria-pressed={lang === l}
+          onClick={() => setLang(l)}
+          lang={l}
+          title={l === 'en' ? 'English' : 'Español'}
+        >
           {l.toUpperCase()}
         </button>
       ))}
@@ -67,7 +74,9 @@ export function Shell({ children }: { children: ReactNode }) {
           <BrandMark className="brand-mark" />
           <span>
             Escucha
-            <small className="truncate" style={{ maxWidth: 150 }}>{data?.account.name ?? '\u00a0'}</small>
+            <small className="truncate" style={{ maxWidth: 150 }}>
+              {data?.account.name ?? '\u00a0'}
+            </small>
           </span>
         </Link>
         <nav className="nav" aria-label={t('nav.label')}>

@@ -19,7 +19,12 @@ export function StatusBadge({ status }: { status: CallStatus }) {
   const { t } = useT();
   const s = STATUS_TONE[status];
   return (
-    <Badge tone={s.tone} dot pulse={s.pulse} title={status === 'TRANSCRIBED' ? t('status.TRANSCRIBED_hint') : undefined}>
+    <Badge
+      tone={s.tone}
+      dot
+      pulse={s.pulse}
+      title={status === 'TRANSCRIBED' ? t('status.TRANSCRIBED_hint') : undefined}
+    >
       {t(`status.${status}` as MessageKey)}
     </Badge>
   );
@@ -45,7 +50,10 @@ export function scoreClass(score: number | null | undefined): string {
 export function ScorePill({ score }: { score: number | null | undefined }) {
   const { locale, t } = useT();
   return (
-    <span className={`score ${scoreClass(score)}`} aria-label={score == null ? t('calls.noScore') : t('calls.scoreOf', { score: formatScore(score, locale) })}>
+    <span
+      className={`score ${scoreClass(score)}`}
+      aria-label={score == null ? t('calls.noScore') : t('calls.scoreOf', { score: formatScore(score, locale) })}
+    >
       {formatScore(score, locale)}
     </span>
   );
@@ -84,9 +92,16 @@ export function useLanguageName() {
 }
 
 /** The languages the intake accepts (src/domain/languages.ts), for pickers. */
-export const LANGUAGE_CODES = 'es en ca gl eu pt fr de it nl ar zh ru ja ko pl ro tr uk sv no da fi cs el hu he hi id th vi bg hr sk sr fa ur ms ta'.split(' ');
+export const LANGUAGE_CODES =
+  'es en ca gl eu pt fr de it nl ar zh ru ja ko pl ro tr uk sv no da fi cs el hu he hi id th vi bg hr sk sr fa ur ms ta'.split(
+    ' ',
+  );
 
 /** The title of a call: the customer when known, else its file name. */
-export function callTitle(c: { customerName?: string | null; customerPhone?: string | null; fileName?: string | null }): string {
+export function callTitle(c: {
+  customerName?: string | null;
+  customerPhone?: string | null;
+  fileName?: string | null;
+}): string {
   return c.customerName || c.customerPhone || c.fileName || '—';
 }

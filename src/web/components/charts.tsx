@@ -29,7 +29,14 @@ export function TalkBar({ split }: { split: TalkSplit }) {
   const summary = all.map((p) => `${p.label} ${formatPercent(p.seconds / total, locale)}`).join(', ');
   return (
     <figure style={{ margin: 0 }}>
-      <svg className="chart" viewBox="0 0 400 44" role="img" aria-label={`${t('metrics.talkTime')}: ${summary}`} preserveAspectRatio="none" style={{ height: 44 }}>
+      <svg
+        className="chart"
+        viewBox="0 0 400 44"
+        role="img"
+        aria-label={`${t('metrics.talkTime')}: ${summary}`}
+        preserveAspectRatio="none"
+        style={{ height: 44 }}
+      >
         <defs>
           <clipPath id="talkbar-clip">
             <rect x="0" y="8" width="400" height="20" rx="6" />
@@ -48,7 +55,8 @@ export function TalkBar({ split }: { split: TalkSplit }) {
         {all.map((p) => (
           <span key={p.key}>
             <i style={{ background: p.color }} />
-            {p.label} <strong className="num">{formatPercent(p.seconds / total, locale)}</strong> <span className="muted">({formatDuration(p.seconds)})</span>
+            {p.label} <strong className="num">{formatPercent(p.seconds / total, locale)}</strong>{' '}
+            <span className="muted">({formatDuration(p.seconds)})</span>
           </span>
         ))}
       </figcaption>
@@ -78,7 +86,15 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
   }, []);
   const H = 220;
   const pad = { l: 44, r: 12, t: 12, b: 28 };
-  const max = Math.max(1, ...data.map((d) => Math.max(d.limit ?? 0, d.values.reduce((s, v) => s + v.value, 0))));
+  const max = Math.max(
+    1,
+    ...data.map((d) =>
+      Math.max(
+        d.limit ?? 0,
+        d.values.reduce((s, v) => s + v.value, 0),
+      ),
+    ),
+  );
   const nice = niceCeil(max);
   const iw = W - pad.l - pad.r;
   const ih = H - pad.t - pad.b;
@@ -87,37 +103,69 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
   const bw = Math.min(44, slot * 0.56);
   const y = (v: number) => pad.t + ih - (v / nice) * ih;
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * nice);
-  const desc = data.map((d) => `${d.label}: ${d.values.map((v) => `${v.name} ${Math.round(v.value)}${unit ? ` ${unit}` : ''}`).join(', ')}`).join('; ');
+  const desc = data
+    .map(
+      (d) =>
+        `${d.label}: ${d.values.map((v) => `${v.name} ${Math.round(v.value)}${unit ? ` ${unit}` : ''}`).join(', ')}`,
+    )
+    .join('; ');
   return (
     <div ref={box}>
-    <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${desc}`}>
-      {ticks.map((tv) => (
-        <g key={tv}>
-          <line x1={pad.l} x2={W - pad.r} y1={y(tv)} y2={y(tv)} stroke="var(--border)" strokeDasharray={tv === 0 ? undefined : '3 4'} />
-          <text x={pad.l - 8} y={y(tv) + 4} textAnchor="end">
-            {formatTick(tv)}
-          </text>
-        </g>
-      ))}
-      {data.map((d, i) => {
-        const cx = pad.l + slot * (i + 0.5);
-        let acc = 0;
-        return (
-          <g key={d.label}>
-            {d.values.map((v) => {
-              const y0 = y(acc);
-              acc += v.value;
-              const y1 = y(acc);
-              return <rect key={v.name} x={cx - bw / 2} y={y1} width={bw} height={Math.max(0, y0 - y1)} rx={3} style={{ fill: v.color }} />;
-            })}
-            {d.limit != null && <line x1={cx - bw / 2 - 6} x2={cx + bw / 2 + 6} y1={y(d.limit)} y2={y(d.limit)} stroke="var(--text-3)" strokeWidth={1.5} strokeDasharray="4 3" />}
-            <text x={cx} y={H - 8} textAnchor="middle">
-              {d.label}
+      <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${desc}`}>
+        {ticks.map((tv) => (
+          <g key={tv}>
+            <line
+              x1={pad.l}
+              x2={W - pad.r}
+              y1={y(tv)}
+              y2={y(tv)}
+              stroke="var(--border)"
+              strokeDasharray={tv === 0 ? undefined : '3 4'}
+            />
+            <text x={pad.l - 8} y={y(tv) + 4} textAnchor="end">
+              {formatTick(tv)}
             </text>
           </g>
-        );
-      })}
-    </svg>
+        ))}
+        {data.map((d, i) => {
+          const cx = pad.l + slot * (i + 0.5);
+          let acc = 0;
+          return (
+            <g key={d.label}>
+              {d.values.map((v) => {
+                const y0 = y(acc);
+                acc += v.value;
+                const y1 = y(acc);
+                return (
+                  <rect
+                    key={v.name}
+                    x={cx - bw / 2}
+                    y={y1}
+                    width={bw}
+                    height={Math.max(0, y0 - y1)}
+                    rx={3}
+                    style={{ fill: v.color }}
+                  />
+                );
+              })}
+              {d.limit != null && (
+                <line
+                  x1={cx - bw / 2 - 6}
+                  x2={cx + bw / 2 + 6}
+                  y1={y(d.limit)}
+                  y2={y(d.limit)}
+                  stroke="var(--text-3)"
+                  strokeWidth={1.5}
+                  strokeDasharray="4 3"
+                />
+              )}
+              <text x={cx} y={H - 8} textAnchor="middle">
+                {d.label}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
     </div>
   );
 }
@@ -142,7 +190,17 @@ export function ScoreRing({ score, color }: { score: number | null; color: strin
   return (
     <svg viewBox="0 0 84 84" width="84" height="84" aria-hidden="true">
       <circle cx="42" cy="42" r={r} fill="none" stroke="var(--surface-hover)" strokeWidth="8" />
-      <circle cx="42" cy="42" r={r} fill="none" stroke={color} strokeWidth="8" strokeLinecap="round" strokeDasharray={`${c * f} ${c}`} transform="rotate(-90 42 42)" />
+      <circle
+        cx="42"
+        cy="42"
+        r={r}
+        fill="none"
+        stroke={color}
+        strokeWidth="8"
+        strokeLinecap="round"
+        strokeDasharray={`${c * f} ${c}`}
+        transform="rotate(-90 42 42)"
+      />
     </svg>
   );
 }

@@ -27,11 +27,35 @@ export function Button({
   className,
   iconOnly,
   ...rest
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: 'sm'; icon?: IconName; loading?: boolean; iconOnly?: boolean }) {
-  const cls = ['btn', variant !== 'secondary' && `btn-${variant}`, size === 'sm' && 'btn-sm', iconOnly && 'btn-icon', className].filter(Boolean).join(' ');
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: Variant;
+  size?: 'sm';
+  icon?: IconName;
+  loading?: boolean;
+  iconOnly?: boolean;
+}) {
+  const cls = [
+    'btn',
+    variant !== 'secondary' && `btn-${variant}`,
+    size === 'sm' && 'btn-sm',
+    iconOnly && 'btn-icon',
+    className,
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
-    <button type="button" className={cls} disabled={rest.disabled || loading} aria-busy={loading || undefined} {...rest}>
-      {loading ? <span className="spinner" aria-hidden="true" /> : icon ? <Icon name={icon} size={size === 'sm' ? 14 : 16} /> : null}
+    <button
+      type="button"
+      className={cls}
+      disabled={rest.disabled || loading}
+      aria-busy={loading || undefined}
+      {...rest}
+    >
+      {loading ? (
+        <span className="spinner" aria-hidden="true" />
+      ) : icon ? (
+        <Icon name={icon} size={size === 'sm' ? 14 : 16} />
+      ) : null}
       {children}
     </button>
   );
@@ -48,34 +72,77 @@ interface FieldShell {
   className?: string;
 }
 
-export function TextField({ label, hint, error, className, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({
+  label,
+  hint,
+  error,
+  className,
+  ...input
+}: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errId = error ? `${id}-err` : undefined;
   return (
     <div className={['field', className].filter(Boolean).join(' ')}>
       <label htmlFor={input.id ?? id}>{label}</label>
-      <input id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={[hintId, errId].filter(Boolean).join(' ') || undefined} {...input} />
-      {hint && !error && <span id={hintId} className="hint">{hint}</span>}
-      {error && <span id={errId} className="error-text">{error}</span>}
+      <input
+        id={id}
+        className="input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[hintId, errId].filter(Boolean).join(' ') || undefined}
+        {...input}
+      />
+      {hint && !error && (
+        <span id={hintId} className="hint">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={errId} className="error-text">
+          {error}
+        </span>
+      )}
     </div>
   );
 }
 
-export function TextArea({ label, hint, error, className, ...input }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextArea({
+  label,
+  hint,
+  error,
+  className,
+  ...input
+}: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   return (
     <div className={['field', className].filter(Boolean).join(' ')}>
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} className="textarea" aria-invalid={error ? true : undefined} aria-describedby={hintId} {...input} />
-      {hint && !error && <span id={hintId} className="hint">{hint}</span>}
+      <textarea
+        id={id}
+        className="textarea"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={hintId}
+        {...input}
+      />
+      {hint && !error && (
+        <span id={hintId} className="hint">
+          {hint}
+        </span>
+      )}
       {error && <span className="error-text">{error}</span>}
     </div>
   );
 }
 
-export function SelectField({ label, hint, error, className, children, ...select }: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  hint,
+  error,
+  className,
+  children,
+  ...select
+}: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   return (
@@ -84,7 +151,11 @@ export function SelectField({ label, hint, error, className, children, ...select
       <select id={id} className="select" aria-invalid={error ? true : undefined} aria-describedby={hintId} {...select}>
         {children}
       </select>
-      {hint && !error && <span id={hintId} className="hint">{hint}</span>}
+      {hint && !error && (
+        <span id={hintId} className="hint">
+          {hint}
+        </span>
+      )}
       {error && <span className="error-text">{error}</span>}
     </div>
   );
@@ -101,7 +172,19 @@ export function Checkbox({ label, ...input }: { label: ReactNode } & InputHTMLAt
 
 export type Tone = 'green' | 'amber' | 'red' | 'blue' | 'accent' | 'gray';
 
-export function Badge({ tone = 'gray', dot, pulse, children, title }: { tone?: Tone; dot?: boolean; pulse?: boolean; children: ReactNode; title?: string }) {
+export function Badge({
+  tone = 'gray',
+  dot,
+  pulse,
+  children,
+  title,
+}: {
+  tone?: Tone;
+  dot?: boolean;
+  pulse?: boolean;
+  children: ReactNode;
+  title?: string;
+}) {
   return (
     <span className={`badge badge-${tone}`} title={title}>
       {dot && <span className={['dot', pulse && 'pulse'].filter(Boolean).join(' ')} aria-hidden="true" />}
@@ -110,10 +193,32 @@ export function Badge({ tone = 'gray', dot, pulse, children, title }: { tone?: T
   );
 }
 
-export function Card({ title, description, actions, children, footer, bodyClass, id, className }: { title?: ReactNode; description?: ReactNode; actions?: ReactNode; children?: ReactNode; footer?: ReactNode; bodyClass?: string; id?: string; className?: string }) {
+export function Card({
+  title,
+  description,
+  actions,
+  children,
+  footer,
+  bodyClass,
+  id,
+  className,
+}: {
+  title?: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  bodyClass?: string;
+  id?: string;
+  className?: string;
+}) {
   const headingId = useId();
   return (
-    <section className={['card', className].filter(Boolean).join(' ')} aria-labelledby={title ? headingId : undefined} id={id}>
+    <section
+      className={['card', className].filter(Boolean).join(' ')}
+      aria-labelledby={title ? headingId : undefined}
+      id={id}
+    >
       {(title || actions) && (
         <header className="card-header">
           <div>
@@ -130,7 +235,17 @@ export function Card({ title, description, actions, children, footer, bodyClass,
 }
 
 /** A table in its horizontal scroller: `head` is the header row's cells, `children` the body rows. */
-export function DataTable({ head, children, testId, scroll = true }: { head: ReactNode; children: ReactNode; testId?: string; scroll?: boolean }) {
+export function DataTable({
+  head,
+  children,
+  testId,
+  scroll = true,
+}: {
+  head: ReactNode;
+  children: ReactNode;
+  testId?: string;
+  scroll?: boolean;
+}) {
   const table = (
     <table className="table" data-testid={testId}>
       <thead>
@@ -142,7 +257,17 @@ export function DataTable({ head, children, testId, scroll = true }: { head: Rea
   return scroll ? <div className="table-wrap">{table}</div> : table;
 }
 
-export function EmptyState({ icon = 'info', title, children, action }: { icon?: IconName; title: ReactNode; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  icon = 'info',
+  title,
+  children,
+  action,
+}: {
+  icon?: IconName;
+  title: ReactNode;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="empty">
       <div className="empty-icon" aria-hidden="true">
@@ -155,8 +280,21 @@ export function EmptyState({ icon = 'info', title, children, action }: { icon?: 
   );
 }
 
-export function Alert({ tone = 'blue', title, children, icon, action }: { tone?: 'red' | 'amber' | 'green' | 'blue'; title?: ReactNode; children?: ReactNode; icon?: IconName; action?: ReactNode }) {
-  const i: IconName = icon ?? (tone === 'red' ? 'alert' : tone === 'amber' ? 'alert' : tone === 'green' ? 'check' : 'info');
+export function Alert({
+  tone = 'blue',
+  title,
+  children,
+  icon,
+  action,
+}: {
+  tone?: 'red' | 'amber' | 'green' | 'blue';
+  title?: ReactNode;
+  children?: ReactNode;
+  icon?: IconName;
+  action?: ReactNode;
+}) {
+  const i: IconName =
+    icon ?? (tone === 'red' ? 'alert' : tone === 'amber' ? 'alert' : tone === 'green' ? 'check' : 'info');
   return (
     <div className={`alert alert-${tone}`} role={tone === 'red' ? 'alert' : 'status'}>
       <Icon name={i} />
@@ -169,7 +307,17 @@ export function Alert({ tone = 'blue', title, children, icon, action }: { tone?:
   );
 }
 
-export function PageHeader({ title, description, actions, back }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; back?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  back,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  back?: ReactNode;
+}) {
   return (
     <header className="page-header">
       <div>
@@ -198,7 +346,23 @@ export function LoadingBlock() {
 }
 
 /** A modal on the native <dialog> element: focus moves in and is trapped, Escape closes. */
-export function Dialog({ open, onClose, title, description, children, footer, wide }: { open: boolean; onClose: () => void; title: ReactNode; description?: ReactNode; children?: ReactNode; footer?: ReactNode; wide?: boolean }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+  wide,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  wide?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const { t } = useT();
@@ -236,7 +400,25 @@ export function Dialog({ open, onClose, title, description, children, footer, wi
   );
 }
 
-export function ConfirmDialog({ open, onClose, onConfirm, title, children, confirmLabel, danger, loading }: { open: boolean; onClose: () => void; onConfirm: () => void; title: ReactNode; children?: ReactNode; confirmLabel: ReactNode; danger?: boolean; loading?: boolean }) {
+export function ConfirmDialog({
+  open,
+  onClose,
+  onConfirm,
+  title,
+  children,
+  confirmLabel,
+  danger,
+  loading,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onConfirm: () => void;
+  title: ReactNode;
+  children?: ReactNode;
+  confirmLabel: ReactNode;
+  danger?: boolean;
+  loading?: boolean;
+}) {
   const { t } = useT();
   return (
     <Dialog
@@ -326,7 +508,14 @@ export const useToast = () => useContext(ToastContext);
 export function ProgressBar({ value, tone, label }: { value: number; tone?: 'green' | 'red'; label?: string }) {
   const pct = Math.max(0, Math.min(100, value * 100));
   return (
-    <div className={['progress', tone].filter(Boolean).join(' ')} role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)} aria-label={label}>
+    <div
+      className={['progress', tone].filter(Boolean).join(' ')}
+      role="progressbar"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(pct)}
+      aria-label={label}
+    >
       <span style={{ width: `${pct}%` }} />
     </div>
   );

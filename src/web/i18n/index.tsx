@@ -81,7 +81,10 @@ export function I18nProvider({ children, lang: forced }: { children: ReactNode; 
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
-  const value = useMemo<I18n>(() => ({ lang, locale: lang === 'es' ? 'es-ES' : 'en-US', setLang, t: (key, vars) => translate(lang, key, vars) }), [lang, setLang]);
+  const value = useMemo<I18n>(
+    () => ({ lang, locale: lang === 'es' ? 'es-ES' : 'en-US', setLang, t: (key, vars) => translate(lang, key, vars) }),
+    [lang, setLang],
+  );
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 

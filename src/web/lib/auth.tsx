@@ -118,7 +118,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setGeneration((g) => g + 1);
   }, [client]);
 
-  const value = useMemo<AuthState>(() => ({ status, session, signedIn, signOut, expired }), [status, session, signedIn, signOut, expired]);
+  const value = useMemo<AuthState>(
+    () => ({ status, session, signedIn, signOut, expired }),
+    [status, session, signedIn, signOut, expired],
+  );
   return (
     <AuthContext.Provider value={value}>
       <UrqlProvider value={client}>{children}</UrqlProvider>

@@ -74,7 +74,8 @@ function oneOf<T extends string>(v: string | null, allowed: readonly T[]): T | n
 
 /** Reads a location's query (`?view=failed&agent=…`); anything malformed falls back to the default. */
 export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
-  const p = typeof search === 'string' ? new URLSearchParams(search.startsWith('?') ? search.slice(1) : search) : search;
+  const p =
+    typeof search === 'string' ? new URLSearchParams(search.startsWith('?') ? search.slice(1) : search) : search;
   const after = str(p, 'after');
   return {
     view: oneOf(str(p, 'view'), VIEWS) ?? DEFAULT_QUERY.view,
@@ -95,7 +96,23 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
   };
 }
 
-const ORDER: (keyof CallsQuery)[] = ['view', 'q', 'from', 'to', 'agent', 'campaign', 'direction', 'scoreMin', 'scoreMax', 'topic', 'language', 'sort', 'order', 'after', 'before'];
+const ORDER: (keyof CallsQuery)[] = [
+  'view',
+  'q',
+  'from',
+  'to',
+  'agent',
+  'campaign',
+  'direction',
+  'scoreMin',
+  'scoreMax',
+  'topic',
+  'language',
+  'sort',
+  'order',
+  'after',
+  'before',
+];
 
 /** The query string for a state (no leading "?"), leaving out defaults, in a stable order. */
 export function serializeCallsQuery(q: CallsQuery): string {
@@ -121,7 +138,18 @@ export function updateCallsQuery(q: CallsQuery, patch: Partial<CallsQuery>): Cal
 
 /** Filters that narrow the list (the view, sort and page are not filters). */
 export function activeFilterCount(q: CallsQuery): number {
-  const keys: (keyof CallsQuery)[] = ['from', 'to', 'agent', 'campaign', 'direction', 'scoreMin', 'scoreMax', 'topic', 'language', 'q'];
+  const keys: (keyof CallsQuery)[] = [
+    'from',
+    'to',
+    'agent',
+    'campaign',
+    'direction',
+    'scoreMin',
+    'scoreMax',
+    'topic',
+    'language',
+    'q',
+  ];
   return keys.filter((k) => q[k] != null).length;
 }
 

@@ -26,11 +26,15 @@ function fromCombined(error: CombinedError): ApiError {
 }
 
 /** Splits a mutation answer into its success object or a failure (typed error, GraphQL error, network). */
-export function outcome<D, K extends keyof D>(res: OperationResult<D, any>, field: K): Outcome<Success<NonNullable<D[K]>>> {
+export function outcome<D, K extends keyof D>(
+  res: OperationResult<D, any>,
+  field: K,
+): Outcome<Success<NonNullable<D[K]>>> {
   if (res.error) return { ok: false, error: fromCombined(res.error) };
   const value = res.data?.[field];
   if (value == null) return { ok: false, error: { code: 'graphql', message: 'No answer from the server.' } };
-  if (typeof value === 'object' && 'code' in value && 'message' in value) return { ok: false, error: value as unknown as ApiError };
+  if (typeof value === 'object' && 'code' in value && 'message' in value)
+    return { ok: false, error: value as unknown as ApiError };
   return { ok: true, value: value as Success<NonNullable<D[K]>> };
 }
 
@@ -42,7 +46,14 @@ export function queryError(error: CombinedError | undefined): ApiError | null {
 export function describeError(i18n: Pick<I18n, 't'>, error: ApiError | CombinedError | null | undefined): string {
   if (!error) return '';
   const e: ApiError = 'graphQLErrors' in error ? fromCombined(error) : error;
-  const code = e.code === 'UNAUTHENTICATED' ? 'session_expired' : e.code === 'FORBIDDEN' ? 'forbidden_role' : e.code === 'INTERNAL_SERVER_ERROR' ? 'internal' : e.code;
+  const code =
+    e.code === 'UNAUTHENTICATED'
+      ? 'session_expired'
+      : e.code === 'FORBIDDEN'
+        ? 'forbidden_role'
+        : e.code === 'INTERNAL_SERVER_ERROR'
+          ? 'internal'
+          : e.code;
   const key = `errors.${code}`;
   if (hasKey(key)) {
     const minutes = e.retryAfterSeconds ? Math.max(1, Math.ceil(e.retryAfterSeconds / 60)) : 1;
@@ -50,7 +61,9 @@ export function describeError(i18n: Pick<I18n, 't'>, error: ApiError | CombinedE
   }
   // A typed domain failure has a message written for people; anything else (GraphQL validation,
   // query limits) is technical, so the user gets a plain sentence instead.
-  return /^[a-z][a-z_]*$/.test(e.code) && e.code !== 'graphql' && e.message ? e.message : i18n.t(e.code === 'network' ? 'errors.network' : 'errors.graphql');
+  return /^[a-z][a-z_]*$/.test(e.code) && e.code !== 'graphql' && e.message
+    ? e.message
+    : i18n.t(e.code === 'network' ? 'errors.network' : 'errors.graphql');
 }
 
 /** Validation issues keyed by path (`criteria[2].weight`), for showing next to fields. */

@@ -52,7 +52,11 @@ export function formatScore(score: number | null | undefined, locale = 'en'): st
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(score);
 }
 
-export function formatDateTime(iso: string | null | undefined, locale = 'en', opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
+export function formatDateTime(
+  iso: string | null | undefined,
+  locale = 'en',
+  opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' },
+): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '—';

@@ -46,7 +46,10 @@ export function useFormMutation<T>(run: () => Promise<Outcome<T>>, onSuccess: (v
  * Redelivering a webhook by hand, with the answer as a toast (the receiver's status, or why it
  * failed). `busy` is the delivery being redelivered; `onDone` runs after every attempt.
  */
-export function useRedeliver(redeliver: (deliveryId: string) => Promise<Outcome<{ statusCode?: number | null; error?: string | null }>>, onDone: () => void) {
+export function useRedeliver(
+  redeliver: (deliveryId: string) => Promise<Outcome<{ statusCode?: number | null; error?: string | null }>>,
+  onDone: () => void,
+) {
   const { t } = useT();
   const toast = useToast();
   const report = useOutcomeToast();
@@ -56,8 +59,10 @@ export function useRedeliver(redeliver: (deliveryId: string) => Promise<Outcome<
     const out = await redeliver(deliveryId);
     setBusy(null);
     if (report(out)) {
-      if (out.value.statusCode && out.value.statusCode < 300) toast(t('webhook.redelivered', { status: out.value.statusCode }));
-      else toast(t('webhook.redeliverFailed', { reason: out.value.error ?? String(out.value.statusCode ?? '') }), 'error');
+      if (out.value.statusCode && out.value.statusCode < 300)
+        toast(t('webhook.redelivered', { status: out.value.statusCode }));
+      else
+        toast(t('webhook.redeliverFailed', { reason: out.value.error ?? String(out.value.statusCode ?? '') }), 'error');
     }
     onDone();
   };

@@ -4,7 +4,14 @@
  */
 export const KINDS = ['phrase', 'forbidden', 'metric', 'llm'] as const;
 export type Kind = (typeof KINDS)[number];
-export const METRICS = ['talk_ratio', 'longest_silence', 'silence_ratio', 'interruptions', 'words_per_minute', 'duration'] as const;
+export const METRICS = [
+  'talk_ratio',
+  'longest_silence',
+  'silence_ratio',
+  'interruptions',
+  'words_per_minute',
+  'duration',
+] as const;
 export type MetricName = (typeof METRICS)[number];
 export const OPS = ['lt', 'lte', 'gt', 'gte', 'between'] as const;
 export type Op = (typeof OPS)[number];
@@ -120,11 +127,19 @@ function unthreshold(metric: string, n: unknown): string {
   return String(RATIO_METRICS.has(metric) ? Math.round(n * 100 * 100) / 100 : n);
 }
 
-const keyOf = (d: { key: string; keyEdited: boolean; label: string }) => (d.keyEdited && d.key.trim() ? d.key.trim() : slugify(d.label));
+const keyOf = (d: { key: string; keyEdited: boolean; label: string }) =>
+  d.keyEdited && d.key.trim() ? d.key.trim() : slugify(d.label);
 
 export function draftToDefinition(d: TemplateDraft): Record<string, unknown> {
   const criteria = d.criteria.map((c) => {
-    const base: Record<string, unknown> = { key: keyOf(c), label: c.label.trim(), kind: c.kind, weight: c.weight, critical: c.critical, speaker: c.speaker };
+    const base: Record<string, unknown> = {
+      key: keyOf(c),
+      label: c.label.trim(),
+      kind: c.kind,
+      weight: c.weight,
+      critical: c.critical,
+      speaker: c.speaker,
+    };
     if (c.description.trim()) base.description = c.description.trim();
     switch (c.kind) {
       case 'phrase': {
@@ -199,7 +214,9 @@ export function starterDraft(lang: 'en' | 'es'): TemplateDraft {
   const es = lang === 'es';
   const greet = newCriterion('phrase');
   greet.label = es ? 'Saluda y se presenta' : 'Greets the customer';
-  greet.phrases = es ? 'gracias por llamar\nbuenos días\nle atiende' : 'thank you for calling\ngood morning\nmy name is';
+  greet.phrases = es
+    ? 'gracias por llamar\nbuenos días\nle atiende'
+    : 'thank you for calling\ngood morning\nmy name is';
   greet.windowFrom = 'start';
   greet.windowSeconds = '30';
   const rude = newCriterion('forbidden');
@@ -211,7 +228,11 @@ export function starterDraft(lang: 'en' | 'es'): TemplateDraft {
 }
 
 /** `criteria[2].weight` → { section: 'criteria', index: 2, field: 'weight' } to place an issue next to its field. */
-export function parseIssuePath(path: string): { section: 'criteria' | 'topics' | null; index: number | null; field: string } {
+export function parseIssuePath(path: string): {
+  section: 'criteria' | 'topics' | null;
+  index: number | null;
+  field: string;
+} {
   const m = /^(criteria|topics)(?:\[(\d+)\])?(?:\.(.+))?$/.exec(path);
   if (!m) return { section: null, index: null, field: path };
   return { section: m[1] as 'criteria' | 'topics', index: m[2] != null ? Number(m[2]) : null, field: m[3] ?? '' };

@@ -44,7 +44,8 @@ export function parseUploadResponse(status: number, body: string, fileName: stri
   if (Array.isArray(results) && results.length) return results.find((r) => r.fileName === fileName) ?? results[0]!;
   const err = (json as { error?: { code?: string; message?: string } } | null)?.error;
   if (err) return { fileName, ok: false, error: { code: err.code ?? `http_${status}`, message: err.message ?? '' } };
-  if (status === 0) return { fileName, ok: false, error: { code: 'network', message: 'The connection was interrupted.' } };
+  if (status === 0)
+    return { fileName, ok: false, error: { code: 'network', message: 'The connection was interrupted.' } };
   return { fileName, ok: false, error: { code: `http_${status}`, message: `The server answered ${status}.` } };
 }
 

@@ -56,10 +56,39 @@ export function AcceptInvitationPage({ token }: { token: string }) {
       </div>
       {error && <Alert tone="red">{error}</Alert>}
       <form className="stack" onSubmit={submit} noValidate>
-        <TextField label={t('invite.name')} autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} autoFocus />
-        <TextField label={t('invite.password')} type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} hint={t('password.rule', { n: MIN_PASSWORD })} error={short ? t('password.tooShort', { n: MIN_PASSWORD }) : undefined} />
-        <TextField label={t('invite.confirm')} type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} error={mismatch ? t('password.mismatch') : undefined} />
-        <Button type="submit" variant="primary" loading={fetching} disabled={!name.trim() || password.length < MIN_PASSWORD || password !== confirm}>
+        <TextField
+          label={t('invite.name')}
+          autoComplete="name"
+          required
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoFocus
+        />
+        <TextField
+          label={t('invite.password')}
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          hint={t('password.rule', { n: MIN_PASSWORD })}
+          error={short ? t('password.tooShort', { n: MIN_PASSWORD }) : undefined}
+        />
+        <TextField
+          label={t('invite.confirm')}
+          type="password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          error={mismatch ? t('password.mismatch') : undefined}
+        />
+        <Button
+          type="submit"
+          variant="primary"
+          loading={fetching}
+          disabled={!name.trim() || password.length < MIN_PASSWORD || password !== confirm}
+        >
           {t('invite.submit')}
         </Button>
       </form>

@@ -1,6 +1,13 @@
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
-import { callTitle, DirectionLabel, humanizeKey, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
+import {
+  callTitle,
+  DirectionLabel,
+  humanizeKey,
+  StatusBadge,
+  useFailureText,
+  useLanguageName,
+} from '../components/call-bits.tsx';
 import { ScoreRing, TalkBar } from '../components/charts.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { criterionReason } from '../lib/criterion-reason.ts';
@@ -9,7 +16,17 @@ import { Alert, Badge, Button, Card, EmptyState, LoadingBlock } from '../compone
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
-import { durationBetween, formatBytes, formatClock, formatDateTime, formatDuration, formatNumber, formatPercent, formatScore, formatStep } from '../lib/format.ts';
+import {
+  durationBetween,
+  formatBytes,
+  formatClock,
+  formatDateTime,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatScore,
+  formatStep,
+} from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
@@ -75,7 +92,11 @@ export function searchTerms(q: string | null): string[] {
   return out;
 }
 
-const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 
 function Highlight({ text, terms }: { text: string; terms: string[] }) {
   if (!terms.length) return <>{text}</>;
@@ -96,7 +117,12 @@ function Highlight({ text, terms }: { text: string; terms: string[] }) {
   let at = 0;
   marks.forEach(([s, e], k) => {
     if (s < at) return;
-    parts.push(text.slice(at, s), <mark key={k} className="hl">{text.slice(s, e)}</mark>);
+    parts.push(
+      text.slice(at, s),
+      <mark key={k} className="hl">
+        {text.slice(s, e)}
+      </mark>,
+    );
     at = e;
   });
   parts.push(text.slice(at));
@@ -152,7 +178,15 @@ export function CallDetailPage({ id }: { id: string }) {
   if (!call)
     return (
       <div className="page card">
-        <EmptyState icon="search" title={t('callDetail.notFoundTitle')} action={<Link className="btn btn-primary" to="/calls">{t('callDetail.backToCalls')}</Link>}>
+        <EmptyState
+          icon="search"
+          title={t('callDetail.notFoundTitle')}
+          action={
+            <Link className="btn btn-primary" to="/calls">
+              {t('callDetail.backToCalls')}
+            </Link>
+          }
+        >
           {t('callDetail.notFoundBody')}
         </EmptyState>
       </div>
@@ -180,11 +214,21 @@ export function CallDetailPage({ id }: { id: string }) {
                 onPlay={() => setPlaying(true)}
                 onPause={() => setPlaying(false)}
                 onEnded={() => setPlaying(false)}
-                onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setAudioDuration(e.currentTarget.duration)}
+                onLoadedMetadata={(e) =>
+                  Number.isFinite(e.currentTarget.duration) && setAudioDuration(e.currentTarget.duration)
+                }
                 onError={() => setAudioError(true)}
               />
               {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
-              {segments.length > 0 && duration > 0 && <TimelineBar segments={segments} duration={duration} time={time} onSeek={seek} criteria={call.criteria ?? []} />}
+              {segments.length > 0 && duration > 0 && (
+                <TimelineBar
+                  segments={segments}
+                  duration={duration}
+                  time={time}
+                  onSeek={seek}
+                  criteria={call.criteria ?? []}
+                />
+              )}
               <div className="legend">
                 <span>
                   <i className="agent" />
@@ -207,7 +251,14 @@ export function CallDetailPage({ id }: { id: string }) {
               </div>
             </div>
           </Card>
-          <Transcript segments={segments} time={time} playing={playing} onSeek={seek} terms={terms} status={call.status} />
+          <Transcript
+            segments={segments}
+            time={time}
+            playing={playing}
+            onSeek={seek}
+            terms={terms}
+            status={call.status}
+          />
           {(call.summary || call.topic) && (
             <Card title={t('callDetail.summary')}>
               <div className="stack-sm">
@@ -303,7 +354,15 @@ function StatusAlerts({ call }: { call: CallData }) {
     );
   else if (call.status === 'TRANSCRIBED')
     content = (
-      <Alert tone="amber" title={t('callDetail.notAnalyzedTitle')} action={<Link className="btn btn-sm" to="/templates">{t('nav.templates')}</Link>}>
+      <Alert
+        tone="amber"
+        title={t('callDetail.notAnalyzedTitle')}
+        action={
+          <Link className="btn btn-sm" to="/templates">
+            {t('nav.templates')}
+          </Link>
+        }
+      >
         {t('callDetail.notAnalyzedBody')}
       </Alert>
     );
@@ -316,7 +375,19 @@ function StatusAlerts({ call }: { call: CallData }) {
   return content ? <div style={{ marginBottom: 16 }}>{content}</div> : null;
 }
 
-function TimelineBar({ segments, duration, time, onSeek, criteria }: { segments: Segment[]; duration: number; time: number; onSeek: (s: number) => void; criteria: NonNullable<CallData['criteria']> }) {
+function TimelineBar({
+  segments,
+  duration,
+  time,
+  onSeek,
+  criteria,
+}: {
+  segments: Segment[];
+  duration: number;
+  time: number;
+  onSeek: (s: number) => void;
+  criteria: NonNullable<CallData['criteria']>;
+}) {
   const pct = (s: number) => `${Math.max(0, Math.min(100, (s / duration) * 100))}%`;
   const evidence = criteria.flatMap((c) => c.evidence.map((e) => e.start));
   return (
@@ -329,7 +400,16 @@ function TimelineBar({ segments, duration, time, onSeek, criteria }: { segments:
       }}
     >
       {segments.map((s, i) => (
-        <span key={i} className={`seg ${s.speaker}`} style={{ left: pct(s.start), width: `max(2px, ${pct(s.end - s.start)})`, top: s.speaker === 'customer' ? 15 : 5, bottom: s.speaker === 'customer' ? 5 : 15 }} />
+        <span
+          key={i}
+          className={`seg ${s.speaker}`}
+          style={{
+            left: pct(s.start),
+            width: `max(2px, ${pct(s.end - s.start)})`,
+            top: s.speaker === 'customer' ? 15 : 5,
+            bottom: s.speaker === 'customer' ? 5 : 15,
+          }}
+        />
       ))}
       {evidence.map((s, i) => (
         <span key={`e${i}`} className="ev" style={{ left: pct(s) }} />
@@ -339,7 +419,21 @@ function TimelineBar({ segments, duration, time, onSeek, criteria }: { segments:
   );
 }
 
-function Transcript({ segments, time, playing, onSeek, terms, status }: { segments: Segment[]; time: number; playing: boolean; onSeek: (s: number) => void; terms: string[]; status: CallData['status'] }) {
+function Transcript({
+  segments,
+  time,
+  playing,
+  onSeek,
+  terms,
+  status,
+}: {
+  segments: Segment[];
+  time: number;
+  playing: boolean;
+  onSeek: (s: number) => void;
+  terms: string[];
+  status: CallData['status'];
+}) {
   const { t } = useT();
   const active = useMemo(() => segmentAtTime(segments, time), [segments, time]);
   const box = useRef<HTMLDivElement>(null);
@@ -350,19 +444,37 @@ function Transcript({ segments, time, playing, onSeek, terms, status }: { segmen
     if (!el) return;
     const b = box.current;
     const top = el.offsetTop - b.offsetTop;
-    if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) b.scrollTop = Math.max(0, top - b.clientHeight / 3);
+    if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight)
+      b.scrollTop = Math.max(0, top - b.clientHeight / 3);
   }, [active, playing]);
-  const speakerKey = (s: string): MessageKey => (s === 'agent' ? 'speaker.agent' : s === 'customer' ? 'speaker.customer' : 'speaker.speaker');
+  const speakerKey = (s: string): MessageKey =>
+    s === 'agent' ? 'speaker.agent' : s === 'customer' ? 'speaker.customer' : 'speaker.speaker';
   return (
-    <Card title={t('callDetail.transcript')} description={segments.length ? t('callDetail.transcriptHint') : undefined} bodyClass="tight">
+    <Card
+      title={t('callDetail.transcript')}
+      description={segments.length ? t('callDetail.transcriptHint') : undefined}
+      bodyClass="tight"
+    >
       {segments.length === 0 ? (
-        <EmptyState icon="mic" title={status === 'FAILED' ? t('callDetail.noTranscriptFailed') : t('callDetail.noTranscriptYet')}>
+        <EmptyState
+          icon="mic"
+          title={status === 'FAILED' ? t('callDetail.noTranscriptFailed') : t('callDetail.noTranscriptYet')}
+        >
           {status === 'FAILED' ? t('callDetail.noTranscriptFailedBody') : t('callDetail.noTranscriptYetBody')}
         </EmptyState>
       ) : (
         <div className="transcript" ref={box} data-testid="transcript">
           {segments.map((s, i) => (
-            <button key={i} type="button" className="seg-row" data-index={i} data-start={s.start} aria-current={i === active ? 'true' : undefined} onClick={() => onSeek(s.start)} data-testid="segment">
+            <button
+              key={i}
+              type="button"
+              className="seg-row"
+              data-index={i}
+              data-start={s.start}
+              aria-current={i === active ? 'true' : undefined}
+              onClick={() => onSeek(s.start)}
+              data-testid="segment"
+            >
               <span className="t">{formatClock(s.start)}</span>
               <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
               <span>
@@ -386,17 +498,32 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
   const max = criteria.reduce((s, c) => s + c.maxPoints, 0);
   const criticalFailed = criteria.some((c) => c.critical && c.result === 'FAILED');
   const passed = criteria.filter((c) => c.result === 'PASSED').length;
-  const color = call.score == null ? 'var(--text-3)' : call.score >= 80 ? 'var(--green)' : call.score >= 60 ? 'var(--amber)' : 'var(--red)';
+  const color =
+    call.score == null
+      ? 'var(--text-3)'
+      : call.score >= 80
+        ? 'var(--green)'
+        : call.score >= 60
+          ? 'var(--amber)'
+          : 'var(--red)';
   return (
-    <Card title={t('callDetail.score')} description={call.template ? t('callDetail.withTemplate', { name: call.template.name }) : undefined} bodyClass="tight">
+    <Card
+      title={t('callDetail.score')}
+      description={call.template ? t('callDetail.withTemplate', { name: call.template.name }) : undefined}
+      bodyClass="tight"
+    >
       <div className="card-body">
         <div className="score-hero">
           <div className="score-ring">
             <ScoreRing score={call.score ?? null} color={color} />
-            <div className="val" data-testid="score">{formatScore(call.score, locale)}</div>
+            <div className="val" data-testid="score">
+              {formatScore(call.score, locale)}
+            </div>
           </div>
           <div className="stack-sm" style={{ gap: 4 }}>
-            <div className="strong">{t('callDetail.pointsOf', { points: formatNumber(points, locale, 1), max: formatNumber(max, locale, 1) })}</div>
+            <div className="strong">
+              {t('callDetail.pointsOf', { points: formatNumber(points, locale, 1), max: formatNumber(max, locale, 1) })}
+            </div>
             <div className="muted small">{t('callDetail.criteriaPassed', { passed, total: criteria.length })}</div>
             {criticalFailed && (
               <Badge tone="red">
@@ -424,7 +551,9 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
                 )}
               </span>
               <span className="points" title={t(`kind.${c.kind}` as MessageKey)}>
-                {c.result === 'NA' ? t('result.NA') : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
+                {c.result === 'NA'
+                  ? t('result.NA')
+                  : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
               </span>
             </div>
             {/* With evidence, the quotes below say what the reason would. */}
@@ -432,7 +561,13 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
             {c.evidence.length > 0 && (
               <div className="evidence">
                 {c.evidence.map((e, i) => (
-                  <button key={i} type="button" onClick={() => onSeek(e.start)} aria-label={t('callDetail.playEvidence', { time: formatClock(e.start), quote: e.quote })} data-testid="evidence">
+                  <button
+                    key={i}
+                    type="button"
+                    onClick={() => onSeek(e.start)}
+                    aria-label={t('callDetail.playEvidence', { time: formatClock(e.start), quote: e.quote })}
+                    data-testid="evidence"
+                  >
                     <span className="t">{formatClock(e.start)}</span>
                     <span>“{e.quote}”</span>
                   </button>
@@ -470,12 +605,31 @@ function MetricsCard({ metrics: raw, duration }: { metrics: unknown; duration: n
     ['metrics.silenceRatio', formatPercent(m.silence_ratio, locale)],
     ['metrics.longestSilence', formatDuration(m.longest_silence_seconds)],
     ['metrics.interruptions', formatNumber(m.interruptions, locale)],
-    ['metrics.agentPace', m.agent_words_per_minute != null ? t('metrics.wpm', { n: formatNumber(m.agent_words_per_minute, locale) }) : m.words_per_minute != null ? t('metrics.wpm', { n: formatNumber(m.words_per_minute, locale) }) : '—'],
-    ['metrics.customerPace', m.customer_words_per_minute != null ? t('metrics.wpm', { n: formatNumber(m.customer_words_per_minute, locale) }) : '—'],
+    [
+      'metrics.agentPace',
+      m.agent_words_per_minute != null
+        ? t('metrics.wpm', { n: formatNumber(m.agent_words_per_minute, locale) })
+        : m.words_per_minute != null
+          ? t('metrics.wpm', { n: formatNumber(m.words_per_minute, locale) })
+          : '—',
+    ],
+    [
+      'metrics.customerPace',
+      m.customer_words_per_minute != null
+        ? t('metrics.wpm', { n: formatNumber(m.customer_words_per_minute, locale) })
+        : '—',
+    ],
   ];
   return (
     <Card title={t('callDetail.metrics')}>
-      <TalkBar split={{ agent: m.agent_talk_seconds ?? null, customer: m.customer_talk_seconds ?? null, speech: m.speech_seconds ?? 0, duration: d }} />
+      <TalkBar
+        split={{
+          agent: m.agent_talk_seconds ?? null,
+          customer: m.customer_talk_seconds ?? null,
+          speech: m.speech_seconds ?? 0,
+          duration: d,
+        }}
+      />
       <dl className="metric-list">
         {rows.map(([k, v]) => (
           <div key={k}>
@@ -496,13 +650,31 @@ function MetadataCard({ call }: { call: CallData }) {
     ['meta.customerPhone', call.customerPhone ?? '—'],
     ['meta.customerName', call.customerName ?? '—'],
     ['meta.agentCode', call.agent.telephonyCode ?? '—'],
-    ['meta.language', call.language ? `${langName(call.language)}${call.detectedLanguage && call.detectedLanguage !== call.language ? ` (${t('meta.detected')}: ${langName(call.detectedLanguage)})` : ''}` : langName(call.detectedLanguage)],
+    [
+      'meta.language',
+      call.language
+        ? `${langName(call.language)}${call.detectedLanguage && call.detectedLanguage !== call.language ? ` (${t('meta.detected')}: ${langName(call.detectedLanguage)})` : ''}`
+        : langName(call.detectedLanguage),
+    ],
     ['meta.channels', call.channels == null ? '—' : call.channels >= 2 ? t('meta.stereo') : t('meta.mono')],
-    ['meta.file', <span className="truncate" style={{ display: 'block' }} title={call.fileName}>{call.fileName}</span>],
+    [
+      'meta.file',
+      <span className="truncate" style={{ display: 'block' }} title={call.fileName}>
+        {call.fileName}
+      </span>,
+    ],
     ['meta.size', `${formatBytes(call.fileSize, locale)} · ${call.contentType}`],
     ['meta.source', t(call.source === 'API' ? 'meta.sourceApi' : 'meta.sourceUpload')],
-    ['meta.minutes', call.usedMinutes != null ? t('meta.minutesUsed', { n: call.usedMinutes }) : t('meta.minutesReserved', { n: call.reservedMinutes })],
-    ['meta.template', call.template ? `${call.template.name}${call.template.deleted ? ` (${t('templates.deleted')})` : ''}` : '—'],
+    [
+      'meta.minutes',
+      call.usedMinutes != null
+        ? t('meta.minutesUsed', { n: call.usedMinutes })
+        : t('meta.minutesReserved', { n: call.reservedMinutes }),
+    ],
+    [
+      'meta.template',
+      call.template ? `${call.template.name}${call.template.deleted ? ` (${t('templates.deleted')})` : ''}` : '—',
+    ],
     ['meta.received', formatDateTime(call.createdAt, locale)],
   ];
   return (
@@ -524,12 +696,16 @@ function HistoryCard({ call }: { call: CallData }) {
   const events = call.events;
   const total = events.length > 1 ? durationBetween(events[0]!.at, events[events.length - 1]!.at) : null;
   return (
-    <Card title={t('callDetail.history')} description={total != null ? t('callDetail.totalTime', { time: formatStep(total) }) : undefined}>
+    <Card
+      title={t('callDetail.history')}
+      description={total != null ? t('callDetail.totalTime', { time: formatStep(total) }) : undefined}
+    >
       <ol className="timeline" data-testid="history">
         {events.map((e, i) => {
           const next = events[i + 1];
           const step = next ? durationBetween(e.at, next.at) : null;
-          const node = e.status === 'FAILED' ? 'failed' : e.status === 'ANALYZED' || e.status === 'TRANSCRIBED' ? 'done' : '';
+          const node =
+            e.status === 'FAILED' ? 'failed' : e.status === 'ANALYZED' || e.status === 'TRANSCRIBED' ? 'done' : '';
           return (
             <li key={i}>
               <span className={`node ${node}`} aria-hidden="true" />
@@ -559,7 +735,10 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
   const { t, locale } = useT();
   const role = useRole();
   const [, redeliver] = useMutation(Redeliver);
-  const { busy, run } = useRedeliver(async (deliveryId) => outcome(await redeliver({ deliveryId }), 'redeliverWebhook'), onChanged);
+  const { busy, run } = useRedeliver(
+    async (deliveryId) => outcome(await redeliver({ deliveryId }), 'redeliverWebhook'),
+    onChanged,
+  );
   const deliveries = call.webhookDeliveries;
   return (
     <Card title={t('callDetail.webhooks')} bodyClass={deliveries.length ? 'tight' : undefined}>
@@ -570,7 +749,11 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
           {deliveries.map((d) => {
             const last = d.attempts[d.attempts.length - 1];
             return (
-              <li key={d.id} className="criterion" style={{ borderTop: 'none', borderBottom: '1px solid var(--border)' }}>
+              <li
+                key={d.id}
+                className="criterion"
+                style={{ borderTop: 'none', borderBottom: '1px solid var(--border)' }}
+              >
                 <div className="row-wrap">
                   <Badge tone={deliveryTone(d.status)} dot>
                     {t(`delivery.${d.status}` as MessageKey)}
@@ -585,8 +768,12 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
                 </div>
                 <div className="muted small" style={{ marginTop: 6 }}>
                   {formatDateTime(d.createdAt, locale)} · {t('webhook.attempts', { n: d.attemptCount })}
-                  {last ? ` · ${last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '')} · ${formatStep(last.durationMs)}` : ''}
-                  {d.nextAttemptAt && d.status === 'PENDING' ? ` · ${t('webhook.nextAttempt', { at: formatDateTime(d.nextAttemptAt, locale) })}` : ''}
+                  {last
+                    ? ` · ${last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '')} · ${formatStep(last.durationMs)}`
+                    : ''}
+                  {d.nextAttemptAt && d.status === 'PENDING'
+                    ? ` · ${t('webhook.nextAttempt', { at: formatDateTime(d.nextAttemptAt, locale) })}`
+                    : ''}
                 </div>
               </li>
             );

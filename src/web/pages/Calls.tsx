@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery, useSubscription } from 'urql';
-import { callTitle, humanizeKey, LANGUAGE_CODES, ScorePill, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
+import {
+  callTitle,
+  humanizeKey,
+  LANGUAGE_CODES,
+  ScorePill,
+  StatusBadge,
+  useFailureText,
+  useLanguageName,
+} from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { Alert, Button, Card, EmptyState, PageHeader, Skeleton } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
@@ -67,17 +75,18 @@ const CallUpdatedSubscription = graphql(`
 function useCallsQueryState(): [CallsQuery, (patch: Partial<CallsQuery>, opts?: { replace?: boolean }) => void] {
   const { search } = useLocation();
   const state = useMemo(() => parseCallsQuery(search), [search]);
-  const set = useCallback(
-    (patch: Partial<CallsQuery>, opts: { replace?: boolean } = {}) => {
-      const next = serializeCallsQuery(updateCallsQuery(parseCallsQuery(window.location.search), patch));
-      navigate(`/calls${next ? `?${next}` : ''}`, opts);
-    },
-    [],
-  );
+  const set = useCallback((patch: Partial<CallsQuery>, opts: { replace?: boolean } = {}) => {
+    const next = serializeCallsQuery(updateCallsQuery(parseCallsQuery(window.location.search), patch));
+    navigate(`/calls${next ? `?${next}` : ''}`, opts);
+  }, []);
   return [state, set];
 }
 
-const VIEW_LABEL: Record<View, MessageKey> = { in_progress: 'calls.view.in_progress', analyzed: 'calls.view.analyzed', failed: 'calls.view.failed' };
+const VIEW_LABEL: Record<View, MessageKey> = {
+  in_progress: 'calls.view.in_progress',
+  analyzed: 'calls.view.analyzed',
+  failed: 'calls.view.failed',
+};
 
 /** Viewers read; uploading is for analysts and above (POST /api/uploads refuses viewers). */
 function useCanUpload(): boolean {
@@ -97,12 +106,21 @@ export function CallsPage() {
   const filter = useMemo(() => toCallFilter(q), [q]);
   const countFilters = useMemo(() => {
     const base = toCallFilter(q, false);
-    return { inProgress: { ...base, view: 'IN_PROGRESS' as const }, analyzed: { ...base, view: 'ANALYZED' as const }, failed: { ...base, view: 'FAILED' as const } };
+    return {
+      inProgress: { ...base, view: 'IN_PROGRESS' as const },
+      analyzed: { ...base, view: 'ANALYZED' as const },
+      failed: { ...base, view: 'FAILED' as const },
+    };
   }, [q]);
   const paging = q.before ? { last: PAGE_SIZE, before: q.before } : { first: PAGE_SIZE, after: q.after };
   const [list, refetchList] = useQuery({
     query: CallsListQuery,
-    variables: { filter, ...paging, sort: q.sort.toUpperCase() as 'STARTED_AT' | 'SCORE' | 'DURATION', order: q.order.toUpperCase() as 'ASC' | 'DESC' },
+    variables: {
+      filter,
+      ...paging,
+      sort: q.sort.toUpperCase() as 'STARTED_AT' | 'SCORE' | 'DURATION',
+      order: q.order.toUpperCase() as 'ASC' | 'DESC',
+    },
   });
   const [counts, refetchCounts] = useQuery({ query: CallCountsQuery, variables: countFilters });
   const [options] = useQuery({ query: FilterOptionsQuery });
@@ -130,8 +148,15 @@ export function CallsPage() {
 
   const data = list.data?.calls;
   const rows = data?.edges.map((e) => e.node) ?? [];
-  const countOf = (v: View) => (v === 'in_progress' ? counts.data?.inProgress.totalCount : v === 'analyzed' ? counts.data?.analyzed.totalCount : counts.data?.failed.totalCount);
-  const totalAll = counts.data ? counts.data.inProgress.totalCount + counts.data.analyzed.totalCount + counts.data.failed.totalCount : null;
+  const countOf = (v: View) =>
+    v === 'in_progress'
+      ? counts.data?.inProgress.totalCount
+      : v === 'analyzed'
+        ? counts.data?.analyzed.totalCount
+        : counts.data?.failed.totalCount;
+  const totalAll = counts.data
+    ? counts.data.inProgress.totalCount + counts.data.analyzed.totalCount + counts.data.failed.totalCount
+    : null;
   const filtersOn = activeFilterCount(q);
   const noTemplate = options.data && !options.data.account.defaultTemplate;
 
@@ -167,7 +192,12 @@ export function CallsPage() {
           <>
             <span className={`live${sub.error || !live ? ' off' : ''}`} title={t('calls.liveHint')}>
               <span className="dot" aria-hidden="true" />
-              <button type="button" className="btn btn-ghost btn-sm" aria-pressed={live} onClick={() => setLive((l) => !l)}>
+              <button
+                type="button"
+                className="btn btn-ghost btn-sm"
+                aria-pressed={live}
+                onClick={() => setLive((l) => !l)}
+              >
                 {live && !sub.error ? t('calls.live') : t('calls.paused')}
               </button>
             </span>
@@ -203,9 +233,18 @@ export function CallsPage() {
 
       <div className="tabs" role="tablist" aria-label={t('calls.views')}>
         {VIEWS.map((v) => (
-          <Link key={v} to={`/calls?${serializeCallsQuery(updateCallsQuery(q, { view: v }))}`} role="tab" className="tab" aria-selected={q.view === v} data-testid={`tab-${v}`}>
+          <Link
+            key={v}
+            to={`/calls?${serializeCallsQuery(updateCallsQuery(q, { view: v }))}`}
+            role="tab"
+            className="tab"
+            aria-selected={q.view === v}
+            data-testid={`tab-${v}`}
+          >
             {t(VIEW_LABEL[v])}
-            <span className="count" data-testid={`count-${v}`}>{countOf(v) ?? '·'}</span>
+            <span className="count" data-testid={`count-${v}`}>
+              {countOf(v) ?? '·'}
+            </span>
           </Link>
         ))}
       </div>
@@ -241,7 +280,8 @@ export function CallsPage() {
               </tr>
             </thead>
             <tbody>
-              {!data && list.fetching &&
+              {!data &&
+                list.fetching &&
                 Array.from({ length: 6 }, (_, i) => (
                   <tr key={i}>
                     {Array.from({ length: q.view === 'analyzed' ? 8 : 7 }, (_, j) => (
@@ -252,26 +292,56 @@ export function CallsPage() {
                   </tr>
                 ))}
               {rows.map((c) => (
-                <tr key={c.id} className={['clickable', flash.has(c.id) && 'flash'].filter(Boolean).join(' ')} onClick={() => openRow(c.id)} onKeyDown={(e) => rowKey(e, c.id)} data-testid="call-row" data-call-id={c.id} data-status={c.status}>
-                  <td className="nowrap" title={formatDateTime(c.startedAt, locale, { dateStyle: 'full', timeStyle: 'medium' })}>
-                    <div>{formatDateTime(c.startedAt, locale, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}</div>
+                <tr
+                  key={c.id}
+                  className={['clickable', flash.has(c.id) && 'flash'].filter(Boolean).join(' ')}
+                  onClick={() => openRow(c.id)}
+                  onKeyDown={(e) => rowKey(e, c.id)}
+                  data-testid="call-row"
+                  data-call-id={c.id}
+                  data-status={c.status}
+                >
+                  <td
+                    className="nowrap"
+                    title={formatDateTime(c.startedAt, locale, { dateStyle: 'full', timeStyle: 'medium' })}
+                  >
+                    <div>
+                      {formatDateTime(c.startedAt, locale, {
+                        month: 'short',
+                        day: 'numeric',
+                        hour: '2-digit',
+                        minute: '2-digit',
+                      })}
+                    </div>
                     <div className="muted small">{formatRelative(c.startedAt, locale)}</div>
                   </td>
                   <td>
                     <div className="call-cell">
                       {c.direction ? (
-                        <span className="dir" title={t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}>
+                        <span
+                          className="dir"
+                          title={t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}
+                        >
                           <Icon name={c.direction === 'INBOUND' ? 'arrowIn' : 'arrowOut'} size={13} />
-                          <span className="sr-only">{t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}</span>
+                          <span className="sr-only">
+                            {t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}
+                          </span>
                         </span>
                       ) : (
                         <span className="dir none" aria-hidden="true" />
                       )}
                       <div style={{ minWidth: 0 }}>
-                        <Link className="row-link truncate" style={{ display: 'block' }} to={detailHref(c.id)} onClick={(e) => e.stopPropagation()}>
+                        <Link
+                          className="row-link truncate"
+                          style={{ display: 'block' }}
+                          to={detailHref(c.id)}
+                          onClick={(e) => e.stopPropagation()}
+                        >
                           {callTitle(c)}
                         </Link>
-                        {(c.customerName || c.customerPhone) && <div className="muted small truncate">{c.fileName}</div>}
+                        {(c.customerName || c.customerPhone) && (
+                          <div className="muted small truncate">{c.fileName}</div>
+                        )}
                       </div>
                     </div>
                   </td>
@@ -293,7 +363,13 @@ export function CallsPage() {
                   ) : (
                     <>
                       <td className="nowrap">{c.topic ? humanizeKey(c.topic) : <span className="muted">—</span>}</td>
-                      <td className="right">{c.status === 'TRANSCRIBED' ? <StatusBadge status="TRANSCRIBED" /> : <ScorePill score={c.score} />}</td>
+                      <td className="right">
+                        {c.status === 'TRANSCRIBED' ? (
+                          <StatusBadge status="TRANSCRIBED" />
+                        ) : (
+                          <ScorePill score={c.score} />
+                        )}
+                      </td>
                     </>
                   )}
                 </tr>
@@ -302,7 +378,12 @@ export function CallsPage() {
           </table>
         </div>
         {data && rows.length === 0 && (
-          <CallsEmpty view={q.view} filtersOn={filtersOn > 0} totalAll={totalAll} onClear={() => setQ(clearFilters(q))} />
+          <CallsEmpty
+            view={q.view}
+            filtersOn={filtersOn > 0}
+            totalAll={totalAll}
+            onClear={() => setQ(clearFilters(q))}
+          />
         )}
         {data && (rows.length > 0 || data.pageInfo.hasPreviousPage) && (
           <div className="pager">
@@ -310,10 +391,19 @@ export function CallsPage() {
               {t('calls.total', { n: formatNumber(data.totalCount, locale) })}
             </span>
             <div className="row">
-              <Button size="sm" icon="chevronLeft" disabled={!data.pageInfo.hasPreviousPage} onClick={() => setQ({ before: data.pageInfo.startCursor, after: null })}>
+              <Button
+                size="sm"
+                icon="chevronLeft"
+                disabled={!data.pageInfo.hasPreviousPage}
+                onClick={() => setQ({ before: data.pageInfo.startCursor, after: null })}
+              >
                 {t('common.previous')}
               </Button>
-              <Button size="sm" disabled={!data.pageInfo.hasNextPage} onClick={() => setQ({ after: data.pageInfo.endCursor, before: null })}>
+              <Button
+                size="sm"
+                disabled={!data.pageInfo.hasNextPage}
+                onClick={() => setQ({ after: data.pageInfo.endCursor, before: null })}
+              >
                 {t('common.next')} <Icon name="chevronRight" size={14} />
               </Button>
             </div>
@@ -324,12 +414,26 @@ export function CallsPage() {
   );
 }
 
-function CallsEmpty({ view, filtersOn, totalAll, onClear }: { view: View; filtersOn: boolean; totalAll: number | null; onClear: () => void }) {
+function CallsEmpty({
+  view,
+  filtersOn,
+  totalAll,
+  onClear,
+}: {
+  view: View;
+  filtersOn: boolean;
+  totalAll: number | null;
+  onClear: () => void;
+}) {
   const { t } = useT();
   const canUpload = useCanUpload();
   if (filtersOn)
     return (
-      <EmptyState icon="filter" title={t('calls.empty.filteredTitle')} action={<Button onClick={onClear}>{t('calls.clearFilters')}</Button>}>
+      <EmptyState
+        icon="filter"
+        title={t('calls.empty.filteredTitle')}
+        action={<Button onClick={onClear}>{t('calls.clearFilters')}</Button>}
+      >
         {t('calls.empty.filteredBody')}
       </EmptyState>
     );
@@ -356,7 +460,10 @@ function CallsEmpty({ view, filtersOn, totalAll, onClear }: { view: View; filter
     );
   const key = view === 'in_progress' ? 'inProgress' : view;
   return (
-    <EmptyState icon={view === 'failed' ? 'check' : view === 'in_progress' ? 'clock' : 'phone'} title={t(`calls.empty.${key}Title` as MessageKey)}>
+    <EmptyState
+      icon={view === 'failed' ? 'check' : view === 'in_progress' ? 'clock' : 'phone'}
+      title={t(`calls.empty.${key}Title` as MessageKey)}
+    >
       {t(`calls.empty.${key}Body` as MessageKey)}
     </EmptyState>
   );
@@ -364,12 +471,24 @@ function CallsEmpty({ view, filtersOn, totalAll, onClear }: { view: View; filter
 
 type FilterOptions = ResultOf<typeof FilterOptionsQuery>;
 
-function Filters({ q, setQ, options, langName }: { q: CallsQuery; setQ: (p: Partial<CallsQuery>, o?: { replace?: boolean }) => void; options: FilterOptions | undefined; langName: (c: string) => string }) {
+function Filters({
+  q,
+  setQ,
+  options,
+  langName,
+}: {
+  q: CallsQuery;
+  setQ: (p: Partial<CallsQuery>, o?: { replace?: boolean }) => void;
+  options: FilterOptions | undefined;
+  langName: (c: string) => string;
+}) {
   const { t } = useT();
   const [search, setSearch] = useState(q.q ?? '');
   const [scoreMin, setScoreMin] = useState(q.scoreMin?.toString() ?? '');
   const [scoreMax, setScoreMax] = useState(q.scoreMax?.toString() ?? '');
-  const [more, setMore] = useState(() => q.scoreMin != null || q.scoreMax != null || !!q.topic || !!q.language || !!q.direction);
+  const [more, setMore] = useState(
+    () => q.scoreMin != null || q.scoreMax != null || !!q.topic || !!q.language || !!q.direction,
+  );
   // Follow the URL (back button, "clear filters") without undoing what is being typed.
   useEffect(() => setSearch((cur) => ((cur.trim() || null) === q.q ? cur : (q.q ?? ''))), [q.q]);
   useEffect(() => setScoreMin(q.scoreMin?.toString() ?? ''), [q.scoreMin]);
@@ -416,15 +535,34 @@ function Filters({ q, setQ, options, langName }: { q: CallsQuery; setQ: (p: Part
         </div>
         <div className="field">
           <label htmlFor="f-from">{t('calls.from')}</label>
-          <input id="f-from" className="input" type="date" value={q.from ?? ''} max={q.to ?? undefined} onChange={(e) => setQ({ from: e.target.value || null }, { replace: true })} />
+          <input
+            id="f-from"
+            className="input"
+            type="date"
+            value={q.from ?? ''}
+            max={q.to ?? undefined}
+            onChange={(e) => setQ({ from: e.target.value || null }, { replace: true })}
+          />
         </div>
         <div className="field">
           <label htmlFor="f-to">{t('calls.to')}</label>
-          <input id="f-to" className="input" type="date" value={q.to ?? ''} min={q.from ?? undefined} onChange={(e) => setQ({ to: e.target.value || null }, { replace: true })} />
+          <input
+            id="f-to"
+            className="input"
+            type="date"
+            value={q.to ?? ''}
+            min={q.from ?? undefined}
+            onChange={(e) => setQ({ to: e.target.value || null }, { replace: true })}
+          />
         </div>
         <div className="field">
           <label htmlFor="f-agent">{t('calls.col.agent')}</label>
-          <select id="f-agent" className="select" value={q.agent ?? ''} onChange={(e) => setQ({ agent: e.target.value || null })}>
+          <select
+            id="f-agent"
+            className="select"
+            value={q.agent ?? ''}
+            onChange={(e) => setQ({ agent: e.target.value || null })}
+          >
             <option value="">{t('calls.allAgents')}</option>
             {agents.map((a) => (
               <option key={a.id} value={a.id}>
@@ -436,7 +574,12 @@ function Filters({ q, setQ, options, langName }: { q: CallsQuery; setQ: (p: Part
         </div>
         <div className="field">
           <label htmlFor="f-campaign">{t('calls.col.campaign')}</label>
-          <select id="f-campaign" className="select" value={q.campaign ?? ''} onChange={(e) => setQ({ campaign: e.target.value || null })}>
+          <select
+            id="f-campaign"
+            className="select"
+            value={q.campaign ?? ''}
+            onChange={(e) => setQ({ campaign: e.target.value || null })}
+          >
             <option value="">{t('calls.allCampaigns')}</option>
             {campaigns.map((c) => (
               <option key={c.id} value={c.id}>
@@ -451,7 +594,12 @@ function Filters({ q, setQ, options, langName }: { q: CallsQuery; setQ: (p: Part
         <div className="filters more">
           <div className="field">
             <label htmlFor="f-direction">{t('calls.col.direction')}</label>
-            <select id="f-direction" className="select" value={q.direction ?? ''} onChange={(e) => setQ({ direction: (e.target.value || null) as CallsQuery['direction'] })}>
+            <select
+              id="f-direction"
+              className="select"
+              value={q.direction ?? ''}
+              onChange={(e) => setQ({ direction: (e.target.value || null) as CallsQuery['direction'] })}
+            >
               <option value="">{t('calls.anyDirection')}</option>
               <option value="inbound">{t('direction.inbound')}</option>
               <option value="outbound">{t('direction.outbound')}</option>
@@ -462,14 +610,43 @@ function Filters({ q, setQ, options, langName }: { q: CallsQuery; setQ: (p: Part
               {t('calls.scoreRange')}
             </span>
             <div className="range" role="group" aria-labelledby="f-score-label">
-              <input aria-label={t('calls.scoreMin')} className="input" type="number" min={0} max={100} inputMode="numeric" placeholder="0" value={scoreMin} onChange={(e) => setScoreMin(e.target.value)} onBlur={(e) => commitScore('scoreMin', e.target.value)} onKeyDown={(e) => e.key === 'Enter' && commitScore('scoreMin', scoreMin)} />
+              <input
+                aria-label={t('calls.scoreMin')}
+                className="input"
+                type="number"
+                min={0}
+                max={100}
+                inputMode="numeric"
+                placeholder="0"
+                value={scoreMin}
+                onChange={(e) => setScoreMin(e.target.value)}
+                onBlur={(e) => commitScore('scoreMin', e.target.value)}
+                onKeyDown={(e) => e.key === 'Enter' && commitScore('scoreMin', scoreMin)}
+              />
               <span className="muted">–</span>
-              <input aria-label={t('calls.scoreMax')} className="input" type="number" min={0} max={100} inputMode="numeric" placeholder="100" value={scoreMax} onChange={(e) => setScoreMax(e.target.value)} onBlur={(e) => commitScore('scoreMax', e.target.value)} onKeyDown={(e) => e.key === 'Enter' && commitScore('scoreMax', scoreMax)} />
+              <input
+                aria-label={t('calls.scoreMax')}
+                className="input"
+                type="number"
+                min={0}
+                max={100}
+                inputMode="numeric"
+                placeholder="100"
+                value={scoreMax}
+                onChange={(e) => setScoreMax(e.target.value)}
+                onBlur={(e) => commitScore('scoreMax', e.target.value)}
+                onKeyDown={(e) => e.key === 'Enter' && commitScore('scoreMax', scoreMax)}
+              />
             </div>
           </div>
           <div className="field">
             <label htmlFor="f-topic">{t('calls.col.topic')}</label>
-            <select id="f-topic" className="select" value={q.topic ?? ''} onChange={(e) => setQ({ topic: e.target.value || null })}>
+            <select
+              id="f-topic"
+              className="select"
+              value={q.topic ?? ''}
+              onChange={(e) => setQ({ topic: e.target.value || null })}
+            >
               <option value="">{t('calls.anyTopic')}</option>
               {topics.map((k) => (
                 <option key={k} value={k}>
@@ -480,7 +657,12 @@ function Filters({ q, setQ, options, langName }: { q: CallsQuery; setQ: (p: Part
           </div>
           <div className="field">
             <label htmlFor="f-language">{t('calls.col.language')}</label>
-            <select id="f-language" className="select" value={q.language ?? ''} onChange={(e) => setQ({ language: e.target.value || null })}>
+            <select
+              id="f-language"
+              className="select"
+              value={q.language ?? ''}
+              onChange={(e) => setQ({ language: e.target.value || null })}
+            >
               <option value="">{t('calls.anyLanguage')}</option>
               {LANGUAGE_CODES.map((c) => (
                 <option key={c} value={c}>

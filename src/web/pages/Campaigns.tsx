@@ -2,7 +2,20 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
 import { DialogForm } from '../components/forms.tsx';
-import { Alert, Badge, Button, Card, Checkbox, DataTable, Dialog, EmptyState, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  DataTable,
+  Dialog,
+  EmptyState,
+  PageHeader,
+  SelectField,
+  TextField,
+  useToast,
+} from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
@@ -59,8 +72,13 @@ export function CampaignsPage() {
   const defaultTemplate = data?.templates.find((x) => x.isDefault);
 
   const toggle = async (c: Campaign) => {
-    const out = c.archived ? outcome(await unarchive({ id: c.id }), 'unarchiveCampaign') : outcome(await archive({ id: c.id }), 'archiveCampaign');
-    report(out, c.archived ? t('campaigns.restored', { name: c.name }) : t('campaigns.archivedToast', { name: c.name }));
+    const out = c.archived
+      ? outcome(await unarchive({ id: c.id }), 'unarchiveCampaign')
+      : outcome(await archive({ id: c.id }), 'archiveCampaign');
+    report(
+      out,
+      c.archived ? t('campaigns.restored', { name: c.name }) : t('campaigns.archivedToast', { name: c.name }),
+    );
     reload();
   };
 
@@ -81,10 +99,28 @@ export function CampaignsPage() {
       <Card
         bodyClass="tight"
         title={t('campaigns.listTitle', { n: list.length })}
-        actions={archivedCount > 0 && <Checkbox label={t('campaigns.showArchived', { n: archivedCount })} checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} />}
+        actions={
+          archivedCount > 0 && (
+            <Checkbox
+              label={t('campaigns.showArchived', { n: archivedCount })}
+              checked={showArchived}
+              onChange={(e) => setShowArchived(e.target.checked)}
+            />
+          )
+        }
       >
         {data && list.length === 0 ? (
-          <EmptyState icon="flag" title={t('campaigns.emptyTitle')} action={canManage ? <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>{t('campaigns.new')}</Button> : undefined}>
+          <EmptyState
+            icon="flag"
+            title={t('campaigns.emptyTitle')}
+            action={
+              canManage ? (
+                <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
+                  {t('campaigns.new')}
+                </Button>
+              ) : undefined
+            }
+          >
             {t('campaigns.emptyBody')}
           </EmptyState>
         ) : (
@@ -104,13 +140,35 @@ export function CampaignsPage() {
             {list.map((c) => (
               <tr key={c.id} data-testid="campaign-row">
                 <td className="strong">
-                  <Link to={`/calls?view=analyzed&campaign=${c.id}`} className="row-link" title={t('campaigns.seeCalls')}>
+                  <Link
+                    to={`/calls?view=analyzed&campaign=${c.id}`}
+                    className="row-link"
+                    title={t('campaigns.seeCalls')}
+                  >
                     {c.name}
                   </Link>
                 </td>
                 <td>{c.language ? langName(c.language) : <span className="muted">{t('campaigns.detect')}</span>}</td>
-                <td>{c.template ? c.template.name : <span className="muted">{defaultTemplate ? t('campaigns.defaultIs', { name: defaultTemplate.name }) : t('campaigns.noDefault')}</span>}</td>
-                <td>{c.archived ? <Badge>{t('campaigns.archived')}</Badge> : <Badge tone="green" dot>{t('team.active')}</Badge>}</td>
+                <td>
+                  {c.template ? (
+                    c.template.name
+                  ) : (
+                    <span className="muted">
+                      {defaultTemplate
+                        ? t('campaigns.defaultIs', { name: defaultTemplate.name })
+                        : t('campaigns.noDefault')}
+                    </span>
+                  )}
+                </td>
+                <td>
+                  {c.archived ? (
+                    <Badge>{t('campaigns.archived')}</Badge>
+                  ) : (
+                    <Badge tone="green" dot>
+                      {t('team.active')}
+                    </Badge>
+                  )}
+                </td>
                 <td className="muted">{formatDate(c.createdAt, locale)}</td>
                 {canManage && (
                   <td className="right nowrap">
@@ -127,12 +185,29 @@ export function CampaignsPage() {
           </DataTable>
         )}
       </Card>
-      {editing && <CampaignDialog campaign={editing === 'new' ? null : editing} templates={data?.templates ?? []} onClose={() => setEditing(null)} onSaved={reload} />}
+      {editing && (
+        <CampaignDialog
+          campaign={editing === 'new' ? null : editing}
+          templates={data?.templates ?? []}
+          onClose={() => setEditing(null)}
+          onSaved={reload}
+        />
+      )}
     </div>
   );
 }
 
-function CampaignDialog({ campaign, templates, onClose, onSaved }: { campaign: Campaign | null; templates: Template[]; onClose: () => void; onSaved: () => void }) {
+function CampaignDialog({
+  campaign,
+  templates,
+  onClose,
+  onSaved,
+}: {
+  campaign: Campaign | null;
+  templates: Template[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useT();
   const toast = useToast();
   const langName = useLanguageName();
@@ -144,7 +219,10 @@ function CampaignDialog({ campaign, templates, onClose, onSaved }: { campaign: C
   const def = templates.find((x) => x.isDefault);
   const input = { name: name.trim(), language: language || null, templateId: templateId || null };
   const { error, submit } = useFormMutation(
-    async () => (campaign ? outcome(await update({ id: campaign.id, input }), 'updateCampaign') : outcome(await create({ input }), 'createCampaign')),
+    async () =>
+      campaign
+        ? outcome(await update({ id: campaign.id, input }), 'updateCampaign')
+        : outcome(await create({ input }), 'createCampaign'),
     () => {
       toast(campaign ? t('campaigns.saved', { name: input.name }) : t('campaigns.created_toast', { name: input.name }));
       onSaved();
@@ -152,10 +230,36 @@ function CampaignDialog({ campaign, templates, onClose, onSaved }: { campaign: C
     },
   );
   return (
-    <Dialog open onClose={onClose} title={campaign ? t('campaigns.edit') : t('campaigns.new')} description={t('campaigns.dialogLead')}>
-      <DialogForm onSubmit={submit} onCancel={onClose} error={error} submitLabel={campaign ? t('common.save') : t('campaigns.create')} submitting={cs.fetching || us.fetching} canSubmit={!!name.trim()}>
-        <TextField label={t('campaigns.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus name="campaign-name" hint={t('campaigns.nameHint')} />
-        <SelectField label={t('campaigns.language')} value={language} onChange={(e) => setLanguage(e.target.value)} hint={t('campaigns.languageHint')} name="campaign-language">
+    <Dialog
+      open
+      onClose={onClose}
+      title={campaign ? t('campaigns.edit') : t('campaigns.new')}
+      description={t('campaigns.dialogLead')}
+    >
+      <DialogForm
+        onSubmit={submit}
+        onCancel={onClose}
+        error={error}
+        submitLabel={campaign ? t('common.save') : t('campaigns.create')}
+        submitting={cs.fetching || us.fetching}
+        canSubmit={!!name.trim()}
+      >
+        <TextField
+          label={t('campaigns.name')}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          autoFocus
+          name="campaign-name"
+          hint={t('campaigns.nameHint')}
+        />
+        <SelectField
+          label={t('campaigns.language')}
+          value={language}
+          onChange={(e) => setLanguage(e.target.value)}
+          hint={t('campaigns.languageHint')}
+          name="campaign-language"
+        >
           <option value="">{t('campaigns.detect')}</option>
           {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
             <option key={c} value={c}>
@@ -163,8 +267,16 @@ function CampaignDialog({ campaign, templates, onClose, onSaved }: { campaign: C
             </option>
           ))}
         </SelectField>
-        <SelectField label={t('campaigns.template')} value={templateId} onChange={(e) => setTemplateId(e.target.value)} name="campaign-template" hint={templates.length ? undefined : t('campaigns.noTemplatesHint')}>
-          <option value="">{def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}</option>
+        <SelectField
+          label={t('campaigns.template')}
+          value={templateId}
+          onChange={(e) => setTemplateId(e.target.value)}
+          name="campaign-template"
+          hint={templates.length ? undefined : t('campaigns.noTemplatesHint')}
+        >
+          <option value="">
+            {def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}
+          </option>
           {templates.map((x) => (
             <option key={x.id} value={x.id}>
               {x.name}

@@ -2,7 +2,20 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
 import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
-import { Alert, Badge, Button, Card, ConfirmDialog, DataTable, Dialog, EmptyState, PageHeader, SecretBox, TextField, useToast } from '../components/ui.tsx';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  DataTable,
+  Dialog,
+  EmptyState,
+  PageHeader,
+  SecretBox,
+  TextField,
+  useToast,
+} from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
@@ -134,10 +147,24 @@ function ApiKeysCard() {
               </td>
               <td className="muted">{formatDateTime(k.createdAt, locale, { dateStyle: 'medium' })}</td>
               <td className="muted">{k.lastUsedAt ? formatRelative(k.lastUsedAt, locale) : t('apiKeys.never')}</td>
-              <td>{k.revoked ? <Badge tone="red">{t('apiKeys.revoked')}</Badge> : <Badge tone="green" dot>{t('team.active')}</Badge>}</td>
+              <td>
+                {k.revoked ? (
+                  <Badge tone="red">{t('apiKeys.revoked')}</Badge>
+                ) : (
+                  <Badge tone="green" dot>
+                    {t('team.active')}
+                  </Badge>
+                )}
+              </td>
               <td className="right">
                 {!k.revoked && (
-                  <Button size="sm" variant="ghost" className="btn-danger" onClick={() => setRevoking(k)} data-testid="revoke-key">
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    className="btn-danger"
+                    onClick={() => setRevoking(k)}
+                    data-testid="revoke-key"
+                  >
                     {t('apiKeys.revoke')}
                   </Button>
                 )}
@@ -181,14 +208,42 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
     },
   );
   return (
-    <Dialog open onClose={onClose} title={key ? t('apiKeys.createdTitle') : t('apiKeys.create')} description={key ? undefined : t('apiKeys.createLead')}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={key ? t('apiKeys.createdTitle') : t('apiKeys.create')}
+      description={key ? undefined : t('apiKeys.createLead')}
+    >
       {key ? (
-        <OneTimeSecret value={key} tone="amber" title={t('apiKeys.onceTitle')} doneLabel={t('apiKeys.stored')} onDone={onClose} doneTestId="key-done">
+        <OneTimeSecret
+          value={key}
+          tone="amber"
+          title={t('apiKeys.onceTitle')}
+          doneLabel={t('apiKeys.stored')}
+          onDone={onClose}
+          doneTestId="key-done"
+        >
           {t('apiKeys.onceBody')}
         </OneTimeSecret>
       ) : (
-        <DialogForm onSubmit={submit} onCancel={onClose} error={error} submitLabel={t('apiKeys.create')} submitting={fetching} canSubmit={!!name.trim()}>
-          <TextField label={t('apiKeys.name')} value={name} onChange={(e) => setName(e.target.value)} placeholder={t('apiKeys.namePlaceholder')} hint={t('apiKeys.nameHint')} autoFocus required name="api-key-name" />
+        <DialogForm
+          onSubmit={submit}
+          onCancel={onClose}
+          error={error}
+          submitLabel={t('apiKeys.create')}
+          submitting={fetching}
+          canSubmit={!!name.trim()}
+        >
+          <TextField
+            label={t('apiKeys.name')}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={t('apiKeys.namePlaceholder')}
+            hint={t('apiKeys.nameHint')}
+            autoFocus
+            required
+            name="api-key-name"
+          />
         </DialogForm>
       )}
     </Dialog>
@@ -214,7 +269,10 @@ function WebhookCard() {
   const [, remove] = useMutation(RemoveWebhook);
   const [, redeliver] = useMutation(RedeliverDelivery);
   const reload = () => refetch({ requestPolicy: 'network-only' });
-  const { busy, run: redeliverOne } = useRedeliver(async (deliveryId) => outcome(await redeliver({ deliveryId }), 'redeliverWebhook'), reload);
+  const { busy, run: redeliverOne } = useRedeliver(
+    async (deliveryId) => outcome(await redeliver({ deliveryId }), 'redeliverWebhook'),
+    reload,
+  );
   const value = url ?? endpoint?.url ?? '';
 
   const { error: formError, submit } = useFormMutation(
@@ -239,8 +297,22 @@ function WebhookCard() {
             </Alert>
           )}
           <form className="row" style={{ alignItems: 'flex-end' }} onSubmit={submit}>
-            <TextField className="spacer" label={t('webhook.url')} type="url" placeholder="https://example.com/hooks/escucha" value={value} onChange={(e) => setUrl(e.target.value)} error={formError ?? undefined} name="webhook-url" />
-            <Button type="submit" variant="primary" loading={ss.fetching} disabled={!value.trim() || value === endpoint?.url}>
+            <TextField
+              className="spacer"
+              label={t('webhook.url')}
+              type="url"
+              placeholder="https://example.com/hooks/escucha"
+              value={value}
+              onChange={(e) => setUrl(e.target.value)}
+              error={formError ?? undefined}
+              name="webhook-url"
+            />
+            <Button
+              type="submit"
+              variant="primary"
+              loading={ss.fetching}
+              disabled={!value.trim() || value === endpoint?.url}
+            >
               {endpoint ? t('webhook.update') : t('webhook.save')}
             </Button>
           </form>
@@ -279,11 +351,23 @@ function WebhookCard() {
               </Button>
               <span className="spacer" />
               {endpoint.enabled ? (
-                <Button variant="ghost" onClick={async () => { report(outcome(await disable({}), 'disableWebhookEndpoint')); reload(); }}>
+                <Button
+                  variant="ghost"
+                  onClick={async () => {
+                    report(outcome(await disable({}), 'disableWebhookEndpoint'));
+                    reload();
+                  }}
+                >
                   {t('webhook.disable')}
                 </Button>
               ) : (
-                <Button variant="ghost" onClick={async () => { report(outcome(await enable({}), 'enableWebhookEndpoint')); reload(); }}>
+                <Button
+                  variant="ghost"
+                  onClick={async () => {
+                    report(outcome(await enable({}), 'enableWebhookEndpoint'));
+                    reload();
+                  }}
+                >
                   {t('webhook.enable')}
                 </Button>
               )}
@@ -294,7 +378,16 @@ function WebhookCard() {
           )}
         </div>
       </Card>
-      <Card title={t('webhook.log')} description={t('webhook.logLead')} bodyClass={deliveries.length ? 'tight' : undefined} actions={<Button size="sm" variant="ghost" icon="refresh" onClick={reload}>{t('common.refresh')}</Button>}>
+      <Card
+        title={t('webhook.log')}
+        description={t('webhook.logLead')}
+        bodyClass={deliveries.length ? 'tight' : undefined}
+        actions={
+          <Button size="sm" variant="ghost" icon="refresh" onClick={reload}>
+            {t('common.refresh')}
+          </Button>
+        }
+      >
         {deliveries.length === 0 ? (
           <p className="muted small">{endpoint ? t('webhook.noDeliveries') : t('webhook.noEndpoint')}</p>
         ) : (
@@ -323,12 +416,19 @@ function WebhookCard() {
                     </Badge>
                   </td>
                   <td className="truncate" style={{ maxWidth: 200 }}>
-                    {d.call ? <Link to={`/calls/${d.call.id}`}>{d.call.customerName || d.call.customerPhone || d.call.fileName}</Link> : <span className="muted">—</span>}
+                    {d.call ? (
+                      <Link to={`/calls/${d.call.id}`}>
+                        {d.call.customerName || d.call.customerPhone || d.call.fileName}
+                      </Link>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
                   </td>
                   <td className="small">
                     {last ? (
                       <span title={last.responseExcerpt ?? last.error ?? undefined}>
-                        {last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '—')} · {formatStep(last.durationMs)}
+                        {last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '—')} ·{' '}
+                        {formatStep(last.durationMs)}
                         <span className="muted"> · {t('webhook.attempts', { n: d.attemptCount })}</span>
                       </span>
                     ) : (

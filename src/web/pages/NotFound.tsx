@@ -6,7 +6,15 @@ export function NotFoundPage() {
   const { t } = useT();
   return (
     <div className="page card">
-      <EmptyState icon="search" title={t('notFound.title')} action={<Link className="btn btn-primary" to="/calls">{t('notFound.back')}</Link>}>
+      <EmptyState
+        icon="search"
+        title={t('notFound.title')}
+        action={
+          <Link className="btn btn-primary" to="/calls">
+            {t('notFound.back')}
+          </Link>
+        }
+      >
         {t('notFound.body')}
       </EmptyState>
     </div>

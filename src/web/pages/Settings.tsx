@@ -56,11 +56,22 @@ function AccountSettingsCard() {
     <Card title={t('settings.account')} description={t('settings.accountLead')}>
       <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
         {error && <Alert tone="red">{error}</Alert>}
-        <SelectField label={t('settings.agentChannel')} hint={t('settings.agentChannelHint')} value={channel} onChange={(e) => setChannel(e.target.value as 'LEFT' | 'RIGHT')}>
+        <SelectField
+          label={t('settings.agentChannel')}
+          hint={t('settings.agentChannelHint')}
+          value={channel}
+          onChange={(e) => setChannel(e.target.value as 'LEFT' | 'RIGHT')}
+        >
           <option value="LEFT">{t('settings.channelLeft')}</option>
           <option value="RIGHT">{t('settings.channelRight')}</option>
         </SelectField>
-        <TextField label={t('settings.timeZone')} hint={t('settings.timeZoneHint')} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} required />
+        <TextField
+          label={t('settings.timeZone')}
+          hint={t('settings.timeZoneHint')}
+          value={timeZone}
+          onChange={(e) => setTimeZone(e.target.value)}
+          required
+        />
         <div>
           <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
             {t('common.save')}
@@ -122,11 +133,40 @@ export function SettingsPage() {
         <Card title={t('settings.changePassword')} description={t('settings.changePasswordLead')}>
           <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
             {error && <Alert tone="red">{error}</Alert>}
-            <TextField label={t('settings.currentPassword')} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} required />
-            <TextField label={t('settings.newPassword')} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} hint={t('password.rule', { n: MIN_PASSWORD })} error={short ? t('password.tooShort', { n: MIN_PASSWORD }) : undefined} required />
-            <TextField label={t('settings.confirmPassword')} type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={mismatch ? t('password.mismatch') : undefined} required />
+            <TextField
+              label={t('settings.currentPassword')}
+              type="password"
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              required
+            />
+            <TextField
+              label={t('settings.newPassword')}
+              type="password"
+              autoComplete="new-password"
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+              hint={t('password.rule', { n: MIN_PASSWORD })}
+              error={short ? t('password.tooShort', { n: MIN_PASSWORD }) : undefined}
+              required
+            />
+            <TextField
+              label={t('settings.confirmPassword')}
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              error={mismatch ? t('password.mismatch') : undefined}
+              required
+            />
             <div>
-              <Button type="submit" variant="primary" loading={fetching} disabled={!current || next.length < MIN_PASSWORD || next !== confirm}>
+              <Button
+                type="submit"
+                variant="primary"
+                loading={fetching}
+                disabled={!current || next.length < MIN_PASSWORD || next !== confirm}
+              >
                 {t('settings.changePassword')}
               </Button>
             </div>

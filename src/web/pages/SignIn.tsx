@@ -28,7 +28,10 @@ export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [{ fetching }, signIn] = useMutation(SignInMutation);
-  const { error, submit } = useFormMutation(async () => outcome(await signIn({ email: email.trim(), password }), 'signIn'), signedIn);
+  const { error, submit } = useFormMutation(
+    async () => outcome(await signIn({ email: email.trim(), password }), 'signIn'),
+    signedIn,
+  );
 
   return (
     <AuthLayout>
@@ -39,8 +42,25 @@ export function SignInPage() {
       {expired && !error && <Alert tone="amber">{t('signIn.expired')}</Alert>}
       {error && <Alert tone="red">{error}</Alert>}
       <form className="stack" onSubmit={submit} noValidate>
-        <TextField label={t('signIn.email')} type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
-        <TextField label={t('signIn.password')} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label={t('signIn.email')}
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoFocus
+        />
+        <TextField
+          label={t('signIn.password')}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <Button type="submit" variant="primary" loading={fetching} disabled={!email || !password}>
           {t('signIn.submit')}
         </Button>

@@ -2,7 +2,21 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
 import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
-import { Alert, Badge, Button, Card, ConfirmDialog, DataTable, Dialog, EmptyState, PageHeader, ProgressBar, SelectField, TextField, useToast } from '../components/ui.tsx';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  DataTable,
+  Dialog,
+  EmptyState,
+  PageHeader,
+  ProgressBar,
+  SelectField,
+  TextField,
+  useToast,
+} from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth, type Role } from '../lib/auth.tsx';
 import { describeError, outcome, type Outcome } from '../lib/errors.ts';
@@ -77,7 +91,9 @@ export function TeamPage() {
   const [inv, refetchInv] = useQuery({ query: InvitationsQuery, pause: !isAdmin });
   const [editing, setEditing] = useState<Agent | 'new' | null>(null);
   const [inviting, setInviting] = useState(false);
-  const [confirm, setConfirm] = useState<{ kind: 'deactivate'; agent: Agent } | { kind: 'remove'; user: User } | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: 'deactivate'; agent: Agent } | { kind: 'remove'; user: User } | null>(
+    null,
+  );
   const [, deactivate] = useMutation(DeactivateAgent);
   const [, reactivate] = useMutation(ReactivateAgent);
   const [, revokeInv] = useMutation(RevokeInvitation);
@@ -108,7 +124,13 @@ export function TeamPage() {
               <Button icon="mail" onClick={() => setInviting(true)}>
                 {t('team.inviteUser')}
               </Button>
-              <Button variant="primary" icon="plus" onClick={() => setEditing('new')} disabled={seats ? seats.available <= 0 : false} data-testid="add-agent">
+              <Button
+                variant="primary"
+                icon="plus"
+                onClick={() => setEditing('new')}
+                disabled={seats ? seats.available <= 0 : false}
+                data-testid="add-agent"
+              >
                 {t('team.addAgent')}
               </Button>
             </>
@@ -123,7 +145,13 @@ export function TeamPage() {
             <div className="value" data-testid="seats">
               {seats ? `${seats.used} / ${seats.total}` : '—'}
             </div>
-            {seats && <ProgressBar value={seats.total ? seats.used / seats.total : 1} tone={seats.available <= 0 ? 'red' : undefined} label={t('team.seatsUsed')} />}
+            {seats && (
+              <ProgressBar
+                value={seats.total ? seats.used / seats.total : 1}
+                tone={seats.available <= 0 ? 'red' : undefined}
+                label={t('team.seatsUsed')}
+              />
+            )}
             <div className="sub" style={{ marginTop: 8 }}>
               {seats && (seats.available > 0 ? t('team.seatsFree', { n: seats.available }) : t('team.seatsFull'))}
             </div>
@@ -136,13 +164,25 @@ export function TeamPage() {
           <div className="card stat">
             <div className="label">{t('team.members')}</div>
             <div className="value">{data?.users.length ?? '—'}</div>
-            <div className="sub">{isAdmin && inv.data ? t('team.pendingInvites', { n: inv.data.invitations.length }) : ' '}</div>
+            <div className="sub">
+              {isAdmin && inv.data ? t('team.pendingInvites', { n: inv.data.invitations.length }) : ' '}
+            </div>
           </div>
         </div>
 
         <Card title={t('team.agents')} description={t('team.agentsLead')} bodyClass="tight">
           {agents.length === 0 ? (
-            <EmptyState icon="users" title={t('team.noAgentsTitle')} action={isAdmin ? <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>{t('team.addAgent')}</Button> : undefined}>
+            <EmptyState
+              icon="users"
+              title={t('team.noAgentsTitle')}
+              action={
+                isAdmin ? (
+                  <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
+                    {t('team.addAgent')}
+                  </Button>
+                ) : undefined
+              }
+            >
               {t('team.noAgentsBody')}
             </EmptyState>
           ) : (
@@ -161,8 +201,22 @@ export function TeamPage() {
               {[...active, ...inactive].map((a) => (
                 <tr key={a.id} data-testid="agent-row">
                   <td className="strong">{a.name}</td>
-                  <td>{a.telephonyCode ? <code>{a.telephonyCode}</code> : <span className="muted">{t('team.noCode')}</span>}</td>
-                  <td>{a.active ? <Badge tone="green" dot>{t('team.active')}</Badge> : <Badge>{t('team.inactive')}</Badge>}</td>
+                  <td>
+                    {a.telephonyCode ? (
+                      <code>{a.telephonyCode}</code>
+                    ) : (
+                      <span className="muted">{t('team.noCode')}</span>
+                    )}
+                  </td>
+                  <td>
+                    {a.active ? (
+                      <Badge tone="green" dot>
+                        {t('team.active')}
+                      </Badge>
+                    ) : (
+                      <Badge>{t('team.inactive')}</Badge>
+                    )}
+                  </td>
                   <td className="muted">{formatDate(a.active ? a.createdAt : a.deactivatedAt, locale)}</td>
                   {isAdmin && (
                     <td className="right nowrap">
@@ -174,7 +228,16 @@ export function TeamPage() {
                           {t('team.deactivate')}
                         </Button>
                       ) : (
-                        <Button size="sm" variant="ghost" onClick={async () => report(outcome(await reactivate({ id: a.id }), 'reactivateAgent'), t('team.reactivated', { name: a.name }))}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={async () =>
+                            report(
+                              outcome(await reactivate({ id: a.id }), 'reactivateAgent'),
+                              t('team.reactivated', { name: a.name }),
+                            )
+                          }
+                        >
                           {t('team.reactivate')}
                         </Button>
                       )}
@@ -219,7 +282,12 @@ export function TeamPage() {
                         className="select select-sm"
                         aria-label={t('team.roleOf', { name: u.name })}
                         value={u.role}
-                        onChange={async (e) => report(outcome(await changeRole({ userId: u.id, role: e.target.value as Role }), 'changeUserRole'), t('team.roleChanged', { name: u.name }))}
+                        onChange={async (e) =>
+                          report(
+                            outcome(await changeRole({ userId: u.id, role: e.target.value as Role }), 'changeUserRole'),
+                            t('team.roleChanged', { name: u.name }),
+                          )
+                        }
                         style={{ width: 150 }}
                       >
                         {ROLES.filter((r) => r !== 'OWNER' || role === 'OWNER').map((r) => (
@@ -236,7 +304,12 @@ export function TeamPage() {
                   {isAdmin && (
                     <td className="right">
                       {canEdit && (
-                        <Button size="sm" variant="ghost" className="btn-danger" onClick={() => setConfirm({ kind: 'remove', user: u })}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          className="btn-danger"
+                          onClick={() => setConfirm({ kind: 'remove', user: u })}
+                        >
                           {t('team.remove')}
                         </Button>
                       )}
@@ -249,7 +322,11 @@ export function TeamPage() {
         </Card>
 
         {isAdmin && (
-          <Card title={t('team.invitations')} description={t('team.invitationsLead')} bodyClass={inv.data?.invitations.length ? 'tight' : undefined}>
+          <Card
+            title={t('team.invitations')}
+            description={t('team.invitationsLead')}
+            bodyClass={inv.data?.invitations.length ? 'tight' : undefined}
+          >
             {!inv.data?.invitations.length ? (
               <p className="muted small">{t('team.noInvitations')}</p>
             ) : (
@@ -272,7 +349,16 @@ export function TeamPage() {
                     <td className="muted">{i.invitedBy?.name ?? '—'}</td>
                     <td className="muted">{formatRelative(i.expiresAt, locale)}</td>
                     <td className="right">
-                      <Button size="sm" variant="ghost" onClick={async () => report(outcome(await revokeInv({ id: i.id }), 'revokeInvitation'), t('team.invitationRevoked'))}>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={async () =>
+                          report(
+                            outcome(await revokeInv({ id: i.id }), 'revokeInvitation'),
+                            t('team.invitationRevoked'),
+                          )
+                        }
+                      >
                         {t('team.revoke')}
                       </Button>
                     </td>
@@ -284,8 +370,12 @@ export function TeamPage() {
         )}
       </div>
 
-      {editing && <AgentDialog agent={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} />}
-      {inviting && <InviteDialog onClose={() => setInviting(false)} onSaved={reload} canInviteOwner={role === 'OWNER'} />}
+      {editing && (
+        <AgentDialog agent={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} />
+      )}
+      {inviting && (
+        <InviteDialog onClose={() => setInviting(false)} onSaved={reload} canInviteOwner={role === 'OWNER'} />
+      )}
       <ConfirmDialog
         open={confirm?.kind === 'deactivate'}
         onClose={() => setConfirm(null)}
@@ -330,7 +420,10 @@ function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose
   const [updateState, update] = useMutation(UpdateAgent);
   const input = { name: name.trim(), telephonyCode: code.trim() || null };
   const { error, submit } = useFormMutation(
-    async () => (agent ? outcome(await update({ id: agent.id, input }), 'updateAgent') : outcome(await create({ input }), 'createAgent')),
+    async () =>
+      agent
+        ? outcome(await update({ id: agent.id, input }), 'updateAgent')
+        : outcome(await create({ input }), 'createAgent'),
     () => {
       toast(agent ? t('team.agentSaved', { name: input.name }) : t('team.agentAdded', { name: input.name }));
       onSaved();
@@ -338,16 +431,50 @@ function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose
     },
   );
   return (
-    <Dialog open onClose={onClose} title={agent ? t('team.editAgent') : t('team.addAgent')} description={agent ? undefined : t('team.addAgentLead')}>
-      <DialogForm onSubmit={submit} onCancel={onClose} error={error} submitLabel={agent ? t('common.save') : t('team.addAgent')} submitting={createState.fetching || updateState.fetching} canSubmit={!!name.trim()} id="agent-form">
-        <TextField label={t('team.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus name="agent-name" />
-        <TextField label={t('team.code')} value={code} onChange={(e) => setCode(e.target.value)} hint={t('team.codeHint')} name="agent-code" />
+    <Dialog
+      open
+      onClose={onClose}
+      title={agent ? t('team.editAgent') : t('team.addAgent')}
+      description={agent ? undefined : t('team.addAgentLead')}
+    >
+      <DialogForm
+        onSubmit={submit}
+        onCancel={onClose}
+        error={error}
+        submitLabel={agent ? t('common.save') : t('team.addAgent')}
+        submitting={createState.fetching || updateState.fetching}
+        canSubmit={!!name.trim()}
+        id="agent-form"
+      >
+        <TextField
+          label={t('team.name')}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          autoFocus
+          name="agent-name"
+        />
+        <TextField
+          label={t('team.code')}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          hint={t('team.codeHint')}
+          name="agent-code"
+        />
       </DialogForm>
     </Dialog>
   );
 }
 
-function InviteDialog({ onClose, onSaved, canInviteOwner }: { onClose: () => void; onSaved: () => void; canInviteOwner: boolean }) {
+function InviteDialog({
+  onClose,
+  onSaved,
+  canInviteOwner,
+}: {
+  onClose: () => void;
+  onSaved: () => void;
+  canInviteOwner: boolean;
+}) {
   const { t } = useT();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('ANALYST');
@@ -363,13 +490,38 @@ function InviteDialog({ onClose, onSaved, canInviteOwner }: { onClose: () => voi
   return (
     <Dialog open onClose={onClose} title={t('team.inviteUser')} description={link ? undefined : t('team.inviteLead')}>
       {link ? (
-        <OneTimeSecret value={link} tone="green" title={t('team.inviteCreated', { email })} doneLabel={t('common.done')} onDone={onClose}>
+        <OneTimeSecret
+          value={link}
+          tone="green"
+          title={t('team.inviteCreated', { email })}
+          doneLabel={t('common.done')}
+          onDone={onClose}
+        >
           {t('team.inviteLinkOnce')}
         </OneTimeSecret>
       ) : (
-        <DialogForm onSubmit={submit} onCancel={onClose} error={error} submitLabel={t('team.sendInvite')} submitting={fetching} canSubmit={email.includes('@')}>
-          <TextField label={t('settings.email')} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus />
-          <SelectField label={t('settings.role')} value={role} onChange={(e) => setRole(e.target.value as Role)} hint={t(`roles.${role}_hint` as MessageKey)}>
+        <DialogForm
+          onSubmit={submit}
+          onCancel={onClose}
+          error={error}
+          submitLabel={t('team.sendInvite')}
+          submitting={fetching}
+          canSubmit={email.includes('@')}
+        >
+          <TextField
+            label={t('settings.email')}
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+            autoFocus
+          />
+          <SelectField
+            label={t('settings.role')}
+            value={role}
+            onChange={(e) => setRole(e.target.value as Role)}
+            hint={t(`roles.${role}_hint` as MessageKey)}
+          >
             {ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => (
               <option key={r} value={r}>
                 {t(`roles.${r}` as MessageKey)}

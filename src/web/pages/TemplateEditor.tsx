@@ -2,7 +2,21 @@ import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { callTitle, humanizeKey, LANGUAGE_CODES, scoreClass, useLanguageName } from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
-import { Alert, Badge, Button, Card, Checkbox, ConfirmDialog, EmptyState, LoadingBlock, PageHeader, SelectField, TextArea, TextField, useToast } from '../components/ui.tsx';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  ConfirmDialog,
+  EmptyState,
+  LoadingBlock,
+  PageHeader,
+  SelectField,
+  TextArea,
+  TextField,
+  useToast,
+} from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome, type ApiError } from '../lib/errors.ts';
@@ -85,11 +99,26 @@ export function TemplateEditorPage({ id }: { id: string | null }) {
   if (id && data && !data.template)
     return (
       <div className="page card">
-        <EmptyState icon="clipboard" title={t('templates.notFound')} action={<Link className="btn" to="/templates">{t('nav.templates')}</Link>} />
+        <EmptyState
+          icon="clipboard"
+          title={t('templates.notFound')}
+          action={
+            <Link className="btn" to="/templates">
+              {t('nav.templates')}
+            </Link>
+          }
+        />
       </div>
     );
   const tpl = data?.template ?? null;
-  return <Editor key={tpl?.id ?? 'new'} id={tpl?.id ?? null} isDefault={tpl?.isDefault ?? false} initial={tpl ? definitionToDraft(tpl.name, tpl.definition) : starterDraft(lang)} />;
+  return (
+    <Editor
+      key={tpl?.id ?? 'new'}
+      id={tpl?.id ?? null}
+      isDefault={tpl?.isDefault ?? false}
+      initial={tpl ? definitionToDraft(tpl.name, tpl.definition) : starterDraft(lang)}
+    />
+  );
 }
 
 function Editor({ id, isDefault, initial }: { id: string | null; isDefault: boolean; initial: TemplateDraft }) {
@@ -112,8 +141,10 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
     setDraft((d) => ({ ...d, ...p }));
     setDirty(true);
   };
-  const setCriterion = (uid: string, p: Partial<CriterionDraft>) => change({ criteria: draft.criteria.map((c) => (c.uid === uid ? { ...c, ...p } : c)) });
-  const setTopic = (uid: string, p: Partial<TopicDraft>) => change({ topics: draft.topics.map((c) => (c.uid === uid ? { ...c, ...p } : c)) });
+  const setCriterion = (uid: string, p: Partial<CriterionDraft>) =>
+    change({ criteria: draft.criteria.map((c) => (c.uid === uid ? { ...c, ...p } : c)) });
+  const setTopic = (uid: string, p: Partial<TopicDraft>) =>
+    change({ topics: draft.topics.map((c) => (c.uid === uid ? { ...c, ...p } : c)) });
   const move = (i: number, by: number) => {
     const xs = [...draft.criteria];
     const j = i + by;
@@ -134,7 +165,8 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
   const totalWeight = draft.criteria.reduce((s, c) => s + c.weight, 0);
   const issues = new Map<string, string>();
   for (const is of error?.issues ?? []) issues.set(is.path, is.message);
-  const issueFor = (section: 'criteria' | 'topics', index: number, field: string) => issues.get(`${section}[${index}].${field}`);
+  const issueFor = (section: 'criteria' | 'topics', index: number, field: string) =>
+    issues.get(`${section}[${index}].${field}`);
 
   const save = async () => {
     setError(null);
@@ -143,7 +175,9 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
       setError({ code: 'invalid_name', message: t('templates.nameRequired') });
       return;
     }
-    const out = id ? outcome(await update({ id, name, definition }), 'updateTemplate') : outcome(await create({ name, definition }), 'createTemplate');
+    const out = id
+      ? outcome(await update({ id, name, definition }), 'updateTemplate')
+      : outcome(await create({ name, definition }), 'createTemplate');
     if (!out.ok) {
       setError(out.error);
       window.scrollTo({ top: 0, behavior: 'smooth' });
@@ -190,7 +224,12 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                 <Button
                   icon="star"
                   onClick={async () => {
-                    if (report(outcome(await setDefault({ id }), 'setDefaultTemplate'), t('templates.nowDefault', { name: draft.name }))) {
+                    if (
+                      report(
+                        outcome(await setDefault({ id }), 'setDefaultTemplate'),
+                        t('templates.nowDefault', { name: draft.name }),
+                      )
+                    ) {
                       navigate(`/templates/${id}`, { replace: true });
                     }
                   }}
@@ -203,7 +242,13 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                   {t('common.delete')}
                 </Button>
               )}
-              <Button variant="primary" icon="check" onClick={save} loading={cs.fetching || us.fetching} data-testid="save-template">
+              <Button
+                variant="primary"
+                icon="check"
+                onClick={save}
+                loading={cs.fetching || us.fetching}
+                data-testid="save-template"
+              >
                 {id ? t('common.save') : t('templates.create')}
               </Button>
             </>
@@ -229,8 +274,21 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
         <div className="stack">
           <Card title={t('templates.general')}>
             <div className="form-grid">
-              <TextField label={t('templates.name')} value={draft.name} onChange={(e) => change({ name: e.target.value })} placeholder={t('templates.namePlaceholder')} name="template-name" disabled={!canEdit} />
-              <SelectField label={t('templates.language')} value={draft.language} onChange={(e) => change({ language: e.target.value })} hint={t('templates.languageHint')} disabled={!canEdit}>
+              <TextField
+                label={t('templates.name')}
+                value={draft.name}
+                onChange={(e) => change({ name: e.target.value })}
+                placeholder={t('templates.namePlaceholder')}
+                name="template-name"
+                disabled={!canEdit}
+              />
+              <SelectField
+                label={t('templates.language')}
+                value={draft.language}
+                onChange={(e) => change({ language: e.target.value })}
+                hint={t('templates.languageHint')}
+                disabled={!canEdit}
+              >
                 <option value="">{t('templates.languageCall')}</option>
                 {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
                   <option key={c} value={c}>
@@ -264,7 +322,13 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
             {canEdit && (
               <div className="row-wrap">
                 {KINDS.map((k) => (
-                  <Button key={k} size="sm" icon="plus" onClick={() => change({ criteria: [...draft.criteria, newCriterion(k)] })} data-testid={`add-${k}`}>
+                  <Button
+                    key={k}
+                    size="sm"
+                    icon="plus"
+                    onClick={() => change({ criteria: [...draft.criteria, newCriterion(k)] })}
+                    data-testid={`add-${k}`}
+                  >
                     {t(`kind.${k}` as MessageKey)}
                   </Button>
                 ))}
@@ -283,12 +347,47 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                   <Badge tone="blue">{t('templates.topicN', { n: i + 1 })}</Badge>
                   <span className="strong truncate">{x.label || '—'}</span>
                   <span className="spacer" />
-                  {canEdit && <Button size="sm" variant="ghost" iconOnly icon="trash" aria-label={t('templates.removeTopic')} onClick={() => change({ topics: draft.topics.filter((y) => y.uid !== x.uid) })} />}
+                  {canEdit && (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      iconOnly
+                      icon="trash"
+                      aria-label={t('templates.removeTopic')}
+                      onClick={() => change({ topics: draft.topics.filter((y) => y.uid !== x.uid) })}
+                    />
+                  )}
                 </div>
                 <div className="crit-card-body">
-                  <TextField className="span-2" label={t('templates.label')} value={x.label} onChange={(e) => setTopic(x.uid, { label: e.target.value, key: x.keyEdited ? x.key : slugify(e.target.value) })} error={issueFor('topics', i, 'label')} disabled={!canEdit} />
-                  <TextField className="span-2" label={t('templates.key')} value={x.keyEdited ? x.key : slugify(x.label)} onChange={(e) => setTopic(x.uid, { key: e.target.value, keyEdited: true })} hint={t('templates.keyHint')} error={issueFor('topics', i, 'key')} disabled={!canEdit} />
-                  <TextArea className="span-4" label={t('templates.phrases')} value={x.phrases} onChange={(e) => setTopic(x.uid, { phrases: e.target.value })} hint={t('templates.phrasesHint')} error={issueFor('topics', i, 'phrases')} rows={3} disabled={!canEdit} />
+                  <TextField
+                    className="span-2"
+                    label={t('templates.label')}
+                    value={x.label}
+                    onChange={(e) =>
+                      setTopic(x.uid, { label: e.target.value, key: x.keyEdited ? x.key : slugify(e.target.value) })
+                    }
+                    error={issueFor('topics', i, 'label')}
+                    disabled={!canEdit}
+                  />
+                  <TextField
+                    className="span-2"
+                    label={t('templates.key')}
+                    value={x.keyEdited ? x.key : slugify(x.label)}
+                    onChange={(e) => setTopic(x.uid, { key: e.target.value, keyEdited: true })}
+                    hint={t('templates.keyHint')}
+                    error={issueFor('topics', i, 'key')}
+                    disabled={!canEdit}
+                  />
+                  <TextArea
+                    className="span-4"
+                    label={t('templates.phrases')}
+                    value={x.phrases}
+                    onChange={(e) => setTopic(x.uid, { phrases: e.target.value })}
+                    hint={t('templates.phrasesHint')}
+                    error={issueFor('topics', i, 'phrases')}
+                    rows={3}
+                    disabled={!canEdit}
+                  />
                 </div>
               </div>
             ))}
@@ -317,7 +416,19 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                       <span className="num muted">{Math.round((c.weight / (totalWeight || 1)) * 100)}%</span>
                     </div>
                     <div className="meter" style={{ marginTop: 4 }}>
-                      <span style={{ width: `${(c.weight / (totalWeight || 1)) * 100}%`, background: c.kind === 'forbidden' ? 'var(--red)' : c.kind === 'metric' ? 'var(--customer)' : c.kind === 'llm' ? 'var(--violet)' : 'var(--accent)' }} />
+                      <span
+                        style={{
+                          width: `${(c.weight / (totalWeight || 1)) * 100}%`,
+                          background:
+                            c.kind === 'forbidden'
+                              ? 'var(--red)'
+                              : c.kind === 'metric'
+                                ? 'var(--customer)'
+                                : c.kind === 'llm'
+                                  ? 'var(--violet)'
+                                  : 'var(--accent)',
+                        }}
+                      />
                     </div>
                   </div>
                 ))}
@@ -335,7 +446,8 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
         onConfirm={async () => {
           setConfirmDelete(false);
           if (!id) return;
-          if (report(outcome(await del({ id }), 'deleteTemplate'), t('templates.deleted_toast', { name: draft.name }))) navigate('/templates');
+          if (report(outcome(await del({ id }), 'deleteTemplate'), t('templates.deleted_toast', { name: draft.name })))
+            navigate('/templates');
         }}
       >
         <p>{t('templates.deleteBody')}</p>
@@ -344,77 +456,197 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
   );
 }
 
-function CriterionEditor({ c, index, count, share, onChange, onRemove, onMove, issue, disabled }: { c: CriterionDraft; index: number; count: number; share: number; onChange: (p: Partial<CriterionDraft>) => void; onRemove: () => void; onMove: (by: number) => void; issue: (field: string) => string | undefined; disabled: boolean }) {
+function CriterionEditor({
+  c,
+  index,
+  count,
+  share,
+  onChange,
+  onRemove,
+  onMove,
+  issue,
+  disabled,
+}: {
+  c: CriterionDraft;
+  index: number;
+  count: number;
+  share: number;
+  onChange: (p: Partial<CriterionDraft>) => void;
+  onRemove: () => void;
+  onMove: (by: number) => void;
+  issue: (field: string) => string | undefined;
+  disabled: boolean;
+}) {
   const { t } = useT();
   const ratio = RATIO_METRICS.has(c.metric);
-  const unit = ratio ? '%' : c.metric === 'longest_silence' || c.metric === 'duration' ? t('templates.seconds') : c.metric === 'words_per_minute' ? t('templates.wpm') : '';
+  const unit = ratio
+    ? '%'
+    : c.metric === 'longest_silence' || c.metric === 'duration'
+      ? t('templates.seconds')
+      : c.metric === 'words_per_minute'
+        ? t('templates.wpm')
+        : '';
   return (
     <div className="crit-card" data-testid="criterion-editor">
       <div className="crit-card-head">
-        <Badge tone={c.kind === 'forbidden' ? 'red' : c.kind === 'metric' ? 'green' : c.kind === 'llm' ? 'blue' : 'accent'}>{t(`kind.${c.kind}` as MessageKey)}</Badge>
+        <Badge
+          tone={c.kind === 'forbidden' ? 'red' : c.kind === 'metric' ? 'green' : c.kind === 'llm' ? 'blue' : 'accent'}
+        >
+          {t(`kind.${c.kind}` as MessageKey)}
+        </Badge>
         <span className="strong truncate">{c.label || t('templates.criterionN', { n: index + 1 })}</span>
         <span className="muted small num">{Math.round(share * 100)}%</span>
         <span className="spacer" />
         {!disabled && (
           <>
-            <Button size="sm" variant="ghost" iconOnly icon="arrowUp" aria-label={t('templates.moveUp')} disabled={index === 0} onClick={() => onMove(-1)} />
-            <Button size="sm" variant="ghost" iconOnly icon="arrowDown" aria-label={t('templates.moveDown')} disabled={index === count - 1} onClick={() => onMove(1)} />
-            <Button size="sm" variant="ghost" iconOnly icon="trash" aria-label={t('templates.removeCriterion')} onClick={onRemove} />
+            <Button
+              size="sm"
+              variant="ghost"
+              iconOnly
+              icon="arrowUp"
+              aria-label={t('templates.moveUp')}
+              disabled={index === 0}
+              onClick={() => onMove(-1)}
+            />
+            <Button
+              size="sm"
+              variant="ghost"
+              iconOnly
+              icon="arrowDown"
+              aria-label={t('templates.moveDown')}
+              disabled={index === count - 1}
+              onClick={() => onMove(1)}
+            />
+            <Button
+              size="sm"
+              variant="ghost"
+              iconOnly
+              icon="trash"
+              aria-label={t('templates.removeCriterion')}
+              onClick={onRemove}
+            />
           </>
         )}
       </div>
       <fieldset className="crit-card-body" disabled={disabled} style={{ border: 'none', margin: 0 }}>
         <legend className="sr-only">{t('templates.criterionN', { n: index + 1 })}</legend>
-        <TextField className="span-2" label={t('templates.label')} value={c.label} onChange={(e) => onChange({ label: e.target.value, key: c.keyEdited ? c.key : slugify(e.target.value) })} error={issue('label')} name={`criterion-${index}-label`} />
-        <SelectField label={t('templates.kind')} value={c.kind} onChange={(e) => onChange({ kind: e.target.value as Kind })}>
+        <TextField
+          className="span-2"
+          label={t('templates.label')}
+          value={c.label}
+          onChange={(e) => onChange({ label: e.target.value, key: c.keyEdited ? c.key : slugify(e.target.value) })}
+          error={issue('label')}
+          name={`criterion-${index}-label`}
+        />
+        <SelectField
+          label={t('templates.kind')}
+          value={c.kind}
+          onChange={(e) => onChange({ kind: e.target.value as Kind })}
+        >
           {KINDS.map((k) => (
             <option key={k} value={k}>
               {t(`kind.${k}` as MessageKey)}
             </option>
           ))}
         </SelectField>
-        <SelectField label={t('templates.speaker')} value={c.speaker} onChange={(e) => onChange({ speaker: e.target.value as CriterionDraft['speaker'] })}>
+        <SelectField
+          label={t('templates.speaker')}
+          value={c.speaker}
+          onChange={(e) => onChange({ speaker: e.target.value as CriterionDraft['speaker'] })}
+        >
           {SPEAKERS.map((s) => (
             <option key={s} value={s}>
               {t(`templates.speaker_${s}` as MessageKey)}
             </option>
           ))}
         </SelectField>
-        <SelectField label={t('templates.weight')} value={String(c.weight)} onChange={(e) => onChange({ weight: Number(e.target.value) })} error={issue('weight')}>
+        <SelectField
+          label={t('templates.weight')}
+          value={String(c.weight)}
+          onChange={(e) => onChange({ weight: Number(e.target.value) })}
+          error={issue('weight')}
+        >
           {Array.from({ length: 10 }, (_, k) => k + 1).map((w) => (
             <option key={w} value={w}>
               {w}
             </option>
           ))}
         </SelectField>
-        <TextField label={t('templates.key')} value={c.keyEdited ? c.key : slugify(c.label)} onChange={(e) => onChange({ key: e.target.value, keyEdited: true })} error={issue('key')} />
+        <TextField
+          label={t('templates.key')}
+          value={c.keyEdited ? c.key : slugify(c.label)}
+          onChange={(e) => onChange({ key: e.target.value, keyEdited: true })}
+          error={issue('key')}
+        />
         <div className="field span-2" style={{ justifyContent: 'flex-end', paddingBottom: 6 }}>
-          <Checkbox label={t('templates.criticalLabel')} checked={c.critical} onChange={(e) => onChange({ critical: e.target.checked })} />
+          <Checkbox
+            label={t('templates.criticalLabel')}
+            checked={c.critical}
+            onChange={(e) => onChange({ critical: e.target.checked })}
+          />
         </div>
         {(c.kind === 'phrase' || c.kind === 'forbidden') && (
-          <TextArea className="span-4" label={c.kind === 'forbidden' ? t('templates.forbiddenPhrases') : t('templates.phrases')} value={c.phrases} onChange={(e) => onChange({ phrases: e.target.value })} hint={t('templates.phrasesHint')} error={issue('phrases')} rows={3} name={`criterion-${index}-phrases`} />
+          <TextArea
+            className="span-4"
+            label={c.kind === 'forbidden' ? t('templates.forbiddenPhrases') : t('templates.phrases')}
+            value={c.phrases}
+            onChange={(e) => onChange({ phrases: e.target.value })}
+            hint={t('templates.phrasesHint')}
+            error={issue('phrases')}
+            rows={3}
+            name={`criterion-${index}-phrases`}
+          />
         )}
         {c.kind === 'phrase' && (
           <>
-            <SelectField className="span-2" label={t('templates.window')} value={c.windowFrom} onChange={(e) => onChange({ windowFrom: e.target.value as CriterionDraft['windowFrom'] })}>
+            <SelectField
+              className="span-2"
+              label={t('templates.window')}
+              value={c.windowFrom}
+              onChange={(e) => onChange({ windowFrom: e.target.value as CriterionDraft['windowFrom'] })}
+            >
               <option value="">{t('templates.windowAny')}</option>
               <option value="start">{t('templates.windowStart')}</option>
               <option value="end">{t('templates.windowEnd')}</option>
             </SelectField>
-            <TextField label={t('templates.windowSeconds')} type="number" min={1} value={c.windowSeconds} onChange={(e) => onChange({ windowSeconds: e.target.value })} disabled={!c.windowFrom} error={issue('window.seconds')} />
-            <TextField label={t('templates.minCount')} type="number" min={1} value={c.minCount} onChange={(e) => onChange({ minCount: e.target.value })} error={issue('minCount')} />
+            <TextField
+              label={t('templates.windowSeconds')}
+              type="number"
+              min={1}
+              value={c.windowSeconds}
+              onChange={(e) => onChange({ windowSeconds: e.target.value })}
+              disabled={!c.windowFrom}
+              error={issue('window.seconds')}
+            />
+            <TextField
+              label={t('templates.minCount')}
+              type="number"
+              min={1}
+              value={c.minCount}
+              onChange={(e) => onChange({ minCount: e.target.value })}
+              error={issue('minCount')}
+            />
           </>
         )}
         {c.kind === 'metric' && (
           <>
-            <SelectField className="span-2" label={t('templates.metric')} value={c.metric} onChange={(e) => onChange({ metric: e.target.value as CriterionDraft['metric'] })}>
+            <SelectField
+              className="span-2"
+              label={t('templates.metric')}
+              value={c.metric}
+              onChange={(e) => onChange({ metric: e.target.value as CriterionDraft['metric'] })}
+            >
               {METRICS.map((m) => (
                 <option key={m} value={m}>
                   {t(`metric.${m}` as MessageKey)}
                 </option>
               ))}
             </SelectField>
-            <SelectField label={t('templates.op')} value={c.op} onChange={(e) => onChange({ op: e.target.value as CriterionDraft['op'] })}>
+            <SelectField
+              label={t('templates.op')}
+              value={c.op}
+              onChange={(e) => onChange({ op: e.target.value as CriterionDraft['op'] })}
+            >
               {OPS.map((o) => (
                 <option key={o} value={o}>
                   {t(`op.${o}` as MessageKey)}
@@ -425,19 +657,50 @@ function CriterionEditor({ c, index, count, share, onChange, onRemove, onMove, i
               <div className="field">
                 <span className="label">{t('templates.range', { unit })}</span>
                 <div className="range">
-                  <input className="input" type="number" aria-label={t('templates.min')} value={c.min} onChange={(e) => onChange({ min: e.target.value })} aria-invalid={issue('min') ? true : undefined} />
+                  <input
+                    className="input"
+                    type="number"
+                    aria-label={t('templates.min')}
+                    value={c.min}
+                    onChange={(e) => onChange({ min: e.target.value })}
+                    aria-invalid={issue('min') ? true : undefined}
+                  />
                   <span className="muted">–</span>
-                  <input className="input" type="number" aria-label={t('templates.max')} value={c.max} onChange={(e) => onChange({ max: e.target.value })} aria-invalid={issue('max') ? true : undefined} />
+                  <input
+                    className="input"
+                    type="number"
+                    aria-label={t('templates.max')}
+                    value={c.max}
+                    onChange={(e) => onChange({ max: e.target.value })}
+                    aria-invalid={issue('max') ? true : undefined}
+                  />
                 </div>
                 {(issue('min') || issue('max')) && <span className="error-text">{issue('min') ?? issue('max')}</span>}
               </div>
             ) : (
-              <TextField label={t('templates.value', { unit })} type="number" min={0} value={c.value} onChange={(e) => onChange({ value: e.target.value })} error={issue('value')} />
+              <TextField
+                label={t('templates.value', { unit })}
+                type="number"
+                min={0}
+                value={c.value}
+                onChange={(e) => onChange({ value: e.target.value })}
+                error={issue('value')}
+              />
             )}
             <p className="muted small span-4">{t(`metric.${c.metric}_hint` as MessageKey)}</p>
           </>
         )}
-        {c.kind === 'llm' && <TextArea className="span-4" label={t('templates.question')} value={c.question} onChange={(e) => onChange({ question: e.target.value })} hint={t('templates.questionHint')} error={issue('question')} rows={2} />}
+        {c.kind === 'llm' && (
+          <TextArea
+            className="span-4"
+            label={t('templates.question')}
+            value={c.question}
+            onChange={(e) => onChange({ question: e.target.value })}
+            hint={t('templates.questionHint')}
+            error={issue('question')}
+            rows={2}
+          />
+        )}
       </fieldset>
     </div>
   );
@@ -459,7 +722,10 @@ function PreviewPanel({ definition, canRun }: { definition: Record<string, unkno
     const out = outcome(await preview({ callId, definition }), 'previewTemplate');
     if (!out.ok) setError(out.error);
   };
-  const p = result?.previewTemplate && result.previewTemplate.__typename === 'AnalysisPreview' && !error ? result.previewTemplate : null;
+  const p =
+    result?.previewTemplate && result.previewTemplate.__typename === 'AnalysisPreview' && !error
+      ? result.previewTemplate
+      : null;
   return (
     <Card title={t('templates.preview')} description={t('templates.previewLead')} bodyClass="tight">
       <div className="card-body stack-sm">
@@ -470,11 +736,18 @@ function PreviewPanel({ definition, canRun }: { definition: Record<string, unkno
             <SelectField label={t('templates.previewCall')} value={callId} onChange={(e) => setCallId(e.target.value)}>
               {calls.map((c) => (
                 <option key={c.id} value={c.id}>
-                  {callTitle(c)} · {c.agent.name} · {formatDateTime(c.startedAt, locale, { dateStyle: 'short', timeStyle: 'short' })}
+                  {callTitle(c)} · {c.agent.name} ·{' '}
+                  {formatDateTime(c.startedAt, locale, { dateStyle: 'short', timeStyle: 'short' })}
                 </option>
               ))}
             </SelectField>
-            <Button icon="play" onClick={run} loading={fetching} disabled={!callId || !canRun} data-testid="run-preview">
+            <Button
+              icon="play"
+              onClick={run}
+              loading={fetching}
+              disabled={!callId || !canRun}
+              data-testid="run-preview"
+            >
               {t('templates.runPreview')}
             </Button>
           </>
@@ -519,7 +792,11 @@ function PreviewPanel({ definition, canRun }: { definition: Record<string, unkno
                     {c.label}
                     <span className="sr-only"> — {t(`result.${c.result}` as MessageKey)}</span>
                   </span>
-                  <span className="points">{c.result === 'NA' ? t('result.NA') : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}</span>
+                  <span className="points">
+                    {c.result === 'NA'
+                      ? t('result.NA')
+                      : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
+                  </span>
                 </div>
                 {c.reason && <p className="reason">{criterionReason(c, t)}</p>}
                 {c.evidence.slice(0, 2).map((e, k) => (

@@ -54,7 +54,17 @@ export function TemplatesPage() {
         )}
         <Card bodyClass="tight">
           {data && templates.length === 0 ? (
-            <EmptyState icon="clipboard" title={t('templates.emptyTitle')} action={canManage ? <Link className="btn btn-primary" to="/templates/new">{t('templates.createFirst')}</Link> : undefined}>
+            <EmptyState
+              icon="clipboard"
+              title={t('templates.emptyTitle')}
+              action={
+                canManage ? (
+                  <Link className="btn btn-primary" to="/templates/new">
+                    {t('templates.createFirst')}
+                  </Link>
+                ) : undefined
+              }
+            >
               {t('templates.emptyBody')}
             </EmptyState>
           ) : (
@@ -85,7 +95,12 @@ export function TemplatesPage() {
                     </td>
                     <td>
                       {crit.length}
-                      {crit.some((c) => c.critical) && <span className="muted small"> · {t('templates.criticalCount', { n: crit.filter((c) => c.critical).length })}</span>}
+                      {crit.some((c) => c.critical) && (
+                        <span className="muted small">
+                          {' '}
+                          · {t('templates.criticalCount', { n: crit.filter((c) => c.critical).length })}
+                        </span>
+                      )}
                     </td>
                     <td>{def.topics?.length ?? 0}</td>
                     <td className="muted">{formatRelative(x.updatedAt, locale)}</td>

@@ -46,13 +46,21 @@ export function UploadPage() {
     for (const file of Array.from(files)) {
       let localError: string | undefined;
       if (!looksLikeAudio(file)) localError = t('upload.notAudio');
-      else if (maxBytes && file.size > maxBytes) localError = t('upload.tooBig', { max: formatBytes(maxBytes, locale) });
-      next.push({ key: `${file.name}-${file.size}-${Math.random()}`, file, progress: 0, state: localError ? 'failed' : 'waiting', localError });
+      else if (maxBytes && file.size > maxBytes)
+        localError = t('upload.tooBig', { max: formatBytes(maxBytes, locale) });
+      next.push({
+        key: `${file.name}-${file.size}-${Math.random()}`,
+        file,
+        progress: 0,
+        state: localError ? 'failed' : 'waiting',
+        localError,
+      });
     }
     setItems((xs) => [...xs, ...next]);
   };
 
-  const patch = (key: string, p: Partial<Item>) => setItems((xs) => xs.map((x) => (x.key === key ? { ...x, ...p } : x)));
+  const patch = (key: string, p: Partial<Item>) =>
+    setItems((xs) => xs.map((x) => (x.key === key ? { ...x, ...p } : x)));
 
   const start = async () => {
     const queue = items.filter((x) => x.state === 'waiting');
@@ -62,7 +70,11 @@ export function UploadPage() {
       for (let it = queue.shift(); it; it = queue.shift()) {
         const key = it.key;
         patch(key, { state: 'uploading', progress: 0 });
-        const result = await uploadFile(it.file, { agentId: agentId || null, campaignId: campaignId || null, onProgress: (f) => patch(key, { progress: f }) });
+        const result = await uploadFile(it.file, {
+          agentId: agentId || null,
+          campaignId: campaignId || null,
+          onProgress: (f) => patch(key, { progress: f }),
+        });
         patch(key, { state: result.ok ? 'done' : 'failed', progress: 1, result });
       }
     };
@@ -94,13 +106,26 @@ export function UploadPage() {
       <div className="stack">
         {!canUpload && <Alert tone="blue">{t('upload.viewerOnly')}</Alert>}
         {data && agents.length === 0 && (
-          <Alert tone="amber" title={t('upload.noAgentsTitle')} action={<Link className="btn btn-sm" to="/team">{t('nav.team')}</Link>}>
+          <Alert
+            tone="amber"
+            title={t('upload.noAgentsTitle')}
+            action={
+              <Link className="btn btn-sm" to="/team">
+                {t('nav.team')}
+              </Link>
+            }
+          >
             {t('upload.noAgentsBody')}
           </Alert>
         )}
         <Card>
           <div className="form-grid">
-            <SelectField label={t('upload.agent')} value={agentId} onChange={(e) => setAgentId(e.target.value)} hint={t('upload.agentHint')}>
+            <SelectField
+              label={t('upload.agent')}
+              value={agentId}
+              onChange={(e) => setAgentId(e.target.value)}
+              hint={t('upload.agentHint')}
+            >
               <option value="">{t('upload.agentFromName')}</option>
               {agents.map((a) => (
                 <option key={a.id} value={a.id}>
@@ -109,7 +134,12 @@ export function UploadPage() {
                 </option>
               ))}
             </SelectField>
-            <SelectField label={t('upload.campaign')} value={campaignId} onChange={(e) => setCampaignId(e.target.value)} hint={t('upload.campaignHint')}>
+            <SelectField
+              label={t('upload.campaign')}
+              value={campaignId}
+              onChange={(e) => setCampaignId(e.target.value)}
+              hint={t('upload.campaignHint')}
+            >
               <option value="">{t('upload.noCampaign')}</option>
               {(data?.campaigns ?? []).map((c) => (
                 <option key={c.id} value={c.id}>
@@ -120,46 +150,57 @@ export function UploadPage() {
           </div>
         </Card>
         {canUpload && (
-        <div
-          className={`dropzone${over ? ' over' : ''}`}
-          role="button"
-          tabIndex={0}
-          aria-describedby="drop-hint"
-          onClick={() => input.current?.click()}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' || e.key === ' ') {
-              e.preventDefault();
-              input.current?.click();
-            }
-          }}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setOver(true);
-          }}
-          onDragLeave={() => setOver(false)}
-          onDrop={onDrop}
-          data-testid="dropzone"
-        >
-          <div className="empty-icon" style={{ width: 48, height: 48, borderRadius: 12, background: 'var(--accent-soft)', color: 'var(--accent)', display: 'grid', placeItems: 'center' }}>
-            <Icon name="upload" size={22} />
-          </div>
-          <strong>{t('upload.drop')}</strong>
-          <span id="drop-hint" className="muted small">
-            {t('upload.dropHint', { max: maxBytes ? formatBytes(maxBytes, locale) : '—' })}
-          </span>
-          <input
-            ref={input}
-            type="file"
-            multiple
-            accept="audio/*,.mp3,.wav,.ogg,.m4a,.aac,.flac,.opus,.webm,.wma,.amr"
-            hidden
-            onChange={(e) => {
-              if (e.target.files) add(e.target.files);
-              e.target.value = '';
+          <div
+            className={`dropzone${over ? ' over' : ''}`}
+            role="button"
+            tabIndex={0}
+            aria-describedby="drop-hint"
+            onClick={() => input.current?.click()}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === ' ') {
+                e.preventDefault();
+                input.current?.click();
+              }
             }}
-            data-testid="file-input"
-          />
-        </div>
+            onDragOver={(e) => {
+              e.preventDefault();
+              setOver(true);
+            }}
+            onDragLeave={() => setOver(false)}
+            onDrop={onDrop}
+            data-testid="dropzone"
+          >
+            <div
+              className="empty-icon"
+              style={{
+                width: 48,
+                height: 48,
+                borderRadius: 12,
+                background: 'var(--accent-soft)',
+                color: 'var(--accent)',
+                display: 'grid',
+                placeItems: 'center',
+              }}
+            >
+              <Icon name="upload" size={22} />
+            </div>
+            <strong>{t('upload.drop')}</strong>
+            <span id="drop-hint" className="muted small">
+              {t('upload.dropHint', { max: maxBytes ? formatBytes(maxBytes, locale) : '—' })}
+            </span>
+            <input
+              ref={input}
+              type="file"
+              multiple
+              accept="audio/*,.mp3,.wav,.ogg,.m4a,.aac,.flac,.opus,.webm,.wma,.amr"
+              hidden
+              onChange={(e) => {
+                if (e.target.files) add(e.target.files);
+                e.target.value = '';
+              }}
+              data-testid="file-input"
+            />
+          </div>
         )}
         {items.length > 0 && (
           <Card
@@ -167,10 +208,22 @@ export function UploadPage() {
             description={done ? t('upload.doneCount', { n: done }) : undefined}
             actions={
               <>
-                <Button size="sm" variant="ghost" onClick={() => setItems((xs) => xs.filter((x) => x.state === 'uploading'))} disabled={running}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => setItems((xs) => xs.filter((x) => x.state === 'uploading'))}
+                  disabled={running}
+                >
                   {t('upload.clear')}
                 </Button>
-                <Button size="sm" variant="primary" icon="upload" onClick={start} disabled={!waiting || running} loading={running}>
+                <Button
+                  size="sm"
+                  variant="primary"
+                  icon="upload"
+                  onClick={start}
+                  disabled={!waiting || running}
+                  loading={running}
+                >
                   {waiting ? t('upload.start', { n: waiting }) : t('nav.upload')}
                 </Button>
               </>
@@ -186,8 +239,18 @@ export function UploadPage() {
                       <span className="truncate strong">{it.file.name}</span>
                       <span className="muted small nowrap">{formatBytes(it.file.size, locale)}</span>
                     </div>
-                    {(it.state === 'uploading' || it.state === 'done') && <ProgressBar value={it.progress} tone={it.state === 'done' ? 'green' : undefined} label={t('upload.progress', { name: it.file.name })} />}
-                    {it.state === 'failed' && <span className="small" style={{ color: 'var(--red)' }}>{errorText(it)}</span>}
+                    {(it.state === 'uploading' || it.state === 'done') && (
+                      <ProgressBar
+                        value={it.progress}
+                        tone={it.state === 'done' ? 'green' : undefined}
+                        label={t('upload.progress', { name: it.file.name })}
+                      />
+                    )}
+                    {it.state === 'failed' && (
+                      <span className="small" style={{ color: 'var(--red)' }}>
+                        {errorText(it)}
+                      </span>
+                    )}
                   </div>
                   <div>
                     {it.state === 'waiting' && <Badge>{t('upload.waiting')}</Badge>}
@@ -195,7 +258,8 @@ export function UploadPage() {
                     {it.state === 'failed' && <Badge tone="red">{t('upload.failed')}</Badge>}
                     {it.state === 'done' && it.result?.id && (
                       <Link className="btn btn-sm" to={`/calls/${it.result.id}`}>
-                        {it.result.status === 'exists' ? t('upload.alreadyThere') : t('upload.open')} <Icon name="chevronRight" size={14} />
+                        {it.result.status === 'exists' ? t('upload.alreadyThere') : t('upload.open')}{' '}
+                        <Icon name="chevronRight" size={14} />
                       </Link>
                     )}
                   </div>

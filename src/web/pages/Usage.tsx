@@ -29,7 +29,12 @@ export function UsagePage() {
 
   return (
     <div className="page">
-      <PageHeader title={t('nav.usage')} description={current ? t('usage.leadPeriod', { period: formatPeriod(current.period, locale) }) : t('usage.lead')} />
+      <PageHeader
+        title={t('nav.usage')}
+        description={
+          current ? t('usage.leadPeriod', { period: formatPeriod(current.period, locale) }) : t('usage.lead')
+        }
+      />
       <div className="stack">
         {(error || usageError) && <Alert tone="red">{describeError(i18n, error ?? usageError)}</Alert>}
         {current && (
@@ -37,7 +42,9 @@ export function UsagePage() {
             <div className="grid-4">
               <div className="card stat">
                 <div className="label">{t('usage.calls')}</div>
-                <div className="value" data-testid="usage-calls">{n(current.calls)}</div>
+                <div className="value" data-testid="usage-calls">
+                  {n(current.calls)}
+                </div>
                 <div className="sub">{formatPeriod(current.period, locale)}</div>
               </div>
               <div className="card stat">
@@ -56,11 +63,27 @@ export function UsagePage() {
                 <div className="sub">{t('usage.storageHint')}</div>
               </div>
             </div>
-            <Card title={t('usage.minutesTitle')} description={t('usage.available', { n: n(current.minutesAvailable) })}>
+            <Card
+              title={t('usage.minutesTitle')}
+              description={t('usage.available', { n: n(current.minutesAvailable) })}
+            >
               <div className="stack-sm">
-                <div className="meter" style={{ height: 14 }} role="img" aria-label={t('usage.meterLabel', { used: n(current.minutesUsed), reserved: n(current.minutesReserved), available: n(current.minutesAvailable) })}>
-                  <span style={{ width: `${pct(current.minutesUsed, current.planMinutes)}%`, background: 'var(--accent)' }} />
-                  <span style={{ width: `${pct(current.minutesReserved, current.planMinutes)}%`, background: '#a5b4fc' }} />
+                <div
+                  className="meter"
+                  style={{ height: 14 }}
+                  role="img"
+                  aria-label={t('usage.meterLabel', {
+                    used: n(current.minutesUsed),
+                    reserved: n(current.minutesReserved),
+                    available: n(current.minutesAvailable),
+                  })}
+                >
+                  <span
+                    style={{ width: `${pct(current.minutesUsed, current.planMinutes)}%`, background: 'var(--accent)' }}
+                  />
+                  <span
+                    style={{ width: `${pct(current.minutesReserved, current.planMinutes)}%`, background: '#a5b4fc' }}
+                  />
                 </div>
                 <div className="legend">
                   <span>
@@ -114,7 +137,14 @@ export function UsagePage() {
                   {t('usage.minutesReserved')}
                 </span>
                 <span>
-                  <i style={{ background: 'transparent', borderTop: '2px dashed var(--text-3)', borderRadius: 0, height: 0 }} />
+                  <i
+                    style={{
+                      background: 'transparent',
+                      borderTop: '2px dashed var(--text-3)',
+                      borderRadius: 0,
+                      height: 0,
+                    }}
+                  />
                   {t('usage.planLine')}
                 </span>
               </div>
@@ -141,7 +171,10 @@ export function UsagePage() {
                     <td className="right num">{n(h.minutesReserved)}</td>
                     <td className="right num">{n(h.minutesAvailable)}</td>
                     <td style={{ minWidth: 120 }}>
-                      <ProgressBar value={h.planMinutes ? (h.minutesUsed + h.minutesReserved) / h.planMinutes : 0} label={formatPeriod(h.period, locale)} />
+                      <ProgressBar
+                        value={h.planMinutes ? (h.minutesUsed + h.minutesReserved) / h.planMinutes : 0}
+                        label={formatPeriod(h.period, locale)}
+                      />
                     </td>
                     <td className="right num">{formatBytes(h.storageBytes, locale)}</td>
                   </tr>
