@@ -1,6 +1,37 @@
 import { Prisma } from '../generated/prisma/client.ts';
-import { CALL_VIEWS, type CallFilter } from './calls-query.ts';
+import type { CallDirection, CallStatus } from '../generated/prisma/client.ts';
 import { foldAccents } from './text.ts';
+
+/** The app's three views of calls (PRODUCT.md "States"). */
+export const CALL_VIEWS = {
+  in_progress: ['queued', 'transcribing', 'analyzing'],
+  analyzed: ['analyzed', 'transcribed'],
+  failed: ['failed'],
+} as const satisfies Record<string, readonly CallStatus[]>;
+export type CallView = keyof typeof CALL_VIEWS;
+
+export function viewOf(status: CallStatus): CallView {
+  return status === 'failed'
+    ? 'failed'
+    : status === 'analyzed' || status === 'transcribed'
+      ? 'analyzed'
+      : 'in_progress';
+}
+
+export interface CallFilter {
+  view?: CallView | null;
+  startedFrom?: Date | null;
+  startedTo?: Date | null;
+  agentIds?: string[] | null;
+  campaignIds?: string[] | null;
+  direction?: CallDirection | null;
+  scoreMin?: number | null;
+  scoreMax?: number | null;
+  topic?: string | null;
+  language?: string | null;
+  /** Web-search syntax ("quoted phrase", -word, or) over the transcript, accent- and case-insensitive. */
+  search?: string | null;
+}
 
 /**
  * The SQL conditions (over `calls c`) of a call filter, for any query that must list exactly what

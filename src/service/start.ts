@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { WorkerEvents } from 'graphile-worker';
-import { startSupervisedRunner, type SupervisedRunner } from '../jobs/supervised-runner.ts';
+import { startSupervisedRunner, type SupervisedRunner } from '../../workers/supervised-runner.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
@@ -10,12 +10,12 @@ import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { localStorage } from '../storage/local.ts';
 import { createHttpServer } from '../http/server.ts';
-import { buildRoutes, buildFallback } from '../http/routes.ts';
+import { buildRoutes, buildFallback } from './routes.ts';
 import { CRONTAB, createTaskList } from '../../workers/index.ts';
-import { startHeartbeat } from '../jobs/heartbeat.ts';
+import { startHeartbeat } from '../../workers/heartbeat.ts';
 import { moonshineLanguages } from '../transcription/moonshine.ts';
 import { workerLogger } from '../../workers/logger.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext } from '../app/context.ts';
 
 export interface Roles {
   api: boolean;

@@ -3,12 +3,12 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../app/context.ts';
 import { authenticateApiKey } from '../domain/api-keys.ts';
 import { DomainError } from '../domain/errors.ts';
-import { sendError, sendErrorAndClose, sendJson } from '../http/respond.ts';
-import type { Route } from '../http/server.ts';
+import { sendError, sendErrorAndClose, sendJson } from './respond.ts';
+import type { Route } from './server.ts';
 import { logContext } from '../log.ts';
-import { acceptRecording } from './accept.ts';
-import { INTAKE_STATUS } from './errors.ts';
-import { ClientGone, receiveForm, tooLarge } from './multipart.ts';
+import { acceptRecording } from '../intake/accept.ts';
+import { INTAKE_STATUS } from '../intake/errors.ts';
+import { ClientGone, receiveForm, tooLarge } from '../intake/multipart.ts';
 
 /** Strictly less than 20 MB (20 × 1,048,576 bytes) for the whole request (intake document §8). */
 export const INTAKE_MAX_BYTES = 20 * 1_048_576;
