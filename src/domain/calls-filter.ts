@@ -1,22 +1,9 @@
 import { Prisma } from '../generated/prisma/client.ts';
-import type { CallDirection, CallStatus } from '../generated/prisma/client.ts';
+import type { CallDirection } from '../generated/prisma/client.ts';
+import { CALL_VIEWS, type CallView } from '../lifecycle/statuses.ts';
 import { foldAccents } from './text.ts';
 
-/** The app's three views of calls (PRODUCT.md "States"). */
-export const CALL_VIEWS = {
-  in_progress: ['queued', 'transcribing', 'analyzing'],
-  analyzed: ['analyzed', 'transcribed'],
-  failed: ['failed'],
-} as const satisfies Record<string, readonly CallStatus[]>;
-export type CallView = keyof typeof CALL_VIEWS;
-
-export function viewOf(status: CallStatus): CallView {
-  return status === 'failed'
-    ? 'failed'
-    : status === 'analyzed' || status === 'transcribed'
-      ? 'analyzed'
-      : 'in_progress';
-}
+export { CALL_VIEWS, type CallView, viewOf } from '../lifecycle/statuses.ts';
 
 export interface CallFilter {
   view?: CallView | null;
