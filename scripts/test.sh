@@ -29,6 +29,7 @@ fi
 # Speech models: ../shared/models when present, otherwise fetched from the npm registry and checked.
 npm run --silent models:fetch
 
+npx biome ci .   # formatting and lint (biome.json); `npx biome check --write .` fixes most of it
 npx tsx scripts/build-web.ts --if-stale   # the web app (and its typed GraphQL client) for the e2e test
 npx gql-tada check --tsconfig src/web/tsconfig.json   # every web GraphQL document against the schema
 npx tsc --noEmit

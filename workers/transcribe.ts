@@ -36,7 +36,7 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
 
     // Tools name the file in their messages; users see the detail, so it names their file instead.
     const path = await app.storage.localPath(call.storageKey);
-    let result;
+    let result: Awaited<ReturnType<typeof transcribeFile>>;
     try {
       if (!(await app.storage.exists(call.storageKey)))
         throw new Error(`recording ${call.storageKey} is missing from storage`);

@@ -7,7 +7,7 @@ import { sendDomainError, sendErrorAndClose, sendJson } from './respond.ts';
 import type { Route } from './server.ts';
 import { logContext } from '../log.ts';
 import { acceptRecording } from '../intake/accept.ts';
-import { ClientGone, receiveForm, tooLarge } from '../intake/multipart.ts';
+import { ClientGone, type ReceivedForm, receiveForm, tooLarge } from '../intake/multipart.ts';
 
 /** Strictly less than 20 MB (20 × 1,048,576 bytes) for the whole request (intake document §8). */
 export const INTAKE_MAX_BYTES = 20 * 1_048_576;
@@ -50,7 +50,7 @@ export function intakeRoutes(app: AppContext): Route[] {
       return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with a `file` part.');
     }
 
-    let form;
+    let form: ReceivedForm;
     try {
       form = await receiveForm(req, { tmpDir: app.config.tmpDir, maxBodyBytes: INTAKE_MAX_BYTES, maxFiles: 1 });
     } catch (error) {

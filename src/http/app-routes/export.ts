@@ -23,7 +23,7 @@ export function exportRoute(app: AppContext): Route {
     const session = await requireSession(app, req, res);
     if (!session) return;
     const { accountId } = session.user;
-    let filter;
+    let filter: ReturnType<typeof filterFromQuery>;
     try {
       filter = filterFromQuery(rc.url.searchParams);
     } catch (error) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../../app/context.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { ClientGone, receiveForm } from '../../intake/multipart.ts';
+import { ClientGone, type ReceivedForm, receiveForm } from '../../intake/multipart.ts';
 import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from '../../upload/manual-upload.ts';
 import { sendDomainError, sendErrorAndClose, sendJson } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
@@ -29,7 +29,7 @@ export function uploadRoute(app: AppContext): Route {
     if (Number.isFinite(length) && length >= limits.requestBytes)
       return sendErrorAndClose(req, res, 'bad_request', tooBig);
 
-    let form;
+    let form: ReceivedForm;
     try {
       form = await receiveForm(req, {
         tmpDir: app.config.tmpDir,
