@@ -4,11 +4,11 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ComplexityPlugin from '@pothos/plugin-complexity';
-import { GraphQLError } from '../src/graphql/graphql-js.ts';
+import { GraphQLError } from './graphql-js.ts';
 import type PrismaTypes from '../src/generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../src/generated/pothos-prisma-types.ts';
 import { roleAtLeast } from '../src/domain/users.ts';
-import type { GraphQLContext, SignedInContext } from '../src/graphql/context.ts';
+import type { GraphQLContext, SignedInContext } from './context.ts';
 
 /** Hard cap on any page size; larger `first`/`last` values are clamped, not rejected. */
 export const MAX_PAGE_SIZE = 100;

@@ -4,7 +4,10 @@ import { openCliContext, type CliContext } from '../src/cli/context.ts';
 import { runCli } from '../src/cli/run.ts';
 
 let opened: CliContext | undefined;
-let code = await runCli(process.argv.slice(2), async () => (opened = await openCliContext(loadConfig())).app);
+let code = await runCli(process.argv.slice(2), async () => {
+  opened = await openCliContext(loadConfig());
+  return opened.app;
+});
 try {
   await opened?.close();
 } catch (error) {

@@ -2,7 +2,7 @@
 // test/graphql/schema-printed.test.ts fails when the committed file is stale.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { printSchema } from '../src/graphql/graphql-js.ts';
+import { printSchema } from '../schema/graphql-js.ts';
 import { schema } from '../schema/index.ts';
 
 export const SCHEMA_FILE = path.resolve(import.meta.dirname, '..', 'schema', 'schema.graphql');

@@ -29,9 +29,11 @@ fi
 # Speech models: ../shared/models when present, otherwise fetched from the npm registry and checked.
 npm run --silent models:fetch
 
+npx biome ci .   # formatting and lint (biome.json); `npx biome check --write .` fixes most of it
 npx tsx scripts/build-web.ts --if-stale   # the web app (and its typed GraphQL client) for the e2e test
 npx gql-tada check --tsconfig src/web/tsconfig.json   # every web GraphQL document against the schema
 npx tsc --noEmit
+npx tsx scripts/check-cycles.ts   # no import cycles between modules or folders (dependency-cruiser)
 # Speech-heavy files each use every core for the models, so they run one at a time after the rest.
 HEAVY=(test/pipeline test/transcription test/web/e2e.test.ts)
 if [ $# -gt 0 ]; then

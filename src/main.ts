@@ -1,9 +1,9 @@
 // `npm start`: api + worker in one process (default). `--role api` or `--role worker` runs one part,
 // so more api and worker processes can share one PostgreSQL.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './log.ts';
-import { startService } from './app/start.ts';
+import { startService } from './service/start.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const role = values.role;
@@ -12,7 +12,7 @@ if (!['all', 'api', 'worker'].includes(role)) {
   process.exit(2);
 }
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {

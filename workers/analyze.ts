@@ -1,21 +1,18 @@
-import type { Task } from 'graphile-worker';
-import { z } from 'zod';
 import type { AppContext } from '../src/app/context.ts';
 import { analyzeCall, createLlmClient, type LlmClient } from '../src/analysis/index.ts';
 import type { Segment } from '../src/analysis/types.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
+import { transition } from '../src/lifecycle/transition.ts';
 import { enqueueCallAnalyzed } from '../src/webhooks/enqueue.ts';
-
-const Payload = z.object({ callId: z.uuid() });
+import { task } from './jobs.ts';
 
 /**
  * analyzing → analyzed, scoring the transcript with the applicable template. The result, its
  * history entry and the webhook event commit together; a rerun of the same revision finds the
  * call already analyzed and does nothing, so no second event is ever created.
  */
-export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defaultLlm(app)): Task {
-  return async (raw, helpers) => {
-    const { callId } = Payload.parse(raw);
+export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defaultLlm(app)) {
+  return task('analyze', async ({ callId }, helpers) => {
     const { db } = app;
     const call = await db.call.findUnique({ where: { id: callId } });
     if (call?.status !== 'analyzing') {
@@ -28,16 +25,15 @@ export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defau
       // After the last retry the call must not stay "analyzing" forever: it keeps its transcript
       // and can be analyzed again from the app once the cause is fixed.
       if (helpers.job.attempts >= helpers.job.max_attempts) {
-        await db.$transaction([
-          db.call.updateMany({ where: { id: callId, status: 'analyzing' }, data: { status: 'transcribed' } }),
-          db.callEvent.create({
-            data: { callId, status: 'transcribed', detail: `analysis failed: ${String(error).slice(0, 300)}` },
+        await db.$transaction((tx) =>
+          transition(tx, callId, 'analyzing', 'transcribed', {
+            detail: `analysis failed: ${String(error).slice(0, 300)}`,
           }),
-        ]);
+        );
       }
       throw error;
     }
-  };
+  });
 }
 
 type CallRow = NonNullable<Awaited<ReturnType<AppContext['db']['call']['findUnique']>>>;
@@ -47,13 +43,12 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
   const callId = call.id;
   const template = await getApplicableTemplate(db, { accountId: call.accountId, campaignId: call.campaignId });
   if (!template) {
-    await db.$transaction([
-      db.call.updateMany({
-        where: { id: callId, status: 'analyzing' },
-        data: { status: 'transcribed', templateId: null },
+    await db.$transaction((tx) =>
+      transition(tx, callId, 'analyzing', 'transcribed', {
+        detail: 'no template applies any more',
+        data: { templateId: null },
       }),
-      db.callEvent.create({ data: { callId, status: 'transcribed', detail: 'no template applies any more' } }),
-    ]);
+    );
     return;
   }
   const result = await analyzeCall(
@@ -67,10 +62,10 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
     { llm, logger: log },
   );
   await db.$transaction(async (tx) => {
-    const moved = await tx.call.updateMany({
-      where: { id: callId, status: 'analyzing', analysisRevision: call.analysisRevision },
+    const moved = await transition(tx, callId, 'analyzing', 'analyzed', {
+      detail: `score ${result.score ?? 'n/a'} with ${template.name}`,
+      where: { analysisRevision: call.analysisRevision },
       data: {
-        status: 'analyzed',
         templateId: template.id,
         score: result.score,
         topic: result.topic_label ?? result.topic,
@@ -80,10 +75,7 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
         analyzedAt: new Date(),
       },
     });
-    if (moved.count === 0) return;
-    await tx.callEvent.create({
-      data: { callId, status: 'analyzed', detail: `score ${result.score ?? 'n/a'} with ${template.name}` },
-    });
+    if (!moved) return;
     await enqueueCallAnalyzed(tx, callId, call.analysisRevision, app.config.publicUrl);
   });
   log.info({ callId, score: result.score, topic: result.topic }, 'call analyzed');

@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Task } from 'graphile-worker';
 import type { AppContext } from '../src/app/context.ts';
+import { task } from './jobs.ts';
 
 const HOUR = 3_600_000;
 
@@ -10,8 +10,8 @@ const HOUR = 3_600_000;
  * call refers to (a crash between moving the file and committing the call). Both are older than
  * an hour, so nothing in flight is touched.
  */
-export function createHousekeepingTask(app: AppContext): Task {
-  return async () => {
+export function createHousekeepingTask(app: AppContext) {
+  return task('housekeeping', async () => {
     const cutoff = Date.now() - HOUR;
     let temps = 0;
     for (const name of await readdir(app.config.tmpDir).catch(() => [])) {
@@ -34,5 +34,5 @@ export function createHousekeepingTask(app: AppContext): Task {
       }
     }
     if (temps || orphans) app.log.info({ temps, orphans }, 'housekeeping removed leftovers');
-  };
+  });
 }

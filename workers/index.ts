@@ -4,11 +4,16 @@ import { logContext } from '../src/log.ts';
 import { createAnalyzeTask } from './analyze.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
+import { type JobName, JOBS, type NamedTask } from './jobs.ts';
 import { createTranscribeTask } from './transcribe.ts';
 
-/** The task list; each task file parses its payload with zod before doing anything. */
+/**
+ * The task list, one consumer per name of the job catalog (workers/jobs.ts): the type makes a
+ * missing task, an extra one or a task filed under another job's name a compile error. Each task
+ * parses its payload with the catalog's zod schema before doing anything.
+ */
 export function createTaskList(app: AppContext): TaskList {
-  const tasks: TaskList = {
+  const tasks: { [N in JobName]: NamedTask<N> } = {
     transcribe: createTranscribeTask(app),
     analyze: createAnalyzeTask(app),
     'deliver-webhook': createDeliverWebhookTask(
@@ -17,7 +22,7 @@ export function createTaskList(app: AppContext): TaskList {
     ),
     housekeeping: createHousekeepingTask(app),
   };
-  return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, withJobContext(name, task as Task)]));
+  return Object.fromEntries((Object.keys(JOBS) as JobName[]).map((name) => [name, withJobContext(name, tasks[name])]));
 }
 
 /** Every log line written while a job runs carries its id, task and attempt, as requests carry reqId. */

@@ -1,9 +1,8 @@
-import type { Task } from 'graphile-worker';
-import { z } from 'zod';
 import type { AppContext } from '../src/app/context.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { foldAccents } from '../src/domain/text.ts';
 import { minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
+import { transition } from '../src/lifecycle/transition.ts';
 import {
   EngineError,
   TranscriptionFailure,
@@ -11,17 +10,15 @@ import {
   transcribeFile,
   type TranscriptionEngine,
 } from '../src/transcription/index.ts';
-
-const Payload = z.object({ callId: z.uuid() });
+import { enqueue, task } from './jobs.ts';
 
 /**
  * queued → transcribing → analyzing (a template applies) | transcribed (none) | failed.
  * Safe to run twice: every write is guarded by the status it expects, and minutes are settled
  * through the ledger, which charges a call once.
  */
-export function createTranscribeTask(app: AppContext, engines: TranscriptionEngine[] = defaultEngines(app)): Task {
-  return async (raw, helpers) => {
-    const { callId } = Payload.parse(raw);
+export function createTranscribeTask(app: AppContext, engines: TranscriptionEngine[] = defaultEngines(app)) {
+  return task('transcribe', async ({ callId }, helpers) => {
     const { db, log } = app;
     const call = await db.call.findUnique({
       where: { id: callId },
@@ -32,15 +29,14 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       return;
     }
     if (call.status === 'queued') {
-      await db.$transaction([
-        db.call.updateMany({ where: { id: callId, status: 'queued' }, data: { status: 'transcribing' } }),
-        db.callEvent.create({ data: { callId, status: 'transcribing', detail: `attempt ${helpers.job.attempts}` } }),
-      ]);
+      await db.$transaction((tx) =>
+        transition(tx, callId, 'queued', 'transcribing', { detail: `attempt ${helpers.job.attempts}` }),
+      );
     }
 
     // Tools name the file in their messages; users see the detail, so it names their file instead.
     const path = await app.storage.localPath(call.storageKey);
-    let result;
+    let result: Awaited<ReturnType<typeof transcribeFile>>;
     try {
       if (!(await app.storage.exists(call.storageKey)))
         throw new Error(`recording ${call.storageKey} is missing from storage`);
@@ -67,10 +63,9 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     const template = await getApplicableTemplate(db, { accountId: call.accountId, campaignId: call.campaignId });
     const next = template ? 'analyzing' : 'transcribed';
     await db.$transaction(async (tx) => {
-      const moved = await tx.call.updateMany({
-        where: { id: callId, status: 'transcribing' },
+      const moved = await transition(tx, callId, 'transcribing', next, {
+        detail: template ? `template ${template.name}` : 'no template applies',
         data: {
-          status: next,
           segments: result.segments as object[],
           searchText: foldAccents(result.segments.map((s) => s.text).join(' ')),
           durationSeconds: result.durationSeconds,
@@ -79,29 +74,22 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
           templateId: template?.id ?? null,
         },
       });
-      if (moved.count === 0) return;
+      if (!moved) return;
       await settleMinutes(tx, callId, minutesForDuration(result.durationSeconds));
-      await tx.callEvent.create({
-        data: { callId, status: next, detail: template ? `template ${template.name}` : 'no template applies' },
-      });
-      // Analysis takes milliseconds: it jumps the transcription backlog so results are not held back.
-      if (template)
-        await tx.$executeRaw`SELECT graphile_worker.add_job('analyze', json_build_object('callId', ${callId}::text), job_key := ${`analyze:${callId}`}, max_attempts := 8, priority := -10)`;
+      if (template) await enqueue(tx, 'analyze', { callId });
     });
     log.info({ callId, next, seconds: result.durationSeconds, language: result.language }, 'call transcribed');
-  };
+  });
 }
 
 /** transcribing → failed, releasing the reservation (no charge); a no-op if the call moved on. */
 async function failCall(app: AppContext, callId: string, reason: string, detail: string) {
   await app.db.$transaction(async (tx) => {
-    const moved = await tx.call.updateMany({
-      where: { id: callId, status: 'transcribing' },
-      data: { status: 'failed', failureReason: reason, failureDetail: detail.slice(0, 500) },
+    const moved = await transition(tx, callId, 'transcribing', 'failed', {
+      detail: reason,
+      data: { failureReason: reason, failureDetail: detail.slice(0, 500) },
     });
-    if (moved.count === 0) return;
-    await tx.callEvent.create({ data: { callId, status: 'failed', detail: reason } });
-    await releaseMinutes(tx, callId);
+    if (moved) await releaseMinutes(tx, callId);
   });
 }
 

@@ -1,9 +1,9 @@
 import { isUuid } from '../../src/domain/api-keys.ts';
 import { notFound } from '../../src/domain/errors.ts';
 import type { Actor } from '../../src/domain/users.ts';
-import { GraphQLError } from '../../src/graphql/graphql-js.ts';
+import { GraphQLError } from '../graphql-js.ts';
 import type { AuthSession } from '../../src/auth/session.ts';
-import type { GraphQLContext } from '../../src/graphql/context.ts';
+import type { GraphQLContext } from '../context.ts';
 import { builder } from '../builder.ts';
 import { ALL_ERRORS } from './errors.ts';
 

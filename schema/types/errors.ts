@@ -1,47 +1,61 @@
 import type { ZodError, z } from 'zod';
 import { builder } from '../builder.ts';
-import { DomainError } from '../../src/domain/errors.ts';
+import { DomainError, type ErrorKind } from '../../src/domain/errors.ts';
 
 /*
- * Expected failures are typed members of each mutation's result union, chosen by the DomainError's
- * `code`. The classes below never need to be thrown: `instanceof` is redefined so that the errors
- * plugin sorts any DomainError thrown by src/domain into the right GraphQL type by its code.
- * Anything else (a bug, a lost database) stays a GraphQL error and yoga masks it.
+ * Expected failures are typed members of each mutation's result union, chosen by the kind the error
+ * catalog (src/domain/errors.ts) gives the DomainError's code. The classes below never need to be
+ * thrown: `instanceof` is redefined so that the errors plugin sorts any DomainError thrown by
+ * src/domain into the right GraphQL type. Anything else (a bug, a lost database) stays a GraphQL
+ * error and yoga masks it.
  */
-const family = (test: (code: string) => boolean) => (value: unknown) =>
-  value instanceof DomainError && test(value.code);
+type GraphQLErrorType =
+  | 'DomainError'
+  | 'NotFoundError'
+  | 'ValidationError'
+  | 'ConflictError'
+  | 'LimitError'
+  | 'ForbiddenError'
+  | 'InvalidCredentialsError'
+  | 'RateLimitedError';
 
-const isNotFound = (c: string) => c === 'not_found';
-const isCredentials = (c: string) => c === 'invalid_credentials';
-const isValidation = (c: string) =>
-  (c.startsWith('invalid_') && !isCredentials(c)) || c === 'weak_password' || c === 'private_address';
-const isConflict = (c: string) =>
-  c.endsWith('_taken') ||
-  ['last_owner', 'invitation_used', 'not_ready', 'not_transcribed', 'no_template', 'webhook_disabled'].includes(c);
-const isLimit = (c: string) => c === 'seat_limit' || c === 'no_minutes';
-const isForbidden = (c: string) => c === 'forbidden';
-const isRateLimited = (c: string) => c === 'rate_limited';
+/** The GraphQL type of each error kind; `DomainError` is the generic one, chosen explicitly. */
+export const GRAPHQL_TYPE_OF_KIND = {
+  request: 'DomainError',
+  unauthenticated: 'DomainError',
+  internal: 'DomainError',
+  credentials: 'InvalidCredentialsError',
+  forbidden: 'ForbiddenError',
+  not_found: 'NotFoundError',
+  rate_limited: 'RateLimitedError',
+  validation: 'ValidationError',
+  conflict: 'ConflictError',
+  limit: 'LimitError',
+} as const satisfies Record<ErrorKind, GraphQLErrorType>;
+
+const family = (type: GraphQLErrorType) => (value: unknown) =>
+  value instanceof DomainError && GRAPHQL_TYPE_OF_KIND[value.kind] === type;
 
 export class NotFoundError extends DomainError {
-  static override [Symbol.hasInstance] = family(isNotFound);
+  static override [Symbol.hasInstance] = family('NotFoundError');
 }
 export class ValidationError extends DomainError {
-  static override [Symbol.hasInstance] = family(isValidation);
+  static override [Symbol.hasInstance] = family('ValidationError');
 }
 export class ConflictError extends DomainError {
-  static override [Symbol.hasInstance] = family(isConflict);
+  static override [Symbol.hasInstance] = family('ConflictError');
 }
 export class LimitError extends DomainError {
-  static override [Symbol.hasInstance] = family(isLimit);
+  static override [Symbol.hasInstance] = family('LimitError');
 }
 export class ForbiddenError extends DomainError {
-  static override [Symbol.hasInstance] = family(isForbidden);
+  static override [Symbol.hasInstance] = family('ForbiddenError');
 }
 export class InvalidCredentialsError extends DomainError {
-  static override [Symbol.hasInstance] = family(isCredentials);
+  static override [Symbol.hasInstance] = family('InvalidCredentialsError');
 }
 export class RateLimitedError extends DomainError {
-  static override [Symbol.hasInstance] = family(isRateLimited);
+  static override [Symbol.hasInstance] = family('RateLimitedError');
 }
 
 export interface Issue {

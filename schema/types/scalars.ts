@@ -1,4 +1,4 @@
-import { GraphQLError, Kind } from '../../src/graphql/graphql-js.ts';
+import { GraphQLError, Kind } from '../graphql-js.ts';
 import { builder } from '../builder.ts';
 
 builder.scalarType('DateTime', {

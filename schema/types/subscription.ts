@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import type { CallUpdate } from '../../src/graphql/subscriptions.ts';
+import type { CallUpdate } from '../../src/lifecycle/updates.ts';
 import { accountIdOf, uuidOrNull } from './common.ts';
 
 builder.subscriptionField('callUpdated', (t) =>

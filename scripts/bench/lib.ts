@@ -206,7 +206,7 @@ export function tellParent(msg: ChildMessage): void {
  */
 export async function serveMeasuredService(roles: { api: boolean; worker: boolean }, logLevel: string): Promise<void> {
   try {
-    const { startService } = await import('../../src/app/start.ts');
+    const { startService } = await import('../../src/service/start.ts');
     const { loadConfig } = await import('../../src/config.ts');
     const { createLogger } = await import('../../src/log.ts');
     const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: logLevel });

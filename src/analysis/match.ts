@@ -82,7 +82,10 @@ function memoizedTokensMatch(): TokenMatcher {
   const cache = new Map<string, Map<string, boolean>>();
   return (said, expected) => {
     let forExpected = cache.get(expected);
-    if (!forExpected) cache.set(expected, (forExpected = new Map()));
+    if (!forExpected) {
+      forExpected = new Map();
+      cache.set(expected, forExpected);
+    }
     let result = forExpected.get(said);
     if (result === undefined) {
       result = tokensMatch(said, expected);

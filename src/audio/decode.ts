@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { TranscriptionFailure } from '../transcription/engine.ts';
+import { TranscriptionFailure } from './failure.ts';
 
 const execFileAsync = promisify(execFile);
 

@@ -68,7 +68,7 @@ export function parseOptions<O extends OptionSpecs>(
       { type: spec.kind === 'flag' ? ('boolean' as const) : ('string' as const) },
     ]),
   );
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
       args,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context.ts';
 import { ConfigError } from '../config.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, type ErrorKind } from '../domain/errors.ts';
 import { commands, findCommand } from './commands.ts';
 import { UsageError } from './errors.ts';
 import { commandHelp, overallHelp } from './help.ts';
@@ -21,6 +21,23 @@ export type AppSource = AppContext | (() => Promise<AppContext>);
 
 // Prisma returns BigInt for some columns; JSON.stringify would throw on them.
 const toJson = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+
+/**
+ * Exit code of a refused operation, by error kind (0 ok; 2 is kept for a command line that cannot be
+ * parsed, UsageError/ConfigError). Every kind says its code, so a new kind cannot slip into a default.
+ */
+export const EXIT_CODE = {
+  request: 1,
+  unauthenticated: 1,
+  credentials: 1,
+  forbidden: 1,
+  not_found: 1,
+  rate_limited: 1,
+  validation: 1,
+  conflict: 1,
+  limit: 1,
+  internal: 1,
+} as const satisfies Record<ErrorKind, number>;
 
 /** Runs one CLI invocation and returns its exit code (0 ok, 1 refused, 2 bad arguments). */
 export async function runCli(argv: readonly string[], source: AppSource, io: CliIo = processIo): Promise<number> {
@@ -52,10 +69,10 @@ export async function runCli(argv: readonly string[], source: AppSource, io: Cli
     }
     if (error instanceof DomainError) {
       io.stderr(`${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`);
-      return 1;
+      return EXIT_CODE[error.kind];
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`${JSON.stringify({ error: { code: 'internal', message } })}\n`);
-    return 1;
+    return EXIT_CODE.internal;
   }
 }

@@ -1,6 +1,24 @@
 import { Prisma } from '../generated/prisma/client.ts';
-import { CALL_VIEWS, type CallFilter } from './calls-query.ts';
+import type { CallDirection } from '../generated/prisma/client.ts';
+import { CALL_VIEWS, type CallView } from '../lifecycle/statuses.ts';
 import { foldAccents } from './text.ts';
+
+export { CALL_VIEWS, type CallView, viewOf } from '../lifecycle/statuses.ts';
+
+export interface CallFilter {
+  view?: CallView | null;
+  startedFrom?: Date | null;
+  startedTo?: Date | null;
+  agentIds?: string[] | null;
+  campaignIds?: string[] | null;
+  direction?: CallDirection | null;
+  scoreMin?: number | null;
+  scoreMax?: number | null;
+  topic?: string | null;
+  language?: string | null;
+  /** Web-search syntax ("quoted phrase", -word, or) over the transcript, accent- and case-insensitive. */
+  search?: string | null;
+}
 
 /**
  * The SQL conditions (over `calls c`) of a call filter, for any query that must list exactly what

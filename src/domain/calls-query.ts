@@ -1,39 +1,10 @@
 import { isUuid } from './api-keys.ts';
 import type { Db } from '../db/client.ts';
-import { Prisma, type CallDirection, type CallStatus } from '../generated/prisma/client.ts';
+import { Prisma } from '../generated/prisma/client.ts';
 import { DomainError } from './errors.ts';
-import { callFilterWhere } from './calls-filter.ts';
+import { type CallFilter, callFilterWhere } from './calls-filter.ts';
 
-/** The app's three views of calls (PRODUCT.md "States"). */
-export const CALL_VIEWS = {
-  in_progress: ['queued', 'transcribing', 'analyzing'],
-  analyzed: ['analyzed', 'transcribed'],
-  failed: ['failed'],
-} as const satisfies Record<string, readonly CallStatus[]>;
-export type CallView = keyof typeof CALL_VIEWS;
-
-export function viewOf(status: CallStatus): CallView {
-  return status === 'failed'
-    ? 'failed'
-    : status === 'analyzed' || status === 'transcribed'
-      ? 'analyzed'
-      : 'in_progress';
-}
-
-export interface CallFilter {
-  view?: CallView | null;
-  startedFrom?: Date | null;
-  startedTo?: Date | null;
-  agentIds?: string[] | null;
-  campaignIds?: string[] | null;
-  direction?: CallDirection | null;
-  scoreMin?: number | null;
-  scoreMax?: number | null;
-  topic?: string | null;
-  language?: string | null;
-  /** Web-search syntax ("quoted phrase", -word, or) over the transcript, accent- and case-insensitive. */
-  search?: string | null;
-}
+export { CALL_VIEWS, type CallFilter, type CallView, viewOf } from './calls-filter.ts';
 
 export type CallSort = 'started_at' | 'score' | 'duration';
 

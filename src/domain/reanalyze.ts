@@ -1,4 +1,6 @@
+import { enqueue } from '../../workers/jobs.ts';
 import type { Db } from '../db/client.ts';
+import { transition } from '../lifecycle/transition.ts';
 import { DomainError, notFound } from './errors.ts';
 import { getApplicableTemplate } from './templates.ts';
 
@@ -28,14 +30,13 @@ export async function requestReanalysis(db: Db, accountId: string, callId: strin
   }
   return db.$transaction(async (tx) => {
     // The status guard makes two simultaneous clicks enqueue one job, not two.
-    const bumped = await tx.$executeRaw`
-      UPDATE calls SET analysis_revision = analysis_revision + 1, status = 'analyzing', updated_at = now()
-       WHERE id = ${callId}::uuid AND account_id = ${accountId}::uuid AND status IN ('analyzed', 'transcribed')`;
-    if (bumped === 0) throw new DomainError('not_ready', 'This call is already being analyzed.');
-    await tx.callEvent.create({
-      data: { callId, status: 'analyzing', detail: `re-analysis requested by user ${requestedBy}` },
+    const moved = await transition(tx, callId, ['analyzed', 'transcribed'], 'analyzing', {
+      detail: `re-analysis requested by user ${requestedBy}`,
+      where: { accountId },
+      data: { analysisRevision: { increment: 1 } },
     });
-    await tx.$executeRaw`SELECT graphile_worker.add_job('analyze', json_build_object('callId', ${callId}::text), job_key := ${`analyze:${callId}`}, max_attempts := 8, priority := -10)`;
+    if (!moved) throw new DomainError('not_ready', 'This call is already being analyzed.');
+    await enqueue(tx, 'analyze', { callId });
     return tx.call.findUniqueOrThrow({ where: { id: callId } });
   });
 }

@@ -1,5 +1,11 @@
 import type { Plugin } from 'graphql-yoga';
-import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext } from './graphql-js.ts';
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type SelectionSetNode,
+  type ValidationContext,
+} from '../../schema/graphql-js.ts';
 
 /**
  * Refuses operations nested deeper than `max`, introspection included: Pothos' complexity limits

@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.ts';
 import type { Route } from '../http/server.ts';
 import { createGraphqlServer, GRAPHQL_PATH } from './server.ts';
-import type { CallUpdatesHub } from './subscriptions.ts';
+import type { CallUpdatesHub } from '../lifecycle/updates.ts';
 
 const hubs = new WeakMap<AppContext, CallUpdatesHub>();
 

@@ -1,14 +1,14 @@
 import { clientIp } from '../http/client-ip.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, getOperationAST } from './graphql-js.ts';
+import { GraphQLError, getOperationAST } from '../../schema/graphql-js.ts';
 import type { AppContext } from '../app/context.ts';
 import { DomainError } from '../domain/errors.ts';
 import { depthLimit } from './depth-limit.ts';
 import { checkCsrf, CSRF_HEADER, getSession } from '../auth/session.ts';
 import { schema } from '../../schema/index.ts';
-import type { GraphQLContext } from './context.ts';
-import { CallUpdatesHub } from './subscriptions.ts';
+import type { GraphQLContext } from '../../schema/context.ts';
+import { CallUpdatesHub } from '../lifecycle/updates.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 

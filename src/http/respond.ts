@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ErrorCode, httpStatusOf } from '../domain/errors.ts';
 
 export function sendJson(
   res: ServerResponse,
@@ -20,15 +21,22 @@ export function sendJson(
   res.end(payload);
 }
 
-/** The error body of the intake document §2: `{error:{code,message}}`. */
+/**
+ * The error body of the intake document §2: `{error:{code,message}}`, with the status the error
+ * catalog (src/domain/errors.ts) gives the code: routes never choose a status themselves.
+ */
 export function sendError(
   res: ServerResponse,
-  status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   headers: Record<string, string> = {},
 ): void {
-  sendJson(res, status, { error: { code, message } }, headers);
+  sendJson(res, httpStatusOf(code), { error: { code, message } }, headers);
+}
+
+/** A DomainError thrown below, answered with its code, message and catalog status. */
+export function sendDomainError(res: ServerResponse, error: { code: ErrorCode; message: string }): void {
+  sendError(res, error.code, error.message);
 }
 
 /**
@@ -38,12 +46,11 @@ export function sendError(
 export function sendErrorAndClose(
   req: IncomingMessage,
   res: ServerResponse,
-  status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   headers: Record<string, string> = {},
 ): void {
-  sendError(res, status, code, message, { Connection: 'close', ...headers });
+  sendError(res, code, message, { Connection: 'close', ...headers });
   res.on('finish', () => {
     // Give the client a moment to read the answer before the unread body makes the kernel reset.
     setTimeout(() => req.destroy(), 250).unref();

@@ -43,22 +43,21 @@ export function createHttpServer(app: AppContext, routes: Route[], fallback?: Ha
       try {
         url = new URL(req.url ?? '/', 'http://localhost');
       } catch {
-        return sendError(res, 400, 'bad_request', 'The request target is not a valid path.', { Connection: 'close' });
+        return sendError(res, 'bad_request', 'The request target is not a valid path.', { Connection: 'close' });
       }
       try {
         const match = findRoute(routes, req.method ?? 'GET', url.pathname);
         if (match === 'method') {
-          return sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}.`);
+          return sendError(res, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}.`);
         }
         if (match) return await match.route.handler(req, res, { requestId, url, params: match.params });
         if (fallback) return await fallback(req, res, { requestId, url, params: {} });
-        sendError(res, 404, 'not_found', `Nothing at ${url.pathname}.`);
+        sendError(res, 'not_found', `Nothing at ${url.pathname}.`);
       } catch (error) {
         app.log.error({ err: error }, 'unhandled error');
         if (!res.headersSent) {
           sendError(
             res,
-            500,
             'internal_error',
             `Something went wrong on our side. Quote request id ${requestId} when reporting it.`,
           );

@@ -55,14 +55,14 @@ export function webAppFallback(app: AppContext, distDir: string = WEB_DIST_DIR):
   return async (req, res, rc) => {
     const method = req.method ?? 'GET';
     const pathname = rc.url.pathname;
-    if (API_PREFIX.test(pathname)) return sendError(res, 404, 'not_found', `Nothing at ${pathname}.`);
-    if (method !== 'GET' && method !== 'HEAD') return sendError(res, 404, 'not_found', `Nothing at ${pathname}.`);
+    if (API_PREFIX.test(pathname)) return sendError(res, 'not_found', `Nothing at ${pathname}.`);
+    if (method !== 'GET' && method !== 'HEAD') return sendError(res, 'not_found', `Nothing at ${pathname}.`);
 
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
-      return sendError(res, 400, 'bad_request', 'The address is malformed.');
+      return sendError(res, 'bad_request', 'The address is malformed.');
     }
     // Static file, if the path names one inside the build (never outside it).
     const candidate = path.resolve(root, `.${path.posix.normalize(decoded)}`);
@@ -86,7 +86,7 @@ export function webAppFallback(app: AppContext, distDir: string = WEB_DIST_DIR):
       }
       // A missing asset is a 404, not the app: a stale tab asking for an old chunk must not get HTML.
       if (decoded.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(decoded)) {
-        if (!info) return sendError(res, 404, 'not_found', `Nothing at ${pathname}.`);
+        if (!info) return sendError(res, 'not_found', `Nothing at ${pathname}.`);
       }
     }
 

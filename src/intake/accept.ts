@@ -6,6 +6,9 @@ import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
 import { normalizeName, stripControls, truncate } from '../domain/text.ts';
 import { minutesForBytes, reserveMinutes } from '../domain/usage.ts';
+import { NONE } from '../lifecycle/statuses.ts';
+import { transition } from '../lifecycle/transition.ts';
+import { enqueue } from '../../workers/jobs.ts';
 import { detectAudioType } from './audio-type.ts';
 import { badRequest } from './errors.ts';
 import { parseFileName } from './filename.ts';
@@ -145,8 +148,8 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
           bytes: file.size,
           planMinutes: account.planMinutes,
         });
-        await tx.$executeRaw`INSERT INTO call_events (call_id, status, detail) VALUES (${id}::uuid, 'queued', ${`accepted via ${input.source}`})`;
-        await tx.$executeRaw`SELECT graphile_worker.add_job('transcribe', json_build_object('callId', ${id}::text), job_key := ${`transcribe:${id}`}, max_attempts := 8)`;
+        await transition(tx, id, NONE, 'queued', { detail: `accepted via ${input.source}` });
+        await enqueue(tx, 'transcribe', { callId: id });
         // Last step inside the transaction: a committed call always has its recording.
         await app.storage.putFile(key, file.tempPath);
         stored = key;

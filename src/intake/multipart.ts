@@ -31,6 +31,8 @@ export interface ReceiveOptions {
   /** Bytes kept per file; the rest of a larger file is counted (its `size` stays true) but not written. */
   maxFileBytes?: number;
   fileField?: string;
+  /** What a body over `maxBodyBytes` is told (the app's upload words it for its users). */
+  tooLargeMessage?: string;
 }
 
 export const tooLarge = (max: number) =>
@@ -82,7 +84,8 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
 
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received >= opts.maxBodyBytes) fail(tooLarge(opts.maxBodyBytes));
+      if (received >= opts.maxBodyBytes)
+        fail(opts.tooLargeMessage ? badRequest(opts.tooLargeMessage) : tooLarge(opts.maxBodyBytes));
     });
     req.on('aborted', () => fail(new ClientGone('client disconnected')));
     req.on('close', () => {

@@ -33,15 +33,9 @@ export interface TranscriptionEngine {
   transcribeChunk(samples: Float32Array, language: string | null): Promise<ChunkTranscript>;
 }
 
-/** Base of every error that ends a transcription for good; `reason` is what the worker stores as failure_reason. */
-export class TranscriptionFailure extends Error {
-  readonly reason: string;
-  constructor(reason: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.reason = reason;
-  }
-}
+import { TranscriptionFailure } from '../audio/failure.ts';
+
+export { TranscriptionFailure };
 
 export class UnsupportedLanguageError extends TranscriptionFailure {
   readonly language: string;

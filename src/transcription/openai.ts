@@ -133,7 +133,7 @@ export class OpenAiEngine implements TranscriptionEngine {
     if (language) form.append('language', language);
 
     const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`;
-    let response;
+    let response: import('got').Response<string>;
     try {
       response = await got.post(url, {
         body: form,

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { enqueue, type JobName } from '../../workers/jobs.ts';
 import type { AppContext } from '../app/context.ts';
 import type { Tx } from '../db/client.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import type { WebhookDelivery } from '../generated/prisma/client.ts';
 import { CALL_ANALYZED, WEBHOOK_TEST, callAnalyzedEvent, callForWebhook, testEvent } from './payload.ts';
 
-export const DELIVER_WEBHOOK_TASK = 'deliver-webhook';
+export const DELIVER_WEBHOOK_TASK = 'deliver-webhook' satisfies JobName;
 
 /**
  * The `webhook-id` of a call's analysis: derived from the call and its analysis revision, so a
@@ -23,14 +24,7 @@ export function callAnalyzedEventId(callId: string, analysisRevision: number): s
  * killed mid-attempt whose job the heartbeat unlocks; those must run again, not be dropped.
  */
 export async function scheduleDeliveryJob(tx: Tx, deliveryId: string, delayMs = 0): Promise<void> {
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job(
-      ${DELIVER_WEBHOOK_TASK},
-      json_build_object('deliveryId', ${deliveryId}::text),
-      run_at := now() + ${delayMs} * interval '1 millisecond',
-      job_key := 'deliver:' || ${deliveryId}::text,
-      max_attempts := 10,
-      priority := -20)`;
+  await enqueue(tx, DELIVER_WEBHOOK_TASK, { deliveryId }, { delayMs });
 }
 
 /**

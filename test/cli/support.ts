@@ -44,7 +44,14 @@ export interface CliRun {
 export async function cli(app: AppContext | (() => Promise<AppContext>), ...argv: string[]): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(argv, app, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  const code = await runCli(argv, app, {
+    stdout: (s) => {
+      stdout += s;
+    },
+    stderr: (s) => {
+      stderr += s;
+    },
+  });
   let json: unknown;
   try {
     json = stdout ? JSON.parse(stdout) : undefined;

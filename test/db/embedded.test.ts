@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { startService } from '../../src/app/start.ts';
+import { startService } from '../../src/service/start.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { createLogger } from '../../src/log.ts';
 

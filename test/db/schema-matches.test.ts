@@ -77,7 +77,11 @@ function dmmfFromBundledWasm(schema: string): Datamodel {
   const str = (ptr: number, len: number) => decoder.decode(bytes().subarray(ptr >>> 0, (ptr >>> 0) + len));
   const g = globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(m: string): void } };
   let panic = '';
-  g.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (m: string) => void (panic = m) };
+  g.PRISMA_WASM_PANIC_REGISTRY ??= {
+    set_message: (m: string) => {
+      panic = m;
+    },
+  };
   // Import names carry wasm-bindgen hashes: bind by prefix so a CLI upgrade does not break this.
   const module = new WebAssembly.Module(readFileSync(wasmPath));
   const impl: Record<string, (...a: number[]) => unknown> = {
@@ -100,7 +104,8 @@ function dmmfFromBundledWasm(schema: string): Datamodel {
   for (const imp of WebAssembly.Module.imports(module)) {
     const key = Object.keys(impl).find((k) => imp.name === k || imp.name.startsWith(`${k}_`));
     if (!key) throw new Error(`prisma-schema wasm needs an import this glue lacks: ${imp.module}.${imp.name}`);
-    (imports[imp.module] ??= {})[imp.name] = impl[key];
+    imports[imp.module] ??= {};
+    imports[imp.module]![imp.name] = impl[key];
   }
   ex = new WebAssembly.Instance(module, imports as WebAssembly.Imports).exports;
   ex.__wbindgen_start();

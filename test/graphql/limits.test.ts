@@ -31,7 +31,7 @@ describe('query limits', () => {
   });
 
   it('still answers the standard introspection query (GraphiQL, code generators)', async () => {
-    const { getIntrospectionQuery } = await import('../../src/graphql/graphql-js.ts');
+    const { getIntrospectionQuery } = await import('../../schema/graphql-js.ts');
     const r = await acme.as.viewer.gql(getIntrospectionQuery());
     expect(r.body.errors ?? []).toEqual([]);
     expect(r.body.data.__schema.types.length).toBeGreaterThan(20);

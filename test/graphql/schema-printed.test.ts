@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { getNamedType, isObjectType } from '../../src/graphql/graphql-js.ts';
+import { getNamedType, isObjectType } from '../../schema/graphql-js.ts';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../schema/index.ts';
 import { printedSchema, SCHEMA_FILE } from '../../scripts/schema-print.ts';

@@ -102,7 +102,10 @@ it('a database restart loses nothing: calls accepted before it finish, intake an
 
   // The client retries the refused request with the same external_id: created now, once.
   let retried = await send('during');
-  await until(async () => (retried = await send('during')).status !== 500, 30_000);
+  await until(async () => {
+    retried = await send('during');
+    return retried.status !== 500;
+  }, 30_000);
   expect([201, 200]).toContain(retried.status);
   const after = await send('after');
   expect(after.status).toBe(201);

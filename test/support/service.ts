@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { startService, type Service } from '../../src/app/start.ts';
+import { startService, type Service } from '../../src/service/start.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { createAgent } from '../../src/domain/agents.ts';
 import { createApiKey } from '../../src/domain/api-keys.ts';

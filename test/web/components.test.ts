@@ -59,6 +59,7 @@ function mockClient(answers: Record<string, (vars: any) => unknown>) {
 
 function renderWith(node: ReactNode, client: Client, lang: Lang = 'en') {
   return render(
+    // biome-ignore lint/correctness/noChildrenProp: without JSX, the providers' prop types want children as a prop.
     h(I18nProvider, { lang, children: h(ToastProvider, { children: h(Provider, { value: client, children: node }) }) }),
   );
 }

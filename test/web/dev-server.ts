@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startService } from '../../src/app/start.ts';
+import { startService } from '../../src/service/start.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { createAgent } from '../../src/domain/agents.ts';

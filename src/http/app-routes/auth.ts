@@ -21,8 +21,8 @@ export async function requireSession(
   const session = await getSession(app, req, res);
   if (!session) {
     const message = 'Sign in to the app first (no valid session cookie).';
-    if (opts.close) sendErrorAndClose(req, res, 401, 'unauthorized', message);
-    else sendError(res, 401, 'unauthorized', message);
+    if (opts.close) sendErrorAndClose(req, res, 'unauthorized', message);
+    else sendError(res, 'unauthorized', message);
     return null;
   }
   const store = logContext.getStore();
@@ -41,11 +41,11 @@ export function requireWrite(
   roles: readonly UserRole[],
 ): boolean {
   if (!checkCsrf(session, req)) {
-    sendErrorAndClose(req, res, 403, 'csrf', `The ${CSRF_HEADER} header is missing or does not match this session.`);
+    sendErrorAndClose(req, res, 'csrf', `The ${CSRF_HEADER} header is missing or does not match this session.`);
     return false;
   }
   if (!roles.includes(session.user.role)) {
-    sendErrorAndClose(req, res, 403, 'forbidden', `Your role (${session.user.role}) cannot do this; ask an admin.`);
+    sendErrorAndClose(req, res, 'forbidden', `Your role (${session.user.role}) cannot do this; ask an admin.`);
     return false;
   }
   return true;

@@ -6,7 +6,7 @@ import type { AppContext } from '../../app/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { CSV_COLUMNS, exportCallRows, exportFileName } from '../../export/calls-csv.ts';
 import { filterFromQuery } from '../../export/filter-params.ts';
-import { sendError } from '../respond.ts';
+import { sendDomainError } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
 import { requireSession } from './auth.ts';
 import { contentDisposition } from './content-disposition.ts';
@@ -23,11 +23,11 @@ export function exportRoute(app: AppContext): Route {
     const session = await requireSession(app, req, res);
     if (!session) return;
     const { accountId } = session.user;
-    let filter;
+    let filter: ReturnType<typeof filterFromQuery>;
     try {
       filter = filterFromQuery(rc.url.searchParams);
     } catch (error) {
-      if (error instanceof DomainError) return sendError(res, 400, error.code, error.message);
+      if (error instanceof DomainError) return sendDomainError(res, error);
       throw error;
     }
     const account = await app.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { timeZone: true } });

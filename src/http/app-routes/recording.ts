@@ -25,14 +25,14 @@ export function recordingRoute(app: AppContext): Route {
           select: { storageKey: true, contentType: true, fileName: true, fileSha256: true },
         })
       : null;
-    if (!call) return sendError(res, 404, 'not_found', 'No such call.');
+    if (!call) return sendError(res, 'not_found', 'No such call.');
 
     let size: number;
     try {
       size = await app.storage.size(call.storageKey);
     } catch (error) {
       app.log.error({ err: error, callId: id }, 'recording missing from storage');
-      return sendError(res, 404, 'not_found', 'The recording of this call is not available.');
+      return sendError(res, 'not_found', 'The recording of this call is not available.');
     }
 
     // The stored file never changes after intake, so its sha256 is a strong validator.
@@ -57,7 +57,7 @@ export function recordingRoute(app: AppContext): Route {
     const range = ifRange && ifRange !== etag ? ({ kind: 'full' } as const) : parseRange(req.headers.range, size);
 
     if (range.kind === 'unsatisfiable') {
-      return sendError(res, 416, 'range_not_satisfiable', `The recording has ${size} bytes.`, {
+      return sendError(res, 'range_not_satisfiable', `The recording has ${size} bytes.`, {
         'Content-Range': `bytes */${size}`,
       });
     }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../../app/context.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { ClientGone, receiveForm, tooLarge } from '../../intake/multipart.ts';
+import { ClientGone, type ReceivedForm, receiveForm } from '../../intake/multipart.ts';
 import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from '../../upload/manual-upload.ts';
-import { sendError, sendErrorAndClose, sendJson } from '../respond.ts';
+import { sendDomainError, sendErrorAndClose, sendJson } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
 import { requireSession, requireWrite, UPLOAD_ROLES } from './auth.ts';
 
@@ -17,7 +17,7 @@ export function uploadRoute(app: AppContext): Route {
     const session = await requireSession(app, req, res, { close: true });
     if (!session || !requireWrite(req, res, session, UPLOAD_ROLES)) return;
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
-      return sendErrorAndClose(req, res, 400, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
+      return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
     }
     const account = await app.db.account.findUniqueOrThrow({
       where: { id: session.user.accountId },
@@ -27,23 +27,20 @@ export function uploadRoute(app: AppContext): Route {
     const tooBig = `The upload must weigh less than ${Math.floor(limits.requestBytes / 1_048_576)} MB in all; send the files in several uploads.`;
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length >= limits.requestBytes)
-      return sendErrorAndClose(req, res, 400, 'bad_request', tooBig);
+      return sendErrorAndClose(req, res, 'bad_request', tooBig);
 
-    let form;
+    let form: ReceivedForm;
     try {
       form = await receiveForm(req, {
         tmpDir: app.config.tmpDir,
         maxBodyBytes: limits.requestBytes,
         maxFiles: MAX_UPLOAD_FILES,
         maxFileBytes: limits.perFileBytes,
+        tooLargeMessage: tooBig,
       });
     } catch (error) {
       if (error instanceof ClientGone) return void res.destroy();
-      if (error instanceof DomainError) {
-        // receiveForm words its size error for the REST intake; the app's user needs this one.
-        const message = error.message === tooLarge(limits.requestBytes).message ? tooBig : error.message;
-        return sendErrorAndClose(req, res, 400, error.code, message);
-      }
+      if (error instanceof DomainError) return sendErrorAndClose(req, res, error.code, error.message);
       throw error;
     }
 
@@ -57,7 +54,7 @@ export function uploadRoute(app: AppContext): Route {
       });
       sendJson(res, 200, { results });
     } catch (error) {
-      if (error instanceof DomainError) return sendError(res, 400, error.code, error.message);
+      if (error instanceof DomainError) return sendDomainError(res, error);
       throw error;
     }
   }

@@ -34,6 +34,7 @@ const NAV: { section: MessageKey; items: { to: string; label: MessageKey; icon: 
 export function LanguageSwitch() {
   const { lang, setLang, t } = useT();
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a pair of toggle buttons; a fieldset would bring its own border and legend.
     <div className="lang-switch" role="group" aria-label={t('common.language')}>
       {LANGS.map((l) => (
         <button

@@ -52,6 +52,7 @@ export function ScorePill({ score }: { score: number | null | undefined }) {
   return (
     <span
       className={`score ${scoreClass(score)}`}
+      role="img"
       aria-label={score == null ? t('calls.noScore') : t('calls.scoreOf', { score: formatScore(score, locale) })}
     >
       {formatScore(score, locale)}

@@ -62,7 +62,11 @@ export function Button({
 }
 
 export function Spinner({ label }: { label?: string }) {
-  return <span className="spinner" role={label ? 'status' : undefined} aria-label={label} />;
+  return label ? (
+    <span className="spinner" role="status" aria-label={label} />
+  ) : (
+    <span className="spinner" aria-hidden="true" />
+  );
 }
 
 interface FieldShell {

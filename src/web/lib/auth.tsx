@@ -64,6 +64,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const statusRef = useRef(status);
   statusRef.current = status;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: generation is the reason to rebuild, not an input.
   const { client, dispose } = useMemo(
     () =>
       createGraphqlClient({
@@ -77,7 +78,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         },
       }),
     // A new client per session generation: nothing cached survives a change of user.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [generation],
   );
   useEffect(() => dispose, [dispose]);

@@ -2,7 +2,9 @@
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
 const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
+const notify = () => {
+  for (const l of listeners) l();
+};
 if (typeof window !== 'undefined') window.addEventListener('popstate', notify);
 
 function subscribe(l: () => void) {

@@ -202,6 +202,7 @@ export function CallDetailPage({ id }: { id: string }) {
         <div className="stack">
           <Card bodyClass="tight">
             <div className="player">
+              {/* biome-ignore lint/a11y/useMediaCaption: the transcript beside the player is the recording's text. */}
               <audio
                 ref={audioRef}
                 controls
@@ -646,7 +647,7 @@ function MetadataCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
   const langName = useLanguageName();
   const items: [MessageKey, ReactNode][] = [
-    ['meta.externalId', call.externalId ? <code>{call.externalId}</code> : '—'],
+    ['meta.externalId', call.externalId ? <code key="externalId">{call.externalId}</code> : '—'],
     ['meta.customerPhone', call.customerPhone ?? '—'],
     ['meta.customerName', call.customerName ?? '—'],
     ['meta.agentCode', call.agent.telephonyCode ?? '—'],
@@ -659,7 +660,7 @@ function MetadataCard({ call }: { call: CallData }) {
     ['meta.channels', call.channels == null ? '—' : call.channels >= 2 ? t('meta.stereo') : t('meta.mono')],
     [
       'meta.file',
-      <span className="truncate" style={{ display: 'block' }} title={call.fileName}>
+      <span key="file" className="truncate" style={{ display: 'block' }} title={call.fileName}>
         {call.fileName}
       </span>,
     ],

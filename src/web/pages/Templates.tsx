@@ -104,7 +104,7 @@ export function TemplatesPage() {
                     </td>
                     <td>{def.topics?.length ?? 0}</td>
                     <td className="muted">{formatRelative(x.updatedAt, locale)}</td>
-                    <td className="right" onClick={(e) => e.stopPropagation()}>
+                    <td className="right" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
                       {canManage && !x.isDefault && (
                         <Button size="sm" variant="ghost" icon="star" onClick={() => makeDefault(x.id, x.name)}>
                           {t('templates.setDefault')}

@@ -150,6 +150,7 @@ export function UploadPage() {
           </div>
         </Card>
         {canUpload && (
+          // biome-ignore lint/a11y/useSemanticElements: a drop target that holds its own text and hint; a <button> may not contain them.
           <div
             className={`dropzone${over ? ' over' : ''}`}
             role="button"

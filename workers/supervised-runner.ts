@@ -1,5 +1,5 @@
 import { run, type Runner, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../src/log.ts';
 
 export interface SupervisedRunner {
   stop(): Promise<void>;

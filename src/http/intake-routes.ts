@@ -3,12 +3,11 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../app/context.ts';
 import { authenticateApiKey } from '../domain/api-keys.ts';
 import { DomainError } from '../domain/errors.ts';
-import { sendError, sendErrorAndClose, sendJson } from '../http/respond.ts';
-import type { Route } from '../http/server.ts';
+import { sendDomainError, sendErrorAndClose, sendJson } from './respond.ts';
+import type { Route } from './server.ts';
 import { logContext } from '../log.ts';
-import { acceptRecording } from './accept.ts';
-import { INTAKE_STATUS } from './errors.ts';
-import { ClientGone, receiveForm, tooLarge } from './multipart.ts';
+import { acceptRecording } from '../intake/accept.ts';
+import { ClientGone, type ReceivedForm, receiveForm, tooLarge } from '../intake/multipart.ts';
 
 /** Strictly less than 20 MB (20 × 1,048,576 bytes) for the whole request (intake document §8). */
 export const INTAKE_MAX_BYTES = 20 * 1_048_576;
@@ -27,7 +26,7 @@ export function intakeRoutes(app: AppContext): Route[] {
       const message = token
         ? 'The API key is unknown or has been revoked.'
         : 'Send your API key as `Authorization: Bearer <API_KEY>`.';
-      return sendErrorAndClose(req, res, 401, 'unauthorized', message, { 'WWW-Authenticate': BEARER });
+      return sendErrorAndClose(req, res, 'unauthorized', message, { 'WWW-Authenticate': BEARER });
     }
     const store = logContext.getStore();
     if (store) store.accountId = key.accountId;
@@ -37,37 +36,26 @@ export function intakeRoutes(app: AppContext): Route[] {
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      return sendErrorAndClose(
-        req,
-        res,
-        429,
-        'rate_limited',
-        `Too many requests for this account; retry in ${retry} s.`,
-        { 'Retry-After': String(retry) },
-      );
+      return sendErrorAndClose(req, res, 'rate_limited', `Too many requests for this account; retry in ${retry} s.`, {
+        'Retry-After': String(retry),
+      });
     }
 
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length >= INTAKE_MAX_BYTES) {
       const e = tooLarge(INTAKE_MAX_BYTES);
-      return sendErrorAndClose(req, res, 400, 'bad_request', e.message);
+      return sendErrorAndClose(req, res, 'bad_request', e.message);
     }
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
-      return sendErrorAndClose(
-        req,
-        res,
-        400,
-        'bad_request',
-        'The body must be multipart/form-data with a `file` part.',
-      );
+      return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with a `file` part.');
     }
 
-    let form;
+    let form: ReceivedForm;
     try {
       form = await receiveForm(req, { tmpDir: app.config.tmpDir, maxBodyBytes: INTAKE_MAX_BYTES, maxFiles: 1 });
     } catch (error) {
       if (error instanceof ClientGone) return void res.destroy();
-      if (error instanceof DomainError) return sendErrorAndClose(req, res, 400, error.code, error.message);
+      if (error instanceof DomainError) return sendErrorAndClose(req, res, error.code, error.message);
       throw error;
     }
 
@@ -81,9 +69,7 @@ export function intakeRoutes(app: AppContext): Route[] {
       app.log.info({ callId: accepted.id, status: accepted.status }, 'call accepted');
       sendJson(res, accepted.status === 'queued' ? 201 : 200, accepted);
     } catch (error) {
-      if (error instanceof DomainError && INTAKE_STATUS[error.code]) {
-        return sendError(res, INTAKE_STATUS[error.code]!, error.code, error.message);
-      }
+      if (error instanceof DomainError) return sendDomainError(res, error);
       throw error;
     }
   }

@@ -1,8 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
-import { EventEmitter } from 'node:events';
-import type { WorkerEvents } from 'graphile-worker';
-import { startSupervisedRunner, type SupervisedRunner } from '../jobs/supervised-runner.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
@@ -10,12 +7,10 @@ import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { localStorage } from '../storage/local.ts';
 import { createHttpServer } from '../http/server.ts';
-import { buildRoutes, buildFallback } from '../http/routes.ts';
-import { CRONTAB, createTaskList } from '../../workers/index.ts';
-import { startHeartbeat } from '../jobs/heartbeat.ts';
+import { buildRoutes, buildFallback } from './routes.ts';
 import { moonshineLanguages } from '../transcription/moonshine.ts';
-import { workerLogger } from '../../workers/logger.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext } from '../app/context.ts';
+import { startWorkerRole, type WorkerRole } from '../../workers/start.ts';
 
 export interface Roles {
   api: boolean;
@@ -26,7 +21,7 @@ export interface Service {
   app: AppContext;
   /** Address the API listens on (when the api role runs). */
   url: string | null;
-  worker: SupervisedRunner | null;
+  worker: WorkerRole | null;
   close(): Promise<void>;
 }
 
@@ -73,31 +68,7 @@ export async function startService(
       'no Moonshine models found: run `npm run models:fetch` or set MODELS_DIR; calls cannot be transcribed until then',
     );
   }
-  let worker: SupervisedRunner | null = null;
-  let stopHeartbeat: (() => Promise<void>) | null = null;
-  if (roles.worker) {
-    // Created before run() so the heartbeat sees the workers run() creates.
-    const events = new EventEmitter() as WorkerEvents;
-    const heartbeat = startHeartbeat(app, events, {
-      staleMs: config.workerStaleSeconds * 1000,
-      intervalMs: Math.min(5000, (config.workerStaleSeconds * 1000) / 3),
-    });
-    worker = await startSupervisedRunner(
-      {
-        events,
-        connectionString: databaseUrl,
-        concurrency: config.workerConcurrency,
-        taskList: createTaskList(app),
-        crontab: CRONTAB,
-        noHandleSignals: true,
-        pollInterval: 1000,
-        logger: workerLogger(log),
-      },
-      log,
-    );
-    stopHeartbeat = await heartbeat;
-    log.info({ concurrency: config.workerConcurrency }, 'worker running');
-  }
+  const worker = roles.worker ? await startWorkerRole(app) : null;
 
   return {
     app,
@@ -112,7 +83,6 @@ export async function startService(
         await closed;
         clearTimeout(cut);
       }
-      if (stopHeartbeat) await stopHeartbeat();
       if (worker) await worker.stop();
       await app.db.$disconnect();
       if (embedded) await embedded.stop();

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { AppContext } from '../app/context.ts';
-import type { AuthSession } from '../auth/session.ts';
-import type { CallUpdatesHub } from './subscriptions.ts';
+import type { AppContext } from '../src/app/context.ts';
+import type { AuthSession } from '../src/auth/session.ts';
+import type { CallUpdatesHub } from '../src/lifecycle/updates.ts';
 
 /** What every resolver gets; built per request by src/graphql/server.ts. */
 export interface GraphQLContext {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../app/context.ts';
-import type { Handler, Route } from './server.ts';
-import { intakeRoutes } from '../intake/routes.ts';
-import { appHttpRoutes } from './app-routes/index.ts';
+import type { Handler, Route } from '../http/server.ts';
+import { intakeRoutes } from '../http/intake-routes.ts';
+import { appHttpRoutes } from '../http/app-routes/index.ts';
 import { graphqlRoutes } from '../graphql/routes.ts';
-import { webAppFallback } from './web-app.ts';
+import { webAppFallback } from '../http/web-app.ts';
 
 /** Every HTTP route of the api role; each area contributes its own list. */
 export async function buildRoutes(app: AppContext): Promise<Route[]> {

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { NONE, STATUSES, TRANSITIONS } from '../../src/lifecycle/statuses.ts';
+
+/** The arrows of the README's state diagram (the mermaid block of "Processing"), `[*]` read as none. */
+function readmeArrows(): string[] {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /## Processing[\s\S]*?```mermaid\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!block) throw new Error('README: no mermaid state diagram under "## Processing"');
+  return [...block.matchAll(/^\s*(\S+)\s*-->\s*([a-z_]+)\b/gm)].map(
+    ([, from, to]) => `${from === '[*]' ? NONE : from} → ${to}`,
+  );
+}
+
+test("the README's state diagram is the transition table, arrow for arrow", () => {
+  const table = Object.entries(TRANSITIONS).flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`));
+  expect(readmeArrows().sort()).toEqual(table.sort());
+});
+
+test('every status is reachable from intake and named in the diagram', () => {
+  const reached = new Set<string>([NONE]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [from, tos] of Object.entries(TRANSITIONS))
+      for (const to of tos) if (reached.has(from) && !reached.has(to)) grew = reached.add(to) !== null;
+  }
+  expect([...reached].filter((s) => s !== NONE).sort()).toEqual(Object.keys(STATUSES).sort());
+});

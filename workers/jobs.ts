@@ -1,0 +1,104 @@
+import type { JobHelpers, Task } from 'graphile-worker';
+import { z } from 'zod';
+import type { Tx } from '../src/db/client.ts';
+
+/**
+ * The job catalog: every graphile-worker task, its payload and its defaults. Producers (intake,
+ * re-analysis, webhooks) queue with `enqueue()`, consumers are declared with `task()`, and
+ * workers/index.ts must list a task for every name here, so the compiler checks names and payloads
+ * from producer to consumer. This module is the contract: src/ may import it, and nothing else in
+ * workers/ but start.ts (checked by scripts/check-cycles.ts).
+ *
+ * A new task: one entry here, its module in workers/ made with `task('name', …)`, one line in
+ * workers/index.ts.
+ */
+export const JOBS = {
+  transcribe: job({
+    payload: z.object({ callId: z.uuid() }),
+    maxAttempts: 8,
+    priority: 0,
+    jobKey: (p) => `transcribe:${p.callId}`,
+  }),
+  // Analysis takes milliseconds: it jumps the transcription backlog so results are not held back.
+  analyze: job({
+    payload: z.object({ callId: z.uuid() }),
+    maxAttempts: 8,
+    priority: -10,
+    jobKey: (p) => `analyze:${p.callId}`,
+  }),
+  // One job per delivery; HTTP failures never throw (the retry schedule is ours), so these attempts
+  // only cover crashes: a database error, or a killed worker whose job the heartbeat unlocks.
+  'deliver-webhook': job({
+    payload: z.object({ deliveryId: z.uuid() }),
+    maxAttempts: 10,
+    priority: -20,
+    jobKey: (p) => `deliver:${p.deliveryId}`,
+  }),
+  // Hourly from the crontab (workers/index.ts); the cron payload carries `_cron`, ignored.
+  housekeeping: job({
+    payload: z.object({}),
+    maxAttempts: 1,
+    priority: 0,
+    jobKey: () => 'housekeeping',
+  }),
+};
+
+interface JobSpec<S extends z.ZodType> {
+  payload: S;
+  maxAttempts: number;
+  /** Lower runs first (graphile-worker). */
+  priority: number;
+  /** A second add with the same key replaces a job still waiting, so a job is never queued twice. */
+  jobKey(payload: z.output<S>): string;
+}
+
+function job<S extends z.ZodType>(spec: JobSpec<S>): JobSpec<S> {
+  return spec;
+}
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.output<(typeof JOBS)[N]['payload']>;
+
+export interface EnqueueOptions {
+  /** Run no earlier than this many milliseconds after the transaction's start. */
+  delayMs?: number;
+  maxAttempts?: number;
+  priority?: number;
+  jobKey?: string;
+}
+
+/**
+ * Queues a job in the caller's transaction: the job exists exactly when the caller's writes commit.
+ * The payload is checked against the catalog's schema before it is stored.
+ */
+export async function enqueue<N extends JobName>(
+  tx: Tx,
+  name: N,
+  payload: JobPayload<N>,
+  opts: EnqueueOptions = {},
+): Promise<void> {
+  // TypeScript cannot correlate JOBS[name] with N; `payload` was checked against N by the signature.
+  const spec: JobSpec<z.ZodType> = JOBS[name];
+  const parsed = spec.payload.parse(payload);
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job(
+      ${name},
+      ${JSON.stringify(parsed)}::json,
+      run_at := now() + ${opts.delayMs ?? 0} * interval '1 millisecond',
+      job_key := ${opts.jobKey ?? spec.jobKey(parsed)},
+      max_attempts := ${opts.maxAttempts ?? spec.maxAttempts}::int,
+      priority := ${opts.priority ?? spec.priority}::int)`;
+}
+
+/** A graphile-worker task bound to its catalog name (workers/index.ts checks one per name). */
+export type NamedTask<N extends JobName> = Task & { readonly job: N };
+
+/** Declares the consumer of job `name`: the payload is parsed with the catalog's schema first. */
+export function task<N extends JobName>(
+  name: N,
+  run: (payload: JobPayload<N>, helpers: JobHelpers) => Promise<void>,
+): NamedTask<N> {
+  const schema: z.ZodType = JOBS[name].payload;
+  const handler: Task = (raw, helpers) => run(schema.parse(raw) as JobPayload<N>, helpers);
+  return Object.assign(handler, { job: name });
+}

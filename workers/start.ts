@@ -1,0 +1,45 @@
+import { EventEmitter } from 'node:events';
+import type { WorkerEvents } from 'graphile-worker';
+import type { AppContext } from '../src/app/context.ts';
+import { startHeartbeat } from './heartbeat.ts';
+import { CRONTAB, createTaskList } from './index.ts';
+import { workerLogger } from './logger.ts';
+import { type SupervisedRunner, startSupervisedRunner } from './supervised-runner.ts';
+
+export interface WorkerRole {
+  runner: SupervisedRunner;
+  stop(): Promise<void>;
+}
+
+/** The worker role of a process: the task list on a supervised graphile-worker runner, with heartbeats. */
+export async function startWorkerRole(app: AppContext): Promise<WorkerRole> {
+  const { config, log } = app;
+  // Created before run() so the heartbeat sees the workers run() creates.
+  const events = new EventEmitter() as WorkerEvents;
+  const heartbeat = startHeartbeat(app, events, {
+    staleMs: config.workerStaleSeconds * 1000,
+    intervalMs: Math.min(5000, (config.workerStaleSeconds * 1000) / 3),
+  });
+  const runner = await startSupervisedRunner(
+    {
+      events,
+      connectionString: config.databaseUrl!,
+      concurrency: config.workerConcurrency,
+      taskList: createTaskList(app),
+      crontab: CRONTAB,
+      noHandleSignals: true,
+      pollInterval: 1000,
+      logger: workerLogger(log),
+    },
+    log,
+  );
+  const stopHeartbeat = await heartbeat;
+  log.info({ concurrency: config.workerConcurrency }, 'worker running');
+  return {
+    runner,
+    async stop() {
+      await stopHeartbeat();
+      await runner.stop();
+    },
+  };
+}
