@@ -4,6 +4,7 @@ import { logContext } from '../src/log.ts';
 import { createAnalyzeTask } from './analyze.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
+import { createReplayWebhooksTask } from './replay-webhooks.ts';
 import { createTranscribeTask } from './transcribe.ts';
 
 /** The task list; each task file parses its payload with zod before doing anything. */
@@ -15,6 +16,7 @@ export function createTaskList(app: AppContext): TaskList {
       app,
       app.config.webhookRetryScheduleMs ? { scheduleMs: app.config.webhookRetryScheduleMs } : {},
     ),
+    'replay-webhooks': createReplayWebhooksTask(app),
     housekeeping: createHousekeepingTask(app),
   };
   return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, withJobContext(name, task as Task)]));

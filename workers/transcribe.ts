@@ -1,6 +1,7 @@
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { AppContext } from '../src/app/context.ts';
+import { enqueueCallFailed } from '../src/webhooks/enqueue.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { foldAccents } from '../src/domain/text.ts';
 import { minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
@@ -102,6 +103,8 @@ async function failCall(app: AppContext, callId: string, reason: string, detail:
     if (moved.count === 0) return;
     await tx.callEvent.create({ data: { callId, status: 'failed', detail: reason } });
     await releaseMinutes(tx, callId);
+    // Opt-in event: endpoints that did not subscribe to call.failed get nothing.
+    await enqueueCallFailed(tx, callId, app.config.publicUrl);
   });
 }
 

@@ -18,7 +18,7 @@ const isValidation = (c: string) =>
 const isConflict = (c: string) =>
   c.endsWith('_taken') ||
   ['last_owner', 'invitation_used', 'not_ready', 'not_transcribed', 'no_template', 'webhook_disabled'].includes(c);
-const isLimit = (c: string) => c === 'seat_limit' || c === 'no_minutes';
+const isLimit = (c: string) => c === 'seat_limit' || c === 'no_minutes' || c === 'webhook_endpoint_limit';
 const isForbidden = (c: string) => c === 'forbidden';
 const isRateLimited = (c: string) => c === 'rate_limited';
 
@@ -116,7 +116,7 @@ builder.objectType(ConflictError, {
 });
 builder.objectType(LimitError, {
   name: 'LimitError',
-  description: 'A plan limit is reached: `seat_limit`, `no_minutes`.',
+  description: 'A plan limit is reached: `seat_limit`, `no_minutes`, `webhook_endpoint_limit` (10 endpoints).',
   interfaces: [ErrorInterface],
   fields: (t) => ({
     limit: t.int({ nullable: true, resolve: (e) => (typeof e.details?.seats === 'number' ? e.details.seats : null) }),
