@@ -15,7 +15,7 @@ const server = setupServer();
 let t: TestDb;
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ onUnhandledFrame: 'error' });
   t = await createTestDb();
 });
 afterEach(() => server.resetHandlers());
