@@ -68,9 +68,10 @@ export async function startReplay(
 
 /**
  * One run of the replay job: up to BATCH deliveries, each one attempt with its original
- * webhook-id (recorded as manual), spaced to the endpoint's rate. Progress and the resume point
- * are saved after every attempt, so a worker killed mid-way resumes where it stopped. Returns
- * true when more remain (the job is queued again).
+ * webhook-id (recorded as manual), spaced to the endpoint's rate. The resume point is saved
+ * before each attempt and the counts after it, so a worker killed mid-way resumes after the last
+ * delivery it started (one cut off mid-attempt stays failed, for the next replay). Returns true
+ * when more remain (the job is queued again).
  */
 export async function runReplay(app: AppContext, replayId: string, options: DeliveryOptions = {}): Promise<boolean> {
   const replay = await app.db.webhookReplay.findUnique({ where: { id: replayId } });
@@ -101,6 +102,13 @@ export async function runReplay(app: AppContext, replayId: string, options: Deli
       await finish(app, replayId, 'stopped');
       return false;
     }
+    // Claim the delivery by moving the resume point past it, only if no other run of this replay
+    // has (a job presumed dead may still be running): each delivery is sent once per replay.
+    const claimed = await app.db.$executeRaw`
+      UPDATE webhook_replays SET cursor_created_at = ${delivery.createdAt}, cursor_id = ${delivery.id}::uuid
+       WHERE id = ${replayId}::uuid AND status = 'running'
+         AND (cursor_id IS NULL OR (cursor_created_at, cursor_id) < (${delivery.createdAt}, ${delivery.id}::uuid))`;
+    if (claimed === 0) return false;
     const started = performance.now();
     const row = await record(app, { ...delivery, endpoint }, await attempt(app, { ...delivery, endpoint }, options), {
       manual: true,
@@ -109,8 +117,7 @@ export async function runReplay(app: AppContext, replayId: string, options: Deli
     const ok = row.statusCode !== null && row.statusCode >= 200 && row.statusCode < 300;
     await app.db.$executeRaw`
       UPDATE webhook_replays
-         SET attempted = attempted + 1, succeeded = succeeded + ${ok ? 1 : 0}, failed = failed + ${ok ? 0 : 1},
-             cursor_created_at = ${delivery.createdAt}, cursor_id = ${delivery.id}::uuid
+         SET attempted = attempted + 1, succeeded = succeeded + ${ok ? 1 : 0}, failed = failed + ${ok ? 0 : 1}
        WHERE id = ${replayId}::uuid`;
     const spacing = 1000 / endpoint.ratePerSecond - (performance.now() - started);
     if (spacing > 0) await sleep(spacing);
