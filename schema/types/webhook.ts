@@ -106,8 +106,7 @@ builder.prismaObject('WebhookReplay', {
 });
 
 builder.prismaObject('WebhookDelivery', {
-  description:
-    'One event for one endpoint, with every attempt to deliver it. Every role can read deliveries.',
+  description: 'One event for one endpoint, with every attempt to deliver it. Every role can read deliveries.',
   select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -207,7 +206,7 @@ builder.queryFields((t) => ({
     type: 'WebhookEndpoint',
     nullable: true,
     authScopes: { admin: true },
-    description: 'The endpoint `id`, or the account\'s first (oldest) endpoint when no id is given.',
+    description: "The endpoint `id`, or the account's first (oldest) endpoint when no id is given.",
     args: { id: t.arg.id() },
     resolve: (query, _r, args, ctx) => {
       const id = args.id == null ? undefined : uuidOrNull(args.id);
@@ -386,7 +385,7 @@ builder.mutationFields((t) => {
       authScopes: { admin: true },
       errors: directErrors,
       description:
-        'Redelivers every delivery of the endpoint since `since` that has not succeeded, in a job, with the original `webhook-id`s, at the endpoint\'s rate. Follow its progress on `WebhookEndpoint.replays`. Errors: `not_found`, `webhook_disabled`, `invalid_since`.',
+        "Redelivers every delivery of the endpoint since `since` that has not succeeded, in a job, with the original `webhook-id`s, at the endpoint's rate. Follow its progress on `WebhookEndpoint.replays`. Errors: `not_found`, `webhook_disabled`, `invalid_since`.",
       args: { id: t.arg.id({ required: true }), since: t.arg({ type: 'DateTime', required: true }) },
       resolve: async (query, _r, args, ctx) => {
         const replay = await startReplay(

@@ -245,7 +245,11 @@ async function setEnabled(
   reason: string | null,
 ) {
   const row = await requireEndpoint(app, accountId, id);
-  return app.db.webhookEndpoint.update({ where: { id: row.id }, data: enabledState(enabled, reason), omit: hideSecret });
+  return app.db.webhookEndpoint.update({
+    where: { id: row.id },
+    data: enabledState(enabled, reason),
+    omit: hideSecret,
+  });
 }
 
 /** Deletes the endpoint together with its delivery history (the schema cascades). */

@@ -105,7 +105,13 @@ function callCommon(call: CallForWebhook, publicUrl: string) {
 }
 
 export function webhookDisabledEvent(
-  endpoint: { id: string; url: string; disabledReason: string | null; disabledAt: Date | null; failingSince: Date | null },
+  endpoint: {
+    id: string;
+    url: string;
+    disabledReason: string | null;
+    disabledAt: Date | null;
+    failingSince: Date | null;
+  },
   at = new Date(),
 ): WebhookDisabledEvent {
   return {

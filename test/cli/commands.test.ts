@@ -273,7 +273,16 @@ describe('webhook:add, webhook:list, webhook:rotate, webhook:replay', () => {
     expect(rotated.json.secret).not.toBe(added.json.secret);
     expect(new Date(rotated.json.previousSecretValidUntil).getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
 
-    const replay = await cli(app, 'webhook:replay', '--account', account, '--endpoint', id, '--since', '2026-01-01T00:00:00Z');
+    const replay = await cli(
+      app,
+      'webhook:replay',
+      '--account',
+      account,
+      '--endpoint',
+      id,
+      '--since',
+      '2026-01-01T00:00:00Z',
+    );
     expect(replay.code).toBe(0);
     expect(replay.json.replay).toMatchObject({ status: 'finished', total: 0 });
 
@@ -287,11 +296,29 @@ describe('webhook:add, webhook:list, webhook:rotate, webhook:replay', () => {
 
   it('reports an unknown event type and a bad --since as domain errors', async () => {
     const account = await newAccount();
-    const bad = await cli(app, 'webhook:add', '--account', account, '--url', 'http://127.0.0.1:9/x', '--events', 'call.deleted');
+    const bad = await cli(
+      app,
+      'webhook:add',
+      '--account',
+      account,
+      '--url',
+      'http://127.0.0.1:9/x',
+      '--events',
+      'call.deleted',
+    );
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stderr).error.code).toBe('invalid_event_types');
     const { json } = await cli(app, 'webhook:set', '--account', account, '--url', 'http://127.0.0.1:9/main');
-    const since = await cli(app, 'webhook:replay', '--account', account, '--endpoint', json.endpoint.id, '--since', 'yesterday');
+    const since = await cli(
+      app,
+      'webhook:replay',
+      '--account',
+      account,
+      '--endpoint',
+      json.endpoint.id,
+      '--since',
+      'yesterday',
+    );
     expect(since.code).toBe(1);
     expect(JSON.parse(since.stderr).error.code).toBe('invalid_since');
   });

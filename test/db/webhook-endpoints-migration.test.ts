@@ -36,7 +36,9 @@ beforeAll(async () => {
       id varchar(36) PRIMARY KEY NOT NULL, checksum varchar(64) NOT NULL, finished_at timestamptz,
       migration_name varchar(255) NOT NULL, logs text, rolled_back_at timestamptz,
       started_at timestamptz NOT NULL DEFAULT now(), applied_steps_count integer NOT NULL DEFAULT 0)`);
-  for (const m of readdirSync(dir).filter((d) => d < MIGRATION).sort()) {
+  for (const m of readdirSync(dir)
+    .filter((d) => d < MIGRATION)
+    .sort()) {
     const sql = readFileSync(path.join(dir, m, 'migration.sql'), 'utf8');
     await client.query(sql);
     await client.query(
@@ -55,7 +57,9 @@ afterAll(async () => {
 
 describe(`migration ${MIGRATION}`, () => {
   it("turns the account's single endpoint into the first of its list, unchanged", async () => {
-    const [{ id: accountId }] = (await client.query(`INSERT INTO accounts (id, name) VALUES (gen_random_uuid(), 'Acme') RETURNING id`)).rows;
+    const [{ id: accountId }] = (
+      await client.query(`INSERT INTO accounts (id, name) VALUES (gen_random_uuid(), 'Acme') RETURNING id`)
+    ).rows;
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
     const [{ id: endpointId }] = (
       await client.query(

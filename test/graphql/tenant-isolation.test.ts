@@ -157,12 +157,12 @@ const MUTATIONS: Record<string, Case> = {
     expect: nf,
   },
   updateWebhookEndpoint: {
-    doc: (i) => `mutation { updateWebhookEndpoint(id: "${i.endpoint.id}", input: { url: "https://93.184.216.34/x" }) { ${R} } }`,
+    doc: (i) =>
+      `mutation { updateWebhookEndpoint(id: "${i.endpoint.id}", input: { url: "https://93.184.216.34/x" }) { ${R} } }`,
     expect: nf,
   },
   replayWebhookDeliveries: {
-    doc: (i) =>
-      `mutation { replayWebhookDeliveries(id: "${i.endpoint.id}", since: "2024-01-01T00:00:00Z") { ${R} } }`,
+    doc: (i) => `mutation { replayWebhookDeliveries(id: "${i.endpoint.id}", since: "2024-01-01T00:00:00Z") { ${R} } }`,
     expect: nf,
   },
   createWebhookEndpoint: {
@@ -198,11 +198,13 @@ const MUTATIONS: Record<string, Case> = {
     expect: nf,
   },
   disableWebhookEndpoint: {
-    doc: (i) => `mutation { disableWebhookEndpoint(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpoint { url enabled } } }`,
+    doc: (i) =>
+      `mutation { disableWebhookEndpoint(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpoint { url enabled } } }`,
     expect: nf,
   },
   enableWebhookEndpoint: {
-    doc: (i) => `mutation { enableWebhookEndpoint(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpoint { enabled } } }`,
+    doc: (i) =>
+      `mutation { enableWebhookEndpoint(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpoint { enabled } } }`,
     expect: nf,
   },
   removeWebhookEndpoint: {

@@ -23,7 +23,8 @@ afterAll(async () => {
 });
 
 const failingSince = async (endpointId: string) =>
-  (await t.sql('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [endpointId]))[0].failing_since as Date | null;
+  (await t.sql('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [endpointId]))[0]
+    .failing_since as Date | null;
 const backdate = (endpointId: string, days: number) =>
   t.sql(`UPDATE webhook_endpoints SET failing_since = now() - $2 * interval '1 day' WHERE id = $1`, [endpointId, days]);
 
@@ -76,12 +77,16 @@ describe('disabling an endpoint that keeps failing', () => {
     const disabled = (await getWebhookEndpoint(app, seeded.account.id, down.id))!;
     expect(disabled).toMatchObject({
       enabled: false,
-      disabledReason: expect.stringMatching(/^Every delivery attempt failed for 5 days \(since \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/),
+      disabledReason: expect.stringMatching(
+        /^Every delivery attempt failed for 5 days \(since \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/,
+      ),
       disabledAt: expect.any(Date),
     });
     expect(await delivery(t, seeded.deliveryId)).toMatchObject({ status: 'failed', next_attempt_at: null });
 
-    const notices = await t.sql("SELECT endpoint_id, status FROM webhook_deliveries WHERE event_type = 'webhook.disabled'");
+    const notices = await t.sql(
+      "SELECT endpoint_id, status FROM webhook_deliveries WHERE event_type = 'webhook.disabled'",
+    );
     expect(notices).toEqual([{ endpoint_id: watcher.endpoint.id, status: 'pending' }]);
     const [notice] = await app.db.webhookDelivery.findMany({ where: { eventType: 'webhook.disabled' } });
     await deliverWebhook(app, notice!.id);

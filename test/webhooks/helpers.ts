@@ -47,14 +47,19 @@ export async function seedAnalyzedCall(app: AppContext) {
     data: { accountId: account.id, name: 'Sales QA', definition: { criteria: [], topics: [] } },
   });
   const call = await app.db.call.create({
-    data: analyzedCallData({ accountId: account.id, agentId: agent.id, campaignId: campaign.id, templateId: template.id }),
+    data: analyzedCallData({
+      accountId: account.id,
+      agentId: agent.id,
+      campaignId: campaign.id,
+      templateId: template.id,
+    }),
   });
   return { account, agent, campaign, template, call };
 }
 
 function analyzedCallData(ids: { accountId: string; agentId: string; campaignId: string | null; templateId: string }) {
   return {
-      ...ids,
+    ...ids,
     externalId: 'ext-1',
     source: 'api',
     status: 'analyzed',

@@ -8,7 +8,12 @@ import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleCallAnalyzed, signEvent, WebhookEvent } from 'escucha/webhooks';
-import { callAnalyzedEvent, callFailedEvent, type CallForWebhook, webhookDisabledEvent } from '../../src/webhooks/payload.ts';
+import {
+  callAnalyzedEvent,
+  callFailedEvent,
+  type CallForWebhook,
+  webhookDisabledEvent,
+} from '../../src/webhooks/payload.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -116,19 +121,28 @@ const callRow: fc.Arbitrary<CallForWebhook> = fc.record({
   failureReason: fc.option(fc.constantFrom('no_speech', 'unreadable_audio', 'too_long')),
   failureDetail: fc.option(text),
 }) as fc.Arbitrary<CallForWebhook>;
-const publicUrl = fc.constantFrom('https://escucha.example', 'http://127.0.0.1:3000', 'https://qa.acme.example/escucha');
+const publicUrl = fc.constantFrom(
+  'https://escucha.example',
+  'http://127.0.0.1:3000',
+  'https://qa.acme.example/escucha',
+);
 
 describe('every payload the sender builds', () => {
   it('validates against the published schema (call.analyzed, call.failed, webhook.disabled)', () => {
     fc.assert(
-      fc.property(callRow, publicUrl, fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }), (call, url, at) => {
-        for (const event of [callAnalyzedEvent(call, url, at), callFailedEvent(call, url, at)]) {
-          // As stored (jsonb) and sent: through JSON.
-          const sent = JSON.parse(JSON.stringify(event));
-          if (!validate(sent)) throw new Error(JSON.stringify({ sent, errors: (validate as any).errors }));
-          expect(WebhookEvent.safeParse(sent).success).toBe(true);
-        }
-      }),
+      fc.property(
+        callRow,
+        publicUrl,
+        fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }),
+        (call, url, at) => {
+          for (const event of [callAnalyzedEvent(call, url, at), callFailedEvent(call, url, at)]) {
+            // As stored (jsonb) and sent: through JSON.
+            const sent = JSON.parse(JSON.stringify(event));
+            if (!validate(sent)) throw new Error(JSON.stringify({ sent, errors: (validate as any).errors }));
+            expect(WebhookEvent.safeParse(sent).success).toBe(true);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
     fc.assert(

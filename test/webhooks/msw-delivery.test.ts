@@ -118,7 +118,10 @@ describe('delivery to receivers mocked with msw', () => {
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     const inTenMinutes = new Date(Date.now() + 600_000).toUTCString();
     server.use(
-      http.post(RECEIVER, () => new HttpResponse('maintenance', { status: 503, headers: { 'Retry-After': inTenMinutes } })),
+      http.post(
+        RECEIVER,
+        () => new HttpResponse('maintenance', { status: 503, headers: { 'Retry-After': inTenMinutes } }),
+      ),
     );
     const before = Date.now();
     await deliverWebhook(app, deliveryId);
@@ -142,9 +145,7 @@ describe('delivery to receivers mocked with msw', () => {
     expect(nextDelayMs(5_000, { ...outcome, statusCode: 502 })).toBe(120_000);
     expect(nextDelayMs(5_000, { ...outcome, statusCode: 504 })).toBe(120_000);
     // A shorter Retry-After never makes the schedule faster.
-    expect(nextDelayMs(300_000, { statusCode: 429, responseHeaders: { 'retry-after': '1' } })).toBeGreaterThan(
-      260_000,
-    );
+    expect(nextDelayMs(300_000, { statusCode: 429, responseHeaders: { 'retry-after': '1' } })).toBeGreaterThan(260_000);
   });
 
   it('decides on the status of a reply whose body trickles in, keeping what came', async () => {

@@ -57,7 +57,10 @@ async function replayDone(id: string) {
 }
 
 const ago = (deliveryId: string, ms: number) =>
-  t.sql(`UPDATE webhook_deliveries SET created_at = now() - $2 * interval '1 millisecond' WHERE id = $1`, [deliveryId, ms]);
+  t.sql(`UPDATE webhook_deliveries SET created_at = now() - $2 * interval '1 millisecond' WHERE id = $1`, [
+    deliveryId,
+    ms,
+  ]);
 
 describe('replay since T', () => {
   it('after a day of 500s delivers every missed event once, with its original id', async () => {
@@ -66,7 +69,8 @@ describe('replay since T', () => {
     const endpoint = (await getWebhookEndpoint(app, seeded.account.id))!;
     await updateWebhookEndpoint(app, seeded.account.id, endpoint.id, { ratePerSecond: 1000 });
     const deliveries = [seeded.deliveryId];
-    for (let i = 0; i < 7; i++) deliveries.push((await enqueueAnalyzed(app, (await addAnalyzedCall(app, seeded)).id))[0]!.id);
+    for (let i = 0; i < 7; i++)
+      deliveries.push((await enqueueAnalyzed(app, (await addAnalyzedCall(app, seeded)).id))[0]!.id);
     const [delivered, tooOld, ...outage] = deliveries;
 
     receiver(204);
@@ -175,6 +179,8 @@ describe('replay since T', () => {
     await expect(startReplay(app, seeded.account.id, endpoint.id, since)).rejects.toMatchObject({
       code: 'webhook_disabled',
     });
-    expect(await t.sql('SELECT 1 FROM webhook_replays WHERE endpoint_id = ANY($1::uuid[])', [[endpoint.id, other.id]])).toEqual([]);
+    expect(
+      await t.sql('SELECT 1 FROM webhook_replays WHERE endpoint_id = ANY($1::uuid[])', [[endpoint.id, other.id]]),
+    ).toEqual([]);
   });
 });

@@ -50,7 +50,8 @@ describe('secret rotation', () => {
     const log = receiverWith(receiver);
     const pending = [seeded.deliveryId];
     const burst = async (n: number) => {
-      for (let i = 0; i < n; i++) pending.push((await enqueueAnalyzed(app, (await addAnalyzedCall(app, seeded)).id))[0]!.id);
+      for (let i = 0; i < n; i++)
+        pending.push((await enqueueAnalyzed(app, (await addAnalyzedCall(app, seeded)).id))[0]!.id);
     };
 
     await burst(4);

@@ -43,7 +43,10 @@ function receivers(secrets: Record<string, string>) {
 }
 
 async function deliverAll(app: ReturnType<typeof makeApp>) {
-  const pending = await app.db.webhookDelivery.findMany({ where: { status: 'pending' }, orderBy: { createdAt: 'asc' } });
+  const pending = await app.db.webhookDelivery.findMany({
+    where: { status: 'pending' },
+    orderBy: { createdAt: 'asc' },
+  });
   for (const d of pending) await deliverWebhook(app, d.id);
 }
 
@@ -63,7 +66,10 @@ describe('several endpoints per account', () => {
     const got = receivers({ 'https://prod.example/hooks': main.secret!, 'https://crm.example/hooks': crm.secret });
 
     const inCampaign = [seeded.call, await addAnalyzedCall(app, seeded)];
-    const outside = [await addAnalyzedCall(app, seeded, { campaignId: other.id }), await addAnalyzedCall(app, seeded, { campaignId: null })];
+    const outside = [
+      await addAnalyzedCall(app, seeded, { campaignId: other.id }),
+      await addAnalyzedCall(app, seeded, { campaignId: null }),
+    ];
     for (const c of [...inCampaign, ...outside]) await enqueueAnalyzed(app, c.id);
     await deliverAll(app);
 
@@ -93,13 +99,26 @@ describe('several endpoints per account', () => {
     await app.db.$transaction((tx) => enqueueCallFailed(tx, failed.id, app.config.publicUrl));
     await deliverAll(app);
 
-    expect(got['https://a.example/hooks']).toEqual([{ id: expect.any(String), type: 'call.analyzed', callId: seeded.call.id }]);
-    expect(got['https://ops.example/hooks']).toEqual([{ id: expect.any(String), type: 'call.failed', callId: failed.id }]);
-    const [payload] = await t.sql("SELECT payload FROM webhook_deliveries WHERE event_type = 'call.failed' AND call_id = $1", [failed.id]);
-    expect(payload.payload.data).toMatchObject({ status: 'failed', failure_reason: 'no_speech', failure_detail: 'Only silence' });
+    expect(got['https://a.example/hooks']).toEqual([
+      { id: expect.any(String), type: 'call.analyzed', callId: seeded.call.id },
+    ]);
+    expect(got['https://ops.example/hooks']).toEqual([
+      { id: expect.any(String), type: 'call.failed', callId: failed.id },
+    ]);
+    const [payload] = await t.sql(
+      "SELECT payload FROM webhook_deliveries WHERE event_type = 'call.failed' AND call_id = $1",
+      [failed.id],
+    );
+    expect(payload.payload.data).toMatchObject({
+      status: 'failed',
+      failure_reason: 'no_speech',
+      failure_detail: 'Only silence',
+    });
 
     // Subscribing later changes what the endpoint receives from then on.
-    await updateWebhookEndpoint(app, seeded.account.id, ops.endpoint.id, { eventTypes: ['call.failed', 'call.analyzed'] });
+    await updateWebhookEndpoint(app, seeded.account.id, ops.endpoint.id, {
+      eventTypes: ['call.failed', 'call.analyzed'],
+    });
     const next = await addAnalyzedCall(app, seeded);
     expect((await enqueueAnalyzed(app, next.id)).map((d) => d.endpointId).sort()).toEqual(
       [main.endpoint.id, ops.endpoint.id].sort(),

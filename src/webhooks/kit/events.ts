@@ -86,7 +86,7 @@ export const CallFailedEvent = event(
 export const WebhookDisabledEvent = event(
   'webhook.disabled',
   WebhookDisabledData,
-  "Another endpoint of the account was disabled after failing every attempt for days. Opt-in.",
+  'Another endpoint of the account was disabled after failing every attempt for days. Opt-in.',
 );
 export const WebhookTestEvent = event(
   'webhook.test',
