@@ -148,11 +148,7 @@ export async function record(
 
     if (status === 410) {
       // 410 Gone is the receiver saying "stop": disable the endpoint rather than keep knocking.
-      await disableEndpoint(
-        tx,
-        delivery.endpointId,
-        `'The receiver answered 410 Gone on ' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"')`,
-      );
+      await disableEndpoint(tx, delivery.endpointId, `The receiver answered 410 Gone on ${utcMinute(new Date())}`);
       await failIfPending(tx, id);
       return { row, next: 'endpoint disabled' };
     }
@@ -213,14 +209,14 @@ export function nextDelayMs(scheduledMs: number, outcome: Pick<SendOutcome, 'sta
   return Math.max(scheduled, Math.min(asked, scheduledMs + RETRY_AFTER_CAP_MS));
 }
 
-/** Disables an enabled endpoint with a reason (an SQL expression) and tells its sibling endpoints. */
-async function disableEndpoint(tx: Tx, endpointId: string, reasonSql: string): Promise<boolean> {
-  const changed = await tx.$executeRawUnsafe(
-    `UPDATE webhook_endpoints
-        SET enabled = false, disabled_reason = ${reasonSql}, disabled_at = now(), updated_at = now()
-      WHERE id = $1::uuid AND enabled`,
-    endpointId,
-  );
+const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** Disables an enabled endpoint with a reason and tells its sibling endpoints (webhook.disabled). */
+async function disableEndpoint(tx: Tx, endpointId: string, reason: string): Promise<boolean> {
+  const changed = await tx.$executeRaw`
+    UPDATE webhook_endpoints
+       SET enabled = false, disabled_reason = ${reason}, disabled_at = now(), updated_at = now()
+     WHERE id = ${endpointId}::uuid AND enabled`;
   if (changed > 0) await enqueueWebhookDisabled(tx, endpointId);
   return changed > 0;
 }
@@ -231,15 +227,15 @@ async function disableEndpoint(tx: Tx, endpointId: string, reasonSql: string): P
  * is told, not knocked on forever).
  */
 async function disableIfFailingTooLong(tx: Tx, endpointId: string, days: number): Promise<boolean> {
-  const [clock] = await tx.$queryRaw<{ overdue: boolean }[]>`
+  const [clock] = await tx.$queryRaw<{ since: Date; overdue: boolean }[]>`
     UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
      WHERE id = ${endpointId}::uuid
-    RETURNING enabled AND failing_since <= now() - ${days} * interval '1 day' AS overdue`;
+    RETURNING failing_since AS since, enabled AND failing_since <= now() - ${days} * interval '1 day' AS overdue`;
   if (!clock?.overdue) return false;
   return disableEndpoint(
     tx,
     endpointId,
-    `'Every delivery attempt failed for ' || ${days}::text || ' days (since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') || ')'`,
+    `Every delivery attempt failed for ${days} days (since ${utcMinute(clock.since)})`,
   );
 }
 

@@ -52,9 +52,8 @@ interface EventToFanOut {
   accountId: string;
   eventId: string;
   payload: WebhookEvent;
-  callId?: string;
-  /** The call's campaign: endpoints filtered to another campaign skip the event. */
-  campaignId?: string | null;
+  /** For call events, the call's campaign: endpoints filtered to another campaign skip the event. */
+  call?: { id: string; campaignId: string | null };
   /** An endpoint that must not get it (the one a webhook.disabled event is about). */
   exceptEndpointId?: string;
 }
@@ -70,13 +69,14 @@ async function fanOut(tx: Tx, event: EventToFanOut): Promise<string[]> {
   const payload = WebhookEvent.parse(event.payload);
   const inserted = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO webhook_deliveries (id, account_id, endpoint_id, call_id, event_id, event_type, payload)
-    SELECT gen_random_uuid(), e.account_id, e.id, ${event.callId ?? null}::uuid, ${event.eventId},
+    SELECT gen_random_uuid(), e.account_id, e.id, ${event.call?.id ?? null}::uuid, ${event.eventId},
            ${payload.type}, ${JSON.stringify(payload)}::jsonb
       FROM webhook_endpoints e
      WHERE e.account_id = ${event.accountId}::uuid
        AND e.enabled
        AND ${payload.type} = ANY (e.event_types)
-       AND (e.campaign_id IS NULL OR e.campaign_id = ${event.campaignId ?? null}::uuid)
+       -- The campaign filter is about calls; other events (webhook.disabled) ignore it.
+       AND (${!event.call} OR e.campaign_id IS NULL OR e.campaign_id = ${event.call?.campaignId ?? null}::uuid)
        AND e.id IS DISTINCT FROM ${event.exceptEndpointId ?? null}::uuid
      ORDER BY e.created_at, e.id
     ON CONFLICT (endpoint_id, event_id) DO NOTHING
@@ -108,8 +108,7 @@ export async function enqueueCallAnalyzed(
     accountId: call.accountId,
     eventId: callAnalyzedEventId(callId, analysisRevision),
     payload: callAnalyzedEvent(call, publicUrl),
-    callId,
-    campaignId: call.campaignId,
+    call,
   });
   return ids[0] ?? null;
 }
@@ -121,8 +120,7 @@ export async function enqueueCallFailed(tx: Tx, callId: string, publicUrl: strin
     accountId: call.accountId,
     eventId: eventIdOf(CALL_FAILED, callId),
     payload: callFailedEvent(call, publicUrl),
-    callId,
-    campaignId: call.campaignId,
+    call,
   });
 }
 

@@ -52,6 +52,8 @@ describe('disabling an endpoint that keeps failing', () => {
     const watcher = await createWebhookEndpoint(app, seeded.account.id, {
       url: 'https://ops.example/alerts',
       eventTypes: ['webhook.disabled'],
+      // A campaign filter is about calls: it does not hide webhook.disabled.
+      campaignId: seeded.campaign.id,
     });
     const quiet = await createWebhookEndpoint(app, seeded.account.id, { url: 'https://bi.example/hooks' });
     const alerts: unknown[] = [];
