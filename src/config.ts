@@ -36,6 +36,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d+(,\d+)*$/, 'WEBHOOK_RETRY_SCHEDULE is a comma-separated list of milliseconds')
     .optional(),
+  WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).max(720).default(24),
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().min(0.001).max(365).default(5),
   INTAKE_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   SECURE_COOKIES: bool.optional(),
   TRUST_PROXY: bool.default(false),
@@ -67,6 +69,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Waits between webhook attempts; null = PRODUCT.md's schedule (5 s … 10 h). */
   webhookRetryScheduleMs: number[] | null;
+  /** After a rotation the previous secret also signs deliveries for this long. */
+  webhookSecretOverlapHours: number;
+  /** An endpoint failing every attempt for this long is disabled. */
+  webhookDisableAfterDays: number;
   intakeRatePerMinute: number;
   secureCookies: boolean;
   /** Behind a reverse proxy: the client address is the first of X-Forwarded-For. */
@@ -115,6 +121,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     llm: e.LLM_URL ? { baseUrl: e.LLM_URL, apiKey: e.LLM_KEY, model: e.LLM_MODEL } : null,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE ? e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number) : null,
+    webhookSecretOverlapHours: e.WEBHOOK_SECRET_OVERLAP_HOURS,
+    webhookDisableAfterDays: e.WEBHOOK_DISABLE_AFTER_DAYS,
     intakeRatePerMinute: e.INTAKE_RATE_PER_MINUTE,
     secureCookies: e.SECURE_COOKIES ?? publicUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY,

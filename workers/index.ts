@@ -5,6 +5,7 @@ import { createAnalyzeTask } from './analyze.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
 import { type JobName, JOBS, type NamedTask } from './jobs.ts';
+import { createReplayWebhooksTask } from './replay-webhooks.ts';
 import { createTranscribeTask } from './transcribe.ts';
 
 /**
@@ -20,6 +21,7 @@ export function createTaskList(app: AppContext): TaskList {
       app,
       app.config.webhookRetryScheduleMs ? { scheduleMs: app.config.webhookRetryScheduleMs } : {},
     ),
+    'replay-webhooks': createReplayWebhooksTask(app),
     housekeeping: createHousekeepingTask(app),
   };
   return Object.fromEntries((Object.keys(JOBS) as JobName[]).map((name) => [name, withJobContext(name, tasks[name])]));

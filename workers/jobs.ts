@@ -34,6 +34,13 @@ export const JOBS = {
     priority: -20,
     jobKey: (p) => `deliver:${p.deliveryId}`,
   }),
+  // One batch of a bulk webhook replay; each run queues the next batch itself (same key).
+  'replay-webhooks': job({
+    payload: z.object({ replayId: z.uuid() }),
+    maxAttempts: 10,
+    priority: 0,
+    jobKey: (p) => `replay:${p.replayId}`,
+  }),
   // Hourly from the crontab (workers/index.ts); the cron payload carries `_cron`, ignored.
   housekeeping: job({
     payload: z.object({}),

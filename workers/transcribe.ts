@@ -1,4 +1,5 @@
 import type { AppContext } from '../src/app/context.ts';
+import { enqueueCallFailed } from '../src/webhooks/enqueue.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { foldAccents } from '../src/domain/text.ts';
 import { minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
@@ -89,7 +90,10 @@ async function failCall(app: AppContext, callId: string, reason: string, detail:
       detail: reason,
       data: { failureReason: reason, failureDetail: detail.slice(0, 500) },
     });
-    if (moved) await releaseMinutes(tx, callId);
+    if (!moved) return;
+    await releaseMinutes(tx, callId);
+    // Opt-in event: endpoints that did not subscribe to call.failed get nothing.
+    await enqueueCallFailed(tx, callId, app.config.publicUrl);
   });
 }
 

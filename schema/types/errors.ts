@@ -130,7 +130,7 @@ builder.objectType(ConflictError, {
 });
 builder.objectType(LimitError, {
   name: 'LimitError',
-  description: 'A plan limit is reached: `seat_limit`, `no_minutes`.',
+  description: 'A plan limit is reached: `seat_limit`, `no_minutes`, `webhook_endpoint_limit` (10 endpoints).',
   interfaces: [ErrorInterface],
   fields: (t) => ({
     limit: t.int({ nullable: true, resolve: (e) => (typeof e.details?.seats === 'number' ? e.details.seats : null) }),

@@ -7,7 +7,14 @@ import { createApiKey, revokeApiKey } from '../domain/api-keys.ts';
 import { createCampaign, findCampaignByName, setCampaignArchived } from '../domain/campaigns.ts';
 import { notFound } from '../domain/errors.ts';
 import { createTemplate, setDefaultTemplate } from '../domain/templates.ts';
-import { revealWebhookSecret, setWebhookEndpoint } from '../webhooks/endpoints.ts';
+import {
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  revealWebhookSecret,
+  rotateWebhookSecret,
+  setWebhookEndpoint,
+} from '../webhooks/endpoints.ts';
+import { startReplay } from '../webhooks/replay.ts';
 import { defineCommand, type Command } from './command.ts';
 import { UsageError } from './errors.ts';
 
@@ -162,6 +169,91 @@ export const commands: readonly Command<any>[] = [
         secret: secret ?? (await revealWebhookSecret(app, o.account)),
         secretIsNew: secret !== null,
       };
+    },
+  }),
+  defineCommand({
+    name: 'webhook:list',
+    summary: "List the account's webhook endpoints with their state and latest replay.",
+    options: { account },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const endpoints = await listWebhookEndpoints(app, o.account);
+      const replays = await app.db.webhookReplay.findMany({
+        where: { accountId: o.account },
+        orderBy: { createdAt: 'desc' },
+        distinct: ['endpointId'],
+      });
+      return {
+        endpoints: endpoints.map((e) => ({
+          id: e.id,
+          url: e.url,
+          description: e.description,
+          eventTypes: e.eventTypes,
+          campaignId: e.campaignId,
+          enabled: e.enabled,
+          disabledReason: e.disabledReason,
+          failingSince: e.failingSince,
+          previousSecretExpiresAt: e.previousSecretExpiresAt,
+          latestReplay: replays.find((r) => r.endpointId === e.id) ?? null,
+        })),
+      };
+    },
+  }),
+  defineCommand({
+    name: 'webhook:add',
+    summary: 'Add a webhook endpoint (up to 10 per account); prints its signing secret.',
+    options: {
+      account,
+      url: { kind: 'text', required: true, placeholder: 'U', description: 'https URL receiving events' },
+      events: {
+        kind: 'text',
+        placeholder: 'T,T',
+        description: 'event types, comma-separated (default call.analyzed; also call.failed, webhook.disabled)',
+      },
+      campaign: { kind: 'uuid', placeholder: 'ID', description: 'only calls of this campaign' },
+      description: { kind: 'text', placeholder: 'D', description: 'a note, e.g. "staging"' },
+    },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const { endpoint: e, secret } = await createWebhookEndpoint(app, o.account, {
+        url: o.url,
+        description: o.description,
+        eventTypes: o.events?.split(',').map((t) => t.trim()),
+        campaignId: o.campaign ?? null,
+      });
+      return { endpoint: { id: e.id, url: e.url, eventTypes: e.eventTypes, campaignId: e.campaignId }, secret };
+    },
+  }),
+  defineCommand({
+    name: 'webhook:rotate',
+    summary: 'Rotate an endpoint secret; the old one keeps signing for WEBHOOK_SECRET_OVERLAP_HOURS.',
+    options: {
+      account,
+      endpoint: { kind: 'uuid', placeholder: 'ID', description: 'endpoint id (default: the first endpoint)' },
+    },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const { endpoint: e, secret } = await rotateWebhookSecret(app, o.account, o.endpoint);
+      return { endpoint: { id: e.id, url: e.url }, secret, previousSecretValidUntil: e.previousSecretExpiresAt };
+    },
+  }),
+  defineCommand({
+    name: 'webhook:replay',
+    summary: 'Redeliver every failed delivery of an endpoint since a time (a job; see webhook:list for progress).',
+    options: {
+      account,
+      endpoint: { kind: 'uuid', required: true, placeholder: 'ID', description: 'endpoint id' },
+      since: {
+        kind: 'text',
+        required: true,
+        placeholder: 'T',
+        description: 'ISO 8601 date and time, e.g. 2026-11-22T09:00:00Z',
+      },
+    },
+    async run(app, o) {
+      await requireAccount(app, o.account);
+      const r = await startReplay(app, o.account, o.endpoint, new Date(o.since));
+      return { replay: { id: r.id, status: r.status, total: r.total, since: r.since } };
     },
   }),
   defineCommand({

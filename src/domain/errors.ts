@@ -38,6 +38,9 @@ export const ERRORS = {
   invalid_cursor: { kind: 'validation', status: 400 },
   weak_password: { kind: 'validation', status: 400 },
   private_address: { kind: 'validation', status: 400 },
+  invalid_event_types: { kind: 'validation', status: 400 },
+  invalid_rate: { kind: 'validation', status: 400 },
+  invalid_since: { kind: 'validation', status: 400 },
   // Intake's agent rules (intake document §7: 422).
   agent_required: { kind: 'validation', status: 422 },
   unknown_agent: { kind: 'validation', status: 422 },
@@ -57,6 +60,7 @@ export const ERRORS = {
   // Plan limits.
   no_minutes: { kind: 'limit', status: 402 },
   seat_limit: { kind: 'limit', status: 402 },
+  webhook_endpoint_limit: { kind: 'limit', status: 409 },
 
   internal_error: { kind: 'internal', status: 500 },
 } as const satisfies Record<string, { kind: ErrorKind; status: number }>;

@@ -4,6 +4,7 @@ import { intakeRoutes } from '../http/intake-routes.ts';
 import { appHttpRoutes } from '../http/app-routes/index.ts';
 import { graphqlRoutes } from '../graphql/routes.ts';
 import { webAppFallback } from '../http/web-app.ts';
+import { webhookRoutes } from '../webhooks/routes.ts';
 
 /** Every HTTP route of the api role; each area contributes its own list. */
 export async function buildRoutes(app: AppContext): Promise<Route[]> {
@@ -14,6 +15,7 @@ export async function buildRoutes(app: AppContext): Promise<Route[]> {
       handler: (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'),
     },
     ...intakeRoutes(app),
+    ...webhookRoutes(),
     ...appHttpRoutes(app),
     ...graphqlRoutes(app),
   ];

@@ -1,11 +1,12 @@
 import type { AppContext } from '../app/context.ts';
 import type { Tx } from '../db/client.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { notFound } from '../domain/errors.ts';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../generated/prisma/client.ts';
-import { openEndpointSecret } from './endpoints.ts';
-import { scheduleDeliveryJob } from './enqueue.ts';
+import { openSigningSecrets } from './endpoints.ts';
+import { enqueueWebhookDisabled, scheduleDeliveryJob } from './enqueue.ts';
+import { webhookDisabled } from './errors.ts';
 import { WEBHOOK_TEST } from './payload.ts';
-import { sendWebhook, type SendOutcome } from './send.ts';
+import { retryAfterMs, sendWebhook, type SendOutcome } from './send.ts';
 
 /** Waits after each failed automatic attempt (PRODUCT.md); after the last, the delivery fails. */
 export const DELIVERY_SCHEDULE_MS: readonly number[] = [
@@ -18,6 +19,11 @@ export const DELIVERY_SCHEDULE_MS: readonly number[] = [
   10 * 3_600_000,
 ];
 
+/** Statuses whose Retry-After is honoured: the receiver is saying "busy, come back later". */
+const RETRY_AFTER_STATUSES = new Set([429, 502, 503, 504]);
+/** Retry-After may push an attempt this far past its scheduled time, no further. */
+const RETRY_AFTER_CAP_MS = 3_600_000;
+
 /** A receiver has this long to answer with a 2xx. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
 
@@ -28,7 +34,7 @@ export interface DeliveryOptions {
   timeoutMs?: number;
 }
 
-type DeliveryWithEndpoint = WebhookDelivery & { endpoint: WebhookEndpoint };
+export type DeliveryWithEndpoint = WebhookDelivery & { endpoint: WebhookEndpoint };
 
 /** ±10%, so endpoints that failed together (an outage) are not retried in one burst. */
 function withJitter(ms: number): number {
@@ -75,31 +81,32 @@ export async function redeliver(
     include: { endpoint: true },
   });
   if (!delivery) throw notFound('Webhook delivery');
-  if (!delivery.endpoint.enabled) {
-    throw new DomainError(
-      'webhook_disabled',
-      `The webhook endpoint is disabled (${delivery.endpoint.disabledReason ?? 'no reason given'}); enable it before redelivering.`,
-    );
-  }
+  if (!delivery.endpoint.enabled) throw webhookDisabled(delivery.endpoint.disabledReason, 'redelivering');
   return record(app, delivery, await attempt(app, delivery, options), { manual: true, schedule: [] });
 }
 
-async function attempt(
+export async function attempt(
   app: AppContext,
   delivery: DeliveryWithEndpoint,
   options: DeliveryOptions,
 ): Promise<SendOutcome> {
-  let secret: string;
+  let secrets: string[];
   try {
-    secret = openEndpointSecret(app, delivery.endpoint);
+    secrets = openSigningSecrets(app, delivery.endpoint);
   } catch (error) {
     // Recorded like a network failure so an operator sees it in the app and a fixed APP_SECRET
     // lets the scheduled retries go through.
-    return { statusCode: null, durationMs: 0, error: (error as Error).message, responseExcerpt: null };
+    return {
+      statusCode: null,
+      durationMs: 0,
+      error: (error as Error).message,
+      responseExcerpt: null,
+      responseHeaders: null,
+    };
   }
   return sendWebhook({
     url: delivery.endpoint.url,
-    secret,
+    secrets,
     eventId: delivery.eventId,
     body: JSON.stringify(delivery.payload),
     allowPrivate: app.config.webhookAllowPrivate,
@@ -107,7 +114,7 @@ async function attempt(
   });
 }
 
-async function record(
+export async function record(
   app: AppContext,
   delivery: DeliveryWithEndpoint,
   outcome: SendOutcome,
@@ -118,8 +125,15 @@ async function record(
     const [counted] = await tx.$queryRaw<{ attempt_count: number }[]>`
       UPDATE webhook_deliveries SET attempt_count = attempt_count + 1 WHERE id = ${id}::uuid
       RETURNING attempt_count`;
+    const { responseHeaders, ...rest } = outcome;
     const row = await tx.webhookAttempt.create({
-      data: { deliveryId: id, attemptNumber: counted!.attempt_count, manual: opts.manual, ...outcome },
+      data: {
+        deliveryId: id,
+        attemptNumber: counted!.attempt_count,
+        manual: opts.manual,
+        ...rest,
+        ...(responseHeaders && { responseHeaders }),
+      },
     });
     const status = outcome.statusCode;
 
@@ -127,17 +141,21 @@ async function record(
       await tx.$executeRaw`
         UPDATE webhook_deliveries SET status = 'succeeded', completed_at = now(), next_attempt_at = NULL
          WHERE id = ${id}::uuid`;
+      await tx.$executeRaw`
+        UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${delivery.endpointId}::uuid AND failing_since IS NOT NULL`;
       return { row, next: 'succeeded' };
     }
 
     if (status === 410) {
       // 410 Gone is the receiver saying "stop": disable the endpoint rather than keep knocking.
-      await tx.$executeRaw`
-        UPDATE webhook_endpoints
-           SET enabled = false, disabled_reason = 'The receiver answered 410 Gone on ' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"'), updated_at = now()
-         WHERE id = ${delivery.endpointId}::uuid`;
+      await disableEndpoint(tx, delivery.endpointId, `The receiver answered 410 Gone on ${utcMinute(new Date())}`);
       await failIfPending(tx, id);
       return { row, next: 'endpoint disabled' };
+    }
+
+    if (await disableIfFailingTooLong(tx, delivery.endpointId, app.config.webhookDisableAfterDays)) {
+      await failIfPending(tx, id);
+      return { row, next: 'endpoint disabled: failing for too long' };
     }
 
     if (opts.manual) return { row, next: 'unchanged' };
@@ -155,7 +173,7 @@ async function record(
       await failIfPending(tx, id);
       return { row, next: 'failed' };
     }
-    const delayMs = withJitter(wait);
+    const delayMs = nextDelayMs(wait, outcome);
     await tx.$executeRaw`
       UPDATE webhook_deliveries SET next_attempt_at = now() + ${delayMs} * interval '1 millisecond'
        WHERE id = ${id}::uuid`;
@@ -176,6 +194,49 @@ async function record(
     'webhook attempt',
   );
   return result.row;
+}
+
+/**
+ * The wait before the next automatic attempt: the schedule's (with jitter), or longer when a busy
+ * receiver asks for it with Retry-After, but never more than an hour past the scheduled time (a
+ * receiver cannot park its events for days by asking).
+ */
+export function nextDelayMs(scheduledMs: number, outcome: Pick<SendOutcome, 'statusCode' | 'responseHeaders'>) {
+  const scheduled = withJitter(scheduledMs);
+  if (outcome.statusCode === null || !RETRY_AFTER_STATUSES.has(outcome.statusCode)) return scheduled;
+  const asked = retryAfterMs(outcome.responseHeaders?.['retry-after']);
+  if (asked === null) return scheduled;
+  return Math.max(scheduled, Math.min(asked, scheduledMs + RETRY_AFTER_CAP_MS));
+}
+
+const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** Disables an enabled endpoint with a reason and tells its sibling endpoints (webhook.disabled). */
+async function disableEndpoint(tx: Tx, endpointId: string, reason: string): Promise<boolean> {
+  const changed = await tx.$executeRaw`
+    UPDATE webhook_endpoints
+       SET enabled = false, disabled_reason = ${reason}, disabled_at = now(), updated_at = now()
+     WHERE id = ${endpointId}::uuid AND enabled`;
+  if (changed > 0) await enqueueWebhookDisabled(tx, endpointId);
+  return changed > 0;
+}
+
+/**
+ * Keeps the endpoint's failure clock (the first failed attempt since its last success) and
+ * disables it once every attempt has failed for `days` (Svix's rule: a receiver gone for days
+ * is told, not knocked on forever).
+ */
+async function disableIfFailingTooLong(tx: Tx, endpointId: string, days: number): Promise<boolean> {
+  const [clock] = await tx.$queryRaw<{ since: Date; overdue: boolean }[]>`
+    UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
+     WHERE id = ${endpointId}::uuid
+    RETURNING failing_since AS since, enabled AND failing_since <= now() - ${days} * interval '1 day' AS overdue`;
+  if (!clock?.overdue) return false;
+  return disableEndpoint(
+    tx,
+    endpointId,
+    `Every delivery attempt failed for ${days} days (since ${utcMinute(clock.since)})`,
+  );
 }
 
 async function failIfPending(tx: Tx, id: string): Promise<void> {

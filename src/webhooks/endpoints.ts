@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../app/context.ts';
 import { openSecret, sealSecret } from '../crypto/secret-box.ts';
+import type { Tx } from '../db/client.ts';
 import { notFound } from '../domain/errors.ts';
 import type { WebhookEndpoint } from '../generated/prisma/client.ts';
 import { validateWebhookUrl } from './address-guard.ts';
+import { endpointLimit, invalidEventTypes, invalidRate, MAX_ENDPOINTS } from './errors.ts';
+import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './kit/events.ts';
 
-/** An endpoint as shown to users and code outside this module: never the sealed secret. */
-export type PublicWebhookEndpoint = Omit<WebhookEndpoint, 'secretEncrypted'>;
+/** An endpoint as shown to users and code outside this module: never a sealed secret. */
+export type PublicWebhookEndpoint = Omit<WebhookEndpoint, 'secretEncrypted' | 'previousSecretEncrypted'>;
 
-const hideSecret = { secretEncrypted: true } as const;
+const hideSecret = { secretEncrypted: true, previousSecretEncrypted: true } as const;
+
+/** The oldest endpoint is "the" endpoint of the single-endpoint API (it was the only one before). */
+const firstFirst = [{ createdAt: 'asc' }, { id: 'asc' }] as const;
 
 /** Standard Webhooks secret: `whsec_` + base64 of 24 random bytes (192-bit HMAC key). */
 function newSecret(): string {
@@ -19,13 +25,133 @@ function newSecret(): string {
 const seal = (app: AppContext, accountId: string, secret: string) =>
   sealSecret(app.config.appSecret, secret, accountId);
 
-export async function getWebhookEndpoint(app: AppContext, accountId: string): Promise<PublicWebhookEndpoint | null> {
-  return app.db.webhookEndpoint.findUnique({ where: { accountId }, omit: hideSecret });
+export interface EndpointInput {
+  url: string;
+  description?: string | null;
+  /** Default: call.analyzed only. */
+  eventTypes?: readonly string[];
+  /** Only calls of this campaign; null for all. */
+  campaignId?: string | null;
+  ratePerSecond?: number;
+}
+
+export async function listWebhookEndpoints(app: AppContext, accountId: string): Promise<PublicWebhookEndpoint[]> {
+  return app.db.webhookEndpoint.findMany({ where: { accountId }, orderBy: [...firstFirst], omit: hideSecret });
+}
+
+/** The endpoint `id` of the account, or its first endpoint when `id` is not given. */
+export async function getWebhookEndpoint(
+  app: AppContext,
+  accountId: string,
+  id?: string | null,
+): Promise<PublicWebhookEndpoint | null> {
+  return app.db.webhookEndpoint.findFirst({
+    where: { accountId, ...(id ? { id } : {}) },
+    orderBy: [...firstFirst],
+    omit: hideSecret,
+  });
+}
+
+async function requireEndpoint(app: AppContext, accountId: string, id?: string | null): Promise<WebhookEndpoint> {
+  const row = await app.db.webhookEndpoint.findFirst({
+    where: { accountId, ...(id ? { id } : {}) },
+    orderBy: [...firstFirst],
+  });
+  if (!row) throw notFound('Webhook endpoint');
+  return row;
+}
+
+function checkEventTypes(types: readonly string[]): string[] {
+  const unique = [...new Set(types)];
+  const unknown = unique.filter((t) => !(SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(t));
+  if (unknown.length)
+    throw invalidEventTypes(
+      `Unknown event type ${unknown.map((t) => `"${t}"`).join(', ')}; an endpoint can subscribe to ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}.`,
+    );
+  if (unique.length === 0) throw invalidEventTypes('An endpoint must subscribe to at least one event type.');
+  return unique;
+}
+
+function checkRate(rate: number): number {
+  if (!Number.isInteger(rate) || rate < 1 || rate > 1000) throw invalidRate();
+  return rate;
+}
+
+async function checkCampaign(tx: Tx, accountId: string, campaignId: string | null | undefined) {
+  if (!campaignId) return;
+  const campaign = await tx.campaign.findFirst({ where: { id: campaignId, accountId }, select: { id: true } });
+  if (!campaign) throw notFound('Campaign');
+}
+
+/** Serializes endpoint creation per account, so two concurrent adds cannot pass the limit together. */
+async function lockAccount(tx: Tx, accountId: string) {
+  await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+}
+
+/** Adds an endpoint (up to MAX_ENDPOINTS); its new secret is returned only now (and by reveal). */
+export async function createWebhookEndpoint(
+  app: AppContext,
+  accountId: string,
+  input: EndpointInput,
+): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
+  const url = await validateWebhookUrl(input.url, { allowPrivate: app.config.webhookAllowPrivate });
+  const eventTypes = checkEventTypes(input.eventTypes ?? DEFAULT_EVENT_TYPES);
+  const ratePerSecond = checkRate(input.ratePerSecond ?? 10);
+  const secret = newSecret();
+  const endpoint = await app.db.$transaction(async (tx) => {
+    await checkCampaign(tx, accountId, input.campaignId);
+    await lockAccount(tx, accountId);
+    if ((await tx.webhookEndpoint.count({ where: { accountId } })) >= MAX_ENDPOINTS) throw endpointLimit();
+    return tx.webhookEndpoint.create({
+      data: {
+        accountId,
+        url,
+        description: input.description?.trim() || null,
+        eventTypes,
+        campaignId: input.campaignId ?? null,
+        ratePerSecond,
+        secretEncrypted: seal(app, accountId, secret),
+      },
+      omit: hideSecret,
+    });
+  });
+  return { endpoint, secret };
+}
+
+/** Changes what is given; the secret stays. */
+export async function updateWebhookEndpoint(
+  app: AppContext,
+  accountId: string,
+  id: string,
+  patch: Partial<EndpointInput>,
+): Promise<PublicWebhookEndpoint> {
+  const url =
+    patch.url === undefined
+      ? undefined
+      : await validateWebhookUrl(patch.url, { allowPrivate: app.config.webhookAllowPrivate });
+  const eventTypes = patch.eventTypes === undefined ? undefined : checkEventTypes(patch.eventTypes);
+  const ratePerSecond = patch.ratePerSecond === undefined ? undefined : checkRate(patch.ratePerSecond);
+  return app.db.$transaction(async (tx) => {
+    await checkCampaign(tx, accountId, patch.campaignId);
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id, accountId },
+      data: {
+        url,
+        eventTypes,
+        ratePerSecond,
+        ...(patch.description !== undefined && { description: patch.description?.trim() || null }),
+        ...(patch.campaignId !== undefined && { campaignId: patch.campaignId }),
+      },
+    });
+    if (count === 0) throw notFound('Webhook endpoint');
+    return tx.webhookEndpoint.findUniqueOrThrow({ where: { id }, omit: hideSecret });
+  });
 }
 
 /**
- * Creates the account's endpoint, or points the existing one at a new URL (keeping its secret and
- * enabling it again). `secret` is returned only when a new one was made.
+ * The single-endpoint API (and `webhook:set`): creates the account's first endpoint, or points it
+ * at a new URL (keeping its secret and enabling it again). `secret` is returned only when a new
+ * one was made.
  */
 export async function setWebhookEndpoint(
   app: AppContext,
@@ -34,70 +160,116 @@ export async function setWebhookEndpoint(
 ): Promise<{ endpoint: PublicWebhookEndpoint; secret: string | null }> {
   const normalized = await validateWebhookUrl(url, { allowPrivate: app.config.webhookAllowPrivate });
   const secret = newSecret();
-  // One statement, so two concurrent first saves cannot both create (account_id is unique);
-  // xmax = 0 tells a freshly inserted row from an updated one.
-  const [row] = await app.db.$queryRaw<{ id: string; inserted: boolean }[]>`
-    INSERT INTO webhook_endpoints (id, account_id, url, secret_encrypted)
-    VALUES (gen_random_uuid(), ${accountId}::uuid, ${normalized}, ${seal(app, accountId, secret)})
-    ON CONFLICT (account_id) DO UPDATE
-       SET url = excluded.url, enabled = true, disabled_reason = NULL, updated_at = now()
-    RETURNING id, (xmax = 0) AS inserted`;
-  const endpoint = await app.db.webhookEndpoint.findUniqueOrThrow({ where: { id: row!.id }, omit: hideSecret });
-  return { endpoint, secret: row!.inserted ? secret : null };
+  return app.db.$transaction(async (tx) => {
+    // Locked so two concurrent first saves make one endpoint, not two.
+    await lockAccount(tx, accountId);
+    const first = await tx.webhookEndpoint.findFirst({ where: { accountId }, orderBy: [...firstFirst] });
+    if (!first) {
+      const endpoint = await tx.webhookEndpoint.create({
+        data: { accountId, url: normalized, secretEncrypted: seal(app, accountId, secret) },
+        omit: hideSecret,
+      });
+      return { endpoint, secret };
+    }
+    const endpoint = await tx.webhookEndpoint.update({
+      where: { id: first.id },
+      data: { url: normalized, ...enabledState(true, null) },
+      omit: hideSecret,
+    });
+    return { endpoint, secret: null };
+  });
 }
 
-/** Replaces the signing secret at once; deliveries still pending are signed with the new one. */
+/**
+ * A new signing secret. The one it replaces keeps signing too (a second `v1,` signature in the
+ * same header) for WEBHOOK_SECRET_OVERLAP_HOURS, so a receiver that switches later loses nothing.
+ */
 export async function rotateWebhookSecret(
   app: AppContext,
   accountId: string,
+  id?: string | null,
 ): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
+  const current = await requireEndpoint(app, accountId, id);
   const secret = newSecret();
+  const overlapMs = app.config.webhookSecretOverlapHours * 3_600_000;
+  // Conditional on the secret being the one read: a concurrent rotation must not be overwritten
+  // with a previous secret that no receiver is told about.
   const { count } = await app.db.webhookEndpoint.updateMany({
-    where: { accountId },
-    data: { secretEncrypted: seal(app, accountId, secret) },
+    where: { id: current.id, secretEncrypted: current.secretEncrypted },
+    data: {
+      secretEncrypted: seal(app, accountId, secret),
+      previousSecretEncrypted: overlapMs > 0 ? current.secretEncrypted : null,
+      previousSecretExpiresAt: overlapMs > 0 ? new Date(Date.now() + overlapMs) : null,
+    },
   });
-  if (count === 0) throw notFound('Webhook endpoint');
-  return { endpoint: (await getWebhookEndpoint(app, accountId))!, secret };
+  if (count === 0) return rotateWebhookSecret(app, accountId, current.id);
+  return { endpoint: (await getWebhookEndpoint(app, accountId, current.id))!, secret };
 }
 
 /** The secret is encrypted, not hashed, precisely so admins can see it again. */
-export async function revealWebhookSecret(app: AppContext, accountId: string): Promise<string> {
-  const row = await app.db.webhookEndpoint.findUnique({ where: { accountId }, select: { secretEncrypted: true } });
-  if (!row) throw notFound('Webhook endpoint');
+export async function revealWebhookSecret(app: AppContext, accountId: string, id?: string | null): Promise<string> {
+  const row = await requireEndpoint(app, accountId, id);
   return openSecret(app.config.appSecret, row.secretEncrypted, accountId);
 }
+
+const enabledState = (enabled: boolean, disabledReason: string | null) => ({
+  enabled,
+  disabledReason,
+  disabledAt: enabled ? null : new Date(),
+  // Enabling starts the failure clock again: the endpoint gets its full grace period.
+  ...(enabled && { failingSince: null }),
+});
 
 export async function disableWebhookEndpoint(
   app: AppContext,
   accountId: string,
   reason = 'Disabled by a user',
+  id?: string | null,
 ): Promise<PublicWebhookEndpoint> {
-  return setEnabled(app, accountId, false, reason);
+  return setEnabled(app, accountId, id, false, reason);
 }
 
-export async function enableWebhookEndpoint(app: AppContext, accountId: string): Promise<PublicWebhookEndpoint> {
-  return setEnabled(app, accountId, true, null);
+export async function enableWebhookEndpoint(
+  app: AppContext,
+  accountId: string,
+  id?: string | null,
+): Promise<PublicWebhookEndpoint> {
+  return setEnabled(app, accountId, id, true, null);
 }
 
-async function setEnabled(app: AppContext, accountId: string, enabled: boolean, disabledReason: string | null) {
-  const { count } = await app.db.webhookEndpoint.updateMany({
-    where: { accountId },
-    data: { enabled, disabledReason },
+async function setEnabled(
+  app: AppContext,
+  accountId: string,
+  id: string | null | undefined,
+  enabled: boolean,
+  reason: string | null,
+) {
+  const row = await requireEndpoint(app, accountId, id);
+  return app.db.webhookEndpoint.update({
+    where: { id: row.id },
+    data: enabledState(enabled, reason),
+    omit: hideSecret,
   });
-  if (count === 0) throw notFound('Webhook endpoint');
-  return (await getWebhookEndpoint(app, accountId))!;
 }
 
 /** Deletes the endpoint together with its delivery history (the schema cascades). */
-export async function removeWebhookEndpoint(app: AppContext, accountId: string): Promise<void> {
-  const { count } = await app.db.webhookEndpoint.deleteMany({ where: { accountId } });
-  if (count === 0) throw notFound('Webhook endpoint');
+export async function removeWebhookEndpoint(app: AppContext, accountId: string, id?: string | null): Promise<void> {
+  const row = await requireEndpoint(app, accountId, id);
+  await app.db.webhookEndpoint.delete({ where: { id: row.id } });
 }
 
-/** For signing deliveries. */
-export function openEndpointSecret(
+/** The secrets that sign a delivery now: the current one, and the previous one during its overlap. */
+export function openSigningSecrets(
   app: AppContext,
-  endpoint: Pick<WebhookEndpoint, 'accountId' | 'secretEncrypted'>,
-): string {
-  return openSecret(app.config.appSecret, endpoint.secretEncrypted, endpoint.accountId);
+  endpoint: Pick<
+    WebhookEndpoint,
+    'accountId' | 'secretEncrypted' | 'previousSecretEncrypted' | 'previousSecretExpiresAt'
+  >,
+  now = new Date(),
+): string[] {
+  const open = (sealed: string) => openSecret(app.config.appSecret, sealed, endpoint.accountId);
+  const secrets = [open(endpoint.secretEncrypted)];
+  if (endpoint.previousSecretEncrypted && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now)
+    secrets.push(open(endpoint.previousSecretEncrypted));
+  return secrets;
 }

@@ -1,4 +1,5 @@
 import type { Prisma } from '../generated/prisma/client.ts';
+import type { CallAnalyzedEvent, CallFailedEvent, WebhookDisabledEvent, WebhookTestEvent } from './kit/events.ts';
 
 /**
  * Event bodies. Field names are a public contract (PRODUCT.md, "Webhook `call.analyzed`"):
@@ -6,6 +7,8 @@ import type { Prisma } from '../generated/prisma/client.ts';
  */
 
 export const CALL_ANALYZED = 'call.analyzed';
+export const CALL_FAILED = 'call.failed';
+export const WEBHOOK_DISABLED = 'webhook.disabled';
 export const WEBHOOK_TEST = 'webhook.test';
 
 /** What a call.analyzed body is built from; load with `select: callForWebhook`. */
@@ -28,6 +31,8 @@ export const callForWebhook = {
   agent: { select: { id: true, name: true, code: true } },
   campaign: { select: { id: true, name: true } },
   template: { select: { id: true, name: true } },
+  failureReason: true,
+  failureDetail: true,
 } as const satisfies Prisma.CallSelect;
 
 export type CallForWebhook = Prisma.CallGetPayload<{ select: typeof callForWebhook }>;
@@ -42,25 +47,51 @@ export interface CriterionResult {
   evidence: unknown;
 }
 
-// A type alias, not an interface, so a body is assignable to Prisma's JSON input type.
-export type WebhookEvent<T extends string, D> = {
-  type: T;
-  timestamp: string;
-  data: D;
-};
-
-export type CallAnalyzedEvent = WebhookEvent<typeof CALL_ANALYZED, ReturnType<typeof callData>>;
-
 export function callAnalyzedEvent(call: CallForWebhook, publicUrl: string, at = new Date()): CallAnalyzedEvent {
-  return { type: CALL_ANALYZED, timestamp: at.toISOString(), data: callData(call, publicUrl) };
+  return {
+    type: CALL_ANALYZED,
+    timestamp: at.toISOString(),
+    data: {
+      ...callCommon(call, publicUrl),
+      status: 'analyzed',
+      template: call.template && { id: call.template.id, name: call.template.name },
+      score: call.score,
+      // Picked field by field so engine-internal fields never leak into the public contract.
+      criteria: ((call.criteria ?? []) as unknown as CriterionResult[]).map((c) => ({
+        key: c.key,
+        label: c.label,
+        result: c.result,
+        points: c.points,
+        max_points: c.max_points,
+        critical: c.critical,
+        evidence: (c.evidence ?? null) as CallAnalyzedEvent['data']['criteria'][number]['evidence'],
+      })),
+      topic: call.topic,
+      summary: call.summary,
+      metrics: (call.metrics ?? {}) as Record<string, unknown>,
+    },
+  };
 }
 
-function callData(call: CallForWebhook, publicUrl: string) {
+export function callFailedEvent(call: CallForWebhook, publicUrl: string, at = new Date()): CallFailedEvent {
+  return {
+    type: CALL_FAILED,
+    timestamp: at.toISOString(),
+    data: {
+      ...callCommon(call, publicUrl),
+      status: 'failed',
+      failure_reason: call.failureReason ?? 'unknown',
+      failure_detail: call.failureDetail,
+    },
+  };
+}
+
+/** What every call event says about the call (kit/events.ts, callCommon). */
+function callCommon(call: CallForWebhook, publicUrl: string) {
   return {
     id: call.id,
     external_id: call.externalId,
     url: `${publicUrl}/calls/${call.id}`,
-    status: call.status,
     agent: { id: call.agent.id, name: call.agent.name, code: call.agent.code },
     campaign: call.campaign && { id: call.campaign.id, name: call.campaign.name },
     started_at: call.startedAt.toISOString(),
@@ -70,28 +101,33 @@ function callData(call: CallForWebhook, publicUrl: string) {
     language: call.language ?? call.detectedLanguage,
     customer_phone: call.customerPhone,
     customer_name: call.customerName,
-    template: call.template && { id: call.template.id, name: call.template.name },
-    score: call.score,
-    // Picked field by field so engine-internal fields never leak into the public contract.
-    criteria: ((call.criteria ?? []) as unknown as CriterionResult[]).map((c) => ({
-      key: c.key,
-      label: c.label,
-      result: c.result,
-      points: c.points,
-      max_points: c.max_points,
-      critical: c.critical,
-      evidence: c.evidence ?? null,
-    })),
-    topic: call.topic,
-    summary: call.summary,
-    metrics: (call.metrics ?? {}) as Record<string, unknown>,
   };
 }
 
-export function testEvent(
-  accountId: string,
+export function webhookDisabledEvent(
+  endpoint: {
+    id: string;
+    url: string;
+    disabledReason: string | null;
+    disabledAt: Date | null;
+    failingSince: Date | null;
+  },
   at = new Date(),
-): WebhookEvent<typeof WEBHOOK_TEST, { account_id: string; message: string }> {
+): WebhookDisabledEvent {
+  return {
+    type: WEBHOOK_DISABLED,
+    timestamp: at.toISOString(),
+    data: {
+      endpoint_id: endpoint.id,
+      url: endpoint.url,
+      reason: endpoint.disabledReason ?? 'Disabled',
+      disabled_at: (endpoint.disabledAt ?? at).toISOString(),
+      failing_since: endpoint.failingSince?.toISOString() ?? null,
+    },
+  };
+}
+
+export function testEvent(accountId: string, at = new Date()): WebhookTestEvent {
   return {
     type: WEBHOOK_TEST,
     timestamp: at.toISOString(),

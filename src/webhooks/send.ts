@@ -1,13 +1,14 @@
 import { once } from 'node:events';
 import got, { type Response } from 'got';
-import { Webhook } from 'standardwebhooks';
 import { guardedLookup, refusePrivateLiteral } from './address-guard.ts';
+import { deliveryHeaders } from './kit/sign.ts';
 
 const EXCERPT_BYTES = 2048;
 
 export interface SendRequest {
   url: string;
-  secret: string;
+  /** The current secret, then the previous one while a rotation's overlap lasts. */
+  secrets: readonly string[];
   eventId: string;
   body: string;
   allowPrivate: boolean;
@@ -20,7 +21,12 @@ export interface SendOutcome {
   durationMs: number;
   error: string | null;
   responseExcerpt: string | null;
+  /** The reply headers kept for debugging and retry decisions (see KEPT_HEADERS). */
+  responseHeaders: Record<string, string> | null;
 }
+
+/** Reply headers worth keeping: when to retry, and what the excerpt is. */
+const KEPT_HEADERS = ['retry-after', 'content-type'] as const;
 
 /** Signs (Standard Webhooks) and POSTs one event body. */
 export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
@@ -32,13 +38,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
     if (!req.allowPrivate) refusePrivateLiteral(url);
     const stream = got.stream.post(url, {
       body: req.body,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Escucha-Webhooks/1',
-        'webhook-id': req.eventId,
-        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': new Webhook(req.secret).sign(req.eventId, sentAt, req.body),
-      },
+      headers: { ...deliveryHeaders(req.eventId, req.body, req.secrets, sentAt), 'user-agent': 'Escucha-Webhooks/1' },
       timeout: { request: req.timeoutMs },
       // Retries follow our schedule, a redirect could lead to an address nobody validated, and
       // an error status is an outcome to record rather than an exception.
@@ -51,10 +51,43 @@ export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
     const responseExcerpt = await readExcerpt(stream);
     const statusCode = response.statusCode;
     const ok = statusCode >= 200 && statusCode < 300;
-    return { statusCode, durationMs: elapsed(), error: ok ? null : describeStatus(statusCode), responseExcerpt };
+    return {
+      statusCode,
+      durationMs: elapsed(),
+      error: ok ? null : describeStatus(statusCode),
+      responseExcerpt,
+      responseHeaders: keptHeaders(response.headers),
+    };
   } catch (error) {
-    return { statusCode: null, durationMs: elapsed(), error: describeError(error), responseExcerpt: null };
+    return {
+      statusCode: null,
+      durationMs: elapsed(),
+      error: describeError(error),
+      responseExcerpt: null,
+      responseHeaders: null,
+    };
   }
+}
+
+function keptHeaders(headers: Response['headers']): Record<string, string> | null {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = headers[name];
+    if (typeof value === 'string') kept[name] = value.slice(0, 200);
+  }
+  return Object.keys(kept).length ? kept : null;
+}
+
+/**
+ * Retry-After as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 §10.2.3);
+ * null when absent or unreadable.
+ */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** The start of the reply, for people debugging their receiver; the rest is never downloaded. */

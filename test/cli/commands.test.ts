@@ -245,6 +245,85 @@ describe('webhook:set', () => {
   });
 });
 
+describe('webhook:add, webhook:list, webhook:rotate, webhook:replay', () => {
+  it('adds a second endpoint for one event type, rotates its secret with overlap, and replays it', async () => {
+    const account = await newAccount();
+    await cli(app, 'webhook:set', '--account', account, '--url', 'http://127.0.0.1:9/main');
+    const added = await cli(
+      app,
+      'webhook:add',
+      '--account',
+      account,
+      '--url',
+      'http://127.0.0.1:9/ops',
+      '--events',
+      'call.failed,webhook.disabled',
+      '--description',
+      'ops',
+    );
+    expect(added.code).toBe(0);
+    expect(added.json).toMatchObject({
+      endpoint: { url: 'http://127.0.0.1:9/ops', eventTypes: ['call.failed', 'webhook.disabled'] },
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    const id = added.json.endpoint.id;
+
+    const rotated = await cli(app, 'webhook:rotate', '--account', account, '--endpoint', id);
+    expect(rotated.json.secret).toMatch(/^whsec_/);
+    expect(rotated.json.secret).not.toBe(added.json.secret);
+    expect(new Date(rotated.json.previousSecretValidUntil).getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+
+    const replay = await cli(
+      app,
+      'webhook:replay',
+      '--account',
+      account,
+      '--endpoint',
+      id,
+      '--since',
+      '2026-01-01T00:00:00Z',
+    );
+    expect(replay.code).toBe(0);
+    expect(replay.json.replay).toMatchObject({ status: 'finished', total: 0 });
+
+    const list = await cli(app, 'webhook:list', '--account', account);
+    expect(list.json.endpoints.map((e: any) => [e.url, e.eventTypes])).toEqual([
+      ['http://127.0.0.1:9/main', ['call.analyzed']],
+      ['http://127.0.0.1:9/ops', ['call.failed', 'webhook.disabled']],
+    ]);
+    expect(list.json.endpoints[1].latestReplay).toMatchObject({ id: replay.json.replay.id, total: 0 });
+  });
+
+  it('reports an unknown event type and a bad --since as domain errors', async () => {
+    const account = await newAccount();
+    const bad = await cli(
+      app,
+      'webhook:add',
+      '--account',
+      account,
+      '--url',
+      'http://127.0.0.1:9/x',
+      '--events',
+      'call.deleted',
+    );
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stderr).error.code).toBe('invalid_event_types');
+    const { json } = await cli(app, 'webhook:set', '--account', account, '--url', 'http://127.0.0.1:9/main');
+    const since = await cli(
+      app,
+      'webhook:replay',
+      '--account',
+      account,
+      '--endpoint',
+      json.endpoint.id,
+      '--since',
+      'yesterday',
+    );
+    expect(since.code).toBe(1);
+    expect(JSON.parse(since.stderr).error.code).toBe('invalid_since');
+  });
+});
+
 describe('template:import', () => {
   it.each(exampleFiles)('imports the example %s', async (file) => {
     const account = await newAccount();
@@ -364,6 +443,10 @@ describe('arguments', () => {
       'apikey:create',
       'apikey:revoke',
       'webhook:set',
+      'webhook:add',
+      'webhook:list',
+      'webhook:rotate',
+      'webhook:replay',
       'template:import',
     ]) {
       expect(all.stdout).toContain(name);

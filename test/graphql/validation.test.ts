@@ -752,6 +752,85 @@ const TABLE: Record<string, Case[]> = {
       expect: invalid('private_address'),
     },
   ],
+  createWebhookEndpoint: [
+    {
+      what: 'an ftp:// URL',
+      as: 'admin',
+      vars: () => ({ input: { url: 'ftp://x' } }),
+      expect: invalid('invalid_webhook_url'),
+    },
+    {
+      what: 'a private address',
+      as: 'admin',
+      vars: () => ({ input: { url: 'https://10.0.0.1/h' } }),
+      expect: invalid('private_address'),
+    },
+    {
+      what: 'no event type',
+      as: 'admin',
+      vars: () => ({ input: { url: 'https://93.184.216.34/h', eventTypes: [] } }),
+      expect: invalid('invalid_event_types'),
+    },
+    {
+      what: 'a rate of 0 per second',
+      as: 'admin',
+      vars: () => ({ input: { url: 'https://93.184.216.34/h', ratePerSecond: 0 } }),
+      expect: invalid('invalid_rate'),
+    },
+    {
+      what: 'an unknown campaign',
+      as: 'admin',
+      vars: () => ({ input: { url: 'https://93.184.216.34/h', campaignId: UNKNOWN_ID } }),
+      expect: notFound,
+    },
+  ],
+  updateWebhookEndpoint: [
+    {
+      what: 'an unknown endpoint',
+      as: 'admin',
+      vars: () => ({ id: UNKNOWN_ID, input: { description: 'x' } }),
+      expect: notFound,
+    },
+    {
+      what: 'a URL with credentials',
+      as: 'admin',
+      vars: (f) => ({ id: f.a.endpoint.id, input: { url: 'https://u:p@hooks.example/h' } }),
+      expect: invalid('invalid_webhook_url'),
+    },
+    {
+      what: 'no event type',
+      as: 'admin',
+      vars: (f) => ({ id: f.a.endpoint.id, input: { eventTypes: [] } }),
+      expect: invalid('invalid_event_types'),
+    },
+    {
+      what: 'a rate over 1000 per second',
+      as: 'admin',
+      vars: (f) => ({ id: f.a.endpoint.id, input: { ratePerSecond: 1001 } }),
+      expect: invalid('invalid_rate'),
+    },
+  ],
+  replayWebhookDeliveries: [
+    {
+      what: 'a start in the future',
+      as: 'admin',
+      vars: (f) => ({ id: f.a.endpoint.id, since: new Date(Date.now() + 3_600_000).toISOString() }),
+      expect: invalid('invalid_since'),
+    },
+    {
+      what: 'an unknown endpoint',
+      as: 'admin',
+      vars: () => ({ id: UNKNOWN_ID, since: '2024-01-01T00:00:00Z' }),
+      expect: notFound,
+    },
+    {
+      what: 'a disabled endpoint',
+      as: 'admin',
+      account: 'B',
+      vars: (f) => ({ id: f.b.endpoint.id, since: '2024-01-01T00:00:00Z' }),
+      expect: conflict('webhook_disabled'),
+    },
+  ],
   redeliverWebhook: [
     { what: 'an unknown delivery', as: 'admin', vars: () => ({ deliveryId: UNKNOWN_ID }), expect: notFound },
     { what: 'a malformed delivery id', as: 'admin', vars: () => ({ deliveryId: 'msg_123' }), expect: notFound },
@@ -883,12 +962,12 @@ const NO_INPUT: Record<string, string> = {
   deleteTemplate: 'an id only',
   setDefaultTemplate: 'an optional id only (null clears the default)',
   revokeApiKey: 'an id only; revoking twice is idempotent',
-  rotateWebhookSecret: 'no arguments; fails only with not_found when there is no endpoint',
-  revealWebhookSecret: 'no arguments; fails only with not_found when there is no endpoint',
-  disableWebhookEndpoint: 'no arguments; fails only with not_found when there is no endpoint',
-  enableWebhookEndpoint: 'no arguments; fails only with not_found when there is no endpoint',
-  removeWebhookEndpoint: 'no arguments; fails only with not_found when there is no endpoint',
-  sendTestWebhook: 'no arguments; its failures (no endpoint, webhook_disabled) are endpoint state',
+  rotateWebhookSecret: 'an optional endpoint id only; fails only with not_found',
+  revealWebhookSecret: 'an optional endpoint id only; fails only with not_found',
+  disableWebhookEndpoint: 'an optional endpoint id only; fails only with not_found',
+  enableWebhookEndpoint: 'an optional endpoint id only; fails only with not_found',
+  removeWebhookEndpoint: 'an optional endpoint id only; fails only with not_found',
+  sendTestWebhook: 'an optional endpoint id only; its failures (not_found, webhook_disabled) are endpoint state',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -947,6 +1026,7 @@ async function snapshot() {
       'endpoints', (SELECT json_agg(x ORDER BY id) FROM webhook_endpoints x),
       'deliveries', (SELECT json_agg(x ORDER BY id) FROM webhook_deliveries x),
       'attempts', (SELECT count(*) FROM webhook_attempts),
+      'replays', (SELECT count(*) FROM webhook_replays),
       'jobs', (SELECT count(*) FROM graphile_worker._private_jobs)
     ) AS snap`);
   return row.snap;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
@@ -5,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../../src/app/context.ts';
+import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { localStorage } from '../../src/storage/local.ts';
@@ -45,57 +47,63 @@ export async function seedAnalyzedCall(app: AppContext) {
     data: { accountId: account.id, name: 'Sales QA', definition: { criteria: [], topics: [] } },
   });
   const call = await app.db.call.create({
-    data: {
+    data: analyzedCallData({
       accountId: account.id,
-      externalId: 'ext-1',
-      source: 'api',
-      status: 'analyzed',
       agentId: agent.id,
       campaignId: campaign.id,
       templateId: template.id,
-      startedAt: new Date('2024-01-15T10:30:00Z'),
-      customerPhone: '+34600111222',
-      customerName: 'Luis',
-      direction: 'outbound',
-      language: 'es',
-      fileName: 'call.wav',
-      fileSize: 1000n,
-      fileSha256: 'ab'.repeat(32),
-      contentType: 'audio/wav',
-      storageKey: 'k/call.wav',
-      durationSeconds: 125.5,
-      reservedMinutes: 1,
-      period: '2024-01',
-      score: 80,
-      topic: 'Renewal',
-      summary: 'The customer renews.',
-      criteria: [
-        {
-          key: 'greeting',
-          label: 'Greets the customer',
-          result: 'passed',
-          points: 5,
-          max_points: 5,
-          critical: false,
-          evidence: [{ quote: 'buenos días', start: 1.2, end: 2, speaker: 'agent' }],
-          internal: 'x',
-        },
-        {
-          key: 'no_insults',
-          label: 'No insults',
-          result: 'failed',
-          points: 0,
-          max_points: 3,
-          critical: false,
-          evidence: null,
-        },
-      ],
-      metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },
-      analysisRevision: 1,
-      analyzedAt: new Date(),
-    },
+    }),
   });
   return { account, agent, campaign, template, call };
+}
+
+function analyzedCallData(ids: { accountId: string; agentId: string; campaignId: string | null; templateId: string }) {
+  return {
+    ...ids,
+    externalId: 'ext-1',
+    source: 'api',
+    status: 'analyzed',
+    startedAt: new Date('2024-01-15T10:30:00Z'),
+    customerPhone: '+34600111222',
+    customerName: 'Luis',
+    direction: 'outbound',
+    language: 'es',
+    fileName: 'call.wav',
+    fileSize: 1000n,
+    fileSha256: 'ab'.repeat(32),
+    contentType: 'audio/wav',
+    storageKey: 'k/call.wav',
+    durationSeconds: 125.5,
+    reservedMinutes: 1,
+    period: '2024-01',
+    score: 80,
+    topic: 'Renewal',
+    summary: 'The customer renews.',
+    criteria: [
+      {
+        key: 'greeting',
+        label: 'Greets the customer',
+        result: 'passed',
+        points: 5,
+        max_points: 5,
+        critical: false,
+        evidence: [{ quote: 'buenos días', start: 1.2, end: 2, speaker: 'agent' }],
+        internal: 'x',
+      },
+      {
+        key: 'no_insults',
+        label: 'No insults',
+        result: 'failed',
+        points: 0,
+        max_points: 3,
+        critical: false,
+        evidence: null,
+      },
+    ],
+    metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },
+    analysisRevision: 1,
+    analyzedAt: new Date(),
+  } satisfies Prisma.CallUncheckedCreateInput;
 }
 
 export interface Received {
@@ -165,4 +173,25 @@ export async function delivery(t: TestDb, deliveryId: string) {
     [deliveryId],
   );
   return row;
+}
+
+/** Another analyzed call in the seeded account (in its campaign, another one, or none). */
+export async function addAnalyzedCall(
+  app: AppContext,
+  seeded: Awaited<ReturnType<typeof seedAnalyzedCall>>,
+  over: { campaignId?: string | null } = {},
+) {
+  const data = analyzedCallData({
+    accountId: seeded.account.id,
+    agentId: seeded.agent.id,
+    campaignId: over.campaignId === undefined ? seeded.campaign.id : over.campaignId,
+    templateId: seeded.template.id,
+  });
+  return app.db.call.create({ data: { ...data, externalId: `ext-${randomUUID()}` } });
+}
+
+/** Enqueues call.analyzed for `callId` (revision 1) and returns every delivery made for it. */
+export async function enqueueAnalyzed(app: AppContext, callId: string) {
+  await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, callId, 1, app.config.publicUrl));
+  return app.db.webhookDelivery.findMany({ where: { callId }, orderBy: { createdAt: 'asc' } });
 }

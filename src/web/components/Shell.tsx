@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { LANGS, useT, type MessageKey } from '../i18n/index.tsx';
-import { useAuth } from '../lib/auth.tsx';
+import { roleAtLeast, useAuth } from '../lib/auth.tsx';
 import { graphql } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
+import { WebhookDisabledBanner } from '../pages/webhook-endpoints.tsx';
 import { BrandMark, Icon, type IconName } from './Icon.tsx';
 import { Button } from './ui.tsx';
 
@@ -118,6 +119,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
       </aside>
       <main id="main" className="main" tabIndex={-1}>
+        {user && roleAtLeast(user.role, 'ADMIN') && <WebhookDisabledBanner />}
         {children}
       </main>
     </div>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
 import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
@@ -24,13 +24,17 @@ import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { useFormMutation, useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
 import { deliveryTone } from './CallDetail.tsx';
+import { type Endpoint, EndpointDialog, EndpointPanel } from './webhook-endpoints.tsx';
 
 const ApiKeysQuery = graphql(`
   query ApiKeys { apiKeys(includeRevoked: true) { id name prefix createdAt lastUsedAt revoked revokedAt } }
 `);
 const WebhookQuery = graphql(`
   query Webhook {
-    webhookEndpoint { id url enabled disabledReason createdAt updatedAt }
+    webhookEndpoints {
+      id url description eventTypes campaign { id name } ratePerSecond enabled disabledReason disabledAt failingSince
+      previousSecretExpiresAt replays { id status since total attempted succeeded failed createdAt finishedAt }
+    }
     webhookDeliveries(first: 25) {
       edges {
         node {
@@ -56,24 +60,6 @@ const SetWebhook = graphql(`
   mutation SetWebhook($url: String!) {
     setWebhookEndpoint(url: $url) { __typename ... on WebhookEndpointWithSecret { secret endpoint { id url enabled } } ... on Error { code message } }
   }
-`);
-const RevealSecret = graphql(`
-  mutation RevealSecret { revealWebhookSecret { __typename ... on MutationRevealWebhookSecretSuccess { data } ... on Error { code message } } }
-`);
-const RotateSecret = graphql(`
-  mutation RotateSecret { rotateWebhookSecret { __typename ... on WebhookEndpointWithSecret { secret endpoint { id } } ... on Error { code message } } }
-`);
-const SendTest = graphql(`
-  mutation SendTestWebhook { sendTestWebhook { __typename ... on WebhookDelivery { id status } ... on Error { code message } } }
-`);
-const EnableWebhook = graphql(`
-  mutation EnableWebhook { enableWebhookEndpoint { __typename ... on WebhookEndpoint { id enabled } ... on Error { code message } } }
-`);
-const DisableWebhook = graphql(`
-  mutation DisableWebhook { disableWebhookEndpoint { __typename ... on WebhookEndpoint { id enabled } ... on Error { code message } } }
-`);
-const RemoveWebhook = graphql(`
-  mutation RemoveWebhook { removeWebhookEndpoint { __typename ... on MutationRemoveWebhookEndpointSuccess { data } ... on Error { code message } } }
 `);
 const RedeliverDelivery = graphql(`
   mutation RedeliverDelivery($deliveryId: ID!) {
@@ -255,25 +241,26 @@ function WebhookCard() {
   const { t, locale } = i18n;
   const toast = useToast();
   const [{ data, error }, refetch] = useQuery({ query: WebhookQuery });
-  const endpoint = data?.webhookEndpoint ?? null;
+  const endpoints = (data?.webhookEndpoints ?? []) as Endpoint[];
+  const endpoint = endpoints[0] ?? null;
   const [url, setUrl] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<'rotate' | 'remove' | null>(null);
-  const report = useOutcomeToast();
+  const [adding, setAdding] = useState(false);
   const [ss, save] = useMutation(SetWebhook);
-  const [, reveal] = useMutation(RevealSecret);
-  const [, rotate] = useMutation(RotateSecret);
-  const [ts, sendTest] = useMutation(SendTest);
-  const [, enable] = useMutation(EnableWebhook);
-  const [, disable] = useMutation(DisableWebhook);
-  const [, remove] = useMutation(RemoveWebhook);
   const [, redeliver] = useMutation(RedeliverDelivery);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const { busy, run: redeliverOne } = useRedeliver(
     async (deliveryId) => outcome(await redeliver({ deliveryId }), 'redeliverWebhook'),
     reload,
   );
-  const value = url ?? endpoint?.url ?? '';
+  const value = url ?? '';
+  // A replay reports its progress as it goes.
+  const replaying = endpoints.some((e) => e.replays[0]?.status === 'RUNNING');
+  useEffect(() => {
+    if (!replaying) return;
+    const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), 2000);
+    return () => clearInterval(timer);
+  }, [replaying, refetch]);
 
   const { error: formError, submit } = useFormMutation(
     async () => outcome(await save({ url: value.trim() }), 'setWebhookEndpoint'),
@@ -288,34 +275,41 @@ function WebhookCard() {
 
   return (
     <>
-      <Card title={t('webhook.title')} description={t('webhook.lead')}>
+      <Card
+        title={t('webhook.title')}
+        description={t('webhook.lead')}
+        actions={
+          endpoint && (
+            <Button
+              icon="plus"
+              onClick={() => setAdding(true)}
+              disabled={endpoints.length >= 10}
+              data-testid="add-endpoint"
+            >
+              {t('webhook.add')}
+            </Button>
+          )
+        }
+      >
         <div className="stack">
           {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
-          {endpoint && !endpoint.enabled && (
-            <Alert tone="amber" title={t('webhook.disabled')}>
-              {endpoint.disabledReason ?? t('webhook.disabledBody')}
-            </Alert>
+          {!endpoint && (
+            <form className="row" style={{ alignItems: 'flex-end' }} onSubmit={submit}>
+              <TextField
+                className="spacer"
+                label={t('webhook.url')}
+                type="url"
+                placeholder="https://example.com/hooks/escucha"
+                value={value}
+                onChange={(e) => setUrl(e.target.value)}
+                error={formError ?? undefined}
+                name="webhook-url"
+              />
+              <Button type="submit" variant="primary" loading={ss.fetching} disabled={!value.trim()}>
+                {t('webhook.save')}
+              </Button>
+            </form>
           )}
-          <form className="row" style={{ alignItems: 'flex-end' }} onSubmit={submit}>
-            <TextField
-              className="spacer"
-              label={t('webhook.url')}
-              type="url"
-              placeholder="https://example.com/hooks/escucha"
-              value={value}
-              onChange={(e) => setUrl(e.target.value)}
-              error={formError ?? undefined}
-              name="webhook-url"
-            />
-            <Button
-              type="submit"
-              variant="primary"
-              loading={ss.fetching}
-              disabled={!value.trim() || value === endpoint?.url}
-            >
-              {endpoint ? t('webhook.update') : t('webhook.save')}
-            </Button>
-          </form>
           {secret && (
             <div className="stack-sm">
               <span className="label">{t('webhook.secret')}</span>
@@ -323,61 +317,12 @@ function WebhookCard() {
               <span className="muted small">{t('webhook.secretHint')}</span>
             </div>
           )}
-          {endpoint && (
-            <div className="row-wrap">
-              {!secret && (
-                <Button
-                  icon="eye"
-                  onClick={async () => {
-                    const out = outcome(await reveal({}), 'revealWebhookSecret');
-                    if (report(out)) setSecret(out.value.data);
-                  }}
-                >
-                  {t('webhook.reveal')}
-                </Button>
-              )}
-              <Button icon="refresh" onClick={() => setConfirm('rotate')}>
-                {t('webhook.rotate')}
-              </Button>
-              <Button
-                icon="send"
-                loading={ts.fetching}
-                onClick={async () => {
-                  report(outcome(await sendTest({}), 'sendTestWebhook'), t('webhook.testQueued'));
-                  setTimeout(reload, 1500);
-                }}
-              >
-                {t('webhook.sendTest')}
-              </Button>
-              <span className="spacer" />
-              {endpoint.enabled ? (
-                <Button
-                  variant="ghost"
-                  onClick={async () => {
-                    report(outcome(await disable({}), 'disableWebhookEndpoint'));
-                    reload();
-                  }}
-                >
-                  {t('webhook.disable')}
-                </Button>
-              ) : (
-                <Button
-                  variant="ghost"
-                  onClick={async () => {
-                    report(outcome(await enable({}), 'enableWebhookEndpoint'));
-                    reload();
-                  }}
-                >
-                  {t('webhook.enable')}
-                </Button>
-              )}
-              <Button variant="ghost" className="btn-danger" icon="trash" onClick={() => setConfirm('remove')}>
-                {t('webhook.remove')}
-              </Button>
-            </div>
-          )}
+          {endpoints.map((e) => (
+            <EndpointPanel key={e.id} endpoint={e} onSecret={setSecret} reload={reload} />
+          ))}
         </div>
       </Card>
+      {adding && <EndpointDialog onClose={() => setAdding(false)} onSaved={reload} onSecret={setSecret} />}
       <Card
         title={t('webhook.log')}
         description={t('webhook.logLead')}
@@ -453,42 +398,6 @@ function WebhookCard() {
           </DataTable>
         )}
       </Card>
-      <ConfirmDialog
-        open={confirm === 'rotate'}
-        onClose={() => setConfirm(null)}
-        title={t('webhook.rotateTitle')}
-        confirmLabel={t('webhook.rotate')}
-        danger
-        onConfirm={async () => {
-          setConfirm(null);
-          const out = outcome(await rotate({}), 'rotateWebhookSecret');
-          if (report(out)) {
-            setSecret(out.value.secret ?? null);
-            toast(t('webhook.rotated'));
-          }
-        }}
-      >
-        <p>{t('webhook.rotateBody')}</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirm === 'remove'}
-        onClose={() => setConfirm(null)}
-        title={t('webhook.removeTitle')}
-        confirmLabel={t('webhook.remove')}
-        danger
-        onConfirm={async () => {
-          setConfirm(null);
-          const out = outcome(await remove({}), 'removeWebhookEndpoint');
-          if (report(out)) {
-            setSecret(null);
-            setUrl(null);
-            toast(t('webhook.removed'));
-          }
-          reload();
-        }}
-      >
-        <p>{t('webhook.removeBody')}</p>
-      </ConfirmDialog>
     </>
   );
 }

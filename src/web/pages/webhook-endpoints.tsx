@@ -1,0 +1,425 @@
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { DialogForm } from '../components/forms.tsx';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  ConfirmDialog,
+  Dialog,
+  ProgressBar,
+  SelectField,
+  TextField,
+  useToast,
+} from '../components/ui.tsx';
+import { useT } from '../i18n/index.tsx';
+import { type Outcome, outcome } from '../lib/errors.ts';
+import { formatDateTime } from '../lib/format.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { Link } from '../lib/router.tsx';
+
+/** Everything the Integrations page shows of an endpoint. */
+export const EndpointFields = `
+  id url description eventTypes campaign { id name } ratePerSecond enabled disabledReason disabledAt failingSince
+  previousSecretExpiresAt replays { id status since total attempted succeeded failed createdAt finishedAt }
+`;
+
+const EVENT_TYPES = ['CALL_ANALYZED', 'CALL_FAILED', 'WEBHOOK_DISABLED'] as const;
+type EventType = (typeof EVENT_TYPES)[number];
+const EVENT_NAMES: Record<EventType, string> = {
+  CALL_ANALYZED: 'call.analyzed',
+  CALL_FAILED: 'call.failed',
+  WEBHOOK_DISABLED: 'webhook.disabled',
+};
+
+export interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  eventTypes: EventType[];
+  campaign: { id: string; name: string } | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  failingSince: string | null;
+  previousSecretExpiresAt: string | null;
+  replays: {
+    id: string;
+    status: 'RUNNING' | 'FINISHED' | 'STOPPED';
+    since: string;
+    total: number;
+    attempted: number;
+    succeeded: number;
+    failed: number;
+  }[];
+}
+
+const Reveal = graphql(`
+  mutation RevealEndpointSecret($id: ID) { revealWebhookSecret(id: $id) { __typename ... on MutationRevealWebhookSecretSuccess { data } ... on Error { code message } } }
+`);
+const Rotate = graphql(`
+  mutation RotateEndpointSecret($id: ID) { rotateWebhookSecret(id: $id) { __typename ... on WebhookEndpointWithSecret { secret endpoint { id previousSecretExpiresAt } } ... on Error { code message } } }
+`);
+const SendTest = graphql(`
+  mutation SendEndpointTest($id: ID) { sendTestWebhook(id: $id) { __typename ... on WebhookDelivery { id status } ... on Error { code message } } }
+`);
+const Enable = graphql(`
+  mutation EnableEndpoint($id: ID) { enableWebhookEndpoint(id: $id) { __typename ... on WebhookEndpoint { id enabled } ... on Error { code message } } }
+`);
+const Disable = graphql(`
+  mutation DisableEndpoint($id: ID) { disableWebhookEndpoint(id: $id) { __typename ... on WebhookEndpoint { id enabled } ... on Error { code message } } }
+`);
+const Remove = graphql(`
+  mutation RemoveEndpoint($id: ID) { removeWebhookEndpoint(id: $id) { __typename ... on MutationRemoveWebhookEndpointSuccess { data } ... on Error { code message } } }
+`);
+const Create = graphql(`
+  mutation CreateEndpoint($input: WebhookEndpointInput!) {
+    createWebhookEndpoint(input: $input) { __typename ... on WebhookEndpointWithSecret { secret endpoint { id } } ... on Error { code message } }
+  }
+`);
+const Update = graphql(`
+  mutation UpdateEndpoint($id: ID!, $input: WebhookEndpointPatch!) {
+    updateWebhookEndpoint(id: $id, input: $input) { __typename ... on WebhookEndpoint { id } ... on Error { code message } }
+  }
+`);
+const Replay = graphql(`
+  mutation ReplayEndpoint($id: ID!, $since: DateTime!) {
+    replayWebhookDeliveries(id: $id, since: $since) { __typename ... on WebhookReplay { id total status } ... on Error { code message } }
+  }
+`);
+const Campaigns = graphql(`
+  query WebhookCampaigns { campaigns { id name } }
+`);
+const DisabledEndpoints = graphql(`
+  query DisabledWebhookEndpoints { webhookEndpoints { id url enabled disabledReason disabledAt } }
+`);
+
+/** One endpoint: its settings, its state and every action on it. */
+export function EndpointPanel({
+  endpoint,
+  onSecret,
+  reload,
+}: {
+  endpoint: Endpoint;
+  onSecret: (secret: string | null) => void;
+  reload: () => void;
+}) {
+  const { t, locale } = useT();
+  const toast = useToast();
+  const report = useOutcomeToast();
+  const [confirm, setConfirm] = useState<'rotate' | 'remove' | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [replaying, setReplaying] = useState(false);
+  const [, reveal] = useMutation(Reveal);
+  const [, rotate] = useMutation(Rotate);
+  const [ts, sendTest] = useMutation(SendTest);
+  const [, enable] = useMutation(Enable);
+  const [, disable] = useMutation(Disable);
+  const [, remove] = useMutation(Remove);
+  const id = { id: endpoint.id };
+  const replay = endpoint.replays[0];
+
+  return (
+    <div
+      className="stack-sm"
+      data-testid="webhook-endpoint"
+      style={{ borderTop: '1px solid var(--border)', paddingTop: 12 }}
+    >
+      <div className="row-wrap">
+        <code className="strong truncate">{endpoint.url}</code>
+        {endpoint.description && <span className="muted">{endpoint.description}</span>}
+        <span className="spacer" />
+        {endpoint.enabled ? (
+          <Badge tone="green" dot>
+            {t('team.active')}
+          </Badge>
+        ) : (
+          <Badge tone="amber">{t('webhook.paused')}</Badge>
+        )}
+      </div>
+      <div className="row-wrap small">
+        {endpoint.eventTypes.map((e) => (
+          <Badge key={e} tone="gray">
+            {EVENT_NAMES[e]}
+          </Badge>
+        ))}
+        <span className="muted">
+          {endpoint.campaign ? t('webhook.onlyCampaign', { name: endpoint.campaign.name }) : t('webhook.allCampaigns')}
+        </span>
+      </div>
+      {!endpoint.enabled && (
+        <Alert tone="amber" title={t('webhook.disabled')}>
+          {endpoint.disabledReason ?? t('webhook.disabledBody')}
+        </Alert>
+      )}
+      {endpoint.enabled && endpoint.failingSince && (
+        <span className="small" data-testid="failing-since">
+          {t('webhook.failingSince', { at: formatDateTime(endpoint.failingSince, locale) })}
+        </span>
+      )}
+      {endpoint.previousSecretExpiresAt && (
+        <span className="small muted" data-testid="secret-overlap">
+          {t('webhook.overlapUntil', { at: formatDateTime(endpoint.previousSecretExpiresAt, locale) })}
+        </span>
+      )}
+      {replay && (
+        <div className="stack-sm small" data-testid="replay-progress">
+          <span>
+            {t(replay.status === 'RUNNING' ? 'webhook.replayRunning' : 'webhook.replayDone', {
+              since: formatDateTime(replay.since, locale),
+              done: replay.attempted,
+              total: replay.total,
+              ok: replay.succeeded,
+              failed: replay.failed,
+            })}
+          </span>
+          {replay.status === 'RUNNING' && replay.total > 0 && (
+            <ProgressBar value={replay.attempted / replay.total} label={`${replay.attempted}/${replay.total}`} />
+          )}
+        </div>
+      )}
+      <div className="row-wrap">
+        <Button
+          icon="eye"
+          onClick={async () => {
+            const out = outcome(await reveal(id), 'revealWebhookSecret');
+            if (report(out)) onSecret(out.value.data);
+          }}
+        >
+          {t('webhook.reveal')}
+        </Button>
+        <Button icon="refresh" onClick={() => setConfirm('rotate')}>
+          {t('webhook.rotate')}
+        </Button>
+        <Button
+          icon="send"
+          loading={ts.fetching}
+          onClick={async () => {
+            report(outcome(await sendTest(id), 'sendTestWebhook'), t('webhook.testQueued'));
+            setTimeout(reload, 1500);
+          }}
+        >
+          {t('webhook.sendTest')}
+        </Button>
+        <Button onClick={() => setReplaying(true)} disabled={!endpoint.enabled}>
+          {t('webhook.replay')}
+        </Button>
+        <Button variant="ghost" onClick={() => setEditing(true)}>
+          {t('common.edit')}
+        </Button>
+        <span className="spacer" />
+        <Button
+          variant="ghost"
+          onClick={async () => {
+            if (endpoint.enabled) report(outcome(await disable(id), 'disableWebhookEndpoint'));
+            else report(outcome(await enable(id), 'enableWebhookEndpoint'));
+            reload();
+          }}
+        >
+          {endpoint.enabled ? t('webhook.disable') : t('webhook.enable')}
+        </Button>
+        <Button variant="ghost" className="btn-danger" icon="trash" onClick={() => setConfirm('remove')}>
+          {t('webhook.remove')}
+        </Button>
+      </div>
+      {editing && <EndpointDialog endpoint={endpoint} onClose={() => setEditing(false)} onSaved={reload} />}
+      {replaying && <ReplayDialog endpoint={endpoint} onClose={() => setReplaying(false)} onStarted={reload} />}
+      <ConfirmDialog
+        open={confirm === 'rotate'}
+        onClose={() => setConfirm(null)}
+        title={t('webhook.rotateTitle')}
+        confirmLabel={t('webhook.rotate')}
+        onConfirm={async () => {
+          setConfirm(null);
+          const out = outcome(await rotate(id), 'rotateWebhookSecret');
+          if (report(out)) {
+            onSecret(out.value.secret ?? null);
+            toast(t('webhook.rotated'));
+          }
+          reload();
+        }}
+      >
+        <p>{t('webhook.rotateBody')}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirm === 'remove'}
+        onClose={() => setConfirm(null)}
+        title={t('webhook.removeTitle')}
+        confirmLabel={t('webhook.remove')}
+        danger
+        onConfirm={async () => {
+          setConfirm(null);
+          const out = outcome(await remove(id), 'removeWebhookEndpoint');
+          if (report(out)) {
+            onSecret(null);
+            toast(t('webhook.removed'));
+          }
+          reload();
+        }}
+      >
+        <p>{t('webhook.removeBody')}</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+/** Adding an endpoint (its secret is shown once created) or changing one. */
+export function EndpointDialog({
+  endpoint,
+  onClose,
+  onSaved,
+  onSecret,
+}: {
+  endpoint?: Endpoint;
+  onClose: () => void;
+  onSaved: () => void;
+  onSecret?: (secret: string) => void;
+}) {
+  const { t } = useT();
+  const [{ data }] = useQuery({ query: Campaigns });
+  const [url, setUrl] = useState(endpoint?.url ?? '');
+  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const [events, setEvents] = useState<EventType[]>(endpoint?.eventTypes ?? ['CALL_ANALYZED']);
+  const [campaignId, setCampaignId] = useState(endpoint?.campaign?.id ?? '');
+  const [cs, create] = useMutation(Create);
+  const [us, update] = useMutation(Update);
+  const input = {
+    url: url.trim(),
+    description: description.trim() || null,
+    eventTypes: events,
+    campaignId: campaignId || null,
+  };
+  const { error, submit } = useFormMutation(
+    async (): Promise<Outcome<{ secret: string | null }>> => {
+      if (!endpoint) return outcome(await create({ input }), 'createWebhookEndpoint');
+      const out = outcome(await update({ id: endpoint.id, input }), 'updateWebhookEndpoint');
+      return out.ok ? { ok: true, value: { secret: null } } : out;
+    },
+    (saved) => {
+      if (saved.secret) onSecret?.(saved.secret);
+      onSaved();
+      onClose();
+    },
+  );
+  return (
+    <Dialog open onClose={onClose} title={endpoint ? t('webhook.editTitle') : t('webhook.addTitle')}>
+      <DialogForm
+        onSubmit={submit}
+        onCancel={onClose}
+        error={error}
+        submitLabel={endpoint ? t('common.save') : t('webhook.add')}
+        submitting={cs.fetching || us.fetching}
+        canSubmit={!!url.trim() && events.length > 0}
+      >
+        <TextField
+          label={t('webhook.url')}
+          type="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="https://example.com/hooks/escucha"
+          required
+          autoFocus
+          name="endpoint-url"
+        />
+        <TextField
+          label={t('webhook.description')}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          placeholder={t('webhook.descriptionPlaceholder')}
+          name="endpoint-description"
+        />
+        <fieldset className="stack-sm" style={{ border: 0, padding: 0, margin: 0 }}>
+          <legend className="label">{t('webhook.events')}</legend>
+          {EVENT_TYPES.map((e) => (
+            <Checkbox
+              key={e}
+              label={<code>{EVENT_NAMES[e]}</code>}
+              checked={events.includes(e)}
+              onChange={(ev) => setEvents(ev.target.checked ? [...events, e] : events.filter((x) => x !== e))}
+            />
+          ))}
+        </fieldset>
+        <SelectField label={t('webhook.campaign')} value={campaignId} onChange={(e) => setCampaignId(e.target.value)}>
+          <option value="">{t('webhook.allCampaigns')}</option>
+          {(data?.campaigns ?? []).map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </SelectField>
+      </DialogForm>
+    </Dialog>
+  );
+}
+
+/** "Redeliver every failed delivery since…": starts the replay job; progress shows on the endpoint. */
+function ReplayDialog({
+  endpoint,
+  onClose,
+  onStarted,
+}: {
+  endpoint: Endpoint;
+  onClose: () => void;
+  onStarted: () => void;
+}) {
+  const { t } = useT();
+  const toast = useToast();
+  const yesterday = new Date(Date.now() - 86_400_000 - new Date().getTimezoneOffset() * 60_000);
+  const [since, setSince] = useState(yesterday.toISOString().slice(0, 16));
+  const [{ fetching }, replay] = useMutation(Replay);
+  const { error, submit } = useFormMutation(
+    async () =>
+      outcome(await replay({ id: endpoint.id, since: new Date(since).toISOString() }), 'replayWebhookDeliveries'),
+    (started) => {
+      toast(t('webhook.replayStarted', { n: started.total }));
+      onStarted();
+      onClose();
+    },
+  );
+  return (
+    <Dialog open onClose={onClose} title={t('webhook.replayTitle')} description={t('webhook.replayLead')}>
+      <DialogForm
+        onSubmit={submit}
+        onCancel={onClose}
+        error={error}
+        submitLabel={t('webhook.replay')}
+        submitting={fetching}
+        canSubmit={!!since}
+      >
+        <TextField
+          label={t('webhook.replaySince')}
+          type="datetime-local"
+          value={since}
+          onChange={(e) => setSince(e.target.value)}
+          required
+          name="replay-since"
+        />
+      </DialogForm>
+    </Dialog>
+  );
+}
+
+/**
+ * Shown to admins on every page while an endpoint stands disabled for a reason other than a
+ * user pausing it (410 Gone, or failing for days).
+ */
+export function WebhookDisabledBanner() {
+  const { t } = useT();
+  const [{ data }] = useQuery({ query: DisabledEndpoints, requestPolicy: 'cache-and-network' });
+  const down = (data?.webhookEndpoints ?? []).filter(
+    (e) => !e.enabled && e.disabledReason && e.disabledReason !== 'Disabled by a user',
+  );
+  if (down.length === 0) return null;
+  return (
+    <div style={{ padding: '12px 24px 0' }} data-testid="webhook-disabled-banner">
+      {down.map((e) => (
+        <Alert key={e.id} tone="red" title={t('webhook.bannerTitle', { url: e.url })}>
+          {e.disabledReason} <Link to="/integrations">{t('webhook.bannerAction')}</Link>
+        </Alert>
+      ))}
+    </div>
+  );
+}
+
+export type DisabledEndpoint = ResultOf<typeof DisabledEndpoints>['webhookEndpoints'][number];

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+/**
+ * The one definition of every webhook event body (PRODUCT.md, "Webhook `call.analyzed`"). The
+ * TypeScript types, the JSON Schema served at /v1/webhooks/schema.json and the sender's own check
+ * of every payload all come from here. Field names are a public contract: within /v1 fields may be
+ * added, never renamed or removed, so objects are loose (receivers must ignore unknown fields).
+ */
+
+const isoDateTime = z.iso.datetime({ offset: true });
+const ref = z.looseObject({ id: z.string(), name: z.string() });
+
+export const Evidence = z.looseObject({
+  quote: z.string(),
+  start: z.number().describe('seconds from the start of the recording'),
+  end: z.number(),
+  speaker: z.string().describe('agent, customer or unknown'),
+});
+
+export const Criterion = z.looseObject({
+  key: z.string(),
+  label: z.string(),
+  result: z.enum(['passed', 'failed', 'na']),
+  points: z.number(),
+  max_points: z.number(),
+  critical: z.boolean(),
+  evidence: z.array(Evidence).nullable(),
+});
+
+/** What every call event says about the call. */
+const callCommon = {
+  id: z.uuid(),
+  external_id: z.string().nullable().describe('The id the telephony system sent with the recording.'),
+  url: z.url().describe('The call in the Escucha web app.'),
+  agent: z.looseObject({ id: z.string(), name: z.string(), code: z.string().nullable() }),
+  campaign: ref.nullable(),
+  started_at: isoDateTime,
+  duration_seconds: z.number().nullable(),
+  direction: z.enum(['inbound', 'outbound']).nullable(),
+  language: z.string().nullable().describe('The language the call was transcribed in.'),
+  customer_phone: z.string().nullable(),
+  customer_name: z.string().nullable(),
+};
+
+export const CallAnalyzedData = z.looseObject({
+  ...callCommon,
+  status: z.literal('analyzed'),
+  template: ref.nullable(),
+  score: z.number().nullable().describe('0–100'),
+  criteria: z.array(Criterion),
+  topic: z.string().nullable(),
+  summary: z.string().nullable(),
+  metrics: z.record(z.string(), z.unknown()),
+});
+
+export const CallFailedData = z.looseObject({
+  ...callCommon,
+  status: z.literal('failed'),
+  failure_reason: z.string().describe('A stable code, e.g. no_speech, unreadable_audio.'),
+  failure_detail: z.string().nullable(),
+});
+
+export const WebhookDisabledData = z.looseObject({
+  endpoint_id: z.uuid().describe('The endpoint that was disabled (not the one receiving this event).'),
+  url: z.string(),
+  reason: z.string(),
+  disabled_at: isoDateTime,
+  failing_since: isoDateTime.nullable(),
+});
+
+export const WebhookTestData = z.looseObject({ account_id: z.uuid(), message: z.string() });
+
+const event = <T extends string, D extends z.ZodType>(type: T, data: D, description: string) =>
+  z.looseObject({ type: z.literal(type), timestamp: isoDateTime, data }).describe(description);
+
+export const CallAnalyzedEvent = event(
+  'call.analyzed',
+  CallAnalyzedData,
+  'A call was transcribed and scored (again after a re-analysis). Sent to every endpoint unless it unsubscribes.',
+);
+export const CallFailedEvent = event(
+  'call.failed',
+  CallFailedData,
+  'A call could not be processed (no charge is made). Opt-in.',
+);
+export const WebhookDisabledEvent = event(
+  'webhook.disabled',
+  WebhookDisabledData,
+  'Another endpoint of the account was disabled after failing every attempt for days. Opt-in.',
+);
+export const WebhookTestEvent = event(
+  'webhook.test',
+  WebhookTestData,
+  'Sent by "Send test event" in the app; always delivered to the endpoint it was sent to.',
+);
+
+/** Every event an endpoint can receive. */
+export const WebhookEvent = z.discriminatedUnion('type', [
+  CallAnalyzedEvent,
+  CallFailedEvent,
+  WebhookDisabledEvent,
+  WebhookTestEvent,
+]);
+
+export type CallAnalyzedEvent = z.infer<typeof CallAnalyzedEvent>;
+export type CallFailedEvent = z.infer<typeof CallFailedEvent>;
+export type WebhookDisabledEvent = z.infer<typeof WebhookDisabledEvent>;
+export type WebhookTestEvent = z.infer<typeof WebhookTestEvent>;
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+export type WebhookEventType = WebhookEvent['type'];
+
+/** The types an endpoint can subscribe to; webhook.test is not one (it is sent on request). */
+export const SUBSCRIBABLE_EVENT_TYPES = ['call.analyzed', 'call.failed', 'webhook.disabled'] as const;
+export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+/** What a new endpoint receives: the one event the intake document promises. */
+export const DEFAULT_EVENT_TYPES: readonly SubscribableEventType[] = ['call.analyzed'];
+
+/** The JSON Schema (draft 2020-12) of every event, as served at /v1/webhooks/schema.json. */
+export function webhookJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(WebhookEvent, { target: 'draft-2020-12' }),
+    $id: 'https://escucha.dev/v1/webhooks/schema.json',
+    title: 'Escucha webhook event',
+  };
+}

@@ -1,0 +1,55 @@
+import type { CallAnalyzedEvent } from './events.ts';
+
+/**
+ * A realistic `call.analyzed` event, valid against the published schema, for an integrator's
+ * tests. `overrides.data` is merged into the call data.
+ */
+export function sampleCallAnalyzed(
+  overrides: { timestamp?: string; data?: Partial<CallAnalyzedEvent['data']> } = {},
+): CallAnalyzedEvent {
+  const id = '0b7e4a5c-2f7d-4c1e-9a55-5d7c1e2b9f10';
+  return {
+    type: 'call.analyzed',
+    timestamp: overrides.timestamp ?? '2026-01-15T10:33:02.512Z',
+    data: {
+      id,
+      external_id: 'pbx-20260115-0042',
+      url: `https://escucha.example/calls/${id}`,
+      status: 'analyzed',
+      agent: { id: '5f3c1d2e-8a4b-4c6d-9e0f-1a2b3c4d5e6f', name: 'Ana Pérez', code: 'AG-07' },
+      campaign: { id: '7a8b9c0d-1e2f-4a3b-8c5d-6e7f8a9b0c1d', name: 'Renewals' },
+      started_at: '2026-01-15T10:30:00.000Z',
+      duration_seconds: 125.5,
+      direction: 'outbound',
+      language: 'es',
+      customer_phone: '+34600111222',
+      customer_name: 'Luis García',
+      template: { id: '2c3d4e5f-6a7b-4c8d-9e0f-a1b2c3d4e5f6', name: 'Sales QA' },
+      score: 80,
+      criteria: [
+        {
+          key: 'greeting',
+          label: 'Greets the customer',
+          result: 'passed',
+          points: 5,
+          max_points: 5,
+          critical: false,
+          evidence: [{ quote: 'buenos días, le llamo de Acme', start: 1.2, end: 3.4, speaker: 'agent' }],
+        },
+        {
+          key: 'no_insults',
+          label: 'No insults',
+          result: 'passed',
+          points: 3,
+          max_points: 3,
+          critical: true,
+          evidence: [],
+        },
+      ],
+      topic: 'Renewal',
+      summary: 'The customer renews for another year.',
+      metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },
+      ...overrides.data,
+    },
+  };
+}
