@@ -17,13 +17,27 @@ export function createTaskList(app: AppContext): TaskList {
     ),
     housekeeping: createHousekeepingTask(app),
   };
-  return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, withJobContext(name, task as Task)]));
+  return Object.fromEntries(
+    Object.entries(tasks).map(([name, task]) => [name, withJobContext(app, name, task as Task)]),
+  );
 }
 
-/** Every log line written while a job runs carries its id, task and attempt, as requests carry reqId. */
-function withJobContext(name: string, task: Task): Task {
+/**
+ * Every log line written while a job runs carries its id, task and attempt, as requests carry reqId;
+ * its run time goes to escucha_job_duration_seconds.
+ */
+function withJobContext(app: AppContext, name: string, task: Task): Task {
   return (payload, helpers) =>
-    logContext.run({ jobId: helpers.job.id, task: name, attempt: helpers.job.attempts }, () => task(payload, helpers));
+    logContext.run({ jobId: helpers.job.id, task: name, attempt: helpers.job.attempts }, async () => {
+      const end = app.metrics?.jobDuration.startTimer({ task: name });
+      try {
+        await task(payload, helpers);
+        end?.({ outcome: 'ok' });
+      } catch (error) {
+        end?.({ outcome: 'error' });
+        throw error;
+      }
+    });
 }
 
 /** Recurring jobs (graphile-worker crontab syntax). */

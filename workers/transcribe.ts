@@ -5,14 +5,16 @@ import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { foldAccents } from '../src/domain/text.ts';
 import { minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
 import {
-  EngineError,
   TranscriptionFailure,
   createEngines,
   transcribeFile,
   type TranscriptionEngine,
 } from '../src/transcription/index.ts';
+import { OperatorFault, asOperatorFault } from '../src/ops/faults.ts';
+import { waitForOperator } from '../src/ops/operator-wait.ts';
 
-const Payload = z.object({ callId: z.uuid() });
+// `waits`: how many times the call already waited for the operator (sets the backoff).
+const Payload = z.object({ callId: z.uuid(), waits: z.number().int().min(0).optional() });
 
 /**
  * queued → transcribing → analyzing (a template applies) | transcribed (none) | failed.
@@ -21,7 +23,7 @@ const Payload = z.object({ callId: z.uuid() });
  */
 export function createTranscribeTask(app: AppContext, engines: TranscriptionEngine[] = defaultEngines(app)): Task {
   return async (raw, helpers) => {
-    const { callId } = Payload.parse(raw);
+    const { callId, waits = 0 } = Payload.parse(raw);
     const { db, log } = app;
     const call = await db.call.findUnique({
       where: { id: callId },
@@ -43,17 +45,29 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     let result;
     try {
       if (!(await app.storage.exists(call.storageKey)))
-        throw new Error(`recording ${call.storageKey} is missing from storage`);
+        throw new OperatorFault('storage', `recording ${call.storageKey} is missing from storage`);
+      const started = performance.now();
       result = await transcribeFile(path, {
         engines,
         language: call.language,
         agentChannel: call.account.agentChannel === 'right' ? 'right' : 'left',
         logger: log,
+        decoder: app.config.decoder,
       });
+      if (result.durationSeconds > 0)
+        app.metrics?.transcriptionRealtimeFactor.observe((performance.now() - started) / 1000 / result.durationSeconds);
+      for (const check of ['decoder', 'storage', 'transcription_api', `engine:${result.language}`])
+        app.faults?.clear(check);
     } catch (error) {
-      // Unexpected errors and passing engine trouble (rate limits, outages) are retried by
-      // graphile-worker; only a verdict on the recording itself fails the call now.
-      const permanent = error instanceof TranscriptionFailure && !(error instanceof EngineError && error.retryable);
+      // A missing model or decoder, an unreachable API: the operator's to fix, so the call waits.
+      const fault = asOperatorFault(error);
+      if (fault) {
+        await waitForOperator(app, callId, fault, waits);
+        return;
+      }
+      // Unexpected errors are retried by graphile-worker; only a verdict on the recording itself
+      // (undecodable, no speech, a language no configured engine covers) fails the call now.
+      const permanent = error instanceof TranscriptionFailure;
       if (!permanent) {
         if (helpers.job.attempts >= helpers.job.max_attempts)
           await failCall(app, callId, 'internal_error', String(error).replaceAll(path, call.fileName));
@@ -107,13 +121,10 @@ async function failCall(app: AppContext, callId: string, reason: string, detail:
 
 function defaultEngines(app: AppContext): TranscriptionEngine[] {
   const t = app.config.transcription;
-  return createEngines(
-    t.engine === 'openai'
-      ? {
-          engine: 'openai',
-          modelsDir: app.config.modelsDir,
-          openai: { baseUrl: t.baseUrl, apiKey: t.apiKey, model: t.model },
-        }
-      : { engine: 'moonshine', modelsDir: app.config.modelsDir },
-  );
+  return createEngines({
+    engine: t.engine,
+    modelsDir: app.config.modelsDir,
+    moonshineLanguages: t.moonshineLanguages,
+    ...(t.openai ? { openai: t.openai } : {}),
+  });
 }

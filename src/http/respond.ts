@@ -20,6 +20,8 @@ export function sendJson(
   res.end(payload);
 }
 
+const sentCodes = new WeakMap<ServerResponse, string>();
+
 /** The error body of the intake document §2: `{error:{code,message}}`. */
 export function sendError(
   res: ServerResponse,
@@ -28,7 +30,13 @@ export function sendError(
   message: string,
   headers: Record<string, string> = {},
 ): void {
+  sentCodes.set(res, code);
   sendJson(res, status, { error: { code, message } }, headers);
+}
+
+/** The `error.code` this response answered with, if it answered an error (for metrics). */
+export function sentErrorCode(res: ServerResponse): string | undefined {
+  return sentCodes.get(res);
 }
 
 /**

@@ -4,19 +4,11 @@ import { intakeRoutes } from '../intake/routes.ts';
 import { appHttpRoutes } from './app-routes/index.ts';
 import { graphqlRoutes } from '../graphql/routes.ts';
 import { webAppFallback } from './web-app.ts';
+import { opsRoutes } from '../ops/routes.ts';
 
 /** Every HTTP route of the api role; each area contributes its own list. */
 export async function buildRoutes(app: AppContext): Promise<Route[]> {
-  return [
-    {
-      method: 'GET',
-      path: /^\/healthz$/,
-      handler: (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'),
-    },
-    ...intakeRoutes(app),
-    ...appHttpRoutes(app),
-    ...graphqlRoutes(app),
-  ];
+  return [...opsRoutes(app), ...intakeRoutes(app), ...appHttpRoutes(app), ...graphqlRoutes(app)];
 }
 
 /** What answers paths no route claims: the web app. */

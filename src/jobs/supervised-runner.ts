@@ -2,7 +2,11 @@ import { run, type Runner, type RunnerOptions, type WorkerEvents } from 'graphil
 import type { Logger } from '../log.ts';
 
 export interface SupervisedRunner {
-  stop(): Promise<void>;
+  /**
+   * Lets running jobs finish; after `graceMs` (default: no limit) the ones still running are handed
+   * back (failed with a retry, unlocked) so another worker runs them at once.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -55,10 +59,25 @@ export async function startSupervisedRunner(
 
   await start();
   return {
-    async stop() {
+    async stop(graceMs = Number.POSITIVE_INFINITY) {
       stopping = true;
       if (timer) clearTimeout(timer);
-      await current?.stop();
+      const runner = current;
+      if (!runner) return;
+      const graceful = runner.stop();
+      if (Number.isFinite(graceMs)) {
+        let deadline: NodeJS.Timeout | undefined;
+        const late = await Promise.race([
+          graceful.then(
+            () => false,
+            () => false,
+          ),
+          new Promise<boolean>((resolve) => (deadline = setTimeout(() => resolve(true), graceMs))),
+        ]);
+        clearTimeout(deadline);
+        if (late) await runner.kill('shutdown grace period over; handing running jobs back');
+      }
+      await graceful;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { DecoderPaths } from '../audio/binaries.ts';
 import { SAMPLE_RATE, decodeAudio } from '../audio/decode.ts';
 import { detectSpeech, type VadOptions } from '../audio/vad.ts';
 import type { ChunkTranscript, EngineResult, Segment, Speaker, TranscriptionEngine } from './engine.ts';
@@ -14,6 +15,8 @@ export interface TranscribeOptions {
   logger?: Pick<Logger, 'info' | 'debug'>;
   maxDurationSeconds?: number;
   vad?: VadOptions;
+  /** ffmpeg and ffprobe to run (default: the npm packages'). */
+  decoder?: DecoderPaths;
 }
 
 export interface TranscribeResult extends EngineResult {
@@ -41,6 +44,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   const log = opts.logger;
   const audio = await decodeAudio(path, {
     maxChannels: 2,
+    ...(opts.decoder ? { decoder: opts.decoder } : {}),
     ...(opts.maxDurationSeconds ? { maxDurationSeconds: opts.maxDurationSeconds } : {}),
   });
   const channels =

@@ -5,6 +5,7 @@ import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../genera
 import { openEndpointSecret } from './endpoints.ts';
 import { scheduleDeliveryJob } from './enqueue.ts';
 import { WEBHOOK_TEST } from './payload.ts';
+import { countWebhookAttempt } from '../ops/metrics.ts';
 import { sendWebhook, type SendOutcome } from './send.ts';
 
 /** Waits after each failed automatic attempt (PRODUCT.md); after the last, the delivery fails. */
@@ -97,7 +98,7 @@ async function attempt(
     // lets the scheduled retries go through.
     return { statusCode: null, durationMs: 0, error: (error as Error).message, responseExcerpt: null };
   }
-  return sendWebhook({
+  const outcome = await sendWebhook({
     url: delivery.endpoint.url,
     secret,
     eventId: delivery.eventId,
@@ -105,6 +106,8 @@ async function attempt(
     allowPrivate: app.config.webhookAllowPrivate,
     timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
   });
+  countWebhookAttempt(app.metrics, outcome.statusCode);
+  return outcome;
 }
 
 async function record(
