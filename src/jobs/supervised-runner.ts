@@ -1,4 +1,4 @@
-import { run, type Runner, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
+import { run, type Runner, type RunnerOptions, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import type { Logger } from '../log.ts';
 
 export interface SupervisedRunner {
@@ -20,6 +20,10 @@ export async function startSupervisedRunner(
 ): Promise<SupervisedRunner> {
   let stopping = false;
   let current: Runner | null = null;
+  // The pools of the running runner, to hand their jobs back when the shutdown grace ends.
+  const pools = new Set<WorkerPool>();
+  options.events.on('pool:create', ({ workerPool }) => void pools.add(workerPool));
+  options.events.on('pool:release', ({ workerPool }) => void pools.delete(workerPool));
   let delay = 1000;
   let timer: NodeJS.Timeout | null = null;
 
@@ -75,7 +79,15 @@ export async function startSupervisedRunner(
           new Promise<boolean>((resolve) => (deadline = setTimeout(() => resolve(true), graceMs))),
         ]);
         clearTimeout(deadline);
-        if (late) await runner.kill('shutdown grace period over; handing running jobs back');
+        if (late) {
+          // The jobs are failed with a retry and unlocked now; their code may still be running,
+          // and the graceful promise waits for it, so it is not awaited (the process is exiting).
+          graceful.catch(() => {});
+          await Promise.allSettled(
+            [...pools].map((pool) => pool.forcefulShutdown('shutdown grace period over; job handed back')),
+          );
+          return;
+        }
       }
       await graceful;
     },

@@ -72,6 +72,9 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     const key = language ?? '';
     const hit = cache.get(chunk)?.get(key);
     if (hit) return hit;
+    // ONNX runs resolve without giving timers and I/O a turn; yielding once per chunk keeps the HTTP
+    // server, heartbeats and signal handlers of the same process answering during a long call.
+    await new Promise((resolve) => setImmediate(resolve));
     const result = await engine.transcribeChunk(chunk.samples, language);
     if (!cache.has(chunk)) cache.set(chunk, new Map());
     cache.get(chunk)!.set(key, result);

@@ -54,7 +54,9 @@ it('two instances with their own DATA_DIR run side by side (the second picks a f
   const started: Service[] = [];
   try {
     for (let i = 0; i < 2; i++)
-      started.push(await startService(loadConfig(env(tempDir())), { api: true, worker: false }, createLogger('silent')));
+      started.push(
+        await startService(loadConfig(env(tempDir())), { api: true, worker: false }, createLogger('silent')),
+      );
     const ports = started.map((s) => new URL(s.app.config.databaseUrl!).port);
     expect(new Set(ports).size).toBe(2);
     for (const s of started) expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
@@ -77,6 +79,8 @@ it('as root, a DATA_DIR inside a private folder (mode 700, like /root) stops `np
   expect(code).toBe(2);
   const lines = stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^Escucha cannot start: Running as root, the embedded PostgreSQL runs as user "postgres", which cannot enter .*root-like \(mode 700\)/);
+  expect(lines[0]).toMatch(
+    /^Escucha cannot start: Running as root, the embedded PostgreSQL runs as user "postgres", which cannot enter .*root-like \(mode 700\)/,
+  );
   expect(lines[0]).toContain('set DATABASE_URL');
 }, 60_000);

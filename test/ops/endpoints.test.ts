@@ -77,9 +77,9 @@ describe('operations endpoints', () => {
 
   it('GET /metrics needs METRICS_TOKEN when set', async () => {
     expect((await fetch(`${svc.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${svc.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-000000000' } })).status).toBe(
-      401,
-    );
+    expect(
+      (await fetch(`${svc.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-000000000' } })).status,
+    ).toBe(401);
     const res = await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(200);
   });

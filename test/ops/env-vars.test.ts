@@ -39,7 +39,10 @@ function readByCode(): Set<string> {
 
 function inReadmeTable(): Set<string> {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 5));
+  const section = readme.slice(
+    readme.indexOf('## Configuration'),
+    readme.indexOf('\n## ', readme.indexOf('## Configuration') + 5),
+  );
   const names = new Set<string>();
   for (const line of section.split('\n')) {
     const first = /^\|([^|]+)\|/.exec(line)?.[1] ?? '';

@@ -98,6 +98,8 @@ describe('transcribe task and operator faults', () => {
       `SELECT detail FROM call_events WHERE call_id = $1 AND status = 'queued' ORDER BY id DESC LIMIT 1`,
       [r.body.id],
     );
-    expect(event.detail).toContain('cannot run /nonexistent/ffprobe (ENOENT): install it or set FFMPEG_PATH / FFPROBE_PATH');
+    expect(event.detail).toContain(
+      'cannot run /nonexistent/ffprobe (ENOENT): install it or set FFMPEG_PATH / FFPROBE_PATH',
+    );
   }, 60_000);
 });
