@@ -27,12 +27,15 @@ const REFERENCE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const EMPTY_SVG = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E';
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Escucha intake API reference</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
 <div id="redoc"></div>
@@ -90,7 +93,11 @@ export function openApiRoutes(app: AppContext): Route[] {
       path: /^\/v1\/reference\/redoc\.standalone\.js$/,
       name: 'GET /v1/reference/redoc.standalone.js',
       handler: async (_req, res) => {
-        bundle ??= readFile(REDOC);
+        // The bundle's one outside address, its "powered by" logo, becomes an empty image: the page
+        // fetches nothing from a CDN (its CSP would block it anyway).
+        bundle ??= readFile(REDOC, 'utf8').then((js) =>
+          Buffer.from(js.replace('https://cdn.redoc.ly/redoc/logo-mini.svg', EMPTY_SVG)),
+        );
         const body = await bundle.catch((err) => {
           bundle = null;
           throw err;
