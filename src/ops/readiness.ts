@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import type { AppContext } from '../app/context.ts';
 import { locate } from '../audio/binaries.ts';
 import { moonshineLanguages } from '../transcription/moonshine.ts';
@@ -42,6 +42,8 @@ export function readinessChecks(app: AppContext): ReadinessCheck[] {
       name: 'storage',
       run: async () => {
         try {
+          // Created on first use, as the storage itself does.
+          await mkdir(config.storageDir, { recursive: true });
           await access(config.storageDir, constants.W_OK | constants.X_OK);
           return null;
         } catch (err) {

@@ -6,6 +6,7 @@ import { graphql } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { BrandMark, Icon, type IconName } from './Icon.tsx';
 import { Button } from './ui.tsx';
+import { ModelCredit, OpsBanner } from './OpsBanner.tsx';
 
 const AccountQuery = graphql(`
   query ShellAccount { account { id name } }
@@ -114,9 +115,11 @@ export function Shell({ children }: { children: ReactNode }) {
               {t('auth.signOut')}
             </Button>
           </div>
+          <ModelCredit />
         </div>
       </aside>
       <main id="main" className="main" tabIndex={-1}>
+        <OpsBanner />
         {children}
       </main>
     </div>
