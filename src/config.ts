@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { type DecoderPaths, resolveDecoder } from './audio/binaries.ts';
 import { resolveModelsDir } from './transcription/models.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -14,7 +15,7 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ message: 'DATABASE_URL must be a postgres:// URL' }).optional(),
   DATA_DIR: z.string().default(path.join(repoRoot, '.data')),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),
@@ -25,6 +26,15 @@ const EnvSchema = z.object({
   STORAGE_DIR: z.string().optional(),
   MODELS_DIR: z.string().optional(),
   TRANSCRIPTION_ENGINE: z.enum(['moonshine', 'openai']).default('moonshine'),
+  MOONSHINE_LANGUAGES: z
+    .string()
+    .regex(/^\s*([a-z]{2}(\s*,\s*[a-z]{2})*)?\s*$/, 'MOONSHINE_LANGUAGES is a comma-separated list such as en,es')
+    .optional(),
+  FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
+  OPERATOR_RETRY_MAX_SECONDS: z.coerce.number().min(1).default(300),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(30),
   OPENAI_TRANSCRIBE_URL: z.url().optional(),
   OPENAI_TRANSCRIBE_KEY: z.string().optional(),
   OPENAI_TRANSCRIBE_MODEL: z.string().default('whisper-1'),
@@ -49,7 +59,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   databaseUrl: string | undefined;
   dataDir: string;
-  embeddedPgPort: number;
+  /** Embedded PostgreSQL's port; null = 54329, or a free one when that is taken. */
+  embeddedPgPort: number | null;
   host: string;
   port: number;
   /** Public address of the service, without trailing slash; `{base_url}` is this plus `/v1`. */
@@ -62,9 +73,20 @@ export interface Config {
   storageDir: string;
   tmpDir: string;
   modelsDir: string;
-  transcription:
-    | { engine: 'moonshine' }
-    | { engine: 'openai'; baseUrl: string; apiKey: string | undefined; model: string };
+  /** ffmpeg / ffprobe: FFMPEG_PATH / FFPROBE_PATH, else the npm packages' binaries. */
+  decoder: DecoderPaths;
+  transcription: {
+    engine: 'moonshine' | 'openai';
+    /** Languages transcribed by local Moonshine models; the others go to the API when one is set. */
+    moonshineLanguages: string[];
+    openai: { baseUrl: string; apiKey: string | undefined; model: string } | null;
+  };
+  /** A call waiting for the operator (missing model, decoder, API down) is retried at most this far apart. */
+  operatorRetryMaxSeconds: number;
+  /** Bearer token /metrics asks for; null = open. */
+  metricsToken: string | null;
+  /** How long SIGTERM waits for uploads in flight before closing their connections. */
+  shutdownGraceSeconds: number;
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | null;
   webhookAllowPrivate: boolean;
   /** Waits between webhook attempts; null = PRODUCT.md's schedule (5 s … 10 h). */
@@ -98,7 +120,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
     dataDir,
-    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    embeddedPgPort: e.EMBEDDED_PG_PORT ?? null,
     host: e.HOST,
     port: e.PORT,
     publicUrl,
@@ -109,15 +131,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')),
     tmpDir: path.join(path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')), '.incoming'),
     modelsDir: resolveModelsDir(source),
-    transcription:
-      e.TRANSCRIPTION_ENGINE === 'openai'
-        ? {
-            engine: 'openai',
-            baseUrl: e.OPENAI_TRANSCRIBE_URL!,
-            apiKey: e.OPENAI_TRANSCRIBE_KEY,
-            model: e.OPENAI_TRANSCRIBE_MODEL,
-          }
-        : { engine: 'moonshine' },
+    decoder: resolveDecoder(e),
+    transcription: {
+      engine: e.TRANSCRIPTION_ENGINE,
+      moonshineLanguages: (e.MOONSHINE_LANGUAGES ?? (e.TRANSCRIPTION_ENGINE === 'openai' ? '' : 'en,es'))
+        .split(',')
+        .map((l) => l.trim())
+        .filter(Boolean),
+      openai: e.OPENAI_TRANSCRIBE_URL
+        ? { baseUrl: e.OPENAI_TRANSCRIBE_URL, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }
+        : null,
+    },
+    operatorRetryMaxSeconds: e.OPERATOR_RETRY_MAX_SECONDS,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     llm: e.LLM_URL ? { baseUrl: e.LLM_URL, apiKey: e.LLM_KEY, model: e.LLM_MODEL } : null,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE ? e.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number) : null,

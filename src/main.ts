@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './log.ts';
 import { startService } from './service/start.ts';
+import { StartupError } from './db/embedded.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const role = values.role;
@@ -25,7 +26,18 @@ try {
 const log = createLogger(config.logLevel);
 // A stray rejection in a dependency must not take intake down with it; it is logged loudly instead.
 process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled promise rejection'));
-const service = await startService(config, { api: role !== 'worker', worker: role !== 'api' }, log);
+let service: Awaited<ReturnType<typeof startService>>;
+try {
+  service = await startService(config, { api: role !== 'worker', worker: role !== 'api' }, log);
+} catch (error) {
+  // Every start-up failure ends in one line saying what is wrong, never an unhandled exception.
+  if (error instanceof StartupError) console.error(`Escucha cannot start: ${error.message}`);
+  else {
+    log.fatal({ err: error }, 'start failed');
+    console.error(`Escucha cannot start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  process.exit(error instanceof StartupError ? 2 : 1);
+}
 if (service.url) log.info(`Escucha is running: web app ${config.publicUrl}  ·  intake ${config.publicUrl}/v1/calls`);
 
 let stopping = false;
@@ -33,8 +45,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (stopping) process.exit(1);
     stopping = true;
-    log.info({ signal }, 'shutting down');
+    log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
     await service.close();
+    log.info('stopped');
     process.exit(0);
   });
 }

@@ -24,13 +24,27 @@ export function createTaskList(app: AppContext): TaskList {
     'replay-webhooks': createReplayWebhooksTask(app),
     housekeeping: createHousekeepingTask(app),
   };
-  return Object.fromEntries((Object.keys(JOBS) as JobName[]).map((name) => [name, withJobContext(name, tasks[name])]));
+  return Object.fromEntries(
+    (Object.keys(JOBS) as JobName[]).map((name) => [name, withJobContext(app, name, tasks[name])]),
+  );
 }
 
-/** Every log line written while a job runs carries its id, task and attempt, as requests carry reqId. */
-function withJobContext(name: string, task: Task): Task {
+/**
+ * Every log line written while a job runs carries its id, task and attempt, as requests carry reqId;
+ * its run time goes to escucha_job_duration_seconds.
+ */
+function withJobContext(app: AppContext, name: string, task: Task): Task {
   return (payload, helpers) =>
-    logContext.run({ jobId: helpers.job.id, task: name, attempt: helpers.job.attempts }, () => task(payload, helpers));
+    logContext.run({ jobId: helpers.job.id, task: name, attempt: helpers.job.attempts }, async () => {
+      const end = app.metrics?.jobDuration.startTimer({ task: name });
+      try {
+        await task(payload, helpers);
+        end?.({ outcome: 'ok' });
+      } catch (error) {
+        end?.({ outcome: 'error' });
+        throw error;
+      }
+    });
 }
 
 /** Recurring jobs (graphile-worker crontab syntax). */

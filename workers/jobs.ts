@@ -14,7 +14,8 @@ import type { Tx } from '../src/db/client.ts';
  */
 export const JOBS = {
   transcribe: job({
-    payload: z.object({ callId: z.uuid() }),
+    // `waits`: how many times the call already waited for the operator (sets the backoff).
+    payload: z.object({ callId: z.uuid(), waits: z.number().int().min(0).optional() }),
     maxAttempts: 8,
     priority: 0,
     jobKey: (p) => `transcribe:${p.callId}`,

@@ -8,7 +8,8 @@ import { type SupervisedRunner, startSupervisedRunner } from './supervised-runne
 
 export interface WorkerRole {
   runner: SupervisedRunner;
-  stop(): Promise<void>;
+  /** Lets running jobs finish; after `graceMs` the ones still running are handed back. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** The worker role of a process: the task list on a supervised graphile-worker runner, with heartbeats. */
@@ -37,9 +38,10 @@ export async function startWorkerRole(app: AppContext): Promise<WorkerRole> {
   log.info({ concurrency: config.workerConcurrency }, 'worker running');
   return {
     runner,
-    async stop() {
+    async stop(graceMs?: number) {
+      // Heartbeats go on while jobs finish, so no other worker takes them as abandoned meanwhile.
+      await runner.stop(graceMs);
       await stopHeartbeat();
-      await runner.stop();
     },
   };
 }

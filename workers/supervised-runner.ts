@@ -1,8 +1,12 @@
-import { run, type Runner, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
+import { run, type Runner, type RunnerOptions, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import type { Logger } from '../src/log.ts';
 
 export interface SupervisedRunner {
-  stop(): Promise<void>;
+  /**
+   * Lets running jobs finish; after `graceMs` (default: no limit) the ones still running are handed
+   * back (failed with a retry, unlocked) so another worker runs them at once.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -16,6 +20,10 @@ export async function startSupervisedRunner(
 ): Promise<SupervisedRunner> {
   let stopping = false;
   let current: Runner | null = null;
+  // The pools of the running runner, to hand their jobs back when the shutdown grace ends.
+  const pools = new Set<WorkerPool>();
+  options.events.on('pool:create', ({ workerPool }) => void pools.add(workerPool));
+  options.events.on('pool:release', ({ workerPool }) => void pools.delete(workerPool));
   let delay = 1000;
   let timer: NodeJS.Timeout | null = null;
 
@@ -55,10 +63,33 @@ export async function startSupervisedRunner(
 
   await start();
   return {
-    async stop() {
+    async stop(graceMs = Number.POSITIVE_INFINITY) {
       stopping = true;
       if (timer) clearTimeout(timer);
-      await current?.stop();
+      const runner = current;
+      if (!runner) return;
+      const graceful = runner.stop();
+      if (Number.isFinite(graceMs)) {
+        let deadline: NodeJS.Timeout | undefined;
+        const late = await Promise.race([
+          graceful.then(
+            () => false,
+            () => false,
+          ),
+          new Promise<boolean>((resolve) => (deadline = setTimeout(() => resolve(true), graceMs))),
+        ]);
+        clearTimeout(deadline);
+        if (late) {
+          // The jobs are failed with a retry and unlocked now; their code may still be running,
+          // and the graceful promise waits for it, so it is not awaited (the process is exiting).
+          graceful.catch(() => {});
+          await Promise.allSettled(
+            [...pools].map((pool) => pool.forcefulShutdown('shutdown grace period over; job handed back')),
+          );
+          return;
+        }
+      }
+      await graceful;
     },
   };
 }

@@ -5,13 +5,15 @@ import { foldAccents } from '../src/domain/text.ts';
 import { minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
 import { transition } from '../src/lifecycle/transition.ts';
 import {
-  EngineError,
   TranscriptionFailure,
   createEngines,
   transcribeFile,
   type TranscriptionEngine,
 } from '../src/transcription/index.ts';
 import { enqueue, task } from './jobs.ts';
+import { OperatorFault } from '../src/audio/failure.ts';
+import { asOperatorFault } from '../src/health/faults.ts';
+import { waitForOperator } from '../src/ops/operator-wait.ts';
 
 /**
  * queued → transcribing → analyzing (a template applies) | transcribed (none) | failed.
@@ -19,7 +21,7 @@ import { enqueue, task } from './jobs.ts';
  * through the ledger, which charges a call once.
  */
 export function createTranscribeTask(app: AppContext, engines: TranscriptionEngine[] = defaultEngines(app)) {
-  return task('transcribe', async ({ callId }, helpers) => {
+  return task('transcribe', async ({ callId, waits = 0 }, helpers) => {
     const { db, log } = app;
     const call = await db.call.findUnique({
       where: { id: callId },
@@ -40,17 +42,29 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     let result: Awaited<ReturnType<typeof transcribeFile>>;
     try {
       if (!(await app.storage.exists(call.storageKey)))
-        throw new Error(`recording ${call.storageKey} is missing from storage`);
+        throw new OperatorFault('storage', `recording ${call.storageKey} is missing from storage`);
+      const started = performance.now();
       result = await transcribeFile(path, {
         engines,
         language: call.language,
         agentChannel: call.account.agentChannel === 'right' ? 'right' : 'left',
         logger: log,
+        decoder: app.config.decoder,
       });
+      if (result.durationSeconds > 0)
+        app.metrics?.transcriptionRealtimeFactor.observe((performance.now() - started) / 1000 / result.durationSeconds);
+      for (const check of ['decoder', 'storage', 'transcription_api', `engine:${result.language}`])
+        app.faults?.clear(check);
     } catch (error) {
-      // Unexpected errors and passing engine trouble (rate limits, outages) are retried by
-      // graphile-worker; only a verdict on the recording itself fails the call now.
-      const permanent = error instanceof TranscriptionFailure && !(error instanceof EngineError && error.retryable);
+      // A missing model or decoder, an unreachable API: the operator's to fix, so the call waits.
+      const fault = asOperatorFault(error);
+      if (fault) {
+        await waitForOperator(app, callId, fault, waits);
+        return;
+      }
+      // Unexpected errors are retried by graphile-worker; only a verdict on the recording itself
+      // (undecodable, no speech, a language no configured engine covers) fails the call now.
+      const permanent = error instanceof TranscriptionFailure;
       if (!permanent) {
         if (helpers.job.attempts >= helpers.job.max_attempts)
           await failCall(app, callId, 'internal_error', String(error).replaceAll(path, call.fileName));
@@ -99,13 +113,10 @@ async function failCall(app: AppContext, callId: string, reason: string, detail:
 
 function defaultEngines(app: AppContext): TranscriptionEngine[] {
   const t = app.config.transcription;
-  return createEngines(
-    t.engine === 'openai'
-      ? {
-          engine: 'openai',
-          modelsDir: app.config.modelsDir,
-          openai: { baseUrl: t.baseUrl, apiKey: t.apiKey, model: t.model },
-        }
-      : { engine: 'moonshine', modelsDir: app.config.modelsDir },
-  );
+  return createEngines({
+    engine: t.engine,
+    modelsDir: app.config.modelsDir,
+    moonshineLanguages: t.moonshineLanguages,
+    ...(t.openai ? { openai: t.openai } : {}),
+  });
 }

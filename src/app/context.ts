@@ -2,6 +2,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { Storage } from '../storage/storage.ts';
+import type { FaultBoard } from '../health/faults.ts';
+import type { Metrics } from '../health/metrics.ts';
 
 /** Everything a request handler, CLI command or job needs; built once at start. */
 export interface AppContext {
@@ -9,4 +11,8 @@ export interface AppContext {
   log: Logger;
   db: Db;
   storage: Storage;
+  /** Operator faults the workers of this process met (for /readyz and the admins' banner); set by startService. */
+  faults?: FaultBoard;
+  /** Prometheus metrics of this process; set by startService. */
+  metrics?: Metrics;
 }

@@ -1,6 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { TranscriptionFailure } from './failure.ts';
+import { type DecoderPaths, ffmpegDecoders, resolveDecoder } from './binaries.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -27,6 +28,8 @@ export interface DecodeOptions {
   maxChannels?: number;
   /** Longer recordings throw TooLongError (default 4 h). */
   maxDurationSeconds?: number;
+  /** ffmpeg and ffprobe to run (default: the ones from the npm packages). */
+  decoder?: DecoderPaths;
 }
 
 export class UndecodableAudioError extends TranscriptionFailure {
@@ -48,11 +51,11 @@ interface FfprobeOutput {
   format?: { duration?: string; format_name?: string };
 }
 
-export async function probeAudio(path: string): Promise<AudioInfo> {
+export async function probeAudio(path: string, decoder: DecoderPaths = resolveDecoder()): Promise<AudioInfo> {
   let stdout: string;
   try {
     ({ stdout } = await execFileAsync(
-      'ffprobe',
+      decoder.ffprobe,
       ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-select_streams', 'a', '--', path],
       { maxBuffer: 4 << 20 },
     ));
@@ -78,11 +81,12 @@ export async function probeAudio(path: string): Promise<AudioInfo> {
 /** Decodes any ffmpeg-readable audio to 16 kHz float PCM, one Float32Array per channel (mono stays mono). */
 export async function decodeAudio(path: string, opts: DecodeOptions = {}): Promise<DecodedAudio> {
   const maxSeconds = opts.maxDurationSeconds ?? DEFAULT_MAX_SECONDS;
-  const info = await probeAudio(path);
+  const decoder = opts.decoder ?? resolveDecoder();
+  const info = await probeAudio(path, decoder);
   if (info.durationSeconds > maxSeconds) throw new TooLongError(info.durationSeconds, maxSeconds);
   const channelCount = Math.max(1, Math.min(info.channels, opts.maxChannels ?? 2));
 
-  const [command, args] = decoderCommand(path, info, channelCount);
+  const [command, args] = await decoderCommand(path, info, channelCount, decoder.ffmpeg);
   const ff = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   ff.stderr.setEncoding('utf8').on('data', (d: string) => {
@@ -122,52 +126,41 @@ export async function decodeAudio(path: string, opts: DecodeOptions = {}): Promi
 }
 
 // Phones record AMR with DTX (comfort-noise frames during pauses). FFmpeg's native AMR decoder skips
-// those frames, which shortens the timeline and shifts every later segment; sox decodes them through
-// libopencore. Sox only reads raw .amr files (not AMR inside 3GP/MP4), so those stay with ffmpeg.
-function decoderCommand(path: string, info: AudioInfo, channels: number): [string, string[]] {
+// those frames, which shortens the timeline and shifts every later segment; libopencore's decoder
+// (inside the npm ffmpeg build) keeps them. A system ffmpeg without libopencore (Debian's) falls back
+// to sox, which decodes raw .amr through libopencore too (AMR inside 3GP/MP4 stays with ffmpeg).
+async function decoderCommand(
+  path: string,
+  info: AudioInfo,
+  channels: number,
+  ffmpeg: string,
+): Promise<[string, string[]]> {
   const rawAmr = info.container === 'amr' && (info.codec === 'amr_nb' || info.codec === 'amr_wb');
-  if (rawAmr) {
-    const type = info.codec === 'amr_nb' ? 'amr-nb' : 'amr-wb';
-    return [
-      'sox',
-      [
-        '-V1',
-        '-t',
-        type,
-        path,
-        '-t',
-        'raw',
-        '-e',
-        'floating-point',
-        '-b',
-        '32',
-        '-L',
-        '-r',
-        String(SAMPLE_RATE),
-        '-c',
-        String(channels),
-        '-',
-      ],
-    ];
-  }
+  const output = ['-map', '0:a:0', '-vn', '-ac', String(channels), '-ar', String(SAMPLE_RATE), '-f', 'f32le', 'pipe:1'];
+  if (!rawAmr) return [ffmpeg, ['-nostdin', '-v', 'error', '-i', path, ...output]];
+  const opencore = info.codec === 'amr_nb' ? 'libopencore_amrnb' : 'libopencore_amrwb';
+  if ((await ffmpegDecoders(ffmpeg)).has(opencore))
+    return [ffmpeg, ['-nostdin', '-v', 'error', '-c:a', opencore, '-i', path, ...output]];
+  const type = info.codec === 'amr_nb' ? 'amr-nb' : 'amr-wb';
   return [
-    'ffmpeg',
+    'sox',
     [
-      '-nostdin',
-      '-v',
-      'error',
-      '-i',
+      '-V1',
+      '-t',
+      type,
       path,
-      '-map',
-      '0:a:0',
-      '-vn',
-      '-ac',
-      String(channels),
-      '-ar',
+      '-t',
+      'raw',
+      '-e',
+      'floating-point',
+      '-b',
+      '32',
+      '-L',
+      '-r',
       String(SAMPLE_RATE),
-      '-f',
-      'f32le',
-      'pipe:1',
+      '-c',
+      String(channels),
+      '-',
     ],
   ];
 }

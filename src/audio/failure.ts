@@ -11,3 +11,19 @@ export class TranscriptionFailure extends Error {
     this.reason = reason;
   }
 }
+
+/**
+ * Something the operator has to fix (a missing model or decoder, an unreachable or misconfigured
+ * transcription API, an unreadable storage folder), not a verdict on the recording. A call that meets
+ * one waits in the queue and is retried with backoff; it is never failed for it.
+ * `check` names the readiness check that reports the same problem (see src/ops/readiness.ts). It lives here, below
+ * every module that raises it (audio, transcription, workers).
+ */
+export class OperatorFault extends Error {
+  readonly check: string;
+  constructor(check: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'OperatorFault';
+    this.check = check;
+  }
+}

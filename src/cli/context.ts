@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { AppContext } from '../app/context.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
-import { startEmbeddedPostgres } from '../db/embedded.ts';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import type { Logger } from '../log.ts';
 import { localStorage } from '../storage/local.ts';
@@ -17,9 +17,6 @@ export interface CliContext {
 export function cliLogger(level: string): Logger {
   return pino({ level, base: null }, pino.destination({ dest: 2, sync: true }));
 }
-
-/** The address `npm start` serves its embedded cluster on (see startEmbeddedPostgres). */
-export const embeddedUrl = (port: number) => `postgres://escucha:escucha@127.0.0.1:${port}/escucha`;
 
 /** true: a server answered; false: nothing listens on the port; throws when something answered but refused us. */
 async function serving(url: string): Promise<boolean> {
@@ -46,9 +43,10 @@ async function serving(url: string): Promise<boolean> {
  */
 async function resolveDatabase(config: Config, log: Logger): Promise<{ url: string; stop?: () => Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl };
-  const url = embeddedUrl(config.embeddedPgPort);
-  if (await serving(url)) {
-    log.info({ port: config.embeddedPgPort }, 'using the running embedded PostgreSQL');
+  // The running server's port is in its postmaster.pid (it may have been chosen because 54329 was taken).
+  const url = runningEmbeddedUrl(config.dataDir);
+  if (url && (await serving(url))) {
+    log.info({ port: new URL(url).port }, 'using the running embedded PostgreSQL');
     return { url };
   }
   const embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);

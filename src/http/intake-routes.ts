@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../app/context.ts';
 import { authenticateApiKey } from '../domain/api-keys.ts';
 import { DomainError } from '../domain/errors.ts';
-import { sendDomainError, sendErrorAndClose, sendJson } from './respond.ts';
+import { sendDomainError, sendErrorAndClose, sendJson, sentErrorCode } from './respond.ts';
 import type { Route } from './server.ts';
 import { logContext } from '../log.ts';
 import { acceptRecording } from '../intake/accept.ts';
@@ -74,5 +74,20 @@ export function intakeRoutes(app: AppContext): Route[] {
     }
   }
 
-  return [{ method: 'POST', path: /^\/v1\/calls\/?$/, handler: postCall }];
+  // The one place intake outcomes are counted: whatever answered, once the exchange is over.
+  function countedPostCall(req: IncomingMessage, res: ServerResponse) {
+    res.once('close', () => {
+      const code = !res.headersSent
+        ? 'client_gone'
+        : res.statusCode === 201
+          ? 'queued'
+          : res.statusCode === 200
+            ? 'exists'
+            : (sentErrorCode(res) ?? 'internal_error');
+      app.metrics?.intakeOutcomes.inc({ code });
+    });
+    return postCall(req, res);
+  }
+
+  return [{ method: 'POST', path: /^\/v1\/calls\/?$/, name: 'POST /v1/calls', handler: countedPostCall }];
 }

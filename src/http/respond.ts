@@ -21,6 +21,8 @@ export function sendJson(
   res.end(payload);
 }
 
+const sentCodes = new WeakMap<ServerResponse, string>();
+
 /**
  * The error body of the intake document §2: `{error:{code,message}}`, with the status the error
  * catalog (src/domain/errors.ts) gives the code: routes never choose a status themselves.
@@ -31,12 +33,18 @@ export function sendError(
   message: string,
   headers: Record<string, string> = {},
 ): void {
+  sentCodes.set(res, code);
   sendJson(res, httpStatusOf(code), { error: { code, message } }, headers);
 }
 
 /** A DomainError thrown below, answered with its code, message and catalog status. */
 export function sendDomainError(res: ServerResponse, error: { code: ErrorCode; message: string }): void {
   sendError(res, error.code, error.message);
+}
+
+/** The `error.code` this response answered with, if it answered an error (for metrics). */
+export function sentErrorCode(res: ServerResponse): string | undefined {
+  return sentCodes.get(res);
 }
 
 /**

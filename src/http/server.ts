@@ -16,6 +16,8 @@ export interface Route {
   method: string | string[];
   /** Named groups become `params`. */
   path: RegExp;
+  /** Label in metrics (default: the path pattern). */
+  name?: string;
   handler: Handler;
 }
 
@@ -27,8 +29,12 @@ export function createHttpServer(app: AppContext, routes: Route[], fallback?: Ha
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     const started = performance.now();
+    let routeName = 'not_found';
     await logContext.run({ reqId: requestId }, async () => {
       res.on('finish', () => {
+        const seconds = (performance.now() - started) / 1000;
+        app.metrics?.httpRequests.inc({ route: routeName, status: String(res.statusCode) });
+        app.metrics?.httpDuration.observe({ route: routeName }, seconds);
         app.log.info(
           {
             method: req.method,
@@ -50,8 +56,14 @@ export function createHttpServer(app: AppContext, routes: Route[], fallback?: Ha
         if (match === 'method') {
           return sendError(res, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}.`);
         }
-        if (match) return await match.route.handler(req, res, { requestId, url, params: match.params });
-        if (fallback) return await fallback(req, res, { requestId, url, params: {} });
+        if (match) {
+          routeName = match.route.name ?? `${req.method} ${match.route.path.source}`;
+          return await match.route.handler(req, res, { requestId, url, params: match.params });
+        }
+        if (fallback) {
+          routeName = 'web app';
+          return await fallback(req, res, { requestId, url, params: {} });
+        }
         sendError(res, 'not_found', `Nothing at ${url.pathname}.`);
       } catch (error) {
         app.log.error({ err: error }, 'unhandled error');

@@ -42,7 +42,8 @@ export function viewOf(status: CallStatus): CallView {
 export const TRANSITIONS = {
   [NONE]: ['queued'], // accepted by intake or the app's upload
   queued: ['transcribing'], // a transcribe job started
-  transcribing: ['analyzing', 'transcribed', 'failed'], // template applies / none applies / verdict on the recording
+  // template applies / none applies / verdict on the recording / waits for the operator's fix
+  transcribing: ['analyzing', 'transcribed', 'failed', 'queued'],
   analyzing: ['analyzed', 'transcribed'], // scored / no template any more, or analysis gave up
   analyzed: ['analyzing'], // re-analysis requested
   transcribed: ['analyzing'], // re-analysis requested (e.g. a template now applies)

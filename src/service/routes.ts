@@ -5,16 +5,15 @@ import { appHttpRoutes } from '../http/app-routes/index.ts';
 import { graphqlRoutes } from '../graphql/routes.ts';
 import { webAppFallback } from '../http/web-app.ts';
 import { webhookRoutes } from '../webhooks/routes.ts';
+import { opsRoutes } from '../ops/routes.ts';
+import { openApiRoutes } from '../openapi/routes.ts';
 
 /** Every HTTP route of the api role; each area contributes its own list. */
 export async function buildRoutes(app: AppContext): Promise<Route[]> {
   return [
-    {
-      method: 'GET',
-      path: /^\/healthz$/,
-      handler: (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'),
-    },
+    ...opsRoutes(app),
     ...intakeRoutes(app),
+    ...openApiRoutes(app),
     ...webhookRoutes(),
     ...appHttpRoutes(app),
     ...graphqlRoutes(app),

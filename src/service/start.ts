@@ -2,15 +2,18 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
-import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
+import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { localStorage } from '../storage/local.ts';
 import { createHttpServer } from '../http/server.ts';
 import { buildRoutes, buildFallback } from './routes.ts';
-import { moonshineLanguages } from '../transcription/moonshine.ts';
 import type { AppContext } from '../app/context.ts';
 import { startWorkerRole, type WorkerRole } from '../../workers/start.ts';
+import { FaultBoard } from '../health/faults.ts';
+import { trackRequests, type HttpDrain } from '../ops/http-drain.ts';
+import { createMetrics } from '../health/metrics.ts';
+import { checkReadiness, readinessChecks } from '../ops/readiness.ts';
 
 export interface Roles {
   api: boolean;
@@ -22,7 +25,11 @@ export interface Service {
   /** Address the API listens on (when the api role runs). */
   url: string | null;
   worker: WorkerRole | null;
-  close(): Promise<void>;
+  /**
+   * Stops accepting, ends live-update streams, lets requests in flight finish for up to `graceMs`
+   * (default SHUTDOWN_GRACE_SECONDS), lets running jobs finish in the same time or hands them back.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Starts the roles asked for in one process: api (REST + GraphQL + web app), worker, or both. */
@@ -37,55 +44,81 @@ export async function startService(
     embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
     databaseUrl = embedded.url;
   }
+  try {
+    return await startRoles(config, roles, log, databaseUrl, embedded);
+  } catch (error) {
+    // A start that fails half-way must not leave its PostgreSQL running behind it.
+    await embedded?.stop().catch(() => {});
+    throw error;
+  }
+}
+
+async function startRoles(
+  config: Config,
+  roles: Roles,
+  log: Logger,
+  databaseUrl: string,
+  embedded: EmbeddedDb | null,
+): Promise<Service> {
   const report = await migrate(databaseUrl);
   if (report.applied.length) log.info({ applied: report.applied }, 'migrations applied');
   mkdirSync(config.tmpDir, { recursive: true });
 
+  const db = createDb(databaseUrl);
   const app: AppContext = {
     config: { ...config, databaseUrl },
     log,
-    db: createDb(databaseUrl),
+    db,
     storage: localStorage(config.storageDir),
+    faults: new FaultBoard(),
+    metrics: createMetrics(db),
   };
 
   let server: ReturnType<typeof createHttpServer> | null = null;
+  let drain: HttpDrain | null = null;
   let url: string | null = null;
   if (roles.api) {
     server = createHttpServer(app, await buildRoutes(app), await buildFallback(app));
-    await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
+    drain = trackRequests(server);
+    await listen(server, config.port, config.host);
     const { port } = server.address() as AddressInfo;
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     log.info({ url, publicUrl: config.publicUrl }, 'api listening');
   }
 
-  if (
-    roles.worker &&
-    config.transcription.engine === 'moonshine' &&
-    moonshineLanguages(config.modelsDir).length === 0
-  ) {
-    log.error(
-      { modelsDir: config.modelsDir },
-      'no Moonshine models found: run `npm run models:fetch` or set MODELS_DIR; calls cannot be transcribed until then',
-    );
-  }
+  // Said once at start, in the operator's words; calls wait (never fail) until each is fixed, and
+  // GET /readyz keeps saying it.
+  for (const check of (await checkReadiness(readinessChecks(app))).checks)
+    if (!check.ok) log.error({ check: check.name }, `not ready: ${check.message}`);
   const worker = roles.worker ? await startWorkerRole(app) : null;
 
   return {
     app,
     url,
     worker,
-    async close() {
-      if (server) {
-        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeIdleConnections();
-        // Live-update streams (SSE) never go idle: give requests in flight a moment, then cut.
-        const cut = setTimeout(() => server!.closeAllConnections(), 2000);
-        await closed;
-        clearTimeout(cut);
-      }
-      if (worker) await worker.stop();
+    async close(graceMs = config.shutdownGraceSeconds * 1000) {
+      // The api and the worker wind down side by side, within the same grace period.
+      await Promise.all([drain?.close(graceMs), worker?.stop(graceMs)]);
       await app.db.$disconnect();
       if (embedded) await embedded.stop();
     },
   };
+}
+
+function listen(server: ReturnType<typeof createHttpServer>, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE' || err.code === 'EACCES'
+          ? new StartupError(
+              `${host}:${port} is ${err.code === 'EADDRINUSE' ? 'taken by another program' : 'not allowed'}: set PORT (and HOST) to a free address.`,
+            )
+          : err,
+      );
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
 }

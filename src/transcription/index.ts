@@ -8,23 +8,34 @@ export { resolveModelsDir } from './models.ts';
 export { UndecodableAudioError, TooLongError } from '../audio/decode.ts';
 
 export interface TranscriptionConfig {
+  /** 'openai' alone means no local models unless `moonshineLanguages` lists some. */
   engine: 'moonshine' | 'openai';
   modelsDir: string;
+  /**
+   * Languages the local Moonshine models serve. A listed language whose model is missing is the
+   * operator's fault (the call waits); unset = the model folders present now.
+   */
+  moonshineLanguages?: readonly string[];
   /** Threads per Moonshine ONNX session; leave unset to use all cores. */
   intraOpThreads?: number;
+  /** The API also takes every language the local models do not (tried after them). */
   openai?: { baseUrl: string; apiKey?: string | undefined; model: string; languages?: readonly string[] };
 }
 
 /** The engine list for `transcribeFile`; Moonshine models are loaded only when first used. */
 export function createEngines(config: TranscriptionConfig): TranscriptionEngine[] {
-  if (config.engine === 'openai') {
-    if (!config.openai) throw new Error("Transcription engine 'openai' needs openai.baseUrl and openai.model");
-    return [new OpenAiEngine(config.openai)];
-  }
-  return [
-    new MoonshineEngine({
-      modelsDir: config.modelsDir,
-      ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}),
-    }),
-  ];
+  const engines: TranscriptionEngine[] = [];
+  const local = config.moonshineLanguages ? config.moonshineLanguages.length > 0 : config.engine === 'moonshine';
+  if (local)
+    engines.push(
+      new MoonshineEngine({
+        modelsDir: config.modelsDir,
+        ...(config.moonshineLanguages ? { languages: config.moonshineLanguages } : {}),
+        ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}),
+      }),
+    );
+  if (config.openai) engines.push(new OpenAiEngine(config.openai));
+  else if (config.engine === 'openai')
+    throw new Error("Transcription engine 'openai' needs openai.baseUrl and openai.model");
+  return engines;
 }

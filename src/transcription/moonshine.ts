@@ -4,6 +4,7 @@ import * as ort from 'onnxruntime-node';
 import llamaTokenizer from 'llama-tokenizer-js';
 import type { ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
+import { OperatorFault } from '../audio/failure.ts';
 
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
@@ -18,6 +19,11 @@ export interface MoonshineOptions {
   modelsDir: string;
   /** Threads per ONNX session (default: ONNX Runtime's choice, all cores). */
   intraOpThreads?: number;
+  /**
+   * Languages this engine serves; their models are looked for on each use, so a model installed
+   * while the service runs is picked up. Default: the model folders present at construction.
+   */
+  languages?: readonly string[];
 }
 
 interface Model {
@@ -54,7 +60,7 @@ export class MoonshineEngine implements TranscriptionEngine {
 
   constructor(opts: MoonshineOptions) {
     this.opts = opts;
-    this.languages = moonshineLanguages(opts.modelsDir);
+    this.languages = opts.languages ?? moonshineLanguages(opts.modelsDir);
   }
 
   async transcribeChunk(samples: Float32Array, language: string | null): Promise<ChunkTranscript> {
@@ -75,7 +81,20 @@ export class MoonshineEngine implements TranscriptionEngine {
   private model(language: string): Promise<Model> {
     let model = this.models.get(language);
     if (!model) {
-      model = loadModel(path.join(this.opts.modelsDir, `moonshine-base-${language}`), this.opts.intraOpThreads);
+      // A missing or unloadable model is the operator's to fix: the call waits, it is not failed.
+      if (!moonshineLanguages(this.opts.modelsDir).includes(language))
+        return Promise.reject(
+          new OperatorFault(
+            `engine:${language}`,
+            `The Moonshine model for '${language}' is not in ${this.opts.modelsDir}/moonshine-base-${language} (run \`npm run models:fetch\`, set MODELS_DIR, or leave '${language}' out of MOONSHINE_LANGUAGES)`,
+          ),
+        );
+      const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
+      model = loadModel(dir, this.opts.intraOpThreads).catch((err: unknown) => {
+        throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
+          cause: err,
+        });
+      });
       model.catch(() => this.models.delete(language));
       this.models.set(language, model);
     }

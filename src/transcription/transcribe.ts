@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { DecoderPaths } from '../audio/binaries.ts';
 import { SAMPLE_RATE, decodeAudio } from '../audio/decode.ts';
 import { detectSpeech, type VadOptions } from '../audio/vad.ts';
 import type { ChunkTranscript, EngineResult, Segment, Speaker, TranscriptionEngine } from './engine.ts';
@@ -14,6 +15,8 @@ export interface TranscribeOptions {
   logger?: Pick<Logger, 'info' | 'debug'>;
   maxDurationSeconds?: number;
   vad?: VadOptions;
+  /** ffmpeg and ffprobe to run (default: the npm packages'). */
+  decoder?: DecoderPaths;
 }
 
 export interface TranscribeResult extends EngineResult {
@@ -41,6 +44,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   const log = opts.logger;
   const audio = await decodeAudio(path, {
     maxChannels: 2,
+    ...(opts.decoder ? { decoder: opts.decoder } : {}),
     ...(opts.maxDurationSeconds ? { maxDurationSeconds: opts.maxDurationSeconds } : {}),
   });
   const channels =
@@ -68,6 +72,9 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     const key = language ?? '';
     const hit = cache.get(chunk)?.get(key);
     if (hit) return hit;
+    // ONNX runs resolve without giving timers and I/O a turn; yielding once per chunk keeps the HTTP
+    // server, heartbeats and signal handlers of the same process answering during a long call.
+    await new Promise((resolve) => setImmediate(resolve));
     const result = await engine.transcribeChunk(chunk.samples, language);
     if (!cache.has(chunk)) cache.set(chunk, new Map());
     cache.get(chunk)!.set(key, result);

@@ -6,6 +6,7 @@ import { openSigningSecrets } from './endpoints.ts';
 import { enqueueWebhookDisabled, scheduleDeliveryJob } from './enqueue.ts';
 import { webhookDisabled } from './errors.ts';
 import { WEBHOOK_TEST } from './payload.ts';
+import { countWebhookAttempt } from '../health/metrics.ts';
 import { retryAfterMs, sendWebhook, type SendOutcome } from './send.ts';
 
 /** Waits after each failed automatic attempt (PRODUCT.md); after the last, the delivery fails. */
@@ -104,7 +105,7 @@ export async function attempt(
       responseHeaders: null,
     };
   }
-  return sendWebhook({
+  const outcome = await sendWebhook({
     url: delivery.endpoint.url,
     secrets,
     eventId: delivery.eventId,
@@ -112,6 +113,8 @@ export async function attempt(
     allowPrivate: app.config.webhookAllowPrivate,
     timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
   });
+  countWebhookAttempt(app.metrics, outcome.statusCode);
+  return outcome;
 }
 
 export async function record(

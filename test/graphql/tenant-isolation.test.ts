@@ -52,6 +52,11 @@ const code = (c: string) => own((v) => expect(v.code).toBe(c));
 const QUERIES: Record<string, Case> = {
   session: { doc: () => `{ session { user { id email } } }`, expect: own() },
   me: { doc: () => `{ me { id email role } }`, expect: own() },
+  // Service-wide readiness, no account data in it.
+  serviceStatus: {
+    doc: () => `{ serviceStatus { ready problems { check message } } }`,
+    expect: own((v) => expect(v.ready).toBe(true)),
+  },
   account: {
     doc: () => `{ account { id name plan { seats } defaultTemplate { id name } } }`,
     expect: own((v) => expect(v.name).toBe('Bolt')),

@@ -1,5 +1,6 @@
-// A passing outage of the transcription engine is retried, never turned into a failed call; only
-// after the last attempt does the call fail (and release its minutes).
+// An outage of the transcription API, or a decoder the operator has not installed, is the operator's
+// fault: the call goes back to the queue with its reason in the history and is tried again later,
+// however many times, and is never failed for it (issue 9 point 2).
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,8 +35,17 @@ afterAll(async () => {
 const helpers = (attempts: number) =>
   ({ job: { attempts, max_attempts: 8 }, logger: { info() {}, debug() {}, warn() {}, error() {} } }) as any;
 
-describe('transcribe task and engine outages', () => {
-  it('a 503 from the engine leaves the call transcribing and asks for a retry; the last attempt fails it and releases its minutes', async () => {
+async function callState(id: string) {
+  const [row] = await t.sql('SELECT status, failure_reason FROM calls WHERE id = $1', [id]);
+  const jobs = await t.sql(
+    `SELECT payload->>'waits' AS waits, run_at > now() AS later FROM graphile_worker._private_jobs WHERE key = $1`,
+    [`transcribe:${id}`],
+  );
+  return { ...row, jobs };
+}
+
+describe('transcribe task and operator faults', () => {
+  it('a 503 from the transcription API puts the call back in the queue with a later retry, even on the last attempt', async () => {
     const s = await seedAccount(svc);
     const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling.' }]);
     const r = await postCall(svc.url, {
@@ -48,16 +58,48 @@ describe('transcribe task and engine outages', () => {
     const engine = new OpenAiEngine({ baseUrl: 'https://stt.example.test/v1', model: 'whisper-1', retries: 0 });
     const task = createTranscribeTask(svc.app, [engine]);
 
-    await expect(task({ callId: r.body.id }, helpers(1))).rejects.toThrow();
-    let [row] = await t.sql('SELECT status, failure_reason FROM calls WHERE id = $1', [r.body.id]);
-    expect(row).toEqual({ status: 'transcribing', failure_reason: null });
+    await task({ callId: r.body.id }, helpers(1));
+    expect(await callState(r.body.id)).toEqual({
+      status: 'queued',
+      failure_reason: null,
+      jobs: [{ waits: '1', later: true }],
+    });
 
-    await expect(task({ callId: r.body.id }, helpers(8))).rejects.toThrow();
-    [row] = await t.sql('SELECT status, failure_reason FROM calls WHERE id = $1', [r.body.id]);
-    expect(row).toEqual({ status: 'failed', failure_reason: 'internal_error' });
+    await task({ callId: r.body.id, waits: 7 }, helpers(8));
+    const state = await callState(r.body.id);
+    expect(state).toMatchObject({ status: 'queued', failure_reason: null });
+    expect(state.jobs).toEqual([{ waits: '8', later: true }]);
+    const [event] = await t.sql(
+      `SELECT detail FROM call_events WHERE call_id = $1 AND status = 'queued' ORDER BY id DESC LIMIT 1`,
+      [r.body.id],
+    );
+    expect(event.detail).toContain('waiting for the service: Transcription API answered 503: overloaded');
     const [u] = await t.sql('SELECT minutes_reserved, minutes_used FROM usage_periods WHERE account_id = $1', [
       s.account.id,
     ]);
-    expect(u).toEqual({ minutes_reserved: 0, minutes_used: 0 });
+    expect(u).toEqual({ minutes_reserved: 1, minutes_used: 0 });
+  }, 60_000);
+
+  it('a decoder that cannot be run (FFPROBE_PATH wrong) keeps the call queued, never `undecodable`', async () => {
+    const s = await seedAccount(svc);
+    const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello there.' }]);
+    const r = await postCall(svc.url, {
+      key: s.key,
+      fields: { agent_code: 'AG-07', language: 'en' },
+      file: { path: file, name: 'call.wav' },
+    });
+    const app = {
+      ...svc.app,
+      config: { ...svc.app.config, decoder: { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' } },
+    };
+    await createTranscribeTask(app, [])({ callId: r.body.id }, helpers(8));
+    expect(await callState(r.body.id)).toMatchObject({ status: 'queued', failure_reason: null });
+    const [event] = await t.sql(
+      `SELECT detail FROM call_events WHERE call_id = $1 AND status = 'queued' ORDER BY id DESC LIMIT 1`,
+      [r.body.id],
+    );
+    expect(event.detail).toContain(
+      'cannot run /nonexistent/ffprobe (ENOENT): install it or set FFMPEG_PATH / FFPROBE_PATH',
+    );
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import { Link, useLocation } from '../lib/router.tsx';
 import { WebhookDisabledBanner } from '../pages/webhook-endpoints.tsx';
 import { BrandMark, Icon, type IconName } from './Icon.tsx';
 import { Button } from './ui.tsx';
+import { ModelCredit, OpsBanner } from './OpsBanner.tsx';
 
 const AccountQuery = graphql(`
   query ShellAccount { account { id name } }
@@ -116,10 +117,12 @@ export function Shell({ children }: { children: ReactNode }) {
               {t('auth.signOut')}
             </Button>
           </div>
+          <ModelCredit />
         </div>
       </aside>
       <main id="main" className="main" tabIndex={-1}>
         {user && roleAtLeast(user.role, 'ADMIN') && <WebhookDisabledBanner />}
+        <OpsBanner />
         {children}
       </main>
     </div>

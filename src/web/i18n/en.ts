@@ -686,4 +686,9 @@ export const en = {
   'errors.invalid_input': 'Some values are not valid. Check the fields and try again.',
   'errors.invalid_period': 'That period does not exist.',
   'errors.invalid_agent_channel': 'Choose the left or the right channel.',
+
+  // operations
+  'ops.notReady':
+    'Calls are waiting: the service cannot process them until this is fixed. They continue by themselves afterwards.',
+  'ops.credit': 'Speech recognition: Moonshine models',
 } as const;

@@ -683,4 +683,9 @@ export const es: Record<keyof typeof en, string> = {
   'errors.invalid_input': 'Algunos valores no son válidos. Revisa los campos e inténtalo de nuevo.',
   'errors.invalid_period': 'Ese periodo no existe.',
   'errors.invalid_agent_channel': 'Elige el canal izquierdo o el derecho.',
+
+  // operations
+  'ops.notReady':
+    'Las llamadas esperan: el servicio no puede procesarlas hasta que se arregle esto. Después siguen solas.',
+  'ops.credit': 'Reconocimiento de voz: modelos Moonshine',
 };

@@ -1,0 +1,150 @@
+// Issue 9 point 6: SIGTERM to a real `npm start` process. The API stops accepting connections, an
+// upload in flight still gets its answer, a running job finishes within SHUTDOWN_GRACE_SECONDS or is
+// handed back at once, and the process exits 0.
+import http from 'node:http';
+import { readFile, readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeStereoCall, type Turn } from '../fixtures/audio.ts';
+import { createTestDb, type TestDb } from '../support/db.ts';
+import { startServiceProcess } from '../support/process.ts';
+import { multipart } from '../support/raw-http.ts';
+import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { postCall } from '../support/intake.ts';
+
+let t: TestDb;
+let seeder: TestService;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  seeder = await startTestService(t, { api: false });
+});
+afterAll(async () => {
+  await seeder.stop();
+  await t.drop();
+});
+
+const LONG: Turn[] = Array.from({ length: 8 }, (_, i) => ({
+  speaker: i % 2 ? 'customer' : 'agent',
+  voice: 'en',
+  text: 'Thank you for calling. I would like to check the invoice for last month, the one with the extra charge on it.',
+}));
+
+function env(extra: Record<string, string> = {}) {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: t.url,
+    DATA_DIR: seeder.dataDir,
+    PORT: '0',
+    APP_SECRET: 'test-secret-'.padEnd(48, 'x'),
+    ...extra,
+  };
+}
+
+async function status(id: string) {
+  const [row] = await t.sql('SELECT status FROM calls WHERE id = $1', [id]);
+  return row.status as string;
+}
+
+describe('graceful shutdown on SIGTERM', () => {
+  it('an upload in flight gets its 201, new connections are refused, the running job finishes, exit 0', async () => {
+    const svc = await startServiceProcess(env({ SHUTDOWN_GRACE_SECONDS: '60' }));
+    const s = await seedAccount(seeder);
+    const long = await makeStereoCall(LONG);
+    const running = await postCall(svc.url, {
+      key: s.key,
+      fields: { agent_code: 'AG-07', language: 'en' },
+      file: { path: long },
+    });
+    expect(running.status).toBe(201);
+    await svc.waitForLog((l) => l.msg === 'transcription language' && l.requested === 'en');
+
+    // An upload whose body is half sent when the signal comes.
+    const boundary = 'shutdown-boundary';
+    const body = multipart(boundary, [
+      { name: 'agent_code', data: 'AG-07' },
+      { name: 'file', filename: 'late.wav', type: 'audio/wav', data: await readFile(long) },
+    ]);
+    const { port, hostname } = new URL(svc.url);
+    const req = http.request({
+      host: hostname,
+      port,
+      method: 'POST',
+      path: '/v1/calls',
+      headers: {
+        authorization: `Bearer ${s.key}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': body.length,
+      },
+    });
+    const answered = new Promise<{ status: number; body: any }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+    });
+    const half = Math.floor(body.length / 2);
+    req.write(body.subarray(0, half));
+    // The server is receiving it: its temporary file exists.
+    const incoming = seeder.config.tmpDir;
+    while (!(await readdir(incoming)).length) await new Promise((r) => setTimeout(r, 20));
+
+    svc.child.kill('SIGTERM');
+    await svc.waitForLog((l) => l.msg === 'shutting down');
+    const refused = await fetch(`${svc.url}/healthz`).then(
+      () => 'answered',
+      (e) => e.cause?.code,
+    );
+    expect(refused).toBe('ECONNREFUSED');
+
+    req.end(body.subarray(half));
+    const late = await answered.catch((e) => {
+      throw new Error(`no answer (${e}); the service wrote: ${svc.stderr()}`);
+    });
+    expect(late.status).toBe(201);
+    expect(late.body.status).toBe('queued');
+
+    expect(await svc.exited).toBe(0);
+    // The job that was running finished before the exit.
+    expect(['transcribed', 'analyzed']).toContain(await status(running.body.id));
+    expect(await status(late.body.id)).toBe('queued');
+  }, 240_000);
+
+  it('a job still running when the grace period ends is handed back at once, unlocked for another worker', async () => {
+    const svc = await startServiceProcess(env({ SHUTDOWN_GRACE_SECONDS: '0.2' }));
+    const s = await seedAccount(seeder);
+    const long = await makeStereoCall(LONG);
+    const running = await postCall(svc.url, {
+      key: s.key,
+      fields: { agent_code: 'AG-07', language: 'en' },
+      file: { path: long },
+    });
+    await svc.waitForLog((l) => l.msg === 'transcription language' && l.requested === 'en');
+    const signalled = Date.now();
+    svc.child.kill('SIGTERM');
+    expect(await svc.exited).toBe(0);
+    // At once: the chunk being decoded ends, the rest of the call is not transcribed.
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(await status(running.body.id)).toBe('transcribing');
+    const [job] = await t.sql(
+      `SELECT locked_at, locked_by, last_error FROM graphile_worker._private_jobs WHERE key = $1`,
+      [`transcribe:${running.body.id}`],
+    );
+    expect(job.locked_at).toBeNull();
+    expect(job.last_error).toContain('shutdown grace period over');
+
+    // Another worker takes it and finishes the call.
+    await t.sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
+      `transcribe:${running.body.id}`,
+    ]);
+    const next = await startServiceProcess(env(), ['--role', 'all']);
+    try {
+      await next.waitForLog((l) => l.msg === 'call transcribed' && l.callId === running.body.id, 120_000);
+    } finally {
+      next.child.kill('SIGTERM');
+      await next.exited;
+    }
+  }, 240_000);
+});

@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** Every JSON log line written so far. */
+  logs: any[];
+  /** Resolves with the first log line (past or future) `match` accepts. */
+  waitForLog(match: (line: any) => boolean, ms?: number): Promise<any>;
+  exited: Promise<number | null>;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
+}
+
+/** `npm start`'s entry point (src/main.ts) as a real child process, with JSON logs on stdout. */
+export async function startServiceProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: repoRoot,
+    env: { LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: any[] = [];
+  const waiters: { match: (l: any) => boolean; resolve: (l: any) => void }[] = [];
+  let buffered = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    buffered += d;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const text = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      let line: any;
+      try {
+        line = JSON.parse(text);
+      } catch {
+        line = { msg: text };
+      }
+      logs.push(line);
+      for (const w of [...waiters]) if (w.match(line)) waiters.splice(waiters.indexOf(w), 1) && w.resolve(line);
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const waitForLog = (match: (l: any) => boolean, ms = 60_000) =>
+    new Promise<any>((resolve, reject) => {
+      const seen = logs.find(match);
+      if (seen) return resolve(seen);
+      const timer = setTimeout(
+        () => reject(new Error(`no such log line within ${ms} ms; stderr: ${stderr.slice(-2000)}`)),
+        ms,
+      );
+      waiters.push({
+        match,
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+      });
+      exited.then(() => reject(new Error(`the service exited; stderr: ${stderr.slice(-2000)}`)));
+    });
+  const listening = await waitForLog((l) => l.msg === 'api listening', 90_000);
+  return { child, url: listening.url, logs, waitForLog, exited, stderr: () => stderr };
+}
