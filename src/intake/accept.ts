@@ -4,7 +4,7 @@ import type { AppContext } from '../app/context.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
-import { normalizeName, stripControls, truncate } from '../domain/text.ts';
+import { assertCleanText, normalizeName, stripControls, truncate } from '../domain/text.ts';
 import { minutesForBytes, reserveMinutes } from '../domain/usage.ts';
 import { detectAudioType } from './audio-type.ts';
 import { badRequest } from './errors.ts';
@@ -60,6 +60,9 @@ function cleanFields(raw: Record<string, string | undefined>) {
 export async function acceptRecording(app: AppContext, input: AcceptInput): Promise<Accepted> {
   const { db, config } = app;
   const now = input.now ?? new Date();
+  // Text hygiene (issue 16): NUL or broken Unicode is refused with invalid_text naming the field.
+  for (const [name, value] of Object.entries(input.fields)) if (value !== undefined) assertCleanText(value, name);
+  assertCleanText(input.file.fileName, 'file');
   const f = cleanFields(input.fields);
   const file = { ...input.file, fileName: stripControls(input.file.fileName) };
   const urlOf = (id: string) => `${config.publicUrl}/calls/${id}`;

@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { DomainError } from '../domain/errors.ts';
-import { badRequest } from './errors.ts';
+import { badRequest, requestTimeout } from './errors.ts';
 
 export interface ReceivedFile {
   tempPath: string;
@@ -31,6 +31,11 @@ export interface ReceiveOptions {
   /** Bytes kept per file; the rest of a larger file is counted (its `size` stays true) but not written. */
   maxFileBytes?: number;
   fileField?: string;
+  /**
+   * Slow-client guard: a body that sends nothing for `idleMs`, or less than `minBytesPerSecond`
+   * on average over the last `windowMs`, fails with `request_timeout` (its temporary file removed).
+   */
+  pace?: { idleMs: number; minBytesPerSecond: number; windowMs: number };
 }
 
 export const tooLarge = (max: number) =>
@@ -60,6 +65,7 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
+      clearInterval(watchdog);
       req.unpipe();
       bb?.removeAllListeners('file');
       bb?.destroy?.();
@@ -80,7 +86,41 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       return;
     }
 
+    // Samples of (time, bytes received) once a second: the window's rate is their difference.
+    const pace = opts.pace;
+    const started = Date.now();
+    let lastData = started;
+    const samples: { at: number; bytes: number }[] = [{ at: started, bytes: 0 }];
+    const watchdog = setInterval(
+      () => {
+        if (!pace || settled || req.complete) return;
+        const now = Date.now();
+        if (now - lastData >= pace.idleMs) {
+          return fail(
+            requestTimeout(`Nothing was received for ${Math.round(pace.idleMs / 1000)} s; the upload was cut.`),
+          );
+        }
+        samples.push({ at: now, bytes: received });
+        while (samples.length > 1 && now - samples[1]!.at >= pace.windowMs) samples.shift();
+        const oldest = samples[0]!;
+        if (
+          now - oldest.at >= pace.windowMs &&
+          received - oldest.bytes < (pace.minBytesPerSecond * pace.windowMs) / 1000
+        ) {
+          fail(
+            requestTimeout(
+              `The upload averaged less than ${pace.minBytesPerSecond} bytes/s over ${Math.round(pace.windowMs / 1000)} s; it was cut.`,
+            ),
+          );
+        }
+      },
+      Math.min(1000, pace?.idleMs ?? 1000),
+    );
+    watchdog.unref();
+    if (!pace) clearInterval(watchdog);
+
     req.on('data', (chunk: Buffer) => {
+      lastData = Date.now();
       received += chunk.length;
       if (received >= opts.maxBodyBytes) fail(tooLarge(opts.maxBodyBytes));
     });
@@ -160,6 +200,7 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
           return fail(badRequest(`The form has no \`${fileField}\` part${hint}.`));
         }
         settled = true;
+        clearInterval(watchdog);
         resolve({ fields, files });
       }, fail);
     });

@@ -7,17 +7,40 @@ import { sendError, sendErrorAndClose, sendJson } from '../http/respond.ts';
 import type { Route } from '../http/server.ts';
 import { logContext } from '../log.ts';
 import { acceptRecording } from './accept.ts';
-import { INTAKE_STATUS } from './errors.ts';
+import { checkFreeSpace } from '../storage/free-space.ts';
+import { INTAKE_STATUS, insufficientStorage } from './errors.ts';
 import { ClientGone, receiveForm, tooLarge } from './multipart.ts';
+import { isStorageFault, reportIntakeOutcome, StorageAlert } from './outcome.ts';
 
 /** Strictly less than 20 MB (20 × 1,048,576 bytes) for the whole request (intake document §8). */
 export const INTAKE_MAX_BYTES = 20 * 1_048_576;
 
 const BEARER = 'Bearer realm="escucha", error="invalid_token"';
+/** What a client is told to wait after a storage fault (507) or a full concurrency quota (429). */
+const STORAGE_RETRY_SECONDS = 60;
+const CONCURRENCY_RETRY_SECONDS = 5;
+const ROUTE = 'POST /v1/calls';
 
 export function intakeRoutes(app: AppContext): Route[] {
   // Per process; with several api processes the effective limit is this times their number.
   const limiter = new RateLimiterMemory({ points: app.config.intakeRatePerMinute, duration: 60 });
+
+  const storageAlert = new StorageAlert(app.log);
+  // Uploads in flight per API key (this process), for INTAKE_MAX_CONCURRENT_PER_KEY.
+  const inFlight = new Map<string, number>();
+
+  /** Answers an error before or while the body arrives, drains the rest, and reports the outcome. */
+  function refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
+    reportIntakeOutcome(app.log, ROUTE, { outcome: 'refused', code, status });
+    sendErrorAndClose(req, res, status, code, message, headers);
+  }
 
   async function postCall(req: IncomingMessage, res: ServerResponse) {
     const auth = req.headers.authorization ?? '';
@@ -27,7 +50,7 @@ export function intakeRoutes(app: AppContext): Route[] {
       const message = token
         ? 'The API key is unknown or has been revoked.'
         : 'Send your API key as `Authorization: Bearer <API_KEY>`.';
-      return sendErrorAndClose(req, res, 401, 'unauthorized', message, { 'WWW-Authenticate': BEARER });
+      return refuse(req, res, 401, 'unauthorized', message, { 'WWW-Authenticate': BEARER });
     }
     const store = logContext.getStore();
     if (store) store.accountId = key.accountId;
@@ -37,55 +60,104 @@ export function intakeRoutes(app: AppContext): Route[] {
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      return sendErrorAndClose(
-        req,
-        res,
-        429,
-        'rate_limited',
-        `Too many requests for this account; retry in ${retry} s.`,
-        { 'Retry-After': String(retry) },
-      );
+      return refuse(req, res, 429, 'rate_limited', `Too many requests for this account; retry in ${retry} s.`, {
+        'Retry-After': String(retry),
+      });
     }
 
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length >= INTAKE_MAX_BYTES) {
       const e = tooLarge(INTAKE_MAX_BYTES);
-      return sendErrorAndClose(req, res, 400, 'bad_request', e.message);
+      return refuse(req, res, 400, 'bad_request', e.message);
     }
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
-      return sendErrorAndClose(
-        req,
-        res,
-        400,
-        'bad_request',
-        'The body must be multipart/form-data with a `file` part.',
-      );
+      return refuse(req, res, 400, 'bad_request', 'The body must be multipart/form-data with a `file` part.');
     }
 
+    // Refuse early rather than fail halfway through a file (and leave the disk fuller still).
+    const space = await checkFreeSpace([app.config.tmpDir, app.config.storageDir], app.config.minFreeDiskMb);
+    if (!space.ok) {
+      storageAlert.fault(null, { freeMb: space.freeMb, minFreeMb: space.minFreeMb });
+      const e = insufficientStorage();
+      return refuse(req, res, 507, e.code, e.message, { 'Retry-After': String(STORAGE_RETRY_SECONDS) });
+    }
+
+    const running = inFlight.get(key.keyId) ?? 0;
+    if (running >= app.config.intake.maxConcurrentPerKey) {
+      return refuse(
+        req,
+        res,
+        429,
+        'rate_limited',
+        `This API key already has ${running} uploads in progress (at most ${app.config.intake.maxConcurrentPerKey}); retry when one ends.`,
+        { 'Retry-After': String(CONCURRENCY_RETRY_SECONDS) },
+      );
+    }
+    inFlight.set(key.keyId, running + 1);
+    try {
+      await receiveAndAccept(req, res, key.accountId);
+    } finally {
+      const left = (inFlight.get(key.keyId) ?? 1) - 1;
+      if (left > 0) inFlight.set(key.keyId, left);
+      else inFlight.delete(key.keyId);
+    }
+  }
+
+  async function receiveAndAccept(req: IncomingMessage, res: ServerResponse, accountId: string) {
     let form;
     try {
-      form = await receiveForm(req, { tmpDir: app.config.tmpDir, maxBodyBytes: INTAKE_MAX_BYTES, maxFiles: 1 });
+      form = await receiveForm(req, {
+        tmpDir: app.config.tmpDir,
+        maxBodyBytes: INTAKE_MAX_BYTES,
+        maxFiles: 1,
+        pace: {
+          idleMs: app.config.intake.idleTimeoutMs,
+          minBytesPerSecond: app.config.intake.minBytesPerSecond,
+          windowMs: app.config.intake.minRateWindowMs,
+        },
+      });
     } catch (error) {
-      if (error instanceof ClientGone) return void res.destroy();
-      if (error instanceof DomainError) return sendErrorAndClose(req, res, 400, error.code, error.message);
+      if (error instanceof ClientGone) {
+        reportIntakeOutcome(app.log, ROUTE, { outcome: 'aborted' });
+        return void res.destroy();
+      }
+      if (error instanceof DomainError && error.code === 'request_timeout') {
+        reportIntakeOutcome(app.log, ROUTE, { outcome: 'timed_out', code: 'request_timeout' });
+        sendError(res, 408, error.code, error.message, { Connection: 'close' });
+        // A trickling client is not waited for: the answer goes out, then the socket is cut.
+        return void setTimeout(() => req.destroy(), 250).unref();
+      }
+      if (error instanceof DomainError) return refuse(req, res, 400, error.code, error.message);
+      if (isStorageFault(error)) return storageFault(req, res, error);
       throw error;
     }
 
     try {
       const accepted = await acceptRecording(app, {
-        accountId: key.accountId,
+        accountId,
         source: 'api',
         file: form.files[0]!,
         fields: form.fields,
       });
+      storageAlert.recovered();
       app.log.info({ callId: accepted.id, status: accepted.status }, 'call accepted');
       sendJson(res, accepted.status === 'queued' ? 201 : 200, accepted);
     } catch (error) {
       if (error instanceof DomainError && INTAKE_STATUS[error.code]) {
-        return sendError(res, INTAKE_STATUS[error.code]!, error.code, error.message);
+        const status = INTAKE_STATUS[error.code]!;
+        reportIntakeOutcome(app.log, ROUTE, { outcome: 'refused', code: error.code, status });
+        const field = typeof error.details?.field === 'string' ? { field: error.details.field } : {};
+        return sendJson(res, status, { error: { code: error.code, message: error.message, ...field } });
       }
+      if (isStorageFault(error)) return storageFault(req, res, error);
       throw error;
     }
+  }
+
+  function storageFault(req: IncomingMessage, res: ServerResponse, error: unknown) {
+    storageAlert.fault(error);
+    const e = insufficientStorage();
+    refuse(req, res, 507, e.code, e.message, { 'Retry-After': String(STORAGE_RETRY_SECONDS) });
   }
 
   return [{ method: 'POST', path: /^\/v1\/calls\/?$/, handler: postCall }];

@@ -6,7 +6,7 @@ import type { AppContext } from '../../app/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { CSV_COLUMNS, exportCallRows, exportFileName } from '../../export/calls-csv.ts';
 import { filterFromQuery } from '../../export/filter-params.ts';
-import { FILE_RESPONSE_HEADERS, sendError } from '../respond.ts';
+import { FILE_RESPONSE_HEADERS, sendJson } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
 import { requireSession } from './auth.ts';
 import { contentDisposition } from './content-disposition.ts';
@@ -27,7 +27,10 @@ export function exportRoute(app: AppContext): Route {
     try {
       filter = filterFromQuery(rc.url.searchParams);
     } catch (error) {
-      if (error instanceof DomainError) return sendError(res, 400, error.code, error.message);
+      if (error instanceof DomainError) {
+        const field = typeof error.details?.field === 'string' ? { field: error.details.field } : {};
+        return sendJson(res, 400, { error: { code: error.code, message: error.message, ...field } });
+      }
       throw error;
     }
     const account = await app.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { timeZone: true } });
