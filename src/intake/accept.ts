@@ -60,14 +60,14 @@ function cleanFields(raw: Record<string, string | undefined>) {
 export async function acceptRecording(app: AppContext, input: AcceptInput): Promise<Accepted> {
   const { db, config } = app;
   const now = input.now ?? new Date();
-  // Text hygiene (issue 16): NUL or broken Unicode is refused with invalid_text naming the field.
-  for (const [name, value] of Object.entries(input.fields)) if (value !== undefined) assertCleanText(value, name);
-  assertCleanText(input.file.fileName, 'file');
   const f = cleanFields(input.fields);
   const file = { ...input.file, fileName: stripControls(input.file.fileName) };
   const urlOf = (id: string) => `${config.publicUrl}/calls/${id}`;
   let stored: string | null = null;
   try {
+    // Text hygiene (issue 16): NUL or broken Unicode is refused with invalid_text naming the field.
+    for (const [name, value] of Object.entries(input.fields)) if (value !== undefined) assertCleanText(value, name);
+    assertCleanText(input.file.fileName, 'file');
     if (f.externalId) {
       const existing = await db.call.findUnique({
         where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId } },
