@@ -30,14 +30,14 @@ const hostile = fc.oneof(
 );
 
 /** A value of `type` where every text is `text` (other scalars get a harmless valid value). */
-function valueOf(type: GraphQLInputType, text: string, depth = 0): unknown {
-  if (isNonNullType(type)) return valueOf(type.ofType, text, depth);
-  if (isListType(type)) return [valueOf(type.ofType, text, depth)];
+function valueFor(type: GraphQLInputType, text: string, depth = 0): unknown {
+  if (isNonNullType(type)) return valueFor(type.ofType, text, depth);
+  if (isListType(type)) return [valueFor(type.ofType, text, depth)];
   if (isEnumType(type))
     return type.getValues()[0]!.value === undefined ? type.getValues()[0]!.name : type.getValues()[0]!.name;
   if (isInputObjectType(type)) {
     if (depth > 3) return {};
-    return Object.fromEntries(Object.values(type.getFields()).map((f) => [f.name, valueOf(f.type, text, depth + 1)]));
+    return Object.fromEntries(Object.values(type.getFields()).map((f) => [f.name, valueFor(f.type, text, depth + 1)]));
   }
   if (isScalarType(type)) {
     if (TEXT.has(type.name)) return type.name === 'JSON' ? { text, [text]: [text] } : text;
@@ -107,7 +107,7 @@ describe('every text argument of the schema, derived from the schema', () => {
   it('never answers INTERNAL_SERVER_ERROR, and NUL or broken Unicode is invalid_text', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...targets), hostile, async (target, text) => {
-        const variables = Object.fromEntries(target.field.args.map((a) => [a.name, valueOf(a.type, text)]));
+        const variables = Object.fromEntries(target.field.args.map((a) => [a.name, valueFor(a.type, text)]));
         const r = await owner.gql(document(target), variables);
         expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBeLessThan(500);
         const codes = (r.body.errors ?? []).map((e) => e.extensions?.code);
