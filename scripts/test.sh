@@ -17,7 +17,8 @@ fi
 
 # npm packages (Node 24 itself comes from the `node` package into node_modules/.bin).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  # Every dependency install script must be reviewed in package.json's allowScripts (npm 12 skips the rest).
+  npm ci --no-audit --no-fund --strict-allow-scripts
 fi
 
 # PostgreSQL: the local service when there is one (started if it is down); the suite falls back to

@@ -51,6 +51,13 @@ const EnvSchema = z.object({
   INTAKE_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   SECURE_COOKIES: bool.optional(),
   TRUST_PROXY: bool.default(false),
+  GRAPHQL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  GRAPHQL_INTROSPECTION: z.enum(['on', 'off']).optional(),
+  MIN_FREE_DISK_MB: z.coerce.number().min(0).default(200),
+  INTAKE_IDLE_TIMEOUT_SECONDS: z.coerce.number().min(1).default(30),
+  INTAKE_MIN_BYTES_PER_SECOND: z.coerce.number().min(0).default(1024),
+  INTAKE_MIN_RATE_WINDOW_SECONDS: z.coerce.number().min(1).default(60),
+  INTAKE_MAX_CONCURRENT_PER_KEY: z.coerce.number().int().min(1).default(10),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -99,6 +106,20 @@ export interface Config {
   secureCookies: boolean;
   /** Behind a reverse proxy: the client address is the first of X-Forwarded-For. */
   trustProxy: boolean;
+  /** A GraphQL request body above this answers 413 `payload_too_large`. */
+  graphqlMaxBodyBytes: number;
+  /** Schema introspection for visitors who are not signed in (always on outside production). */
+  graphqlIntrospection: boolean;
+  /** Intake refuses uploads (507) while the storage or temporary folder has less free space than this. */
+  minFreeDiskMb: number;
+  intake: {
+    /** An upload that sends nothing for this long is answered 408 and its temporary file removed. */
+    idleTimeoutMs: number;
+    /** …as is one that averages less than this over `minRateWindowMs`. */
+    minBytesPerSecond: number;
+    minRateWindowMs: number;
+    maxConcurrentPerKey: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -153,6 +174,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     intakeRatePerMinute: e.INTAKE_RATE_PER_MINUTE,
     secureCookies: e.SECURE_COOKIES ?? publicUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY,
+    graphqlMaxBodyBytes: e.GRAPHQL_MAX_BODY_BYTES,
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION ? e.GRAPHQL_INTROSPECTION === 'on' : e.NODE_ENV !== 'production',
+    minFreeDiskMb: e.MIN_FREE_DISK_MB,
+    intake: {
+      idleTimeoutMs: e.INTAKE_IDLE_TIMEOUT_SECONDS * 1000,
+      minBytesPerSecond: e.INTAKE_MIN_BYTES_PER_SECOND,
+      minRateWindowMs: e.INTAKE_MIN_RATE_WINDOW_SECONDS * 1000,
+      maxConcurrentPerKey: e.INTAKE_MAX_CONCURRENT_PER_KEY,
+    },
   };
 }
 

@@ -13,6 +13,9 @@ export const ERRORS = {
   method_not_allowed: { kind: 'request', status: 405 },
   range_not_satisfiable: { kind: 'request', status: 416 },
   not_audio: { kind: 'request', status: 415 },
+  // Hostile or stalled input (issue 16): the client sent too much, too slowly, or broken text.
+  payload_too_large: { kind: 'request', status: 413 },
+  request_timeout: { kind: 'request', status: 408 },
 
   unauthorized: { kind: 'unauthenticated', status: 401 },
   invalid_credentials: { kind: 'credentials', status: 401 },
@@ -38,6 +41,8 @@ export const ERRORS = {
   invalid_cursor: { kind: 'validation', status: 400 },
   weak_password: { kind: 'validation', status: 400 },
   private_address: { kind: 'validation', status: 400 },
+  // NUL or broken Unicode in a text (details.field names it).
+  invalid_text: { kind: 'validation', status: 400 },
   invalid_event_types: { kind: 'validation', status: 400 },
   invalid_rate: { kind: 'validation', status: 400 },
   invalid_since: { kind: 'validation', status: 400 },
@@ -63,6 +68,8 @@ export const ERRORS = {
   webhook_endpoint_limit: { kind: 'limit', status: 409 },
 
   internal_error: { kind: 'internal', status: 500 },
+  // Our disk is full or failing: not the client's fault; answered with Retry-After.
+  insufficient_storage: { kind: 'internal', status: 507 },
 } as const satisfies Record<string, { kind: ErrorKind; status: number }>;
 
 /** What the client can do about it; each kind maps to one GraphQL type and one CLI exit code. */

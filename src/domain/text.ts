@@ -1,3 +1,5 @@
+import { DomainError } from './errors.ts';
+
 /** Lower case without accents: "José Peña" → "jose pena". */
 export function foldAccents(s: string): string {
   return s
@@ -25,4 +27,47 @@ export function truncate(value: string, max: number): string {
 /** Removes control characters (NUL breaks PostgreSQL text; the others are never meaningful in a field). */
 export function stripControls(value: string): string {
   return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
+}
+
+// --- Text hygiene: the one check every text from outside passes before it reaches the database. ---
+
+/** NUL breaks PostgreSQL text; an unpaired surrogate is not Unicode and cannot be stored as UTF-8. */
+export function textProblem(value: string): string | null {
+  if (value.includes('\u0000')) return 'a NUL character';
+  if (!value.isWellFormed()) return 'an unpaired surrogate (broken Unicode)';
+  return null;
+}
+
+/** `invalid_text` (REST 400, GraphQL ValidationError) naming the field in its message and details. */
+export function invalidText(field: string, problem: string): DomainError {
+  return new DomainError('invalid_text', `\`${field}\` contains ${problem}; send valid Unicode text without NUL.`, {
+    field,
+  });
+}
+
+export function assertCleanText(value: string, field: string): void {
+  const problem = textProblem(value);
+  if (problem) throw invalidText(field, problem);
+}
+
+/** The first unclean string (key or value) anywhere inside a JSON-like value, with its path. */
+export function findUncleanText(value: unknown, path: string): { field: string; problem: string } | null {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? { field: path, problem } : null;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findUncleanText(value[i], `${path}.${i}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const found = findUncleanText(k, `${path}.${k}`) ?? findUncleanText(v, `${path}.${k}`);
+      if (found) return found;
+    }
+  }
+  return null;
 }

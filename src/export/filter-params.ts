@@ -1,6 +1,7 @@
 import { isUuid } from '../domain/api-keys.ts';
 import type { CallFilter } from '../domain/calls-query.ts';
 import { DomainError } from '../domain/errors.ts';
+import { assertCleanText } from '../domain/text.ts';
 
 /**
  * Reads the export's filter from a query string. Parameter names are those of the GraphQL
@@ -12,6 +13,8 @@ import { DomainError } from '../domain/errors.ts';
  * progress or failed have nothing to export, so `view` is not a parameter.
  */
 export function filterFromQuery(q: URLSearchParams): CallFilter {
+  // Checked before any query runs: a NUL reaching PostgreSQL would cut the download mid-stream.
+  for (const [name, value] of q) assertCleanText(value, name);
   const one = (name: string) => {
     const v = q.get(name)?.trim();
     return v ? v : null;

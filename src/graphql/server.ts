@@ -5,6 +5,7 @@ import { GraphQLError, getOperationAST } from '../../schema/graphql-js.ts';
 import type { AppContext } from '../app/context.ts';
 import { DomainError } from '../domain/errors.ts';
 import { depthLimit } from './depth-limit.ts';
+import { hostileInputPlugin } from './hostile-input.ts';
 import { checkCsrf, CSRF_HEADER, getSession } from '../auth/session.ts';
 import { schema } from '../../schema/index.ts';
 import type { GraphQLContext } from '../../schema/context.ts';
@@ -99,7 +100,7 @@ export function createGraphqlServer(app: AppContext): {
       },
     },
     // 15: the standard introspection query (GraphiQL, codegen) is 14 deep; schema fields stop at 12.
-    plugins: [csrfPlugin(dev), depthLimit(15)],
+    plugins: [csrfPlugin(dev), depthLimit(15), hostileInputPlugin(app.config)],
     context: async ({ request, req, res }): Promise<GraphQLContext> => {
       const session = await getSession(app, req, res);
       return {

@@ -2,21 +2,44 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../app/context.ts';
 import { authenticateApiKey } from '../domain/api-keys.ts';
-import { DomainError } from '../domain/errors.ts';
-import { sendDomainError, sendErrorAndClose, sendJson, sentErrorCode } from './respond.ts';
+import { DomainError, type ErrorCode, httpStatusOf } from '../domain/errors.ts';
+import { sendDomainError, sendError, sendErrorAndClose, sendJson, sentErrorCode } from './respond.ts';
 import type { Route } from './server.ts';
 import { logContext } from '../log.ts';
 import { acceptRecording } from '../intake/accept.ts';
+import { checkFreeSpace } from '../storage/free-space.ts';
+import { insufficientStorage } from '../intake/errors.ts';
 import { ClientGone, type ReceivedForm, receiveForm, tooLarge } from '../intake/multipart.ts';
+import { isStorageFault, reportIntakeOutcome, StorageAlert } from '../intake/outcome.ts';
 
 /** Strictly less than 20 MB (20 × 1,048,576 bytes) for the whole request (intake document §8). */
 export const INTAKE_MAX_BYTES = 20 * 1_048_576;
 
 const BEARER = 'Bearer realm="escucha", error="invalid_token"';
+/** What a client is told to wait after a storage fault (507) or a full concurrency quota (429). */
+const STORAGE_RETRY_SECONDS = 60;
+const CONCURRENCY_RETRY_SECONDS = 5;
+const ROUTE = 'POST /v1/calls';
 
 export function intakeRoutes(app: AppContext): Route[] {
   // Per process; with several api processes the effective limit is this times their number.
   const limiter = new RateLimiterMemory({ points: app.config.intakeRatePerMinute, duration: 60 });
+
+  const storageAlert = new StorageAlert(app.log);
+  // Uploads in flight per API key (this process), for INTAKE_MAX_CONCURRENT_PER_KEY.
+  const inFlight = new Map<string, number>();
+
+  /** Answers an error before or while the body arrives, drains the rest, and reports the outcome. */
+  function refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    code: ErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
+    reportIntakeOutcome(app.log, ROUTE, { outcome: 'refused', code, status: httpStatusOf(code) });
+    sendErrorAndClose(req, res, code, message, headers);
+  }
 
   async function postCall(req: IncomingMessage, res: ServerResponse) {
     const auth = req.headers.authorization ?? '';
@@ -26,7 +49,7 @@ export function intakeRoutes(app: AppContext): Route[] {
       const message = token
         ? 'The API key is unknown or has been revoked.'
         : 'Send your API key as `Authorization: Bearer <API_KEY>`.';
-      return sendErrorAndClose(req, res, 'unauthorized', message, { 'WWW-Authenticate': BEARER });
+      return refuse(req, res, 'unauthorized', message, { 'WWW-Authenticate': BEARER });
     }
     const store = logContext.getStore();
     if (store) store.accountId = key.accountId;
@@ -36,7 +59,7 @@ export function intakeRoutes(app: AppContext): Route[] {
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      return sendErrorAndClose(req, res, 'rate_limited', `Too many requests for this account; retry in ${retry} s.`, {
+      return refuse(req, res, 'rate_limited', `Too many requests for this account; retry in ${retry} s.`, {
         'Retry-After': String(retry),
       });
     }
@@ -44,34 +67,93 @@ export function intakeRoutes(app: AppContext): Route[] {
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length >= INTAKE_MAX_BYTES) {
       const e = tooLarge(INTAKE_MAX_BYTES);
-      return sendErrorAndClose(req, res, 'bad_request', e.message);
+      return refuse(req, res, 'bad_request', e.message);
     }
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
-      return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with a `file` part.');
+      return refuse(req, res, 'bad_request', 'The body must be multipart/form-data with a `file` part.');
     }
 
+    // Refuse early rather than fail halfway through a file (and leave the disk fuller still).
+    const space = await checkFreeSpace([app.config.tmpDir, app.config.storageDir], app.config.minFreeDiskMb);
+    if (!space.ok) {
+      storageAlert.fault(null, { freeMb: space.freeMb, minFreeMb: space.minFreeMb });
+      const e = insufficientStorage();
+      return refuse(req, res, e.code, e.message, { 'Retry-After': String(STORAGE_RETRY_SECONDS) });
+    }
+
+    const running = inFlight.get(key.keyId) ?? 0;
+    if (running >= app.config.intake.maxConcurrentPerKey) {
+      return refuse(
+        req,
+        res,
+        'rate_limited',
+        `This API key already has ${running} uploads in progress (at most ${app.config.intake.maxConcurrentPerKey}); retry when one ends.`,
+        { 'Retry-After': String(CONCURRENCY_RETRY_SECONDS) },
+      );
+    }
+    inFlight.set(key.keyId, running + 1);
+    try {
+      await receiveAndAccept(req, res, key.accountId);
+    } finally {
+      const left = (inFlight.get(key.keyId) ?? 1) - 1;
+      if (left > 0) inFlight.set(key.keyId, left);
+      else inFlight.delete(key.keyId);
+    }
+  }
+
+  async function receiveAndAccept(req: IncomingMessage, res: ServerResponse, accountId: string) {
     let form: ReceivedForm;
     try {
-      form = await receiveForm(req, { tmpDir: app.config.tmpDir, maxBodyBytes: INTAKE_MAX_BYTES, maxFiles: 1 });
+      form = await receiveForm(req, {
+        tmpDir: app.config.tmpDir,
+        maxBodyBytes: INTAKE_MAX_BYTES,
+        maxFiles: 1,
+        pace: {
+          idleMs: app.config.intake.idleTimeoutMs,
+          minBytesPerSecond: app.config.intake.minBytesPerSecond,
+          windowMs: app.config.intake.minRateWindowMs,
+        },
+      });
     } catch (error) {
-      if (error instanceof ClientGone) return void res.destroy();
-      if (error instanceof DomainError) return sendErrorAndClose(req, res, error.code, error.message);
+      if (error instanceof ClientGone) {
+        reportIntakeOutcome(app.log, ROUTE, { outcome: 'aborted' });
+        return void res.destroy();
+      }
+      if (error instanceof DomainError && error.code === 'request_timeout') {
+        reportIntakeOutcome(app.log, ROUTE, { outcome: 'timed_out', code: 'request_timeout' });
+        sendError(res, error.code, error.message, { Connection: 'close' });
+        // A trickling client is not waited for: the answer goes out, then the socket is cut.
+        return void setTimeout(() => req.destroy(), 250).unref();
+      }
+      if (error instanceof DomainError) return refuse(req, res, error.code, error.message);
+      if (isStorageFault(error)) return storageFault(req, res, error);
       throw error;
     }
 
     try {
       const accepted = await acceptRecording(app, {
-        accountId: key.accountId,
+        accountId,
         source: 'api',
         file: form.files[0]!,
         fields: form.fields,
       });
+      storageAlert.recovered();
       app.log.info({ callId: accepted.id, status: accepted.status }, 'call accepted');
       sendJson(res, accepted.status === 'queued' ? 201 : 200, accepted);
     } catch (error) {
-      if (error instanceof DomainError) return sendDomainError(res, error);
+      if (error instanceof DomainError) {
+        reportIntakeOutcome(app.log, ROUTE, { outcome: 'refused', code: error.code, status: error.status });
+        return sendDomainError(res, error);
+      }
+      if (isStorageFault(error)) return storageFault(req, res, error);
       throw error;
     }
+  }
+
+  function storageFault(req: IncomingMessage, res: ServerResponse, error: unknown) {
+    storageAlert.fault(error);
+    const e = insufficientStorage();
+    refuse(req, res, e.code, e.message, { 'Retry-After': String(STORAGE_RETRY_SECONDS) });
   }
 
   // The one place intake outcomes are counted: whatever answered, once the exchange is over.
@@ -89,5 +171,5 @@ export function intakeRoutes(app: AppContext): Route[] {
     return postCall(req, res);
   }
 
-  return [{ method: 'POST', path: /^\/v1\/calls\/?$/, name: 'POST /v1/calls', handler: countedPostCall }];
+  return [{ method: 'POST', path: /^\/v1\/calls\/?$/, name: ROUTE, handler: countedPostCall }];
 }

@@ -38,8 +38,16 @@ export function sendError(
 }
 
 /** A DomainError thrown below, answered with its code, message and catalog status. */
-export function sendDomainError(res: ServerResponse, error: { code: ErrorCode; message: string }): void {
-  sendError(res, error.code, error.message);
+export function sendDomainError(
+  res: ServerResponse,
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> },
+): void {
+  // A text-hygiene refusal names the field, so a client can say which of its values was broken.
+  const field = typeof error.details?.field === 'string' ? error.details.field : undefined;
+  sentCodes.set(res, error.code);
+  sendJson(res, httpStatusOf(error.code), {
+    error: { code: error.code, message: error.message, ...(field && { field }) },
+  });
 }
 
 /** The `error.code` this response answered with, if it answered an error (for metrics). */
@@ -47,9 +55,46 @@ export function sentErrorCode(res: ServerResponse): string | undefined {
   return sentCodes.get(res);
 }
 
+/** What an early refusal still reads of the unread body, so that the client sees the answer. */
+export const DRAIN_MAX_BYTES = 64 * 1_048_576;
+export const DRAIN_MAX_MS = 30_000;
+
 /**
- * Answers before the request body has been read and closes the connection afterwards, so a
- * rejected 20 MB upload is not read to the end (and the socket is not reused mid-body).
+ * Reads and discards what is left of a request body, at most `maxBytes` and `maxMs`, then closes
+ * the connection. Clients that write the whole body before reading (Node's fetch, many SDKs) only
+ * see an early answer if the server keeps reading: closing at once resets the socket under them
+ * (EPIPE/ECONNRESET) and the JSON is lost. Past either bound the socket is cut all the same.
+ */
+export function drainAndClose(req: IncomingMessage, opts: { maxBytes?: number; maxMs?: number } = {}): void {
+  const maxBytes = opts.maxBytes ?? DRAIN_MAX_BYTES;
+  if (req.complete || req.destroyed) return;
+  let read = 0;
+  const stop = () => {
+    clearTimeout(timer);
+    req.off('data', count);
+    // Let the answer leave the socket before the reset that unread bytes provoke.
+    setTimeout(() => req.destroy(), 250).unref();
+  };
+  const count = (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > maxBytes) {
+      req.pause();
+      stop();
+    }
+  };
+  const timer = setTimeout(stop, opts.maxMs ?? DRAIN_MAX_MS);
+  timer.unref();
+  req.unpipe();
+  req.on('data', count);
+  req.on('error', () => clearTimeout(timer));
+  req.on('end', () => clearTimeout(timer));
+  req.on('close', () => clearTimeout(timer));
+  req.resume();
+}
+
+/**
+ * Answers before the request body has been read, then drains the rest of the body (bounded, see
+ * drainAndClose) and closes the connection, so the socket is never reused mid-body.
  */
 export function sendErrorAndClose(
   req: IncomingMessage,
@@ -59,8 +104,14 @@ export function sendErrorAndClose(
   headers: Record<string, string> = {},
 ): void {
   sendError(res, code, message, { Connection: 'close', ...headers });
-  res.on('finish', () => {
-    // Give the client a moment to read the answer before the unread body makes the kernel reset.
-    setTimeout(() => req.destroy(), 250).unref();
-  });
+  drainAndClose(req);
 }
+
+/**
+ * Headers of every file response (recording, CSV export, anything added later): whatever the
+ * bytes are, a browser never runs them as a page of this origin.
+ */
+export const FILE_RESPONSE_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+  'X-Content-Type-Options': 'nosniff',
+} as const;

@@ -24,7 +24,10 @@ export interface Route {
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,100}$/;
 
 export function createHttpServer(app: AppContext, routes: Route[], fallback?: Handler): http.Server {
+  // Behind https, browsers are told to never come back over plain http (a year, renewed on each visit).
+  const hsts = app.config?.publicUrl?.startsWith('https://') ?? false;
   const server = http.createServer(async (req, res) => {
+    if (hsts) res.setHeader('Strict-Transport-Security', 'max-age=31536000');
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);

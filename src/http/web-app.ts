@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +30,25 @@ const TYPES: Record<string, string> = {
 /** Paths owned by the API: never answered with the app's index.html. */
 const API_PREFIX = /^\/(api|graphql|v1)(\/|$)/;
 
+/**
+ * The web app's Content-Security-Policy: only the app's own files run, nothing inline (Vite emits
+ * one module script and one stylesheet; React sets styles through the DOM, which CSP allows), no
+ * eval, no plugins, no framing, no <base> hijack, forms post only here. `data:` images are the
+ * stylesheet's inline SVG icons, which cannot run script as images.
+ */
+export const WEB_APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 const SECURITY_HEADERS = {
+  'Content-Security-Policy': WEB_APP_CSP,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
@@ -39,10 +58,17 @@ const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Escucha — web app not built</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;color:#16181d;background:#f7f8fa;display:grid;place-items:center;min-height:100vh;margin:0}
 main{background:#fff;border:1px solid #e4e6eb;border-radius:12px;padding:28px 32px;max-width:520px}
-code{background:#f3f4f6;padding:2px 6px;border-radius:4px}</style></head>
-<body><main><h1 style="font-size:20px;margin:0 0 8px">web app not built: run npm run build:web</h1>
+code{background:#f3f4f6;padding:2px 6px;border-radius:4px}h1{font-size:20px;margin:0 0 8px}</style></head>
+<body><main><h1>web app not built: run npm run build:web</h1>
 <p>The API is running, but <code>dist/web</code> has no build of the web app. Run <code>npm run build:web</code>
 (or <code>npx tsx scripts/build-web.ts</code>) and reload this page.</p></main></body></html>`;
+
+// The placeholder page's one <style> is allowed by its hash, so it too needs no 'unsafe-inline'.
+const NOT_BUILT_STYLE = /<style>([\s\S]*?)<\/style>/.exec(NOT_BUILT)![1]!;
+const NOT_BUILT_CSP = WEB_APP_CSP.replace(
+  "style-src 'self'",
+  `style-src 'sha256-${createHash('sha256').update(NOT_BUILT_STYLE).digest('base64')}'`,
+);
 
 /**
  * Serves the built web app for every GET/HEAD no route claims: files under dist/web as they are
@@ -97,6 +123,7 @@ export function webAppFallback(app: AppContext, distDir: string = WEB_DIST_DIR):
       app.log.warn({ distDir: root }, 'web app not built: run npm run build:web');
       res.writeHead(503, {
         ...SECURITY_HEADERS,
+        'Content-Security-Policy': NOT_BUILT_CSP,
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-store',
         'Retry-After': '30',

@@ -4,7 +4,7 @@ import type { AppContext } from '../app/context.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
-import { normalizeName, stripControls, truncate } from '../domain/text.ts';
+import { assertCleanText, normalizeName, stripControls, truncate } from '../domain/text.ts';
 import { minutesForBytes, reserveMinutes } from '../domain/usage.ts';
 import { NONE } from '../lifecycle/statuses.ts';
 import { transition } from '../lifecycle/transition.ts';
@@ -68,6 +68,9 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
   const urlOf = (id: string) => `${config.publicUrl}/calls/${id}`;
   let stored: string | null = null;
   try {
+    // Text hygiene (issue 16): NUL or broken Unicode is refused with invalid_text naming the field.
+    for (const [name, value] of Object.entries(input.fields)) if (value !== undefined) assertCleanText(value, name);
+    assertCleanText(input.file.fileName, 'file');
     if (f.externalId) {
       const existing = await db.call.findUnique({
         where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId } },

@@ -66,23 +66,35 @@ export async function detectAudioType(filePath: string, fileName: string, declar
   const sniffed = await fileTypeFromFile(filePath);
   if (sniffed) {
     if (sniffed.mime.startsWith('audio/') || AUDIO_CONTAINERS.has(sniffed.ext)) {
-      return { contentType: sniffed.mime, extension: sniffed.ext, by: 'magic' };
+      return { contentType: servedAudioType(sniffed.mime, sniffed.ext), extension: sniffed.ext, by: 'magic' };
     }
     throw notAudio(`The file is ${describe(sniffed.ext, sniffed.mime)}, not an audio recording.`);
   }
   const declared = declaredType.split(';')[0]!.trim();
-  // The extension becomes part of the storage key, so only a known one is kept.
-  if (declared.startsWith('audio/'))
-    return { contentType: declared, extension: AUDIO_EXTENSIONS.has(ext) ? ext : 'bin', by: 'declared' };
-  if (AUDIO_EXTENSIONS.has(ext))
-    return {
-      contentType: declared && declared !== 'application/octet-stream' ? declared : `audio/${ext}`,
-      extension: ext,
-      by: 'extension',
-    };
+  // The extension becomes part of the storage key, so only a known one is kept. The declared type
+  // only lets the file in: it is never stored or served (it could say text/html).
+  if (declared.startsWith('audio/')) {
+    const known = AUDIO_EXTENSIONS.has(ext);
+    return { contentType: servedAudioType(null, known ? ext : null), extension: known ? ext : 'bin', by: 'declared' };
+  }
+  if (AUDIO_EXTENSIONS.has(ext)) return { contentType: servedAudioType(null, ext), extension: ext, by: 'extension' };
   throw notAudio(
     `The file is not an audio recording: it has no audio extension (${[...AUDIO_EXTENSIONS].join(', ')}) and its type is ${declared ? `"${declared}"` : 'missing'}, not audio/….`,
   );
+}
+
+const SAFE_AUDIO_MIME = /^audio\/[a-z0-9][a-z0-9.+-]{0,60}$/;
+
+/**
+ * The only types a recording is stored and served with (issue 16: downloads are inert): a
+ * sniffed audio/… type, else audio/<known extension>, else application/octet-stream. Never
+ * anything a browser would render as a page. Also applied when serving, for rows stored earlier.
+ */
+export function servedAudioType(mime: string | null, ext: string | null): string {
+  const m = mime?.toLowerCase() ?? '';
+  if (SAFE_AUDIO_MIME.test(m)) return m;
+  if (ext && AUDIO_EXTENSIONS.has(ext.toLowerCase())) return `audio/${ext.toLowerCase()}`;
+  return 'application/octet-stream';
 }
 
 function describe(ext: string, mime: string) {

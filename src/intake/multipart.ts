@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { DomainError } from '../domain/errors.ts';
-import { badRequest } from './errors.ts';
+import { badRequest, requestTimeout } from './errors.ts';
 
 export interface ReceivedFile {
   tempPath: string;
@@ -33,6 +33,11 @@ export interface ReceiveOptions {
   fileField?: string;
   /** What a body over `maxBodyBytes` is told (the app's upload words it for its users). */
   tooLargeMessage?: string;
+  /**
+   * Slow-client guard: a body that sends nothing for `idleMs`, or less than `minBytesPerSecond`
+   * on average over the last `windowMs`, fails with `request_timeout` (its temporary file removed).
+   */
+  pace?: { idleMs: number; minBytesPerSecond: number; windowMs: number };
 }
 
 export const tooLarge = (max: number) =>
@@ -62,6 +67,7 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
+      clearInterval(watchdog);
       req.unpipe();
       bb?.removeAllListeners('file');
       bb?.destroy?.();
@@ -82,7 +88,41 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       return;
     }
 
+    // Samples of (time, bytes received) once a second: the window's rate is their difference.
+    const pace = opts.pace;
+    const started = Date.now();
+    let lastData = started;
+    const samples: { at: number; bytes: number }[] = [{ at: started, bytes: 0 }];
+    const watchdog = setInterval(
+      () => {
+        if (!pace || settled || req.complete) return;
+        const now = Date.now();
+        if (now - lastData >= pace.idleMs) {
+          return fail(
+            requestTimeout(`Nothing was received for ${Math.round(pace.idleMs / 1000)} s; the upload was cut.`),
+          );
+        }
+        samples.push({ at: now, bytes: received });
+        while (samples.length > 1 && now - samples[1]!.at >= pace.windowMs) samples.shift();
+        const oldest = samples[0]!;
+        if (
+          now - oldest.at >= pace.windowMs &&
+          received - oldest.bytes < (pace.minBytesPerSecond * pace.windowMs) / 1000
+        ) {
+          fail(
+            requestTimeout(
+              `The upload averaged less than ${pace.minBytesPerSecond} bytes/s over ${Math.round(pace.windowMs / 1000)} s; it was cut.`,
+            ),
+          );
+        }
+      },
+      Math.min(1000, pace?.idleMs ?? 1000),
+    );
+    watchdog.unref();
+    if (!pace) clearInterval(watchdog);
+
     req.on('data', (chunk: Buffer) => {
+      lastData = Date.now();
       received += chunk.length;
       if (received >= opts.maxBodyBytes)
         fail(opts.tooLargeMessage ? badRequest(opts.tooLargeMessage) : tooLarge(opts.maxBodyBytes));
@@ -163,6 +203,7 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
           return fail(badRequest(`The form has no \`${fileField}\` part${hint}.`));
         }
         settled = true;
+        clearInterval(watchdog);
         resolve({ fields, files });
       }, fail);
     });

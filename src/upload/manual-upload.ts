@@ -3,7 +3,9 @@ import type { AppContext } from '../app/context.ts';
 import { isUuid } from '../domain/api-keys.ts';
 import { DomainError } from '../domain/errors.ts';
 import { acceptRecording } from '../intake/accept.ts';
+import { insufficientStorage } from '../intake/errors.ts';
 import type { ReceivedFile } from '../intake/multipart.ts';
+import { isStorageFault } from '../intake/outcome.ts';
 
 /** Files one upload request may carry; the app splits bigger selections into several requests. */
 export const MAX_UPLOAD_FILES = 20;
@@ -108,6 +110,10 @@ export async function acceptUploads(app: AppContext, input: UploadInput): Promis
       } catch (error) {
         if (error instanceof DomainError) {
           results.push({ fileName, ok: false, error: { code: error.code, message: error.message } });
+        } else if (isStorageFault(error)) {
+          app.log.error({ err: error, fileName }, 'ALERT storage cannot write recordings (disk full or failing)');
+          const e = insufficientStorage();
+          results.push({ fileName, ok: false, error: { code: e.code, message: e.message } });
         } else {
           app.log.error({ err: error, fileName }, 'upload of one file failed');
           results.push({

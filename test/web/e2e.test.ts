@@ -41,6 +41,8 @@ let profile: string;
 let owner: { email: string; password: string };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const errors: string[] = [];
+// Issue 16: the app runs under a strict CSP; any securitypolicyviolation on any page fails the suite.
+const cspViolations: string[] = [];
 
 async function shot(name: string) {
   // Not 'networkidle': the live-updates stream keeps a request open for as long as the page lives.
@@ -107,6 +109,14 @@ beforeAll(async () => {
     locale: 'en-US',
     acceptDownloads: true,
   });
+  await context.exposeBinding('__reportCspViolation', (_source, v: string) => void cspViolations.push(v));
+  await context.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { __reportCspViolation(v: string): void }).__reportCspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+      ),
+    ),
+  );
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -421,4 +431,11 @@ describe('web app', () => {
 
     expect(errors).toEqual([]);
   }, 300_000);
+
+  it('ran every page above under its Content-Security-Policy with zero violations', async () => {
+    const html = await fetch(`${svc.url}/calls`);
+    expect(html.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+    expect(html.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(cspViolations).toEqual([]);
+  });
 });

@@ -6,7 +6,7 @@ import type { AppContext } from '../../app/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { CSV_COLUMNS, exportCallRows, exportFileName } from '../../export/calls-csv.ts';
 import { filterFromQuery } from '../../export/filter-params.ts';
-import { sendDomainError } from '../respond.ts';
+import { FILE_RESPONSE_HEADERS, sendDomainError } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
 import { requireSession } from './auth.ts';
 import { contentDisposition } from './content-disposition.ts';
@@ -36,7 +36,7 @@ export function exportRoute(app: AppContext): Route {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': contentDisposition('attachment', exportFileName(new Date(), account.timeZone)),
       'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
+      ...FILE_RESPONSE_HEADERS,
     });
     if (req.method === 'HEAD') return void res.end();
 

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../app/context.ts';
 import { isUuid } from '../../domain/api-keys.ts';
-import { sendError } from '../respond.ts';
+import { servedAudioType } from '../../intake/audio-type.ts';
+import { FILE_RESPONSE_HEADERS, sendError } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
 import { requireSession } from './auth.ts';
 import { contentDisposition } from './content-disposition.ts';
@@ -38,18 +39,19 @@ export function recordingRoute(app: AppContext): Route {
     // The stored file never changes after intake, so its sha256 is a strong validator.
     const etag = `"${call.fileSha256}"`;
     const headers: Record<string, string | number> = {
-      'Content-Type': call.contentType,
+      // Re-checked here too: a row stored before the fix must not be served as a page either.
+      'Content-Type': servedAudioType(call.contentType, call.storageKey.split('.').pop() ?? null),
       'Accept-Ranges': 'bytes',
       ETag: etag,
       // Private: the response depends on the session. no-cache: revalidate (a cheap 304) so a
       // signed-out browser does not keep serving it from cache.
       'Cache-Control': 'private, no-cache',
       'Content-Disposition': contentDisposition('inline', call.fileName),
-      'X-Content-Type-Options': 'nosniff',
+      ...FILE_RESPONSE_HEADERS,
     };
 
     if (etagMatches(req.headers['if-none-match'], etag)) {
-      res.writeHead(304, { ETag: etag, 'Cache-Control': headers['Cache-Control']! }).end();
+      res.writeHead(304, { ETag: etag, 'Cache-Control': headers['Cache-Control']!, ...FILE_RESPONSE_HEADERS }).end();
       return;
     }
     // If-Range with a stale validator means "send it all": the client's partial copy is outdated.
@@ -58,6 +60,7 @@ export function recordingRoute(app: AppContext): Route {
 
     if (range.kind === 'unsatisfiable') {
       return sendError(res, 'range_not_satisfiable', `The recording has ${size} bytes.`, {
+        ...FILE_RESPONSE_HEADERS,
         'Content-Range': `bytes */${size}`,
       });
     }

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../../app/context.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { checkFreeSpace } from '../../storage/free-space.ts';
+import { insufficientStorage } from '../../intake/errors.ts';
+import { isStorageFault } from '../../intake/outcome.ts';
 import { ClientGone, type ReceivedForm, receiveForm } from '../../intake/multipart.ts';
 import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from '../../upload/manual-upload.ts';
 import { sendDomainError, sendErrorAndClose, sendJson } from '../respond.ts';
@@ -18,6 +21,11 @@ export function uploadRoute(app: AppContext): Route {
     if (!session || !requireWrite(req, res, session, UPLOAD_ROLES)) return;
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
       return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
+    }
+    const space = await checkFreeSpace([app.config.tmpDir, app.config.storageDir], app.config.minFreeDiskMb);
+    if (!space.ok) {
+      const e = insufficientStorage();
+      return sendErrorAndClose(req, res, e.code, e.message, { 'Retry-After': '60' });
     }
     const account = await app.db.account.findUniqueOrThrow({
       where: { id: session.user.accountId },
@@ -41,6 +49,11 @@ export function uploadRoute(app: AppContext): Route {
     } catch (error) {
       if (error instanceof ClientGone) return void res.destroy();
       if (error instanceof DomainError) return sendErrorAndClose(req, res, error.code, error.message);
+      if (isStorageFault(error)) {
+        app.log.error({ err: error }, 'ALERT storage cannot write recordings (disk full or failing)');
+        const e = insufficientStorage();
+        return sendErrorAndClose(req, res, e.code, e.message, { 'Retry-After': '60' });
+      }
       throw error;
     }
 
