@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: files run in parallel processes, each on its own cloned database.
