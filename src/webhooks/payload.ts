@@ -1,3 +1,4 @@
+import { Criteria, Metrics, parseColumn } from '../call-columns.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
 /**
@@ -32,16 +33,6 @@ export const callForWebhook = {
 
 export type CallForWebhook = Prisma.CallGetPayload<{ select: typeof callForWebhook }>;
 
-export interface CriterionResult {
-  key: string;
-  label: string;
-  result: 'passed' | 'failed' | 'na';
-  points: number;
-  max_points: number;
-  critical: boolean;
-  evidence: unknown;
-}
-
 // A type alias, not an interface, so a body is assignable to Prisma's JSON input type.
 export type WebhookEvent<T extends string, D> = {
   type: T;
@@ -73,7 +64,7 @@ function callData(call: CallForWebhook, publicUrl: string) {
     template: call.template && { id: call.template.id, name: call.template.name },
     score: call.score,
     // Picked field by field so engine-internal fields never leak into the public contract.
-    criteria: ((call.criteria ?? []) as unknown as CriterionResult[]).map((c) => ({
+    criteria: (parseColumn(Criteria, call.criteria) ?? []).map((c) => ({
       key: c.key,
       label: c.label,
       result: c.result,
@@ -84,7 +75,7 @@ function callData(call: CallForWebhook, publicUrl: string) {
     })),
     topic: call.topic,
     summary: call.summary,
-    metrics: (call.metrics ?? {}) as Record<string, unknown>,
+    metrics: parseColumn(Metrics, call.metrics) ?? {},
   };
 }
 
