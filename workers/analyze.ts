@@ -1,6 +1,6 @@
 import type { AppContext } from '../src/app/context.ts';
 import { analyzeCall, createLlmClient, type LlmClient } from '../src/analysis/index.ts';
-import type { Segment } from '../src/analysis/types.ts';
+import { parseColumn, Segments } from '../src/call-columns.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { transition } from '../src/lifecycle/transition.ts';
 import { enqueueCallAnalyzed } from '../src/webhooks/enqueue.ts';
@@ -53,7 +53,7 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
   }
   const result = await analyzeCall(
     {
-      segments: (call.segments ?? []) as unknown as Segment[],
+      segments: parseColumn(Segments, call.segments) ?? [],
       durationSeconds: call.durationSeconds ?? 0,
       channels: call.channels ?? 1,
       language: call.language ?? call.detectedLanguage ?? template.definition.language ?? 'en',

@@ -1,7 +1,14 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder, MAX_PAGE_SIZE } from '../builder.ts';
-import type { CriterionResult } from '../../src/analysis/analyze.ts';
-import type { Evidence, Segment } from '../../src/analysis/types.ts';
+import {
+  Criteria,
+  type CriterionResult,
+  type Evidence,
+  Metrics,
+  parseColumn,
+  type Segment,
+  Segments,
+} from '../../src/call-columns.ts';
 import {
   countCalls,
   listCallPage,
@@ -150,15 +157,20 @@ export const Call = builder.prismaObject('Call', {
       type: [CriterionResultRef],
       nullable: true,
       select: { criteria: true },
-      resolve: (c) => (Array.isArray(c.criteria) ? (c.criteria as unknown as CriterionResult[]) : null),
+      resolve: (c) => parseColumn(Criteria, c.criteria),
     }),
-    metrics: t.field({ type: 'JSON', nullable: true, select: { metrics: true }, resolve: (c) => c.metrics }),
+    metrics: t.field({
+      type: 'JSON',
+      nullable: true,
+      select: { metrics: true },
+      resolve: (c) => parseColumn(Metrics, c.metrics),
+    }),
     transcript: t.field({
       type: [SegmentRef],
       nullable: true,
       description: 'Segments in time order; null until transcribed.',
       select: { segments: true },
-      resolve: (c) => (Array.isArray(c.segments) ? (c.segments as unknown as Segment[]) : null),
+      resolve: (c) => parseColumn(Segments, c.segments),
     }),
     analysisRevision: t.exposeInt('analysisRevision'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { analyzeCall, type AnalysisResult } from '../../src/analysis/analyze.ts';
 import { createLlmClient } from '../../src/analysis/llm.ts';
-import type { Segment } from '../../src/analysis/types.ts';
+import { parseColumn, Segments } from '../../src/call-columns.ts';
 import { notFound } from '../../src/domain/errors.ts';
 import {
   createTemplate,
@@ -139,7 +139,7 @@ builder.mutationFields((t) => ({
         : null;
       return analyzeCall(
         {
-          segments: call.segments as unknown as Segment[],
+          segments: parseColumn(Segments, call.segments) ?? [],
           durationSeconds: call.durationSeconds ?? 0,
           channels: call.channels ?? 1,
           language: call.language ?? call.detectedLanguage ?? definition.language ?? 'en',

@@ -6,7 +6,6 @@ import { computeMetrics, type CallMetrics } from './metrics.ts';
 import { extractiveSummary } from './summary.ts';
 import type {
   Criterion,
-  CriterionKind,
   ForbiddenCriterion,
   LlmCriterion,
   MetricCriterion,
@@ -15,26 +14,10 @@ import type {
   TemplateDefinition,
   Topic,
 } from './template.ts';
+import type { CriterionResult } from '../call-columns.ts';
 import { speakersKnown, type AnalysisInput, type Evidence, type Segment } from './types.ts';
 
-export type CriterionOutcome = 'passed' | 'failed' | 'na';
-
-export interface CriterionResult {
-  key: string;
-  label: string;
-  kind: CriterionKind;
-  result: CriterionOutcome;
-  /** `weight` when passed, else 0. */
-  points: number;
-  /** `weight`, or 0 when `na` so that Σpoints / Σmax_points is the score. */
-  max_points: number;
-  critical: boolean;
-  reason?: string;
-  /** The reason as a stable code with parameters, so an app can say it in its own language. */
-  reason_code?: string;
-  reason_params?: Record<string, string | number>;
-  evidence: Evidence[];
-}
+export type { CriterionOutcome, CriterionResult } from '../call-columns.ts';
 
 export interface AnalysisResult {
   /** 0–100 with one decimal; 0 when a critical criterion failed; null when every criterion is `na`. */

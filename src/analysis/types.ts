@@ -1,30 +1,14 @@
 /** Input of the analysis engine, as produced by the transcription stage. */
 
-/** `speaker` is the channel's role on stereo; `'speaker'` on mono, where who is talking is unknown. */
-export type SpeakerRole = 'agent' | 'customer' | 'speaker';
+import type { Segment } from '../call-columns.ts';
 
-export interface Segment {
-  /** Seconds from the start of the recording. */
-  start: number;
-  end: number;
-  speaker: SpeakerRole;
-  text: string;
-  channel: number;
-}
+export type { Evidence, Segment, Speaker as SpeakerRole } from '../call-columns.ts';
 
 export interface AnalysisInput {
   segments: Segment[];
   durationSeconds: number;
   channels: number;
   language: string;
-}
-
-/** A quote from the transcript backing a criterion result. */
-export interface Evidence {
-  quote: string;
-  start: number;
-  end: number;
-  speaker: SpeakerRole;
 }
 
 /**

@@ -4,7 +4,40 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 export type Db = PrismaClient;
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
+type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
+type Transaction = Awaited<ReturnType<Adapter['startTransaction']>>;
+
+/**
+ * Prisma's query interpreter reads a query's relations concurrently (`select: { agent, campaign }`).
+ * Outside a transaction each read gets its own pooled connection; inside an interactive transaction
+ * they all share the transaction's one pg client, which queues them but warns ("Calling
+ * client.query() when the client is already executing a query", refused from pg@9). Queuing them
+ * here keeps the same order without leaning on pg's deprecated queue.
+ */
+class SerialTransactionPg extends PrismaPg {
+  override async connect(): Promise<Adapter> {
+    const adapter = await super.connect();
+    const start = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => serialise(await start(isolationLevel));
+    return adapter;
+  }
+}
+
+function serialise(tx: Transaction): Transaction {
+  let tail: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = tail.then(run, run);
+    tail = next.catch(() => {});
+    return next;
+  };
+  const queryRaw = tx.queryRaw.bind(tx);
+  const executeRaw = tx.executeRaw.bind(tx);
+  tx.queryRaw = (query) => inTurn(() => queryRaw(query));
+  tx.executeRaw = (query) => inTurn(() => executeRaw(query));
+  return tx;
+}
+
 export function createDb(connectionString: string, opts: { max?: number } = {}): Db {
-  const adapter = new PrismaPg({ connectionString, max: opts.max ?? 10 });
+  const adapter = new SerialTransactionPg({ connectionString, max: opts.max ?? 10 });
   return new PrismaClient({ adapter });
 }

@@ -1,14 +1,6 @@
-/** Which side of the call a segment belongs to: stereo channels map to agent/customer, mono to 'speaker'. */
-export type Speaker = 'agent' | 'customer' | 'speaker';
+import type { Segment } from '../call-columns.ts';
 
-export interface Segment {
-  start: number;
-  end: number;
-  speaker: Speaker;
-  text: string;
-  /** Index of the decoded channel the segment was heard on (0 = left / mono). */
-  channel: number;
-}
+export type { Segment, Speaker } from '../call-columns.ts';
 
 export interface EngineResult {
   segments: Segment[];

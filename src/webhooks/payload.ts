@@ -1,3 +1,4 @@
+import { Criteria, Metrics, parseColumn } from '../call-columns.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { CallAnalyzedEvent, CallFailedEvent, WebhookDisabledEvent, WebhookTestEvent } from './kit/events.ts';
 
@@ -37,16 +38,6 @@ export const callForWebhook = {
 
 export type CallForWebhook = Prisma.CallGetPayload<{ select: typeof callForWebhook }>;
 
-export interface CriterionResult {
-  key: string;
-  label: string;
-  result: 'passed' | 'failed' | 'na';
-  points: number;
-  max_points: number;
-  critical: boolean;
-  evidence: unknown;
-}
-
 export function callAnalyzedEvent(call: CallForWebhook, publicUrl: string, at = new Date()): CallAnalyzedEvent {
   return {
     type: CALL_ANALYZED,
@@ -57,7 +48,7 @@ export function callAnalyzedEvent(call: CallForWebhook, publicUrl: string, at = 
       template: call.template && { id: call.template.id, name: call.template.name },
       score: call.score,
       // Picked field by field so engine-internal fields never leak into the public contract.
-      criteria: ((call.criteria ?? []) as unknown as CriterionResult[]).map((c) => ({
+      criteria: (parseColumn(Criteria, call.criteria) ?? []).map((c) => ({
         key: c.key,
         label: c.label,
         result: c.result,
@@ -68,7 +59,7 @@ export function callAnalyzedEvent(call: CallForWebhook, publicUrl: string, at = 
       })),
       topic: call.topic,
       summary: call.summary,
-      metrics: (call.metrics ?? {}) as Record<string, unknown>,
+      metrics: parseColumn(Metrics, call.metrics) ?? {},
     },
   };
 }

@@ -108,3 +108,25 @@ describe('enqueue', () => {
     expect(await t.sql("SELECT 1 FROM graphile_worker._private_jobs WHERE key = 'analyze:not-a-uuid'")).toEqual([]);
   });
 });
+
+describe('transactions', () => {
+  it("read a call's relations inside a transaction one query at a time (pg never sees overlapping queries)", async () => {
+    const id = await newCall();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const call = await svc.app.db.$transaction((tx) =>
+        tx.call.findUniqueOrThrow({
+          where: { id },
+          select: { id: true, agent: { select: { name: true } }, account: { select: { name: true } }, events: true },
+        }),
+      );
+      expect(call.agent.name).toBe('Ana García');
+      await new Promise((resolve) => setImmediate(resolve)); // deprecation warnings are emitted on the next tick
+      expect(warnings.filter((m) => m.includes('already executing a query'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/*
+ * The JSON columns of `calls`, one zod schema each, parsed where rows are read (a column written
+ * by an older version, or by hand, fails loudly instead of flowing on as the wrong shape). The
+ * types used by transcription, analysis, GraphQL and webhooks are these.
+ */
+
+/** Which side of the call a segment belongs to: stereo channels map to agent/customer, mono to 'speaker'. */
+export const Speaker = z.enum(['agent', 'customer', 'speaker']);
+export type Speaker = z.infer<typeof Speaker>;
+
+/** `calls.segments`: the transcript. */
+export const Segment = z.object({
+  /** Seconds from the start of the recording. */
+  start: z.number(),
+  end: z.number(),
+  speaker: Speaker,
+  text: z.string(),
+  /** Index of the decoded channel the segment was heard on (0 = left / mono). */
+  channel: z.number().int(),
+});
+export type Segment = z.infer<typeof Segment>;
+export const Segments = z.array(Segment);
+
+/** A quote from the transcript backing a criterion result. */
+export const Evidence = z.object({ quote: z.string(), start: z.number(), end: z.number(), speaker: Speaker });
+export type Evidence = z.infer<typeof Evidence>;
+
+export const CriterionOutcome = z.enum(['passed', 'failed', 'na']);
+export type CriterionOutcome = z.infer<typeof CriterionOutcome>;
+
+/** `calls.criteria`: one entry per criterion of the template. */
+export const CriterionResult = z.object({
+  key: z.string(),
+  label: z.string(),
+  kind: z.enum(['phrase', 'forbidden', 'metric', 'llm']),
+  result: CriterionOutcome,
+  /** `weight` when passed, else 0. */
+  points: z.number(),
+  /** `weight`, or 0 when `na` so that Σpoints / Σmax_points is the score. */
+  max_points: z.number(),
+  critical: z.boolean(),
+  reason: z.string().optional(),
+  /** The reason as a stable code with parameters, so an app can say it in its own language. */
+  reason_code: z.string().optional(),
+  reason_params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  evidence: z.array(Evidence),
+});
+export type CriterionResult = z.infer<typeof CriterionResult>;
+export const Criteria = z.array(CriterionResult);
+
+/** `calls.metrics`: talk metrics by name (src/analysis/metrics.ts computes them). */
+export const Metrics = z.record(z.string(), z.unknown());
+
+/** Parses a JSON column that may be null (not transcribed / not analyzed yet). */
+export function parseColumn<S extends z.ZodType>(schema: S, value: unknown): z.output<S> | null {
+  return value === null || value === undefined ? null : schema.parse(value);
+}
