@@ -1,4 +1,5 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from '../../src/graphql/graphql-js.ts';
 import { builder, MAX_PAGE_SIZE } from '../builder.ts';
 import type { CriterionResult } from '../../src/analysis/analyze.ts';
 import type { Evidence, Segment } from '../../src/analysis/types.ts';
@@ -248,6 +249,20 @@ interface CallsPageState {
 }
 const stateOf = (o: unknown) => (o as { state: CallsPageState }).state;
 
+/** Names of the fields asked for directly under this field (through fragments too). */
+function selectedFields(info: GraphQLResolveInfo): Set<string> {
+  const names = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined) => {
+    for (const sel of set?.selections ?? []) {
+      if (sel.kind === Kind.FIELD) names.add(sel.name.value);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+      else walk(info.fragments[sel.name.value]?.selectionSet);
+    }
+  };
+  for (const node of info.fieldNodes) walk(node.selectionSet);
+  return names;
+}
+
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | null = null;
   return () => (p ??= fn());
@@ -332,6 +347,19 @@ builder.queryFields((t) => ({
       const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, (backward ? args.last : args.first) ?? 20));
       const filter = cleanFilter(args.filter);
       const accountId = accountIdOf(ctx);
+      const asked = selectedFields(info);
+      let ids: string[] = [];
+      const state: CallsPageState = {
+        count: once(() => countCalls(ctx.app.db, accountId, filter)),
+        snippets: once(async () =>
+          filter.search ? searchSnippets(ctx.app.db, accountId, ids, filter.search) : new Map(),
+        ),
+      };
+      // The count runs beside the page, not after it; the tab counts ask for nothing else.
+      if (asked.has('totalCount') || asked.has('totalCountExact')) void state.count().catch(() => {});
+      if (!asked.has('edges') && !asked.has('pageInfo')) {
+        return { state, edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } };
+      }
       const page = await listCallPage(ctx.app.db, accountId, filter, {
         sort: (args.sort ?? 'started_at') as CallSort,
         order: args.order ?? 'desc',
@@ -341,20 +369,15 @@ builder.queryFields((t) => ({
         backward,
       });
       const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Call' });
-      const loaded = page.rows.length
-        ? await ctx.app.db.call.findMany({
-            ...(query as object),
-            where: { id: { in: page.rows.map((r) => r.id) }, accountId },
-          })
-        : [];
+      const loaded =
+        page.rows.length && asked.has('edges')
+          ? await ctx.app.db.call.findMany({
+              ...(query as object),
+              where: { id: { in: page.rows.map((r) => r.id) }, accountId },
+            })
+          : [];
       const byId = new Map(loaded.map((c) => [c.id, c]));
-      const ids = page.rows.filter((r) => byId.has(r.id)).map((r) => r.id);
-      const state: CallsPageState = {
-        count: once(() => countCalls(ctx.app.db, accountId, filter)),
-        snippets: once(async () =>
-          filter.search ? searchSnippets(ctx.app.db, accountId, ids, filter.search) : new Map(),
-        ),
-      };
+      ids = page.rows.filter((r) => byId.has(r.id)).map((r) => r.id);
       return {
         state,
         edges: page.rows.filter((r) => byId.has(r.id)).map((r) => ({ cursor: r.cursor, node: byId.get(r.id)!, state })),

@@ -186,21 +186,46 @@ export interface CallCount {
   exact: boolean;
 }
 
-/** Whether a filter narrows calls by anything but their view. */
-function filtersBeyondView(f: CallFilter): boolean {
-  return Object.entries(f).some(([k, v]) => k !== 'view' && v != null && v !== '' && !(Array.isArray(v) && !v.length));
+type Facet = { kind: 'agent' | 'campaign' | 'topic' | 'language' | 'direction'; values: string[] };
+
+/**
+ * How a filter can be counted from the counters: null for a view (or all calls) alone, the one
+ * facet it narrows by when that is all it does, 'scan' otherwise.
+ */
+function countingPlan(f: CallFilter): null | Facet | 'scan' {
+  const facets: Facet[] = [];
+  let other = false;
+  for (const [key, v] of Object.entries(f) as [keyof CallFilter, unknown][]) {
+    if (key === 'view' || v == null || v === '' || (Array.isArray(v) && !v.length)) continue;
+    if (key === 'agentIds') facets.push({ kind: 'agent', values: v as string[] });
+    else if (key === 'campaignIds') facets.push({ kind: 'campaign', values: v as string[] });
+    else if (key === 'topic' || key === 'language' || key === 'direction')
+      facets.push({ kind: key, values: [String(v)] });
+    else other = true;
+  }
+  if (other || facets.length > 1) return 'scan';
+  return facets[0] ?? null;
 }
 
 /**
- * Calls matching a filter. A view (or all calls) is read from the per-status counters the
- * triggers on calls keep exact; any other filter counts matching rows up to COUNT_CAP.
+ * Calls matching a filter. A view (or all calls), alone or narrowed by one agent, campaign, topic,
+ * language or direction, is read from the counters the triggers on calls keep exact; any other
+ * filter (dates, scores, search, several facets) counts matching rows up to COUNT_CAP.
  */
 export async function countCalls(db: Db, accountId: string, filter: CallFilter): Promise<CallCount> {
-  if (!filtersBeyondView(filter)) {
-    const statuses: CallStatus[] = filter.view ? [...CALL_VIEWS[filter.view]] : Object.values(CALL_VIEWS).flat();
+  const plan = countingPlan(filter);
+  const statuses: CallStatus[] = filter.view ? [...CALL_VIEWS[filter.view]] : Object.values(CALL_VIEWS).flat();
+  if (plan === null) {
     const [row] = await db.$queryRaw<{ n: number }[]>`
       SELECT coalesce(sum(calls), 0)::int AS n FROM call_counts
        WHERE account_id = ${accountId}::uuid AND status = ANY(${statuses}::"CallStatus"[])`;
+    return { count: row?.n ?? 0, exact: true };
+  }
+  if (plan !== 'scan') {
+    const [row] = await db.$queryRaw<{ n: number }[]>`
+      SELECT coalesce(sum(calls), 0)::int AS n FROM call_facets
+       WHERE account_id = ${accountId}::uuid AND kind = ${plan.kind}::"CallFacetKind"
+         AND value = ANY(${plan.values}::text[]) AND status = ANY(${statuses}::"CallStatus"[])`;
     return { count: row?.n ?? 0, exact: true };
   }
   const [row] = await db.$queryRaw<{ n: number }[]>`
@@ -219,12 +244,12 @@ export interface CallFilterOptions {
 
 /** The topics, languages, agents and campaigns the account's calls use (from call_facets). */
 export async function callFilterOptions(db: Db, accountId: string): Promise<CallFilterOptions> {
-  const rows = await db.callFacet.findMany({
-    where: { accountId, calls: { gt: 0 } },
-    select: { kind: true, value: true },
-    orderBy: [{ kind: 'asc' }, { value: 'asc' }],
-    take: 2000,
-  });
+  const rows = await db.$queryRaw<{ kind: string; value: string }[]>`
+    SELECT kind::text AS kind, value FROM call_facets
+     WHERE account_id = ${accountId}::uuid AND kind <> 'direction'
+     GROUP BY kind, value HAVING sum(calls) > 0
+     ORDER BY kind, value
+     LIMIT 5000`;
   const of = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => r.value);
   return { topics: of('topic'), languages: of('language'), agentIds: of('agent'), campaignIds: of('campaign') };
 }
