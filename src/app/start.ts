@@ -5,6 +5,7 @@ import type { WorkerEvents } from 'graphile-worker';
 import { startSupervisedRunner, type SupervisedRunner } from '../jobs/supervised-runner.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
+import { ApiKeyCache } from '../domain/api-key-cache.ts';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -46,13 +47,17 @@ export async function startService(
   if (report.applied.length) log.info({ applied: report.applied }, 'migrations applied');
   mkdirSync(config.tmpDir, { recursive: true });
 
+  const db = createDb(databaseUrl);
   const app: AppContext = {
     config: { ...config, databaseUrl },
     log,
-    db: createDb(databaseUrl),
+    db,
     storage: localStorage(config.storageDir),
+    ...(roles.api && { apiKeys: new ApiKeyCache(db, databaseUrl, log) }),
   };
 
+  // Listening before serving: the first requests already use (and fill) the key cache.
+  await app.apiKeys?.listening();
   let server: ReturnType<typeof createHttpServer> | null = null;
   let url: string | null = null;
   if (roles.api) {
@@ -112,6 +117,7 @@ export async function startService(
         await closed;
         clearTimeout(cut);
       }
+      await app.apiKeys?.close();
       if (stopHeartbeat) await stopHeartbeat();
       if (worker) await worker.stop();
       await app.db.$disconnect();
