@@ -5,11 +5,12 @@ import { DomainError, notFound } from '../domain/errors.ts';
 import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
 import { normalizeName, stripControls, truncate } from '../domain/text.ts';
-import { minutesForBytes, reserveMinutes } from '../domain/usage.ts';
+import { minutesForBytes } from '../domain/usage.ts';
 import { detectAudioType } from './audio-type.ts';
 import { badRequest } from './errors.ts';
 import { parseFileName } from './filename.ts';
 import type { ReceivedFile } from './multipart.ts';
+import { insertCallReserving, readIntakeFacts } from './intake-sql.ts';
 import { resolveAgent } from './resolve-agent.ts';
 import { parseStartedAt } from './started-at.ts';
 
@@ -65,21 +66,17 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
   const urlOf = (id: string) => `${config.publicUrl}/calls/${id}`;
   let stored: string | null = null;
   try {
-    if (f.externalId) {
-      const existing = await db.call.findUnique({
-        where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId } },
-        select: { id: true },
-      });
-      if (existing) return { id: existing.id, status: 'exists', url: urlOf(existing.id) };
-    }
-    if (file.size === 0) throw badRequest('The file is empty.');
-    const type = await detectAudioType(file.tempPath, file.fileName, file.declaredType);
-
-    const account = await db.account.findUnique({
-      where: { id: input.accountId },
-      select: { timeZone: true, planMinutes: true },
+    // One round trip for the account, an earlier call with this external_id and the campaign.
+    const account = await readIntakeFacts(db, input.accountId, {
+      externalId: f.externalId ?? null,
+      campaignName: f.campaign ? normalizeName(f.campaign) : null,
+      campaignId: f.campaign ? null : (input.defaults?.campaignId ?? null),
     });
     if (!account) throw notFound('Account');
+    if (account.existingId) return { id: account.existingId, status: 'exists', url: urlOf(account.existingId) };
+    if (file.size === 0) throw badRequest('The file is empty.');
+    const type = await detectAudioType(file, file.fileName, file.declaredType);
+
     const facts = parseFileName(file.fileName, account.timeZone, now);
 
     const agent =
@@ -90,17 +87,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
         ? await defaultAgent(app, input.accountId, input.defaults.agentId)
         : await resolveAgent(db, input.accountId, { code: f.agentCode, name: f.agentName }, facts.agentCandidates);
 
-    const campaign = f.campaign
-      ? await db.campaign.findFirst({
-          where: { accountId: input.accountId, nameNormalized: normalizeName(f.campaign), archivedAt: null },
-          select: { id: true, language: true },
-        })
-      : input.defaults?.campaignId
-        ? await db.campaign.findFirst({
-            where: { accountId: input.accountId, id: input.defaults.campaignId, archivedAt: null },
-            select: { id: true, language: true },
-          })
-        : null;
+    const campaign = account.campaign;
 
     let startedAt: Date = now;
     const sent = f.startedAt ? parseStartedAt(f.startedAt, now) : null;
@@ -119,17 +106,32 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
 
     const result = await db.$transaction(
       async (tx) => {
-        const inserted = await tx.$queryRaw<{ id: string }[]>`
-          INSERT INTO calls (id, account_id, external_id, source, agent_id, campaign_id, started_at, customer_phone,
-                             customer_name, direction, language, file_name, file_size, file_sha256, content_type,
-                             storage_key, reserved_minutes, period)
-          VALUES (${id}::uuid, ${input.accountId}::uuid, ${f.externalId ?? null}, ${input.source}::"CallSource",
-                  ${agent.id}::uuid, ${campaign?.id ?? null}::uuid, ${startedAt}, ${phone}, ${f.customerName ?? null},
-                  ${direction}::"CallDirection", ${language}, ${fileName}, ${file.size}::bigint, ${file.sha256},
-                  ${type.contentType}, ${key}, ${minutes}, ${period})
-          ON CONFLICT (account_id, external_id) DO NOTHING
-          RETURNING id`;
-        if (inserted.length === 0) {
+        // The call, its reservation and its ledger entry: one statement.
+        const inserted = await insertCallReserving(
+          tx,
+          {
+            id,
+            accountId: input.accountId,
+            externalId: f.externalId ?? null,
+            source: input.source,
+            agentId: agent.id,
+            campaignId: campaign?.id ?? null,
+            startedAt,
+            customerPhone: phone,
+            customerName: f.customerName ?? null,
+            direction,
+            language,
+            fileName,
+            fileSize: file.size,
+            fileSha256: file.sha256,
+            contentType: type.contentType,
+            storageKey: key,
+            minutes,
+            period,
+          },
+          account.planMinutes,
+        );
+        if (inserted.status === 'exists') {
           // A concurrent request with the same external_id committed first: answer with its call.
           const winner = await tx.call.findUniqueOrThrow({
             where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } },
@@ -137,14 +139,6 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
           });
           return { id: winner.id, status: 'exists' as const };
         }
-        await reserveMinutes(tx, {
-          accountId: input.accountId,
-          callId: id,
-          period,
-          minutes,
-          bytes: file.size,
-          planMinutes: account.planMinutes,
-        });
         await tx.$executeRaw`INSERT INTO call_events (call_id, status, detail) VALUES (${id}::uuid, 'queued', ${`accepted via ${input.source}`})`;
         await tx.$executeRaw`SELECT graphile_worker.add_job('transcribe', json_build_object('callId', ${id}::text), job_key := ${`transcribe:${id}`}, max_attempts := 8)`;
         // Last step inside the transaction: a committed call always has its recording.
