@@ -4,7 +4,7 @@ import type { AppContext } from '../app/context.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
-import { normalizeName, stripControls, truncate } from '../domain/text.ts';
+import { normalizeCode, normalizeName, stripControls, truncate } from '../domain/text.ts';
 import { minutesForBytes } from '../domain/usage.ts';
 import { detectAudioType } from './audio-type.ts';
 import { badRequest } from './errors.ts';
@@ -71,6 +71,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
       externalId: f.externalId ?? null,
       campaignName: f.campaign ? normalizeName(f.campaign) : null,
       campaignId: f.campaign ? null : (input.defaults?.campaignId ?? null),
+      agentCode: f.agentCode ? normalizeCode(f.agentCode) || null : null,
     });
     if (!account) throw notFound('Account');
     if (account.existingId) return { id: account.existingId, status: 'exists', url: urlOf(account.existingId) };
@@ -80,12 +81,13 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     const facts = parseFileName(file.fileName, account.timeZone, now);
 
     const agent =
-      !f.agentCode &&
+      account.agentByCode ??
+      (!f.agentCode &&
       !f.agentName &&
       input.defaults?.agentId &&
       !(await fileNameNamesAgent(app, input.accountId, facts.agentCandidates))
         ? await defaultAgent(app, input.accountId, input.defaults.agentId)
-        : await resolveAgent(db, input.accountId, { code: f.agentCode, name: f.agentName }, facts.agentCandidates);
+        : await resolveAgent(db, input.accountId, { code: f.agentCode, name: f.agentName }, facts.agentCandidates));
 
     const campaign = account.campaign;
 

@@ -7,27 +7,38 @@ export interface IntakeFacts {
   /** The call already created with this external_id, if any. */
   existingId: string | null;
   campaign: { id: string; language: string | null } | null;
+  /** The active agent with the sent (normalized) agent_code, the usual case, found in the same query. */
+  agentByCode: { id: string; codeNormalized: string | null } | null;
 }
 
 /**
  * Everything intake reads about the account before it can decide, in one round trip: its time
- * zone and plan, an existing call with the same external_id, and the campaign named (by name, or
- * by the manual upload's picker). Null when the account does not exist.
+ * zone and plan, an existing call with the same external_id, the campaign named (by name, or by
+ * the manual upload's picker) and the agent with the sent code. Null when the account does not exist.
  */
 export async function readIntakeFacts(
   db: Db,
   accountId: string,
-  q: { externalId: string | null; campaignName: string | null; campaignId: string | null },
+  q: { externalId: string | null; campaignName: string | null; campaignId: string | null; agentCode: string | null },
 ): Promise<IntakeFacts | null> {
   const [row] = await db.$queryRaw<
-    { time_zone: string; plan_minutes: number; existing_id: string | null; campaign: IntakeFacts['campaign'] }[]
+    {
+      time_zone: string;
+      plan_minutes: number;
+      existing_id: string | null;
+      campaign: IntakeFacts['campaign'];
+      agent: IntakeFacts['agentByCode'];
+    }[]
   >`
     SELECT a.time_zone, a.plan_minutes,
            (SELECT c.id FROM calls c WHERE c.account_id = a.id AND c.external_id = ${q.externalId}) AS existing_id,
            (SELECT json_build_object('id', p.id, 'language', p.language) FROM campaigns p
              WHERE p.account_id = a.id AND p.archived_at IS NULL
                AND (p.name_normalized = ${q.campaignName} OR p.id = ${q.campaignId}::uuid)
-             LIMIT 1) AS campaign
+             LIMIT 1) AS campaign,
+           (SELECT json_build_object('id', g.id, 'codeNormalized', g.code_normalized) FROM agents g
+             WHERE g.account_id = a.id AND g.code_normalized = ${q.agentCode} AND g.active
+             LIMIT 1) AS agent
       FROM accounts a WHERE a.id = ${accountId}::uuid`;
   if (!row) return null;
   return {
@@ -35,6 +46,7 @@ export async function readIntakeFacts(
     planMinutes: row.plan_minutes,
     existingId: row.existing_id,
     campaign: row.campaign,
+    agentByCode: row.agent,
   };
 }
 
