@@ -7,6 +7,7 @@ import {
   callFilterOptions,
   COUNT_CAP,
   countCalls,
+  SEARCH_COUNT_CAP,
   listCallPage,
   viewOf,
   type CallCount,
@@ -282,13 +283,13 @@ builder.objectField(CallEdge, 'snippet', (t) =>
 const CallConnection = builder.connectionObject({ type: Call, name: 'CallConnection' }, CallEdge);
 builder.objectField(CallConnection, 'totalCount', (t) =>
   t.int({
-    description: `Calls matching the filter, cheaply: exact for a view without other filters (kept counters); otherwise counted up to ${COUNT_CAP.toLocaleString('en')}, and when there are more it is ${COUNT_CAP} and \`totalCountExact\` is false (show "${COUNT_CAP.toLocaleString('en')}+").`,
+    description: `Calls matching the filter, cheaply: exact for a view without other filters (kept counters); otherwise counted up to ${COUNT_CAP.toLocaleString('en')} (${SEARCH_COUNT_CAP.toLocaleString('en')} with a search), and when there are more it is that cap and \`totalCountExact\` is false (show "${COUNT_CAP.toLocaleString('en')}+").`,
     resolve: async (conn) => (await stateOf(conn).count()).count,
   }),
 );
 builder.objectField(CallConnection, 'totalCountExact', (t) =>
   t.boolean({
-    description: `false when \`totalCount\` stopped at ${COUNT_CAP.toLocaleString('en')} and there are more calls.`,
+    description: `false when \`totalCount\` stopped at its cap (${COUNT_CAP.toLocaleString('en')}, or ${SEARCH_COUNT_CAP.toLocaleString('en')} with a search) and there are more calls.`,
     resolve: async (conn) => (await stateOf(conn).count()).exact,
   }),
 );

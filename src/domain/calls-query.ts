@@ -179,6 +179,11 @@ export async function listCallPage(
 
 /** Counts past this are shown as "10,000+": exact counts of arbitrary filters would scan. */
 export const COUNT_CAP = 10_000;
+/**
+ * A search counts fewer ("1,000+"): checking a row means reading its transcript's tsvector out of
+ * line storage, ten times the cost of any other filter, and a common word matches most calls.
+ */
+export const SEARCH_COUNT_CAP = 1_000;
 
 export interface CallCount {
   count: number;
@@ -210,7 +215,8 @@ function countingPlan(f: CallFilter): null | Facet | 'scan' {
 /**
  * Calls matching a filter. A view (or all calls), alone or narrowed by one agent, campaign, topic,
  * language or direction, is read from the counters the triggers on calls keep exact; any other
- * filter (dates, scores, search, several facets) counts matching rows up to COUNT_CAP.
+ * filter (dates, scores, several facets) counts matching rows up to COUNT_CAP, a search up to
+ * SEARCH_COUNT_CAP.
  */
 export async function countCalls(db: Db, accountId: string, filter: CallFilter): Promise<CallCount> {
   const plan = countingPlan(filter);
@@ -228,11 +234,12 @@ export async function countCalls(db: Db, accountId: string, filter: CallFilter):
          AND value = ANY(${plan.values}::text[]) AND status = ANY(${statuses}::"CallStatus"[])`;
     return { count: row?.n ?? 0, exact: true };
   }
+  const cap = filter.search?.trim() ? SEARCH_COUNT_CAP : COUNT_CAP;
   const [row] = await db.$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM calls c WHERE ${Prisma.join(callFilterWhere(accountId, filter), ' AND ')} LIMIT ${COUNT_CAP + 1}) x`;
+      SELECT 1 FROM calls c WHERE ${Prisma.join(callFilterWhere(accountId, filter), ' AND ')} LIMIT ${cap + 1}) x`;
   const n = row?.n ?? 0;
-  return n > COUNT_CAP ? { count: COUNT_CAP, exact: false } : { count: n, exact: true };
+  return n > cap ? { count: cap, exact: false } : { count: n, exact: true };
 }
 
 export interface CallFilterOptions {
