@@ -1,4 +1,5 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from '../graphql-js.ts';
 import { builder, MAX_PAGE_SIZE } from '../builder.ts';
 import {
   Criteria,
@@ -10,12 +11,17 @@ import {
   Segments,
 } from '../../src/call-columns.ts';
 import {
+  callFilterOptions,
+  COUNT_CAP,
   countCalls,
+  SEARCH_COUNT_CAP,
   listCallPage,
   viewOf,
+  type CallCount,
   type CallFilter as CallFilterShape,
   type CallSort,
 } from '../../src/domain/calls-query.ts';
+import { searchSnippets, type SearchSnippet } from '../../src/domain/calls-search.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/domain/reanalyze.ts';
 import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
@@ -233,15 +239,103 @@ function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined): CallF
   };
 }
 
-// The connection object carries its filter so totalCount runs only when asked for.
-const CallConnection = builder.connectionObject({ type: Call, name: 'CallConnection' }, { name: 'CallEdge' });
-builder.objectField(CallConnection, 'totalCount', (t) =>
-  t.int({
-    description: 'Calls matching the filter (a separate count query; ask only when shown).',
-    resolve: (conn, _a, ctx) =>
-      countCalls(ctx.app.db, accountIdOf(ctx), (conn as unknown as { filter: CallFilterShape }).filter),
+const TextRangeRef = builder.objectRef<{ start: number; end: number }>('TextRange').implement({
+  description: 'A part of a text, as UTF-16 offsets (end exclusive), as JavaScript strings count.',
+  fields: (t) => ({ start: t.exposeInt('start'), end: t.exposeInt('end') }),
+});
+
+const SearchSnippetRef = builder.objectRef<SearchSnippet>('SearchSnippet').implement({
+  description: 'The first transcript line of a call that matches the search, with the searched words marked.',
+  fields: (t) => ({
+    text: t.exposeString('text', { description: 'The line as transcribed (original case and accents).' }),
+    start: t.exposeFloat('start', { description: 'Seconds from the start of the recording.' }),
+    end: t.exposeFloat('end'),
+    speaker: t.exposeString('speaker', { description: '`agent`, `customer`, or `speaker` when unknown (mono).' }),
+    highlights: t.field({ type: [TextRangeRef], resolve: (s) => s.highlights }),
+  }),
+});
+
+/** What the calls resolver gives its connection and edges: lazy, shared work for optional fields. */
+interface CallsPageState {
+  count: () => Promise<CallCount>;
+  snippets: () => Promise<Map<string, SearchSnippet>>;
+}
+const stateOf = (o: unknown) => (o as { state: CallsPageState }).state;
+
+/** Names of the fields asked for directly under this field (through fragments too). */
+function selectedFields(info: GraphQLResolveInfo): Set<string> {
+  const names = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined) => {
+    for (const sel of set?.selections ?? []) {
+      if (sel.kind === Kind.FIELD) names.add(sel.name.value);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+      else walk(info.fragments[sel.name.value]?.selectionSet);
+    }
+  };
+  for (const node of info.fieldNodes) walk(node.selectionSet);
+  return names;
+}
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | null = null;
+  return () => (p ??= fn());
+}
+
+const CallEdge = builder.edgeObject({ type: Call, name: 'CallEdge' });
+builder.objectField(CallEdge, 'snippet', (t) =>
+  t.field({
+    type: SearchSnippetRef,
+    nullable: true,
+    description:
+      'With a `search` filter: the first transcript line matching it (null without a search, or when no single line matches, e.g. a phrase across two lines). One query per page, only when asked for.',
+    resolve: async (edge, _a, _ctx) => (await stateOf(edge).snippets()).get(edge.node.id) ?? null,
   }),
 );
+
+const CallConnection = builder.connectionObject({ type: Call, name: 'CallConnection' }, CallEdge);
+builder.objectField(CallConnection, 'totalCount', (t) =>
+  t.int({
+    description: `Calls matching the filter, cheaply: exact for a view without other filters (kept counters); otherwise counted up to ${COUNT_CAP.toLocaleString('en')} (${SEARCH_COUNT_CAP.toLocaleString('en')} with a search), and when there are more it is that cap and \`totalCountExact\` is false (show "${COUNT_CAP.toLocaleString('en')}+").`,
+    resolve: async (conn) => (await stateOf(conn).count()).count,
+  }),
+);
+builder.objectField(CallConnection, 'totalCountExact', (t) =>
+  t.boolean({
+    description: `false when \`totalCount\` stopped at its cap (${COUNT_CAP.toLocaleString('en')}, or ${SEARCH_COUNT_CAP.toLocaleString('en')} with a search) and there are more calls.`,
+    resolve: async (conn) => (await stateOf(conn).count()).exact,
+  }),
+);
+
+const CallFilterOptionsRef = builder
+  .objectRef<{ topics: string[]; languages: string[]; agentIds: string[]; campaignIds: string[] }>('CallFilterOptions')
+  .implement({
+    description:
+      'What the account’s calls actually use, for the list’s filters (read from counters the database keeps, never from the calls).',
+    fields: (t) => ({
+      topics: t.exposeStringList('topics', { description: 'Topic labels, alphabetically.' }),
+      languages: t.exposeStringList('languages', { description: 'Language codes (asked for, else detected).' }),
+      agents: t.prismaField({
+        type: ['Agent'],
+        description: 'Agents with at least one call (deactivated ones included), by name.',
+        resolve: (query, o, _a, ctx) =>
+          ctx.app.db.agent.findMany({
+            ...query,
+            where: { accountId: accountIdOf(ctx), id: { in: o.agentIds } },
+            orderBy: { name: 'asc' },
+          }),
+      }),
+      campaigns: t.prismaField({
+        type: ['Campaign'],
+        description: 'Campaigns with at least one call (archived ones included), by name.',
+        resolve: (query, o, _a, ctx) =>
+          ctx.app.db.campaign.findMany({
+            ...query,
+            where: { accountId: accountIdOf(ctx), id: { in: o.campaignIds } },
+            orderBy: { name: 'asc' },
+          }),
+      }),
+    }),
+  });
 
 builder.queryFields((t) => ({
   calls: t.field({
@@ -266,6 +360,19 @@ builder.queryFields((t) => ({
       const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, (backward ? args.last : args.first) ?? 20));
       const filter = cleanFilter(args.filter);
       const accountId = accountIdOf(ctx);
+      const asked = selectedFields(info);
+      let ids: string[] = [];
+      const state: CallsPageState = {
+        count: once(() => countCalls(ctx.app.db, accountId, filter)),
+        snippets: once(async () =>
+          filter.search ? searchSnippets(ctx.app.db, accountId, ids, filter.search) : new Map(),
+        ),
+      };
+      // The count runs beside the page, not after it; the tab counts ask for nothing else.
+      if (asked.has('totalCount') || asked.has('totalCountExact')) void state.count().catch(() => {});
+      if (!asked.has('edges') && !asked.has('pageInfo')) {
+        return { state, edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } };
+      }
       const page = await listCallPage(ctx.app.db, accountId, filter, {
         sort: (args.sort ?? 'started_at') as CallSort,
         order: args.order ?? 'desc',
@@ -275,16 +382,18 @@ builder.queryFields((t) => ({
         backward,
       });
       const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Call' });
-      const loaded = page.rows.length
-        ? await ctx.app.db.call.findMany({
-            ...(query as object),
-            where: { id: { in: page.rows.map((r) => r.id) }, accountId },
-          })
-        : [];
+      const loaded =
+        page.rows.length && asked.has('edges')
+          ? await ctx.app.db.call.findMany({
+              ...(query as object),
+              where: { id: { in: page.rows.map((r) => r.id) }, accountId },
+            })
+          : [];
       const byId = new Map(loaded.map((c) => [c.id, c]));
+      ids = page.rows.filter((r) => byId.has(r.id)).map((r) => r.id);
       return {
-        filter,
-        edges: page.rows.filter((r) => byId.has(r.id)).map((r) => ({ cursor: r.cursor, node: byId.get(r.id)! })),
+        state,
+        edges: page.rows.filter((r) => byId.has(r.id)).map((r) => ({ cursor: r.cursor, node: byId.get(r.id)!, state })),
         pageInfo: {
           hasNextPage: page.hasNextPage,
           hasPreviousPage: page.hasPreviousPage,
@@ -307,16 +416,13 @@ builder.queryFields((t) => ({
   callTopics: t.stringList({
     authScopes: { member: true },
     description: 'Distinct topics (template topic labels) of analyzed calls, for the topic filter.',
-    resolve: async (_r, _a, ctx) => {
-      const rows = await ctx.app.db.call.findMany({
-        where: { accountId: accountIdOf(ctx), topic: { not: null } },
-        distinct: ['topic'],
-        select: { topic: true },
-        orderBy: { topic: 'asc' },
-        take: 500,
-      });
-      return rows.map((r) => r.topic!);
-    },
+    resolve: async (_r, _a, ctx) => (await callFilterOptions(ctx.app.db, accountIdOf(ctx))).topics,
+  }),
+  callFilterOptions: t.field({
+    type: CallFilterOptionsRef,
+    authScopes: { member: true },
+    description: 'Topics, languages, agents and campaigns the account’s calls use, for the list’s filters.',
+    resolve: (_r, _a, ctx) => callFilterOptions(ctx.app.db, accountIdOf(ctx)),
   }),
 }));
 

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { ApiKeyCache } from '../domain/api-key-cache.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -15,4 +16,9 @@ export interface AppContext {
   faults?: FaultBoard;
   /** Prometheus metrics of this process; set by startService. */
   metrics?: Metrics;
+  /**
+   * API keys kept in memory with immediate invalidation (the api role's); without it, as in the CLI
+   * and the worker, every key is read from the database.
+   */
+  apiKeys?: ApiKeyCache;
 }

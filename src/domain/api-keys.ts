@@ -5,6 +5,10 @@ import { notFound } from './errors.ts';
 const KEY_PREFIX = 'esk_';
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+/** How keys are stored and looked up (and how the change feed names them). */
+export const hashApiKey = hashKey;
+/** Anything else is not a key of ours and needs no lookup. */
+export const isApiKeyShaped = (key: string) => key.startsWith(KEY_PREFIX) && key.length <= 200;
 
 /**
  * A key is `esk_` + 8 visible characters + 40 secret ones. Keys carry 240 bits of entropy, so a
@@ -36,7 +40,7 @@ export interface AuthenticatedKey {
 
 /** Resolves a bearer key to its account; null for unknown or revoked keys. */
 export async function authenticateApiKey(db: Db, key: string): Promise<AuthenticatedKey | null> {
-  if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
+  if (!isApiKeyShaped(key)) return null;
   const row = await db.apiKey.findUnique({
     where: { keyHash: hashKey(key) },
     select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true },

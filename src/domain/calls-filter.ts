@@ -1,7 +1,7 @@
 import { Prisma } from '../generated/prisma/client.ts';
 import type { CallDirection } from '../generated/prisma/client.ts';
 import { CALL_VIEWS, type CallView } from '../lifecycle/statuses.ts';
-import { foldAccents } from './text.ts';
+import { searchTsquery } from './calls-search.ts';
 
 export { CALL_VIEWS, type CallView, viewOf } from '../lifecycle/statuses.ts';
 
@@ -22,8 +22,8 @@ export interface CallFilter {
 
 /**
  * The SQL conditions (over `calls c`) of a call filter, for any query that must list exactly what
- * the app's calls list shows — the CSV export above all. Identical to calls-query.ts's private
- * `whereOf`; calls-query.ts should import this one so the two can never drift apart.
+ * the app's calls list shows — the CSV export above all (calls-query.ts uses it too, so the list,
+ * its counts and the export can never disagree).
  */
 export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`c.account_id = ${accountId}::uuid`];
@@ -37,8 +37,8 @@ export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] 
   if (f.scoreMax != null) where.push(Prisma.sql`c.score <= ${f.scoreMax}`);
   if (f.topic) where.push(Prisma.sql`c.topic = ${f.topic}`);
   if (f.language) where.push(Prisma.sql`coalesce(c.language, c.detected_language) = ${f.language}`);
-  const search = f.search ? foldAccents(f.search).trim() : '';
   // search_text is stored folded the same way, so "Peña" finds "pena" and vice versa.
-  if (search) where.push(Prisma.sql`c.search_vector @@ websearch_to_tsquery('simple', ${search})`);
+  const search = searchTsquery(f.search);
+  if (search) where.push(Prisma.sql`c.search_vector @@ ${search}`);
   return where;
 }

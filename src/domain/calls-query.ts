@@ -2,7 +2,8 @@ import { isUuid } from './api-keys.ts';
 import type { Db } from '../db/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { DomainError } from './errors.ts';
-import { type CallFilter, callFilterWhere } from './calls-filter.ts';
+import { CALL_VIEWS, type CallFilter, callFilterWhere } from './calls-filter.ts';
+import type { CallStatus } from '../generated/prisma/client.ts';
 
 export { CALL_VIEWS, type CallFilter, type CallView, viewOf } from './calls-filter.ts';
 
@@ -25,23 +26,23 @@ export interface CallPage {
   hasPreviousPage: boolean;
 }
 
-// Nulls (no score yet, duration unknown) sort as -1: last when descending, first when ascending,
-// which keeps keyset pagination a single row comparison.
-const SORT_EXPR: Record<CallSort, Prisma.Sql> = {
-  started_at: Prisma.sql`c.started_at`,
-  score: Prisma.sql`coalesce(c.score, -1)`,
-  duration: Prisma.sql`coalesce(c.duration_seconds, -1)`,
+/**
+ * Sort columns. Nulls (no score yet, duration unknown) come last when descending and first when
+ * ascending: each column has an index `(account_id, column NULLS FIRST, id)` read forwards or
+ * backwards, so every page is an index range scan whatever its depth.
+ */
+const SORT_COLUMN: Record<CallSort, { column: Prisma.Sql; nullable: boolean }> = {
+  started_at: { column: Prisma.sql`c.started_at`, nullable: false },
+  score: { column: Prisma.sql`c.score`, nullable: true },
+  duration: { column: Prisma.sql`c.duration_seconds`, nullable: true },
 };
 
-// Shared with the CSV export (calls-filter.ts) so the list and the export can never disagree.
-const whereOf = (accountId: string, f: CallFilter): Prisma.Sql[] => callFilterWhere(accountId, f);
-
 interface CursorValue {
-  v: string | number;
+  v: string | number | null;
   id: string;
 }
 
-function encodeCursor(sort: CallSort, value: Date | number, id: string): string {
+function encodeCursor(sort: CallSort, value: Date | number | null, id: string): string {
   const v = value instanceof Date ? value.toISOString() : value;
   return Buffer.from(JSON.stringify({ s: sort, v, id })).toString('base64url');
 }
@@ -56,9 +57,9 @@ function decodeCursor(sort: CallSort, cursor: string): CursorValue {
     const validValue =
       sort === 'started_at'
         ? typeof parsed.v === 'string' && !Number.isNaN(Date.parse(parsed.v))
-        : typeof parsed.v === 'number';
+        : typeof parsed.v === 'number' || parsed.v === null;
     if (parsed.s === sort && validValue && typeof parsed.id === 'string' && isUuid(parsed.id)) {
-      return { v: parsed.v as string | number, id: parsed.id };
+      return { v: parsed.v as string | number | null, id: parsed.id };
     }
   } catch {
     // fall through: any malformed cursor gets the same answer
@@ -69,6 +70,47 @@ function decodeCursor(sort: CallSort, cursor: string): CursorValue {
   );
 }
 
+/**
+ * The rows of a nullable sort column fall in two runs, the nulls and the values, each a plain
+ * index range. A keyset condition over both ("after (42, id) or any null") is not a range, so the
+ * page is read run by run: the cursor's run from the cursor on, then the next run from its start.
+ */
+function keysetParts(page: CallPageRequest, cursor: CursorValue | null): { where: Prisma.Sql[]; order: Prisma.Sql }[] {
+  const { column, nullable } = SORT_COLUMN[page.sort];
+  const descending = (page.order === 'desc') !== !!page.backward;
+  // Spelled as the indexes are: started_at is never null (default NULLS placement), the others are NULLS FIRST.
+  const dir = Prisma.raw(nullable ? (descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST') : descending ? 'DESC' : 'ASC');
+  const idDir = Prisma.raw(descending ? 'DESC' : 'ASC');
+  const cmp = Prisma.raw(descending ? '<' : '>');
+  const order = Prisma.sql`${column} ${dir}, c.id ${idDir}`;
+  const value =
+    cursor?.v == null
+      ? null
+      : page.sort === 'started_at'
+        ? Prisma.sql`${new Date(cursor.v)}::timestamptz`
+        : Prisma.sql`${cursor.v}::float8`;
+  if (!nullable) {
+    return [{ where: cursor ? [Prisma.sql`(${column}, c.id) ${cmp} (${value}, ${cursor.id}::uuid)`] : [], order }];
+  }
+  const values = {
+    where: [
+      Prisma.sql`${column} IS NOT NULL`,
+      ...(value ? [Prisma.sql`(${column}, c.id) ${cmp} (${value}, ${cursor!.id}::uuid)`] : []),
+    ],
+    order,
+  };
+  const nulls = {
+    where: [
+      Prisma.sql`${column} IS NULL`,
+      ...(cursor && cursor.v == null ? [Prisma.sql`c.id ${cmp} ${cursor.id}::uuid`] : []),
+    ],
+    order,
+  };
+  // Descending: values, then nulls. Ascending: nulls, then values.
+  if (descending) return cursor && cursor.v == null ? [nulls] : [values, nulls];
+  return cursor && cursor.v != null ? [values] : [nulls, values];
+}
+
 /** One keyset-paginated page of call ids; the caller loads the rows it needs by id. */
 export async function listCallPage(
   db: Db,
@@ -76,27 +118,25 @@ export async function listCallPage(
   filter: CallFilter,
   page: CallPageRequest,
 ): Promise<CallPage> {
-  const where = whereOf(accountId, filter);
-  const expr = SORT_EXPR[page.sort];
   // Walking backwards is walking forwards in the opposite order, then reversing the rows.
   const backward = !!page.backward;
-  const descending = (page.order === 'desc') !== backward;
-  const cursor = backward ? page.before : page.after;
-  if (cursor) {
-    const c = decodeCursor(page.sort, cursor);
-    const value = page.sort === 'started_at' ? Prisma.sql`${new Date(c.v)}::timestamptz` : Prisma.sql`${c.v}::float8`;
-    where.push(
-      descending
-        ? Prisma.sql`(${expr}, c.id) < (${value}, ${c.id}::uuid)`
-        : Prisma.sql`(${expr}, c.id) > (${value}, ${c.id}::uuid)`,
-    );
-  }
-  const dir = Prisma.raw(descending ? 'DESC' : 'ASC');
-  const rows = await db.$queryRaw<{ id: string; sort_value: Date | number }[]>`
-    SELECT c.id, ${expr} AS sort_value FROM calls c
-     WHERE ${Prisma.join(where, ' AND ')}
-     ORDER BY ${expr} ${dir}, c.id ${dir}
-     LIMIT ${page.limit + 1}`;
+  const cursorText = backward ? page.before : page.after;
+  const cursor = cursorText ? decodeCursor(page.sort, cursorText) : null;
+  const { column } = SORT_COLUMN[page.sort];
+  const dir = Prisma.raw((page.order === 'desc') !== backward ? 'DESC' : 'ASC');
+  const parts = keysetParts(page, cursor).map(
+    (part, i) => Prisma.sql`(SELECT ${i} AS part, c.id, ${column} AS sort_value FROM calls c
+      WHERE ${Prisma.join([...callFilterWhere(accountId, filter), ...part.where], ' AND ')}
+      ORDER BY ${part.order} LIMIT ${page.limit + 1})`,
+  );
+  // Each part is sorted and limited on its own (an index range scan); the outer sort only orders
+  // the few rows they return.
+  const rows =
+    parts.length === 1
+      ? await db.$queryRaw<{ id: string; sort_value: Date | number | null }[]>`${parts[0]!}`
+      : await db.$queryRaw<{ id: string; sort_value: Date | number | null }[]>`
+          SELECT id, sort_value FROM (${Prisma.join(parts, ' UNION ALL ')}) p
+           ORDER BY p.part, p.sort_value ${dir}, p.id ${dir} LIMIT ${page.limit + 1}`;
   const more = rows.length > page.limit;
   const pageRows = rows
     .slice(0, page.limit)
@@ -109,9 +149,86 @@ export async function listCallPage(
   };
 }
 
-export async function countCalls(db: Db, accountId: string, filter: CallFilter): Promise<number> {
-  const [row] = await db.$queryRaw<
-    { n: number }[]
-  >`SELECT count(*)::int AS n FROM calls c WHERE ${Prisma.join(whereOf(accountId, filter), ' AND ')}`;
-  return row?.n ?? 0;
+/** Counts past this are shown as "10,000+": exact counts of arbitrary filters would scan. */
+export const COUNT_CAP = 10_000;
+/**
+ * A search counts fewer ("1,000+"): checking a row means reading its transcript's tsvector out of
+ * line storage, ten times the cost of any other filter, and a common word matches most calls.
+ */
+export const SEARCH_COUNT_CAP = 1_000;
+
+export interface CallCount {
+  count: number;
+  /** false when the count stopped at COUNT_CAP (there are more). */
+  exact: boolean;
+}
+
+type Facet = { kind: 'agent' | 'campaign' | 'topic' | 'language' | 'direction'; values: string[] };
+
+/**
+ * How a filter can be counted from the counters: null for a view (or all calls) alone, the one
+ * facet it narrows by when that is all it does, 'scan' otherwise.
+ */
+function countingPlan(f: CallFilter): null | Facet | 'scan' {
+  const facets: Facet[] = [];
+  let other = false;
+  for (const [key, v] of Object.entries(f) as [keyof CallFilter, unknown][]) {
+    if (key === 'view' || v == null || v === '' || (Array.isArray(v) && !v.length)) continue;
+    if (key === 'agentIds') facets.push({ kind: 'agent', values: v as string[] });
+    else if (key === 'campaignIds') facets.push({ kind: 'campaign', values: v as string[] });
+    else if (key === 'topic' || key === 'language' || key === 'direction')
+      facets.push({ kind: key, values: [String(v)] });
+    else other = true;
+  }
+  if (other || facets.length > 1) return 'scan';
+  return facets[0] ?? null;
+}
+
+/**
+ * Calls matching a filter. A view (or all calls), alone or narrowed by one agent, campaign, topic,
+ * language or direction, is read from the counters the triggers on calls keep exact; any other
+ * filter (dates, scores, several facets) counts matching rows up to COUNT_CAP, a search up to
+ * SEARCH_COUNT_CAP.
+ */
+export async function countCalls(db: Db, accountId: string, filter: CallFilter): Promise<CallCount> {
+  const plan = countingPlan(filter);
+  const statuses: CallStatus[] = filter.view ? [...CALL_VIEWS[filter.view]] : Object.values(CALL_VIEWS).flat();
+  if (plan === null) {
+    const [row] = await db.$queryRaw<{ n: number }[]>`
+      SELECT coalesce(sum(calls), 0)::int AS n FROM call_counts
+       WHERE account_id = ${accountId}::uuid AND status = ANY(${statuses}::"CallStatus"[])`;
+    return { count: row?.n ?? 0, exact: true };
+  }
+  if (plan !== 'scan') {
+    const [row] = await db.$queryRaw<{ n: number }[]>`
+      SELECT coalesce(sum(calls), 0)::int AS n FROM call_facets
+       WHERE account_id = ${accountId}::uuid AND kind = ${plan.kind}::"CallFacetKind"
+         AND value = ANY(${plan.values}::text[]) AND status = ANY(${statuses}::"CallStatus"[])`;
+    return { count: row?.n ?? 0, exact: true };
+  }
+  const cap = filter.search?.trim() ? SEARCH_COUNT_CAP : COUNT_CAP;
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM calls c WHERE ${Prisma.join(callFilterWhere(accountId, filter), ' AND ')} LIMIT ${cap + 1}) x`;
+  const n = row?.n ?? 0;
+  return n > cap ? { count: cap, exact: false } : { count: n, exact: true };
+}
+
+export interface CallFilterOptions {
+  topics: string[];
+  languages: string[];
+  agentIds: string[];
+  campaignIds: string[];
+}
+
+/** The topics, languages, agents and campaigns the account's calls use (from call_facets). */
+export async function callFilterOptions(db: Db, accountId: string): Promise<CallFilterOptions> {
+  const rows = await db.$queryRaw<{ kind: string; value: string }[]>`
+    SELECT kind::text AS kind, value FROM call_facets
+     WHERE account_id = ${accountId}::uuid AND kind <> 'direction'
+     GROUP BY kind, value HAVING sum(calls) > 0
+     ORDER BY kind, value
+     LIMIT 5000`;
+  const of = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => r.value);
+  return { topics: of('topic'), languages: of('language'), agentIds: of('agent'), campaignIds: of('campaign') };
 }

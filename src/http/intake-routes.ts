@@ -44,7 +44,7 @@ export function intakeRoutes(app: AppContext): Route[] {
   async function postCall(req: IncomingMessage, res: ServerResponse) {
     const auth = req.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
-    const key = token ? await authenticateApiKey(app.db, token) : null;
+    const key = token ? await (app.apiKeys?.authenticate(token) ?? authenticateApiKey(app.db, token)) : null;
     if (!key) {
       const message = token
         ? 'The API key is unknown or has been revoked.'

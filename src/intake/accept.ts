@@ -4,8 +4,8 @@ import type { AppContext } from '../app/context.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
-import { assertCleanText, normalizeName, stripControls, truncate } from '../domain/text.ts';
-import { minutesForBytes, reserveMinutes } from '../domain/usage.ts';
+import { assertCleanText, normalizeCode, normalizeName, stripControls, truncate } from '../domain/text.ts';
+import { minutesForBytes } from '../domain/usage.ts';
 import { NONE } from '../lifecycle/statuses.ts';
 import { transition } from '../lifecycle/transition.ts';
 import { enqueue } from '../../workers/jobs.ts';
@@ -13,6 +13,7 @@ import { detectAudioType } from './audio-type.ts';
 import { badRequest } from './errors.ts';
 import { parseFileName } from './filename.ts';
 import type { ReceivedFile } from './multipart.ts';
+import { insertCallReserving, readIntakeFacts } from './intake-sql.ts';
 import { resolveAgent } from './resolve-agent.ts';
 import { parseStartedAt } from './started-at.ts';
 
@@ -71,42 +72,30 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     // Text hygiene (issue 16): NUL or broken Unicode is refused with invalid_text naming the field.
     for (const [name, value] of Object.entries(input.fields)) if (value !== undefined) assertCleanText(value, name);
     assertCleanText(input.file.fileName, 'file');
-    if (f.externalId) {
-      const existing = await db.call.findUnique({
-        where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId } },
-        select: { id: true },
-      });
-      if (existing) return { id: existing.id, status: 'exists', url: urlOf(existing.id) };
-    }
-    if (file.size === 0) throw badRequest('The file is empty.');
-    const type = await detectAudioType(file.tempPath, file.fileName, file.declaredType);
-
-    const account = await db.account.findUnique({
-      where: { id: input.accountId },
-      select: { timeZone: true, planMinutes: true },
+    // One round trip for the account, an earlier call with this external_id and the campaign.
+    const account = await readIntakeFacts(db, input.accountId, {
+      externalId: f.externalId ?? null,
+      campaignName: f.campaign ? normalizeName(f.campaign) : null,
+      campaignId: f.campaign ? null : (input.defaults?.campaignId ?? null),
+      agentCode: f.agentCode ? normalizeCode(f.agentCode) || null : null,
     });
     if (!account) throw notFound('Account');
+    if (account.existingId) return { id: account.existingId, status: 'exists', url: urlOf(account.existingId) };
+    if (file.size === 0) throw badRequest('The file is empty.');
+    const type = await detectAudioType(file, file.fileName, file.declaredType);
+
     const facts = parseFileName(file.fileName, account.timeZone, now);
 
     const agent =
-      !f.agentCode &&
+      account.agentByCode ??
+      (!f.agentCode &&
       !f.agentName &&
       input.defaults?.agentId &&
       !(await fileNameNamesAgent(app, input.accountId, facts.agentCandidates))
         ? await defaultAgent(app, input.accountId, input.defaults.agentId)
-        : await resolveAgent(db, input.accountId, { code: f.agentCode, name: f.agentName }, facts.agentCandidates);
+        : await resolveAgent(db, input.accountId, { code: f.agentCode, name: f.agentName }, facts.agentCandidates));
 
-    const campaign = f.campaign
-      ? await db.campaign.findFirst({
-          where: { accountId: input.accountId, nameNormalized: normalizeName(f.campaign), archivedAt: null },
-          select: { id: true, language: true },
-        })
-      : input.defaults?.campaignId
-        ? await db.campaign.findFirst({
-            where: { accountId: input.accountId, id: input.defaults.campaignId, archivedAt: null },
-            select: { id: true, language: true },
-          })
-        : null;
+    const campaign = account.campaign;
 
     let startedAt: Date = now;
     const sent = f.startedAt ? parseStartedAt(f.startedAt, now) : null;
@@ -125,17 +114,32 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
 
     const result = await db.$transaction(
       async (tx) => {
-        const inserted = await tx.$queryRaw<{ id: string }[]>`
-          INSERT INTO calls (id, account_id, external_id, source, agent_id, campaign_id, started_at, customer_phone,
-                             customer_name, direction, language, file_name, file_size, file_sha256, content_type,
-                             storage_key, reserved_minutes, period)
-          VALUES (${id}::uuid, ${input.accountId}::uuid, ${f.externalId ?? null}, ${input.source}::"CallSource",
-                  ${agent.id}::uuid, ${campaign?.id ?? null}::uuid, ${startedAt}, ${phone}, ${f.customerName ?? null},
-                  ${direction}::"CallDirection", ${language}, ${fileName}, ${file.size}::bigint, ${file.sha256},
-                  ${type.contentType}, ${key}, ${minutes}, ${period})
-          ON CONFLICT (account_id, external_id) DO NOTHING
-          RETURNING id`;
-        if (inserted.length === 0) {
+        // The call, its reservation and its ledger entry: one statement.
+        const inserted = await insertCallReserving(
+          tx,
+          {
+            id,
+            accountId: input.accountId,
+            externalId: f.externalId ?? null,
+            source: input.source,
+            agentId: agent.id,
+            campaignId: campaign?.id ?? null,
+            startedAt,
+            customerPhone: phone,
+            customerName: f.customerName ?? null,
+            direction,
+            language,
+            fileName,
+            fileSize: file.size,
+            fileSha256: file.sha256,
+            contentType: type.contentType,
+            storageKey: key,
+            minutes,
+            period,
+          },
+          account.planMinutes,
+        );
+        if (inserted.status === 'exists') {
           // A concurrent request with the same external_id committed first: answer with its call.
           const winner = await tx.call.findUniqueOrThrow({
             where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } },
@@ -143,14 +147,6 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
           });
           return { id: winner.id, status: 'exists' as const };
         }
-        await reserveMinutes(tx, {
-          accountId: input.accountId,
-          callId: id,
-          period,
-          minutes,
-          bytes: file.size,
-          planMinutes: account.planMinutes,
-        });
         await transition(tx, id, NONE, 'queued', { detail: `accepted via ${input.source}` });
         await enqueue(tx, 'transcribe', { callId: id });
         // Last step inside the transaction: a committed call always has its recording.

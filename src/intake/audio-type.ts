@@ -1,4 +1,4 @@
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import path from 'node:path';
 import { DomainError } from '../domain/errors.ts';
 
@@ -61,9 +61,18 @@ export interface AudioType {
  * sniffed non-audio type is not. Only when nothing is recognised do the declared type and the
  * extension decide (intake document §4, "File type rule").
  */
-export async function detectAudioType(filePath: string, fileName: string, declaredType: string): Promise<AudioType> {
+export async function detectAudioType(
+  file: { tempPath: string; size: number; head?: Buffer },
+  fileName: string,
+  declaredType: string,
+): Promise<AudioType> {
   const ext = path.extname(fileName).slice(1).toLowerCase();
-  const sniffed = await fileTypeFromFile(filePath);
+  // The head was kept while the upload streamed to disk, so the file is not read again; only when
+  // it says nothing and there is more (a signature after a long ID3 tag) is the file consulted.
+  const whole = file.head !== undefined && file.head.length >= file.size;
+  const sniffed =
+    (file.head?.length ? await fileTypeFromBuffer(file.head) : undefined) ??
+    (whole ? undefined : await fileTypeFromFile(file.tempPath));
   if (sniffed) {
     if (sniffed.mime.startsWith('audio/') || AUDIO_CONTAINERS.has(sniffed.ext)) {
       return { contentType: servedAudioType(sniffed.mime, sniffed.ext), extension: sniffed.ext, by: 'magic' };

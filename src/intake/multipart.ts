@@ -15,7 +15,12 @@ export interface ReceivedFile {
   declaredType: string;
   size: number;
   sha256: string;
+  /** The first HEAD_BYTES bytes (all of a smaller file), kept while streaming for the magic-byte sniff. */
+  head: Buffer;
 }
+
+/** Enough for every magic-byte signature file-type knows (4,100 bytes) and a typical ID3 tag before an MP3 frame. */
+export const HEAD_BYTES = 64 * 1024;
 
 export interface ReceivedForm {
   fields: Record<string, string>;
@@ -160,11 +165,18 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       tempPaths.push(tempPath);
       const hash = createHash('sha256');
       let size = 0;
+      const head: Buffer[] = [];
+      let headBytes = 0;
       const tap = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           size += chunk.length;
           if (opts.maxFileBytes !== undefined && size > opts.maxFileBytes) return cb();
           hash.update(chunk);
+          if (headBytes < HEAD_BYTES) {
+            const part = chunk.subarray(0, HEAD_BYTES - headBytes);
+            head.push(Buffer.from(part));
+            headBytes += part.length;
+          }
           cb(null, chunk);
         },
       });
@@ -174,6 +186,7 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
         declaredType: (info.mimeType ?? '').toLowerCase(),
         size: 0,
         sha256: '',
+        head: Buffer.alloc(0),
       };
       files.push(entry);
       writes.push(
@@ -181,6 +194,7 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
           () => {
             entry.size = size;
             entry.sha256 = hash.digest('hex');
+            entry.head = Buffer.concat(head, headBytes);
           },
           (error) => {
             // A failing disk (ENOSPC, EACCES…) is our fault and answers 500; anything else is the body's.

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
+import { ApiKeyCache } from '../domain/api-key-cache.ts';
 import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -72,7 +73,11 @@ async function startRoles(
     storage: localStorage(config.storageDir),
     faults: new FaultBoard(),
     metrics: createMetrics(db),
+    ...(roles.api && { apiKeys: new ApiKeyCache(db, databaseUrl, log) }),
   };
+
+  // Listening before serving: the first requests already use (and fill) the key cache.
+  await app.apiKeys?.listening();
 
   let server: ReturnType<typeof createHttpServer> | null = null;
   let drain: HttpDrain | null = null;
@@ -99,6 +104,7 @@ async function startRoles(
     async close(graceMs = config.shutdownGraceSeconds * 1000) {
       // The api and the worker wind down side by side, within the same grace period.
       await Promise.all([drain?.close(graceMs), worker?.stop(graceMs)]);
+      await app.apiKeys?.close();
       await app.db.$disconnect();
       if (embedded) await embedded.stop();
     },

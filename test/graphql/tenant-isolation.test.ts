@@ -83,6 +83,14 @@ const QUERIES: Record<string, Case> = {
   },
   call: { doc: (i) => `{ call(id: "${i.call.id}") { id transcript { text } } }`, expect: nul },
   callTopics: { doc: () => `{ callTopics }`, expect: own((v) => expect(v).toEqual(['bolt-topic'])) },
+  callFilterOptions: {
+    doc: () => `{ callFilterOptions { topics languages agents { id name } campaigns { id name } } }`,
+    expect: own((v) => {
+      expect(v.topics).toEqual(['bolt-topic']);
+      expect(v.languages).toEqual(['en']);
+      expect(v.agents.map((x: any) => x.name)).toEqual(['Bolt Agent']);
+    }),
+  },
   apiKeys: { doc: () => `{ apiKeys { id prefix } }`, expect: own((v) => expect(v).toHaveLength(1)) },
   webhookEndpoint: {
     doc: (i) => `{ webhookEndpoint(id: "${i.endpoint.id}") { id url } }`,

@@ -1,0 +1,126 @@
+import type { Db, Tx } from '../db/client.ts';
+import { DomainError } from '../domain/errors.ts';
+
+export interface IntakeFacts {
+  timeZone: string;
+  planMinutes: number;
+  /** The call already created with this external_id, if any. */
+  existingId: string | null;
+  campaign: { id: string; language: string | null } | null;
+  /** The active agent with the sent (normalized) agent_code, the usual case, found in the same query. */
+  agentByCode: { id: string; codeNormalized: string | null } | null;
+}
+
+/**
+ * Everything intake reads about the account before it can decide, in one round trip: its time
+ * zone and plan, an existing call with the same external_id, the campaign named (by name, or by
+ * the manual upload's picker) and the agent with the sent code. Null when the account does not exist.
+ */
+export async function readIntakeFacts(
+  db: Db,
+  accountId: string,
+  q: { externalId: string | null; campaignName: string | null; campaignId: string | null; agentCode: string | null },
+): Promise<IntakeFacts | null> {
+  const [row] = await db.$queryRaw<
+    {
+      time_zone: string;
+      plan_minutes: number;
+      existing_id: string | null;
+      campaign: IntakeFacts['campaign'];
+      agent: IntakeFacts['agentByCode'];
+    }[]
+  >`
+    SELECT a.time_zone, a.plan_minutes,
+           (SELECT c.id FROM calls c WHERE c.account_id = a.id AND c.external_id = ${q.externalId}) AS existing_id,
+           (SELECT json_build_object('id', p.id, 'language', p.language) FROM campaigns p
+             WHERE p.account_id = a.id AND p.archived_at IS NULL
+               AND (p.name_normalized = ${q.campaignName} OR p.id = ${q.campaignId}::uuid)
+             LIMIT 1) AS campaign,
+           (SELECT json_build_object('id', g.id, 'codeNormalized', g.code_normalized) FROM agents g
+             WHERE g.account_id = a.id AND g.code_normalized = ${q.agentCode} AND g.active
+             LIMIT 1) AS agent
+      FROM accounts a WHERE a.id = ${accountId}::uuid`;
+  if (!row) return null;
+  return {
+    timeZone: row.time_zone,
+    planMinutes: row.plan_minutes,
+    existingId: row.existing_id,
+    campaign: row.campaign,
+    agentByCode: row.agent,
+  };
+}
+
+export interface NewCall {
+  id: string;
+  accountId: string;
+  externalId: string | null;
+  source: 'api' | 'upload';
+  agentId: string;
+  campaignId: string | null;
+  startedAt: Date;
+  customerPhone: string | null;
+  customerName: string | null;
+  direction: string | null;
+  language: string | null;
+  fileName: string;
+  fileSize: number;
+  fileSha256: string;
+  contentType: string;
+  storageKey: string;
+  minutes: number;
+  period: string;
+}
+
+/**
+ * The call row, its minute reservation against the plan, its period's call and storage counts and
+ * its ledger entry, in one statement (one round trip) inside the caller's transaction. Answers
+ * `exists` when a concurrent request with the same external_id won (nothing is written then) and
+ * throws `no_minutes` when the plan cannot cover the reservation (the caller's rollback removes
+ * the row). The period row's conditional upsert takes its lock and re-checks against the committed
+ * total, so concurrent intakes never overspend.
+ */
+export async function insertCallReserving(
+  tx: Tx,
+  c: NewCall,
+  planMinutes: number,
+): Promise<{ status: 'queued' } | { status: 'exists' }> {
+  const [row] = await tx.$queryRaw<{ id: string | null; reserved: boolean }[]>`
+    WITH call AS (
+      INSERT INTO calls (id, account_id, external_id, source, agent_id, campaign_id, started_at, customer_phone,
+                         customer_name, direction, language, file_name, file_size, file_sha256, content_type,
+                         storage_key, reserved_minutes, period)
+      VALUES (${c.id}::uuid, ${c.accountId}::uuid, ${c.externalId}, ${c.source}::"CallSource", ${c.agentId}::uuid,
+              ${c.campaignId}::uuid, ${c.startedAt}, ${c.customerPhone}, ${c.customerName},
+              ${c.direction}::"CallDirection", ${c.language}, ${c.fileName}, ${c.fileSize}::bigint, ${c.fileSha256},
+              ${c.contentType}, ${c.storageKey}, ${c.minutes}, ${c.period})
+      ON CONFLICT (account_id, external_id) DO NOTHING
+      RETURNING id
+    ), reservation AS (
+      INSERT INTO usage_periods AS u (account_id, period, minutes_reserved, calls, storage_bytes)
+      SELECT ${c.accountId}::uuid, ${c.period}, ${c.minutes}::int, 1, ${c.fileSize}::bigint FROM call
+       WHERE ${planMinutes}::int >= ${c.minutes}::int
+      ON CONFLICT (account_id, period) DO UPDATE
+         SET minutes_reserved = u.minutes_reserved + excluded.minutes_reserved,
+             calls = u.calls + 1,
+             storage_bytes = u.storage_bytes + excluded.storage_bytes
+       WHERE ${planMinutes}::int - u.minutes_used - u.minutes_reserved >= excluded.minutes_reserved
+      RETURNING 1
+    ), ledger AS (
+      INSERT INTO minute_ledger (account_id, call_id, period, kind, minutes)
+      SELECT ${c.accountId}::uuid, call.id, ${c.period}, 'reserve', ${c.minutes}::int FROM call, reservation
+    )
+    SELECT (SELECT id FROM call) AS id, EXISTS (SELECT 1 FROM reservation) AS reserved`;
+  if (!row?.id) return { status: 'exists' };
+  if (!row.reserved) {
+    const [u] = await tx.$queryRaw<{ used: number; reserved: number }[]>`
+      SELECT minutes_used AS used, minutes_reserved AS reserved FROM usage_periods
+       WHERE account_id = ${c.accountId}::uuid AND period = ${c.period}`;
+    const available = Math.max(0, planMinutes - (u?.used ?? 0) - (u?.reserved ?? 0));
+    throw new DomainError(
+      'no_minutes',
+      `This recording reserves ${c.minutes} minute(s) (one per MB of file size) but only ${available} of the plan's ${planMinutes} minutes are available this period.`,
+      { required: c.minutes, available },
+    );
+  }
+  return { status: 'queued' };
+}
