@@ -23,10 +23,8 @@ export function createHousekeepingTask(app: AppContext): Task {
       }
     }
     let orphans = 0;
-    for await (const key of app.storage.keys()) {
-      const local = await app.storage.localPath(key);
-      const s = await stat(local).catch(() => null);
-      if (!s || s.mtimeMs >= cutoff) continue;
+    for await (const { key, modifiedAt } of app.storage.list()) {
+      if (modifiedAt.getTime() >= cutoff) continue;
       const used = await app.db.call.count({ where: { storageKey: key } });
       if (!used) {
         await app.storage.delete(key);

@@ -39,16 +39,18 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     }
 
     // Tools name the file in their messages; users see the detail, so it names their file instead.
-    const path = await app.storage.localPath(call.storageKey);
+    let path = call.storageKey;
     let result;
     try {
-      if (!(await app.storage.exists(call.storageKey)))
-        throw new Error(`recording ${call.storageKey} is missing from storage`);
-      result = await transcribeFile(path, {
-        engines,
-        language: call.language,
-        agentChannel: call.account.agentChannel === 'right' ? 'right' : 'left',
-        logger: log,
+      // A missing recording rejects with StorageMissing: retried, as storage may be coming back.
+      result = await app.storage.withLocalFile(call.storageKey, (file) => {
+        path = file;
+        return transcribeFile(file, {
+          engines,
+          language: call.language,
+          agentChannel: call.account.agentChannel === 'right' ? 'right' : 'left',
+          logger: log,
+        });
       });
     } catch (error) {
       // Unexpected errors and passing engine trouble (rate limits, outages) are retried by

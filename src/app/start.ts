@@ -8,7 +8,7 @@ import { createDb } from '../db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
-import { localStorage } from '../storage/local.ts';
+import { createStorage } from '../storage/index.ts';
 import { createHttpServer } from '../http/server.ts';
 import { buildRoutes, buildFallback } from '../http/routes.ts';
 import { CRONTAB, createTaskList } from '../../workers/index.ts';
@@ -50,7 +50,7 @@ export async function startService(
     config: { ...config, databaseUrl },
     log,
     db: createDb(databaseUrl),
-    storage: localStorage(config.storageDir),
+    storage: createStorage(config),
   };
 
   let server: ReturnType<typeof createHttpServer> | null = null;
