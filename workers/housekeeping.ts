@@ -2,13 +2,14 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Task } from 'graphile-worker';
 import type { AppContext } from '../src/app/context.ts';
+import { deleteEndedRateLimits } from '../src/db/rate-limiter.ts';
 
 const HOUR = 3_600_000;
 
 /**
  * Hourly: removes upload leftovers of a process that died mid-request, and stored recordings no
  * call refers to (a crash between moving the file and committing the call). Both are older than
- * an hour, so nothing in flight is touched.
+ * an hour, so nothing in flight is touched. Also rate-limit counters whose window ended.
  */
 export function createHousekeepingTask(app: AppContext): Task {
   return async () => {
@@ -31,6 +32,7 @@ export function createHousekeepingTask(app: AppContext): Task {
         orphans++;
       }
     }
-    if (temps || orphans) app.log.info({ temps, orphans }, 'housekeeping removed leftovers');
+    const rateLimits = await deleteEndedRateLimits(app.db);
+    if (temps || orphans || rateLimits) app.log.info({ temps, orphans, rateLimits }, 'housekeeping removed leftovers');
   };
 }

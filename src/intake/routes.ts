@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../app/context.ts';
+import { sharedLimiter } from '../db/rate-limiter.ts';
 import { authenticateApiKey } from '../domain/api-keys.ts';
 import { DomainError } from '../domain/errors.ts';
 import { sendError, sendErrorAndClose, sendJson } from '../http/respond.ts';
@@ -16,8 +17,8 @@ export const INTAKE_MAX_BYTES = 20 * 1_048_576;
 const BEARER = 'Bearer realm="escucha", error="invalid_token"';
 
 export function intakeRoutes(app: AppContext): Route[] {
-  // Per process; with several api processes the effective limit is this times their number.
-  const limiter = new RateLimiterMemory({ points: app.config.intakeRatePerMinute, duration: 60 });
+  // Counted in PostgreSQL: several api processes enforce one limit per account.
+  const limiter = sharedLimiter(app.db, { keyPrefix: 'intake', points: app.config.intakeRatePerMinute, duration: 60 });
 
   async function postCall(req: IncomingMessage, res: ServerResponse) {
     const auth = req.headers.authorization ?? '';

@@ -30,7 +30,7 @@ async function keysInBucket() {
   for await (const o of bucket.list()) keys.push(o.key);
   return keys.sort();
 }
-const post = (key: string, bytes: Buffer, fields: Record<string, string> = {}) =>
+const post = (key: string, bytes: Buffer<ArrayBuffer>, fields: Record<string, string> = {}) =>
   postCall(svc.url, {
     key,
     fields: { agent_code: 'AG-07', ...fields },
