@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { type DecoderPaths, resolveDecoder } from './audio/binaries.ts';
+import { parseStorageUrl, type S3Settings } from './storage/s3-settings.ts';
 import { resolveModelsDir } from './transcription/models.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -24,6 +25,15 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   WORKER_STALE_SECONDS: z.coerce.number().min(1).default(60),
   STORAGE_DIR: z.string().optional(),
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'STORAGE_URL must look like s3://bucket/prefix')
+    .optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
   MODELS_DIR: z.string().optional(),
   TRANSCRIPTION_ENGINE: z.enum(['moonshine', 'openai']).default('moonshine'),
   MOONSHINE_LANGUAGES: z
@@ -77,7 +87,10 @@ export interface Config {
   workerConcurrency: number;
   /** A worker silent this long is presumed dead; its jobs are retried by others. */
   workerStaleSeconds: number;
+  /** Local recording folder (the default storage) and home of `tmpDir` with either driver. */
   storageDir: string;
+  /** Where recordings live: STORAGE_DIR, or the S3-compatible bucket of STORAGE_URL. */
+  storage: { kind: 'local' } | ({ kind: 's3' } & S3Settings);
   tmpDir: string;
   modelsDir: string;
   /** ffmpeg / ffprobe: FFMPEG_PATH / FFPROBE_PATH, else the npm packages' binaries. */
@@ -136,6 +149,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (e.TRANSCRIPTION_ENGINE === 'openai' && !e.OPENAI_TRANSCRIBE_URL) {
     throw new ConfigError('TRANSCRIPTION_ENGINE=openai needs OPENAI_TRANSCRIBE_URL (e.g. https://api.openai.com/v1)');
   }
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the AWS default chain)',
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     env: e.NODE_ENV,
@@ -150,6 +168,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerStaleSeconds: e.WORKER_STALE_SECONDS,
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')),
+    storage: e.STORAGE_URL
+      ? {
+          kind: 's3',
+          ...parseStorageUrl(e.STORAGE_URL),
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          credentials: e.S3_ACCESS_KEY_ID
+            ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
+            : undefined,
+          // Self-hosted stores rarely have a wildcard DNS name per bucket; AWS itself prefers virtual hosts.
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+        }
+      : { kind: 'local' },
     tmpDir: path.join(path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'recordings')), '.incoming'),
     modelsDir: resolveModelsDir(source),
     decoder: resolveDecoder(e),

@@ -2,13 +2,14 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../src/app/context.ts';
 import { task } from './jobs.ts';
+import { deleteEndedRateLimits } from '../src/db/rate-limiter.ts';
 
 const HOUR = 3_600_000;
 
 /**
  * Hourly: removes upload leftovers of a process that died mid-request, and stored recordings no
  * call refers to (a crash between moving the file and committing the call). Both are older than
- * an hour, so nothing in flight is touched.
+ * an hour, so nothing in flight is touched. Also rate-limit counters whose window ended.
  */
 export function createHousekeepingTask(app: AppContext) {
   return task('housekeeping', async () => {
@@ -23,16 +24,15 @@ export function createHousekeepingTask(app: AppContext) {
       }
     }
     let orphans = 0;
-    for await (const key of app.storage.keys()) {
-      const local = await app.storage.localPath(key);
-      const s = await stat(local).catch(() => null);
-      if (!s || s.mtimeMs >= cutoff) continue;
+    for await (const { key, modifiedAt } of app.storage.list()) {
+      if (modifiedAt.getTime() >= cutoff) continue;
       const used = await app.db.call.count({ where: { storageKey: key } });
       if (!used) {
         await app.storage.delete(key);
         orphans++;
       }
     }
-    if (temps || orphans) app.log.info({ temps, orphans }, 'housekeeping removed leftovers');
+    const rateLimits = await deleteEndedRateLimits(app.db);
+    if (temps || orphans || rateLimits) app.log.info({ temps, orphans, rateLimits }, 'housekeeping removed leftovers');
   });
 }

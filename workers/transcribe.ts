@@ -38,18 +38,22 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     }
 
     // Tools name the file in their messages; users see the detail, so it names their file instead.
-    const path = await app.storage.localPath(call.storageKey);
+    let path = call.storageKey;
     let result: Awaited<ReturnType<typeof transcribeFile>>;
     try {
       if (!(await app.storage.exists(call.storageKey)))
         throw new OperatorFault('storage', `recording ${call.storageKey} is missing from storage`);
       const started = performance.now();
-      result = await transcribeFile(path, {
-        engines,
-        language: call.language,
-        agentChannel: call.account.agentChannel === 'right' ? 'right' : 'left',
-        logger: log,
-        decoder: app.config.decoder,
+      // Object storage hands a temporary local copy, removed when transcription ends.
+      result = await app.storage.withLocalFile(call.storageKey, (file) => {
+        path = file;
+        return transcribeFile(file, {
+          engines,
+          language: call.language,
+          agentChannel: call.account.agentChannel === 'right' ? 'right' : 'left',
+          logger: log,
+          decoder: app.config.decoder,
+        });
       });
       if (result.durationSeconds > 0)
         app.metrics?.transcriptionRealtimeFactor.observe((performance.now() - started) / 1000 / result.durationSeconds);

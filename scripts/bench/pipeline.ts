@@ -30,7 +30,7 @@ import { createAgent } from '../../src/domain/agents.ts';
 import { createApiKey } from '../../src/domain/api-keys.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
 import { createLogger } from '../../src/log.ts';
-import { localStorage } from '../../src/storage/local.ts';
+import { createStorage } from '../../src/storage/index.ts';
 import { createEngines, transcribeFile } from '../../src/transcription/index.ts';
 import { moonshineLanguages } from '../../src/transcription/moonshine.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
@@ -540,7 +540,7 @@ async function measureService(db: BenchDb, work: string, short: Recording[]): Pr
   // Seed: account, agent, API key, default template and the webhook endpoint (as the end-to-end test does).
   const config = loadConfig({ ...process.env, ...env });
   const prisma = createDb(db.url, { max: 2 });
-  const app: AppContext = { config, db: prisma, log: createLogger('silent'), storage: localStorage(config.storageDir) };
+  const app: AppContext = { config, db: prisma, log: createLogger('silent'), storage: createStorage(config) };
   let secret: string | null = null;
   const receiver = await startReceiver(() => secret);
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });

@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { AppContext } from '../app/context.ts';
+import { sharedLimiter } from '../db/rate-limiter.ts';
 import { DomainError } from '../domain/errors.ts';
 import { hashPassword, verifyPassword } from '../domain/passwords.ts';
 import { createSession, type AuthSession } from './session.ts';
@@ -10,15 +11,14 @@ export const LOGIN_WINDOW_SECONDS = 15 * 60;
 /** Sign-in attempts per IP over the same window, whatever the emails (password spraying). */
 export const LOGIN_MAX_PER_IP = 50;
 
-// Per process: with several api processes an attacker gets this many tries per process, which is
-// still far below what a password guessing attack needs. A shared limiter would need Postgres or Redis.
-const limiters = new WeakMap<AppContext, { pair: RateLimiterMemory; ip: RateLimiterMemory }>();
+// Counted in PostgreSQL: every api process draws on the same tries.
+const limiters = new WeakMap<AppContext, { pair: RateLimiterPostgres; ip: RateLimiterPostgres }>();
 function limitersFor(app: AppContext) {
   let l = limiters.get(app);
   if (!l) {
     l = {
-      pair: new RateLimiterMemory({ keyPrefix: 'login', points: LOGIN_MAX_FAILURES, duration: LOGIN_WINDOW_SECONDS }),
-      ip: new RateLimiterMemory({ keyPrefix: 'login-ip', points: LOGIN_MAX_PER_IP, duration: LOGIN_WINDOW_SECONDS }),
+      pair: sharedLimiter(app.db, { keyPrefix: 'login', points: LOGIN_MAX_FAILURES, duration: LOGIN_WINDOW_SECONDS }),
+      ip: sharedLimiter(app.db, { keyPrefix: 'login-ip', points: LOGIN_MAX_PER_IP, duration: LOGIN_WINDOW_SECONDS }),
     };
     limiters.set(app, l);
   }

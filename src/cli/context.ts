@@ -6,7 +6,7 @@ import { createDb } from '../db/client.ts';
 import { runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import type { Logger } from '../log.ts';
-import { localStorage } from '../storage/local.ts';
+import { createStorage } from '../storage/index.ts';
 
 export interface CliContext {
   app: AppContext;
@@ -67,7 +67,7 @@ export async function openCliContext(
   }
   const db = createDb(url, { max: 2 });
   return {
-    app: { config: { ...config, databaseUrl: url }, log, db, storage: localStorage(config.storageDir) },
+    app: { config: { ...config, databaseUrl: url }, log, db, storage: createStorage(config) },
     async close() {
       await db.$disconnect();
       await stop?.();

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { sharedLimiter } from '../db/rate-limiter.ts';
 import type { AppContext } from '../app/context.ts';
 import { authenticateApiKey } from '../domain/api-keys.ts';
 import { DomainError, type ErrorCode, httpStatusOf } from '../domain/errors.ts';
@@ -22,8 +23,8 @@ const CONCURRENCY_RETRY_SECONDS = 5;
 const ROUTE = 'POST /v1/calls';
 
 export function intakeRoutes(app: AppContext): Route[] {
-  // Per process; with several api processes the effective limit is this times their number.
-  const limiter = new RateLimiterMemory({ points: app.config.intakeRatePerMinute, duration: 60 });
+  // Counted in PostgreSQL: several api processes enforce one limit per account.
+  const limiter = sharedLimiter(app.db, { keyPrefix: 'intake', points: app.config.intakeRatePerMinute, duration: 60 });
 
   const storageAlert = new StorageAlert(app.log);
   // Uploads in flight per API key (this process), for INTAKE_MAX_CONCURRENT_PER_KEY.

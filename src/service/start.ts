@@ -6,7 +6,7 @@ import { ApiKeyCache } from '../domain/api-key-cache.ts';
 import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
-import { localStorage } from '../storage/local.ts';
+import { createStorage } from '../storage/index.ts';
 import { createHttpServer } from '../http/server.ts';
 import { buildRoutes, buildFallback } from './routes.ts';
 import type { AppContext } from '../app/context.ts';
@@ -70,7 +70,7 @@ async function startRoles(
     config: { ...config, databaseUrl },
     log,
     db,
-    storage: localStorage(config.storageDir),
+    storage: createStorage(config),
     faults: new FaultBoard(),
     metrics: createMetrics(db),
     ...(roles.api && { apiKeys: new ApiKeyCache(db, databaseUrl, log) }),

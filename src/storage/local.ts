@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Storage } from './storage.ts';
+import { StorageMissing, type Storage } from './storage.ts';
 
 export function localStorage(root: string): Storage {
   const resolve = (key: string) => {
@@ -10,20 +10,25 @@ export function localStorage(root: string): Storage {
     if (!full.startsWith(path.resolve(root) + path.sep)) throw new Error(`invalid storage key ${key}`);
     return full;
   };
+  const statOf = (key: string) =>
+    stat(resolve(key)).catch((error) => {
+      throw error?.code === 'ENOENT' ? new StorageMissing(key, { cause: error }) : error;
+    });
   return {
     async putFile(key, tempPath) {
       const target = resolve(key);
       await mkdir(path.dirname(target), { recursive: true });
       await rename(tempPath, target);
     },
-    async localPath(key) {
-      return resolve(key);
+    async withLocalFile(key, use) {
+      await statOf(key);
+      return use(resolve(key));
     },
     read(key, range) {
       return createReadStream(resolve(key), range ? { start: range.start, end: range.end } : {});
     },
     async size(key) {
-      return (await stat(resolve(key))).size;
+      return (await statOf(key)).size;
     },
     async delete(key) {
       await rm(resolve(key), { force: true });
@@ -34,12 +39,16 @@ export function localStorage(root: string): Storage {
         () => false,
       );
     },
-    async *keys() {
+    async *list() {
       const base = path.resolve(root);
       for (const entry of await readdir(base, { recursive: true, withFileTypes: true }).catch(() => [])) {
         if (!entry.isFile()) continue;
-        const rel = path.relative(base, path.join(entry.parentPath, entry.name));
-        if (!rel.startsWith('.')) yield rel.split(path.sep).join('/');
+        const full = path.join(entry.parentPath, entry.name);
+        const rel = path.relative(base, full);
+        // Dot folders hold unfinished uploads (`.incoming`), not recordings.
+        if (rel.startsWith('.')) continue;
+        const s = await stat(full).catch(() => null);
+        if (s) yield { key: rel.split(path.sep).join('/'), modifiedAt: s.mtime };
       }
     },
   };

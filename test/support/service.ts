@@ -70,7 +70,7 @@ function listFiles(dir: string): string[] {
 }
 
 export async function seedAccount(
-  svc: Service,
+  svc: Pick<Service, 'app'>,
   opts: { minutes?: number; seats?: number; timeZone?: string; agents?: { name: string; code?: string }[] } = {},
 ) {
   const { account, owner } = await createAccount(svc.app.db, {
