@@ -18,6 +18,10 @@ export interface MoonshineOptions {
   modelsDir: string;
   /** Threads per ONNX session (default: ONNX Runtime's choice, all cores). */
   intraOpThreads?: number;
+  /** Hypotheses kept per decoding step; 1 is greedy. */
+  beamWidth?: number;
+  /** Chunks run through the encoder and decoder together. */
+  batchSize?: number;
 }
 
 interface Model {
