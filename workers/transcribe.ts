@@ -114,6 +114,6 @@ function defaultEngines(app: AppContext): TranscriptionEngine[] {
           modelsDir: app.config.modelsDir,
           openai: { baseUrl: t.baseUrl, apiKey: t.apiKey, model: t.model },
         }
-      : { engine: 'moonshine', modelsDir: app.config.modelsDir },
+      : { engine: 'moonshine', modelsDir: app.config.modelsDir, concurrency: app.config.workerConcurrency },
   );
 }

@@ -8,6 +8,10 @@ export interface Segment {
   text: string;
   /** Index of the decoded channel the segment was heard on (0 = left / mono). */
   channel: number;
+  /** The recogniser's confidence in the segment, 0–1 (absent on older calls and engines without one). */
+  confidence?: number;
+  /** Indexes into `text.split(' ')` of words the recogniser was unsure of (absent when none or unknown). */
+  uncertainWords?: number[];
 }
 
 export interface EngineResult {
@@ -22,6 +26,9 @@ export interface ChunkTranscript {
   avgLogProb: number;
   /** Language the engine itself reported, when it detects languages. */
   language?: string;
+  /** See Segment.confidence / Segment.uncertainWords. */
+  confidence?: number;
+  uncertainWords?: number[];
 }
 
 /** One speech-to-text backend. Chunks are 16 kHz mono speech of at most ~30 s (cut by the VAD). */

@@ -10,8 +10,10 @@ export { UndecodableAudioError, TooLongError } from '../audio/decode.ts';
 export interface TranscriptionConfig {
   engine: 'moonshine' | 'openai';
   modelsDir: string;
-  /** Threads per Moonshine ONNX session; leave unset to use all cores. */
+  /** Threads per Moonshine ONNX session; leave unset to share the cores among `concurrency` jobs. */
   intraOpThreads?: number;
+  /** Transcriptions that run at the same time (WORKER_CONCURRENCY). */
+  concurrency?: number;
   openai?: { baseUrl: string; apiKey?: string | undefined; model: string; languages?: readonly string[] };
 }
 
@@ -25,6 +27,7 @@ export function createEngines(config: TranscriptionConfig): TranscriptionEngine[
     new MoonshineEngine({
       modelsDir: config.modelsDir,
       ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}),
+      ...(config.concurrency ? { concurrency: config.concurrency } : {}),
     }),
   ];
 }

@@ -72,14 +72,14 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     return result;
   };
 
-  const lines: { chunk: Omit<Chunk, 'samples'>; text: string }[] = [];
+  const lines: { chunk: Omit<Chunk, 'samples'>; heard: ChunkTranscript }[] = [];
   let chunkCount = 0;
   let speechSeconds = 0;
   const recognise = async (chunks: Chunk[]) => {
     for (const chunk of chunks) {
-      const { text } = await run(engine!, chunk, language);
+      const heard = await run(engine!, chunk, language);
       cache.delete(chunk);
-      if (text) lines.push({ chunk: { channel: chunk.channel, start: chunk.start, end: chunk.end }, text });
+      if (heard.text) lines.push({ chunk: { channel: chunk.channel, start: chunk.start, end: chunk.end }, heard });
     }
   };
   const heard = async (chunks: Chunk[], ended: boolean) => {
@@ -128,12 +128,14 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   const channels = twin?.same ? 1 : channelCount;
   const segments: Segment[] = lines
     .sort((a, b) => byTime(a.chunk, b.chunk))
-    .map(({ chunk, text }) => ({
+    .map(({ chunk, heard }) => ({
       start: round(chunk.start),
       end: round(chunk.end),
       speaker: speakerOf(chunk.channel, channels, opts.agentChannel ?? 'left'),
-      text,
+      text: heard.text,
       channel: chunk.channel,
+      ...(heard.confidence !== undefined ? { confidence: heard.confidence } : {}),
+      ...(heard.uncertainWords ? { uncertainWords: heard.uncertainWords } : {}),
     }));
   if (!segments.length) throw new NoSpeechError('Speech-like audio was found but no words were recognised');
   return { segments, language: language!, durationSeconds: frames / SAMPLE_RATE, channels };
