@@ -244,7 +244,7 @@ class ChannelWriter {
   append(block: Float32Array[]): void {
     const n = block[0]!.length;
     this.ensure(this.frames + n);
-    block.forEach((b, c) => this.buffers[c]!.set(b, this.frames));
+    for (const [c, b] of block.entries()) this.buffers[c]!.set(b, this.frames);
     this.frames += n;
   }
 
