@@ -202,10 +202,9 @@ function phrasesOf(def: unknown): string[] {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) {
-        if (k === 'phrases' && Array.isArray(x))
-          for (const p of x)
-            if (typeof p === 'string') out.add(p);
-            else walk(x);
+        if (k === 'phrases' && Array.isArray(x)) {
+          for (const p of x) if (typeof p === 'string') out.add(p);
+        } else walk(x);
       }
   };
   walk(def);
@@ -265,7 +264,7 @@ try {
   let dense: DenseRun[] = [];
   for (const [i, cond] of conds.entries()) {
     // Dense speech right after the two conditions the baseline runs on; the rest as time allows.
-    if (i === 2) dense = await denseRuns(sets, !!args.long);
+    if (i === 2 && !only) dense = await denseRuns(sets, !!args.long);
     if (performance.now() > deadline) {
       note(
         `bench:asr: --time-limit reached; skipped ${conds
@@ -306,7 +305,7 @@ try {
     }
   }
 
-  if (conds.length <= 2) dense = await denseRuns(sets, !!args.long);
+  if (conds.length <= 2 && !only) dense = await denseRuns(sets, !!args.long);
   report(measures, dense, conds);
 } finally {
   await ws.cleanup();
