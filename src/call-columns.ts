@@ -19,6 +19,10 @@ export const Segment = z.object({
   text: z.string(),
   /** Index of the decoded channel the segment was heard on (0 = left / mono). */
   channel: z.number().int(),
+  /** The recogniser's confidence in the segment, 0–1 (absent on older calls and engines without one). */
+  confidence: z.number().min(0).max(1).optional(),
+  /** Indexes into `text.split(' ')` of words the recogniser was unsure of (absent when none or unknown). */
+  uncertainWords: z.array(z.number().int().min(0)).optional(),
 });
 export type Segment = z.infer<typeof Segment>;
 export const Segments = z.array(Segment);

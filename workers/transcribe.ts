@@ -121,6 +121,7 @@ function defaultEngines(app: AppContext): TranscriptionEngine[] {
     engine: t.engine,
     modelsDir: app.config.modelsDir,
     moonshineLanguages: t.moonshineLanguages,
+    concurrency: app.config.workerConcurrency,
     ...(t.openai ? { openai: t.openai } : {}),
   });
 }

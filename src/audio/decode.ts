@@ -80,12 +80,49 @@ export async function probeAudio(path: string, decoder: DecoderPaths = resolveDe
 
 /** Decodes any ffmpeg-readable audio to 16 kHz float PCM, one Float32Array per channel (mono stays mono). */
 export async function decodeAudio(path: string, opts: DecodeOptions = {}): Promise<DecodedAudio> {
+  const stream = await openAudioStream(path, opts);
+  // Per-channel arrays sized from the probed duration, so a call is held once as float32.
+  const out = new ChannelWriter(stream.info.channels, Math.ceil((stream.info.durationSeconds + 1) * SAMPLE_RATE));
+  for await (const block of stream.blocks) out.append(block);
+  return { sampleRate: SAMPLE_RATE, channels: out.finish(), durationSeconds: out.frames / SAMPLE_RATE };
+}
+
+export interface AudioStream {
+  /** Probed facts; `channels` is the number of channels decoded (after downmixing to `maxChannels`). */
+  info: AudioInfo;
+  /**
+   * Blocks of at most `blockSeconds`, one Float32Array per channel, in order. The arrays are fresh for each
+   * block (the consumer may keep them). Reading is paced by the consumer: ffmpeg waits on the pipe, so memory
+   * stays bounded however long the call. Throws TooLongError / UndecodableAudioError like decodeAudio.
+   */
+  blocks: AsyncGenerator<Float32Array[]>;
+}
+
+/** Opens a decoder process on `path` and reads it block by block: a long call is never held whole. */
+export async function openAudioStream(
+  path: string,
+  opts: DecodeOptions & { blockSeconds?: number } = {},
+): Promise<AudioStream> {
   const maxSeconds = opts.maxDurationSeconds ?? DEFAULT_MAX_SECONDS;
   const decoder = opts.decoder ?? resolveDecoder();
   const info = await probeAudio(path, decoder);
   if (info.durationSeconds > maxSeconds) throw new TooLongError(info.durationSeconds, maxSeconds);
   const channelCount = Math.max(1, Math.min(info.channels, opts.maxChannels ?? 2));
+  const blockFrames = Math.round((opts.blockSeconds ?? 10) * SAMPLE_RATE);
+  return {
+    info: { ...info, channels: channelCount },
+    blocks: readBlocks(path, info, channelCount, maxSeconds, blockFrames, decoder),
+  };
+}
 
+async function* readBlocks(
+  path: string,
+  info: AudioInfo,
+  channelCount: number,
+  maxSeconds: number,
+  blockFrames: number,
+  decoder: DecoderPaths,
+): AsyncGenerator<Float32Array[]> {
   const [command, args] = await decoderCommand(path, info, channelCount, decoder.ffmpeg);
   const ff = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -99,30 +136,34 @@ export async function decodeAudio(path: string, opts: DecodeOptions = {}): Promi
   // Awaited after the output is read; handled now so a failed spawn cannot crash the process.
   exited.catch(() => {});
 
-  // Samples go straight from ffmpeg's chunks into per-channel arrays sized from the probed duration,
-  // so a long call is held once as float32 rather than also as one big interleaved buffer.
   const maxFrames = Math.ceil(maxSeconds * SAMPLE_RATE);
-  const out = new ChannelWriter(channelCount, Math.ceil((info.durationSeconds + 1) * SAMPLE_RATE));
+  const pending = new ChannelWriter(channelCount, blockFrames);
+  let frames = 0;
   let tooLong = false;
+  let finished = false;
   try {
     for await (const chunk of ff.stdout as AsyncIterable<Buffer>) {
-      out.push(chunk);
-      if (out.frames > maxFrames) {
+      frames += pending.push(chunk);
+      if (frames > maxFrames) {
         tooLong = true;
-        ff.kill('SIGKILL');
         break;
       }
+      while (pending.frames >= blockFrames) yield pending.take(blockFrames);
+    }
+    if (!tooLong) {
+      const code = await exited;
+      if (code !== 0)
+        throw new UndecodableAudioError(`${command} cannot decode the file: ${stderr.trim() || `exit ${code}`}`);
+      if (frames === 0) throw new UndecodableAudioError('The audio stream decodes to no samples');
+      if (pending.frames > 0) yield pending.take(pending.frames);
+      finished = true;
     }
   } finally {
     ff.stdout.destroy();
+    // A consumer that stops early (or an error) must not leave the decoder running.
+    if (!finished && ff.exitCode === null) ff.kill('SIGKILL');
   }
-  const code = await exited;
-  if (tooLong) throw new TooLongError(out.frames / SAMPLE_RATE, maxSeconds);
-  if (code !== 0)
-    throw new UndecodableAudioError(`${command} cannot decode the file: ${stderr.trim() || `exit ${code}`}`);
-  if (out.frames === 0) throw new UndecodableAudioError('The audio stream decodes to no samples');
-  const channels = out.finish();
-  return { sampleRate: SAMPLE_RATE, channels, durationSeconds: out.frames / SAMPLE_RATE };
+  if (tooLong) throw new TooLongError(frames / SAMPLE_RATE, maxSeconds);
 }
 
 // Phones record AMR with DTX (comfort-noise frames during pauses). FFmpeg's native AMR decoder skips
@@ -176,10 +217,11 @@ class ChannelWriter {
   constructor(count: number, initialFrames: number) {
     this.count = count;
     this.frameBytes = 4 * count;
-    this.buffers = Array.from({ length: count }, () => new Float32Array(initialFrames));
+    this.buffers = Array.from({ length: count }, () => new Float32Array(Math.max(1, initialFrames)));
   }
 
-  push(chunk: Buffer): void {
+  /** Adds interleaved bytes; returns the whole frames added. */
+  push(chunk: Buffer): number {
     const data = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
     const frames = Math.floor(data.length / this.frameBytes);
     this.ensure(this.frames + frames);
@@ -189,6 +231,23 @@ class ChannelWriter {
     }
     this.frames += frames;
     this.carry = Buffer.from(data.subarray(frames * this.frameBytes));
+    return frames;
+  }
+
+  /** Adds de-interleaved frames (one array per channel). */
+  append(block: Float32Array[]): void {
+    const n = block[0]!.length;
+    this.ensure(this.frames + n);
+    for (const [c, b] of block.entries()) this.buffers[c]!.set(b, this.frames);
+    this.frames += n;
+  }
+
+  /** Removes and returns the first `n` frames as fresh arrays. */
+  take(n: number): Float32Array[] {
+    const out = this.buffers.map((b) => b.slice(0, n));
+    for (const b of this.buffers) b.copyWithin(0, n, this.frames);
+    this.frames -= n;
+    return out;
   }
 
   finish(): Float32Array[] {

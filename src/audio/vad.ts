@@ -128,3 +128,115 @@ function splitLong(probs: Float32Array, start: number, end: number, maxWindows: 
   pieces.push([s, end]);
   return pieces;
 }
+
+/** A speech region with its samples (a copy: the tracker's buffer moves on). */
+export interface SpeechChunk extends SpeechRegion {
+  samples: Float32Array;
+}
+
+/**
+ * Voice detection over a stream: push blocks of 16 kHz mono audio as they are decoded and get back the
+ * regions that can no longer change, with their samples. Only the audio from the start of the first
+ * undecided region is kept (at most about `maxRegionSeconds` plus a block), and the per-window
+ * probabilities (31 floats a second), so memory does not grow with the call's length.
+ * Regions are the ones `detectSpeech` finds on the whole recording, except that two regions closer than
+ * twice the padding stay separate instead of being merged.
+ */
+export class SpeechTracker {
+  private readonly opts: VadOptions;
+  private probs = new Float32Array(1024);
+  private windows = 0;
+  // Audio kept from frame `base` on; `from` is the first window not yet given out in a region.
+  private audio = new Float32Array(16 * SAMPLE_RATE);
+  private base = 0;
+  private frames = 0;
+  private from = 0;
+  private state: ort.Tensor = new ort.Tensor('float32', new Float32Array(2 * 128), [2, 1, 128]);
+  private readonly input = new Float32Array(CONTEXT + WINDOW);
+  private readonly sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SAMPLE_RATE)]), []);
+
+  constructor(opts: VadOptions = {}) {
+    this.opts = opts;
+  }
+
+  async push(samples: Float32Array): Promise<SpeechChunk[]> {
+    this.keep(samples);
+    await this.score(false);
+    return this.settle(false);
+  }
+
+  /** The remaining regions once the recording has ended. */
+  async end(): Promise<SpeechChunk[]> {
+    await this.score(true);
+    return this.settle(true);
+  }
+
+  private keep(samples: Float32Array): void {
+    const used = this.frames - this.base;
+    if (used + samples.length > this.audio.length) {
+      const grown = new Float32Array(Math.max(used + samples.length, this.audio.length * 2));
+      grown.set(this.audio.subarray(0, used));
+      this.audio = grown;
+    }
+    this.audio.set(samples, used);
+    this.frames += samples.length;
+  }
+
+  // Scores every whole 32 ms window received; at the end the last partial window is padded with zeros.
+  private async score(final: boolean): Promise<void> {
+    const s = await vadSession();
+    while ((this.windows + 1) * WINDOW <= this.frames || (final && this.windows * WINDOW < this.frames)) {
+      const at = this.windows * WINDOW - this.base;
+      this.input.copyWithin(0, WINDOW, WINDOW + CONTEXT);
+      this.input.fill(0, CONTEXT);
+      this.input.set(this.audio.subarray(at, Math.min(at + WINDOW, this.frames - this.base)), CONTEXT);
+      const out = await s.run({
+        input: new ort.Tensor('float32', this.input.slice(), [1, this.input.length]),
+        state: this.state,
+        sr: this.sr,
+      });
+      this.state = out.stateN!;
+      if (this.windows === this.probs.length) {
+        const grown = new Float32Array(this.probs.length * 2);
+        grown.set(this.probs);
+        this.probs = grown;
+      }
+      this.probs[this.windows++] = (out.output!.data as Float32Array)[0]!;
+    }
+  }
+
+  private settle(final: boolean): SpeechChunk[] {
+    const offset = this.from * WINDOW_SECONDS;
+    const seconds = (final ? this.frames / SAMPLE_RATE : this.windows * WINDOW_SECONDS) - offset;
+    const regions = regionsFromProbabilities(this.probs.subarray(this.from, this.windows), seconds, this.opts);
+    // A region that ends this long before the newest window cannot grow any more (see the hysteresis above).
+    const settledBefore = this.windows * WINDOW_SECONDS - offset - (this.opts.minSilenceSeconds ?? 0.5);
+    const out: SpeechChunk[] = [];
+    for (const r of regions) {
+      if (!final && r.end > settledBefore) break;
+      const start = offset + r.start;
+      const end = offset + r.end;
+      const samples = this.audio.slice(
+        Math.floor(start * SAMPLE_RATE) - this.base,
+        Math.ceil(end * SAMPLE_RATE) - this.base,
+      );
+      out.push({ start, end, samples });
+      this.from = Math.max(this.from, Math.round(end / WINDOW_SECONDS));
+    }
+    // Nothing undecided: silence (or bursts too short to count) need not be kept beyond a few seconds.
+    if (!final && regions.length === out.length) {
+      const keepWindows = Math.ceil((2 + (this.opts.padSeconds ?? 0.2)) / WINDOW_SECONDS);
+      this.from = Math.max(this.from, this.windows - keepWindows);
+    }
+    this.drop(this.from * WINDOW - CONTEXT);
+    return out;
+  }
+
+  // Forgets audio before `frame` (never what the VAD still needs: windows are scored as they arrive).
+  private drop(frame: number): void {
+    const cut = Math.min(Math.max(frame, this.base), this.windows * WINDOW);
+    if (cut <= this.base) return;
+    this.audio.copyWithin(0, cut - this.base, this.frames - this.base);
+    this.base = cut;
+  }
+}

@@ -14,6 +14,9 @@ export interface ChunkTranscript {
   avgLogProb: number;
   /** Language the engine itself reported, when it detects languages. */
   language?: string;
+  /** See Segment.confidence / Segment.uncertainWords. */
+  confidence?: number;
+  uncertainWords?: number[];
 }
 
 /** One speech-to-text backend. Chunks are 16 kHz mono speech of at most ~30 s (cut by the VAD). */

@@ -16,9 +16,11 @@ export interface TranscriptionConfig {
    * operator's fault (the call waits); unset = the model folders present now.
    */
   moonshineLanguages?: readonly string[];
-  /** Threads per Moonshine ONNX session; leave unset to use all cores. */
+  /** Threads per Moonshine ONNX session; leave unset to share the cores among `concurrency` jobs. */
   intraOpThreads?: number;
   /** The API also takes every language the local models do not (tried after them). */
+  /** Transcriptions that run at the same time (WORKER_CONCURRENCY). */
+  concurrency?: number;
   openai?: { baseUrl: string; apiKey?: string | undefined; model: string; languages?: readonly string[] };
 }
 
@@ -32,6 +34,7 @@ export function createEngines(config: TranscriptionConfig): TranscriptionEngine[
         modelsDir: config.modelsDir,
         ...(config.moonshineLanguages ? { languages: config.moonshineLanguages } : {}),
         ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}),
+        ...(config.concurrency ? { concurrency: config.concurrency } : {}),
       }),
     );
   if (config.openai) engines.push(new OpenAiEngine(config.openai));

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import llamaTokenizer from 'llama-tokenizer-js';
@@ -17,13 +18,15 @@ const SAMPLE_RATE = 16000;
 export interface MoonshineOptions {
   /** Folder holding `moonshine-base-<lang>/` model folders. */
   modelsDir: string;
-  /** Threads per ONNX session (default: ONNX Runtime's choice, all cores). */
+  /** Threads per ONNX session (default: the cores shared out among `concurrency` jobs). */
   intraOpThreads?: number;
   /**
    * Languages this engine serves; their models are looked for on each use, so a model installed
    * while the service runs is picked up. Default: the model folders present at construction.
    */
   languages?: readonly string[];
+  /** Jobs that run chunks at the same time (the worker's concurrency); sets the default thread count. */
+  concurrency?: number;
 }
 
 interface Model {
@@ -71,11 +74,23 @@ export class MoonshineEngine implements TranscriptionEngine {
       input_values: new ort.Tensor('float32', samples, [1, samples.length]),
     });
     const maxTokens = Math.max(MIN_TOKENS, Math.ceil((samples.length / SAMPLE_RATE) * TOKENS_PER_SECOND));
-    const { tokens, logProbSum } = await greedyDecode(model, hidden!, maxTokens);
+    const { tokens, logProbs } = await greedyDecode(model, hidden!, maxTokens);
     // Moonshine's vocabulary is Llama's 32000 pieces plus unused padding ids; those never carry text.
     const known = tokens.filter((t) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
-    const text = known.length ? llamaTokenizer.decode(known, false, true) : '';
-    return { text: text.trim(), avgLogProb: tokens.length ? logProbSum / tokens.length : -Infinity };
+    const text = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
+    const logProbSum = logProbs.reduce((a, b) => a + b, 0);
+    return {
+      text,
+      avgLogProb: tokens.length ? logProbSum / tokens.length : -Infinity,
+      ...(text ? wordConfidence(text, tokens, logProbs) : {}),
+    };
+  }
+
+  // Measured with bench:asr on 2 cores: jobs running side by side each with all cores' worth of threads
+  // fight over them (ONNX Runtime spins its workers), so each job gets its share, at least one.
+  private threads(): number {
+    if (this.opts.intraOpThreads) return this.opts.intraOpThreads;
+    return Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, this.opts.concurrency ?? 1)));
   }
 
   private model(language: string): Promise<Model> {
@@ -90,7 +105,7 @@ export class MoonshineEngine implements TranscriptionEngine {
           ),
         );
       const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
-      model = loadModel(dir, this.opts.intraOpThreads).catch((err: unknown) => {
+      model = loadModel(dir, this.threads()).catch((err: unknown) => {
         throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
           cause: err,
         });
@@ -102,10 +117,13 @@ export class MoonshineEngine implements TranscriptionEngine {
   }
 }
 
-async function loadModel(dir: string, threads: number | undefined): Promise<Model> {
+async function loadModel(dir: string, threads: number): Promise<Model> {
+  // The graphs are sequential: inter-op threads would only add hand-offs.
   const options: ort.InferenceSession.SessionOptions = {
     graphOptimizationLevel: 'all',
-    ...(threads ? { intraOpNumThreads: threads } : {}),
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
   };
   const [encoder, decoder] = await Promise.all([
     ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
@@ -129,17 +147,23 @@ async function greedyDecode(
   model: Model,
   hidden: ort.Tensor,
   maxTokens: number,
-): Promise<{ tokens: number[]; logProbSum: number }> {
+): Promise<{ tokens: number[]; logProbs: number[] }> {
   const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
   const past: Record<string, ort.Tensor> = Object.fromEntries(model.pastNames.map((n) => [n, empty]));
   const tokens: number[] = [];
-  let logProbSum = 0;
+  const logProbs: number[] = [];
+  // Reused every step: ONNX Runtime copies inputs in, so one buffer serves the whole chunk.
+  const ids = new BigInt64Array(1);
+  const inputIds = new ort.Tensor('int64', ids, [1, 1]);
+  const firstStep = new ort.Tensor('bool', [false], [1]);
+  const laterStep = new ort.Tensor('bool', [true], [1]);
   let next = START_TOKEN;
   for (let step = 0; step < maxTokens; step++) {
+    ids[0] = BigInt(next);
     const out = await model.decoder.run({
-      input_ids: new ort.Tensor('int64', BigInt64Array.from([BigInt(next)]), [1, 1]),
+      input_ids: inputIds,
       encoder_hidden_states: hidden,
-      use_cache_branch: new ort.Tensor('bool', [step > 0], [1]),
+      use_cache_branch: step > 0 ? laterStep : firstStep,
       ...past,
     });
     const logits = out.logits!;
@@ -153,10 +177,40 @@ async function greedyDecode(
     }
     if (index === EOS_TOKEN) break;
     tokens.push(index);
-    logProbSum += logProb;
+    logProbs.push(logProb);
     next = index;
   }
-  return { tokens, logProbSum };
+  return { tokens, logProbs };
+}
+
+// Below this probability a word is shown as uncertain (the least likely of its tokens counts).
+const UNCERTAIN_WORD = 0.5;
+
+/**
+ * The decoder's own confidence: for the chunk, the geometric mean of its tokens' probabilities; for each
+ * word (a '▁'-led run of Llama pieces), the probability of its least likely token. Words are indexed as
+ * `text.split(' ')`; when pieces and words do not line up (odd spacing), only the chunk's figure is given.
+ */
+function wordConfidence(
+  text: string,
+  tokens: number[],
+  logProbs: number[],
+): { confidence: number; uncertainWords?: number[] } {
+  const kept = tokens
+    .map((t, i) => [t, logProbs[i]!] as const)
+    .filter(([t]) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
+  const confidence = Math.exp(kept.reduce((a, [, lp]) => a + lp, 0) / Math.max(1, kept.length));
+  const words: number[] = [];
+  for (const [t, lp] of kept) {
+    const piece = llamaTokenizer.vocabById[t] ?? '';
+    if (piece.startsWith('▁') && piece.length > 1) words.push(lp);
+    else if (words.length) words[words.length - 1] = Math.min(words.at(-1)!, lp);
+    else words.push(lp);
+  }
+  const round3 = Math.round(confidence * 1000) / 1000;
+  if (words.length !== text.split(' ').length) return { confidence: round3 };
+  const uncertain = words.flatMap((lp, i) => (Math.exp(lp) < UNCERTAIN_WORD ? [i] : []));
+  return { confidence: round3, ...(uncertain.length ? { uncertainWords: uncertain } : {}) };
 }
 
 function argmaxLogProb(row: Float32Array): { index: number; logProb: number } {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { DecoderPaths } from '../audio/binaries.ts';
-import { SAMPLE_RATE, decodeAudio } from '../audio/decode.ts';
-import { detectSpeech, type VadOptions } from '../audio/vad.ts';
+import { SAMPLE_RATE, openAudioStream } from '../audio/decode.ts';
+import { SpeechTracker, type VadOptions } from '../audio/vad.ts';
 import type { ChunkTranscript, EngineResult, Segment, Speaker, TranscriptionEngine } from './engine.ts';
 import { NoSpeechError, UnsupportedLanguageError } from './engine.ts';
 
@@ -39,71 +39,145 @@ const DETECT_CLEAR_MARGIN = 0.5;
 // A chunk a model cannot transcribe at all (it emits end-of-text at once) counts as this log-prob, not −∞,
 // so one odd chunk does not rule a language out.
 const EMPTY_LOG_PROB = -5;
+// Whether both stereo channels carry the same mix is decided on this much audio with sound.
+const TWIN_SECONDS = 60;
 
+/**
+ * Decodes, detects speech and recognises in a stream of bounded blocks: memory does not depend on the
+ * call's length (the decoder waits on its pipe while chunks are recognised). Stereo runs one voice
+ * tracker per channel. Chunks wait only while the language is being detected (≤ ~60 s of speech) and,
+ * on stereo, while it is not yet known whether both channels carry the same signal (the first minute).
+ */
 export async function transcribeFile(path: string, opts: TranscribeOptions): Promise<TranscribeResult> {
   const log = opts.logger;
-  const audio = await decodeAudio(path, {
+  const stream = await openAudioStream(path, {
     maxChannels: 2,
     ...(opts.decoder ? { decoder: opts.decoder } : {}),
     ...(opts.maxDurationSeconds ? { maxDurationSeconds: opts.maxDurationSeconds } : {}),
   });
-  const channels =
-    audio.channels.length === 2 && sameSignal(audio.channels[0]!, audio.channels[1]!)
-      ? [audio.channels[0]!]
-      : audio.channels;
+  const channelCount = stream.info.channels;
+  const trackers = Array.from({ length: channelCount }, () => new SpeechTracker(opts.vad));
+  const twin = channelCount === 2 ? new TwinCheck() : null;
+  let heldRight: Chunk[] = []; // right-channel chunks while `twin` is undecided
 
-  const chunks: Chunk[] = [];
-  for (const [channel, samples] of channels.entries()) {
-    for (const r of await detectSpeech(samples, opts.vad)) {
-      // Views, not copies: a long call is held in memory once.
-      chunks.push({
-        channel,
-        ...r,
-        samples: samples.subarray(Math.floor(r.start * SAMPLE_RATE), Math.ceil(r.end * SAMPLE_RATE)),
-      });
-    }
-  }
-  chunks.sort((a, b) => a.start - b.start || a.channel - b.channel);
-  log?.debug({ chunks: chunks.length, speechSeconds: sum(chunks.map(seconds)) }, 'speech detected');
-  if (!chunks.length) throw new NoSpeechError();
-
+  let language: string | null = opts.language ? checkCovered(opts.language, opts.engines) : null;
+  let engine = language ? opts.engines.find((e) => e.languages.includes(language!))! : null;
+  let undetected: Chunk[] = []; // chunks heard before the language is known
   const cache = new Map<Chunk, Map<string, ChunkTranscript>>();
-  const run = async (engine: TranscriptionEngine, chunk: Chunk, language: string | null): Promise<ChunkTranscript> => {
-    const key = language ?? '';
+  const run: Run = async (e, chunk, lang) => {
+    const key = lang ?? '';
     const hit = cache.get(chunk)?.get(key);
     if (hit) return hit;
     // ONNX runs resolve without giving timers and I/O a turn; yielding once per chunk keeps the HTTP
     // server, heartbeats and signal handlers of the same process answering during a long call.
     await new Promise((resolve) => setImmediate(resolve));
-    const result = await engine.transcribeChunk(chunk.samples, language);
+    const result = await e.transcribeChunk(chunk.samples, lang);
     if (!cache.has(chunk)) cache.set(chunk, new Map());
     cache.get(chunk)!.set(key, result);
     // An engine that detected a language also produced the transcript in that language.
-    if (language === null && result.language) cache.get(chunk)!.set(result.language, result);
+    if (lang === null && result.language) cache.get(chunk)!.set(result.language, result);
     return result;
   };
 
-  const language = opts.language
-    ? checkCovered(opts.language, opts.engines)
-    : await detectLanguage(chunks, opts.engines, run, log);
-  log?.info({ language, requested: opts.language ?? null }, 'transcription language');
-  const engine = opts.engines.find((e) => e.languages.includes(language))!;
+  const lines: { chunk: Omit<Chunk, 'samples'>; heard: ChunkTranscript }[] = [];
+  let chunkCount = 0;
+  let speechSeconds = 0;
+  const recognise = async (chunks: Chunk[]) => {
+    for (const chunk of chunks) {
+      const heard = await run(engine!, chunk, language);
+      cache.delete(chunk);
+      if (heard.text) lines.push({ chunk: { channel: chunk.channel, start: chunk.start, end: chunk.end }, heard });
+    }
+  };
+  const heard = async (chunks: Chunk[], ended: boolean) => {
+    chunkCount += chunks.length;
+    speechSeconds += sum(chunks.map(seconds));
+    if (language) return recognise(chunks);
+    undetected.push(...chunks);
+    if (!undetected.length || (!ended && sum(undetected.map(seconds)) < DETECT_SECONDS)) return;
+    undetected.sort(byTime);
+    language = await detectLanguage(undetected, opts.engines, run, log);
+    log?.info({ language, requested: null }, 'transcription language');
+    engine = opts.engines.find((e) => e.languages.includes(language!))!;
+    const waiting = undetected;
+    undetected = [];
+    await recognise(waiting);
+  };
+  if (language) log?.info({ language, requested: language }, 'transcription language');
 
-  const segments: Segment[] = [];
-  for (const chunk of chunks) {
-    const { text } = await run(engine, chunk, language);
-    if (text)
-      segments.push({
-        start: round(chunk.start),
-        end: round(chunk.end),
-        speaker: speakerOf(chunk.channel, channels.length, opts.agentChannel ?? 'left'),
-        text,
-        channel: chunk.channel,
-      });
+  let frames = 0;
+  for await (const block of stream.blocks) {
+    frames += block[0]!.length;
+    const ready: Chunk[] = [];
+    for (const [channel, tracker] of trackers.entries()) {
+      if (channel === 1 && twin?.same) continue;
+      const chunks = (await tracker.push(block[channel]!)).map((c) => ({ ...c, channel }));
+      if (channel === 1 && twin?.same === undefined) heldRight.push(...chunks);
+      else ready.push(...chunks);
+    }
+    if (twin && twin.same === undefined && twin.add(block[0]!, block[1]!) === false) {
+      ready.push(...heldRight);
+      heldRight = [];
+    }
+    if (twin?.same) heldRight = [];
+    await heard(ready.sort(byTime), false);
   }
+  const rest: Chunk[] = [];
+  for (const [channel, tracker] of trackers.entries()) {
+    if (channel === 1 && twin?.decide()) continue;
+    rest.push(...(await tracker.end()).map((c) => ({ ...c, channel })));
+  }
+  if (twin?.same === false) rest.push(...heldRight);
+  await heard(rest.sort(byTime), true);
+
+  log?.debug({ chunks: chunkCount, speechSeconds }, 'speech detected');
+  if (!chunkCount) throw new NoSpeechError();
+  const channels = twin?.same ? 1 : channelCount;
+  const segments: Segment[] = lines
+    .sort((a, b) => byTime(a.chunk, b.chunk))
+    .map(({ chunk, heard }) => ({
+      start: round(chunk.start),
+      end: round(chunk.end),
+      speaker: speakerOf(chunk.channel, channels, opts.agentChannel ?? 'left'),
+      text: heard.text,
+      channel: chunk.channel,
+      ...(heard.confidence !== undefined ? { confidence: heard.confidence } : {}),
+      ...(heard.uncertainWords ? { uncertainWords: heard.uncertainWords } : {}),
+    }));
   if (!segments.length) throw new NoSpeechError('Speech-like audio was found but no words were recognised');
-  return { segments, language, durationSeconds: audio.durationSeconds, channels: channels.length };
+  return { segments, language: language!, durationSeconds: frames / SAMPLE_RATE, channels };
 }
+
+/**
+ * Many "stereo" recordings carry the same mix on both sides; transcribing both would duplicate every line.
+ * Decided on the first minute that has any sound (or the whole call if shorter); `same` stays undefined until then.
+ */
+class TwinCheck {
+  same: boolean | undefined;
+  private diff = 0;
+  private energy = 0;
+  private frames = 0;
+
+  /** Adds a block of both channels; returns the verdict once there is one. */
+  add(a: Float32Array, b: Float32Array): boolean | undefined {
+    for (let i = 0; i < a.length; i++) {
+      const d = a[i]! - b[i]!;
+      this.diff += d * d;
+      this.energy += a[i]! * a[i]! + b[i]! * b[i]!;
+    }
+    this.frames += a.length;
+    if (this.energy > 0 && this.frames >= TWIN_SECONDS * SAMPLE_RATE) this.decide();
+    return this.same;
+  }
+
+  /** The verdict with what was heard (at the end of a short call). */
+  decide(): boolean {
+    this.same ??= this.energy === 0 || this.diff / this.energy < 1e-3;
+    return this.same;
+  }
+}
+
+const byTime = (a: Omit<Chunk, 'samples'>, b: Omit<Chunk, 'samples'>) => a.start - b.start || a.channel - b.channel;
 
 function checkCovered(language: string, engines: readonly TranscriptionEngine[]): string {
   if (!engines.some((e) => e.languages.includes(language)))
@@ -176,18 +250,6 @@ async function detectLanguage(
 function speakerOf(channel: number, channelCount: number, agentChannel: 'left' | 'right'): Speaker {
   if (channelCount === 1) return 'speaker';
   return (channel === 0) === (agentChannel === 'left') ? 'agent' : 'customer';
-}
-
-// Many "stereo" recordings carry the same mix on both sides; transcribing both would duplicate every line.
-function sameSignal(a: Float32Array, b: Float32Array): boolean {
-  let diff = 0;
-  let energy = 0;
-  for (let i = 0; i < a.length; i++) {
-    const d = a[i]! - b[i]!;
-    diff += d * d;
-    energy += a[i]! * a[i]! + b[i]! * b[i]!;
-  }
-  return energy === 0 || diff / energy < 1e-3;
 }
 
 const seconds = (c: Chunk) => c.end - c.start;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { speak, synth } from '../fixtures/audio.ts';
 import { decodeAudio } from '../../src/audio/decode.ts';
-import { detectSpeech, regionsFromProbabilities } from '../../src/audio/vad.ts';
+import { SpeechTracker, detectSpeech, regionsFromProbabilities } from '../../src/audio/vad.ts';
 
 const mono = async (file: string) => (await decodeAudio(file)).channels[0]!;
 const WINDOW = 512 / 16000;
@@ -21,6 +21,51 @@ describe('detectSpeech (Silero v5)', () => {
     expect(await detectSpeech(await mono(await synth(kind, 5)))).toEqual([]);
   });
 });
+
+describe('SpeechTracker (streaming)', () => {
+  it('finds the regions of the whole recording when fed in small blocks, and hands out their audio', async () => {
+    // Three sentences with long pauses and one sentence over the 25 s cap, fed 0.7 s at a time.
+    const parts = await Promise.all(
+      [
+        'Good morning, this is the billing department.',
+        'I would like to ask about the charge on my last invoice please.',
+        'Of course, let me look that up for you right now.',
+      ].map(async (t) => mono(await speak(t, { voice: 'en' }))),
+    );
+    const pause = new Float32Array(3 * 16000);
+    const long = await mono(
+      await speak(Array(10).fill('The router keeps restarting every evening after seven').join(' and '), {
+        voice: 'en',
+      }),
+    );
+    const whole = concat([pause, parts[0]!, pause, parts[1]!, pause, parts[2]!, pause, long, pause]);
+    const expected = await detectSpeech(whole);
+    expect(expected.length).toBeGreaterThanOrEqual(5);
+
+    const tracker = new SpeechTracker();
+    const got: { start: number; end: number; samples: Float32Array }[] = [];
+    const block = Math.round(0.7 * 16000);
+    for (let at = 0; at < whole.length; at += block) got.push(...(await tracker.push(whole.subarray(at, at + block))));
+    got.push(...(await tracker.end()));
+
+    const ms = (r: { start: number; end: number }) => [Math.round(r.start * 1000), Math.round(r.end * 1000)];
+    expect(got.map(ms)).toEqual(expected.map(ms));
+    for (const r of got) {
+      expect(r.samples.length).toBe(Math.ceil(r.end * 16000) - Math.floor(r.start * 16000));
+      expect(r.samples).toEqual(whole.subarray(Math.floor(r.start * 16000), Math.ceil(r.end * 16000)));
+    }
+  });
+});
+
+function concat(parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 describe('regionsFromProbabilities', () => {
   const probs = (spec: [number, number][]) => Float32Array.from(spec.flatMap(([p, n]) => Array<number>(n).fill(p)));

@@ -1,0 +1,513 @@
+// `npm run bench:asr [-- --json] [-- --long] [-- --full]`
+//
+// How well and how fast the recogniser hears calls as they really sound. Each condition is one file that
+// goes through transcribeFile (ffmpeg decode, VAD, Moonshine), so it measures what a call gets:
+//   - speech: real recorded English (LibriVox readings and CMU command recordings from Debian's
+//     pocketsphinx-testdata, fetched with `apt-get download` when not installed) and synthetic English and
+//     Spanish call lines from three espeak-ng voices each; short 1–4-word answers in both languages;
+//   - conditions: clean 16 kHz; telephone chain (300–3400 Hz, 8 kHz, μ-law) and a GSM 06.10 codec through
+//     ffmpeg; pink, babble (six voices) and street-like noise added before the telephone chain at
+//     10/5/0 dB SNR (babble and street at 10 dB; every noise at 20/10/5/0 with --full), each utterance with another of three
+//     noise stretches so a figure is pooled over several;
+//   - WER (words normalised: case, accents, punctuation, numbers as words) and the real-time factor;
+//   - phrase recall at 10 dB: the share of the example templates' phrases said in the call lines that the
+//     analysis' phrase matcher finds in the transcript;
+//   - dense speech (utterances back to back) for 1 minute in a fresh process: RTF and peak RSS;
+//     --long adds 20 and 60 minutes.
+// Every figure is printed for today's greedy decoder (baseline) and the current default, measured in this run.
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { promisify } from 'node:util';
+import { enCustomerSupport, esAtencionCliente, findPhrases } from '../../src/analysis/index.ts';
+import { encodeWav } from '../../src/audio/wav.ts';
+import type { Segment } from '../../src/transcription/engine.ts';
+import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
+import { MoonshineEngine, type MoonshineOptions } from '../../src/transcription/moonshine.ts';
+import { RATE, noiseStretches, speechSets, type NoiseKind, type SpeechSet } from './asr-speech.ts';
+import { benchWorkspace, note, round, table } from './lib.ts';
+
+const run = promisify(execFile);
+const { values: args } = parseArgs({
+  strict: false,
+  options: {
+    json: { type: 'boolean', default: false },
+    long: { type: 'boolean', default: false },
+    full: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'time-limit': { type: 'string', default: '3600' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--full (every noise at every SNR)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)]',
+  );
+  process.exit(0);
+}
+
+const GOALS = { tel10: 4, tel5: 15, short: 5, recall: 98, rtf: 0.03 };
+const GAP_SECONDS = 1;
+const modelsDir = resolveModelsDir();
+
+// ---------------------------------------------------------------------------------------------
+// Decoders compared
+// ---------------------------------------------------------------------------------------------
+
+interface Decoder {
+  name: string;
+  options: Omit<MoonshineOptions, 'modelsDir'>;
+}
+// baseline: the sessions as they were before issue 18 (ONNX Runtime's defaults: every core per session).
+// current: the worker's defaults with WORKER_CONCURRENCY=2 (cores shared out, sequential execution).
+const DECODERS: Decoder[] = [
+  { name: 'baseline', options: { intraOpThreads: os.availableParallelism() } },
+  { name: 'current', options: { concurrency: 2 } },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Conditions
+// ---------------------------------------------------------------------------------------------
+
+type Chain = 'none' | 'telephone' | 'gsm';
+interface Condition {
+  name: string;
+  chain: Chain;
+  noise?: NoiseKind;
+  snr?: number;
+}
+
+// In order of importance: a run cut short by --time-limit still has the figures with goals.
+function conditions(full: boolean): Condition[] {
+  const noisy = (noise: NoiseKind, snr: number): Condition => ({
+    name: `telephone ${noise} ${snr} dB`,
+    chain: 'telephone',
+    noise,
+    snr,
+  });
+  const list: Condition[] = [
+    { name: 'clean 16 kHz', chain: 'none' },
+    noisy('pink', 10),
+    noisy('pink', 5),
+    { name: 'telephone μ-law', chain: 'telephone' },
+    noisy('babble', 10),
+    noisy('street', 10),
+    { name: 'GSM 06.10', chain: 'gsm' },
+    noisy('pink', 0),
+  ];
+  if (full)
+    for (const noise of ['pink', 'babble', 'street'] as const)
+      for (const snr of [20, 10, 5, 0])
+        if (!list.some((c) => c.name === noisy(noise, snr).name)) list.push(noisy(noise, snr));
+  return list;
+}
+// The baseline decodes the same way (greedy): it is run where a difference would show, to keep the bench short.
+const BASELINE_CONDITIONS = new Set(['clean 16 kHz', 'telephone pink 10 dB']);
+// Short answers: the conditions the issue names for them.
+const SHORT_CONDITIONS = new Set(['clean 16 kHz', 'telephone μ-law', 'telephone pink 10 dB']);
+
+/** Utterances back to back with gaps; noise over the whole file, scaled to the SNR of the speech. */
+async function buildFile(set: SpeechSet, cond: Condition, dir: string, index: number): Promise<string> {
+  const gap = GAP_SECONDS * RATE;
+  const total = set.utterances.reduce((n, u) => n + u.samples.length + gap, gap);
+  const signal = new Float32Array(total);
+  const spans: [number, number][] = [];
+  let at = gap;
+  for (const u of set.utterances) {
+    signal.set(u.samples, at);
+    spans.push([at, at + u.samples.length]);
+    at += u.samples.length + gap;
+  }
+  if (cond.noise && cond.snr !== undefined) {
+    const stretches = await noiseStretches(cond.noise);
+    // Each utterance (with the gap before it) hears another stretch, at the utterance's own SNR.
+    spans.forEach(([s, e], i) => {
+      const noise = stretches[i % stretches.length]!;
+      const from = i === 0 ? 0 : spans[i - 1]![1];
+      const to = i === spans.length - 1 ? total : e;
+      const speechPower = power(signal, s, e);
+      const noisePower = power(noise, 0, Math.min(noise.length, to - from));
+      const gain = Math.sqrt(speechPower / (noisePower * 10 ** (cond.snr! / 10)));
+      for (let k = from; k < to; k++) signal[k]! += gain * noise[(k - from) % noise.length]!;
+    });
+  }
+  let peak = 0;
+  for (const v of signal) peak = Math.max(peak, Math.abs(v));
+  if (peak > 0.95) for (let k = 0; k < signal.length; k++) signal[k]! *= 0.95 / peak;
+  const wav = path.join(dir, `${index}.wav`);
+  writeFileSync(wav, encodeWav(signal, RATE));
+  if (cond.chain === 'none') return wav;
+  const out = path.join(dir, `${index}.${cond.chain}.wav`);
+  const codec = cond.chain === 'gsm' ? ['-c:a', 'libgsm_ms'] : ['-c:a', 'pcm_mulaw'];
+  await run('ffmpeg', [
+    ...['-nostdin', '-v', 'error', '-y', '-i', wav],
+    ...['-af', 'highpass=f=300,lowpass=f=3400', '-ar', '8000', '-ac', '1', ...codec, out],
+  ]);
+  rmSync(wav);
+  return out;
+}
+
+function power(x: Float32Array, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += x[i]! * x[i]!;
+  return sum / Math.max(1, to - from);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+// ---------------------------------------------------------------------------------------------
+
+const NUMBERS: Record<'en' | 'es', string[]> = {
+  en: 'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(
+    ' ',
+  ),
+  es: 'cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte'.split(
+    ' ',
+  ),
+};
+const SAME: Record<string, string> = { mr: 'mister', ok: 'okay', meters: 'meters', metres: 'meters' };
+
+/** Lowercase words without accents or punctuation; small numbers as words; "that's" → "that is". */
+export function normWords(text: string, language: 'en' | 'es'): string[] {
+  const expanded = text.replace(/\b(\w+)'s\b/g, '$1 is').replace(/\b(\w+)n't\b/g, '$1 not');
+  return expanded
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map((w) => (/^\d+$/.test(w) && Number(w) <= 20 ? NUMBERS[language][Number(w)]! : (SAME[w] ?? w)));
+}
+
+function editDistance(a: string[], b: string[]): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+const TEMPLATE_PHRASES = {
+  en: phrasesOf(enCustomerSupport.definition),
+  es: phrasesOf(esAtencionCliente.definition),
+};
+function phrasesOf(def: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'phrases' && Array.isArray(x)) {
+          for (const p of x) if (typeof p === 'string') out.add(p);
+        } else walk(x);
+      }
+  };
+  walk(def);
+  return [...out];
+}
+
+/** Template phrases said in the reference lines, and how many of them the transcript has. */
+function phraseRecall(set: SpeechSet, segments: Segment[]): { said: number; found: number } {
+  const phrases = TEMPLATE_PHRASES[set.language];
+  const ref = set.utterances.map((u, i) => ({
+    start: i,
+    end: i + 1,
+    speaker: 'speaker' as const,
+    text: u.text,
+    channel: 0,
+  }));
+  const said = new Set(findPhrases(ref, phrases).map((m) => m.phrase));
+  const found = new Set(findPhrases(segments, [...said]).map((m) => m.phrase));
+  return { said: said.size, found: found.size };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run
+// ---------------------------------------------------------------------------------------------
+
+interface Measure {
+  set: string;
+  kind: SpeechSet['kind'];
+  language: string;
+  condition: string;
+  decoder: string;
+  refWords: number;
+  errors: number;
+  audioSeconds: number;
+  wallSeconds: number;
+  phrasesSaid: number;
+  phrasesFound: number;
+}
+
+const started = performance.now();
+const skipped: string[] = [];
+const loadAtStart = os.loadavg().map((x) => round(x, 2));
+const ws = benchWorkspace('escucha-bench-asr-');
+try {
+  const { sets, real } = await speechSets();
+  if (!real) note('bench:asr: pocketsphinx-testdata could not be obtained; real recorded speech is missing');
+  const only = typeof args.only === 'string' ? args.only : '';
+  const conds = conditions(!!args.full).filter((c) => c.name.includes(only));
+  const engines = DECODERS.map((d) => ({ ...d, engine: new MoonshineEngine({ modelsDir, ...d.options }) }));
+  // Models load once per decoder before anything is timed.
+  for (const d of engines)
+    for (const lang of ['en', 'es']) await d.engine.transcribeChunk(new Float32Array(RATE), lang);
+
+  const measures: Measure[] = [];
+  const deadline = started + Number(args['time-limit']) * 1000;
+  let index = 0;
+  let dense: DenseRun[] = [];
+  for (const [i, cond] of conds.entries()) {
+    // Dense speech right after the two conditions the baseline runs on; the rest as time allows.
+    if (i === 2 && !only) dense = await denseRuns(sets, !!args.long);
+    if (performance.now() > deadline) {
+      note(
+        `bench:asr: --time-limit reached; skipped ${conds
+          .slice(i)
+          .map((c) => c.name)
+          .join(', ')}`,
+      );
+      skipped.push(...conds.slice(i).map((c) => c.name));
+      break;
+    }
+    for (const set of sets) {
+      if (set.kind === 'short' && !SHORT_CONDITIONS.has(cond.name)) continue;
+      const file = await buildFile(set, cond, ws.work, index++);
+      const ref = set.utterances.flatMap((u) => normWords(u.text, set.language));
+      for (const d of engines) {
+        if (d.name === 'baseline' && !BASELINE_CONDITIONS.has(cond.name)) continue;
+        const t0 = performance.now();
+        const result = await transcribeFile(file, { engines: [d.engine], language: set.language }).catch(() => null);
+        const wall = (performance.now() - t0) / 1000;
+        const segments = result?.segments ?? [];
+        const hyp = segments.flatMap((s) => normWords(s.text, set.language));
+        const recall = set.kind === 'long' ? phraseRecall(set, segments) : { said: 0, found: 0 };
+        measures.push({
+          set: set.name,
+          kind: set.kind,
+          language: set.language,
+          condition: cond.name,
+          decoder: d.name,
+          refWords: ref.length,
+          errors: editDistance(ref, hyp),
+          audioSeconds: result?.durationSeconds ?? 0,
+          wallSeconds: wall,
+          phrasesSaid: recall.said,
+          phrasesFound: recall.found,
+        });
+      }
+      note(`bench:asr: ${cond.name} / ${set.name} done`);
+    }
+  }
+
+  if (conds.length <= 2 && !only) dense = await denseRuns(sets, !!args.long);
+  report(measures, dense, conds);
+} finally {
+  await ws.cleanup();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dense speech in a fresh process: RTF and peak RSS
+// ---------------------------------------------------------------------------------------------
+
+interface DenseRun {
+  minutes: number;
+  decoder: string;
+  rtf: number;
+  peakRssMiB: number;
+}
+
+async function denseRuns(sets: SpeechSet[], long: boolean): Promise<DenseRun[]> {
+  const english = sets.filter((s) => s.language === 'en' && s.kind === 'long').flatMap((s) => s.utterances);
+  const out: DenseRun[] = [];
+  for (const minutes of long ? [1, 5, 20, 60] : [1]) {
+    const file = path.join(ws.work, `dense-${minutes}.wav`);
+    writeDense(file, english, minutes * 60);
+    for (const d of DECODERS) {
+      if (d.name === 'baseline' && minutes > 1) continue; // same memory path; only its speed differs
+      const r = await child(file, d.options);
+      out.push({ minutes, decoder: d.name, rtf: r.wallSeconds / r.audioSeconds, peakRssMiB: r.maxRssKb / 1024 });
+      note(`bench:asr: dense ${minutes} min / ${d.name}: RTF ${round(r.wallSeconds / r.audioSeconds, 3)}`);
+    }
+    rmSync(file);
+  }
+  return out;
+}
+
+/** A mono 16-bit WAV of `seconds` of utterances with 0.3 s pauses, written in pieces (hours fit). */
+function writeDense(file: string, utterances: { samples: Float32Array }[], seconds: number): void {
+  const pause = new Float32Array(Math.round(0.3 * RATE));
+  const pieces: Float32Array[] = [];
+  let frames = 0;
+  for (let i = 0; frames < seconds * RATE; i++) {
+    const u = utterances[i % utterances.length]!.samples;
+    pieces.push(u, pause);
+    frames += u.length + pause.length;
+  }
+  const header = encodeWav(new Float32Array(0), RATE);
+  header.writeUInt32LE(36 + frames * 2, 4);
+  header.writeUInt32LE(frames * 2, 40);
+  const fd = openSync(file, 'w');
+  writeSync(fd, header);
+  for (const p of pieces) writeSync(fd, encodeWav(p, RATE).subarray(44));
+  closeSync(fd);
+}
+
+async function child(
+  file: string,
+  options: Decoder['options'],
+): Promise<{ wallSeconds: number; audioSeconds: number; maxRssKb: number }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'asr-child.ts'), file, JSON.stringify(options)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`asr-child exited ${code}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+function pooled(ms: Measure[]) {
+  const ref = ms.reduce((n, m) => n + m.refWords, 0);
+  const err = ms.reduce((n, m) => n + m.errors, 0);
+  const audio = ms.reduce((n, m) => n + m.audioSeconds, 0);
+  const wall = ms.reduce((n, m) => n + m.wallSeconds, 0);
+  const said = ms.reduce((n, m) => n + m.phrasesSaid, 0);
+  const found = ms.reduce((n, m) => n + m.phrasesFound, 0);
+  return {
+    wer: (100 * err) / Math.max(1, ref),
+    rtf: wall / Math.max(1e-9, audio),
+    recall: (100 * found) / Math.max(1, said),
+    said,
+  };
+}
+
+function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
+  const by = (f: (m: Measure) => boolean, decoder: string) =>
+    pooled(measures.filter((m) => f(m) && m.decoder === decoder));
+  const pct = (x: number) => `${round(x, 1)} %`;
+  const detail = conds.flatMap((c) =>
+    [...new Set(measures.filter((m) => m.condition === c.name).map((m) => m.set))].map((set) => {
+      const b = by((m) => m.condition === c.name && m.set === set, 'baseline');
+      const n = by((m) => m.condition === c.name && m.set === set, 'current');
+      const ran = measures.some((m) => m.condition === c.name && m.set === set && m.decoder === 'baseline');
+      return [c.name, set, ran ? pct(b.wer) : '—', pct(n.wer), ran ? round(b.rtf, 3) : '—', round(n.rtf, 3)];
+    }),
+  );
+
+  const long = (m: Measure) => m.kind === 'long';
+  const clean = (m: Measure) => long(m) && m.condition === 'clean 16 kHz';
+  const cleanBase = (lang: string) => by((m) => clean(m) && m.language === lang, 'baseline').wer;
+  const tel = (snr: number) => (m: Measure) => long(m) && m.condition === `telephone pink ${snr} dB`;
+  const at10 = (m: Measure) => long(m) && / 10 dB$/.test(m.condition);
+  type Row = [
+    string,
+    (m: Measure) => boolean,
+    'wer' | 'recall',
+    string | ((lang: string) => string),
+    (v: number, lang: string) => boolean,
+  ];
+  const goalRows: Row[] = [
+    [
+      'clean 16 kHz, long speech',
+      (m) => long(m) && m.condition === 'clean 16 kHz',
+      'wer',
+      (lang) => `≤ ${pct(cleanBase(lang))} (baseline)`,
+      (v, lang) => v <= cleanBase(lang),
+    ],
+    [
+      'telephone μ-law + GSM, no noise',
+      (m) => long(m) && (m.condition === 'telephone μ-law' || m.condition === 'GSM 06.10'),
+      'wer',
+      '—',
+      () => true,
+    ],
+    ['telephone, pink 10 dB', tel(10), 'wer', `≤ ${GOALS.tel10} %`, (v) => v <= GOALS.tel10],
+    ['telephone, pink 5 dB', tel(5), 'wer', `≤ ${GOALS.tel5} %`, (v) => v <= GOALS.tel5],
+    ['telephone, pink 0 dB', tel(0), 'wer', '—', () => true],
+    [
+      'telephone, babble + street 10 dB',
+      (m) => long(m) && /(babble|street) 10 dB$/.test(m.condition),
+      'wer',
+      `≤ ${GOALS.tel10} %`,
+      (v) => v <= GOALS.tel10,
+    ],
+    [
+      'telephone, babble + street 5 dB',
+      (m) => long(m) && /(babble|street) 5 dB$/.test(m.condition),
+      'wer',
+      `≤ ${GOALS.tel5} %`,
+      (v) => v <= GOALS.tel5,
+    ],
+    [
+      'short answers, clean + telephone',
+      (m) => m.kind === 'short' && !m.condition.includes('dB'),
+      'wer',
+      `≤ ${GOALS.short} %`,
+      (v) => v <= GOALS.short,
+    ],
+    [
+      'short answers, telephone pink 10 dB',
+      (m) => m.kind === 'short' && m.condition.includes('10 dB'),
+      'wer',
+      '—',
+      () => true,
+    ],
+    ['phrase recall, telephone 10 dB (all noises)', at10, 'recall', `≥ ${GOALS.recall} %`, (v) => v >= GOALS.recall],
+  ];
+  const summary = goalRows.flatMap(([label, f, what, goal, ok]) =>
+    (['en', 'es'] as const).map((lang) => {
+      const b = by((m) => f(m) && m.language === lang, 'baseline');
+      const n = by((m) => f(m) && m.language === lang, 'current');
+      const ran = measures.some((m) => f(m) && m.language === lang && m.decoder === 'baseline');
+      const has = measures.some((m) => f(m) && m.language === lang && m.decoder === 'current');
+      const goalText = typeof goal === 'function' ? goal(lang) : goal;
+      if (!has || (what === 'recall' && n.said === 0))
+        return [`${label} [${lang}]`, '—', '—', goalText, 'not measured'];
+      return [
+        `${label} [${lang}]`,
+        ran ? pct(b[what]) : '—',
+        pct(n[what]),
+        goalText,
+        ok(n[what], lang) ? 'met' : 'NOT met',
+      ];
+    }),
+  );
+  const denseRows = dense.map((d) => [
+    `${d.minutes} min`,
+    d.decoder,
+    round(d.rtf, 3),
+    `≤ ${GOALS.rtf}`,
+    d.rtf <= GOALS.rtf ? 'met' : 'NOT met',
+    `${round(d.peakRssMiB, 0)} MiB`,
+  ]);
+
+  if (args.json) {
+    console.log(JSON.stringify({ loadAtStart, measures, dense }, null, 2));
+    return;
+  }
+  console.log(
+    `\nbench:asr on ${os.cpus().length} cores, load average at start ${loadAtStart.join(' / ')}, ${round((performance.now() - started) / 60000, 1)} min`,
+  );
+  console.log(
+    'Both decode greedily through the streaming pipeline; baseline = ONNX sessions as before (all cores each), current = the worker default for WORKER_CONCURRENCY=2\n',
+  );
+  console.log(table(['condition', 'speech', 'WER baseline', 'WER current', 'RTF baseline', 'RTF current'], detail));
+  if (skipped.length) console.log(`\nNot run (--time-limit): ${skipped.join(', ')}`);
+  console.log('\nGoals (WER pooled over the sets of each language; recall over the call lines)\n');
+  console.log(table(['figure', 'baseline', 'current', 'goal', 'current vs goal'], summary));
+  console.log('\nDense speech, fresh process per run (RTF = wall / audio; peak RSS of the process)\n');
+  console.log(table(['length', 'decoder', 'RTF', 'goal', 'vs goal', 'peak RSS'], denseRows));
+}
