@@ -42,10 +42,17 @@ function serialise(tx: Transaction): Transaction {
 // limiters): they borrow the app's connections instead of opening their own.
 const pools = new WeakMap<Db, pg.Pool>();
 
-export function createDb(connectionString: string, opts: { max?: number } = {}): Db {
+export function createDb(connectionString: string, opts: { max?: number; onQuery?: () => void } = {}): Db {
   const pool = new pg.Pool({ connectionString, max: opts.max ?? 10 });
   // $disconnect ends the pool, as it would a pool of the adapter's own.
-  const db = new PrismaClient({ adapter: new SerialTransactionPg(pool, { disposeExternalPool: true }) });
+  const adapter = new SerialTransactionPg(pool, { disposeExternalPool: true });
+  let db: Db;
+  if (opts.onQuery) {
+    // Tests count statements (N+1 checks) on a client that is otherwise the app's own.
+    const counting = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] as const });
+    counting.$on('query', opts.onQuery);
+    db = counting as unknown as Db;
+  } else db = new PrismaClient({ adapter });
   pools.set(db, pool);
   return db;
 }

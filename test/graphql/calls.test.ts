@@ -1,6 +1,5 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrismaClient } from '../../src/generated/prisma/client.ts';
+import { createDb, type Db } from '../../src/db/client.ts';
 import { callUpdatesHubOf } from '../../src/graphql/routes.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
@@ -8,7 +7,7 @@ import { seedAccount, startGraphql, type Harness } from './support.ts';
 
 let t: TestDb;
 let h: Harness;
-let db: PrismaClient;
+let db: Db;
 let queries = 0;
 let acme: Awaited<ReturnType<typeof seedAccount>>;
 let data: Awaited<ReturnType<typeof seedData>>;
@@ -16,14 +15,12 @@ let data: Awaited<ReturnType<typeof seedData>>;
 beforeAll(async () => {
   t = await createTestDb();
   // A client that counts every SQL statement, to prove list queries do not grow with the page size.
-  const counting = new PrismaClient({
-    adapter: new PrismaPg({ connectionString: t.url, max: 10 }),
-    log: [{ emit: 'event', level: 'query' }] as const,
+  db = createDb(t.url, {
+    max: 10,
+    onQuery: () => {
+      queries += 1;
+    },
   });
-  counting.$on('query', () => {
-    queries += 1;
-  });
-  db = counting as unknown as PrismaClient;
   h = await startGraphql(t, { db });
   acme = await seedAccount(h, 'Acme');
   data = await seedData(db, acme.account.id, 'Acme', acme.users.owner.id);

@@ -9,7 +9,8 @@ let svc: TestService;
 
 beforeAll(async () => {
   t = await createTestDb();
-  svc = await startTestService(t);
+  // 50 uploads at once on one key: above INTAKE_MAX_CONCURRENT_PER_KEY's default, which is not under test here.
+  svc = await startTestService(t, { env: { INTAKE_MAX_CONCURRENT_PER_KEY: '100' } });
 });
 afterAll(async () => {
   await svc.stop();

@@ -108,7 +108,7 @@ describe('enqueueCallAnalyzed', () => {
             points: 0,
             max_points: 3,
             critical: false,
-            evidence: null,
+            evidence: [],
           },
         ],
         topic: 'Renewal',

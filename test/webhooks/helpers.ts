@@ -83,6 +83,7 @@ function analyzedCallData(ids: { accountId: string; agentId: string; campaignId:
       {
         key: 'greeting',
         label: 'Greets the customer',
+        kind: 'phrase',
         result: 'passed',
         points: 5,
         max_points: 5,
@@ -93,11 +94,12 @@ function analyzedCallData(ids: { accountId: string; agentId: string; campaignId:
       {
         key: 'no_insults',
         label: 'No insults',
+        kind: 'forbidden',
         result: 'failed',
         points: 0,
         max_points: 3,
         critical: false,
-        evidence: null,
+        evidence: [],
       },
     ],
     metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },

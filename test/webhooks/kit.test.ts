@@ -79,24 +79,25 @@ describe('the published JSON Schema', () => {
   });
 });
 
-// Arbitrary database rows as the sender loads them (select: callForWebhook).
+// Arbitrary database rows as the sender loads them (select: callForWebhook), of the shapes the
+// columns' schemas (src/call-columns.ts) allow.
 const text = fc.string({ maxLength: 40 });
 const ref = fc.record({ id: fc.uuid({ version: 4 }), name: text });
 const evidence = fc.record({
   quote: text,
   start: fc.double({ noNaN: true, noDefaultInfinity: true }),
   end: fc.double({ noNaN: true, noDefaultInfinity: true }),
-  speaker: fc.constantFrom('agent', 'customer', 'unknown'),
+  speaker: fc.constantFrom('agent', 'customer', 'speaker'),
 });
 const criterion = fc.record({
   key: text,
   label: text,
-  kind: text,
+  kind: fc.constantFrom('phrase', 'forbidden', 'metric', 'llm'),
   result: fc.constantFrom('passed', 'failed', 'na'),
   points: fc.double({ noNaN: true, noDefaultInfinity: true }),
   max_points: fc.double({ noNaN: true, noDefaultInfinity: true }),
   critical: fc.boolean(),
-  evidence: fc.option(fc.array(evidence, { maxLength: 3 })),
+  evidence: fc.array(evidence, { maxLength: 3 }),
   reason: text,
 });
 const callRow: fc.Arbitrary<CallForWebhook> = fc.record({

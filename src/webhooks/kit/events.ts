@@ -14,7 +14,7 @@ export const Evidence = z.looseObject({
   quote: z.string(),
   start: z.number().describe('seconds from the start of the recording'),
   end: z.number(),
-  speaker: z.string().describe('agent, customer or unknown'),
+  speaker: z.string().describe('agent, customer, or speaker (one voice of a mono recording)'),
 });
 
 export const Criterion = z.looseObject({
