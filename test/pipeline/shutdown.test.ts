@@ -97,7 +97,9 @@ describe('graceful shutdown on SIGTERM', () => {
       () => 'answered',
       (e) => e.cause?.code,
     );
-    expect(refused).toBe('ECONNREFUSED');
+    // Refused, or — when the kernel completed the handshake in the instant before the listener
+    // closed — reset: either way a new connection gets no answer from a process that is going away.
+    expect(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']).toContain(refused);
 
     req.end(body.subarray(half));
     const late = await answered.catch((e) => {
