@@ -1,12 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import type { AppContext } from '../../src/app/context.ts';
 import { runCli } from '../../src/cli/run.ts';
-import { loadConfig } from '../../src/config.ts';
-import { localStorage } from '../../src/storage/local.ts';
 import type { TestDb } from '../support/db.ts';
+import { testApp as harnessApp } from '../support/harness.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -27,9 +25,9 @@ export function tempDir(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** The harness's app with the CLI's environment (DATA_DIR is the test's own folder). */
 export function testApp(t: TestDb, dataDir: string): AppContext {
-  const config = loadConfig(cliEnv(t, dataDir));
-  return { config, log: pino({ level: 'silent' }), db: t.db, storage: localStorage(config.storageDir) };
+  return harnessApp(t, { DATA_DIR: dataDir, APP_SECRET: 'x'.repeat(40), WEBHOOK_ALLOW_PRIVATE: 'true' });
 }
 
 export interface CliRun {

@@ -1,19 +1,14 @@
-import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type http from 'node:http';
 import type { AppContext } from '../../src/app/context.ts';
-import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/client.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
 import { hashPassword } from '../../src/domain/passwords.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
 import { graphqlRoutes } from '../../src/graphql/routes.ts';
 import { createHttpServer } from '../../src/http/server.ts';
-import { createLogger } from '../../src/log.ts';
-import { localStorage } from '../../src/storage/local.ts';
 import type { TestDb } from '../support/db.ts';
+import { testApp } from '../support/harness.ts';
+import { seedAccount as seedShared } from '../support/service.ts';
 import { APP_SECRET } from './fixtures.ts';
 
 export interface Harness {
@@ -23,23 +18,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The GraphQL routes alone on a loopback port, over the harness's app. */
 export async function startGraphql(t: TestDb, opts: { db?: Db; env?: Record<string, string> } = {}): Promise<Harness> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-gql-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: t.url,
-    DATA_DIR: dataDir,
+  const base = testApp(t, {
     APP_SECRET,
     PUBLIC_URL: 'https://escucha.example',
-    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE: 'false',
     ...opts.env,
   });
-  const app: AppContext = {
-    config,
-    log: createLogger('silent'),
-    db: opts.db ?? t.db,
-    storage: localStorage(config.storageDir),
-  };
+  const app: AppContext = { config: base.config, log: base.log, db: opts.db ?? t.db, storage: base.storage };
   const server = createHttpServer(app, graphqlRoutes(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -50,6 +37,7 @@ export async function startGraphql(t: TestDb, opts: { db?: Db; env?: Record<stri
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      base.dispose();
     },
   };
 }
@@ -104,9 +92,16 @@ export class Browser {
 
 export const PASSWORD = 'correct horse battery';
 
-/** An account with one signed-in user per role. */
+/** An account (the harness's seed, no agents or key) with one signed-in user per role. */
 export async function seedAccount(h: Harness, name: string, opts: { seats?: number } = {}) {
-  const { account, owner } = await createAccount(h.app.db, { name, seats: opts.seats ?? 10 });
+  const { account, owner } = await seedShared(h, {
+    name,
+    seats: opts.seats ?? 10,
+    minutes: null,
+    timeZone: 'UTC',
+    agents: [],
+    apiKey: false,
+  });
   const passwordHash = await hashPassword(PASSWORD);
   await h.app.db.user.update({ where: { email: owner.email }, data: { passwordHash } });
   const browsers = {} as Record<UserRole, Browser>;

@@ -25,6 +25,9 @@ const HEADER = [
   'summary',
   'criteria',
   'url',
+  'coverage',
+  'needs_review',
+  'language_mismatch',
 ];
 
 let t: TestDb;
@@ -61,6 +64,8 @@ beforeAll(async () => {
     customerPhone: '600111222',
     customerName: 'Peña, "Juan"',
     score: 90,
+    coverage: 0.75,
+    needsReview: true,
     summary: 'Line one\nline two',
     criteria: [
       {
@@ -184,6 +189,9 @@ describe('GET /api/calls/export.csv', () => {
       summary: 'Line one\nline two',
       criteria: 'Greeting: passed; Apology: failed',
       url: `https://escucha.test/calls/${ids.plain}`,
+      coverage: '75',
+      needs_review: 'yes',
+      language_mismatch: 'no',
     });
   });
 

@@ -1,25 +1,17 @@
 // PRODUCT: too many requests for the account → 429 rate_limited with Retry-After.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import { expect, testWithService } from '../support/harness.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
-let t: TestDb;
-let svc: TestService;
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t, { env: { INTAKE_RATE_PER_MINUTE: '3' } });
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
-});
+const test = testWithService({ env: { INTAKE_RATE_PER_MINUTE: '3' } });
 
-it('429 rate_limited with Retry-After once the account exceeds its requests per minute; other accounts unaffected', async () => {
-  const a = await seedAccount(svc);
-  const b = await seedAccount(svc);
+test('429 rate_limited with Retry-After once the account exceeds its requests per minute; other accounts unaffected', async ({
+  service,
+  seed,
+}) => {
+  const a = await seed();
+  const b = await seed();
   const send = (key: string) =>
-    postCall(svc.url, { key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(), name: 'a.wav' } });
+    postCall(service.url, { key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(), name: 'a.wav' } });
   for (let i = 0; i < 3; i++) expect((await send(a.key)).status).toBe(201);
   const limited = await send(a.key);
   expect(limited.status).toBe(429);

@@ -91,7 +91,7 @@ describe('§5 Authentication (PRODUCT: 401 unauthorized)', () => {
       (await postCall(svc.url, { key, file: { blob: wavBlob(), name: 'a.wav' }, fields: { agent_code: 'AG-07' } }))
         .status,
     ).toBe(201);
-    await revokeApiKey(svc.app.db, acct.account.id, apiKey.prefix);
+    await revokeApiKey(svc.app.db, acct.account.id, apiKey.prefix, svc.app.apiKeys);
     const before = (await t.sql('SELECT count(*)::int AS n FROM calls'))[0].n;
     const r = await postCall(svc.url, {
       key,

@@ -19,7 +19,7 @@ export interface TestService extends Service {
 }
 
 export function testConfig(t: TestDb, env: Record<string, string> = {}): Config {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-test-'));
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'escucha-test-'));
   return loadConfig({
     ...process.env,
     NODE_ENV: 'test',
@@ -69,19 +69,35 @@ function listFiles(dir: string): string[] {
   }
 }
 
-export async function seedAccount(
-  svc: Pick<Service, 'app'>,
-  opts: { minutes?: number; seats?: number; timeZone?: string; agents?: { name: string; code?: string }[] } = {},
-) {
+export interface SeedOptions {
+  name?: string;
+  /** Plan minutes and seats (10,000 and 20 unless given; `null` keeps createAccount's own defaults). */
+  minutes?: number | null;
+  seats?: number | null;
+  timeZone?: string;
+  /** Agents to create (one, Ana García AG-07, unless given). */
+  agents?: { name: string; code?: string }[];
+  /** An API key for intake (on unless false). */
+  apiKey?: boolean;
+}
+
+export type Seeded = Awaited<ReturnType<typeof seedAccount>>;
+
+/**
+ * The one seed builder: an account through the real domain functions (createAccount, createAgent,
+ * createApiKey), so seeded data obeys every rule real data does.
+ */
+export async function seedAccount(svc: Pick<Service, 'app'>, opts: SeedOptions = {}) {
+  const plan = (v: number | null | undefined, dflt: number) => (v === null ? undefined : (v ?? dflt));
   const { account, owner } = await createAccount(svc.app.db, {
-    name: `Acme ${Math.random().toString(36).slice(2, 7)}`,
-    minutes: opts.minutes ?? 10_000,
-    seats: opts.seats ?? 20,
+    name: opts.name ?? `Acme ${Math.random().toString(36).slice(2, 7)}`,
+    minutes: plan(opts.minutes, 10_000),
+    seats: plan(opts.seats, 20),
     timeZone: opts.timeZone ?? 'Europe/Madrid',
   });
   const agents = [];
   for (const a of opts.agents ?? [{ name: 'Ana García', code: 'AG-07' }])
     agents.push(await createAgent(svc.app.db, account.id, a));
-  const { key } = await createApiKey(svc.app.db, account.id);
+  const key = opts.apiKey === false ? '' : (await createApiKey(svc.app.db, account.id)).key;
   return { account, owner, agents, key };
 }

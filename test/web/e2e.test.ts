@@ -383,7 +383,7 @@ describe('web app', () => {
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
     // Admins set which stereo channel is the agent; the setting is saved on the account.
     await page.getByLabel('Agent channel on stereo recordings').selectOption('RIGHT');
-    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('region', { name: 'Account' }).getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Account settings saved.').waitFor();
     await expect
       .poll(

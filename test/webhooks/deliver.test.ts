@@ -1,32 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { deliverWebhook, redeliver } from '../../src/webhooks/deliver.ts';
 import { disableWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { attempts, delivery, deliveryJobs, makeApp, seedDelivery, startReceiver } from './helpers.ts';
-
-let t: TestDb;
-const receivers: { close(): Promise<void> }[] = [];
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(async () => {
-  await t.drop();
-});
-
-async function receiver(...replies: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(replies);
-  receivers.push(r);
-  return r;
-}
+import { describe, expect, test } from '../support/harness.ts';
+import { attempts, delivery, deliveryJobs, makeApp, seedDelivery } from './helpers.ts';
 
 describe('deliverWebhook', () => {
-  it('signs the request the Standard Webhooks way', async () => {
+  test('signs the request the Standard Webhooks way', async ({ db: t, receiver }) => {
     const app = makeApp(t);
-    const r = await receiver(200);
+    const r = await receiver([200]);
     const { deliveryId, secret, call } = await seedDelivery(app, r.url);
     await deliverWebhook(app, deliveryId);
 
@@ -54,9 +35,12 @@ describe('deliverWebhook', () => {
     });
   });
 
-  it('records a failed attempt and schedules the next one 5 s (±10%) later with the same job key', async () => {
+  test('records a failed attempt and schedules the next one 5 s (±10%) later with the same job key', async ({
+    db: t,
+    receiver,
+  }) => {
     const app = makeApp(t);
-    const r = await receiver(500);
+    const r = await receiver([500]);
     const { deliveryId } = await seedDelivery(app, r.url);
     const before = Date.now();
     await deliverWebhook(app, deliveryId);
@@ -82,27 +66,27 @@ describe('deliverWebhook', () => {
     expect(Math.abs(jobs[0]!.run_at.getTime() - d.next_attempt_at.getTime())).toBeLessThanOrEqual(1);
   });
 
-  it('gives up after the last scheduled retry and then leaves the delivery alone', async () => {
+  test('gives up after the last scheduled retry and then leaves the delivery alone', async ({ db: t, receiver }) => {
     const app = makeApp(t);
-    const r = await receiver(503);
+    const r = await receiver([503]);
     const { deliveryId } = await seedDelivery(app, r.url);
     for (let i = 0; i < 3; i++) await deliverWebhook(app, deliveryId, { scheduleMs: [10] });
     expect(r.received).toHaveLength(2);
     expect(await delivery(t, deliveryId)).toMatchObject({ status: 'failed', attempt_count: 2, next_attempt_at: null });
   });
 
-  it('does nothing for a delivery that already succeeded', async () => {
+  test('does nothing for a delivery that already succeeded', async ({ db: t, receiver }) => {
     const app = makeApp(t);
-    const r = await receiver(204);
+    const r = await receiver([204]);
     const { deliveryId } = await seedDelivery(app, r.url);
     await deliverWebhook(app, deliveryId);
     await deliverWebhook(app, deliveryId);
     expect(r.received).toHaveLength(1);
   });
 
-  it('times out a receiver that never answers', async () => {
+  test('times out a receiver that never answers', async ({ db: t, receiver }) => {
     const app = makeApp(t);
-    const r = await receiver('hang');
+    const r = await receiver(['hang']);
     const { deliveryId } = await seedDelivery(app, r.url);
     await deliverWebhook(app, deliveryId, { timeoutMs: 300 });
     const [a] = await attempts(t, deliveryId);
@@ -112,9 +96,9 @@ describe('deliverWebhook', () => {
     expect((await delivery(t, deliveryId)).status).toBe('pending');
   });
 
-  it('keeps only the first 2 KB of a reply', async () => {
+  test('keeps only the first 2 KB of a reply', async ({ db: t, receiver }) => {
     const app = makeApp(t);
-    const r = await receiver({ status: 400, body: 'é'.repeat(5_000) });
+    const r = await receiver([{ status: 400, body: 'é'.repeat(5_000) }]);
     const { deliveryId } = await seedDelivery(app, r.url);
     await deliverWebhook(app, deliveryId);
     const [a] = await attempts(t, deliveryId);
@@ -122,8 +106,8 @@ describe('deliverWebhook', () => {
     expect(a.response_excerpt.startsWith('éé')).toBe(true);
   });
 
-  it('refuses a private address at connection time unless allowed, sending nothing', async () => {
-    const r = await receiver(200);
+  test('refuses a private address at connection time unless allowed, sending nothing', async ({ db: t, receiver }) => {
+    const r = await receiver([200]);
     const { deliveryId, account } = await seedDelivery(makeApp(t), r.url);
     const strict = makeApp(t, { allowPrivate: false });
     await deliverWebhook(strict, deliveryId);
@@ -142,9 +126,9 @@ describe('deliverWebhook', () => {
     ]);
   });
 
-  it('drops a pending delivery once its endpoint is disabled', async () => {
+  test('drops a pending delivery once its endpoint is disabled', async ({ db: t, receiver }) => {
     const app = makeApp(t);
-    const r = await receiver(200);
+    const r = await receiver([200]);
     const { deliveryId, account } = await seedDelivery(app, r.url);
     await disableWebhookEndpoint(app, account.id);
     await deliverWebhook(app, deliveryId);
@@ -154,9 +138,12 @@ describe('deliverWebhook', () => {
 });
 
 describe('redeliver', () => {
-  it('makes a manual attempt with the same webhook-id, and can complete a failed delivery', async () => {
+  test('makes a manual attempt with the same webhook-id, and can complete a failed delivery', async ({
+    db: t,
+    receiver,
+  }) => {
     const app = makeApp(t);
-    const r = await receiver(500, 500, 200);
+    const r = await receiver([500, 500, 200]);
     const { deliveryId, account } = await seedDelivery(app, r.url);
     await deliverWebhook(app, deliveryId, { scheduleMs: [] });
     expect((await delivery(t, deliveryId)).status).toBe('failed');
@@ -174,9 +161,9 @@ describe('redeliver', () => {
     expect(new Set(r.received.map((q) => q.headers['webhook-id'])).size).toBe(1);
   });
 
-  it('refuses another account and a disabled endpoint', async () => {
+  test('refuses another account and a disabled endpoint', async ({ db: t, receiver }) => {
     const app = makeApp(t);
-    const r = await receiver(200);
+    const r = await receiver([200]);
     const { deliveryId, account } = await seedDelivery(app, r.url);
     const other = await app.db.account.create({ data: { name: 'Other' } });
     await expect(redeliver(app, other.id, deliveryId)).rejects.toMatchObject({ code: 'not_found' });

@@ -91,6 +91,9 @@ describe('enqueueCallAnalyzed', () => {
         customer_name: 'Luis',
         template: { id: template.id, name: 'Sales QA' },
         score: 80,
+        coverage: null,
+        needs_review: false,
+        language_mismatch: false,
         criteria: [
           {
             key: 'greeting',

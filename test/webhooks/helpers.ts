@@ -1,31 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../../src/app/context.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
-import { localStorage } from '../../src/storage/local.ts';
 import { enqueueCallAnalyzed } from '../../src/webhooks/enqueue.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { TestDb } from '../support/db.ts';
+import { testApp } from '../support/harness.ts';
 
+/** The harness's app, with the public URL these tests' payloads expect. */
 export function makeApp(t: TestDb, opts: { allowPrivate?: boolean } = {}): AppContext {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-webhooks-'));
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'test',
-    DATABASE_URL: t.url,
-    DATA_DIR: dataDir,
-    APP_SECRET: 'x'.repeat(40),
+  return testApp(t, {
     PUBLIC_URL: 'https://escucha.example',
     WEBHOOK_ALLOW_PRIVATE: String(opts.allowPrivate ?? true),
   });
-  return { config, log: createLogger('silent'), db: t.db, storage: localStorage(config.storageDir) };
 }
 
 /** An account with an agent, a campaign, a template and one analyzed call. */
@@ -108,41 +94,7 @@ function analyzedCallData(ids: { accountId: string; agentId: string; campaignId:
   } satisfies Prisma.CallUncheckedCreateInput;
 }
 
-export interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/**
- * A webhook receiver on 127.0.0.1. `replies` are used in order, the last one repeating; a reply
- * of 'hang' never answers (for timeouts).
- */
-export async function startReceiver(replies: (number | 'hang' | { status: number; body: string })[]) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const reply = replies[Math.min(received.length - 1, replies.length - 1)]!;
-      if (reply === 'hang') return;
-      const { status, body } = typeof reply === 'number' ? { status: reply, body: `reply ${received.length}` } : reply;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    port,
-    received,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+export { startReceiver, type Received } from '../support/receiver.ts';
 
 /** Jobs waiting in graphile-worker for a delivery. */
 export async function deliveryJobs(t: TestDb, deliveryId: string) {

@@ -6,6 +6,7 @@ import { DELIVER_WEBHOOK_TASK, sendTestEvent } from '../../src/webhooks/enqueue.
 import { getWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { createDeliverWebhookTask } from '../../workers/deliver-webhook.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import type { Reply } from '../support/receiver.ts';
 import { attempts, delivery, deliveryJobs, makeApp, seedDelivery, startReceiver } from './helpers.ts';
 
 let t: TestDb;
@@ -32,7 +33,7 @@ afterAll(async () => {
   await t.drop();
 });
 
-async function receiver(...replies: Parameters<typeof startReceiver>[0]) {
+async function receiver(...replies: Reply[]) {
   const r = await startReceiver(replies);
   receivers.push(r);
   return r;
