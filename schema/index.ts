@@ -14,5 +14,6 @@ import './types/webhook.ts';
 import './types/usage.ts';
 import './types/subscription.ts';
 import './types/service-status.ts';
+import './types/vocabulary.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

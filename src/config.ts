@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { type DecoderPaths, resolveDecoder } from './audio/binaries.ts';
 import { parseStorageUrl, type S3Settings } from './storage/s3-settings.ts';
 import { resolveModelsDir } from './transcription/models.ts';
+import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from './transcription/beam.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -43,6 +44,17 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),
   OPERATOR_RETRY_MAX_SECONDS: z.coerce.number().min(1).default(300),
+  ASR_BEAM: z.coerce
+    .number()
+    .int()
+    .min(1, 'ASR_BEAM is a beam width of 1 (greedy) to 8')
+    .max(8, 'ASR_BEAM is a beam width of 1 (greedy) to 8')
+    .default(DEFAULT_BEAM),
+  ASR_BIAS_BOOST: z.coerce
+    .number()
+    .min(0)
+    .max(10, 'ASR_BIAS_BOOST is in nats per token, 0 to 10')
+    .default(DEFAULT_BIAS_BOOST),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(30),
   OPENAI_TRANSCRIBE_URL: z.url().optional(),
@@ -99,6 +111,9 @@ export interface Config {
     engine: 'moonshine' | 'openai';
     /** Languages transcribed by local Moonshine models; the others go to the API when one is set. */
     moonshineLanguages: string[];
+    /** Beam width of local decoding (ASR_BEAM) and the boost per token of vocabulary words (ASR_BIAS_BOOST). */
+    beam: number;
+    biasBoost: number;
     openai: { baseUrl: string; apiKey: string | undefined; model: string } | null;
   };
   /** A call waiting for the operator (missing model, decoder, API down) is retried at most this far apart. */
@@ -190,6 +205,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         .split(',')
         .map((l) => l.trim())
         .filter(Boolean),
+      beam: e.ASR_BEAM,
+      biasBoost: e.ASR_BIAS_BOOST,
       openai: e.OPENAI_TRANSCRIBE_URL
         ? { baseUrl: e.OPENAI_TRANSCRIBE_URL, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }
         : null,

@@ -41,7 +41,11 @@ type CallRow = NonNullable<Awaited<ReturnType<AppContext['db']['call']['findUniq
 async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
   const { db, log } = app;
   const callId = call.id;
-  const template = await getApplicableTemplate(db, { accountId: call.accountId, campaignId: call.campaignId });
+  const template = await getApplicableTemplate(db, {
+    accountId: call.accountId,
+    campaignId: call.campaignId,
+    language: call.language ?? call.detectedLanguage,
+  });
   if (!template) {
     await db.$transaction((tx) =>
       transition(tx, callId, 'analyzing', 'transcribed', {
@@ -68,6 +72,9 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
       data: {
         templateId: template.id,
         score: result.score,
+        coverage: result.coverage,
+        needsReview: result.needsReview,
+        languageMismatch: template.languageMismatch,
         topic: result.topic_label ?? result.topic,
         summary: result.summary,
         criteria: result.criteria as object[],

@@ -10,6 +10,7 @@ import {
   transcribeFile,
   type TranscriptionEngine,
 } from '../src/transcription/index.ts';
+import { callVocabulary } from '../src/domain/vocabulary.ts';
 import { enqueue, task } from './jobs.ts';
 import { OperatorFault } from '../src/audio/failure.ts';
 import { asOperatorFault } from '../src/health/faults.ts';
@@ -37,6 +38,9 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       );
     }
 
+    // The words this call likely contains (templates' phrases, names, the account's own list).
+    const vocabulary = await callVocabulary(db, call);
+
     // Tools name the file in their messages; users see the detail, so it names their file instead.
     let path = call.storageKey;
     let result: Awaited<ReturnType<typeof transcribeFile>>;
@@ -53,6 +57,7 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
           agentChannel: call.account.agentChannel === 'right' ? 'right' : 'left',
           logger: log,
           decoder: app.config.decoder,
+          vocabulary,
         });
       });
       if (result.durationSeconds > 0)
@@ -79,7 +84,11 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       return;
     }
 
-    const template = await getApplicableTemplate(db, { accountId: call.accountId, campaignId: call.campaignId });
+    const template = await getApplicableTemplate(db, {
+      accountId: call.accountId,
+      campaignId: call.campaignId,
+      language: call.language ?? result.language,
+    });
     const next = template ? 'analyzing' : 'transcribed';
     await db.$transaction(async (tx) => {
       const moved = await transition(tx, callId, 'transcribing', next, {
@@ -122,6 +131,8 @@ function defaultEngines(app: AppContext): TranscriptionEngine[] {
     modelsDir: app.config.modelsDir,
     moonshineLanguages: t.moonshineLanguages,
     concurrency: app.config.workerConcurrency,
+    beam: t.beam,
+    biasBoost: t.biasBoost,
     ...(t.openai ? { openai: t.openai } : {}),
   });
 }

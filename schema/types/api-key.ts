@@ -65,6 +65,7 @@ builder.mutationFields((t) => ({
     errors: directErrors,
     description: 'Takes effect on the next request that uses the key.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => revokeApiKey(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'API key')),
+    resolve: (_r, args, ctx) =>
+      revokeApiKey(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'API key'), ctx.app.apiKeys),
   }),
 }));

@@ -154,6 +154,18 @@ export const Call = builder.prismaObject('Call', {
     usedMinutes: t.exposeInt('usedMinutes', { nullable: true }),
     period: t.exposeString('period', { description: 'Usage period (YYYY-MM) the call counts in.' }),
     score: t.exposeFloat('score', { nullable: true, description: '0–100; 0 when a critical criterion failed.' }),
+    coverage: t.exposeFloat('coverage', {
+      nullable: true,
+      description:
+        "Share (0–1) of the template's weight the score rests on: criteria that could not be evaluated (`na`) leave it. Null until analyzed.",
+    }),
+    needsReview: t.exposeBoolean('needsReview', {
+      description: "Coverage is below the template's `minCoverage`: a person should look before the score is trusted.",
+    }),
+    languageMismatch: t.exposeBoolean('languageMismatch', {
+      description:
+        "The template that scored the call is in another language than the call (no template of the call's language applied).",
+    }),
     topic: t.exposeString('topic', {
       nullable: true,
       description: 'The template topic (its label) whose phrases matched best, or the model’s choice.',

@@ -2,16 +2,73 @@ import { builder } from '../builder.ts';
 import { analyzeCall, type AnalysisResult } from '../../src/analysis/analyze.ts';
 import { createLlmClient } from '../../src/analysis/llm.ts';
 import { parseColumn, Segments } from '../../src/call-columns.ts';
-import { notFound } from '../../src/domain/errors.ts';
+import { DomainError, notFound } from '../../src/domain/errors.ts';
 import {
   createTemplate,
   deleteTemplate,
+  languageDefaults,
   setDefaultTemplate,
+  setLanguageDefaultTemplate,
   updateTemplate,
   validateDefinition,
 } from '../../src/domain/templates.ts';
+import { parseLanguage } from '../../src/domain/languages.ts';
+import { Account } from './account.ts';
 import { CriterionResultRef } from './call.ts';
 import { accountIdOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
+
+interface Warning {
+  criterionKey: string;
+  code: 'llm_not_configured';
+  message: string;
+}
+
+const TemplateWarning = builder.objectRef<Warning>('TemplateWarning').implement({
+  fields: (t) => ({
+    criterionKey: t.exposeString('criterionKey'),
+    code: t.exposeString('code', {
+      description: '`llm_not_configured`: an `llm` criterion with no language model set (LLM_URL).',
+    }),
+    message: t.exposeString('message'),
+  }),
+});
+
+function templateLanguage(definition: unknown): string | null {
+  const d = definition as { language?: unknown } | null;
+  return typeof d?.language === 'string' ? d.language : null;
+}
+
+function templateWarnings(definition: unknown, llmConfigured: boolean): Warning[] {
+  const criteria = (definition as { criteria?: { key: string; kind: string; label: string }[] } | null)?.criteria ?? [];
+  if (llmConfigured) return [];
+  return criteria
+    .filter((c) => c.kind === 'llm')
+    .map((c) => ({
+      criterionKey: c.key,
+      code: 'llm_not_configured' as const,
+      message: `"${c.label}" needs a language model, and none is configured (LLM_URL): it is N/A on every call.`,
+    }));
+}
+
+const LanguageDefault = builder.objectRef<{ language: string; template: { id: string } }>('LanguageDefault').implement({
+  description: "The account's default template for calls in one language.",
+  fields: (t) => ({
+    language: t.exposeString('language'),
+    template: t.prismaField({
+      type: 'Template',
+      resolve: (query, d, _a, ctx) => ctx.app.db.template.findUniqueOrThrow({ ...query, where: { id: d.template.id } }),
+    }),
+  }),
+});
+
+builder.objectField(Account, 'languageDefaults', (t) =>
+  t.field({
+    type: [LanguageDefault],
+    description:
+      "Default templates per language. A call with no campaign template is scored with its language's default, else with `defaultTemplate` (any language).",
+    resolve: (a, _args, ctx) => languageDefaults(ctx.app.db, a.id),
+  }),
+);
 
 export const Template = builder.prismaObject('Template', {
   description: 'An analysis template (QA scorecard): criteria and topics. Analysts and above manage templates.',
@@ -27,6 +84,24 @@ export const Template = builder.prismaObject('Template', {
       select: { defaultOfAccount: { select: { id: true } } },
       resolve: (tpl) => !!tpl.defaultOfAccount,
     }),
+    language: t.string({
+      nullable: true,
+      description: "The template's language (its definition's `language`); null means any language.",
+      select: { definition: true },
+      resolve: (tpl) => templateLanguage(tpl.definition),
+    }),
+    defaultForLanguages: t.stringList({
+      description: 'Languages whose calls (with no campaign template) this template scores by default.',
+      select: { defaultForLanguages: { select: { language: true } } },
+      resolve: (tpl) => tpl.defaultForLanguages.map((d) => d.language).sort(),
+    }),
+    warnings: t.field({
+      type: [TemplateWarning],
+      description:
+        'Criteria that cannot be evaluated under the current configuration: they are `na` on every call and lower its coverage.',
+      select: { definition: true },
+      resolve: (tpl, _a, ctx) => templateWarnings(tpl.definition, !!ctx.app.config.llm),
+    }),
     deleted: t.boolean({
       select: { deletedAt: true },
       resolve: (tpl) => !!tpl.deletedAt,
@@ -41,6 +116,8 @@ const AnalysisPreview = builder.objectRef<AnalysisResult>('AnalysisPreview').imp
   description: 'What a template would give a call; nothing is saved.',
   fields: (t) => ({
     score: t.exposeFloat('score', { nullable: true }),
+    coverage: t.exposeFloat('coverage', { description: "Share (0–1) of the template's weight evaluated." }),
+    needsReview: t.exposeBoolean('needsReview'),
     criteria: t.field({ type: [CriterionResultRef], resolve: (r) => r.criteria }),
     topic: t.exposeString('topic', { nullable: true }),
     topicLabel: t.string({ nullable: true, resolve: (r) => r.topic_label }),
@@ -118,6 +195,27 @@ builder.mutationFields((t) => ({
         args.id == null ? null : parseUuid(args.id, 'Template'),
       );
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: account.id } });
+    },
+  }),
+  setLanguageDefaultTemplate: t.prismaField({
+    type: 'Account',
+    authScopes: { analyst: true },
+    errors: directErrors,
+    description:
+      'Sets (or with `id: null` clears) the template for calls in `language` whose campaign has none. Errors: `invalid_language`, `not_found`.',
+    args: { language: t.arg.string({ required: true }), id: t.arg.id({ required: false }) },
+    resolve: async (query, _r, args, ctx) => {
+      const accountId = accountIdOf(ctx);
+      const language = parseLanguage(args.language);
+      if (!language)
+        throw new DomainError('invalid_language', `"${args.language}" is not a language code such as "es".`);
+      await setLanguageDefaultTemplate(
+        ctx.app.db,
+        accountId,
+        language,
+        args.id == null ? null : parseUuid(args.id, 'Template'),
+      );
+      return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: accountId } });
     },
   }),
   previewTemplate: t.field({

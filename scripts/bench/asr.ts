@@ -27,6 +27,8 @@ import type { Segment } from '../../src/transcription/engine.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine, type MoonshineOptions } from '../../src/transcription/moonshine.ts';
 import { RATE, noiseStretches, speechSets, type NoiseKind, type SpeechSet } from './asr-speech.ts';
+import { templatePhrases } from '../../src/domain/vocabulary.ts';
+import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
 import { benchWorkspace, note, round, table } from './lib.ts';
 
 const run = promisify(execFile);
@@ -38,12 +40,14 @@ const { values: args } = parseArgs({
     full: { type: 'boolean', default: false },
     only: { type: 'string' },
     'time-limit': { type: 'string', default: '3600' },
+    beam: { type: 'string', default: String(DEFAULT_BEAM) },
+    'bias-boost': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--full (every noise at every SNR)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)]',
+    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--full (every noise at every SNR)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)]",
   );
   process.exit(0);
 }
@@ -60,12 +64,21 @@ interface Decoder {
   name: string;
   options: Omit<MoonshineOptions, 'modelsDir'>;
 }
-// baseline: the sessions as they were before issue 18 (ONNX Runtime's defaults: every core per session).
-// current: the worker's defaults with WORKER_CONCURRENCY=2 (cores shared out, sequential execution).
+// baseline: the decoder as it was before issue 18 (ONNX Runtime's defaults: every core per session;
+// greedy; no vocabulary).
+// current: the worker's defaults with WORKER_CONCURRENCY=2 (cores shared out, sequential execution),
+// the beam of --beam, and biased towards the example template's phrases, as a worker biases each
+// call towards its account's templates (src/domain/vocabulary.ts).
+const BIAS_BOOST = args['bias-boost'] === undefined ? DEFAULT_BIAS_BOOST : Number(args['bias-boost']);
 const DECODERS: Decoder[] = [
-  { name: 'baseline', options: { intraOpThreads: os.availableParallelism() } },
-  { name: 'current', options: { concurrency: 2 } },
+  { name: 'baseline', options: { intraOpThreads: os.availableParallelism(), beam: 1, biasBoost: 0 } },
+  { name: 'current', options: { concurrency: 2, beam: Number(args.beam), biasBoost: BIAS_BOOST } },
 ];
+/** What `current` is biased towards: the phrases of the example template of the call's language. */
+const VOCABULARY = {
+  en: templatePhrases(enCustomerSupport.definition),
+  es: templatePhrases(esAtencionCliente.definition),
+};
 
 // ---------------------------------------------------------------------------------------------
 // Conditions
@@ -171,7 +184,14 @@ const SAME: Record<string, string> = { mr: 'mister', ok: 'okay', meters: 'meters
 
 /** Lowercase words without accents or punctuation; small numbers as words; "that's" → "that is". */
 export function normWords(text: string, language: 'en' | 'es'): string[] {
-  const expanded = text.replace(/\b(\w+)'s\b/g, '$1 is').replace(/\b(\w+)n't\b/g, '$1 not');
+  // Contractions count as their long form (as common WER normalisers do): "I'm" is "I am".
+  const expanded = text
+    .replace(/\b(\w+)'s\b/g, '$1 is')
+    .replace(/\b(\w+)n't\b/g, '$1 not')
+    .replace(/\b(\w+)'m\b/g, '$1 am')
+    .replace(/\b(\w+)'re\b/g, '$1 are')
+    .replace(/\b(\w+)'ll\b/g, '$1 will')
+    .replace(/\b(\w+)'ve\b/g, '$1 have');
   return expanded
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
@@ -282,10 +302,17 @@ try {
       for (const d of engines) {
         if (d.name === 'baseline' && !BASELINE_CONDITIONS.has(cond.name)) continue;
         const t0 = performance.now();
-        const result = await transcribeFile(file, { engines: [d.engine], language: set.language }).catch(() => null);
+        const vocabulary = d.name === 'current' && BIAS_BOOST > 0 ? VOCABULARY[set.language] : undefined;
+        const result = await transcribeFile(file, {
+          engines: [d.engine],
+          language: set.language,
+          ...(vocabulary ? { vocabulary } : {}),
+        }).catch(() => null);
         const wall = (performance.now() - t0) / 1000;
         const segments = result?.segments ?? [];
         const hyp = segments.flatMap((s) => normWords(s.text, set.language));
+        if (process.env.BENCH_ASR_SHOW)
+          console.error(`[${d.name}] ${set.name}: ${segments.map((s) => s.text).join(' | ')}`);
         const recall = set.kind === 'long' ? phraseRecall(set, segments) : { said: 0, found: 0 };
         measures.push({
           set: set.name,

@@ -22,6 +22,10 @@ export type { CriterionOutcome, CriterionResult } from '../call-columns.ts';
 export interface AnalysisResult {
   /** 0–100 with one decimal; 0 when a critical criterion failed; null when every criterion is `na`. */
   score: number | null;
+  /** Share (0–1, three decimals) of the template's weight actually evaluated: `na` criteria leave it. */
+  coverage: number;
+  /** Coverage is below the template's `minCoverage`: a person should look before the score is trusted. */
+  needsReview: boolean;
   criteria: CriterionResult[];
   /** Topic key, and its label for display. */
   topic: string | null;
@@ -361,6 +365,12 @@ function score(criteria: readonly CriterionResult[]): number | null {
   return Math.round((1000 * points) / max) / 10;
 }
 
+function coverage(template: TemplateDefinition, criteria: readonly CriterionResult[]): number {
+  const total = template.criteria.reduce((sum, c) => sum + c.weight, 0);
+  const evaluated = criteria.reduce((sum, c) => sum + c.max_points, 0);
+  return total > 0 ? Math.round((1000 * evaluated) / total) / 1000 : 0;
+}
+
 /** Never throws for model trouble: unavailable answers become `na` and local fallbacks. */
 export async function analyzeCall(
   input: AnalysisInput,
@@ -408,8 +418,11 @@ export async function analyzeCall(
     };
   });
 
+  const cover = coverage(template, criteria);
   return {
     score: score(criteria),
+    coverage: cover,
+    needsReview: template.minCoverage !== undefined && cover * 100 < template.minCoverage,
     criteria,
     topic: topic?.key ?? null,
     topic_label: topic?.label ?? null,

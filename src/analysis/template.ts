@@ -161,6 +161,15 @@ export const TemplateDefinition = z.strictObject({
     .string()
     .regex(/^[a-z]{2}$/, { error: 'language must be a two-letter code such as "en" or "es"' })
     .optional(),
+  /**
+   * Below this coverage (percent of the criteria's weight actually evaluated) a call is marked
+   * "needs review" instead of showing a score that looks complete.
+   */
+  minCoverage: z
+    .number({ error: 'minCoverage must be a percentage from 0 to 100' })
+    .min(0, { error: 'minCoverage must be a percentage from 0 to 100' })
+    .max(100, { error: 'minCoverage must be a percentage from 0 to 100' })
+    .optional(),
   criteria: z
     .array(Criterion)
     .min(1, { error: 'criteria must list at least one criterion' })

@@ -149,7 +149,7 @@ export const commands: readonly Command<any>[] = [
     },
     async run(app, o) {
       await requireAccount(app, o.account);
-      const k = await revokeApiKey(app.db, o.account, o.prefix);
+      const k = await revokeApiKey(app.db, o.account, o.prefix, app.apiKeys);
       return { apiKey: { id: k.id, name: k.name, prefix: k.prefix, revokedAt: k.revokedAt } };
     },
   }),

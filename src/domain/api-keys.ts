@@ -24,13 +24,24 @@ export async function createApiKey(db: Db, accountId: string, name = 'API key') 
   return { apiKey: row, key };
 }
 
-export async function revokeApiKey(db: Db, accountId: string, prefixOrId: string) {
+/**
+ * Revokes a key. `cache` is this process's key cache: it forgets the key before this returns, so
+ * "revoked" holds at once here; other processes hear of it through the change feed a moment later.
+ */
+export async function revokeApiKey(
+  db: Db,
+  accountId: string,
+  prefixOrId: string,
+  cache?: { invalidate(hash?: string): void },
+) {
   const row = await db.apiKey.findFirst({
     where: { accountId, OR: [{ prefix: prefixOrId }, ...(isUuid(prefixOrId) ? [{ id: prefixOrId }] : [])] },
   });
   if (!row) throw notFound('API key');
   if (row.revokedAt) return row;
-  return db.apiKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+  const revoked = await db.apiKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+  cache?.invalidate(row.keyHash);
+  return revoked;
 }
 
 export interface AuthenticatedKey {

@@ -124,9 +124,14 @@ export async function listCallPage(
   const cursor = cursorText ? decodeCursor(page.sort, cursorText) : null;
   const { column } = SORT_COLUMN[page.sort];
   const dir = Prisma.raw((page.order === 'desc') !== backward ? 'DESC' : 'ASC');
+  const where = callFilterWhere(accountId, filter);
+  const few = filter.search?.trim() ? await fewSearchMatches(db, where) : null;
+  // OFFSET 0 fences the few rows off, so they are read by primary key and sorted, never found by
+  // walking a sort index.
+  const from = few ? Prisma.sql`(SELECT * FROM calls WHERE id = ANY(${few}::uuid[]) OFFSET 0) c` : Prisma.sql`calls c`;
   const parts = keysetParts(page, cursor).map(
-    (part, i) => Prisma.sql`(SELECT ${i} AS part, c.id, ${column} AS sort_value FROM calls c
-      WHERE ${Prisma.join([...callFilterWhere(accountId, filter), ...part.where], ' AND ')}
+    (part, i) => Prisma.sql`(SELECT ${i} AS part, c.id, ${column} AS sort_value FROM ${from}
+      WHERE ${Prisma.join([...(few ? [Prisma.sql`TRUE`] : where), ...part.where], ' AND ')}
       ORDER BY ${part.order} LIMIT ${page.limit + 1})`,
   );
   // Each part is sorted and limited on its own (an index range scan); the outer sort only orders
@@ -147,6 +152,23 @@ export async function listCallPage(
     hasNextPage: backward ? !!page.before : more,
     hasPreviousPage: backward ? more : !!page.after,
   };
+}
+
+/** Up to this many search matches are sorted in memory rather than found by walking a sort index. */
+const FEW_MATCHES = 2_000;
+
+/**
+ * A search for a rare word: PostgreSQL estimates a word's matches from statistics that barely
+ * know rare words, so it may walk the whole started_at index reading one transcript vector per
+ * row (seconds at a million calls) to find 25 matches that the GIN index lists at once. Asking
+ * first for up to FEW_MATCHES ids with no order leaves the planner nothing to walk: the GIN
+ * index answers. When the word is that rare the page is then sorted from those ids alone; a
+ * common word (more matches) keeps the index walk, which meets a match every few rows.
+ */
+async function fewSearchMatches(db: Db, where: Prisma.Sql[]): Promise<string[] | null> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT c.id FROM calls c WHERE ${Prisma.join(where, ' AND ')} LIMIT ${FEW_MATCHES + 1}`;
+  return rows.length > FEW_MATCHES ? null : rows.map((r) => r.id);
 }
 
 /** Counts past this are shown as "10,000+": exact counts of arbitrary filters would scan. */

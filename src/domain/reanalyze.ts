@@ -12,7 +12,7 @@ import { getApplicableTemplate } from './templates.ts';
 export async function requestReanalysis(db: Db, accountId: string, callId: string, requestedBy: string) {
   const call = await db.call.findFirst({
     where: { id: callId, accountId },
-    select: { id: true, status: true, segments: true, campaignId: true },
+    select: { id: true, status: true, segments: true, campaignId: true, language: true, detectedLanguage: true },
   });
   if (!call) throw notFound('Call');
   // In progress first: a call still queued or transcribing has no transcript *yet*.
@@ -22,7 +22,8 @@ export async function requestReanalysis(db: Db, accountId: string, callId: strin
   if (call.status === 'failed' || call.segments === null) {
     throw new DomainError('not_transcribed', 'This call has no transcript, so it cannot be analyzed.');
   }
-  if (!(await getApplicableTemplate(db, { accountId, campaignId: call.campaignId }))) {
+  const language = call.language ?? call.detectedLanguage;
+  if (!(await getApplicableTemplate(db, { accountId, campaignId: call.campaignId, language }))) {
     throw new DomainError(
       'no_template',
       'No template applies to this call: set an account default template or one on its campaign.',

@@ -72,6 +72,7 @@ export async function deleteTemplate(db: Db, accountId: string, id: string) {
     if (!row) throw notFound('Template');
     await tx.account.updateMany({ where: { id: accountId, defaultTemplateId: id }, data: { defaultTemplateId: null } });
     await tx.campaign.updateMany({ where: { accountId, templateId: id }, data: { templateId: null } });
+    await tx.accountLanguageTemplate.deleteMany({ where: { accountId, templateId: id } });
     return tx.template.update({ where: { id }, data: { deletedAt: new Date() } });
   });
 }
@@ -99,19 +100,76 @@ function usable(row: TemplateRow | null | undefined, accountId: string): Applica
   return { id: row.id, name: row.name, definition: validateDefinition(row.definition) };
 }
 
-/** The template a call is analysed with: its campaign's, else the account default, else none. */
+/** The template routing chose for a call, and whether it is in another language than the call. */
+export interface RoutedTemplate extends ApplicableTemplate {
+  /** How it was chosen: the call's campaign, the account's default for the call's language, or the account's any-language default. */
+  via: 'campaign' | 'language' | 'default';
+  /** The template's language differs from the call's: scored anyway (the intake document), but flagged. */
+  languageMismatch: boolean;
+}
+
+/**
+ * The template a call is scored with: its campaign's; else the account's default for the call's
+ * language (sent, else its campaign's, else detected); else the account's any-language default;
+ * else none. A template whose `language` is set and differs from the call's still scores the call
+ * and is reported as a mismatch.
+ */
 export async function getApplicableTemplate(
   db: Db,
-  call: { accountId: string; campaignId?: string | null },
-): Promise<ApplicableTemplate | null> {
+  call: { accountId: string; campaignId?: string | null; language?: string | null },
+): Promise<RoutedTemplate | null> {
+  let language = call.language ?? null;
+  const routed = (t: ApplicableTemplate | null, via: RoutedTemplate['via']): RoutedTemplate | null =>
+    t && {
+      ...t,
+      via,
+      languageMismatch: !!(language && t.definition.language && t.definition.language !== language),
+    };
   if (call.campaignId) {
     const campaign = await db.campaign.findFirst({
       where: { id: call.campaignId, accountId: call.accountId },
-      select: { template: true },
+      select: { template: true, language: true },
     });
-    const fromCampaign = usable(campaign?.template, call.accountId);
+    language ??= campaign?.language ?? null;
+    const fromCampaign = routed(usable(campaign?.template, call.accountId), 'campaign');
     if (fromCampaign) return fromCampaign;
   }
+  if (language) {
+    const row = await db.accountLanguageTemplate.findUnique({
+      where: { accountId_language: { accountId: call.accountId, language } },
+      select: { template: true },
+    });
+    const forLanguage = routed(usable(row?.template, call.accountId), 'language');
+    if (forLanguage) return forLanguage;
+  }
   const account = await db.account.findUnique({ where: { id: call.accountId }, select: { defaultTemplate: true } });
-  return usable(account?.defaultTemplate, call.accountId);
+  return routed(usable(account?.defaultTemplate, call.accountId), 'default');
+}
+
+/** Sets (or with null clears) the account's default template for calls in `language`. */
+export async function setLanguageDefaultTemplate(
+  db: Db,
+  accountId: string,
+  language: string,
+  templateId: string | null,
+) {
+  if (!templateId) {
+    await db.accountLanguageTemplate.deleteMany({ where: { accountId, language } });
+    return;
+  }
+  await findLiveTemplate(db, accountId, templateId);
+  await db.accountLanguageTemplate.upsert({
+    where: { accountId_language: { accountId, language } },
+    create: { accountId, language, templateId },
+    update: { templateId, updatedAt: new Date() },
+  });
+}
+
+/** The account's default template per language, by language. */
+export async function languageDefaults(db: Db, accountId: string) {
+  return db.accountLanguageTemplate.findMany({
+    where: { accountId, template: { deletedAt: null } },
+    orderBy: { language: 'asc' },
+    include: { template: true },
+  });
 }

@@ -22,6 +22,9 @@ export const CSV_COLUMNS = [
   'summary',
   'criteria',
   'url',
+  'coverage',
+  'needs_review',
+  'language_mismatch',
 ] as const;
 
 export type CsvRow = (string | number | null)[];
@@ -46,6 +49,9 @@ interface ExportRecord {
   topic: string | null;
   summary: string | null;
   criteria: string | null;
+  coverage: number | null;
+  needs_review: boolean;
+  language_mismatch: boolean;
 }
 
 /**
@@ -70,7 +76,7 @@ export async function* exportCallRows(
       SELECT c.id, c.external_id, c.started_at, a.name AS agent, a.code AS agent_code, cp.name AS campaign,
              c.direction::text AS direction, c.customer_phone, c.customer_name,
              coalesce(c.language, c.detected_language) AS language, c.duration_seconds, c.status::text AS status,
-             c.score, c.topic, c.summary,
+             c.score, c.topic, c.summary, c.coverage, c.needs_review, c.language_mismatch,
              CASE WHEN jsonb_typeof(c.criteria) = 'array' THEN (
                SELECT string_agg(coalesce(e->>'label', e->>'key', '?') || ': ' || coalesce(e->>'result', '?'), '; ' ORDER BY i)
                  FROM jsonb_array_elements(c.criteria) WITH ORDINALITY AS x(e, i)) END AS criteria
@@ -107,6 +113,10 @@ function toCsvRow(r: ExportRecord, publicUrl: string): CsvRow {
     safeText(r.summary),
     safeText(r.criteria),
     `${publicUrl}/calls/${r.id}`,
+    // Columns added later go last, so spreadsheets built on the earlier ones keep working.
+    r.coverage == null ? null : Math.round(r.coverage * 1000) / 10,
+    r.needs_review ? 'yes' : 'no',
+    r.language_mismatch ? 'yes' : 'no',
   ];
 }
 

@@ -25,7 +25,16 @@ export interface TranscriptionEngine {
   readonly languages: readonly string[];
   /** True when `transcribeChunk(samples, null)` detects the language itself and reports it. */
   readonly detectsLanguage: boolean;
-  transcribeChunk(samples: Float32Array, language: string | null): Promise<ChunkTranscript>;
+  transcribeChunk(samples: Float32Array, language: string | null, opts?: ChunkOptions): Promise<ChunkTranscript>;
+}
+
+export interface ChunkOptions {
+  /**
+   * Words and phrases the call is likely to contain (the account's vocabulary, its templates'
+   * phrases, agent and campaign names); an engine that can bias its decoding towards them does.
+   * Pass the same array for every chunk of a call.
+   */
+  vocabulary?: readonly string[];
 }
 
 import { TranscriptionFailure } from '../audio/failure.ts';

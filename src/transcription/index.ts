@@ -21,6 +21,9 @@ export interface TranscriptionConfig {
   /** The API also takes every language the local models do not (tried after them). */
   /** Transcriptions that run at the same time (WORKER_CONCURRENCY). */
   concurrency?: number;
+  /** Beam width of local decoding (1 = greedy) and the vocabulary boost per token. */
+  beam?: number;
+  biasBoost?: number;
   openai?: { baseUrl: string; apiKey?: string | undefined; model: string; languages?: readonly string[] };
 }
 
@@ -35,6 +38,8 @@ export function createEngines(config: TranscriptionConfig): TranscriptionEngine[
         ...(config.moonshineLanguages ? { languages: config.moonshineLanguages } : {}),
         ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}),
         ...(config.concurrency ? { concurrency: config.concurrency } : {}),
+        ...(config.beam ? { beam: config.beam } : {}),
+        ...(config.biasBoost !== undefined ? { biasBoost: config.biasBoost } : {}),
       }),
     );
   if (config.openai) engines.push(new OpenAiEngine(config.openai));

@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import llamaTokenizer from 'llama-tokenizer-js';
-import type { ChunkTranscript, TranscriptionEngine } from './engine.ts';
+import {
+  DEFAULT_BEAM,
+  DEFAULT_BIAS_BOOST,
+  beamSearch,
+  biasTrie,
+  type BiasTrie,
+  type DecoderStep,
+  type TokenWeight,
+} from './beam.ts';
+import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
 
@@ -27,6 +36,35 @@ export interface MoonshineOptions {
   languages?: readonly string[];
   /** Jobs that run chunks at the same time (the worker's concurrency); sets the default thread count. */
   concurrency?: number;
+  /** Beam width (1 = greedy; default DEFAULT_BEAM). */
+  beam?: number;
+  /** Boost per token of a vocabulary word, in nats (see BiasTrie). */
+  biasBoost?: number;
+}
+
+/**
+ * Llama pieces tell words apart: "▁" starts a word. An unusual name is spelled by several pieces
+ * ("▁Z|ent|rix"): its first piece earns the full boost and the pieces inside it twice that, so the
+ * name can win where the model hears something close. An entry whose first word is one common
+ * piece ("▁me" of "me puede dar") starts with a third, so biasing does not push it into speech.
+ */
+const pieceWeight: TokenWeight = (spelling, index) => {
+  const inWord = (i: number) => i < spelling.length && !llamaTokenizer.vocabById[spelling[i]!]?.startsWith('▁');
+  if (index === 0) return inWord(1) ? 1 : 1 / 3;
+  return inWord(index) ? 2 : 1;
+};
+
+/**
+ * Token sequences for a vocabulary: each entry as written, in lower case and capitalised (the model
+ * writes "Acme" at a sentence start and "acme" rarely), each preceded by a word boundary.
+ */
+export function vocabularyTokens(vocabulary: readonly string[]): number[][][] {
+  return vocabulary.map((entry) => {
+    const text = entry.trim().replace(/\s+/g, ' ');
+    const lower = text.toLowerCase();
+    const spellings = text ? new Set([text, lower, lower.charAt(0).toUpperCase() + lower.slice(1)]) : [];
+    return [...spellings].map((v) => llamaTokenizer.encode(v, false, true) as number[]);
+  });
 }
 
 interface Model {
@@ -66,7 +104,11 @@ export class MoonshineEngine implements TranscriptionEngine {
     this.languages = opts.languages ?? moonshineLanguages(opts.modelsDir);
   }
 
-  async transcribeChunk(samples: Float32Array, language: string | null): Promise<ChunkTranscript> {
+  async transcribeChunk(
+    samples: Float32Array,
+    language: string | null,
+    chunk?: ChunkOptions,
+  ): Promise<ChunkTranscript> {
     if (!language || !this.languages.includes(language))
       throw new UnsupportedLanguageError(language ?? 'auto', this.languages);
     const model = await this.model(language);
@@ -74,7 +116,14 @@ export class MoonshineEngine implements TranscriptionEngine {
       input_values: new ort.Tensor('float32', samples, [1, samples.length]),
     });
     const maxTokens = Math.max(MIN_TOKENS, Math.ceil((samples.length / SAMPLE_RATE) * TOKENS_PER_SECOND));
-    const { tokens, logProbs } = await greedyDecode(model, hidden!, maxTokens);
+    const { tokens, logProbs } = await beamSearch(decoderStep(model, hidden!), {
+      width: this.opts.beam ?? DEFAULT_BEAM,
+      maxTokens,
+      start: START_TOKEN,
+      eos: EOS_TOKEN,
+      vocabSize: llamaTokenizer.vocabById.length,
+      bias: chunk?.vocabulary ? this.trie(chunk.vocabulary) : null,
+    });
     // Moonshine's vocabulary is Llama's 32000 pieces plus unused padding ids; those never carry text.
     const known = tokens.filter((t) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
     const text = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
@@ -84,6 +133,20 @@ export class MoonshineEngine implements TranscriptionEngine {
       avgLogProb: tokens.length ? logProbSum / tokens.length : -Infinity,
       ...(text ? wordConfidence(text, tokens, logProbs) : {}),
     };
+  }
+
+  private readonly tries = new WeakMap<readonly string[], BiasTrie>();
+
+  /** The vocabulary's token trie, built once per list (a call passes the same list for every chunk). */
+  private trie(vocabulary: readonly string[]): BiasTrie | null {
+    const boost = this.opts.biasBoost ?? DEFAULT_BIAS_BOOST;
+    if (!vocabulary.length || boost <= 0) return null;
+    let trie = this.tries.get(vocabulary);
+    if (!trie) {
+      trie = biasTrie(vocabularyTokens(vocabulary), boost, pieceWeight);
+      this.tries.set(vocabulary, trie);
+    }
+    return trie;
   }
 
   // Measured with bench:asr on 2 cores: jobs running side by side each with all cores' worth of threads
@@ -140,47 +203,79 @@ async function loadModel(dir: string, threads: number): Promise<Model> {
 }
 
 /**
- * Greedy decoding with the merged decoder: the first step runs the no-cache branch (empty past) and yields
- * the cross-attention keys/values, which are reused as-is; later steps feed one token and the self-attention cache.
+ * The merged decoder as a batched step for beam search: the first step runs the no-cache branch
+ * (batch of one, empty past) and yields the cross-attention keys/values, which are the same for
+ * every hypothesis and are reused as-is (tiled to the batch); later steps feed one token per
+ * hypothesis and the self-attention cache, reordered to follow each hypothesis' parent.
  */
-async function greedyDecode(
-  model: Model,
-  hidden: ort.Tensor,
-  maxTokens: number,
-): Promise<{ tokens: number[]; logProbs: number[] }> {
+function decoderStep(model: Model, hidden: ort.Tensor): DecoderStep {
+  const selfNames = model.pastNames.filter((n) => !n.includes('.encoder.'));
+  const crossNames = model.pastNames.filter((n) => n.includes('.encoder.'));
   const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
-  const past: Record<string, ort.Tensor> = Object.fromEntries(model.pastNames.map((n) => [n, empty]));
-  const tokens: number[] = [];
-  const logProbs: number[] = [];
-  // Reused every step: ONNX Runtime copies inputs in, so one buffer serves the whole chunk.
-  const ids = new BigInt64Array(1);
-  const inputIds = new ort.Tensor('int64', ids, [1, 1]);
   const firstStep = new ort.Tensor('bool', [false], [1]);
   const laterStep = new ort.Tensor('bool', [true], [1]);
-  let next = START_TOKEN;
-  for (let step = 0; step < maxTokens; step++) {
-    ids[0] = BigInt(next);
-    const out = await model.decoder.run({
-      input_ids: inputIds,
-      encoder_hidden_states: hidden,
-      use_cache_branch: step > 0 ? laterStep : firstStep,
-      ...past,
-    });
+  let self: Record<string, ort.Tensor> = {};
+  let cross: Record<string, ort.Tensor> = {};
+  const tiled = new Map<number, { hidden: ort.Tensor; cross: Record<string, ort.Tensor> }>();
+  const forBatch = (n: number) => {
+    let t = tiled.get(n);
+    if (!t) {
+      t = { hidden: tile(hidden, n), cross: Object.fromEntries(crossNames.map((k) => [k, tile(cross[k]!, n)])) };
+      tiled.set(n, t);
+    }
+    return t;
+  };
+  return async (tokens, parents) => {
+    const n = tokens.length;
+    const inputIds = new ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [n, 1]);
+    let out: ort.InferenceSession.ReturnType;
+    if (!parents) {
+      const past = Object.fromEntries(model.pastNames.map((k) => [k, empty]));
+      out = await model.decoder.run({
+        input_ids: inputIds,
+        encoder_hidden_states: hidden,
+        use_cache_branch: firstStep,
+        ...past,
+      });
+      cross = Object.fromEntries(crossNames.map((k) => [k, out[k.replace('past_key_values', 'present')]!]));
+    } else {
+      const b = forBatch(n);
+      const past = Object.fromEntries(selfNames.map((k) => [k, gather(self[k]!, parents)]));
+      out = await model.decoder.run({
+        input_ids: inputIds,
+        encoder_hidden_states: b.hidden,
+        use_cache_branch: laterStep,
+        ...b.cross,
+        ...past,
+      });
+    }
+    self = Object.fromEntries(selfNames.map((k) => [k, out[k.replace('past_key_values', 'present')]!]));
     const logits = out.logits!;
     const vocab = logits.dims.at(-1)!;
+    const perRow = logits.data.length / n;
     const data = logits.data as Float32Array;
-    const row = data.subarray(data.length - vocab);
-    const { index, logProb } = argmaxLogProb(row);
-    for (const name of model.pastNames) {
-      if (step > 0 && name.includes('.encoder.')) continue;
-      past[name] = out[name.replace('past_key_values', 'present')]!;
-    }
-    if (index === EOS_TOKEN) break;
-    tokens.push(index);
-    logProbs.push(logProb);
-    next = index;
-  }
-  return { tokens, logProbs };
+    // The last position of each row (one position per row after the first step).
+    return Array.from({ length: n }, (_, i) => data.subarray((i + 1) * perRow - vocab, (i + 1) * perRow));
+  };
+}
+
+/** `t` (batch 1) repeated `n` times along the batch axis. */
+function tile(t: ort.Tensor, n: number): ort.Tensor {
+  if (n === 1) return t;
+  const src = t.data as Float32Array;
+  const data = new Float32Array(src.length * n);
+  for (let i = 0; i < n; i++) data.set(src, i * src.length);
+  return new ort.Tensor('float32', data, [n, ...t.dims.slice(1)]);
+}
+
+/** Rows of `t` (batch first) in the order `rows` names. */
+function gather(t: ort.Tensor, rows: readonly number[]): ort.Tensor {
+  const src = t.data as Float32Array;
+  const size = src.length / t.dims[0]!;
+  if (rows.length === t.dims[0] && rows.every((r, i) => r === i)) return t;
+  const data = new Float32Array(size * rows.length);
+  for (const [i, r] of rows.entries()) data.set(src.subarray(r * size, (r + 1) * size), i * size);
+  return new ort.Tensor('float32', data, [rows.length, ...t.dims.slice(1)]);
 }
 
 // Below this probability a word is shown as uncertain (the least likely of its tokens counts).
@@ -211,13 +306,4 @@ function wordConfidence(
   if (words.length !== text.split(' ').length) return { confidence: round3 };
   const uncertain = words.flatMap((lp, i) => (Math.exp(lp) < UNCERTAIN_WORD ? [i] : []));
   return { confidence: round3, ...(uncertain.length ? { uncertainWords: uncertain } : {}) };
-}
-
-function argmaxLogProb(row: Float32Array): { index: number; logProb: number } {
-  let index = 0;
-  for (let i = 1; i < row.length; i++) if (row[i]! > row[index]!) index = i;
-  const max = row[index]!;
-  let sum = 0;
-  for (let i = 0; i < row.length; i++) sum += Math.exp(row[i]! - max);
-  return { index, logProb: -Math.log(sum) };
 }

@@ -17,6 +17,8 @@ export interface TranscribeOptions {
   vad?: VadOptions;
   /** ffmpeg and ffprobe to run (default: the npm packages'). */
   decoder?: DecoderPaths;
+  /** Words the call likely contains; engines that can bias their decoding towards them do (ChunkOptions). */
+  vocabulary?: readonly string[];
 }
 
 export interface TranscribeResult extends EngineResult {
@@ -64,6 +66,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   let engine = language ? opts.engines.find((e) => e.languages.includes(language!))! : null;
   let undetected: Chunk[] = []; // chunks heard before the language is known
   const cache = new Map<Chunk, Map<string, ChunkTranscript>>();
+  const chunkOptions = opts.vocabulary?.length ? { vocabulary: opts.vocabulary } : undefined;
   const run: Run = async (e, chunk, lang) => {
     const key = lang ?? '';
     const hit = cache.get(chunk)?.get(key);
@@ -71,7 +74,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     // ONNX runs resolve without giving timers and I/O a turn; yielding once per chunk keeps the HTTP
     // server, heartbeats and signal handlers of the same process answering during a long call.
     await new Promise((resolve) => setImmediate(resolve));
-    const result = await e.transcribeChunk(chunk.samples, lang);
+    const result = await e.transcribeChunk(chunk.samples, lang, chunkOptions);
     if (!cache.has(chunk)) cache.set(chunk, new Map());
     cache.get(chunk)!.set(key, result);
     // An engine that detected a language also produced the transcript in that language.

@@ -25,6 +25,9 @@ export const callForWebhook = {
   customerPhone: true,
   customerName: true,
   score: true,
+  coverage: true,
+  needsReview: true,
+  languageMismatch: true,
   criteria: true,
   topic: true,
   summary: true,
@@ -47,6 +50,9 @@ export function callAnalyzedEvent(call: CallForWebhook, publicUrl: string, at = 
       status: 'analyzed',
       template: call.template && { id: call.template.id, name: call.template.name },
       score: call.score,
+      coverage: call.coverage,
+      needs_review: call.needsReview,
+      language_mismatch: call.languageMismatch,
       // Picked field by field so engine-internal fields never leak into the public contract.
       criteria: (parseColumn(Criteria, call.criteria) ?? []).map((c) => ({
         key: c.key,

@@ -115,6 +115,10 @@ const QUERIES: Record<string, Case> = {
 };
 
 const MUTATIONS: Record<string, Case> = {
+  setVocabulary: {
+    doc: () => `mutation { setVocabulary(words: ["Bolt Energía"]) { ${R} ... on Account { name vocabulary } } }`,
+    expect: own((v) => expect(v).toMatchObject({ __typename: 'Account', vocabulary: ['Bolt Energía'] })),
+  },
   updateAccountSettings: {
     doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT) { ${R} } }`,
     expect: typename('Account'),
@@ -147,6 +151,10 @@ const MUTATIONS: Record<string, Case> = {
   updateTemplate: { doc: (i) => `mutation { updateTemplate(id: "${i.template.id}", name: "x") { ${R} } }`, expect: nf },
   deleteTemplate: { doc: (i) => `mutation { deleteTemplate(id: "${i.template.id}") { ${R} } }`, expect: nf },
   setDefaultTemplate: { doc: (i) => `mutation { setDefaultTemplate(id: "${i.template.id}") { ${R} } }`, expect: nf },
+  setLanguageDefaultTemplate: {
+    doc: (i) => `mutation { setLanguageDefaultTemplate(language: "es", id: "${i.template.id}") { ${R} } }`,
+    expect: nf,
+  },
   previewTemplate: {
     doc: (i) =>
       `mutation { previewTemplate(callId: "${i.call.id}", definition: { version: 1, criteria: [{ key: "a", label: "A", weight: 1, kind: "phrase", phrases: ["hello"] }] }) { ${R} } }`,
@@ -338,6 +346,7 @@ describe('roles', () => {
       'updateTemplate',
       'deleteTemplate',
       'setDefaultTemplate',
+      'setLanguageDefaultTemplate',
       'previewTemplate',
       'createCampaign',
       'updateCampaign',
@@ -369,6 +378,7 @@ describe('roles', () => {
       'createWebhookEndpoint',
       'updateWebhookEndpoint',
       'replayWebhookDeliveries',
+      'setVocabulary',
     ]) {
       expect(needs[f], f).toBe('admin');
     }

@@ -279,6 +279,29 @@ const BAD_DEFINITIONS: { what: string; definition: unknown; paths: string[] }[] 
 ];
 
 const TABLE: Record<string, Case[]> = {
+  setLanguageDefaultTemplate: [
+    {
+      what: 'a language name instead of a code',
+      as: 'analyst',
+      vars: (f) => ({ language: 'Spanish', id: f.a.template.id }),
+      expect: invalid('invalid_language'),
+    },
+    { what: 'an unknown template', as: 'analyst', vars: () => ({ language: 'es', id: UNKNOWN_ID }), expect: notFound },
+  ],
+  setVocabulary: [
+    {
+      what: 'an entry of 61 characters',
+      as: 'admin',
+      vars: () => ({ words: ['Acme', 'x'.repeat(61)] }),
+      expect: invalid('invalid_input', '1'),
+    },
+    {
+      what: '501 different entries',
+      as: 'admin',
+      vars: () => ({ words: Array.from({ length: 501 }, (_, i) => `word ${i}`) }),
+      expect: invalid('invalid_input', ''),
+    },
+  ],
   updateAccountSettings: [
     {
       what: 'an unknown time zone',

@@ -85,6 +85,12 @@ export const en = {
   'settings.timeZoneHint':
     'IANA name, e.g. Europe/Madrid. Local times in file names and the monthly usage period follow it.',
   'settings.accountSaved': 'Account settings saved.',
+  'settings.vocabulary': 'Words to listen for',
+  'settings.vocabularyLead':
+    "Names of your company, products, places and people that transcription should recognise. Your templates' phrases, campaign and agent names are listened for already.",
+  'settings.vocabularyWords': 'One word or name per line',
+  'settings.vocabularyHint': 'Up to 500 entries of up to 60 characters. Applies to calls transcribed from now on.',
+  'settings.vocabularySaved': 'Words saved. New calls are transcribed with them.',
 
   'notFound.title': 'Page not found',
   'notFound.body': 'The address may be mistyped, or the page was moved.',

@@ -83,6 +83,13 @@ export const es: Record<keyof typeof en, string> = {
   'settings.timeZoneHint':
     'Nombre IANA, p. ej. Europe/Madrid. Las horas locales de los nombres de archivo y el periodo mensual de consumo la siguen.',
   'settings.accountSaved': 'Ajustes de la cuenta guardados.',
+  'settings.vocabulary': 'Palabras que escuchar',
+  'settings.vocabularyLead':
+    'Nombres de tu empresa, productos, lugares y personas que la transcripción debe reconocer. Las frases de tus plantillas y los nombres de campañas y agentes ya se tienen en cuenta.',
+  'settings.vocabularyWords': 'Una palabra o nombre por línea',
+  'settings.vocabularyHint':
+    'Hasta 500 entradas de hasta 60 caracteres. Se aplica a las llamadas que se transcriban a partir de ahora.',
+  'settings.vocabularySaved': 'Palabras guardadas. Las llamadas nuevas se transcriben con ellas.',
 
   'notFound.title': 'Página no encontrada',
   'notFound.body': 'Puede que la dirección esté mal escrita o que la página se haya movido.',

@@ -8,6 +8,7 @@ import { useFormMutation } from '../lib/mutations.ts';
 import { describeError, outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
 import { MIN_PASSWORD } from './AcceptInvitation.tsx';
+import { VocabularyCard } from './settings-vocabulary.tsx';
 
 const ChangePassword = graphql(`
   mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
@@ -130,6 +131,7 @@ export function SettingsPage() {
           </dl>
         </Card>
         {roleAtLeast(user?.role, 'ADMIN') && <AccountSettingsCard />}
+        {roleAtLeast(user?.role, 'ADMIN') && <VocabularyCard />}
         <Card title={t('settings.changePassword')} description={t('settings.changePasswordLead')}>
           <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
             {error && <Alert tone="red">{error}</Alert>}

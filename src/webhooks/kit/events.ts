@@ -47,6 +47,16 @@ export const CallAnalyzedData = z.looseObject({
   status: z.literal('analyzed'),
   template: ref.nullable(),
   score: z.number().nullable().describe('0–100'),
+  coverage: z
+    .number()
+    .nullable()
+    .describe(
+      "Share (0–1) of the template's weight the score rests on; criteria that could not be evaluated leave it.",
+    ),
+  needs_review: z
+    .boolean()
+    .describe("Coverage is below the template's minimum: a person should look before trusting the score."),
+  language_mismatch: z.boolean().describe('The template that scored the call is in another language than the call.'),
   criteria: z.array(Criterion),
   topic: z.string().nullable(),
   summary: z.string().nullable(),

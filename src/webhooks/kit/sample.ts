@@ -26,6 +26,9 @@ export function sampleCallAnalyzed(
       customer_name: 'Luis García',
       template: { id: '2c3d4e5f-6a7b-4c8d-9e0f-a1b2c3d4e5f6', name: 'Sales QA' },
       score: 80,
+      coverage: 1,
+      needs_review: false,
+      language_mismatch: false,
       criteria: [
         {
           key: 'greeting',

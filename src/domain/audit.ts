@@ -1,0 +1,49 @@
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { Tx } from '../db/client.ts';
+
+/**
+ * Every action the audit log records. One list, so the log page, its CSV and its filter know every
+ * value, and a new audited action is a line here before it is a call to `recordAudit`.
+ */
+export const AUDIT_ACTIONS = [
+  'call.deleted',
+  'calls.deleted',
+  'retention.changed',
+  'api_key.created',
+  'api_key.revoked',
+  'user.role_changed',
+  'user.removed',
+  'invitation.created',
+  'invitation.revoked',
+  'webhook.url_changed',
+  'webhook.secret_rotated',
+  'criterion.overridden',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditEntry {
+  accountId: string;
+  /** The signed-in user; null for the system (retention job, API key). */
+  actorUserId: string | null;
+  action: AuditAction;
+  targetType: string;
+  targetId?: string | null;
+  detail?: Prisma.InputJsonObject;
+}
+
+/**
+ * Records who did what. Call it with the transaction that makes the change, so the entry exists
+ * exactly when the change does (a rolled-back change leaves no entry, a committed one always has one).
+ */
+export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
+  await tx.auditLog.create({
+    data: {
+      accountId: entry.accountId,
+      actorUserId: entry.actorUserId,
+      action: entry.action,
+      targetType: entry.targetType,
+      targetId: entry.targetId ?? null,
+      detail: entry.detail ?? {},
+    },
+  });
+}
