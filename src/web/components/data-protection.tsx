@@ -210,6 +210,7 @@ export function RetentionCard() {
           inputMode="numeric"
           value={recording}
           onChange={(e) => setRecording(e.target.value)}
+          disabled={!data}
           data-testid="retention-recording"
         />
         <TextField
@@ -218,6 +219,7 @@ export function RetentionCard() {
           inputMode="numeric"
           value={transcript}
           onChange={(e) => setTranscript(e.target.value)}
+          disabled={!data}
           data-testid="retention-transcript"
         />
         <div>
