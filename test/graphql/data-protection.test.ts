@@ -1,11 +1,13 @@
 // Retention, deletion with tombstones and the audit log (issue 13.4–6), through the real service:
 // intake at POST /v1/calls, GraphQL as signed-in users of each role, the CSV export, the jobs' work.
+import { randomUUID } from 'node:crypto';
 import { utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAgent } from '../../src/domain/agents.ts';
 import { createApiKey } from '../../src/domain/api-keys.ts';
 import { runBulkDeletion, filterFromDetail } from '../../src/domain/call-deletion.ts';
 import { applyRetention } from '../../src/domain/retention.ts';
+import { insertCallReserving } from '../../src/intake/intake-sql.ts';
 import { createHousekeepingTask } from '../../workers/housekeeping.ts';
 import { describe, expect, test } from '../support/harness.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
@@ -101,6 +103,47 @@ describe('deleting a call', () => {
         detail: { externalId: 'crm-1' },
       }),
     ]);
+  });
+
+  test('an intake that read its facts before the deletion still answers exists (the insert checks tombstones)', async ({
+    service,
+  }) => {
+    const a = await setup(service, 'Racy');
+    const call = await insertCall(
+      service.app.db,
+      { accountId: a.account.id, agentId: a.agent.id },
+      { externalId: 'x-9' },
+    );
+    await a.as.owner.gql(DELETE_CALL, { id: call.id });
+    const answer = await service.app.db.$transaction((tx) =>
+      insertCallReserving(
+        tx,
+        {
+          id: randomUUID(),
+          accountId: a.account.id,
+          externalId: 'x-9',
+          source: 'api',
+          agentId: a.agent.id,
+          campaignId: null,
+          startedAt: new Date(),
+          customerPhone: null,
+          customerName: null,
+          direction: null,
+          language: null,
+          fileName: 'x.wav',
+          fileSize: 10,
+          fileSha256: 'ab',
+          contentType: 'audio/wav',
+          storageKey: 'k/racy',
+          minutes: 1,
+          period: '2026-11',
+        },
+        1000,
+      ),
+    );
+    expect(answer).toEqual({ status: 'exists' });
+    expect(await service.app.db.call.count({ where: { accountId: a.account.id } })).toBe(0);
+    expect(await service.app.db.usagePeriod.count({ where: { accountId: a.account.id, period: '2026-11' } })).toBe(0);
   });
 
   test('a settled call keeps its charged minutes after deletion', async ({ service }) => {

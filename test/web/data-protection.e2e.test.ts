@@ -96,6 +96,19 @@ describe('retention, deletion and the audit log in the app', () => {
     // A resent external_id still answers exists.
     expect((await post('crm-2')).body.status).toBe('exists');
 
+    // Usage shows the storage freed.
+    await page.goto(`${svc.url}/usage`);
+    await expect.poll(() => page.getByTestId('storage-freed').textContent()).toMatch(/freed by deletion and retention/);
+
+    // A call whose recording retention removed says so on its page.
+    const kept = await post('crm-4');
+    await svc.app.db.call.update({
+      where: { id: kept.body.id },
+      data: { recordingDeletedAt: new Date('2026-03-02T10:00:00Z') },
+    });
+    await page.goto(`${svc.url}/calls/${kept.body.id}`);
+    await expect.poll(() => page.getByTestId('retention-notice').textContent()).toContain('Recording deleted on');
+
     // Retention.
     await page.goto(`${svc.url}/settings`);
     await page.getByTestId('retention-recording').fill('30');
