@@ -15,5 +15,7 @@ import './types/usage.ts';
 import './types/subscription.ts';
 import './types/service-status.ts';
 import './types/vocabulary.ts';
+import './types/data-protection.ts';
+import './types/audit.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

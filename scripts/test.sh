@@ -35,11 +35,12 @@ npx tsx scripts/build-web.ts --if-stale   # the web app (and its typed GraphQL c
 npx gql-tada check --tsconfig src/web/tsconfig.json   # every web GraphQL document against the schema
 npx tsc --noEmit
 npx tsx scripts/check-cycles.ts   # no import cycles between modules or folders (dependency-cruiser)
-# Speech-heavy files each use every core for the models, so they run one at a time after the rest.
-HEAVY=(test/pipeline test/transcription test/cluster test/web/e2e.test.ts)
+# Speech-heavy files each use every core for the models, so they run one at a time after the rest
+# (and the Chromium files with them).
+HEAVY=(test/pipeline test/transcription test/cluster test/web/e2e.test.ts test/web/data-protection.e2e.test.ts)
 if [ $# -gt 0 ]; then
   npx vitest run "$@"
 else
-  npx vitest run --exclude 'test/pipeline/**' --exclude 'test/transcription/**' --exclude 'test/cluster/**' --exclude 'test/web/e2e.test.ts'
+  npx vitest run --exclude 'test/pipeline/**' --exclude 'test/transcription/**' --exclude 'test/cluster/**' --exclude 'test/web/e2e.test.ts' --exclude 'test/web/data-protection.e2e.test.ts'
   npx vitest run --no-file-parallelism "${HEAVY[@]}"
 fi

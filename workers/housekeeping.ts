@@ -8,7 +8,8 @@ const HOUR = 3_600_000;
 
 /**
  * Hourly: removes upload leftovers of a process that died mid-request, and stored recordings no
- * call refers to (a crash between moving the file and committing the call). Both are older than
+ * call refers to (a crash between moving the file and committing the call, or between deleting a
+ * call or its recording and removing the file). Both are older than
  * an hour, so nothing in flight is touched. Also rate-limit counters whose window ended.
  */
 export function createHousekeepingTask(app: AppContext) {
@@ -26,7 +27,9 @@ export function createHousekeepingTask(app: AppContext) {
     let orphans = 0;
     for await (const { key, modifiedAt } of app.storage.list()) {
       if (modifiedAt.getTime() >= cutoff) continue;
-      const used = await app.db.call.count({ where: { storageKey: key } });
+      // A file whose call was deleted, or whose recording retention removed, is no longer used: a
+      // crash between that commit and the file's removal leaves it here for this sweep.
+      const used = await app.db.call.count({ where: { storageKey: key, recordingDeletedAt: null } });
       if (!used) {
         await app.storage.delete(key);
         orphans++;

@@ -2,10 +2,12 @@ import type { Task, TaskList } from 'graphile-worker';
 import type { AppContext } from '../src/app/context.ts';
 import { logContext } from '../src/log.ts';
 import { createAnalyzeTask } from './analyze.ts';
+import { createDeleteCallsTask } from './delete-calls.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
 import { type JobName, JOBS, type NamedTask } from './jobs.ts';
 import { createReplayWebhooksTask } from './replay-webhooks.ts';
+import { createRetentionTask } from './retention.ts';
 import { createTranscribeTask } from './transcribe.ts';
 
 /**
@@ -22,6 +24,8 @@ export function createTaskList(app: AppContext): TaskList {
       app.config.webhookRetryScheduleMs ? { scheduleMs: app.config.webhookRetryScheduleMs } : {},
     ),
     'replay-webhooks': createReplayWebhooksTask(app),
+    'delete-calls': createDeleteCallsTask(app),
+    retention: createRetentionTask(app),
     housekeeping: createHousekeepingTask(app),
   };
   return Object.fromEntries(
@@ -47,5 +51,5 @@ function withJobContext(app: AppContext, name: string, task: Task): Task {
     });
 }
 
-/** Recurring jobs (graphile-worker crontab syntax). */
-export const CRONTAB = '0 * * * * housekeeping ?max=1';
+/** Recurring jobs (graphile-worker crontab syntax): housekeeping hourly, retention daily at 03:30 UTC. */
+export const CRONTAB = ['0 * * * * housekeeping ?max=1', '30 3 * * * retention ?max=1'].join('\n');

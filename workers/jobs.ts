@@ -42,6 +42,27 @@ export const JOBS = {
     priority: 0,
     jobKey: (p) => `replay:${p.replayId}`,
   }),
+  // A bulk deletion of more calls than one batch (src/domain/call-deletion.ts): each run deletes
+  // batch after batch, one transaction each, so a retry after a crash resumes with what is left.
+  'delete-calls': job({
+    payload: z.object({
+      accountId: z.uuid(),
+      deletedById: z.uuid().nullable(),
+      // The calls list's filter as JSON (filterDetail); read back by filterFromDetail.
+      filter: z.record(z.string(), z.unknown()),
+      createdBefore: z.iso.datetime(),
+    }),
+    maxAttempts: 10,
+    priority: 0,
+    jobKey: (p) => `delete-calls:${p.accountId}:${p.createdBefore}`,
+  }),
+  // Daily from the crontab: retention periods of every account (src/domain/retention.ts).
+  retention: job({
+    payload: z.object({}),
+    maxAttempts: 3,
+    priority: 10,
+    jobKey: () => 'retention',
+  }),
   // Hourly from the crontab (workers/index.ts); the cron payload carries `_cron`, ignored.
   housekeeping: job({
     payload: z.object({}),

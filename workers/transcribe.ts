@@ -65,6 +65,11 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       for (const check of ['decoder', 'storage', 'transcription_api', `engine:${result.language}`])
         app.faults?.clear(check);
     } catch (error) {
+      // Deleted while being transcribed (its file went with it): nothing to do, and no fault.
+      if (!(await db.call.count({ where: { id: callId } }))) {
+        helpers.logger.info(`call ${callId} was deleted; nothing to transcribe`);
+        return;
+      }
       // A missing model or decoder, an unreachable API: the operator's to fix, so the call waits.
       const fault = asOperatorFault(error);
       if (fault) {

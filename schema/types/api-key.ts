@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.ts';
-import { accountIdOf, directErrors, parseUuid } from './common.ts';
+import { accountIdOf, directErrors, parseUuid, sessionOf } from './common.ts';
 import { parseInput } from './errors.ts';
 
 export const ApiKey = builder.prismaObject('ApiKey', {
@@ -56,7 +56,7 @@ builder.mutationFields((t) => ({
           .max(100, 'Names can have at most 100 characters.'),
         args.name,
       );
-      return createApiKey(ctx.app.db, accountIdOf(ctx), name);
+      return createApiKey(ctx.app.db, accountIdOf(ctx), name, { userId: sessionOf(ctx).user.id });
     },
   }),
   revokeApiKey: t.field({
@@ -66,6 +66,8 @@ builder.mutationFields((t) => ({
     description: 'Takes effect on the next request that uses the key.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) =>
-      revokeApiKey(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'API key'), ctx.app.apiKeys),
+      revokeApiKey(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'API key'), ctx.app.apiKeys, {
+        userId: sessionOf(ctx).user.id,
+      }),
   }),
 }));

@@ -1,6 +1,7 @@
 import { isUuid } from '../../src/domain/api-keys.ts';
 import { notFound } from '../../src/domain/errors.ts';
 import type { Actor } from '../../src/domain/users.ts';
+import type { AuditBy } from '../../src/domain/audit.ts';
 import { GraphQLError } from '../graphql-js.ts';
 import type { AuthSession } from '../../src/auth/session.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -22,6 +23,9 @@ export function actorOf(ctx: GraphQLContext): Actor {
 }
 
 export const accountIdOf = (ctx: GraphQLContext) => sessionOf(ctx).user.accountId;
+
+/** The signed-in user as the author of an audited change (src/domain/audit.ts). */
+export const byUser = (ctx: GraphQLContext): AuditBy => ({ userId: sessionOf(ctx).user.id });
 
 /** Options for a mutation returning an object type directly in its result union. */
 export const directErrors = { types: ALL_ERRORS, directResult: true } as const;

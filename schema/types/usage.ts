@@ -11,6 +11,7 @@ interface UsageShape {
   minutesReserved: number;
   planMinutes: number;
   storageBytes: bigint;
+  storageFreedBytes: bigint;
 }
 
 const Usage = builder.objectRef<UsageShape>('Usage').implement({
@@ -29,8 +30,13 @@ const Usage = builder.objectRef<UsageShape>('Usage').implement({
     planMinutes: t.exposeInt('planMinutes'),
     minutesAvailable: t.int({ resolve: (u) => Math.max(0, u.planMinutes - u.minutesUsed - u.minutesReserved) }),
     storageBytes: t.float({
-      description: 'Bytes of recordings accepted in the period.',
+      description: 'Bytes of recordings accepted in the period and still stored.',
       resolve: (u) => Number(u.storageBytes),
+    }),
+    storageFreedBytes: t.float({
+      description:
+        'Bytes of recordings of the period given back by deletion and retention (already taken off `storageBytes`).',
+      resolve: (u) => Number(u.storageFreedBytes),
     }),
   }),
 });
@@ -63,6 +69,7 @@ builder.queryFields((t) => ({
         minutesReserved: row?.minutesReserved ?? 0,
         planMinutes: account.planMinutes,
         storageBytes: row?.storageBytes ?? 0n,
+        storageFreedBytes: row?.storageFreedBytes ?? 0n,
       };
     },
   }),

@@ -12,7 +12,7 @@ import {
 } from '../../src/webhooks/endpoints.ts';
 import { sendTestEvent } from '../../src/webhooks/enqueue.ts';
 import { startReplay } from '../../src/webhooks/replay.ts';
-import { accountIdOf, directErrors, parseUuid, uuidOrNull, wrappedErrors } from './common.ts';
+import { accountIdOf, byUser, directErrors, parseUuid, uuidOrNull, wrappedErrors } from './common.ts';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   values: { PENDING: { value: 'pending' }, SUCCEEDED: { value: 'succeeded' }, FAILED: { value: 'failed' } } as const,
@@ -273,7 +273,7 @@ builder.mutationFields((t) => {
         "Creates the account's first endpoint (the secret is returned) or points it at a new URL and enables it (secret unchanged, returned null). Errors: `invalid_webhook_url`, `private_address`.",
       args: { url: t.arg.string({ required: true }) },
       resolve: async (_r, args, ctx) => {
-        const { endpoint, secret } = await setWebhookEndpoint(ctx.app, accountIdOf(ctx), args.url);
+        const { endpoint, secret } = await setWebhookEndpoint(ctx.app, accountIdOf(ctx), args.url, byUser(ctx));
         return { endpointId: endpoint.id, secret };
       },
     }),
@@ -285,13 +285,18 @@ builder.mutationFields((t) => {
         'Adds an endpoint; its secret is returned. Errors: `invalid_webhook_url`, `private_address`, `invalid_event_types`, `invalid_rate`, `not_found` (campaign), `webhook_endpoint_limit` (10).',
       args: { input: t.arg({ type: WebhookEndpointInput, required: true }) },
       resolve: async (_r, { input }, ctx) => {
-        const { endpoint, secret } = await createWebhookEndpoint(ctx.app, accountIdOf(ctx), {
-          url: input.url,
-          description: input.description,
-          eventTypes: input.eventTypes ?? undefined,
-          campaignId: campaignIdOf(input.campaignId) ?? null,
-          ratePerSecond: input.ratePerSecond ?? undefined,
-        });
+        const { endpoint, secret } = await createWebhookEndpoint(
+          ctx.app,
+          accountIdOf(ctx),
+          {
+            url: input.url,
+            description: input.description,
+            eventTypes: input.eventTypes ?? undefined,
+            campaignId: campaignIdOf(input.campaignId) ?? null,
+            ratePerSecond: input.ratePerSecond ?? undefined,
+          },
+          byUser(ctx),
+        );
         return { endpointId: endpoint.id, secret };
       },
     }),
@@ -303,13 +308,19 @@ builder.mutationFields((t) => {
         'Errors: `invalid_webhook_url`, `private_address`, `invalid_event_types`, `invalid_rate`, `not_found` (endpoint or campaign).',
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: WebhookEndpointPatch, required: true }) },
       resolve: async (query, _r, { id, input }, ctx) => {
-        const endpoint = await updateWebhookEndpoint(ctx.app, accountIdOf(ctx), parseUuid(id, 'Webhook endpoint'), {
-          ...(input.url != null && { url: input.url }),
-          ...(input.description !== undefined && { description: input.description }),
-          ...(input.eventTypes != null && { eventTypes: input.eventTypes }),
-          ...(input.campaignId !== undefined && { campaignId: campaignIdOf(input.campaignId) }),
-          ...(input.ratePerSecond != null && { ratePerSecond: input.ratePerSecond }),
-        });
+        const endpoint = await updateWebhookEndpoint(
+          ctx.app,
+          accountIdOf(ctx),
+          parseUuid(id, 'Webhook endpoint'),
+          {
+            ...(input.url != null && { url: input.url }),
+            ...(input.description !== undefined && { description: input.description }),
+            ...(input.eventTypes != null && { eventTypes: input.eventTypes }),
+            ...(input.campaignId !== undefined && { campaignId: campaignIdOf(input.campaignId) }),
+            ...(input.ratePerSecond != null && { ratePerSecond: input.ratePerSecond }),
+          },
+          byUser(ctx),
+        );
         return ctx.app.db.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: endpoint.id } });
       },
     }),
@@ -321,7 +332,12 @@ builder.mutationFields((t) => {
         'A new signing secret. The previous one keeps signing too (a second `v1,` signature) until `previousSecretExpiresAt` (WEBHOOK_SECRET_OVERLAP_HOURS, default 24), so receivers can switch without losing deliveries.',
       args: optionalId(),
       resolve: async (_r, args, ctx) => {
-        const { endpoint, secret } = await rotateWebhookSecret(ctx.app, accountIdOf(ctx), endpointIdArg(args.id));
+        const { endpoint, secret } = await rotateWebhookSecret(
+          ctx.app,
+          accountIdOf(ctx),
+          endpointIdArg(args.id),
+          byUser(ctx),
+        );
         return { endpointId: endpoint.id, secret };
       },
     }),
@@ -352,7 +368,7 @@ builder.mutationFields((t) => {
       description: 'Deletes the endpoint and its delivery history.',
       args: optionalId(),
       resolve: async (_r, args, ctx) => {
-        await removeWebhookEndpoint(ctx.app, accountIdOf(ctx), endpointIdArg(args.id));
+        await removeWebhookEndpoint(ctx.app, accountIdOf(ctx), endpointIdArg(args.id), byUser(ctx));
         return true;
       },
     }),

@@ -127,7 +127,7 @@ export const commands: readonly Command<any>[] = [
     options: { account, name: { kind: 'text', placeholder: 'N', description: 'label to tell keys apart' } },
     async run(app, o) {
       await requireAccount(app, o.account);
-      const { apiKey: k, key } = await createApiKey(app.db, o.account, o.name);
+      const { apiKey: k, key } = await createApiKey(app.db, o.account, o.name, { system: 'cli' });
       return {
         apiKey: { id: k.id, name: k.name, prefix: k.prefix },
         key,
@@ -149,7 +149,7 @@ export const commands: readonly Command<any>[] = [
     },
     async run(app, o) {
       await requireAccount(app, o.account);
-      const k = await revokeApiKey(app.db, o.account, o.prefix, app.apiKeys);
+      const k = await revokeApiKey(app.db, o.account, o.prefix, app.apiKeys, { system: 'cli' });
       return { apiKey: { id: k.id, name: k.name, prefix: k.prefix, revokedAt: k.revokedAt } };
     },
   }),

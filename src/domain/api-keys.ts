@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
+import { type AuditBy, auditActor, recordAudit } from './audit.ts';
 import { notFound } from './errors.ts';
 
 const KEY_PREFIX = 'esk_';
@@ -14,12 +15,24 @@ export const isApiKeyShaped = (key: string) => key.startsWith(KEY_PREFIX) && key
  * A key is `esk_` + 8 visible characters + 40 secret ones. Keys carry 240 bits of entropy, so a
  * plain SHA-256 is enough at rest (a slow hash protects guessable passwords, not random keys).
  */
-export async function createApiKey(db: Db, accountId: string, name = 'API key') {
+export async function createApiKey(db: Db, accountId: string, name = 'API key', by: AuditBy = { system: 'cli' }) {
   const body = randomBytes(36).toString('base64url');
   const key = `${KEY_PREFIX}${body}`;
   const prefix = key.slice(0, KEY_PREFIX.length + 8);
-  const row = await db.apiKey.create({
-    data: { accountId, name: name.trim() || 'API key', prefix, keyHash: hashKey(key) },
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: { accountId, name: name.trim() || 'API key', prefix, keyHash: hashKey(key) },
+    });
+    const actor = auditActor(by);
+    await recordAudit(tx, {
+      accountId,
+      actorUserId: actor.actorUserId,
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: created.id,
+      detail: { ...actor.detail, name: created.name, prefix },
+    });
+    return created;
   });
   return { apiKey: row, key };
 }
@@ -33,13 +46,32 @@ export async function revokeApiKey(
   accountId: string,
   prefixOrId: string,
   cache?: { invalidate(hash?: string): void },
+  by: AuditBy = { system: 'cli' },
 ) {
   const row = await db.apiKey.findFirst({
     where: { accountId, OR: [{ prefix: prefixOrId }, ...(isUuid(prefixOrId) ? [{ id: prefixOrId }] : [])] },
   });
   if (!row) throw notFound('API key');
   if (row.revokedAt) return row;
-  const revoked = await db.apiKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+  const revoked = await db.$transaction(async (tx) => {
+    // Conditional: of two concurrent revocations only one changes the row and is audited.
+    const changed = await tx.apiKey.updateMany({
+      where: { id: row.id, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (changed.count) {
+      const actor = auditActor(by);
+      await recordAudit(tx, {
+        accountId,
+        actorUserId: actor.actorUserId,
+        action: 'api_key.revoked',
+        targetType: 'api_key',
+        targetId: row.id,
+        detail: { ...actor.detail, name: row.name, prefix: row.prefix },
+      });
+    }
+    return tx.apiKey.findUniqueOrThrow({ where: { id: row.id } });
+  });
   cache?.invalidate(row.keyHash);
   return revoked;
 }

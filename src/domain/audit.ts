@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'call.deleted',
   'calls.deleted',
   'retention.changed',
+  'retention.applied',
   'api_key.created',
   'api_key.revoked',
   'user.role_changed',
@@ -23,12 +24,20 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   accountId: string;
-  /** The signed-in user; null for the system (retention job, API key). */
+  /** The signed-in user; null for the system (retention job, CLI: `detail.by` says which). */
   actorUserId: string | null;
   action: AuditAction;
   targetType: string;
   targetId?: string | null;
   detail?: Prisma.InputJsonObject;
+}
+
+/** Who makes a change: a signed-in user, or the system (the CLI, the retention job). */
+export type AuditBy = { userId: string } | { system: 'cli' | 'retention' };
+
+/** The entry's actor and, for the system, `detail.by` naming which part of it. */
+export function auditActor(by: AuditBy): { actorUserId: string | null; detail: Prisma.InputJsonObject } {
+  return 'userId' in by ? { actorUserId: by.userId, detail: {} } : { actorUserId: null, detail: { by: by.system } };
 }
 
 /**

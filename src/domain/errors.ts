@@ -46,6 +46,8 @@ export const ERRORS = {
   invalid_event_types: { kind: 'validation', status: 400 },
   invalid_rate: { kind: 'validation', status: 400 },
   invalid_since: { kind: 'validation', status: 400 },
+  // Retention periods are whole days from 1 to 36,500, or empty (keep).
+  invalid_retention: { kind: 'validation', status: 400 },
   // Intake's agent rules (intake document §7: 422).
   agent_required: { kind: 'validation', status: 422 },
   unknown_agent: { kind: 'validation', status: 422 },
@@ -61,6 +63,10 @@ export const ERRORS = {
   not_transcribed: { kind: 'conflict', status: 409 },
   no_template: { kind: 'conflict', status: 409 },
   webhook_disabled: { kind: 'conflict', status: 409 },
+  // A bulk deletion was confirmed for a count that no longer matches the filter (details.count).
+  count_changed: { kind: 'conflict', status: 409 },
+  // Retention removed the recording; the call itself stays (410 Gone on download).
+  recording_deleted: { kind: 'not_found', status: 410 },
 
   // Plan limits.
   no_minutes: { kind: 'limit', status: 402 },

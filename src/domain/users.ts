@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Tx } from '../db/client.ts';
 import { Prisma, type UserRole } from '../generated/prisma/client.ts';
+import { recordAudit } from './audit.ts';
 import { DomainError, notFound } from './errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
@@ -57,7 +58,7 @@ export async function inviteUser(db: Db, actor: Actor, input: { email: string; r
       where: { accountId: actor.accountId, email, acceptedAt: null, revokedAt: null },
       data: { revokedAt: now },
     });
-    return tx.invitation.create({
+    const created = await tx.invitation.create({
       data: {
         accountId: actor.accountId,
         email,
@@ -67,6 +68,15 @@ export async function inviteUser(db: Db, actor: Actor, input: { email: string; r
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
       },
     });
+    await recordAudit(tx, {
+      accountId: actor.accountId,
+      actorUserId: actor.id,
+      action: 'invitation.created',
+      targetType: 'invitation',
+      targetId: created.id,
+      detail: { email, role: input.role },
+    });
+    return created;
   });
   return { invitation, token };
 }
@@ -76,7 +86,19 @@ export async function revokeInvitation(db: Db, actor: Actor, id: string, now = n
   const inv = await db.invitation.findFirst({ where: { id, accountId: actor.accountId } });
   if (!inv) throw notFound('Invitation');
   if (inv.acceptedAt) throw new DomainError('invitation_used', 'This invitation was already accepted.');
-  return inv.revokedAt ? inv : db.invitation.update({ where: { id }, data: { revokedAt: now } });
+  if (inv.revokedAt) return inv;
+  return db.$transaction(async (tx) => {
+    const revoked = await tx.invitation.update({ where: { id }, data: { revokedAt: now } });
+    await recordAudit(tx, {
+      accountId: actor.accountId,
+      actorUserId: actor.id,
+      action: 'invitation.revoked',
+      targetType: 'invitation',
+      targetId: id,
+      detail: { email: inv.email, role: inv.role },
+    });
+    return revoked;
+  });
 }
 
 /** Turns a valid invitation into a user (or restores a removed user of the same account). */
@@ -143,7 +165,16 @@ export async function changeUserRole(db: Db, actor: Actor, userId: string, role:
       if (actor.role !== 'owner') throw new DomainError('forbidden', "Only an owner can change an owner's role.");
       await assertNotLastOwner(tx, actor.accountId, user.id);
     }
-    return tx.user.update({ where: { id: user.id }, data: { role } });
+    const updated = await tx.user.update({ where: { id: user.id }, data: { role } });
+    await recordAudit(tx, {
+      accountId: actor.accountId,
+      actorUserId: actor.id,
+      action: 'user.role_changed',
+      targetType: 'user',
+      targetId: user.id,
+      detail: { email: user.email, from: user.role, to: role },
+    });
+    return updated;
   });
 }
 
@@ -158,6 +189,14 @@ export async function removeUser(db: Db, actor: Actor, userId: string, now = new
       await assertNotLastOwner(tx, actor.accountId, user.id);
     }
     await tx.session.deleteMany({ where: { userId: user.id } });
+    await recordAudit(tx, {
+      accountId: actor.accountId,
+      actorUserId: actor.id,
+      action: 'user.removed',
+      targetType: 'user',
+      targetId: user.id,
+      detail: { email: user.email, role: user.role },
+    });
     return tx.user.update({ where: { id: user.id }, data: { removedAt: now } });
   });
 }

@@ -140,11 +140,12 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
           account.planMinutes,
         );
         if (inserted.status === 'exists') {
-          // A concurrent request with the same external_id committed first: answer with its call.
-          const winner = await tx.call.findUniqueOrThrow({
-            where: { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } },
-            select: { id: true },
-          });
+          // A concurrent request with the same external_id committed first (or that call was
+          // deleted since: its tombstone keeps the id): answer with its call.
+          const key = { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } };
+          const winner =
+            (await tx.call.findUnique({ where: key, select: { id: true } })) ??
+            (await tx.callTombstone.findUniqueOrThrow({ where: key, select: { id: true } }));
           return { id: winner.id, status: 'exists' as const };
         }
         await transition(tx, id, NONE, 'queued', { detail: `accepted via ${input.source}` });

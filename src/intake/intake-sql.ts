@@ -4,7 +4,7 @@ import { DomainError } from '../domain/errors.ts';
 export interface IntakeFacts {
   timeZone: string;
   planMinutes: number;
-  /** The call already created with this external_id, if any. */
+  /** The call already created with this external_id, if any, deleted (tombstone) or not. */
   existingId: string | null;
   campaign: { id: string; language: string | null } | null;
   /** The active agent with the sent (normalized) agent_code, the usual case, found in the same query. */
@@ -31,7 +31,9 @@ export async function readIntakeFacts(
     }[]
   >`
     SELECT a.time_zone, a.plan_minutes,
-           (SELECT c.id FROM calls c WHERE c.account_id = a.id AND c.external_id = ${q.externalId}) AS existing_id,
+           coalesce((SELECT c.id FROM calls c WHERE c.account_id = a.id AND c.external_id = ${q.externalId}),
+                    (SELECT t.id FROM call_tombstones t WHERE t.account_id = a.id AND t.external_id = ${q.externalId}))
+             AS existing_id,
            (SELECT json_build_object('id', p.id, 'language', p.language) FROM campaigns p
              WHERE p.account_id = a.id AND p.archived_at IS NULL
                AND (p.name_normalized = ${q.campaignName} OR p.id = ${q.campaignId}::uuid)
@@ -74,7 +76,8 @@ export interface NewCall {
 /**
  * The call row, its minute reservation against the plan, its period's call and storage counts and
  * its ledger entry, in one statement (one round trip) inside the caller's transaction. Answers
- * `exists` when a concurrent request with the same external_id won (nothing is written then) and
+ * `exists` when a concurrent request with the same external_id won, or its call was deleted
+ * (a tombstone; nothing is written then), and
  * throws `no_minutes` when the plan cannot cover the reservation (the caller's rollback removes
  * the row). The period row's conditional upsert takes its lock and re-checks against the committed
  * total, so concurrent intakes never overspend.
@@ -89,10 +92,13 @@ export async function insertCallReserving(
       INSERT INTO calls (id, account_id, external_id, source, agent_id, campaign_id, started_at, customer_phone,
                          customer_name, direction, language, file_name, file_size, file_sha256, content_type,
                          storage_key, reserved_minutes, period)
-      VALUES (${c.id}::uuid, ${c.accountId}::uuid, ${c.externalId}, ${c.source}::"CallSource", ${c.agentId}::uuid,
-              ${c.campaignId}::uuid, ${c.startedAt}, ${c.customerPhone}, ${c.customerName},
-              ${c.direction}::"CallDirection", ${c.language}, ${c.fileName}, ${c.fileSize}::bigint, ${c.fileSha256},
-              ${c.contentType}, ${c.storageKey}, ${c.minutes}, ${c.period})
+      SELECT ${c.id}::uuid, ${c.accountId}::uuid, ${c.externalId}, ${c.source}::"CallSource", ${c.agentId}::uuid,
+             ${c.campaignId}::uuid, ${c.startedAt}, ${c.customerPhone}, ${c.customerName},
+             ${c.direction}::"CallDirection", ${c.language}, ${c.fileName}, ${c.fileSize}::bigint, ${c.fileSha256},
+             ${c.contentType}, ${c.storageKey}, ${c.minutes}, ${c.period}
+       -- A call deleted since the facts were read left a tombstone: answer exists, never charge again.
+       WHERE NOT EXISTS (SELECT 1 FROM call_tombstones t
+                          WHERE t.account_id = ${c.accountId}::uuid AND t.external_id = ${c.externalId})
       ON CONFLICT (account_id, external_id) DO NOTHING
       RETURNING id
     ), reservation AS (

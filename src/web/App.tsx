@@ -10,6 +10,7 @@ import { CallsPage } from './pages/Calls.tsx';
 import { CampaignsPage } from './pages/Campaigns.tsx';
 import { IntegrationsPage } from './pages/Integrations.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
+import { AuditLogPage } from './pages/AuditLog.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
 import { SignInPage } from './pages/SignIn.tsx';
 import { TeamPage } from './pages/Team.tsx';
@@ -36,6 +37,7 @@ const ROUTES: RouteDef[] = [
   { path: '/integrations', title: 'nav.integrations', render: () => <IntegrationsPage /> },
   { path: '/usage', title: 'nav.usage', render: () => <UsagePage /> },
   { path: '/settings', title: 'nav.settings', render: () => <SettingsPage /> },
+  { path: '/settings/audit', title: 'audit.title', render: () => <AuditLogPage /> },
 ];
 
 function Redirect({ to }: { to: string }) {

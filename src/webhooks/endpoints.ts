@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../app/context.ts';
 import { openSecret, sealSecret } from '../crypto/secret-box.ts';
 import type { Tx } from '../db/client.ts';
+import { type AuditBy, auditActor, recordAudit } from '../domain/audit.ts';
 import { notFound } from '../domain/errors.ts';
 import type { WebhookEndpoint } from '../generated/prisma/client.ts';
 import { validateWebhookUrl } from './address-guard.ts';
@@ -83,6 +84,27 @@ async function checkCampaign(tx: Tx, accountId: string, campaignId: string | nul
   if (!campaign) throw notFound('Campaign');
 }
 
+/** The audit entry of an endpoint's URL change (created: from null; removed: to null). */
+async function auditUrl(
+  tx: Tx,
+  accountId: string,
+  by: AuditBy,
+  endpointId: string,
+  from: string | null,
+  to: string | null,
+) {
+  if (from === to) return;
+  const actor = auditActor(by);
+  await recordAudit(tx, {
+    accountId,
+    actorUserId: actor.actorUserId,
+    action: 'webhook.url_changed',
+    targetType: 'webhook_endpoint',
+    targetId: endpointId,
+    detail: { ...actor.detail, from, to },
+  });
+}
+
 /** Serializes endpoint creation per account, so two concurrent adds cannot pass the limit together. */
 async function lockAccount(tx: Tx, accountId: string) {
   await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
@@ -93,6 +115,7 @@ export async function createWebhookEndpoint(
   app: AppContext,
   accountId: string,
   input: EndpointInput,
+  by: AuditBy = { system: 'cli' },
 ): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
   const url = await validateWebhookUrl(input.url, { allowPrivate: app.config.webhookAllowPrivate });
   const eventTypes = checkEventTypes(input.eventTypes ?? DEFAULT_EVENT_TYPES);
@@ -102,7 +125,7 @@ export async function createWebhookEndpoint(
     await checkCampaign(tx, accountId, input.campaignId);
     await lockAccount(tx, accountId);
     if ((await tx.webhookEndpoint.count({ where: { accountId } })) >= MAX_ENDPOINTS) throw endpointLimit();
-    return tx.webhookEndpoint.create({
+    const created = await tx.webhookEndpoint.create({
       data: {
         accountId,
         url,
@@ -114,6 +137,8 @@ export async function createWebhookEndpoint(
       },
       omit: hideSecret,
     });
+    await auditUrl(tx, accountId, by, created.id, null, created.url);
+    return created;
   });
   return { endpoint, secret };
 }
@@ -124,6 +149,7 @@ export async function updateWebhookEndpoint(
   accountId: string,
   id: string,
   patch: Partial<EndpointInput>,
+  by: AuditBy = { system: 'cli' },
 ): Promise<PublicWebhookEndpoint> {
   const url =
     patch.url === undefined
@@ -133,6 +159,7 @@ export async function updateWebhookEndpoint(
   const ratePerSecond = patch.ratePerSecond === undefined ? undefined : checkRate(patch.ratePerSecond);
   return app.db.$transaction(async (tx) => {
     await checkCampaign(tx, accountId, patch.campaignId);
+    const before = await tx.webhookEndpoint.findFirst({ where: { id, accountId }, select: { url: true } });
     const { count } = await tx.webhookEndpoint.updateMany({
       where: { id, accountId },
       data: {
@@ -143,7 +170,8 @@ export async function updateWebhookEndpoint(
         ...(patch.campaignId !== undefined && { campaignId: patch.campaignId }),
       },
     });
-    if (count === 0) throw notFound('Webhook endpoint');
+    if (count === 0 || !before) throw notFound('Webhook endpoint');
+    if (url !== undefined) await auditUrl(tx, accountId, by, id, before.url, url);
     return tx.webhookEndpoint.findUniqueOrThrow({ where: { id }, omit: hideSecret });
   });
 }
@@ -157,6 +185,7 @@ export async function setWebhookEndpoint(
   app: AppContext,
   accountId: string,
   url: string,
+  by: AuditBy = { system: 'cli' },
 ): Promise<{ endpoint: PublicWebhookEndpoint; secret: string | null }> {
   const normalized = await validateWebhookUrl(url, { allowPrivate: app.config.webhookAllowPrivate });
   const secret = newSecret();
@@ -169,6 +198,7 @@ export async function setWebhookEndpoint(
         data: { accountId, url: normalized, secretEncrypted: seal(app, accountId, secret) },
         omit: hideSecret,
       });
+      await auditUrl(tx, accountId, by, endpoint.id, null, endpoint.url);
       return { endpoint, secret };
     }
     const endpoint = await tx.webhookEndpoint.update({
@@ -176,6 +206,7 @@ export async function setWebhookEndpoint(
       data: { url: normalized, ...enabledState(true, null) },
       omit: hideSecret,
     });
+    await auditUrl(tx, accountId, by, endpoint.id, first.url, endpoint.url);
     return { endpoint, secret: null };
   });
 }
@@ -188,21 +219,37 @@ export async function rotateWebhookSecret(
   app: AppContext,
   accountId: string,
   id?: string | null,
+  by: AuditBy = { system: 'cli' },
 ): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
   const current = await requireEndpoint(app, accountId, id);
   const secret = newSecret();
   const overlapMs = app.config.webhookSecretOverlapHours * 3_600_000;
   // Conditional on the secret being the one read: a concurrent rotation must not be overwritten
   // with a previous secret that no receiver is told about.
-  const { count } = await app.db.webhookEndpoint.updateMany({
-    where: { id: current.id, secretEncrypted: current.secretEncrypted },
-    data: {
-      secretEncrypted: seal(app, accountId, secret),
-      previousSecretEncrypted: overlapMs > 0 ? current.secretEncrypted : null,
-      previousSecretExpiresAt: overlapMs > 0 ? new Date(Date.now() + overlapMs) : null,
-    },
+  const count = await app.db.$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id: current.id, secretEncrypted: current.secretEncrypted },
+      data: {
+        secretEncrypted: seal(app, accountId, secret),
+        previousSecretEncrypted: overlapMs > 0 ? current.secretEncrypted : null,
+        previousSecretExpiresAt: overlapMs > 0 ? new Date(Date.now() + overlapMs) : null,
+      },
+    });
+    if (count) {
+      // Never the secrets themselves: only that it changed, and how long the old one still signs.
+      const actor = auditActor(by);
+      await recordAudit(tx, {
+        accountId,
+        actorUserId: actor.actorUserId,
+        action: 'webhook.secret_rotated',
+        targetType: 'webhook_endpoint',
+        targetId: current.id,
+        detail: { ...actor.detail, url: current.url, overlapHours: app.config.webhookSecretOverlapHours },
+      });
+    }
+    return count;
   });
-  if (count === 0) return rotateWebhookSecret(app, accountId, current.id);
+  if (count === 0) return rotateWebhookSecret(app, accountId, current.id, by);
   return { endpoint: (await getWebhookEndpoint(app, accountId, current.id))!, secret };
 }
 
@@ -253,9 +300,17 @@ async function setEnabled(
 }
 
 /** Deletes the endpoint together with its delivery history (the schema cascades). */
-export async function removeWebhookEndpoint(app: AppContext, accountId: string, id?: string | null): Promise<void> {
+export async function removeWebhookEndpoint(
+  app: AppContext,
+  accountId: string,
+  id?: string | null,
+  by: AuditBy = { system: 'cli' },
+): Promise<void> {
   const row = await requireEndpoint(app, accountId, id);
-  await app.db.webhookEndpoint.delete({ where: { id: row.id } });
+  await app.db.$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: row.id } });
+    if (count) await auditUrl(tx, accountId, by, row.id, row.url, null);
+  });
 }
 
 /** The secrets that sign a delivery now: the current one, and the previous one during its overlap. */

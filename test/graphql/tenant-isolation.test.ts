@@ -58,7 +58,8 @@ const QUERIES: Record<string, Case> = {
     expect: own((v) => expect(v.ready).toBe(true)),
   },
   account: {
-    doc: () => `{ account { id name plan { seats } defaultTemplate { id name } } }`,
+    doc: () =>
+      `{ account { id name plan { seats } defaultTemplate { id name } retentionRecordingDays retentionTranscriptDays } }`,
     expect: own((v) => expect(v.name).toBe('Bolt')),
   },
   users: { doc: () => `{ users { id email } }`, expect: own((v) => expect(v).toHaveLength(4)) },
@@ -81,7 +82,21 @@ const QUERIES: Record<string, Case> = {
       `{ calls(first: 100, filter: { agentIds: ["${i.agent.id}"], campaignIds: ["${i.campaign.id}"] }) { totalCount edges { node { id } } } }`,
     expect: own((v) => expect(v).toEqual({ totalCount: 0, edges: [] })),
   },
-  call: { doc: (i) => `{ call(id: "${i.call.id}") { id transcript { text } } }`, expect: nul },
+  call: {
+    doc: (i) => `{ call(id: "${i.call.id}") { id transcript { text } recordingDeletedAt transcriptDeletedAt } }`,
+    expect: nul,
+  },
+  callsToDeleteCount: {
+    doc: (i) => `{ callsToDeleteCount(filter: { agentIds: ["${i.agent.id}"] }) }`,
+    expect: own((v) => expect(v).toBe(0)),
+  },
+  auditActions: { doc: () => `{ auditActions }`, expect: own((v) => expect(v).toContain('call.deleted')) },
+  auditLog: {
+    doc: () =>
+      `{ auditLog(first: 100) { edges { node { id action actor { id email } targetType targetId detail createdAt } } } }`,
+    // B's own entries only (its seed wrote none through audited paths); A's never appear (markers).
+    expect: own((v) => expect(Array.isArray(v.edges)).toBe(true)),
+  },
   callTopics: { doc: () => `{ callTopics }`, expect: own((v) => expect(v).toEqual(['bolt-topic'])) },
   callFilterOptions: {
     doc: () => `{ callFilterOptions { topics languages agents { id name } campaigns { id name } } }`,
@@ -105,7 +120,7 @@ const QUERIES: Record<string, Case> = {
     expect: own((v) => expect(v.edges).toEqual([])),
   },
   usage: {
-    doc: () => `{ usage(period: "2024-01") { ${R} ... on QueryUsageSuccess { data { calls } } } }`,
+    doc: () => `{ usage(period: "2024-01") { ${R} ... on QueryUsageSuccess { data { calls storageFreedBytes } } } }`,
     expect: own((v) => expect(v.data.calls).toBe(1)),
   },
   usageHistory: {
@@ -161,6 +176,17 @@ const MUTATIONS: Record<string, Case> = {
     expect: nf,
   },
   reanalyzeCall: { doc: (i) => `mutation { reanalyzeCall(id: "${i.call.id}") { ${R} } }`, expect: nf },
+  deleteCall: { doc: (i) => `mutation { deleteCall(id: "${i.call.id}") { ${R} } }`, expect: nf },
+  deleteCalls: {
+    doc: (i) =>
+      `mutation { deleteCalls(filter: { agentIds: ["${i.agent.id}"] }, expectedCount: 0) { ${R} ... on BulkDeletion { count queued } } }`,
+    expect: own((v) => expect(v).toEqual({ __typename: 'BulkDeletion', count: 0, queued: false })),
+  },
+  updateRetention: {
+    doc: () =>
+      `mutation { updateRetention(recordingDays: 90, transcriptDays: 365) { ${R} ... on Account { name retentionRecordingDays } } }`,
+    expect: own((v) => expect(v).toMatchObject({ name: 'Bolt', retentionRecordingDays: 90 })),
+  },
   createApiKey: { doc: () => `mutation { createApiKey(name: "B key 2") { ${R} } }`, expect: typename('CreatedApiKey') },
   revokeApiKey: { doc: (i) => `mutation { revokeApiKey(id: "${i.apiKey.id}") { ${R} } }`, expect: nf },
   inviteUser: {
@@ -282,7 +308,9 @@ async function snapshotA() {
       'endpoint', (SELECT json_agg(x) FROM webhook_endpoints x WHERE account_id = $1),
       'replays', (SELECT count(*) FROM webhook_replays WHERE account_id = $1),
       'attempts', (SELECT count(*) FROM webhook_attempts w JOIN webhook_deliveries d ON d.id = w.delivery_id WHERE d.account_id = $1),
-      'sessions', (SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.account_id = $1)
+      'sessions', (SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.account_id = $1),
+      'tombstones', (SELECT count(*) FROM call_tombstones WHERE account_id = $1),
+      'audit', (SELECT count(*) FROM audit_log WHERE account_id = $1)
     ) AS snap`,
     [A.account.id],
   );
@@ -379,9 +407,16 @@ describe('roles', () => {
       'updateWebhookEndpoint',
       'replayWebhookDeliveries',
       'setVocabulary',
+      'deleteCall',
+      'deleteCalls',
+      'updateRetention',
     ]) {
       expect(needs[f], f).toBe('admin');
     }
+    // The audit log is the owners' alone (it shows what admins did).
+    const queryNeeds = Object.fromEntries(rootFields('query').map((f) => [f.name, minimumRole(f)]));
+    for (const f of ['auditLog', 'auditActions']) expect(queryNeeds[f], f).toBe('owner');
+    expect(queryNeeds.callsToDeleteCount).toBe('admin');
     const viewerMutations = Object.entries(needs)
       .filter(([, role]) => role === 'viewer')
       .map(([f]) => f);

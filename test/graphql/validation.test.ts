@@ -677,6 +677,29 @@ const TABLE: Record<string, Case[]> = {
     },
     { what: 'an unknown user', as: 'admin', vars: () => ({ userId: UNKNOWN_ID, role: 'VIEWER' }), expect: notFound },
   ],
+  deleteCall: [{ what: 'an unknown call', as: 'admin', vars: () => ({ id: UNKNOWN_ID }), expect: notFound }],
+  deleteCalls: [
+    {
+      what: 'a confirmed count the filter no longer matches',
+      as: 'admin',
+      vars: () => ({ filter: {}, expectedCount: 999_999 }),
+      expect: conflict('count_changed'),
+    },
+  ],
+  updateRetention: [
+    {
+      what: 'zero days of recordings',
+      as: 'admin',
+      vars: () => ({ recordingDays: 0, transcriptDays: 30 }),
+      expect: invalid('invalid_retention', 'recordingDays'),
+    },
+    {
+      what: 'more than a century of transcripts',
+      as: 'owner',
+      vars: () => ({ recordingDays: null, transcriptDays: 36_501 }),
+      expect: invalid('invalid_retention', 'transcriptDays'),
+    },
+  ],
   removeUser: [
     {
       what: 'the last owner removing themselves',
@@ -1050,7 +1073,10 @@ async function snapshot() {
       'deliveries', (SELECT json_agg(x ORDER BY id) FROM webhook_deliveries x),
       'attempts', (SELECT count(*) FROM webhook_attempts),
       'replays', (SELECT count(*) FROM webhook_replays),
-      'jobs', (SELECT count(*) FROM graphile_worker._private_jobs)
+      'jobs', (SELECT count(*) FROM graphile_worker._private_jobs),
+      'tombstones', (SELECT count(*) FROM call_tombstones),
+      'audit', (SELECT count(*) FROM audit_log),
+      'usage', (SELECT json_agg(x ORDER BY account_id, period) FROM usage_periods x)
     ) AS snap`);
   return row.snap;
 }

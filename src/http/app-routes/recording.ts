@@ -23,10 +23,16 @@ export function recordingRoute(app: AppContext): Route {
     const call = isUuid(id)
       ? await app.db.call.findFirst({
           where: { id, accountId: session.user.accountId },
-          select: { storageKey: true, contentType: true, fileName: true, fileSha256: true },
+          select: { storageKey: true, contentType: true, fileName: true, fileSha256: true, recordingDeletedAt: true },
         })
       : null;
     if (!call) return sendError(res, 'not_found', 'No such call.');
+    if (call.recordingDeletedAt)
+      return sendError(
+        res,
+        'recording_deleted',
+        `The recording of this call was deleted on ${call.recordingDeletedAt.toISOString().slice(0, 10)} by the account's retention period.`,
+      );
 
     let size: number;
     try {

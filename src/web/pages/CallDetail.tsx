@@ -1,3 +1,4 @@
+import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import {
@@ -198,6 +199,7 @@ export function CallDetailPage({ id }: { id: string }) {
     <div className="page">
       <CallHeader call={call} />
       <StatusAlerts call={call} />
+      <RetentionNotice callId={call.id} />
       <div className="detail-grid">
         <div className="stack">
           <Card bodyClass="tight">
@@ -338,6 +340,7 @@ function CallHeader({ call }: { call: CallData }) {
             {t('callDetail.reanalyze')}
           </Button>
         )}
+        <DeleteCallButton callId={call.id} />
       </div>
     </header>
   );

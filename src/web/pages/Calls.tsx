@@ -1,3 +1,4 @@
+import { BulkDeleteButton } from '../components/data-protection.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import {
@@ -221,6 +222,7 @@ export function CallsPage() {
                 <Icon name="download" /> {t('calls.export')}
               </a>
             )}
+            <BulkDeleteButton filter={filter} />
             {canUpload && (
               <Link className="btn btn-primary" to="/upload">
                 <Icon name="upload" /> {t('calls.upload')}

@@ -9,6 +9,7 @@ import { describeError, outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
 import { MIN_PASSWORD } from './AcceptInvitation.tsx';
 import { VocabularyCard } from './settings-vocabulary.tsx';
+import { AuditLogCard, RetentionCard } from '../components/data-protection.tsx';
 
 const ChangePassword = graphql(`
   mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
@@ -132,6 +133,8 @@ export function SettingsPage() {
         </Card>
         {roleAtLeast(user?.role, 'ADMIN') && <AccountSettingsCard />}
         {roleAtLeast(user?.role, 'ADMIN') && <VocabularyCard />}
+        {roleAtLeast(user?.role, 'ADMIN') && <RetentionCard />}
+        {user?.role === 'OWNER' && <AuditLogCard />}
         <Card title={t('settings.changePassword')} description={t('settings.changePasswordLead')}>
           <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
             {error && <Alert tone="red">{error}</Alert>}

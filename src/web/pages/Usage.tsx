@@ -10,10 +10,10 @@ const UsageQuery = graphql(`
   query Usage {
     usage {
       __typename
-      ... on QueryUsageSuccess { data { period calls minutesUsed minutesReserved minutesAvailable planMinutes storageBytes current } }
+      ... on QueryUsageSuccess { data { period calls minutesUsed minutesReserved minutesAvailable planMinutes storageBytes storageFreedBytes current } }
       ... on Error { code message }
     }
-    usageHistory(limit: 12) { period calls minutesUsed minutesReserved minutesAvailable planMinutes storageBytes current }
+    usageHistory(limit: 12) { period calls minutesUsed minutesReserved minutesAvailable planMinutes storageBytes storageFreedBytes current }
     seats { used total }
   }
 `);
@@ -61,6 +61,11 @@ export function UsagePage() {
                 <div className="label">{t('usage.storage')}</div>
                 <div className="value">{formatBytes(current.storageBytes, locale)}</div>
                 <div className="sub">{t('usage.storageHint')}</div>
+                {current.storageFreedBytes > 0 && (
+                  <div className="sub" data-testid="storage-freed">
+                    {t('dataProtection.storageFreed', { bytes: formatBytes(current.storageFreedBytes, locale) })}
+                  </div>
+                )}
               </div>
             </div>
             <Card
@@ -176,7 +181,14 @@ export function UsagePage() {
                         label={formatPeriod(h.period, locale)}
                       />
                     </td>
-                    <td className="right num">{formatBytes(h.storageBytes, locale)}</td>
+                    <td className="right num">
+                      {formatBytes(h.storageBytes, locale)}
+                      {h.storageFreedBytes > 0 && (
+                        <div className="muted">
+                          {t('dataProtection.storageFreed', { bytes: formatBytes(h.storageFreedBytes, locale) })}
+                        </div>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </DataTable>

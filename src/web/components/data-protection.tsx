@@ -1,0 +1,245 @@
+// Deletion and retention in the app (issue 13.4–5): small pieces mounted by the call page, the calls
+// list and Settings, so those pages change by a line each.
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { useT } from '../i18n/index.tsx';
+import { roleAtLeast, useRole } from '../lib/auth.tsx';
+import { describeError, outcome } from '../lib/errors.ts';
+import { formatDate, formatNumber } from '../lib/format.ts';
+import { graphql, type VariablesOf } from '../lib/graphql.ts';
+import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { Link, navigate } from '../lib/router.tsx';
+import { Alert, Button, Card, ConfirmDialog, TextField, useToast } from './ui.tsx';
+
+const DeleteCall = graphql(`
+  mutation DeleteCall($id: ID!) {
+    deleteCall(id: $id) {
+      __typename
+      ... on DeletedCall { id externalId }
+      ... on Error { code message }
+    }
+  }
+`);
+
+/** Owners and admins: "Delete" on the call page, with a confirmation; back to the list afterwards. */
+export function DeleteCallButton({ callId }: { callId: string }) {
+  const { t } = useT();
+  const role = useRole();
+  const report = useOutcomeToast();
+  const [open, setOpen] = useState(false);
+  const [{ fetching }, remove] = useMutation(DeleteCall);
+  if (!roleAtLeast(role, 'ADMIN')) return null;
+  const confirm = async () => {
+    const ok = report(outcome(await remove({ id: callId }), 'deleteCall'), t('dataProtection.callDeleted'));
+    setOpen(false);
+    if (ok) navigate('/calls');
+  };
+  return (
+    <>
+      <Button variant="danger" icon="trash" onClick={() => setOpen(true)} data-testid="delete-call">
+        {t('common.delete')}
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        onConfirm={confirm}
+        title={t('dataProtection.deleteCallTitle')}
+        confirmLabel={t('dataProtection.deleteCallConfirm')}
+        danger
+        loading={fetching}
+      >
+        <p>{t('dataProtection.deleteCallBody')}</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+const RetentionState = graphql(`
+  query CallRetentionState($id: ID!) {
+    call(id: $id) { id recordingDeletedAt transcriptDeletedAt }
+  }
+`);
+
+/** On the call page: what retention already removed from this call, and when. */
+export function RetentionNotice({ callId }: { callId: string }) {
+  const { t, locale } = useT();
+  const [{ data }] = useQuery({ query: RetentionState, variables: { id: callId } });
+  const call = data?.call;
+  if (!call || (!call.recordingDeletedAt && !call.transcriptDeletedAt)) return null;
+  return (
+    <Alert tone="blue" icon="archive">
+      <span data-testid="retention-notice">
+        {call.recordingDeletedAt &&
+          t('dataProtection.recordingDeletedOn', { date: formatDate(String(call.recordingDeletedAt), locale) })}
+        {call.recordingDeletedAt && call.transcriptDeletedAt && ' '}
+        {call.transcriptDeletedAt &&
+          t('dataProtection.transcriptDeletedOn', { date: formatDate(String(call.transcriptDeletedAt), locale) })}
+      </span>
+    </Alert>
+  );
+}
+
+const CountToDelete = graphql(`
+  query CallsToDeleteCount($filter: CallFilter) { callsToDeleteCount(filter: $filter) }
+`);
+
+const DeleteCalls = graphql(`
+  mutation DeleteCalls($filter: CallFilter, $expectedCount: Int!) {
+    deleteCalls(filter: $filter, expectedCount: $expectedCount) {
+      __typename
+      ... on BulkDeletion { count queued }
+      ... on Error { code message }
+    }
+  }
+`);
+
+type CallFilterInput = NonNullable<VariablesOf<typeof DeleteCalls>['filter']>;
+
+/**
+ * Owners and admins, in the calls list's toolbar: delete every call the current filter shows. The
+ * dialog shows the count first; the deletion is confirmed for that count (the server refuses if it
+ * changed meanwhile, and the dialog shows the new count).
+ */
+export function BulkDeleteButton({ filter, onDeleted }: { filter: CallFilterInput; onDeleted?: () => void }) {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const role = useRole();
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [{ data, fetching: counting }, recount] = useQuery({
+    query: CountToDelete,
+    variables: { filter },
+    pause: !open,
+    requestPolicy: 'network-only',
+  });
+  const [{ fetching }, remove] = useMutation(DeleteCalls);
+  if (!roleAtLeast(role, 'ADMIN')) return null;
+  const count = data?.callsToDeleteCount ?? null;
+  const confirm = async () => {
+    if (count == null) return;
+    if (count === 0) return setOpen(false);
+    setError(null);
+    const out = outcome(await remove({ filter, expectedCount: count }), 'deleteCalls');
+    if (!out.ok) {
+      setError(describeError(i18n, out.error));
+      if (out.error.code === 'count_changed') recount({ requestPolicy: 'network-only' });
+      return;
+    }
+    setOpen(false);
+    toast(
+      out.value.queued
+        ? t('dataProtection.bulkQueued', { n: out.value.count })
+        : t('dataProtection.bulkDeleted', { n: out.value.count }),
+    );
+    onDeleted?.();
+  };
+  return (
+    <>
+      <Button variant="danger" icon="trash" onClick={() => setOpen(true)} data-testid="bulk-delete">
+        {t('dataProtection.bulkDelete')}
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onClose={() => {
+          setOpen(false);
+          setError(null);
+        }}
+        onConfirm={confirm}
+        title={t('dataProtection.bulkTitle')}
+        confirmLabel={
+          count == null ? t('common.loading') : t('dataProtection.bulkConfirm', { n: formatNumber(count, locale) })
+        }
+        danger
+        loading={fetching || counting || count == null}
+      >
+        <div className="stack">
+          {error && <Alert tone="red">{error}</Alert>}
+          <p data-testid="bulk-delete-count">
+            {count == null
+              ? t('common.loading')
+              : t('dataProtection.bulkBody', { n: count, count: formatNumber(count, locale) })}
+          </p>
+        </div>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+const RetentionQuery = graphql(`
+  query Retention { account { id retentionRecordingDays retentionTranscriptDays } }
+`);
+
+const UpdateRetention = graphql(`
+  mutation UpdateRetention($recordingDays: Int, $transcriptDays: Int) {
+    updateRetention(recordingDays: $recordingDays, transcriptDays: $transcriptDays) {
+      __typename
+      ... on Account { id retentionRecordingDays retentionTranscriptDays }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const days = (text: string): number | null => (text.trim() === '' ? null : Number(text.trim()));
+
+/** Settings (owners and admins): how many days recordings and transcripts are kept; empty keeps them. */
+export function RetentionCard() {
+  const { t } = useT();
+  const toast = useToast();
+  const [{ data }] = useQuery({ query: RetentionQuery });
+  const [recording, setRecording] = useState('');
+  const [transcript, setTranscript] = useState('');
+  useEffect(() => {
+    if (!data) return;
+    setRecording(data.account.retentionRecordingDays?.toString() ?? '');
+    setTranscript(data.account.retentionTranscriptDays?.toString() ?? '');
+  }, [data]);
+  const [{ fetching }, update] = useMutation(UpdateRetention);
+  const { submit, error } = useFormMutation(
+    async () =>
+      outcome(await update({ recordingDays: days(recording), transcriptDays: days(transcript) }), 'updateRetention'),
+    () => toast(t('dataProtection.retentionSaved')),
+  );
+  return (
+    <Card title={t('dataProtection.retention')} description={t('dataProtection.retentionLead')}>
+      <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }} data-testid="retention-form">
+        {error && <Alert tone="red">{error}</Alert>}
+        <TextField
+          label={t('dataProtection.recordingDays')}
+          hint={t('dataProtection.daysHint')}
+          inputMode="numeric"
+          value={recording}
+          onChange={(e) => setRecording(e.target.value)}
+          disabled={!data}
+          data-testid="retention-recording"
+        />
+        <TextField
+          label={t('dataProtection.transcriptDays')}
+          hint={t('dataProtection.daysHint')}
+          inputMode="numeric"
+          value={transcript}
+          onChange={(e) => setTranscript(e.target.value)}
+          disabled={!data}
+          data-testid="retention-transcript"
+        />
+        <div>
+          <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
+            {t('common.save')}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+/** Settings (owners): the way to the audit log. */
+export function AuditLogCard() {
+  const { t } = useT();
+  return (
+    <Card title={t('audit.title')} description={t('audit.lead')}>
+      <Link className="btn" to="/settings/audit" data-testid="audit-link">
+        {t('audit.open')}
+      </Link>
+    </Card>
+  );
+}

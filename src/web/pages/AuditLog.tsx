@@ -1,0 +1,245 @@
+// Settings → Audit log (owners, issue 13.6): who did what and when, filtered by action and dates,
+// newest first, "Load more" by keyset cursor, CSV export of the same filter.
+import { useState } from 'react';
+import { useQuery } from 'urql';
+import {
+  Button,
+  Card,
+  DataTable,
+  EmptyState,
+  LoadingBlock,
+  PageHeader,
+  SelectField,
+  TextField,
+} from '../components/ui.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { hasKey, useT, type MessageKey } from '../i18n/index.tsx';
+import { useRole } from '../lib/auth.tsx';
+import { endOfDayIso, startOfDayIso } from '../lib/call-filters.ts';
+import { describeError, queryError } from '../lib/errors.ts';
+import { formatDateTime } from '../lib/format.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { Link } from '../lib/router.tsx';
+
+const AuditLogQuery = graphql(`
+  query AuditLog($actions: [String!], $from: DateTime, $to: DateTime, $after: String) {
+    auditLog(actions: $actions, from: $from, to: $to, first: 50, after: $after) {
+      edges { node { id action targetType targetId detail createdAt actor { id name email } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`);
+
+const AuditActions = graphql(`
+  query AuditActions { auditActions }
+`);
+
+type Entry = ResultOf<typeof AuditLogQuery>['auditLog']['edges'][number]['node'];
+
+/** The entry's details in one line: "from → to" pairs, then the rest as key: value. */
+function describeDetail(detail: unknown): string {
+  if (!detail || typeof detail !== 'object') return '';
+  return Object.entries(detail as Record<string, unknown>)
+    .map(([k, v]) => {
+      if (v && typeof v === 'object' && 'from' in v && 'to' in v) {
+        const { from, to } = v as { from: unknown; to: unknown };
+        return `${k}: ${String(from ?? '—')} → ${String(to ?? '—')}`;
+      }
+      return `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v ?? '—')}`;
+    })
+    .join(' · ');
+}
+
+function exportHref(actions: string[], from: string, to: string): string {
+  const q = new URLSearchParams();
+  for (const a of actions) q.append('action', a);
+  if (from) q.set('from', startOfDayIso(from));
+  if (to) q.set('to', endOfDayIso(to));
+  const s = q.toString();
+  return `/api/audit-log.csv${s ? `?${s}` : ''}`;
+}
+
+export function AuditLogPage() {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const role = useRole();
+  const [action, setAction] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [pages, setPages] = useState<(string | null)[]>([null]);
+  const actions = action ? [action] : null;
+  const vars = { actions, from: from ? startOfDayIso(from) : null, to: to ? endOfDayIso(to) : null };
+  const reset = () => setPages([null]);
+  const actionLabel = (a: string) => {
+    const key = `audit.action.${a}`;
+    return hasKey(key) ? t(key as MessageKey) : a;
+  };
+
+  if (role !== 'OWNER')
+    return (
+      <div className="page">
+        <EmptyState icon="lock" title={t('audit.ownersOnly')}>
+          {null}
+        </EmptyState>
+      </div>
+    );
+  return (
+    <div className="page">
+      <PageHeader
+        title={t('audit.title')}
+        description={t('audit.lead')}
+        back={
+          <Link to="/settings" className="breadcrumb">
+            <Icon name="chevronLeft" size={14} /> {t('nav.settings')}
+          </Link>
+        }
+        actions={
+          <a className="btn" href={exportHref(actions ?? [], from, to)} download data-testid="audit-export">
+            <Icon name="download" /> {t('audit.export')}
+          </a>
+        }
+      />
+      <Card>
+        <div className="filters more">
+          <AuditActionSelect
+            value={action}
+            label={t('audit.action')}
+            allLabel={t('audit.allActions')}
+            actionLabel={actionLabel}
+            onChange={(v) => {
+              setAction(v);
+              reset();
+            }}
+          />
+          <TextField
+            label={t('audit.from')}
+            type="date"
+            value={from}
+            onChange={(e) => {
+              setFrom(e.target.value);
+              reset();
+            }}
+          />
+          <TextField
+            label={t('audit.to')}
+            type="date"
+            value={to}
+            onChange={(e) => {
+              setTo(e.target.value);
+              reset();
+            }}
+          />
+        </div>
+      </Card>
+      <Card bodyClass="tight">
+        <DataTable
+          testId="audit-table"
+          head={
+            <>
+              <th>{t('audit.when')}</th>
+              <th>{t('audit.who')}</th>
+              <th>{t('audit.action')}</th>
+              <th>{t('audit.details')}</th>
+            </>
+          }
+        >
+          {pages.map((after, i) => (
+            <AuditPage
+              key={after ?? 'first'}
+              vars={{ ...vars, after }}
+              last={i === pages.length - 1}
+              onMore={(cursor) => setPages((p) => [...p, cursor])}
+              render={(e) => (
+                <tr key={e.id}>
+                  <td className="nowrap">{formatDateTime(String(e.createdAt), locale)}</td>
+                  <td>{e.actor ? `${e.actor.name} (${e.actor.email})` : t('audit.system')}</td>
+                  <td>{actionLabel(e.action)}</td>
+                  <td className="muted">{describeDetail(e.detail)}</td>
+                </tr>
+              )}
+              describe={(err) => describeError(i18n, err)}
+              moreLabel={t('audit.more')}
+              emptyLabel={t('audit.empty')}
+            />
+          ))}
+        </DataTable>
+      </Card>
+    </div>
+  );
+}
+
+function AuditActionSelect(props: {
+  value: string;
+  label: string;
+  allLabel: string;
+  actionLabel: (a: string) => string;
+  onChange: (v: string) => void;
+}) {
+  const [{ data }] = useQuery({ query: AuditActions });
+  return (
+    <SelectField
+      label={props.label}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      data-testid="audit-action"
+    >
+      <option value="">{props.allLabel}</option>
+      {(data?.auditActions ?? []).map((a) => (
+        <option key={a} value={a}>
+          {props.actionLabel(a)}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
+function AuditPage(props: {
+  vars: { actions: string[] | null; from: string | null; to: string | null; after: string | null };
+  last: boolean;
+  onMore: (cursor: string) => void;
+  render: (e: Entry) => React.ReactNode;
+  describe: (e: NonNullable<ReturnType<typeof queryError>>) => string;
+  moreLabel: string;
+  emptyLabel: string;
+}) {
+  const [{ data, fetching, error }] = useQuery({
+    query: AuditLogQuery,
+    variables: props.vars,
+    requestPolicy: 'cache-and-network',
+  });
+  const err = queryError(error);
+  if (err)
+    return (
+      <tr>
+        <td colSpan={4}>{props.describe(err)}</td>
+      </tr>
+    );
+  if (!data)
+    return (
+      <tr>
+        <td colSpan={4}>{fetching && <LoadingBlock />}</td>
+      </tr>
+    );
+  const { edges, pageInfo } = data.auditLog;
+  return (
+    <>
+      {edges.length === 0 && props.vars.after === null && (
+        <tr>
+          <td colSpan={4} className="muted">
+            {props.emptyLabel}
+          </td>
+        </tr>
+      )}
+      {edges.map((e) => props.render(e.node))}
+      {props.last && pageInfo.hasNextPage && pageInfo.endCursor && (
+        <tr>
+          <td colSpan={4}>
+            <Button size="sm" onClick={() => props.onMore(pageInfo.endCursor!)} data-testid="audit-more">
+              {props.moreLabel}
+            </Button>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
