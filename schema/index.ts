@@ -15,5 +15,7 @@ import './types/usage.ts';
 import './types/subscription.ts';
 import './types/service-status.ts';
 import './types/vocabulary.ts';
+import './types/bulk-reanalysis.ts';
+import './types/review-queue.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

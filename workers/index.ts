@@ -2,6 +2,7 @@ import type { Task, TaskList } from 'graphile-worker';
 import type { AppContext } from '../src/app/context.ts';
 import { logContext } from '../src/log.ts';
 import { createAnalyzeTask } from './analyze.ts';
+import { createBulkReanalyzeTask } from './bulk-reanalyze.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
 import { type JobName, JOBS, type NamedTask } from './jobs.ts';
@@ -22,6 +23,7 @@ export function createTaskList(app: AppContext): TaskList {
       app.config.webhookRetryScheduleMs ? { scheduleMs: app.config.webhookRetryScheduleMs } : {},
     ),
     'replay-webhooks': createReplayWebhooksTask(app),
+    'bulk-reanalyze': createBulkReanalyzeTask(app),
     housekeeping: createHousekeepingTask(app),
   };
   return Object.fromEntries(

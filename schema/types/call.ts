@@ -210,7 +210,7 @@ export const Call = builder.prismaObject('Call', {
   }),
 });
 
-const CallFilter = builder.inputType('CallFilter', {
+export const CallFilter = builder.inputType('CallFilter', {
   fields: (t) => ({
     view: t.field({ type: CallViewEnum }),
     startedFrom: t.field({ type: 'DateTime', description: 'Inclusive.' }),
@@ -229,7 +229,7 @@ const CallFilter = builder.inputType('CallFilter', {
   }),
 });
 
-function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined): CallFilterShape {
+export function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined): CallFilterShape {
   if (!f) return {};
   // Foreign or malformed ids simply match nothing; they must not turn into an error that reveals anything.
   const ids = (list: readonly (string | number)[] | null | undefined) =>

@@ -10,14 +10,19 @@ let t: TestDb;
 let h: Harness;
 let A: Awaited<ReturnType<typeof seedAccount>>;
 let B: Awaited<ReturnType<typeof seedAccount>>;
-let a: Awaited<ReturnType<typeof seedData>>;
+let a: Awaited<ReturnType<typeof seedData>> & { bulk: { id: string } };
 
 beforeAll(async () => {
   t = await createTestDb();
   h = await startGraphql(t);
   A = await seedAccount(h, 'Acme');
   B = await seedAccount(h, 'Bolt');
-  a = await seedData(h.app.db, A.account.id, 'Acme', A.users.owner.id);
+  const seeded = await seedData(h.app.db, A.account.id, 'Acme', A.users.owner.id);
+  // A running bulk re-analysis of A's (no job: nothing runs in this file).
+  const bulk = await h.app.db.bulkReanalysis.create({
+    data: { accountId: A.account.id, requestedById: A.users.owner.id, filter: {}, total: 1 },
+  });
+  a = { ...seeded, bulk };
   await seedData(h.app.db, B.account.id, 'Bolt', B.users.owner.id);
 });
 afterAll(async () => {
@@ -38,7 +43,7 @@ interface Case {
   expect: Expect;
   /** Minimum role (from the field's auth scope); a session-less public field has none. */
 }
-type Ids = Awaited<ReturnType<typeof seedData>> & { userId: string };
+type Ids = Awaited<ReturnType<typeof seedData>> & { userId: string; bulk: { id: string } };
 
 const R = `__typename ... on Error { code }`;
 const nul: Expect = { kind: 'null' };
@@ -108,6 +113,17 @@ const QUERIES: Record<string, Case> = {
     doc: () => `{ usage(period: "2024-01") { ${R} ... on QueryUsageSuccess { data { calls } } } }`,
     expect: own((v) => expect(v.data.calls).toBe(1)),
   },
+  bulkReanalysisCount: {
+    doc: (i) =>
+      `{ bulkReanalysisCount(filter: { agentIds: ["${i.agent.id}"] }, templateId: "${i.template.id}") { ${R} ... on BulkReanalysisCount { count } } }`,
+    expect: own((v) => expect(v.count).toBe(0)),
+  },
+  bulkReanalysis: { doc: (i) => `{ bulkReanalysis(id: "${i.bulk.id}") { id total } }`, expect: nul },
+  reviewQueue: {
+    doc: (i) =>
+      `{ reviewQueue(filter: { agentIds: ["${i.agent.id}"] }) { ${R} ... on ReviewQueuePage { items { call { id } } hasNextPage } } }`,
+    expect: own((v) => expect(v.items).toEqual([])),
+  },
   usageHistory: {
     doc: () => `{ usageHistory { period calls } }`,
     expect: own((v) => expect(v).toEqual([{ period: '2024-01', calls: 1 }])),
@@ -161,6 +177,17 @@ const MUTATIONS: Record<string, Case> = {
     expect: nf,
   },
   reanalyzeCall: { doc: (i) => `mutation { reanalyzeCall(id: "${i.call.id}") { ${R} } }`, expect: nf },
+  startBulkReanalysis: {
+    doc: (i) => `mutation { startBulkReanalysis(templateId: "${i.template.id}") { ${R} } }`,
+    expect: nf,
+  },
+  cancelBulkReanalysis: { doc: (i) => `mutation { cancelBulkReanalysis(id: "${i.bulk.id}") { ${R} } }`, expect: nf },
+  assignReview: { doc: (i) => `mutation { assignReview(callId: "${i.call.id}") { ${R} } }`, expect: nf },
+  completeReview: { doc: (i) => `mutation { completeReview(callId: "${i.call.id}") { ${R} } }`, expect: nf },
+  setReviewSamplePercent: {
+    doc: () => `mutation { setReviewSamplePercent(percent: 10) { ${R} ... on Account { reviewSamplePercent } } }`,
+    expect: own((v) => expect(v).toMatchObject({ __typename: 'Account', reviewSamplePercent: 10 })),
+  },
   createApiKey: { doc: () => `mutation { createApiKey(name: "B key 2") { ${R} } }`, expect: typename('CreatedApiKey') },
   revokeApiKey: { doc: (i) => `mutation { revokeApiKey(id: "${i.apiKey.id}") { ${R} } }`, expect: nf },
   inviteUser: {
@@ -261,6 +288,7 @@ function markersOfA(): string[] {
     a.apiKey.id,
     a.apiKey.prefix,
     a.invitation.id,
+    a.bulk.id,
     'Acme',
     'acme.example',
     'Acme-ext',
@@ -281,6 +309,8 @@ async function snapshotA() {
       'invitations', (SELECT json_agg(x ORDER BY id) FROM invitations x WHERE account_id = $1),
       'endpoint', (SELECT json_agg(x) FROM webhook_endpoints x WHERE account_id = $1),
       'replays', (SELECT count(*) FROM webhook_replays WHERE account_id = $1),
+      'bulk', (SELECT json_agg(x ORDER BY id) FROM bulk_reanalyses x WHERE account_id = $1),
+      'reviews', (SELECT json_agg(x ORDER BY call_id) FROM call_reviews x WHERE account_id = $1),
       'attempts', (SELECT count(*) FROM webhook_attempts w JOIN webhook_deliveries d ON d.id = w.delivery_id WHERE d.account_id = $1),
       'sessions', (SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.account_id = $1)
     ) AS snap`,
@@ -353,6 +383,11 @@ describe('roles', () => {
       'archiveCampaign',
       'unarchiveCampaign',
       'reanalyzeCall',
+      'startBulkReanalysis',
+      'cancelBulkReanalysis',
+      'assignReview',
+      'completeReview',
+      'setReviewSamplePercent',
     ]) {
       expect(needs[f], f).toBe('analyst');
     }
