@@ -63,7 +63,7 @@ const QUERIES: Record<string, Case> = {
     expect: own((v) => expect(v.ready).toBe(true)),
   },
   account: {
-    doc: () => `{ account { id name plan { seats } defaultTemplate { id name } } }`,
+    doc: () => `{ account { id name plan { seats } defaultTemplate { id name } reviewSamplePercent } }`,
     expect: own((v) => expect(v.name).toBe('Bolt')),
   },
   users: { doc: () => `{ users { id email } }`, expect: own((v) => expect(v).toHaveLength(4)) },

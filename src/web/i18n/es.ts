@@ -721,8 +721,8 @@ export const es: Record<keyof typeof en, string> = {
   'templates.languageDefaults': 'Predeterminada para llamadas en',
   'templates.noLanguageDefaults':
     'Ningún idioma todavía: las llamadas sin plantilla de campaña usan la predeterminada de la cuenta.',
-  'templates.defaultForLanguage': 'Idioma',
-  'templates.makeLanguageDefault': 'Predeterminada para este idioma',
+  'templates.defaultForLanguage': 'Llamadas en',
+  'templates.makeLanguageDefault': 'Usar para las llamadas en este idioma',
   'templates.removeLanguageDefault': 'Dejar de ser la predeterminada para {lang}',
   'templates.languageDefaultSet': 'Ahora es la predeterminada para las llamadas en {lang}.',
   'templates.saveFirst': 'Guarda primero la plantilla.',
