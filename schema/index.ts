@@ -17,5 +17,7 @@ import './types/service-status.ts';
 import './types/vocabulary.ts';
 import './types/data-protection.ts';
 import './types/audit.ts';
+import './types/bulk-reanalysis.ts';
+import './types/review-queue.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

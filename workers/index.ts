@@ -3,6 +3,7 @@ import type { AppContext } from '../src/app/context.ts';
 import { logContext } from '../src/log.ts';
 import { createAnalyzeTask } from './analyze.ts';
 import { createDeleteCallsTask } from './delete-calls.ts';
+import { createBulkReanalyzeTask } from './bulk-reanalyze.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
 import { type JobName, JOBS, type NamedTask } from './jobs.ts';
@@ -26,6 +27,7 @@ export function createTaskList(app: AppContext): TaskList {
     'replay-webhooks': createReplayWebhooksTask(app),
     'delete-calls': createDeleteCallsTask(app),
     retention: createRetentionTask(app),
+    'bulk-reanalyze': createBulkReanalyzeTask(app),
     housekeeping: createHousekeepingTask(app),
   };
   return Object.fromEntries(

@@ -63,6 +63,15 @@ export const JOBS = {
     priority: 10,
     jobKey: () => 'retention',
   }),
+  // One batch of a bulk re-analysis (src/domain/bulk-reanalysis.ts); each run queues the next itself.
+  // Its priority — also given to the analyze jobs it queues — is below transcribe and analyze, so new
+  // calls always go first and a re-run of thousands of calls only uses otherwise idle workers.
+  'bulk-reanalyze': job({
+    payload: z.object({ bulkId: z.uuid() }),
+    maxAttempts: 10,
+    priority: 10,
+    jobKey: (p) => `bulk-reanalyze:${p.bulkId}`,
+  }),
   // Hourly from the crontab (workers/index.ts); the cron payload carries `_cron`, ignored.
   housekeeping: job({
     payload: z.object({}),

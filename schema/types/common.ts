@@ -36,7 +36,7 @@ export const UserRoleEnum = builder.enumType('UserRole', {
   description: [
     'Roles are ordered; each includes everything below it.',
     '- VIEWER: reads calls, agents, campaigns, templates, usage and the team.',
-    '- ANALYST: also re-analyzes calls, manages templates (incl. preview) and campaigns.',
+    '- ANALYST: also re-analyzes calls (one or in bulk), works the review queue, manages templates (incl. preview) and campaigns.',
     '- ADMIN: also manages agents (they occupy paid seats), users and invitations, API keys and the webhook.',
     '- OWNER: also grants or removes the owner role; an account always keeps at least one owner.',
   ].join('\n'),

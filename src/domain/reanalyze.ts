@@ -9,7 +9,14 @@ import { getApplicableTemplate } from './templates.ts';
  * has a template). The revision bump and the job are one transaction: a job never runs for a
  * revision that was rolled back, and the worker can tell a stale job from the latest request.
  */
-export async function requestReanalysis(db: Db, accountId: string, callId: string, requestedBy: string) {
+export async function requestReanalysis(
+  db: Db,
+  accountId: string,
+  callId: string,
+  requestedBy: string,
+  /** A bulk re-analysis queues below new calls (`priority`) and names itself in the history (`detail`). */
+  opts: { priority?: number; detail?: string } = {},
+) {
   const call = await db.call.findFirst({
     where: { id: callId, accountId },
     select: { id: true, status: true, segments: true, campaignId: true, language: true, detectedLanguage: true },
@@ -32,12 +39,12 @@ export async function requestReanalysis(db: Db, accountId: string, callId: strin
   return db.$transaction(async (tx) => {
     // The status guard makes two simultaneous clicks enqueue one job, not two.
     const moved = await transition(tx, callId, ['analyzed', 'transcribed'], 'analyzing', {
-      detail: `re-analysis requested by user ${requestedBy}`,
+      detail: `${opts.detail ?? 're-analysis'} requested by user ${requestedBy}`,
       where: { accountId },
       data: { analysisRevision: { increment: 1 } },
     });
     if (!moved) throw new DomainError('not_ready', 'This call is already being analyzed.');
-    await enqueue(tx, 'analyze', { callId });
+    await enqueue(tx, 'analyze', { callId }, opts.priority === undefined ? {} : { priority: opts.priority });
     return tx.call.findUniqueOrThrow({ where: { id: callId } });
   });
 }

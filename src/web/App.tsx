@@ -11,6 +11,7 @@ import { CampaignsPage } from './pages/Campaigns.tsx';
 import { IntegrationsPage } from './pages/Integrations.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
 import { AuditLogPage } from './pages/AuditLog.tsx';
+import { ReviewQueuePage } from './pages/ReviewQueue.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
 import { SignInPage } from './pages/SignIn.tsx';
 import { TeamPage } from './pages/Team.tsx';
@@ -29,6 +30,7 @@ const ROUTES: RouteDef[] = [
   { path: '/calls', title: 'nav.calls', render: () => <CallsPage /> },
   { path: '/calls/:id', title: 'callDetail.title', render: (p) => <CallDetailPage id={p.id!} /> },
   { path: '/upload', title: 'nav.upload', render: () => <UploadPage /> },
+  { path: '/review', title: 'review.title', render: () => <ReviewQueuePage /> },
   { path: '/team', title: 'nav.team', render: () => <TeamPage /> },
   { path: '/campaigns', title: 'nav.campaigns', render: () => <CampaignsPage /> },
   { path: '/templates', title: 'nav.templates', render: () => <TemplatesPage /> },

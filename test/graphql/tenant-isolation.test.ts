@@ -10,14 +10,19 @@ let t: TestDb;
 let h: Harness;
 let A: Awaited<ReturnType<typeof seedAccount>>;
 let B: Awaited<ReturnType<typeof seedAccount>>;
-let a: Awaited<ReturnType<typeof seedData>>;
+let a: Awaited<ReturnType<typeof seedData>> & { bulk: { id: string } };
 
 beforeAll(async () => {
   t = await createTestDb();
   h = await startGraphql(t);
   A = await seedAccount(h, 'Acme');
   B = await seedAccount(h, 'Bolt');
-  a = await seedData(h.app.db, A.account.id, 'Acme', A.users.owner.id);
+  const seeded = await seedData(h.app.db, A.account.id, 'Acme', A.users.owner.id);
+  // A running bulk re-analysis of A's (no job: nothing runs in this file).
+  const bulk = await h.app.db.bulkReanalysis.create({
+    data: { accountId: A.account.id, requestedById: A.users.owner.id, filter: {}, total: 1 },
+  });
+  a = { ...seeded, bulk };
   await seedData(h.app.db, B.account.id, 'Bolt', B.users.owner.id);
 });
 afterAll(async () => {
@@ -38,7 +43,7 @@ interface Case {
   expect: Expect;
   /** Minimum role (from the field's auth scope); a session-less public field has none. */
 }
-type Ids = Awaited<ReturnType<typeof seedData>> & { userId: string };
+type Ids = Awaited<ReturnType<typeof seedData>> & { userId: string; bulk: { id: string } };
 
 const R = `__typename ... on Error { code }`;
 const nul: Expect = { kind: 'null' };
@@ -59,7 +64,7 @@ const QUERIES: Record<string, Case> = {
   },
   account: {
     doc: () =>
-      `{ account { id name plan { seats } defaultTemplate { id name } retentionRecordingDays retentionTranscriptDays } }`,
+      `{ account { id name plan { seats } defaultTemplate { id name } retentionRecordingDays retentionTranscriptDays reviewSamplePercent } }`,
     expect: own((v) => expect(v.name).toBe('Bolt')),
   },
   users: { doc: () => `{ users { id email } }`, expect: own((v) => expect(v).toHaveLength(4)) },
@@ -122,6 +127,17 @@ const QUERIES: Record<string, Case> = {
   usage: {
     doc: () => `{ usage(period: "2024-01") { ${R} ... on QueryUsageSuccess { data { calls storageFreedBytes } } } }`,
     expect: own((v) => expect(v.data.calls).toBe(1)),
+  },
+  bulkReanalysisCount: {
+    doc: (i) =>
+      `{ bulkReanalysisCount(filter: { agentIds: ["${i.agent.id}"] }, templateId: "${i.template.id}") { ${R} ... on BulkReanalysisCount { count } } }`,
+    expect: own((v) => expect(v.count).toBe(0)),
+  },
+  bulkReanalysis: { doc: (i) => `{ bulkReanalysis(id: "${i.bulk.id}") { id total } }`, expect: nul },
+  reviewQueue: {
+    doc: (i) =>
+      `{ reviewQueue(filter: { agentIds: ["${i.agent.id}"] }) { ${R} ... on ReviewQueuePage { items { call { id } } hasNextPage } } }`,
+    expect: own((v) => expect(v.items).toEqual([])),
   },
   usageHistory: {
     doc: () => `{ usageHistory { period calls } }`,
@@ -186,6 +202,17 @@ const MUTATIONS: Record<string, Case> = {
     doc: () =>
       `mutation { updateRetention(recordingDays: 90, transcriptDays: 365) { ${R} ... on Account { name retentionRecordingDays } } }`,
     expect: own((v) => expect(v).toMatchObject({ name: 'Bolt', retentionRecordingDays: 90 })),
+  },
+  startBulkReanalysis: {
+    doc: (i) => `mutation { startBulkReanalysis(templateId: "${i.template.id}") { ${R} } }`,
+    expect: nf,
+  },
+  cancelBulkReanalysis: { doc: (i) => `mutation { cancelBulkReanalysis(id: "${i.bulk.id}") { ${R} } }`, expect: nf },
+  assignReview: { doc: (i) => `mutation { assignReview(callId: "${i.call.id}") { ${R} } }`, expect: nf },
+  completeReview: { doc: (i) => `mutation { completeReview(callId: "${i.call.id}") { ${R} } }`, expect: nf },
+  setReviewSamplePercent: {
+    doc: () => `mutation { setReviewSamplePercent(percent: 10) { ${R} ... on Account { reviewSamplePercent } } }`,
+    expect: own((v) => expect(v).toMatchObject({ __typename: 'Account', reviewSamplePercent: 10 })),
   },
   createApiKey: { doc: () => `mutation { createApiKey(name: "B key 2") { ${R} } }`, expect: typename('CreatedApiKey') },
   revokeApiKey: { doc: (i) => `mutation { revokeApiKey(id: "${i.apiKey.id}") { ${R} } }`, expect: nf },
@@ -287,6 +314,7 @@ function markersOfA(): string[] {
     a.apiKey.id,
     a.apiKey.prefix,
     a.invitation.id,
+    a.bulk.id,
     'Acme',
     'acme.example',
     'Acme-ext',
@@ -307,6 +335,8 @@ async function snapshotA() {
       'invitations', (SELECT json_agg(x ORDER BY id) FROM invitations x WHERE account_id = $1),
       'endpoint', (SELECT json_agg(x) FROM webhook_endpoints x WHERE account_id = $1),
       'replays', (SELECT count(*) FROM webhook_replays WHERE account_id = $1),
+      'bulk', (SELECT json_agg(x ORDER BY id) FROM bulk_reanalyses x WHERE account_id = $1),
+      'reviews', (SELECT json_agg(x ORDER BY call_id) FROM call_reviews x WHERE account_id = $1),
       'attempts', (SELECT count(*) FROM webhook_attempts w JOIN webhook_deliveries d ON d.id = w.delivery_id WHERE d.account_id = $1),
       'sessions', (SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.account_id = $1),
       'tombstones', (SELECT count(*) FROM call_tombstones WHERE account_id = $1),
@@ -381,6 +411,11 @@ describe('roles', () => {
       'archiveCampaign',
       'unarchiveCampaign',
       'reanalyzeCall',
+      'startBulkReanalysis',
+      'cancelBulkReanalysis',
+      'assignReview',
+      'completeReview',
+      'setReviewSamplePercent',
     ]) {
       expect(needs[f], f).toBe('analyst');
     }

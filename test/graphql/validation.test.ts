@@ -279,6 +279,46 @@ const BAD_DEFINITIONS: { what: string; definition: unknown; paths: string[] }[] 
 ];
 
 const TABLE: Record<string, Case[]> = {
+  startBulkReanalysis: [
+    {
+      what: 'a search of 501 characters',
+      as: 'analyst',
+      vars: () => ({ filter: { search: 'x'.repeat(501) } }),
+      expect: invalid('invalid_search'),
+    },
+    { what: 'an unknown template', as: 'analyst', vars: () => ({ templateId: UNKNOWN_ID }), expect: notFound },
+    {
+      what: "another account's template",
+      as: 'analyst',
+      vars: (f) => ({ templateId: f.b.template.id }),
+      expect: notFound,
+    },
+  ],
+  cancelBulkReanalysis: [
+    { what: 'an unknown bulk re-analysis', as: 'analyst', vars: () => ({ id: UNKNOWN_ID }), expect: notFound },
+  ],
+  assignReview: [
+    { what: 'an unknown call', as: 'analyst', vars: () => ({ callId: UNKNOWN_ID }), expect: notFound },
+    { what: "another account's call", as: 'analyst', vars: (f) => ({ callId: f.b.call.id }), expect: notFound },
+  ],
+  completeReview: [
+    { what: 'an unknown call', as: 'analyst', vars: () => ({ callId: UNKNOWN_ID, done: true }), expect: notFound },
+    { what: 'a malformed call id', as: 'analyst', vars: () => ({ callId: 'nope' }), expect: notFound },
+  ],
+  setReviewSamplePercent: [
+    {
+      what: 'more than 100 percent',
+      as: 'analyst',
+      vars: () => ({ percent: 101 }),
+      expect: invalid('invalid_input', 'percent'),
+    },
+    {
+      what: 'a negative percentage',
+      as: 'analyst',
+      vars: () => ({ percent: -1 }),
+      expect: invalid('invalid_input', 'percent'),
+    },
+  ],
   setLanguageDefaultTemplate: [
     {
       what: 'a language name instead of a code',
@@ -1076,7 +1116,9 @@ async function snapshot() {
       'jobs', (SELECT count(*) FROM graphile_worker._private_jobs),
       'tombstones', (SELECT count(*) FROM call_tombstones),
       'audit', (SELECT count(*) FROM audit_log),
-      'usage', (SELECT json_agg(x ORDER BY account_id, period) FROM usage_periods x)
+      'usage', (SELECT json_agg(x ORDER BY account_id, period) FROM usage_periods x),
+      'bulk', (SELECT count(*) FROM bulk_reanalyses),
+      'reviews', (SELECT count(*) FROM call_reviews)
     ) AS snap`);
   return row.snap;
 }

@@ -67,14 +67,25 @@ describe('template editor draft ↔ definition', () => {
     if (again.ok) expect(again.template).toEqual(parsed.template);
   });
 
+  it('keeps the minimum coverage through the editor (typed with a comma or a point; empty means none)', () => {
+    const parsed = parseTemplate({ ...en, minCoverage: 60 });
+    if (!parsed.ok) throw new Error('example template invalid');
+    const draft = definitionToDraft('EN', parsed.template);
+    expect(draft.minCoverage).toBe('60');
+    expect(draftToDefinition(draft).minCoverage).toBe(60);
+    expect(draftToDefinition({ ...draft, minCoverage: '62,5' }).minCoverage).toBe(62.5);
+    expect(draftToDefinition({ ...draft, minCoverage: '' })).not.toHaveProperty('minCoverage');
+  });
+
   it('makes keys from labels until the author types one', () => {
     expect(slugify('Saluda y se presenta')).toBe('saluda_y_se_presenta');
     expect(slugify('  ¡Ofrece el plan PREMIUM!  ')).toBe('ofrece_el_plan_premium');
     expect(slugify('???')).toBe('item');
     const c = { ...newCriterion(), label: 'Greets', key: 'custom_key', keyEdited: true, phrases: 'hello' };
-    expect((draftToDefinition({ name: 'n', language: '', criteria: [c], topics: [] }) as any).criteria[0].key).toBe(
-      'custom_key',
-    );
+    expect(
+      (draftToDefinition({ name: 'n', language: '', minCoverage: '', criteria: [c], topics: [] }) as any).criteria[0]
+        .key,
+    ).toBe('custom_key');
   });
 
   it('places server issues next to their field', () => {

@@ -13,12 +13,16 @@ const AccountQuery = graphql(`
   query ShellAccount { account { id name } }
 `);
 
-const NAV: { section: MessageKey; items: { to: string; label: MessageKey; icon: IconName }[] }[] = [
+const NAV: {
+  section: MessageKey;
+  items: { to: string; label: MessageKey; icon: IconName; analyst?: boolean }[];
+}[] = [
   {
     section: 'nav.sectionWork',
     items: [
       { to: '/calls', label: 'nav.calls', icon: 'phone' },
       { to: '/upload', label: 'nav.upload', icon: 'upload' },
+      { to: '/review', label: 'review.title', icon: 'check', analyst: true },
     ],
   },
   {
@@ -86,15 +90,17 @@ export function Shell({ children }: { children: ReactNode }) {
           {NAV.map((group) => (
             <div key={group.section} className="stack-sm" style={{ gap: 2 }}>
               <div className="nav-section">{t(group.section)}</div>
-              {group.items.map((item) => {
-                const current = pathname === item.to || pathname.startsWith(`${item.to}/`);
-                return (
-                  <Link key={item.to} to={item.to} aria-current={current ? 'page' : undefined}>
-                    <Icon name={item.icon} />
-                    {t(item.label)}
-                  </Link>
-                );
-              })}
+              {group.items
+                .filter((item) => !item.analyst || (user && roleAtLeast(user.role, 'ANALYST')))
+                .map((item) => {
+                  const current = pathname === item.to || pathname.startsWith(`${item.to}/`);
+                  return (
+                    <Link key={item.to} to={item.to} aria-current={current ? 'page' : undefined}>
+                      <Icon name={item.icon} />
+                      {t(item.label)}
+                    </Link>
+                  );
+                })}
             </div>
           ))}
         </nav>

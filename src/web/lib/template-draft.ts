@@ -54,6 +54,8 @@ export interface TopicDraft {
 export interface TemplateDraft {
   name: string;
   language: string;
+  /** Minimum coverage in percent, as typed ('' = none): below it a call is marked "needs review". */
+  minCoverage: string;
   criteria: CriterionDraft[];
   topics: TopicDraft[];
 }
@@ -170,6 +172,8 @@ export function draftToDefinition(d: TemplateDraft): Record<string, unknown> {
   const topics = d.topics.map((x) => ({ key: keyOf(x), label: x.label.trim(), phrases: lines(x.phrases) }));
   const def: Record<string, unknown> = { version: 1, criteria, topics };
   if (d.language) def.language = d.language;
+  const minCoverage = num(d.minCoverage);
+  if (minCoverage !== undefined) def.minCoverage = minCoverage;
   return def;
 }
 
@@ -206,7 +210,13 @@ export function definitionToDraft(name: string, def: Json | null | undefined): T
     label: String(x.label ?? ''),
     phrases: Array.isArray(x.phrases) ? x.phrases.join('\n') : '',
   }));
-  return { name, language: typeof def?.language === 'string' ? def.language : '', criteria, topics };
+  return {
+    name,
+    language: typeof def?.language === 'string' ? def.language : '',
+    minCoverage: typeof def?.minCoverage === 'number' ? String(def.minCoverage) : '',
+    criteria,
+    topics,
+  };
 }
 
 /** A first template that already does something useful, in the author's language. */
@@ -224,7 +234,7 @@ export function starterDraft(lang: 'en' | 'es'): TemplateDraft {
   rude.phrases = es ? 'idiota\nestúpido' : 'stupid\nidiot';
   rude.critical = true;
   rude.weight = 2;
-  return { name: '', language: lang, criteria: [greet, rude], topics: [] };
+  return { name: '', language: lang, minCoverage: '', criteria: [greet, rude], topics: [] };
 }
 
 /** `criteria[2].weight` → { section: 'criteria', index: 2, field: 'weight' } to place an issue next to its field. */

@@ -13,6 +13,7 @@ import { ScoreRing, TalkBar } from '../components/charts.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { criterionReason } from '../lib/criterion-reason.ts';
 import { historyDetail } from '../lib/history-detail.ts';
+import { QaScoreNote } from '../components/qa-badges.tsx';
 import { Alert, Badge, Button, Card, EmptyState, LoadingBlock } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
@@ -39,6 +40,7 @@ const CallDetailQuery = graphql(`
       id status startedAt createdAt updatedAt analyzedAt durationSeconds direction language detectedLanguage
       score topic summary metrics failureReason failureDetail customerPhone customerName fileName fileSize contentType
       externalId source channels reservedMinutes usedMinutes period analysisRevision
+      coverage needsReview languageMismatch
       agent { id name telephonyCode }
       campaign { id name }
       template { id name deleted }
@@ -534,6 +536,7 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
                 <Icon name="alert" size={12} /> {t('callDetail.criticalFailed')}
               </Badge>
             )}
+            <QaScoreNote {...call} />
           </div>
         </div>
       </div>

@@ -5,12 +5,13 @@ import {
   callTitle,
   humanizeKey,
   LANGUAGE_CODES,
-  ScorePill,
   StatusBadge,
   useFailureText,
   useLanguageName,
 } from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
+import { BulkReanalyzeButton } from '../components/bulk-reanalysis.tsx';
+import { QaScore } from '../components/qa-badges.tsx';
 import { Alert, Button, Card, EmptyState, PageHeader, Skeleton } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import {
@@ -42,6 +43,7 @@ const CallsListQuery = graphql(`
       edges {
         node {
           id status startedAt createdAt updatedAt durationSeconds direction language detectedLanguage score topic
+          coverage needsReview languageMismatch
           failureReason failureDetail customerPhone customerName fileName
           agent { id name }
           campaign { id name }
@@ -223,6 +225,7 @@ export function CallsPage() {
               </a>
             )}
             <BulkDeleteButton filter={filter} />
+            {canUpload && q.view === 'analyzed' && <BulkReanalyzeButton filter={filter} />}
             {canUpload && (
               <Link className="btn btn-primary" to="/upload">
                 <Icon name="upload" /> {t('calls.upload')}
@@ -401,11 +404,7 @@ export function CallsPage() {
                     <>
                       <td className="nowrap">{c.topic ? humanizeKey(c.topic) : <span className="muted">—</span>}</td>
                       <td className="right">
-                        {c.status === 'TRANSCRIBED' ? (
-                          <StatusBadge status="TRANSCRIBED" />
-                        ) : (
-                          <ScorePill score={c.score} />
-                        )}
+                        {c.status === 'TRANSCRIBED' ? <StatusBadge status="TRANSCRIBED" /> : <QaScore {...c} />}
                       </td>
                     </>
                   )}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
+import { TemplateQaCard, TemplateReanalysisOffer } from '../components/template-qa.tsx';
 import { callTitle, humanizeKey, LANGUAGE_CODES, scoreClass, useLanguageName } from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
 import {
@@ -132,6 +133,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
   const [dirty, setDirty] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [savedAt, setSavedAt] = useState(0);
   const [cs, create] = useMutation(CreateTemplate);
   const [us, update] = useMutation(UpdateTemplate);
   const [, del] = useMutation(DeleteTemplate);
@@ -184,6 +186,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
       return;
     }
     setDirty(false);
+    if (id) setSavedAt(Date.now());
     toast(t('templates.saved', { name }));
     if (!id) navigate(`/templates/${out.value.id}`, { replace: true });
   };
@@ -298,6 +301,16 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
               </SelectField>
             </div>
           </Card>
+          <TemplateQaCard
+            id={id}
+            language={draft.language}
+            minCoverage={draft.minCoverage}
+            onMinCoverage={(v) => change({ minCoverage: v })}
+            canEdit={canEdit}
+            labels={new Map(draft.criteria.map((c) => [c.key, c.label]))}
+            savedAt={savedAt}
+          />
+          <TemplateReanalysisOffer templateId={id} savedAt={savedAt} />
 
           <section className="stack-sm" aria-labelledby="criteria-h">
             <div className="row">

@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from 'urql';
+import { useLanguageName } from '../components/call-bits.tsx';
 import { Alert, Badge, Button, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
@@ -9,7 +10,7 @@ import { useOutcomeToast } from '../lib/mutations.ts';
 import { Link, navigate } from '../lib/router.tsx';
 
 const TemplatesQuery = graphql(`
-  query Templates { templates { id name isDefault updatedAt definition } }
+  query Templates { templates { id name isDefault updatedAt definition language defaultForLanguages warnings { criterionKey } } }
 `);
 export const SetDefaultTemplate = graphql(`
   mutation SetDefaultTemplate($id: ID) {
@@ -22,6 +23,7 @@ export function TemplatesPage() {
   const { t, locale } = i18n;
   const report = useOutcomeToast();
   const canManage = roleAtLeast(useRole(), 'ANALYST');
+  const langName = useLanguageName();
   const [{ data, error }, refetch] = useQuery({ query: TemplatesQuery });
   const [, setDefault] = useMutation(SetDefaultTemplate);
   const templates = data?.templates ?? [];
@@ -73,6 +75,7 @@ export function TemplatesPage() {
               head={
                 <>
                   <th>{t('templates.name')}</th>
+                  <th>{t('templates.language')}</th>
                   <th>{t('templates.criteria')}</th>
                   <th>{t('templates.topics')}</th>
                   <th>{t('templates.updated')}</th>
@@ -91,7 +94,21 @@ export function TemplatesPage() {
                           {x.name}
                         </Link>
                         {x.isDefault && <Badge tone="accent">{t('templates.default')}</Badge>}
+                        {x.warnings.length > 0 && (
+                          <Badge tone="amber" title={t('templates.warningsTitle', { n: x.warnings.length })}>
+                            {t('templates.warningsBadge', { n: x.warnings.length })}
+                          </Badge>
+                        )}
                       </span>
+                    </td>
+                    <td data-testid="template-language">
+                      {x.language ? langName(x.language) : <span className="muted">{t('templates.anyLanguage')}</span>}
+                      {x.defaultForLanguages.length > 0 && (
+                        <span className="muted small">
+                          {' '}
+                          · {t('templates.defaultFor', { langs: x.defaultForLanguages.map(langName).join(', ') })}
+                        </span>
+                      )}
                     </td>
                     <td>
                       {crit.length}

@@ -1,0 +1,195 @@
+/**
+ * Bulk re-analysis (issue 10.6): count first, confirm, then progress with a stop button. Used from
+ * the calls list (every call of the current filter) and after saving a template (its calls of the
+ * last 30 days). The work runs in the worker below new calls' priority; this only watches it.
+ */
+import { useEffect, useState } from 'react';
+import { useClient, useMutation } from 'urql';
+import { useT } from '../i18n/index.tsx';
+import type { GqlCallFilter } from '../lib/call-filters.ts';
+import { outcome } from '../lib/errors.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { useOutcomeToast } from '../lib/mutations.ts';
+import { Button, Dialog, ProgressBar } from './ui.tsx';
+
+export const BulkReanalysisCountQuery = graphql(`
+  query BulkReanalysisCount($filter: CallFilter, $templateId: ID) {
+    bulkReanalysisCount(filter: $filter, templateId: $templateId) {
+      __typename
+      ... on BulkReanalysisCount { count }
+      ... on Error { code message }
+    }
+  }
+`);
+export const StartBulkReanalysis = graphql(`
+  mutation StartBulkReanalysis($filter: CallFilter, $templateId: ID) {
+    startBulkReanalysis(filter: $filter, templateId: $templateId) {
+      __typename
+      ... on BulkReanalysis { id status total requested skipped }
+      ... on Error { code message }
+    }
+  }
+`);
+export const BulkReanalysisProgressQuery = graphql(`
+  query BulkReanalysisProgress($id: ID!) { bulkReanalysis(id: $id) { id status total requested skipped } }
+`);
+export const CancelBulkReanalysis = graphql(`
+  mutation CancelBulkReanalysis($id: ID!) {
+    cancelBulkReanalysis(id: $id) {
+      __typename
+      ... on BulkReanalysis { id status total requested skipped }
+      ... on Error { code message }
+    }
+  }
+`);
+
+type Bulk = NonNullable<ResultOf<typeof BulkReanalysisProgressQuery>['bulkReanalysis']>;
+
+/** Counts the calls a bulk re-analysis of this scope would cover (null while unknown or on error). */
+export function useBulkCount(filter: GqlCallFilter, templateId: string | null, enabled: boolean) {
+  const client = useClient();
+  const [count, setCount] = useState<number | null>(null);
+  const key = JSON.stringify([filter, templateId]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for filter and templateId.
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    setCount(null);
+    client
+      .query(BulkReanalysisCountQuery, { filter, templateId }, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then((r) => {
+        const v = r.data?.bulkReanalysisCount;
+        if (live && v?.__typename === 'BulkReanalysisCount') setCount(v.count);
+      });
+    return () => {
+      live = false;
+    };
+  }, [client, key, enabled]);
+  return count;
+}
+
+/**
+ * The dialog: asks with the count, then shows the progress (polled every second) and a stop button
+ * until it is finished or stopped. `question` overrides the confirmation text (the template offer).
+ */
+export function BulkReanalysisDialog({
+  open,
+  onClose,
+  filter,
+  templateId = null,
+  title,
+  question,
+}: {
+  open: boolean;
+  onClose: () => void;
+  filter: GqlCallFilter;
+  templateId?: string | null;
+  title?: string;
+  question?: (n: number) => string;
+}) {
+  const { t } = useT();
+  const client = useClient();
+  const report = useOutcomeToast();
+  const count = useBulkCount(filter, templateId, open);
+  const [bulk, setBulk] = useState<Bulk | null>(null);
+  const [, start] = useMutation(StartBulkReanalysis);
+  const [, cancel] = useMutation(CancelBulkReanalysis);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open) setBulk(null);
+  }, [open]);
+
+  const running = bulk?.status === 'RUNNING';
+  useEffect(() => {
+    if (!bulk || !running) return;
+    const timer = setInterval(async () => {
+      const r = await client
+        .query(BulkReanalysisProgressQuery, { id: bulk.id }, { requestPolicy: 'network-only' })
+        .toPromise();
+      if (r.data?.bulkReanalysis) setBulk(r.data.bulkReanalysis);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [client, bulk, running]);
+
+  const run = async () => {
+    setBusy(true);
+    const out = outcome(await start({ filter, templateId }), 'startBulkReanalysis');
+    setBusy(false);
+    if (report(out)) setBulk(out.value as Bulk);
+  };
+  const stop = async () => {
+    if (!bulk) return;
+    const out = outcome(await cancel({ id: bulk.id }), 'cancelBulkReanalysis');
+    if (report(out, t('bulk.cancelled'))) setBulk(out.value as Bulk);
+  };
+
+  const done = bulk ? bulk.requested + bulk.skipped : 0;
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title ?? t('bulk.title')}
+      footer={
+        bulk ? (
+          <>
+            {running && (
+              <Button variant="danger-solid" onClick={stop} data-testid="bulk-cancel">
+                {t('bulk.stop')}
+              </Button>
+            )}
+            <Button onClick={onClose}>{running ? t('bulk.hide') : t('common.close')}</Button>
+          </>
+        ) : (
+          <>
+            <Button onClick={onClose}>{t('common.cancel')}</Button>
+            <Button variant="primary" onClick={run} loading={busy} disabled={!count} data-testid="bulk-confirm">
+              {t('bulk.confirm', { n: count ?? 0 })}
+            </Button>
+          </>
+        )
+      }
+    >
+      <div data-testid="bulk-dialog">
+        {!bulk && count == null && <p className="muted">{t('bulk.counting')}</p>}
+        {!bulk && count === 0 && <p>{t('bulk.none')}</p>}
+        {!bulk && !!count && (
+          <p data-testid="bulk-question">{question ? question(count) : t('bulk.question', { n: count })}</p>
+        )}
+        {!bulk && !!count && <p className="muted small">{t('bulk.priorityNote')}</p>}
+        {bulk && (
+          <div className="stack-sm" data-testid="bulk-progress" data-status={bulk.status}>
+            <ProgressBar value={bulk.total ? done / bulk.total : 1} label={t('bulk.title')} />
+            <p>{t('bulk.progress', { done, total: bulk.total })}</p>
+            {bulk.skipped > 0 && <p className="muted small">{t('bulk.skipped', { n: bulk.skipped })}</p>}
+            {bulk.status === 'FINISHED' && <p className="strong">{t('bulk.finished')}</p>}
+            {bulk.status === 'CANCELLED' && <p className="strong">{t('bulk.cancelled')}</p>}
+          </div>
+        )}
+      </div>
+    </Dialog>
+  );
+}
+
+/** The calls list's "Re-analyze all" button for the current filter. */
+export function BulkReanalyzeButton({ filter }: { filter: GqlCallFilter }) {
+  const { t } = useT();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button icon="refresh" onClick={() => setOpen(true)} data-testid="bulk-reanalyze">
+        {t('bulk.button')}
+      </Button>
+      <BulkReanalysisDialog open={open} onClose={() => setOpen(false)} filter={filter} />
+    </>
+  );
+}
+
+/** Midnight 30 days ago, as the template offer's `startedFrom`. */
+export function thirtyDaysAgo(now = new Date()): string {
+  const d = new Date(now);
+  d.setDate(d.getDate() - 30);
+  d.setHours(0, 0, 0, 0);
+  return d.toISOString();
+}

@@ -1,0 +1,100 @@
+/**
+ * How honest a score is (issue 10.2): coverage next to the score, so a score computed over half the
+ * template's weight never looks complete, and the "needs review" / "language mismatch" flags.
+ * Shared by the calls list, the call page and the review queue.
+ */
+import { useT } from '../i18n/index.tsx';
+import { formatPercent, formatScore } from '../lib/format.ts';
+import { ScorePill, scoreClass } from './call-bits.tsx';
+import { Icon } from './Icon.tsx';
+import { Badge } from './ui.tsx';
+
+export interface QaFlags {
+  score?: number | null;
+  coverage?: number | null;
+  needsReview?: boolean | null;
+  languageMismatch?: boolean | null;
+}
+
+/** Coverage below this counts as partial (floating error aside, 1 means the whole weight). */
+const isPartial = (coverage: number | null | undefined) => coverage != null && coverage < 0.999;
+
+export function NeedsReviewBadge() {
+  const { t } = useT();
+  return (
+    <Badge tone="amber" title={t('qa.needsReviewHint')}>
+      <Icon name="eye" size={12} /> {t('qa.needsReview')}
+    </Badge>
+  );
+}
+
+export function LanguageMismatchBadge() {
+  const { t } = useT();
+  return (
+    <Badge tone="blue" title={t('qa.languageMismatchHint')}>
+      <Icon name="globe" size={12} /> {t('qa.languageMismatch')}
+    </Badge>
+  );
+}
+
+/** The flags of a call as badges (nothing when none holds). */
+export function QaBadges({ needsReview, languageMismatch }: QaFlags) {
+  if (!needsReview && !languageMismatch) return null;
+  return (
+    <span className="qa-badges" data-testid="qa-badges">
+      {needsReview && <NeedsReviewBadge />}
+      {languageMismatch && <LanguageMismatchBadge />}
+    </span>
+  );
+}
+
+/**
+ * The list's score cell: the score pill, hatched and followed by "50 % evaluated" when only part of
+ * the template's weight was evaluated, and the flags.
+ */
+export function QaScore(p: QaFlags) {
+  const { t, locale } = useT();
+  const partial = isPartial(p.coverage);
+  return (
+    <span className="qa-score" data-testid="qa-score" data-coverage={p.coverage ?? ''}>
+      {partial && p.score != null ? (
+        <span
+          className={`score ${scoreClass(p.score)} score-partial`}
+          role="img"
+          aria-label={t('qa.scorePartial', {
+            score: formatScore(p.score, locale),
+            pct: formatPercent(p.coverage, locale),
+          })}
+          title={t('qa.partialHint', { pct: formatPercent(p.coverage, locale) })}
+        >
+          {formatScore(p.score, locale)}
+        </span>
+      ) : (
+        <ScorePill score={p.score} />
+      )}
+      {partial && (
+        <span className="qa-coverage" aria-hidden="true">
+          {t('qa.evaluated', { pct: formatPercent(p.coverage, locale) })}
+        </span>
+      )}
+      <QaBadges needsReview={p.needsReview} languageMismatch={p.languageMismatch} />
+    </span>
+  );
+}
+
+/** The call page's line under the score: coverage in words and the flags. */
+export function QaScoreNote(p: QaFlags) {
+  const { t, locale } = useT();
+  if (p.coverage == null && !p.needsReview && !p.languageMismatch) return null;
+  const partial = isPartial(p.coverage);
+  return (
+    <div className="stack-sm" data-testid="qa-note">
+      {p.coverage != null && (
+        <div className={partial ? 'qa-coverage-line partial' : 'qa-coverage-line muted small'}>
+          {partial ? t('qa.partialHint', { pct: formatPercent(p.coverage, locale) }) : t('qa.fullyEvaluated')}
+        </div>
+      )}
+      <QaBadges needsReview={p.needsReview} languageMismatch={p.languageMismatch} />
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+import type { AppContext } from '../src/app/context.ts';
+import { runBulkReanalysisBatch } from '../src/domain/bulk-reanalysis.ts';
+import { task } from './jobs.ts';
+
+/** Task `bulk-reanalyze`: one batch of a bulk re-analysis; it queues the next itself. */
+export function createBulkReanalyzeTask(app: AppContext) {
+  return task('bulk-reanalyze', async ({ bulkId }) => {
+    await runBulkReanalysisBatch(app.db, bulkId);
+  });
+}
