@@ -697,4 +697,31 @@ export const en = {
   'ops.notReady':
     'Calls are waiting: the service cannot process them until this is fixed. They continue by themselves afterwards.',
   'ops.credit': 'Speech recognition: Moonshine models',
+
+  // redaction
+  'redaction.title': 'Redaction',
+  'redaction.lead':
+    'Card numbers and personal data are replaced before anything of a call is stored or sent. Applies to calls transcribed from now on.',
+  'redaction.mode': 'Redact',
+  'redaction.mode.OFF': 'Nothing',
+  'redaction.mode.TEXT': 'Transcripts',
+  'redaction.mode.TEXT_AUDIO': 'Transcripts and audio',
+  'redaction.modeHint.OFF': 'Transcripts and recordings are kept as they were said.',
+  'redaction.modeHint.TEXT':
+    'Transcripts, search, evidence, CSV and webhooks carry placeholders such as [CARD_NUMBER]; the recording is kept.',
+  'redaction.modeHint.TEXT_AUDIO':
+    'Also keeps a copy of the recording with those moments silenced and marked by a tone, and deletes the original.',
+  'redaction.detectors': 'Detect',
+  'redaction.kind.CARD_NUMBER': 'Card number',
+  'redaction.kind.CVV': 'Card security code',
+  'redaction.kind.CARD_EXPIRY': 'Card expiry date',
+  'redaction.kind.IBAN': 'IBAN',
+  'redaction.kind.DNI_NIE': 'DNI / NIE',
+  'redaction.kind.SSN': 'Social security number',
+  'redaction.kind.EMAIL': 'E-mail address',
+  'redaction.kind.PHONE': 'Phone number',
+  'redaction.saved': 'Redaction settings saved',
+  'redaction.redactedTitle': 'Redacted: {kind}',
+  'redaction.audioNotice': 'Redacted recording: {count} moment(s) silenced. The original was deleted.',
+  'redaction.textNotice': 'Redacted transcript: {count} item(s) replaced.',
 } as const;

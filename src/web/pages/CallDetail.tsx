@@ -1,3 +1,4 @@
+import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import {
@@ -38,6 +39,7 @@ const CallDetailQuery = graphql(`
       id status startedAt createdAt updatedAt analyzedAt durationSeconds direction language detectedLanguage
       score topic summary metrics failureReason failureDetail customerPhone customerName fileName fileSize contentType
       externalId source channels reservedMinutes usedMinutes period analysisRevision
+      audioRedacted redactions { kind start end }
       agent { id name telephonyCode }
       campaign { id name }
       template { id name deleted }
@@ -198,6 +200,7 @@ export function CallDetailPage({ id }: { id: string }) {
     <div className="page">
       <CallHeader call={call} />
       <StatusAlerts call={call} />
+      <RedactionNotice count={call.redactions.length} audio={call.audioRedacted} />
       <div className="detail-grid">
         <div className="stack">
           <Card bodyClass="tight">
@@ -479,7 +482,7 @@ function Transcript({
               <span className="t">{formatClock(s.start)}</span>
               <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
               <span>
-                <Highlight text={s.text} terms={terms} />
+                {s.text.includes('[') ? <RedactedText text={s.text} /> : <Highlight text={s.text} terms={terms} />}
               </span>
             </button>
           ))}

@@ -9,6 +9,7 @@ import { describeError, outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
 import { MIN_PASSWORD } from './AcceptInvitation.tsx';
 import { VocabularyCard } from './settings-vocabulary.tsx';
+import { RedactionCard } from './settings-redaction.tsx';
 
 const ChangePassword = graphql(`
   mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
@@ -132,6 +133,7 @@ export function SettingsPage() {
         </Card>
         {roleAtLeast(user?.role, 'ADMIN') && <AccountSettingsCard />}
         {roleAtLeast(user?.role, 'ADMIN') && <VocabularyCard />}
+        {roleAtLeast(user?.role, 'ADMIN') && <RedactionCard />}
         <Card title={t('settings.changePassword')} description={t('settings.changePasswordLead')}>
           <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
             {error && <Alert tone="red">{error}</Alert>}
