@@ -28,6 +28,11 @@ describe('card numbers (Luhn)', () => {
     expect(run('order 4532 0151 1283 0367', 'en', ['card_number'])).toBe('order 4532 0151 1283 0367');
   });
 
+  test('a card-length number after the word "card" is redacted even if a misheard digit breaks Luhn', () => {
+    expect(run('my card number is 4532 0151 1283 0367', 'en', ['card_number'])).toBe('my card number is [CARD_NUMBER]');
+    expect(run('la tarjeta es 4532 0151 1283 0367', 'es', ['card_number'])).toBe('la tarjeta es [CARD_NUMBER]');
+  });
+
   test('amounts and short numbers are left alone', () => {
     const text = 'you owe 45 euros and 30 cents, reference 2024, call back at 5';
     expect(run(text, 'en')).toBe(text);
