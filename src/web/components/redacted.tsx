@@ -1,8 +1,34 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { Alert } from './ui.tsx';
 
 const PLACEHOLDER = /\[(CARD_NUMBER|CVV|CARD_EXPIRY|IBAN|DNI_NIE|SSN|EMAIL|PHONE)\]/g;
+
+/**
+ * A transcript line with redaction placeholders shown as labelled marks and the words the
+ * recogniser was unsure of underlined (`uncertain`: indexes into `text.split(' ')`).
+ */
+export function TranscriptText({ text, uncertain }: { text: string; uncertain: readonly number[] }) {
+  const { t } = useT();
+  if (uncertain.length === 0) return <RedactedText text={text} />;
+  const unsure = new Set(uncertain);
+  return (
+    <>
+      {text.split(' ').map((word, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' '}
+          {unsure.has(i) ? (
+            <span className="uncertain" title={t('transcript.uncertain')}>
+              {word}
+            </span>
+          ) : (
+            <RedactedText text={word} />
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
+}
 
 /** Transcript text with each redaction placeholder shown as a marked, labelled span. */
 export function RedactedText({ text }: { text: string }) {

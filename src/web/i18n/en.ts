@@ -724,4 +724,5 @@ export const en = {
   'redaction.redactedTitle': 'Redacted: {kind}',
   'redaction.audioNotice': 'Redacted recording: {count} moment(s) silenced. The original was deleted.',
   'redaction.textNotice': 'Redacted transcript: {count} item(s) replaced.',
+  'transcript.uncertain': 'The recogniser was unsure of this word',
 } as const;

@@ -722,4 +722,5 @@ export const es: Record<keyof typeof en, string> = {
   'redaction.redactedTitle': 'Anonimizado: {kind}',
   'redaction.audioNotice': 'Grabación anonimizada: {count} momento(s) silenciado(s). La original se borró.',
   'redaction.textNotice': 'Transcripción anonimizada: {count} dato(s) sustituido(s).',
+  'transcript.uncertain': 'El reconocedor no estaba seguro de esta palabra',
 };

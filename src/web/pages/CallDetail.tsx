@@ -1,4 +1,4 @@
-import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
+import { RedactionNotice, TranscriptText } from '../components/redacted.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import {
@@ -43,7 +43,7 @@ const CallDetailQuery = graphql(`
       agent { id name telephonyCode }
       campaign { id name }
       template { id name deleted }
-      transcript { start end speaker text channel }
+      transcript { start end speaker text channel uncertainWords }
       criteria { key label kind result points maxPoints critical reason reasonCode reasonParams evidence { quote start end speaker } }
       events { status at detail }
       webhookDeliveries {
@@ -482,7 +482,11 @@ function Transcript({
               <span className="t">{formatClock(s.start)}</span>
               <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
               <span>
-                {s.text.includes('[') ? <RedactedText text={s.text} /> : <Highlight text={s.text} terms={terms} />}
+                {s.text.includes('[') || s.uncertainWords.length > 0 ? (
+                  <TranscriptText text={s.text} uncertain={s.uncertainWords} />
+                ) : (
+                  <Highlight text={s.text} terms={terms} />
+                )}
               </span>
             </button>
           ))}
