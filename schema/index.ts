@@ -19,5 +19,6 @@ import './types/data-protection.ts';
 import './types/audit.ts';
 import './types/bulk-reanalysis.ts';
 import './types/review-queue.ts';
+import './types/redaction.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -57,6 +57,9 @@ export const Criteria = z.array(CriterionResult);
 /** `calls.metrics`: talk metrics by name (src/analysis/metrics.ts computes them). */
 export const Metrics = z.record(z.string(), z.unknown());
 
+/** `calls.redactions`: moments redacted from the transcript (and audio), seconds; kind as in src/redaction/detect.ts. */
+export const Redactions = z.array(z.object({ kind: z.string(), start: z.number(), end: z.number() }));
+
 /** Parses a JSON column that may be null (not transcribed / not analyzed yet). */
 export function parseColumn<S extends z.ZodType>(schema: S, value: unknown): z.output<S> | null {
   return value === null || value === undefined ? null : schema.parse(value);

@@ -2,7 +2,7 @@ import type { AppContext } from '../src/app/context.ts';
 import { enqueueCallFailed } from '../src/webhooks/enqueue.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { foldAccents } from '../src/domain/text.ts';
-import { minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
+import { adjustStorage, minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
 import { transition } from '../src/lifecycle/transition.ts';
 import {
   TranscriptionFailure,
@@ -15,6 +15,11 @@ import { enqueue, task } from './jobs.ts';
 import { OperatorFault } from '../src/audio/failure.ts';
 import { asOperatorFault } from '../src/health/faults.ts';
 import { waitForOperator } from '../src/ops/operator-wait.ts';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { redactionOf } from '../src/domain/redaction.ts';
+import { REDACTED_CONTENT_TYPE, REDACTED_EXTENSION, writeRedactedAudio } from '../src/redaction/audio.ts';
+import { redactSegments, type RedactedSpan } from '../src/redaction/segments.ts';
 
 /**
  * queued → transcribing → analyzing (a template applies) | transcribed (none) | failed.
@@ -26,7 +31,7 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     const { db, log } = app;
     const call = await db.call.findUnique({
       where: { id: callId },
-      include: { account: { select: { agentChannel: true } } },
+      include: { account: { select: { agentChannel: true, redactionMode: true, redactionKinds: true } } },
     });
     if (!call || !['queued', 'transcribing'].includes(call.status)) {
       helpers.logger.info(`call ${callId} is ${call?.status ?? 'gone'}; nothing to transcribe`);
@@ -94,25 +99,75 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       campaignId: call.campaignId,
       language: call.language ?? result.language,
     });
+    // Redaction happens before anything of the transcript is stored: the text written below, the
+    // search index, and everything built from them later (evidence, summary, CSV, webhooks).
+    const redaction = redactionOf(call.account);
+    const { segments, spans } =
+      redaction.mode === 'off'
+        ? { segments: result.segments, spans: [] }
+        : redactSegments(result.segments, redaction.kinds, call.language ?? result.language);
+    // The redacted recording is written first; it replaces the original only if this commit does.
+    const copy = redaction.mode === 'text_audio' && spans.length > 0 ? await storeRedactedCopy(app, call, spans) : null;
     const next = template ? 'analyzing' : 'transcribed';
-    await db.$transaction(async (tx) => {
+    const moved = await db.$transaction(async (tx) => {
       const moved = await transition(tx, callId, 'transcribing', next, {
         detail: template ? `template ${template.name}` : 'no template applies',
         data: {
-          segments: result.segments as object[],
-          searchText: foldAccents(result.segments.map((s) => s.text).join(' ')),
+          segments: segments as object[],
+          searchText: foldAccents(segments.map((s) => s.text).join(' ')),
           durationSeconds: result.durationSeconds,
           channels: result.channels,
           detectedLanguage: result.language,
           templateId: template?.id ?? null,
+          ...(spans.length > 0 ? { redactions: spans as object[] } : {}),
+          ...(copy
+            ? {
+                storageKey: copy.key,
+                contentType: REDACTED_CONTENT_TYPE,
+                fileSize: BigInt(copy.bytes),
+                audioRedacted: true,
+              }
+            : {}),
         },
       });
-      if (!moved) return;
+      if (!moved) return false;
       await settleMinutes(tx, callId, minutesForDuration(result.durationSeconds));
+      // Usage counts what is stored: the redacted copy instead of the original.
+      if (copy) await adjustStorage(tx, call.accountId, call.period, copy.bytes - Number(call.fileSize));
       if (template) await enqueue(tx, 'analyze', { callId });
+      return true;
     });
-    log.info({ callId, next, seconds: result.durationSeconds, language: result.language }, 'call transcribed');
+    if (copy) {
+      // The original goes once the copy is the call's recording; if this delete is lost (a crash),
+      // the hourly sweep removes it as a file no call references.
+      await app.storage.delete(moved ? call.storageKey : copy.key);
+    }
+    log.info(
+      { callId, next, seconds: result.durationSeconds, language: result.language, redacted: spans.length },
+      'call transcribed',
+    );
   });
+}
+
+/** Writes the recording with `spans` silenced next to the original in storage; returns its key and size. */
+async function storeRedactedCopy(
+  app: AppContext,
+  call: { id: string; storageKey: string },
+  spans: RedactedSpan[],
+): Promise<{ key: string; bytes: number }> {
+  const key = `${call.storageKey.replace(/\.[^./]*$/, '')}.redacted${REDACTED_EXTENSION}`;
+  const dir = await mkdtemp(path.join(app.config.tmpDir, 'redact-'));
+  try {
+    const out = path.join(dir, `${call.id}${REDACTED_EXTENSION}`);
+    await app.storage.withLocalFile(call.storageKey, (file) =>
+      writeRedactedAudio(app.config.decoder, file, out, spans),
+    );
+    const { size } = await stat(out);
+    await app.storage.putFile(key, out);
+    return { key, bytes: size };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** transcribing → failed, releasing the reservation (no charge); a no-op if the call moved on. */

@@ -105,6 +105,16 @@ const SegmentRef = builder.objectRef<Segment>('TranscriptSegment').implement({
     speaker: t.exposeString('speaker', { description: '`agent`, `customer`, or `speaker` when unknown (mono).' }),
     text: t.exposeString('text'),
     channel: t.exposeInt('channel'),
+    confidence: t.float({
+      nullable: true,
+      description: "The recogniser's confidence in the segment, 0–1 (null on older calls and engines without one).",
+      resolve: (s) => s.confidence ?? null,
+    }),
+    uncertainWords: t.intList({
+      description:
+        "Indexes into the text's space-separated words that the recogniser was unsure of (its least likely token below 50 %).",
+      resolve: (s) => s.uncertainWords ?? [],
+    }),
   }),
 });
 

@@ -80,3 +80,11 @@ async function applyOnce(tx: Tx, callId: string, kind: 'settle' | 'release', use
   await tx.$executeRaw`UPDATE calls SET used_minutes = ${used} WHERE id = ${callId}::uuid`;
   return true;
 }
+
+/** Adds `bytes` (negative to free) to the storage counted in a call's period. */
+export async function adjustStorage(tx: Tx, accountId: string, period: string, bytes: number): Promise<void> {
+  if (bytes === 0) return;
+  await tx.$executeRaw`
+    UPDATE usage_periods SET storage_bytes = GREATEST(0, storage_bytes + ${bytes}::bigint)
+     WHERE account_id = ${accountId}::uuid AND period = ${period}`;
+}

@@ -150,6 +150,13 @@ const MUTATIONS: Record<string, Case> = {
     doc: () => `mutation { setVocabulary(words: ["Bolt Energía"]) { ${R} ... on Account { name vocabulary } } }`,
     expect: own((v) => expect(v).toMatchObject({ __typename: 'Account', vocabulary: ['Bolt Energía'] })),
   },
+  setRedaction: {
+    doc: () =>
+      `mutation { setRedaction(mode: TEXT, kinds: [CARD_NUMBER, EMAIL]) { ${R} ... on Account { name redaction { mode kinds } } } }`,
+    expect: own((v) =>
+      expect(v).toMatchObject({ __typename: 'Account', redaction: { mode: 'TEXT', kinds: ['CARD_NUMBER', 'EMAIL'] } }),
+    ),
+  },
   updateAccountSettings: {
     doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT) { ${R} } }`,
     expect: typename('Account'),
@@ -445,6 +452,7 @@ describe('roles', () => {
       'deleteCall',
       'deleteCalls',
       'updateRetention',
+      'setRedaction',
     ]) {
       expect(needs[f], f).toBe('admin');
     }

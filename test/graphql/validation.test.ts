@@ -342,6 +342,14 @@ const TABLE: Record<string, Case[]> = {
       expect: invalid('invalid_input', ''),
     },
   ],
+  setRedaction: [
+    {
+      what: 'redaction on with no detector',
+      as: 'admin',
+      vars: () => ({ mode: 'TEXT_AUDIO', kinds: [] }),
+      expect: invalid('invalid_input', 'kinds'),
+    },
+  ],
   updateAccountSettings: [
     {
       what: 'an unknown time zone',

@@ -23,7 +23,14 @@ export function recordingRoute(app: AppContext): Route {
     const call = isUuid(id)
       ? await app.db.call.findFirst({
           where: { id, accountId: session.user.accountId },
-          select: { storageKey: true, contentType: true, fileName: true, fileSha256: true, recordingDeletedAt: true },
+          select: {
+            storageKey: true,
+            contentType: true,
+            fileName: true,
+            fileSha256: true,
+            recordingDeletedAt: true,
+            audioRedacted: true,
+          },
         })
       : null;
     if (!call) return sendError(res, 'not_found', 'No such call.');
@@ -42,8 +49,10 @@ export function recordingRoute(app: AppContext): Route {
       return sendError(res, 'not_found', 'The recording of this call is not available.');
     }
 
-    // The stored file never changes after intake, so its sha256 is a strong validator.
-    const etag = `"${call.fileSha256}"`;
+    // The stored file changes at most once, when transcription replaces it with its redacted copy
+    // (src/redaction/audio.ts), so the upload's sha256, marked for that copy, is a strong validator.
+    const etag = call.audioRedacted ? `"${call.fileSha256}-redacted"` : `"${call.fileSha256}"`;
+    const fileName = call.audioRedacted ? `${call.fileName.replace(/\.[^.]*$/, '')}.redacted.ogg` : call.fileName;
     const headers: Record<string, string | number> = {
       // Re-checked here too: a row stored before the fix must not be served as a page either.
       'Content-Type': servedAudioType(call.contentType, call.storageKey.split('.').pop() ?? null),
@@ -52,7 +61,7 @@ export function recordingRoute(app: AppContext): Route {
       // Private: the response depends on the session. no-cache: revalidate (a cheap 304) so a
       // signed-out browser does not keep serving it from cache.
       'Cache-Control': 'private, no-cache',
-      'Content-Disposition': contentDisposition('inline', call.fileName),
+      'Content-Disposition': contentDisposition('inline', fileName),
       ...FILE_RESPONSE_HEADERS,
     };
 

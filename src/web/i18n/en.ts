@@ -840,4 +840,31 @@ export const en = {
     'The share of each agent’s calls that lands here every week, chosen at random but always the same calls.',
   'review.samplePercent': 'Sample (%)',
   'review.sampleSaved': 'Sample share saved.',
+  // redaction
+  'redaction.title': 'Redaction',
+  'redaction.lead':
+    'Card numbers and personal data are replaced before anything of a call is stored or sent. Applies to calls transcribed from now on.',
+  'redaction.mode': 'Redact',
+  'redaction.mode.OFF': 'Nothing',
+  'redaction.mode.TEXT': 'Transcripts',
+  'redaction.mode.TEXT_AUDIO': 'Transcripts and audio',
+  'redaction.modeHint.OFF': 'Transcripts and recordings are kept as they were said.',
+  'redaction.modeHint.TEXT':
+    'Transcripts, search, evidence, CSV and webhooks carry placeholders such as [CARD_NUMBER]; the recording is kept.',
+  'redaction.modeHint.TEXT_AUDIO':
+    'Also keeps a copy of the recording with those moments silenced and marked by a tone, and deletes the original.',
+  'redaction.detectors': 'Detect',
+  'redaction.kind.CARD_NUMBER': 'Card number',
+  'redaction.kind.CVV': 'Card security code',
+  'redaction.kind.CARD_EXPIRY': 'Card expiry date',
+  'redaction.kind.IBAN': 'IBAN',
+  'redaction.kind.DNI_NIE': 'DNI / NIE',
+  'redaction.kind.SSN': 'Social security number',
+  'redaction.kind.EMAIL': 'E-mail address',
+  'redaction.kind.PHONE': 'Phone number',
+  'redaction.saved': 'Redaction settings saved',
+  'redaction.redactedTitle': 'Redacted: {kind}',
+  'redaction.audioNotice': 'Redacted recording: {count} moment(s) silenced. The original was deleted.',
+  'redaction.textNotice': 'Redacted transcript: {count} item(s) replaced.',
+  'transcript.uncertain': 'The recogniser was unsure of this word',
 } as const;

@@ -841,4 +841,31 @@ export const es: Record<keyof typeof en, string> = {
     'La parte de las llamadas de cada agente que llega aquí cada semana, elegida al azar pero siempre las mismas.',
   'review.samplePercent': 'Muestra (%)',
   'review.sampleSaved': 'Porcentaje de muestra guardado.',
+  // redaction
+  'redaction.title': 'Anonimización',
+  'redaction.lead':
+    'Los números de tarjeta y los datos personales se sustituyen antes de guardar o enviar nada de la llamada. Se aplica a las llamadas que se transcriban a partir de ahora.',
+  'redaction.mode': 'Anonimizar',
+  'redaction.mode.OFF': 'Nada',
+  'redaction.mode.TEXT': 'Transcripciones',
+  'redaction.mode.TEXT_AUDIO': 'Transcripciones y audio',
+  'redaction.modeHint.OFF': 'Las transcripciones y grabaciones se guardan tal como se dijeron.',
+  'redaction.modeHint.TEXT':
+    'Las transcripciones, la búsqueda, las evidencias, el CSV y los webhooks llevan marcadores como [CARD_NUMBER]; la grabación se conserva.',
+  'redaction.modeHint.TEXT_AUDIO':
+    'Además guarda una copia de la grabación con esos momentos silenciados y señalados con un tono, y borra la original.',
+  'redaction.detectors': 'Detectar',
+  'redaction.kind.CARD_NUMBER': 'Número de tarjeta',
+  'redaction.kind.CVV': 'Código de seguridad de la tarjeta',
+  'redaction.kind.CARD_EXPIRY': 'Caducidad de la tarjeta',
+  'redaction.kind.IBAN': 'IBAN',
+  'redaction.kind.DNI_NIE': 'DNI / NIE',
+  'redaction.kind.SSN': 'Número de la Seguridad Social',
+  'redaction.kind.EMAIL': 'Correo electrónico',
+  'redaction.kind.PHONE': 'Número de teléfono',
+  'redaction.saved': 'Ajustes de anonimización guardados',
+  'redaction.redactedTitle': 'Anonimizado: {kind}',
+  'redaction.audioNotice': 'Grabación anonimizada: {count} momento(s) silenciado(s). La original se borró.',
+  'redaction.textNotice': 'Transcripción anonimizada: {count} dato(s) sustituido(s).',
+  'transcript.uncertain': 'El reconocedor no estaba seguro de esta palabra',
 };

@@ -1,4 +1,5 @@
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
+import { RedactionNotice, TranscriptText } from '../components/redacted.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import {
@@ -41,10 +42,11 @@ const CallDetailQuery = graphql(`
       score topic summary metrics failureReason failureDetail customerPhone customerName fileName fileSize contentType
       externalId source channels reservedMinutes usedMinutes period analysisRevision
       coverage needsReview languageMismatch
+      audioRedacted redactions { kind start end }
       agent { id name telephonyCode }
       campaign { id name }
       template { id name deleted }
-      transcript { start end speaker text channel }
+      transcript { start end speaker text channel uncertainWords }
       criteria { key label kind result points maxPoints critical reason reasonCode reasonParams evidence { quote start end speaker } }
       events { status at detail }
       webhookDeliveries {
@@ -202,6 +204,7 @@ export function CallDetailPage({ id }: { id: string }) {
       <CallHeader call={call} />
       <StatusAlerts call={call} />
       <RetentionNotice callId={call.id} />
+      <RedactionNotice count={call.redactions.length} audio={call.audioRedacted} />
       <div className="detail-grid">
         <div className="stack">
           <Card bodyClass="tight">
@@ -484,7 +487,11 @@ function Transcript({
               <span className="t">{formatClock(s.start)}</span>
               <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
               <span>
-                <Highlight text={s.text} terms={terms} />
+                {s.text.includes('[') || s.uncertainWords.length > 0 ? (
+                  <TranscriptText text={s.text} uncertain={s.uncertainWords} />
+                ) : (
+                  <Highlight text={s.text} terms={terms} />
+                )}
               </span>
             </button>
           ))}

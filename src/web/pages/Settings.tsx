@@ -10,6 +10,7 @@ import { graphql } from '../lib/graphql.ts';
 import { MIN_PASSWORD } from './AcceptInvitation.tsx';
 import { VocabularyCard } from './settings-vocabulary.tsx';
 import { AuditLogCard, RetentionCard } from '../components/data-protection.tsx';
+import { RedactionCard } from './settings-redaction.tsx';
 
 const ChangePassword = graphql(`
   mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
@@ -135,6 +136,7 @@ export function SettingsPage() {
         {roleAtLeast(user?.role, 'ADMIN') && <VocabularyCard />}
         {roleAtLeast(user?.role, 'ADMIN') && <RetentionCard />}
         {user?.role === 'OWNER' && <AuditLogCard />}
+        {roleAtLeast(user?.role, 'ADMIN') && <RedactionCard />}
         <Card title={t('settings.changePassword')} description={t('settings.changePasswordLead')}>
           <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
             {error && <Alert tone="red">{error}</Alert>}
