@@ -35,12 +35,16 @@ npx tsx scripts/build-web.ts --if-stale   # the web app (and its typed GraphQL c
 npx gql-tada check --tsconfig src/web/tsconfig.json   # every web GraphQL document against the schema
 npx tsc --noEmit
 npx tsx scripts/check-cycles.ts   # no import cycles between modules or folders (dependency-cruiser)
-# Speech-heavy files each use every core for the models, so they run one at a time after the rest
-# (and the Chromium files with them).
-HEAVY=(test/pipeline test/transcription test/cluster test/web/e2e.test.ts test/web/data-protection.e2e.test.ts)
+# Speech-heavy files use every core for the models, and browser files drive Chromium against a live
+# service: they run one at a time after the rest. One list: the light run excludes exactly these.
+HEAVY=(test/pipeline test/transcription test/cluster test/web/e2e.test.ts test/web/data-protection.e2e.test.ts test/web/qa-pages.test.ts)
+EXCLUDES=()
+for h in "${HEAVY[@]}"; do
+  if [ -d "$h" ]; then EXCLUDES+=(--exclude "$h/**"); else EXCLUDES+=(--exclude "$h"); fi
+done
 if [ $# -gt 0 ]; then
   npx vitest run "$@"
 else
-  npx vitest run --exclude 'test/pipeline/**' --exclude 'test/transcription/**' --exclude 'test/cluster/**' --exclude 'test/web/e2e.test.ts' --exclude 'test/web/data-protection.e2e.test.ts'
+  npx vitest run "${EXCLUDES[@]}"
   npx vitest run --no-file-parallelism "${HEAVY[@]}"
 fi
