@@ -36,10 +36,10 @@ npx gql-tada check --tsconfig src/web/tsconfig.json   # every web GraphQL docume
 npx tsc --noEmit
 npx tsx scripts/check-cycles.ts   # no import cycles between modules or folders (dependency-cruiser)
 # Speech-heavy files each use every core for the models, so they run one at a time after the rest.
-HEAVY=(test/pipeline test/transcription test/cluster test/web/e2e.test.ts)
+HEAVY=(test/pipeline test/transcription test/cluster test/web/e2e.test.ts test/web/polish.test.ts)
 if [ $# -gt 0 ]; then
   npx vitest run "$@"
 else
-  npx vitest run --exclude 'test/pipeline/**' --exclude 'test/transcription/**' --exclude 'test/cluster/**' --exclude 'test/web/e2e.test.ts'
+  npx vitest run --exclude 'test/pipeline/**' --exclude 'test/transcription/**' --exclude 'test/cluster/**' --exclude 'test/web/e2e.test.ts' --exclude 'test/web/polish.test.ts'
   npx vitest run --no-file-parallelism "${HEAVY[@]}"
 fi

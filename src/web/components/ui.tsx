@@ -255,7 +255,7 @@ export function DataTable({
   scroll?: boolean;
 }) {
   const table = (
-    <table className="table" data-testid={testId}>
+    <table className="table data-table" data-testid={testId}>
       <thead>
         <tr>{head}</tr>
       </thead>
@@ -403,6 +403,8 @@ export function Dialog({
     if (!open && d.open) d.close();
     if (!open) restoreFocus(opener);
   }, [open]);
+  // Pages that unmount a dialog to close it (`{open && <Dialog …/>}`) get focus back too.
+  useEffect(() => () => restoreFocus(opener), []);
   return (
     <dialog
       ref={ref}
