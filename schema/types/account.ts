@@ -15,6 +15,13 @@ const Plan = builder.objectRef<{ minutes: number; seats: number; manualUploadMax
   }),
 });
 
+const ScoreBands = builder.objectRef<{ good: number; fair: number }>('ScoreBands').implement({
+  fields: (t) => ({
+    good: t.exposeInt('good', { description: 'Lowest good score (green).' }),
+    fair: t.exposeInt('fair', { description: 'Lowest fair score (amber); below it a score is poor (red).' }),
+  }),
+});
+
 export const Account = builder.prismaObject('Account', {
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -22,6 +29,12 @@ export const Account = builder.prismaObject('Account', {
     timeZone: t.exposeString('timeZone'),
     agentChannel: t.exposeString('agentChannel', {
       description: 'Channel of the agent on stereo recordings: `left` or `right`.',
+    }),
+    scoreBands: t.field({
+      type: ScoreBands,
+      description: 'The web app’s score colours: good from `good` up, fair from `fair` up, poor below.',
+      select: { scoreGood: true, scoreFair: true },
+      resolve: (a) => ({ good: a.scoreGood, fair: a.scoreFair }),
     }),
     plan: t.field({
       type: Plan,
@@ -52,13 +65,22 @@ builder.mutationField('updateAccountSettings', (t) =>
     authScopes: { admin: true },
     errors: directErrors,
     description:
-      'Admins: the stereo channel that carries the agent (the other is the customer), and the time zone of local times in file names and of the monthly usage period. Errors: `invalid_time_zone`.',
-    args: { agentChannel: t.arg({ type: AgentChannel }), timeZone: t.arg.string() },
+      'Admins: the stereo channel that carries the agent (the other is the customer), the time zone of local times in file names and of the monthly usage period, and the score colour bands (`scoreGood` and `scoreFair` together). Errors: `invalid_time_zone`, `invalid_score_bands`.',
+    args: {
+      agentChannel: t.arg({ type: AgentChannel }),
+      timeZone: t.arg.string(),
+      scoreGood: t.arg.int({ description: 'Lowest good score (0–100); with scoreFair.' }),
+      scoreFair: t.arg.int({ description: 'Lowest fair score, below scoreGood; with scoreGood.' }),
+    },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
       await updateAccountSettings(ctx.app.db, id, {
         ...(args.agentChannel != null && { agentChannel: args.agentChannel }),
         ...(args.timeZone != null && { timeZone: args.timeZone.trim() }),
+        ...((args.scoreGood != null || args.scoreFair != null) && {
+          // Both or neither: one alone could silently cross the other.
+          scoreBands: { good: args.scoreGood ?? Number.NaN, fair: args.scoreFair ?? Number.NaN },
+        }),
       });
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },

@@ -181,6 +181,11 @@ export const Call = builder.prismaObject('Call', {
       description: 'The template topic (its label) whose phrases matched best, or the model’s choice.',
     }),
     summary: t.exposeString('summary', { nullable: true }),
+    criticalFailed: t.boolean({
+      description: 'A critical criterion failed (the score is then 0 by rule, not by points).',
+      select: { criteria: true },
+      resolve: (c) => (parseColumn(Criteria, c.criteria) ?? []).some((r) => r.critical && r.result === 'failed'),
+    }),
     criteria: t.field({
       type: [CriterionResultRef],
       nullable: true,

@@ -54,6 +54,8 @@ export interface AccountSettings {
   agentChannel?: 'left' | 'right';
   /** IANA time zone: local times in file names and the monthly usage period follow it. */
   timeZone?: string;
+  /** Score colour bands: a score from `good` up is good, from `fair` up fair, below poor (0 ≤ fair < good ≤ 100). */
+  scoreBands?: { good: number; fair: number };
 }
 
 export async function updateAccountSettings(db: Db, accountId: string, settings: AccountSettings) {
@@ -66,9 +68,26 @@ export async function updateAccountSettings(db: Db, accountId: string, settings:
       `Unknown time zone "${settings.timeZone}" (use an IANA name like Europe/Madrid).`,
     );
   }
+  const bands = settings.scoreBands;
+  if (
+    bands !== undefined &&
+    !(
+      Number.isInteger(bands.good) &&
+      Number.isInteger(bands.fair) &&
+      bands.fair >= 0 &&
+      bands.good <= 100 &&
+      bands.fair < bands.good
+    )
+  ) {
+    throw new DomainError(
+      'invalid_score_bands',
+      'Score bands are whole numbers with 0 ≤ fair < good ≤ 100 (for example good 80, fair 60).',
+    );
+  }
   return db.account.update({
     where: { id: accountId },
     data: {
+      ...(bands !== undefined && { scoreGood: bands.good, scoreFair: bands.fair }),
       ...(settings.agentChannel !== undefined && { agentChannel: settings.agentChannel }),
       ...(settings.timeZone !== undefined && { timeZone: settings.timeZone }),
     },

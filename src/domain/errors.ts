@@ -35,6 +35,7 @@ export const ERRORS = {
   invalid_webhook_url: { kind: 'validation', status: 400 },
   invalid_time_zone: { kind: 'validation', status: 400 },
   invalid_agent_channel: { kind: 'validation', status: 400 },
+  invalid_score_bands: { kind: 'validation', status: 400 },
   invalid_period: { kind: 'validation', status: 400 },
   invalid_plan: { kind: 'validation', status: 400 },
   invalid_search: { kind: 'validation', status: 400 },

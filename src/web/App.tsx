@@ -1,8 +1,9 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Shell } from './components/Shell.tsx';
 import { LoadingBlock, ToastProvider } from './components/ui.tsx';
 import { I18nProvider, useT, type MessageKey } from './i18n/index.tsx';
 import { AuthProvider, useAuth } from './lib/auth.tsx';
+import { PageTitleContext } from './lib/page-title.ts';
 import { matchPath, navigate, useLocation } from './lib/router.tsx';
 import { AcceptInvitationPage } from './pages/AcceptInvitation.tsx';
 import { CallDetailPage } from './pages/CallDetail.tsx';
@@ -51,6 +52,8 @@ function Routes() {
   const { pathname, search } = useLocation();
   const { status } = useAuth();
   const { t } = useT();
+  // A page's own title (useDocumentTitle) wins over its route's while that page is shown.
+  const [pageTitle, setPageTitle] = useState<string | null>(null);
 
   const invite = matchPath('/invite/:token', pathname);
   let title: string = 'Escucha';
@@ -90,10 +93,11 @@ function Routes() {
     content = <Shell>{page}</Shell>;
   }
 
+  if (pageTitle) title = pageTitle;
   useEffect(() => {
     document.title = title === 'Escucha' ? 'Escucha' : `${title} · Escucha`;
   }, [title]);
-  return <>{content}</>;
+  return <PageTitleContext.Provider value={setPageTitle}>{content}</PageTitleContext.Provider>;
 }
 
 export function App() {

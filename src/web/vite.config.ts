@@ -15,7 +15,9 @@ export default defineConfig({
     outDir,
     emptyOutDir: true,
     assetsDir: 'assets',
-    sourcemap: true,
+    // Maps are written for debugging from the build folder but not linked from the scripts; the
+    // server does not serve them in production (src/http/web-app.ts).
+    sourcemap: 'hidden',
     target: 'es2022',
     chunkSizeWarningLimit: 800,
   },

@@ -364,6 +364,24 @@ const TABLE: Record<string, Case[]> = {
       expect: invalid('invalid_time_zone'),
     },
     { what: 'an empty time zone', as: 'admin', vars: () => ({ timeZone: '' }), expect: invalid('invalid_time_zone') },
+    {
+      what: 'score bands with amber above green',
+      as: 'admin',
+      vars: () => ({ scoreGood: 60, scoreFair: 80 }),
+      expect: invalid('invalid_score_bands'),
+    },
+    {
+      what: 'score bands out of 0–100',
+      as: 'admin',
+      vars: () => ({ scoreGood: 120, scoreFair: 60 }),
+      expect: invalid('invalid_score_bands'),
+    },
+    {
+      what: 'only one score band',
+      as: 'admin',
+      vars: () => ({ scoreGood: 90 }),
+      expect: invalid('invalid_score_bands'),
+    },
   ],
   createAgent: [
     {

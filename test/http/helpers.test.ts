@@ -43,7 +43,15 @@ describe('contentDisposition', () => {
 describe('safeText', () => {
   it.each([
     ["=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
-    ['+34600111222', "'+34600111222"],
+    // An international phone number stays as it is (no formula can be written with its characters)…
+    ['+34600111222', '+34600111222'],
+    ['+34 666 77 88 99', '+34 666 77 88 99'],
+    ['+1 (555) 010-9999', '+1 (555) 010-9999'],
+    // …but anything else after a `+` is still guarded.
+    ["+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"],
+    ['+A1', "'+A1"],
+    ['+34=1', "'+34=1"],
+    ['+', "'+"],
     ['-1', "'-1"],
     ['@SUM(1)', "'@SUM(1)"],
     ['\tx', "'\tx"],

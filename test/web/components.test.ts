@@ -31,6 +31,7 @@ function call(id: string, status: string, extra: Record<string, unknown> = {}) {
     detectedLanguage: 'es',
     score: 75,
     topic: 'billing',
+    criticalFailed: false,
     failureReason: null,
     failureDetail: null,
     customerPhone: '+34600111222',
@@ -82,6 +83,7 @@ const answers = {
     agents: [{ __typename: 'Agent', id: AGENT, name: 'Ana García', active: true }],
     campaigns: [],
     callTopics: ['billing'],
+    callFilterOptions: { __typename: 'CallFilterOptions', languages: ['en', 'es'] },
     account: { __typename: 'Account', id: 'a', defaultTemplate: null },
     templates: [],
   }),
@@ -139,6 +141,59 @@ describe('calls list', () => {
     fireEvent.click(screen.getByRole('button', { name: /Next/ }));
     expect(window.location.search).toContain('after=E');
     expect(seen.filter((s) => s.name === 'CallsList').at(-1)!.variables).toMatchObject({ after: 'E', first: 25 });
+  });
+
+  it('offers page sizes and page numbers, first and last page', () => {
+    const many = {
+      ...answers,
+      CallsList: () => {
+        const r = answers.CallsList();
+        return { calls: { ...r.calls, totalCount: 120 } };
+      },
+    };
+    const { client, seen } = mockClient(many);
+    renderWith(h(CallsPage), client);
+    expect(screen.getByTestId('page-of').textContent).toBe('Page 1 of 5');
+    fireEvent.change(screen.getByLabelText('Rows per page'), { target: { value: '50' } });
+    expect(window.location.search).toBe('?size=50');
+    expect(seen.filter((s) => s.name === 'CallsList').at(-1)!.variables).toMatchObject({ first: 50 });
+    expect(screen.getByTestId('page-of').textContent).toBe('Page 1 of 3');
+    fireEvent.click(screen.getByRole('button', { name: /Next/ }));
+    expect(screen.getByTestId('page-of').textContent).toBe('Page 2 of 3');
+    fireEvent.click(screen.getByRole('button', { name: 'Last page' }));
+    expect(seen.filter((s) => s.name === 'CallsList').at(-1)!.variables).toMatchObject({ last: 50 });
+    expect(screen.getByTestId('page-of').textContent).toBe('Page 3 of 3');
+  });
+
+  it('shows a critical fail as such, lists only the languages in use, and moves between tabs with arrows', () => {
+    const critical = {
+      ...answers,
+      CallsList: () => {
+        const r = answers.CallsList();
+        return {
+          calls: {
+            ...r.calls,
+            edges: [{ __typename: 'CallEdge', node: call('c1', 'ANALYZED', { score: 0, criticalFailed: true }) }],
+          },
+        };
+      },
+    };
+    const { client } = mockClient(critical);
+    window.history.replaceState(null, '', '/calls?language=fr');
+    renderWith(h(CallsPage), client);
+    const pill = screen.getByTestId('call-row').querySelector('[data-critical="true"]');
+    expect(pill?.textContent).toMatch(/critical criterion failed/i);
+    const options = Array.from((screen.getByLabelText('Language') as HTMLSelectElement).options).map((o) => o.value);
+    expect(options).toEqual(['', 'en', 'es', 'fr']);
+    const analyzed = screen.getByRole('tab', { name: /Analyzed/ });
+    const failed = screen.getByRole('tab', { name: /Failed/ });
+    expect(analyzed.tabIndex).toBe(0);
+    expect(failed.tabIndex).toBe(-1);
+    analyzed.focus();
+    fireEvent.keyDown(analyzed, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(failed);
+    fireEvent.keyDown(failed, { key: 'Home' });
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: /In progress/ }));
   });
 
   it('speaks Spanish', () => {

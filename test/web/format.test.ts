@@ -3,6 +3,10 @@ import {
   durationBetween,
   formatBytes,
   formatClock,
+  formatCompact,
+  formatDateTime,
+  formatNumber,
+  formatTimeZone,
   formatDuration,
   formatPercent,
   formatPeriod,
@@ -64,5 +68,39 @@ describe('numbers', () => {
     expect(formatScore(58.333)).toBe('58.3');
     expect(formatScore(58.333, 'es')).toBe('58,3');
     expect(formatScore(null)).toBe('—');
+  });
+});
+
+describe('the UI language and the account time zone', () => {
+  it('writes decimals and percentages the way each language does', () => {
+    expect(formatDuration(0.7, 'en')).toBe('0.7 s');
+    expect(formatDuration(8, 'en')).toBe('8 s');
+    expect(formatDuration(8.04, 'en')).toBe('8.0 s');
+    expect(formatDuration(8.04, 'es')).toBe('8,0 s');
+    expect(formatStep(4_200, 'es')).toBe('4,2 s');
+    expect(formatScore(64.3, 'es')).toBe('64,3');
+    expect(formatPercent(0.41, 'en')).toBe('41%');
+    // Spanish puts a (non-breaking) space before the sign, everywhere alike.
+    expect(formatPercent(0.41, 'es')).toBe('41\u00a0%');
+    expect(formatNumber(12345, 'en')).toBe('12,345');
+    expect(formatNumber(12345, 'es')).toBe('12.345');
+  });
+
+  it('abbreviates chart axes in the language', () => {
+    expect(formatCompact(1300, 'en')).toBe('1.3K');
+    expect(formatCompact(2500, 'es')).toBe('2,5\u00a0mil');
+    expect(formatCompact(40, 'es')).toBe('40');
+  });
+
+  it('shows times in the account time zone, and says which', () => {
+    const at = '2024-07-01T22:30:00Z';
+    const opts = { dateStyle: 'medium', timeStyle: 'short' } as const;
+    expect(formatDateTime(at, 'en-US', opts, 'Europe/Madrid')).toMatch(/^Jul 2, 2024, 12:30\sAM$/);
+    expect(formatDateTime(at, 'es-ES', opts, 'Europe/Madrid')).toBe('2 jul 2024, 0:30');
+    expect(formatDateTime(at, 'en-US', opts, 'America/Mexico_City')).toMatch(/^Jul 1, 2024, 4:30\sPM$/);
+    // An unknown zone falls back to the browser's rather than failing.
+    expect(formatDateTime(at, 'en-US', opts, 'Mars/Olympus')).not.toBe('—');
+    expect(formatTimeZone('Europe/Madrid', 'en-US', new Date(at))).toBe('Europe/Madrid (GMT+2)');
+    expect(formatTimeZone('America/Mexico_City', 'es-ES', new Date(at))).toBe('America/Mexico City (GMT-6)');
   });
 });

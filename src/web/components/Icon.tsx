@@ -26,6 +26,13 @@ const PATHS = {
   chevronLeft: 'm15 18-6-6 6-6',
   chevronRight: 'm9 18 6-6-6-6',
   chevronDown: 'm6 9 6 6 6-6',
+  chevronsLeft: 'm11 17-5-5 5-5M18 17l-5-5 5-5',
+  chevronsRight: 'm13 17 5-5-5-5M6 17l5-5-5-5',
+  pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
+  back: 'M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5',
+  forward: 'M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5',
+  keyboard:
+    'M20 5H4a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zM6 9h.01M10 9h.01M14 9h.01M18 9h.01M8 13h.01M12 13h.01M16 13h.01M7 16h10',
   arrowUp: 'M12 19V5M5 12l7-7 7 7',
   arrowDown: 'M12 5v14M19 12l-7 7-7-7',
   sort: 'm7 15 5 5 5-5M7 9l5-5 5 5',

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { LANGS, useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth } from '../lib/auth.tsx';
@@ -6,11 +6,13 @@ import { graphql } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { WebhookDisabledBanner } from '../pages/webhook-endpoints.tsx';
 import { BrandMark, Icon, type IconName } from './Icon.tsx';
-import { Button } from './ui.tsx';
+import { Button, useFocusHeadingOnNavigate } from './ui.tsx';
 import { ModelCredit, OpsBanner } from './OpsBanner.tsx';
+import { DEFAULT_BANDS, ScoreBandsContext } from './call-bits.tsx';
+import { AccountTimeZoneContext } from '../lib/format.ts';
 
 const AccountQuery = graphql(`
-  query ShellAccount { account { id name } }
+  query ShellAccount { account { id name timeZone scoreBands { good fair } } }
 `);
 
 const NAV: {
@@ -69,68 +71,74 @@ export function Shell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const [{ data }] = useQuery({ query: AccountQuery });
   const user = session?.user;
+  const mainRef = useRef<HTMLElement>(null);
+  useFocusHeadingOnNavigate(pathname, mainRef);
   const roleKey = `roles.${user?.role ?? 'VIEWER'}` as MessageKey;
 
   return (
-    <div className="shell">
-      <a className="skip-link" href="#main">
-        {t('common.skipToContent')}
-      </a>
-      <aside className="sidebar" aria-label={t('nav.label')}>
-        <Link to="/calls" className="brand">
-          <BrandMark className="brand-mark" />
-          <span>
-            Escucha
-            <small className="truncate" style={{ maxWidth: 150 }}>
-              {data?.account.name ?? '\u00a0'}
-            </small>
-          </span>
-        </Link>
-        <nav className="nav" aria-label={t('nav.label')}>
-          {NAV.map((group) => (
-            <div key={group.section} className="stack-sm" style={{ gap: 2 }}>
-              <div className="nav-section">{t(group.section)}</div>
-              {group.items
-                .filter((item) => !item.analyst || (user && roleAtLeast(user.role, 'ANALYST')))
-                .map((item) => {
-                  const current = pathname === item.to || pathname.startsWith(`${item.to}/`);
-                  return (
-                    <Link key={item.to} to={item.to} aria-current={current ? 'page' : undefined}>
-                      <Icon name={item.icon} />
-                      {t(item.label)}
-                    </Link>
-                  );
-                })}
-            </div>
-          ))}
-        </nav>
-        <div className="sidebar-foot">
-          <Link to="/settings" className="user-chip" aria-current={pathname === '/settings' ? 'page' : undefined}>
-            <span className="avatar" aria-hidden="true">
-              {initials(user?.name ?? '')}
-            </span>
-            <span className="who">
-              <strong>{user?.name}</strong>
+    <ScoreBandsContext.Provider value={data?.account.scoreBands ?? DEFAULT_BANDS}>
+      <AccountTimeZoneContext.Provider value={data?.account.timeZone ?? null}>
+        <div className="shell">
+          <a className="skip-link" href="#main">
+            {t('common.skipToContent')}
+          </a>
+          <aside className="sidebar" aria-label={t('nav.label')}>
+            <Link to="/calls" className="brand">
+              <BrandMark className="brand-mark" />
               <span>
-                {t(roleKey)} · {user?.email}
+                Escucha
+                <small className="truncate" style={{ maxWidth: 150 }}>
+                  {data?.account.name ?? '\u00a0'}
+                </small>
               </span>
-            </span>
-          </Link>
-          <div className="foot-row">
-            <LanguageSwitch />
-            <span className="spacer" />
-            <Button variant="ghost" size="sm" icon="logout" onClick={() => void signOut()}>
-              {t('auth.signOut')}
-            </Button>
-          </div>
-          <ModelCredit />
+            </Link>
+            <nav className="nav" aria-label={t('nav.label')}>
+              {NAV.map((group) => (
+                <div key={group.section} className="stack-sm" style={{ gap: 2 }}>
+                  <div className="nav-section">{t(group.section)}</div>
+                  {group.items
+                    .filter((item) => !item.analyst || (user && roleAtLeast(user.role, 'ANALYST')))
+                    .map((item) => {
+                      const current = pathname === item.to || pathname.startsWith(`${item.to}/`);
+                      return (
+                        <Link key={item.to} to={item.to} aria-current={current ? 'page' : undefined}>
+                          <Icon name={item.icon} />
+                          {t(item.label)}
+                        </Link>
+                      );
+                    })}
+                </div>
+              ))}
+            </nav>
+            <div className="sidebar-foot">
+              <Link to="/settings" className="user-chip" aria-current={pathname === '/settings' ? 'page' : undefined}>
+                <span className="avatar" aria-hidden="true">
+                  {initials(user?.name ?? '')}
+                </span>
+                <span className="who">
+                  <strong>{user?.name}</strong>
+                  <span>
+                    {t(roleKey)} · {user?.email}
+                  </span>
+                </span>
+              </Link>
+              <div className="foot-row">
+                <LanguageSwitch />
+                <span className="spacer" />
+                <Button variant="ghost" size="sm" icon="logout" onClick={() => void signOut()}>
+                  {t('auth.signOut')}
+                </Button>
+              </div>
+              <ModelCredit />
+            </div>
+          </aside>
+          <main id="main" className="main" tabIndex={-1} ref={mainRef}>
+            {user && roleAtLeast(user.role, 'ADMIN') && <WebhookDisabledBanner />}
+            <OpsBanner />
+            {children}
+          </main>
         </div>
-      </aside>
-      <main id="main" className="main" tabIndex={-1}>
-        {user && roleAtLeast(user.role, 'ADMIN') && <WebhookDisabledBanner />}
-        <OpsBanner />
-        {children}
-      </main>
-    </div>
+      </AccountTimeZoneContext.Provider>
+    </ScoreBandsContext.Provider>
   );
 }

@@ -1,4 +1,5 @@
 /** Small call presentations shared by the list and the detail page. */
+import { createContext, useContext } from 'react';
 import { useT, hasKey, type MessageKey } from '../i18n/index.tsx';
 import { formatScore } from '../lib/format.ts';
 import { Icon } from './Icon.tsx';
@@ -40,18 +41,55 @@ export function useFailureText() {
   };
 }
 
-export function scoreClass(score: number | null | undefined): string {
+/** The account's score colour bands (Account.scoreBands); Shell provides them, 80/60 until they load. */
+export interface ScoreBands {
+  good: number;
+  fair: number;
+}
+export const DEFAULT_BANDS: ScoreBands = { good: 80, fair: 60 };
+export const ScoreBandsContext = createContext<ScoreBands>(DEFAULT_BANDS);
+export const useScoreBands = () => useContext(ScoreBandsContext);
+
+export function scoreClass(score: number | null | undefined, bands: ScoreBands = DEFAULT_BANDS): string {
   if (score == null) return 'score-none';
-  if (score >= 80) return 'score-good';
-  if (score >= 60) return 'score-mid';
+  if (score >= bands.good) return 'score-good';
+  if (score >= bands.fair) return 'score-mid';
   return 'score-bad';
 }
 
-export function ScorePill({ score }: { score: number | null | undefined }) {
+/** The colour of a score for charts (the same bands as the pills). */
+export function scoreColor(score: number | null | undefined, bands: ScoreBands = DEFAULT_BANDS): string {
+  const c = scoreClass(score, bands);
+  return c === 'score-good'
+    ? 'var(--green)'
+    : c === 'score-mid'
+      ? 'var(--amber)'
+      : c === 'score-bad'
+        ? 'var(--red)'
+        : 'var(--text-3)';
+}
+
+/** A score; a critical fail reads as such (its 0 comes from the rule, not from the points). */
+export function ScorePill({
+  score,
+  criticalFailed,
+}: {
+  score: number | null | undefined;
+  criticalFailed?: boolean | null;
+}) {
   const { locale, t } = useT();
+  const bands = useScoreBands();
+  if (criticalFailed)
+    return (
+      <span className="score score-bad score-critical" title={t('score.criticalHint')} data-critical="true">
+        <Icon name="alert" size={12} aria-hidden="true" />
+        {formatScore(score, locale)}
+        <span className="sr-only"> — {t('callDetail.criticalFailed')}</span>
+      </span>
+    );
   return (
     <span
-      className={`score ${scoreClass(score)}`}
+      className={`score ${scoreClass(score, bands)}`}
       role="img"
       aria-label={score == null ? t('calls.noScore') : t('calls.scoreOf', { score: formatScore(score, locale) })}
     >

@@ -1,7 +1,7 @@
 /** Inline SVG charts: no chart library, sized by the viewBox, labelled for screen readers. */
 import { useEffect, useRef, useState } from 'react';
 import { useT } from '../i18n/index.tsx';
-import { formatDuration, formatPercent } from '../lib/format.ts';
+import { formatCompact, formatDuration, formatNumber, formatPercent } from '../lib/format.ts';
 
 export interface TalkSplit {
   agent: number | null;
@@ -56,9 +56,10 @@ export function TalkBar({ split }: { split: TalkSplit }) {
           <span key={p.key}>
             <i style={{ background: p.color }} />
             {p.label} <strong className="num">{formatPercent(p.seconds / total, locale)}</strong>{' '}
-            <span className="muted">({formatDuration(p.seconds)})</span>
+            <span className="muted">({formatDuration(p.seconds, locale)})</span>
           </span>
         ))}
+        <span className="muted small">{t('metrics.barOfRecording')}</span>
       </figcaption>
     </figure>
   );
@@ -74,6 +75,7 @@ export interface BarDatum {
 
 /** Vertical stacked bars with a light grid, for usage per period. */
 export function BarChart({ data, title, unit }: { data: BarDatum[]; title: string; unit?: string }) {
+  const { locale } = useT();
   // Drawn in real pixels at the container's width, so labels keep their size on any screen.
   const box = useRef<HTMLDivElement>(null);
   const [W, setW] = useState(640);
@@ -106,7 +108,7 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
   const desc = data
     .map(
       (d) =>
-        `${d.label}: ${d.values.map((v) => `${v.name} ${Math.round(v.value)}${unit ? ` ${unit}` : ''}`).join(', ')}`,
+        `${d.label}: ${d.values.map((v) => `${v.name} ${formatNumber(v.value, locale)}${unit ? ` ${unit}` : ''}`).join(', ')}`,
     )
     .join('; ');
   return (
@@ -123,7 +125,7 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
               strokeDasharray={tv === 0 ? undefined : '3 4'}
             />
             <text x={pad.l - 8} y={y(tv) + 4} textAnchor="end">
-              {formatTick(tv)}
+              {formatCompact(Math.round(tv * 10) / 10, locale)}
             </text>
           </g>
         ))}
@@ -174,12 +176,6 @@ function niceCeil(v: number): number {
   const p = 10 ** Math.floor(Math.log10(v));
   for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
   return 10 * p;
-}
-
-function formatTick(v: number): string {
-  if (v >= 1_000_000) return `${Math.round(v / 100_000) / 10}M`;
-  if (v >= 1000) return `${Math.round(v / 100) / 10}k`;
-  return String(Math.round(v * 10) / 10);
 }
 
 /** A ring showing a 0–100 score. */

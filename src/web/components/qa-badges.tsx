@@ -14,6 +14,8 @@ export interface QaFlags {
   coverage?: number | null;
   needsReview?: boolean | null;
   languageMismatch?: boolean | null;
+  /** A critical criterion failed (the score is 0 for that reason). */
+  criticalFailed?: boolean | null;
 }
 
 /** Coverage below this counts as partial (floating error aside, 1 means the whole weight). */
@@ -70,7 +72,7 @@ export function QaScore(p: QaFlags) {
           {formatScore(p.score, locale)}
         </span>
       ) : (
-        <ScorePill score={p.score} />
+        <ScorePill score={p.score} criticalFailed={p.criticalFailed} />
       )}
       {partial && (
         <span className="qa-coverage" aria-hidden="true">

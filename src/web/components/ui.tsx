@@ -9,6 +9,7 @@ import {
   useState,
   type ButtonHTMLAttributes,
   type InputHTMLAttributes,
+  type KeyboardEvent,
   type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
@@ -182,15 +183,18 @@ export function Badge({
   pulse,
   children,
   title,
+  wrap,
 }: {
   tone?: Tone;
   dot?: boolean;
   pulse?: boolean;
   children: ReactNode;
   title?: string;
+  /** May break onto two lines (long labels in narrow cards, e.g. "Criterio crítico no superado"). */
+  wrap?: boolean;
 }) {
   return (
-    <span className={`badge badge-${tone}`} title={title}>
+    <span className={['badge', `badge-${tone}`, wrap && 'badge-wrap'].filter(Boolean).join(' ')} title={title}>
       {dot && <span className={['dot', pulse && 'pulse'].filter(Boolean).join(' ')} aria-hidden="true" />}
       {children}
     </span>
@@ -251,7 +255,7 @@ export function DataTable({
   scroll?: boolean;
 }) {
   const table = (
-    <table className="table" data-testid={testId}>
+    <table className="table data-table" data-testid={testId}>
       <thead>
         <tr>{head}</tr>
       </thead>
@@ -349,7 +353,22 @@ export function LoadingBlock() {
   );
 }
 
-/** A modal on the native <dialog> element: focus moves in and is trapped, Escape closes. */
+/** The element a dialog starts on: its first enabled field, else its first footer action, else nothing. */
+export function firstFocusTarget(root: HTMLElement): HTMLElement | null {
+  const field = root.querySelector<HTMLElement>(
+    '.dialog-body :is(input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])), .dialog-body [autofocus]',
+  );
+  return field ?? root.querySelector<HTMLElement>('.dialog-foot button:not([disabled]), .dialog-foot a[href]');
+}
+
+/** Back to whoever opened the dialog, when it is still on the page (a deleted row's button is not). */
+function restoreFocus(opener: { current: HTMLElement | null }) {
+  const el = opener.current;
+  opener.current = null;
+  if (el?.isConnected) el.focus();
+}
+
+/** A modal on the native <dialog> element: focus moves in and is trapped, Escape closes, focus returns. */
 export function Dialog({
   open,
   onClose,
@@ -368,14 +387,24 @@ export function Dialog({
   wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
   const { t } = useT();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (open && !d.open) d.showModal?.();
+    if (open && !d.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      d.showModal?.();
+      // showModal focuses the first focusable element, the ✕: typing a name and pressing Enter then
+      // closed the dialog. The first field (else the first footer action) is where work starts.
+      firstFocusTarget(d)?.focus();
+    }
     if (!open && d.open) d.close();
+    if (!open) restoreFocus(opener);
   }, [open]);
+  // Pages that unmount a dialog to close it (`{open && <Dialog …/>}`) get focus back too.
+  useEffect(() => () => restoreFocus(opener), []);
   return (
     <dialog
       ref={ref}
@@ -523,4 +552,59 @@ export function ProgressBar({ value, tone, label }: { value: number; tone?: 'gre
       <span style={{ width: `${pct}%` }} />
     </div>
   );
+}
+
+/**
+ * Arrow keys, Home and End move between the tabs of a `role="tablist"` (roving tab index: only the
+ * selected tab is in the Tab order, the caller sets `tabIndex={selected ? 0 : -1}`); Space activates
+ * a tab that is a link as Enter does.
+ */
+export function onTabListKeyDown(e: KeyboardEvent<HTMLElement>) {
+  const tabs = Array.from(e.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]'));
+  const i = tabs.indexOf(document.activeElement as HTMLElement);
+  if (i < 0) return;
+  let next = -1;
+  if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = (i + 1) % tabs.length;
+  else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = (i - 1 + tabs.length) % tabs.length;
+  else if (e.key === 'Home') next = 0;
+  else if (e.key === 'End') next = tabs.length - 1;
+  else if (e.key === ' ') {
+    e.preventDefault();
+    tabs[i]!.click();
+    return;
+  }
+  if (next < 0) return;
+  e.preventDefault();
+  for (const [k, tab] of tabs.entries()) tab.tabIndex = k === next ? 0 : -1;
+  tabs[next]!.focus();
+}
+
+/**
+ * After a client-side navigation (a new pathname), focus goes to the page's <h1> so a screen reader
+ * announces the new page and the next Tab starts in its content, not at the top of the sidebar. The
+ * heading may arrive after the data does, so it is awaited for a few seconds.
+ */
+export function useFocusHeadingOnNavigate(pathname: string, root: { current: HTMLElement | null }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again on every new pathname, which is the point.
+  useEffect(() => {
+    let cancelled = false;
+    const started = performance.now();
+    const tryFocus = () => {
+      if (cancelled) return;
+      const active = document.activeElement;
+      // Someone already works inside the page (typing in a field): leave them there.
+      if (active && active !== document.body && root.current?.contains(active) && active.tagName !== 'MAIN') return;
+      const h1 = root.current?.querySelector<HTMLElement>('h1');
+      if (h1 && !root.current?.querySelector('.loading-page')) {
+        if (!h1.hasAttribute('tabindex')) h1.tabIndex = -1;
+        h1.focus({ preventScroll: true });
+        return;
+      }
+      if (performance.now() - started < 5000) setTimeout(tryFocus, 50);
+    };
+    tryFocus();
+    return () => {
+      cancelled = true;
+    };
+  }, [pathname, root]);
 }

@@ -29,7 +29,15 @@ export interface CallsQuery {
   /** Cursor pagination: at most one of these. */
   after: string | null;
   before: string | null;
+  /** Rows per page (one of PAGE_SIZES). */
+  size: number;
+  /** The page number shown (1-based); kept by the pager as it moves, reset by any other change. */
+  page: number;
+  /** The last page: the final `size` rows, without a cursor. */
+  tail: boolean;
 }
+
+export const PAGE_SIZES = [25, 50, 100] as const;
 
 export const DEFAULT_QUERY: CallsQuery = {
   view: 'analyzed',
@@ -47,6 +55,9 @@ export const DEFAULT_QUERY: CallsQuery = {
   order: 'desc',
   after: null,
   before: null,
+  size: 25,
+  page: 1,
+  tail: false,
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -93,6 +104,11 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
     order: oneOf(str(p, 'order'), ['asc', 'desc'] as const) ?? DEFAULT_QUERY.order,
     after,
     before: after ? null : str(p, 'before'),
+    size: (PAGE_SIZES as readonly number[]).includes(Number(p.get('size')))
+      ? Number(p.get('size'))
+      : DEFAULT_QUERY.size,
+    page: Math.max(1, Math.floor(Number(p.get('page'))) || 1),
+    tail: p.get('tail') === '1',
   };
 }
 
@@ -110,8 +126,11 @@ const ORDER: (keyof CallsQuery)[] = [
   'language',
   'sort',
   'order',
+  'size',
   'after',
   'before',
+  'page',
+  'tail',
 ];
 
 /** The query string for a state (no leading "?"), leaving out defaults, in a stable order. */
@@ -120,7 +139,7 @@ export function serializeCallsQuery(q: CallsQuery): string {
   for (const key of ORDER) {
     const v = q[key];
     if (v == null || v === '' || v === DEFAULT_QUERY[key]) continue;
-    p.set(key, String(v));
+    p.set(key, v === true ? '1' : String(v));
   }
   return p.toString();
 }
@@ -128,10 +147,12 @@ export function serializeCallsQuery(q: CallsQuery): string {
 /** A new state with some fields changed; any filter or sort change goes back to the first page. */
 export function updateCallsQuery(q: CallsQuery, patch: Partial<CallsQuery>): CallsQuery {
   const next = { ...q, ...patch };
-  const paging = 'after' in patch || 'before' in patch;
+  const paging = 'after' in patch || 'before' in patch || 'tail' in patch;
   if (!paging) {
     next.after = null;
     next.before = null;
+    next.page = 1;
+    next.tail = false;
   }
   return next;
 }
@@ -154,7 +175,7 @@ export function activeFilterCount(q: CallsQuery): number {
 }
 
 export function clearFilters(q: CallsQuery): CallsQuery {
-  return { ...DEFAULT_QUERY, view: q.view, sort: q.sort, order: q.order };
+  return { ...DEFAULT_QUERY, view: q.view, sort: q.sort, order: q.order, size: q.size };
 }
 
 /** Midnight at the start of a local calendar day, as an ISO instant. */
@@ -224,4 +245,15 @@ export function toExportQuery(q: CallsQuery): string {
 
 export function exportUrl(q: CallsQuery): string {
   return `/api/calls/export.csv?${toExportQuery(q)}`;
+}
+
+/** The GraphQL paging arguments of a state. */
+export function pagingOf(q: CallsQuery): { first?: number; last?: number; after?: string | null; before?: string } {
+  if (q.tail) return { last: q.size };
+  if (q.before) return { last: q.size, before: q.before };
+  return { first: q.size, after: q.after };
+}
+
+export function pageCount(total: number, size: number): number {
+  return Math.max(1, Math.ceil(total / size));
 }

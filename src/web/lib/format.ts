@@ -1,4 +1,12 @@
-/** Formatting helpers shared by pages; pure so they are unit-tested without a browser. */
+/**
+ * The one place numbers, percentages, durations and dates are turned into text: `Intl` in the UI
+ * language (decimals "8,0 s" and "64,3" in Spanish, "41 %" with its space), and dates in the
+ * ACCOUNT's time zone (the CSV export's and the usage period's clock), never silently the browser's.
+ * Pure functions, unit-tested without a browser, plus `useFormat()` bound to the UI language and
+ * the account's time zone for pages.
+ */
+import { createContext, useContext, useMemo } from 'react';
+import { useT } from '../i18n/index.tsx';
 
 /** Seconds as a clock: 0:07, 1:05, 1:02:03. Negative or non-finite values read as 0:00. */
 export function formatClock(seconds: number | null | undefined): string {
@@ -10,11 +18,16 @@ export function formatClock(seconds: number | null | undefined): string {
   return `${h > 0 ? `${h}:` : ''}${mm}:${String(sec).padStart(2, '0')}`;
 }
 
-/** A length of time for people: "45 s", "3 min 05 s", "1 h 02 min"; sub-second values keep one decimal. */
-export function formatDuration(seconds: number | null | undefined): string {
+/** A number with exactly `digits` decimals, in the locale ("8.0" / "8,0"). */
+function fixed(n: number, locale: string, digits: number): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+}
+
+/** A length of time for people: "45 s", "3 min 05 s", "1 h 02 min"; under 10 s one decimal ("0,4 s" in Spanish). */
+export function formatDuration(seconds: number | null | undefined, locale = 'en'): string {
   if (seconds == null || !Number.isFinite(seconds)) return '—';
   if (seconds < 0) seconds = 0;
-  if (seconds < 10 && seconds % 1 !== 0) return `${seconds.toFixed(1)} s`;
+  if (seconds < 10 && seconds % 1 !== 0) return `${fixed(seconds, locale, 1)} s`;
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
@@ -40,6 +53,12 @@ export function formatNumber(n: number | null | undefined, locale = 'en', digits
   return new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(n);
 }
 
+/** Chart axes and counters: "1.3K" / "1,3 mil", "2.5M" / "2,5 M". */
+export function formatCompact(n: number | null | undefined, locale = 'en'): string {
+  if (n == null || !Number.isFinite(n)) return '—';
+  return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+}
+
 /** A fraction 0–1 as a percentage. */
 export function formatPercent(fraction: number | null | undefined, locale = 'en', digits = 0): string {
   if (fraction == null || !Number.isFinite(fraction)) return '—';
@@ -52,19 +71,41 @@ export function formatScore(score: number | null | undefined, locale = 'en'): st
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(score);
 }
 
+/** A valid IANA zone, else undefined (Intl then uses the browser's). */
+function zone(timeZone: string | null | undefined): string | undefined {
+  if (!timeZone) return undefined;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
 export function formatDateTime(
   iso: string | null | undefined,
   locale = 'en',
   opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' },
+  timeZone?: string | null,
 ): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '—';
-  return new Intl.DateTimeFormat(locale, opts).format(d);
+  return new Intl.DateTimeFormat(locale, { ...opts, timeZone: zone(timeZone) }).format(d);
 }
 
-export function formatDate(iso: string | null | undefined, locale = 'en'): string {
-  return formatDateTime(iso, locale, { dateStyle: 'medium' });
+export function formatDate(iso: string | null | undefined, locale = 'en', timeZone?: string | null): string {
+  return formatDateTime(iso, locale, { dateStyle: 'medium' }, timeZone);
+}
+
+/** A time zone as people read it: "Europe/Madrid (CET)" / "Europe/Madrid (CET)"; the short name in the locale. */
+export function formatTimeZone(timeZone: string | null | undefined, locale = 'en', at = new Date()): string {
+  const tz = zone(timeZone);
+  if (!tz) return timeZone ?? '—';
+  const short = new Intl.DateTimeFormat(locale, { timeZone: tz, timeZoneName: 'short' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
+  return short && short !== tz ? `${tz.replace(/_/g, ' ')} (${short})` : tz.replace(/_/g, ' ');
 }
 
 /** "3 minutes ago" / "hace 3 minutos", using the largest fitting unit. */
@@ -98,9 +139,37 @@ export function durationBetween(fromIso: string, toIso: string | null | undefine
   return Number.isFinite(ms) ? Math.max(0, ms) : null;
 }
 
-/** A step's length: "120 ms", "4.2 s", "3 min 05 s". */
-export function formatStep(ms: number | null): string {
+/** A step's length: "120 ms", "4.2 s" / "4,2 s", "3 min 05 s". */
+export function formatStep(ms: number | null, locale = 'en'): string {
   if (ms == null) return '—';
   if (ms < 1000) return `${Math.round(ms)} ms`;
-  return formatDuration(ms / 1000);
+  return formatDuration(ms / 1000, locale);
+}
+
+/** The account's time zone (Account.timeZone), provided by the app shell; null outside it. */
+export const AccountTimeZoneContext = createContext<string | null>(null);
+
+/** The formatters bound to the UI language and the account's time zone. */
+export function useFormat() {
+  const { locale } = useT();
+  const timeZone = useContext(AccountTimeZoneContext);
+  return useMemo(
+    () => ({
+      locale,
+      timeZone,
+      number: (n: number | null | undefined, digits = 0) => formatNumber(n, locale, digits),
+      compact: (n: number | null | undefined) => formatCompact(n, locale),
+      percent: (f: number | null | undefined, digits = 0) => formatPercent(f, locale, digits),
+      score: (n: number | null | undefined) => formatScore(n, locale),
+      duration: (s: number | null | undefined) => formatDuration(s, locale),
+      step: (ms: number | null) => formatStep(ms, locale),
+      bytes: (b: number | null | undefined) => formatBytes(b, locale),
+      dateTime: (iso: string | null | undefined, opts?: Intl.DateTimeFormatOptions) =>
+        formatDateTime(iso, locale, opts, timeZone),
+      date: (iso: string | null | undefined) => formatDate(iso, locale, timeZone),
+      relative: (iso: string | null | undefined) => formatRelative(iso, locale),
+      zone: () => formatTimeZone(timeZone, locale),
+    }),
+    [locale, timeZone],
+  );
 }

@@ -6,11 +6,16 @@ import {
   callTitle,
   DirectionLabel,
   humanizeKey,
+  scoreColor,
   StatusBadge,
   useFailureText,
   useLanguageName,
+  useScoreBands,
 } from '../components/call-bits.tsx';
 import { ScoreRing, TalkBar } from '../components/charts.tsx';
+import { Player } from '../components/Player.tsx';
+import { neighbours, recallCallList } from '../lib/call-nav.ts';
+import { useDocumentTitle } from '../lib/page-title.ts';
 import { Icon } from '../components/Icon.tsx';
 import { criterionReason } from '../lib/criterion-reason.ts';
 import { historyDetail } from '../lib/history-detail.ts';
@@ -32,6 +37,7 @@ import {
 } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
+import { useFormat } from '../lib/format.ts';
 import { useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
 import { segmentAtTime } from '../lib/segments.ts';
 
@@ -164,6 +170,24 @@ export function CallDetailPage({ id }: { id: string }) {
     return () => cancelAnimationFrame(raf);
   }, [playing]);
 
+  // Previous/next call of the list this call was opened from (same filters and search).
+  const nav = useMemo(() => {
+    const list = recallCallList();
+    const n = neighbours(list?.ids ?? [], id);
+    const q = new URLSearchParams(list?.search ?? '').get('q');
+    const href = (other: string | null) => (other ? `/calls/${other}${q ? `?q=${encodeURIComponent(q)}` : ''}` : null);
+    return { prev: href(n.prev), next: href(n.next) };
+  }, [id]);
+  // A new call: the old one's clock and state must not carry over.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of call id.
+  useEffect(() => {
+    setTime(0);
+    setPlaying(false);
+    setAudioDuration(null);
+    setAudioError(false);
+  }, [id]);
+  useDocumentTitle(data?.call ? callTitle(data.call) : null);
+
   const seek = useCallback((seconds: number, play = true) => {
     const a = audioRef.current;
     if (!a) return;
@@ -201,64 +225,47 @@ export function CallDetailPage({ id }: { id: string }) {
   const duration = call.durationSeconds ?? audioDuration ?? (segments.length ? segments[segments.length - 1]!.end : 0);
   return (
     <div className="page">
-      <CallHeader call={call} />
+      <CallHeader call={call} audioDuration={audioDuration} />
       <StatusAlerts call={call} />
       <RetentionNotice callId={call.id} />
       <RedactionNotice count={call.redactions.length} audio={call.audioRedacted} />
+      <Player
+        audioRef={audioRef}
+        src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
+        label={t('callDetail.recording')}
+        time={time}
+        duration={duration}
+        playing={playing}
+        segments={segments}
+        marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
+        onSeek={seek}
+        onTime={setTime}
+        onPlaying={setPlaying}
+        onDuration={setAudioDuration}
+        onError={() => setAudioError(true)}
+        prevHref={nav.prev}
+        nextHref={nav.next}
+      >
+        {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
+        <div className="legend">
+          <span>
+            <i className="agent" />
+            {t('speaker.agent')}
+          </span>
+          <span>
+            <i className="customer" />
+            {t('speaker.customer')}
+          </span>
+          {segments.some((s) => s.speaker === 'speaker') && (
+            <span>
+              <i className="speaker" />
+              {t('speaker.speaker')}
+            </span>
+          )}
+        </div>
+      </Player>
       <div className="detail-grid">
         <div className="stack">
-          <Card bodyClass="tight">
-            <div className="player">
-              {/* biome-ignore lint/a11y/useMediaCaption: the transcript beside the player is the recording's text. */}
-              <audio
-                ref={audioRef}
-                controls
-                preload="metadata"
-                src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
-                aria-label={t('callDetail.recording')}
-                data-testid="audio"
-                onTimeUpdate={(e) => setTime(e.currentTarget.currentTime)}
-                onSeeked={(e) => setTime(e.currentTarget.currentTime)}
-                onPlay={() => setPlaying(true)}
-                onPause={() => setPlaying(false)}
-                onEnded={() => setPlaying(false)}
-                onLoadedMetadata={(e) =>
-                  Number.isFinite(e.currentTarget.duration) && setAudioDuration(e.currentTarget.duration)
-                }
-                onError={() => setAudioError(true)}
-              />
-              {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
-              {segments.length > 0 && duration > 0 && (
-                <TimelineBar
-                  segments={segments}
-                  duration={duration}
-                  time={time}
-                  onSeek={seek}
-                  criteria={call.criteria ?? []}
-                />
-              )}
-              <div className="legend">
-                <span>
-                  <i className="agent" />
-                  {t('speaker.agent')}
-                </span>
-                <span>
-                  <i className="customer" />
-                  {t('speaker.customer')}
-                </span>
-                {segments.some((s) => s.speaker === 'speaker') && (
-                  <span>
-                    <i className="speaker" />
-                    {t('speaker.speaker')}
-                  </span>
-                )}
-                <span className="spacer" />
-                <span className="num">
-                  {formatClock(time)} / {formatClock(duration)}
-                </span>
-              </div>
-            </div>
-          </Card>
           <Transcript
             segments={segments}
             time={time}
@@ -268,7 +275,7 @@ export function CallDetailPage({ id }: { id: string }) {
             status={call.status}
           />
           {(call.summary || call.topic) && (
-            <Card title={t('callDetail.summary')}>
+            <Card title={t('callDetail.summary')} description={call.summary ? t('callDetail.summaryHint') : undefined}>
               <div className="stack-sm">
                 {call.topic && (
                   <div className="row">
@@ -293,8 +300,9 @@ export function CallDetailPage({ id }: { id: string }) {
   );
 }
 
-function CallHeader({ call }: { call: CallData }) {
-  const { t, locale } = useT();
+function CallHeader({ call, audioDuration }: { call: CallData; audioDuration: number | null }) {
+  const { t } = useT();
+  const fmt = useFormat();
   const role = useRole();
   const report = useOutcomeToast();
   const [{ fetching }, reanalyze] = useMutation(Reanalyze);
@@ -325,13 +333,15 @@ function CallHeader({ call }: { call: CallData }) {
               {call.campaign.name}
             </span>
           )}
-          <span>
+          <span title={t('format.timeZone', { zone: fmt.zone() })}>
             <Icon name="calendar" size={14} />
-            {formatDateTime(call.startedAt, locale)}
+            {fmt.dateTime(call.startedAt)}
+            <span className="muted small">{fmt.zone()}</span>
           </span>
           <span>
             <Icon name="clock" size={14} />
-            {formatDuration(call.durationSeconds)}
+            {/* A failed call has no measured duration, but its audio may still say how long it is. */}
+            {fmt.duration(call.durationSeconds ?? audioDuration)}
           </span>
           <DirectionLabel direction={call.direction} />
         </div>
@@ -382,50 +392,6 @@ function StatusAlerts({ call }: { call: CallData }) {
       </Alert>
     );
   return content ? <div style={{ marginBottom: 16 }}>{content}</div> : null;
-}
-
-function TimelineBar({
-  segments,
-  duration,
-  time,
-  onSeek,
-  criteria,
-}: {
-  segments: Segment[];
-  duration: number;
-  time: number;
-  onSeek: (s: number) => void;
-  criteria: NonNullable<CallData['criteria']>;
-}) {
-  const pct = (s: number) => `${Math.max(0, Math.min(100, (s / duration) * 100))}%`;
-  const evidence = criteria.flatMap((c) => c.evidence.map((e) => e.start));
-  return (
-    <div
-      className="player-bar"
-      aria-hidden="true"
-      onClick={(e) => {
-        const r = e.currentTarget.getBoundingClientRect();
-        onSeek(((e.clientX - r.left) / r.width) * duration);
-      }}
-    >
-      {segments.map((s, i) => (
-        <span
-          key={i}
-          className={`seg ${s.speaker}`}
-          style={{
-            left: pct(s.start),
-            width: `max(2px, ${pct(s.end - s.start)})`,
-            top: s.speaker === 'customer' ? 15 : 5,
-            bottom: s.speaker === 'customer' ? 5 : 15,
-          }}
-        />
-      ))}
-      {evidence.map((s, i) => (
-        <span key={`e${i}`} className="ev" style={{ left: pct(s) }} />
-      ))}
-      <span className="head" style={{ left: pct(time) }} />
-    </div>
-  );
 }
 
 function Transcript({
@@ -503,6 +469,7 @@ function Transcript({
 
 function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => void }) {
   const { t, locale } = useT();
+  const bands = useScoreBands();
   const criteria = call.criteria ?? [];
   if (!criteria.length && call.score == null) {
     if (call.status !== 'ANALYZED') return null;
@@ -511,14 +478,7 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
   const max = criteria.reduce((s, c) => s + c.maxPoints, 0);
   const criticalFailed = criteria.some((c) => c.critical && c.result === 'FAILED');
   const passed = criteria.filter((c) => c.result === 'PASSED').length;
-  const color =
-    call.score == null
-      ? 'var(--text-3)'
-      : call.score >= 80
-        ? 'var(--green)'
-        : call.score >= 60
-          ? 'var(--amber)'
-          : 'var(--red)';
+  const color = scoreColor(call.score, bands);
   return (
     <Card
       title={t('callDetail.score')}
@@ -539,7 +499,7 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
             </div>
             <div className="muted small">{t('callDetail.criteriaPassed', { passed, total: criteria.length })}</div>
             {criticalFailed && (
-              <Badge tone="red">
+              <Badge tone="red" wrap>
                 <Icon name="alert" size={12} /> {t('callDetail.criticalFailed')}
               </Badge>
             )}
@@ -705,14 +665,25 @@ function MetadataCard({ call }: { call: CallData }) {
   );
 }
 
+const TERMINAL = new Set(['ANALYZED', 'TRANSCRIBED', 'FAILED']);
+
+/** Index of the first event of the latest processing run (the one after the last finished run). */
+export function latestRunStart(events: readonly { status: string }[]): number {
+  for (let i = events.length - 2; i >= 0; i--) if (TERMINAL.has(events[i]!.status)) return i + 1;
+  return 0;
+}
+
 function HistoryCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
   const events = call.events;
-  const total = events.length > 1 ? durationBetween(events[0]!.at, events[events.length - 1]!.at) : null;
+  // The latest run only: after a re-analysis, first-to-last would count the days in between.
+  const runStart = latestRunStart(events);
+  const total =
+    events.length - runStart > 1 ? durationBetween(events[runStart]!.at, events[events.length - 1]!.at) : null;
   return (
     <Card
       title={t('callDetail.history')}
-      description={total != null ? t('callDetail.totalTime', { time: formatStep(total) }) : undefined}
+      description={total != null ? t('callDetail.totalTime', { time: formatStep(total, locale) }) : undefined}
     >
       <ol className="timeline" data-testid="history">
         {events.map((e, i) => {
@@ -770,7 +741,9 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
               >
                 <div className="row-wrap">
                   <Badge tone={deliveryTone(d.status)} dot>
-                    {t(`delivery.${d.status}` as MessageKey)}
+                    {d.status === 'PENDING' && d.attemptCount === 0
+                      ? t('delivery.PENDING_first')
+                      : t(`delivery.${d.status}` as MessageKey)}
                   </Badge>
                   <code>{d.eventType}</code>
                   <span className="spacer" />

@@ -1,23 +1,20 @@
 import { BulkDeleteButton } from '../components/data-protection.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery, useSubscription } from 'urql';
-import {
-  callTitle,
-  humanizeKey,
-  LANGUAGE_CODES,
-  StatusBadge,
-  useFailureText,
-  useLanguageName,
-} from '../components/call-bits.tsx';
+import { callTitle, humanizeKey, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { BulkReanalyzeButton } from '../components/bulk-reanalysis.tsx';
 import { QaScore } from '../components/qa-badges.tsx';
-import { Alert, Button, Card, EmptyState, PageHeader, Skeleton } from '../components/ui.tsx';
+import { DateRangeField } from '../components/DateRange.tsx';
+import { Alert, Button, Card, EmptyState, onTabListKeyDown, PageHeader, Skeleton } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import {
   activeFilterCount,
   clearFilters,
   exportUrl,
+  PAGE_SIZES,
+  pageCount,
+  pagingOf,
   parseCallsQuery,
   serializeCallsQuery,
   toCallFilter,
@@ -29,11 +26,15 @@ import {
 } from '../lib/call-filters.ts';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError } from '../lib/errors.ts';
-import { formatDateTime, formatDuration, formatNumber, formatRelative } from '../lib/format.ts';
+import { formatDuration, formatNumber, formatRelative, useFormat } from '../lib/format.ts';
+import { rememberCallList } from '../lib/call-nav.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, navigate, useLocation } from '../lib/router.tsx';
 
 export const PAGE_SIZE = 25;
+
+/** Score first among what a narrow screen keeps: these columns go, in this order, as the width shrinks (styles.css). */
+const COL = { campaign: 'col-campaign', language: 'col-language', topic: 'col-topic' } as const;
 
 const CallsListQuery = graphql(`
   query CallsList($filter: CallFilter, $first: Int, $last: Int, $after: String, $before: String, $sort: CallSortField, $order: SortOrder) {
@@ -42,7 +43,7 @@ const CallsListQuery = graphql(`
       pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
       edges {
         node {
-          id status startedAt createdAt updatedAt durationSeconds direction language detectedLanguage score topic
+          id status startedAt createdAt updatedAt durationSeconds direction language detectedLanguage score topic criticalFailed
           coverage needsReview languageMismatch
           failureReason failureDetail customerPhone customerName fileName
           agent { id name }
@@ -66,6 +67,7 @@ const FilterOptionsQuery = graphql(`
     agents(includeInactive: true) { id name active }
     campaigns(includeArchived: true) { id name archived }
     callTopics
+    callFilterOptions { languages }
     account { id defaultTemplate { id } }
     templates { id }
   }
@@ -101,6 +103,7 @@ function SortHeader({
   field,
   label,
   align,
+  className,
   sort,
   order,
   onSort,
@@ -108,13 +111,17 @@ function SortHeader({
   field: SortField;
   label: string;
   align?: 'right';
+  className?: string;
   sort: SortField;
   order: 'asc' | 'desc';
   onSort: (field: SortField) => void;
 }) {
   const active = sort === field;
   return (
-    <th aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'} className={align}>
+    <th
+      aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
+      className={[align, className].filter(Boolean).join(' ') || undefined}
+    >
       <button type="button" className="sort-btn" data-active={active} onClick={() => onSort(field)}>
         {label}
         <Icon name={active ? (order === 'asc' ? 'arrowUp' : 'arrowDown') : 'sort'} size={12} />
@@ -142,7 +149,7 @@ export function CallsPage() {
       failed: { ...base, view: 'FAILED' as const },
     };
   }, [q]);
-  const paging = q.before ? { last: PAGE_SIZE, before: q.before } : { first: PAGE_SIZE, after: q.after };
+  const paging = pagingOf(q);
   const [list, refetchList] = useQuery({
     query: CallsListQuery,
     variables: {
@@ -178,6 +185,12 @@ export function CallsPage() {
 
   const data = list.data?.calls;
   const rows = data?.edges.map((e) => e.node) ?? [];
+  const fmt = useFormat();
+  // The call page's previous/next (N/P) walk this page of this list.
+  const { search: listSearch } = useLocation();
+  useEffect(() => {
+    if (data) rememberCallList({ ids: data.edges.map((e) => e.node.id), search: listSearch });
+  }, [data, listSearch]);
   const countOf = (v: View) =>
     v === 'in_progress'
       ? counts.data?.inProgress.totalCount
@@ -251,7 +264,7 @@ export function CallsPage() {
         </div>
       )}
 
-      <div className="tabs" role="tablist" aria-label={t('calls.views')}>
+      <div className="tabs" role="tablist" aria-label={t('calls.views')} onKeyDown={onTabListKeyDown}>
         {VIEWS.map((v) => (
           <Link
             key={v}
@@ -259,6 +272,7 @@ export function CallsPage() {
             role="tab"
             className="tab"
             aria-selected={q.view === v}
+            tabIndex={q.view === v ? 0 : -1}
             data-testid={`tab-${v}`}
           >
             {t(VIEW_LABEL[v])}
@@ -290,7 +304,7 @@ export function CallsPage() {
                 />
                 <th>{t('calls.col.call')}</th>
                 <th>{t('calls.col.agent')}</th>
-                <th>{t('calls.col.campaign')}</th>
+                <th className={COL.campaign}>{t('calls.col.campaign')}</th>
                 <SortHeader
                   sort={q.sort}
                   order={q.order}
@@ -299,14 +313,14 @@ export function CallsPage() {
                   label={t('calls.col.duration')}
                   align="right"
                 />
-                <th className="hide-md">{t('calls.col.language')}</th>
+                <th className={COL.language}>{t('calls.col.language')}</th>
                 {q.view === 'failed' ? (
                   <th>{t('calls.col.reason')}</th>
                 ) : q.view === 'in_progress' ? (
                   <th>{t('calls.col.status')}</th>
                 ) : (
                   <>
-                    <th>{t('calls.col.topic')}</th>
+                    <th className={COL.topic}>{t('calls.col.topic')}</th>
                     <SortHeader
                       sort={q.sort}
                       order={q.order}
@@ -314,6 +328,7 @@ export function CallsPage() {
                       field="score"
                       label={t('calls.col.score')}
                       align="right"
+                      className="col-score"
                     />
                   </>
                 )}
@@ -325,7 +340,18 @@ export function CallsPage() {
                 Array.from({ length: 6 }, (_, i) => (
                   <tr key={i}>
                     {Array.from({ length: q.view === 'analyzed' ? 8 : 7 }, (_, j) => (
-                      <td key={j}>
+                      <td
+                        key={j}
+                        className={
+                          j === 3
+                            ? COL.campaign
+                            : j === 5
+                              ? COL.language
+                              : j === 6 && q.view === 'analyzed'
+                                ? COL.topic
+                                : undefined
+                        }
+                      >
                         <Skeleton width={j === 1 ? 140 : 70} />
                       </td>
                     ))}
@@ -343,10 +369,10 @@ export function CallsPage() {
                 >
                   <td
                     className="nowrap"
-                    title={formatDateTime(c.startedAt, locale, { dateStyle: 'full', timeStyle: 'medium' })}
+                    title={`${fmt.dateTime(c.startedAt, { dateStyle: 'full', timeStyle: 'medium' })} · ${fmt.zone()}`}
                   >
                     <div>
-                      {formatDateTime(c.startedAt, locale, {
+                      {fmt.dateTime(c.startedAt, {
                         month: 'short',
                         day: 'numeric',
                         hour: '2-digit',
@@ -385,10 +411,22 @@ export function CallsPage() {
                       </div>
                     </div>
                   </td>
-                  <td className="nowrap">{c.agent.name}</td>
-                  <td className="nowrap">{c.campaign?.name ?? <span className="muted">—</span>}</td>
-                  <td className="right num nowrap">{formatDuration(c.durationSeconds)}</td>
-                  <td className="nowrap hide-md">{langName(c.language ?? c.detectedLanguage)}</td>
+                  <td>
+                    <span className="cell-trunc" title={c.agent.name}>
+                      {c.agent.name}
+                    </span>
+                  </td>
+                  <td className={COL.campaign}>
+                    {c.campaign ? (
+                      <span className="cell-trunc" title={c.campaign.name}>
+                        {c.campaign.name}
+                      </span>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                  <td className="right num nowrap">{formatDuration(c.durationSeconds, locale)}</td>
+                  <td className={`nowrap ${COL.language}`}>{langName(c.language ?? c.detectedLanguage)}</td>
                   {q.view === 'failed' ? (
                     <td>
                       <span className="row" style={{ gap: 6 }}>
@@ -402,8 +440,16 @@ export function CallsPage() {
                     </td>
                   ) : (
                     <>
-                      <td className="nowrap">{c.topic ? humanizeKey(c.topic) : <span className="muted">—</span>}</td>
-                      <td className="right">
+                      <td className={COL.topic}>
+                        {c.topic ? (
+                          <span className="cell-trunc" title={humanizeKey(c.topic)}>
+                            {humanizeKey(c.topic)}
+                          </span>
+                        ) : (
+                          <span className="muted">—</span>
+                        )}
+                      </td>
+                      <td className="right col-score">
                         {c.status === 'TRANSCRIBED' ? <StatusBadge status="TRANSCRIBED" /> : <QaScore {...c} />}
                       </td>
                     </>
@@ -422,31 +468,105 @@ export function CallsPage() {
           />
         )}
         {data && (rows.length > 0 || data.pageInfo.hasPreviousPage) && (
-          <div className="pager">
-            <span className="num" data-testid="calls-total">
-              {t('calls.total', { n: formatNumber(data.totalCount, locale) })}
-            </span>
-            <div className="row">
-              <Button
-                size="sm"
-                icon="chevronLeft"
-                disabled={!data.pageInfo.hasPreviousPage}
-                onClick={() => setQ({ before: data.pageInfo.startCursor, after: null })}
-              >
-                {t('common.previous')}
-              </Button>
-              <Button
-                size="sm"
-                disabled={!data.pageInfo.hasNextPage}
-                onClick={() => setQ({ after: data.pageInfo.endCursor, before: null })}
-              >
-                {t('common.next')} <Icon name="chevronRight" size={14} />
-              </Button>
-            </div>
-          </div>
+          <Pager q={q} setQ={setQ} total={data.totalCount} pageInfo={data.pageInfo} />
         )}
       </Card>
     </div>
+  );
+}
+
+/**
+ * Page sizes and page numbers over cursor paging: the number is carried in the URL as the pager
+ * moves (first, previous, next, last), so "page 3 of 12" stays true without offset queries.
+ */
+function Pager({
+  q,
+  setQ,
+  total,
+  pageInfo,
+}: {
+  q: CallsQuery;
+  setQ: (p: Partial<CallsQuery>, o?: { replace?: boolean }) => void;
+  total: number;
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor?: string | null; endCursor?: string | null };
+}) {
+  const { t, locale } = useT();
+  const fmt = useFormat();
+  const pages = pageCount(total, q.size);
+  const page = q.tail ? pages : Math.min(q.page, pages);
+  // The server knows whether there is more either way; the page number is only what it looks like.
+  const first = !pageInfo.hasPreviousPage;
+  const last = !pageInfo.hasNextPage;
+  return (
+    <nav className="pager" aria-label={t('pager.label')}>
+      <span className="row-wrap">
+        <span className="num" data-testid="calls-total">
+          {t('calls.total', { n: formatNumber(total, locale) })}
+        </span>
+        {fmt.timeZone && (
+          <span className="muted small" data-testid="time-zone">
+            {t('format.timeZone', { zone: fmt.zone() })}
+          </span>
+        )}
+      </span>
+      <div className="row-wrap">
+        <label className="row small" htmlFor="page-size">
+          {t('pager.size')}
+          <select
+            id="page-size"
+            className="select select-sm pager-size"
+            value={q.size}
+            onChange={(e) => setQ({ size: Number(e.target.value) })}
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button
+          size="sm"
+          iconOnly
+          icon="chevronsLeft"
+          aria-label={t('pager.first')}
+          title={t('pager.first')}
+          disabled={first}
+          onClick={() => setQ({ after: null, before: null, tail: false, page: 1 })}
+        />
+        <Button
+          size="sm"
+          icon="chevronLeft"
+          disabled={first}
+          onClick={() =>
+            page <= 2
+              ? setQ({ after: null, before: null, tail: false, page: 1 })
+              : setQ({ before: pageInfo.startCursor ?? null, after: null, tail: false, page: page - 1 })
+          }
+        >
+          {t('common.previous')}
+        </Button>
+        <span className="num small" data-testid="page-of">
+          {t('pager.pageOf', { page: formatNumber(page, locale), pages: formatNumber(pages, locale) })}
+        </span>
+        <Button
+          size="sm"
+          disabled={last}
+          onClick={() => setQ({ after: pageInfo.endCursor ?? null, before: null, tail: false, page: page + 1 })}
+        >
+          {t('common.next')} <Icon name="chevronRight" size={14} />
+        </Button>
+        <Button
+          size="sm"
+          iconOnly
+          icon="chevronsRight"
+          aria-label={t('pager.last')}
+          title={t('pager.last')}
+          disabled={last}
+          onClick={() => setQ({ after: null, before: null, tail: true, page: pages })}
+        />
+      </div>
+    </nav>
   );
 }
 
@@ -547,6 +667,9 @@ function Filters({
   const agents = options?.agents ?? [];
   const campaigns = options?.campaigns ?? [];
   const topics = options?.callTopics ?? [];
+  // Only the languages the account's calls use (the intake accepts ~40), and the chosen one if any.
+  const used = options?.callFilterOptions.languages ?? [];
+  const languages = q.language && !used.includes(q.language) ? [...used, q.language] : used;
   const n = activeFilterCount(q);
 
   return (
@@ -570,28 +693,7 @@ function Filters({
             />
           </div>
         </div>
-        <div className="field">
-          <label htmlFor="f-from">{t('calls.from')}</label>
-          <input
-            id="f-from"
-            className="input"
-            type="date"
-            value={q.from ?? ''}
-            max={q.to ?? undefined}
-            onChange={(e) => setQ({ from: e.target.value || null }, { replace: true })}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="f-to">{t('calls.to')}</label>
-          <input
-            id="f-to"
-            className="input"
-            type="date"
-            value={q.to ?? ''}
-            min={q.from ?? undefined}
-            onChange={(e) => setQ({ to: e.target.value || null }, { replace: true })}
-          />
-        </div>
+        <DateRangeField from={q.from} to={q.to} onChange={(r) => setQ(r, { replace: true })} />
         <div className="field">
           <label htmlFor="f-agent">{t('calls.col.agent')}</label>
           <select
@@ -702,7 +804,7 @@ function Filters({
               onChange={(e) => setQ({ language: e.target.value || null })}
             >
               <option value="">{t('calls.anyLanguage')}</option>
-              {LANGUAGE_CODES.map((c) => (
+              {languages.map((c) => (
                 <option key={c} value={c}>
                   {langName(c)}
                 </option>

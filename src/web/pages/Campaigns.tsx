@@ -165,7 +165,7 @@ export function CampaignsPage() {
                     <Badge>{t('campaigns.archived')}</Badge>
                   ) : (
                     <Badge tone="green" dot>
-                      {t('team.active')}
+                      {t('status.activeF')}
                     </Badge>
                   )}
                 </td>

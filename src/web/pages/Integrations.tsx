@@ -138,7 +138,7 @@ function ApiKeysCard() {
                   <Badge tone="red">{t('apiKeys.revoked')}</Badge>
                 ) : (
                   <Badge tone="green" dot>
-                    {t('team.active')}
+                    {t('status.activeF')}
                   </Badge>
                 )}
               </td>

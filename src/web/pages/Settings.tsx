@@ -85,6 +85,74 @@ function AccountSettingsCard() {
   );
 }
 
+const ScoreBandsQuery = graphql(`
+  query ScoreBandsSettings { account { id scoreBands { good fair } } }
+`);
+
+const UpdateScoreBands = graphql(`
+  mutation UpdateScoreBands($scoreGood: Int, $scoreFair: Int) {
+    updateAccountSettings(scoreGood: $scoreGood, scoreFair: $scoreFair) {
+      __typename
+      ... on Account { id scoreBands { good fair } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+/** Admins: where scores turn green, amber and red for everyone in the account. */
+function ScoreBandsCard() {
+  const { t } = useT();
+  const toast = useToast();
+  const [{ data }] = useQuery({ query: ScoreBandsQuery });
+  const [good, setGood] = useState('80');
+  const [fair, setFair] = useState('60');
+  useEffect(() => {
+    if (!data) return;
+    setGood(String(data.account.scoreBands.good));
+    setFair(String(data.account.scoreBands.fair));
+  }, [data]);
+  const [{ fetching }, update] = useMutation(UpdateScoreBands);
+  const { submit, error } = useFormMutation(
+    async () => outcome(await update({ scoreGood: Number(good), scoreFair: Number(fair) }), 'updateAccountSettings'),
+    () => toast(t('settings.scoreBandsSaved')),
+  );
+  return (
+    <Card title={t('settings.scoreBands')} description={t('settings.scoreBandsLead')}>
+      <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }} data-testid="score-bands">
+        {error && <Alert tone="red">{error}</Alert>}
+        <div className="form-grid">
+          <TextField
+            label={t('settings.scoreGood')}
+            type="number"
+            min={1}
+            max={100}
+            step={1}
+            value={good}
+            onChange={(e) => setGood(e.target.value)}
+            required
+          />
+          <TextField
+            label={t('settings.scoreFair')}
+            type="number"
+            min={0}
+            max={99}
+            step={1}
+            value={fair}
+            onChange={(e) => setFair(e.target.value)}
+            required
+          />
+        </div>
+        <p className="muted small">{t('settings.scoreBandsHint')}</p>
+        <div>
+          <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
+            {t('common.save')}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
 export function SettingsPage() {
   const i18n = useT();
   const { t } = i18n;
@@ -133,6 +201,7 @@ export function SettingsPage() {
           </dl>
         </Card>
         {roleAtLeast(user?.role, 'ADMIN') && <AccountSettingsCard />}
+        {roleAtLeast(user?.role, 'ADMIN') && <ScoreBandsCard />}
         {roleAtLeast(user?.role, 'ADMIN') && <VocabularyCard />}
         {roleAtLeast(user?.role, 'ADMIN') && <RetentionCard />}
         {user?.role === 'OWNER' && <AuditLogCard />}

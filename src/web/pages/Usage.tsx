@@ -161,7 +161,7 @@ export function UsagePage() {
                     <th className="right">{t('usage.minutesUsed')}</th>
                     <th className="right">{t('usage.minutesReserved')}</th>
                     <th className="right">{t('usage.minutesAvailable')}</th>
-                    <th>{t('usage.ofPlanShort')}</th>
+                    <th className="col-plan">{t('usage.ofPlanShort')}</th>
                     <th className="right">{t('usage.storage')}</th>
                   </>
                 }
@@ -175,7 +175,7 @@ export function UsagePage() {
                     <td className="right num">{n(h.minutesUsed)}</td>
                     <td className="right num">{n(h.minutesReserved)}</td>
                     <td className="right num">{n(h.minutesAvailable)}</td>
-                    <td style={{ minWidth: 120 }}>
+                    <td className="col-plan" style={{ minWidth: 120 }}>
                       <ProgressBar
                         value={h.planMinutes ? (h.minutesUsed + h.minutesReserved) / h.planMinutes : 0}
                         label={formatPeriod(h.period, locale)}

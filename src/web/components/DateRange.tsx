@@ -1,0 +1,104 @@
+/**
+ * The calls list's date range as ONE control: a picker of usual ranges (one Tab stop, where two
+ * native date fields took six), with the two day fields only when "Custom range" is chosen.
+ */
+import { useId, useState } from 'react';
+import { useT, type MessageKey } from '../i18n/index.tsx';
+
+export const RANGE_PRESETS = ['any', 'today', 'last7', 'last30', 'thisMonth', 'custom'] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number];
+
+/** A local calendar day as YYYY-MM-DD. */
+export function localDay(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/** The inclusive days of a preset, counted from `now` (null for "any" and "custom"). */
+export function presetRange(preset: RangePreset, now = new Date()): { from: string; to: string } | null {
+  const today = localDay(now);
+  const back = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
+  switch (preset) {
+    case 'today':
+      return { from: today, to: today };
+    case 'last7':
+      return { from: back(6), to: today };
+    case 'last30':
+      return { from: back(29), to: today };
+    case 'thisMonth':
+      return { from: localDay(new Date(now.getFullYear(), now.getMonth(), 1)), to: today };
+    default:
+      return null;
+  }
+}
+
+/** Which preset a range is (so a bookmarked "last 7 days" reads as such), else "custom". */
+export function presetOf(from: string | null, to: string | null, now = new Date()): RangePreset {
+  if (!from && !to) return 'any';
+  for (const p of RANGE_PRESETS) {
+    const r = presetRange(p, now);
+    if (r && r.from === from && r.to === to) return p;
+  }
+  return 'custom';
+}
+
+export function DateRangeField({
+  from,
+  to,
+  onChange,
+}: {
+  from: string | null;
+  to: string | null;
+  onChange: (range: { from: string | null; to: string | null }) => void;
+}) {
+  const { t } = useT();
+  const id = useId();
+  const current = presetOf(from, to);
+  // "Custom" stays open while both days are still empty.
+  const [customOpen, setCustomOpen] = useState(false);
+  const preset = customOpen && current === 'any' ? 'custom' : current;
+  return (
+    <div className="field date-range">
+      <label htmlFor={id}>{t('range.label')}</label>
+      <select
+        id={id}
+        className="select"
+        value={preset}
+        onChange={(e) => {
+          const p = e.target.value as RangePreset;
+          setCustomOpen(p === 'custom');
+          if (p === 'custom') return;
+          const r = presetRange(p);
+          onChange({ from: r?.from ?? null, to: r?.to ?? null });
+        }}
+      >
+        {RANGE_PRESETS.map((p) => (
+          <option key={p} value={p}>
+            {t(`range.${p}` as MessageKey)}
+          </option>
+        ))}
+      </select>
+      {preset === 'custom' && (
+        // biome-ignore lint/a11y/useSemanticElements: two fields of one range; a fieldset would bring its own border and legend.
+        <div className="range" role="group" aria-label={t('range.custom')}>
+          <input
+            aria-label={t('calls.from')}
+            className="input input-sm"
+            type="date"
+            value={from ?? ''}
+            max={to ?? undefined}
+            onChange={(e) => onChange({ from: e.target.value || null, to })}
+          />
+          <input
+            aria-label={t('calls.to')}
+            className="input input-sm"
+            type="date"
+            value={to ?? ''}
+            min={from ?? undefined}
+            onChange={(e) => onChange({ from, to: e.target.value || null })}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

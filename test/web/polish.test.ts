@@ -1,0 +1,403 @@
+// Issue 11, tried as a QA manager would in real Chromium: every page at 960, 1366 and 1920 px in
+// English and Spanish (screenshots in test-results/screenshots/polish, no table clipped, Score in
+// view), the main flow with the keyboard only (a visible focus indicator on every stop), and axe-core
+// with zero violations on every page and state, the call page while playing included.
+// Calls are inserted analyzed (no speech models: the worker is not needed for what is looked at here).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWeb } from '../../scripts/build-web.ts';
+import { insertCall, seedData } from '../graphql/fixtures.ts';
+import { createTestDb, type TestDb } from '../support/db.ts';
+import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+
+const SHOTS = path.resolve('test-results/screenshots/polish');
+const AXE = path.resolve('node_modules/axe-core/axe.min.js');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+const WIDTHS = [960, 1366, 1920] as const;
+
+/** A 20-second 440 Hz tone, 8 kHz mono 16-bit WAV: something the player can really play. */
+function toneWav(seconds = 20, rate = 8000): Buffer {
+  const n = seconds * rate;
+  const b = Buffer.alloc(44 + n * 2);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + n * 2, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate * 2, 28);
+  b.writeUInt16LE(2, 32);
+  b.writeUInt16LE(16, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < n; i++) b.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), 44 + i * 2);
+  return b;
+}
+
+const SEGMENTS = [
+  {
+    start: 0,
+    end: 3,
+    speaker: 'agent',
+    text: 'Hello, thank you for calling Acme support, my name is Anna.',
+    channel: 0,
+  },
+  { start: 3.5, end: 7, speaker: 'customer', text: 'Hi, I was charged twice on my invoice this month.', channel: 1 },
+  {
+    start: 7.5,
+    end: 11,
+    speaker: 'agent',
+    text: 'I am very sorry about that, I will refund the charge today.',
+    channel: 0,
+  },
+  { start: 11.5, end: 14, speaker: 'customer', text: 'Great, thank you very much.', channel: 1 },
+  { start: 14.5, end: 18, speaker: 'agent', text: 'Is there anything else I can help you with? Goodbye.', channel: 0 },
+];
+const criterion = (
+  key: string,
+  label: string,
+  result: string,
+  points: number,
+  evidenceAt?: number,
+  critical = false,
+) => ({
+  key,
+  label,
+  kind: 'phrase',
+  result,
+  points,
+  max_points: 5,
+  critical,
+  evidence:
+    evidenceAt == null
+      ? []
+      : [
+          {
+            quote: SEGMENTS.find((s) => s.start === evidenceAt)!.text,
+            start: evidenceAt,
+            end: evidenceAt + 3,
+            speaker: 'agent',
+          },
+        ],
+});
+
+let t: TestDb;
+let svc: TestService;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+let owner: { email: string; password: string };
+let callId: string;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  await buildWeb({ ifStale: true, quiet: true });
+  t = await createTestDb();
+  svc = await startTestService(t);
+  const seeded = await seedAccount(svc, { name: 'Contact Center Madrid', agents: [] });
+  owner = seeded.owner;
+  const accountId = seeded.account.id;
+  const ownerUser = await svc.app.db.user.findFirstOrThrow({ where: { accountId } });
+  await svc.app.db.user.update({ where: { id: ownerUser.id }, data: { name: 'María José Fernández' } });
+  const a = await seedData(svc.app.db, accountId, 'Acme', ownerUser.id);
+  // The recording every call points at, stored through the app's own storage.
+  const wav = path.join(mkdtempSync(path.join(os.tmpdir(), 'escucha-polish-')), 'tone.wav');
+  writeFileSync(wav, toneWav());
+  await svc.app.storage.putFile('polish/tone.wav', wav);
+  const base = { accountId, agentId: a.agent.id, campaignId: a.campaign.id, templateId: a.template.id };
+  const now = Date.now();
+  for (let i = 0; i < 30; i++) {
+    const critical = i === 1;
+    const c = await insertCall(svc.app.db, base, {
+      storageKey: 'polish/tone.wav',
+      fileSize: BigInt(toneWav().length),
+      fileName: `grabacion-muy-larga-de-atencion-al-cliente-${i}.wav`,
+      customerName: i % 3 === 0 ? `Bartolomé Hernández-Villalobos de la Concepción ${i}` : null,
+      customerPhone: `+3466677${String(i).padStart(4, '0')}`,
+      startedAt: new Date(now - i * 3_600_000),
+      durationSeconds: 20,
+      segments: SEGMENTS,
+      score: critical ? 0 : 40 + ((i * 7) % 60),
+      topic: i % 2 ? 'Facturación y cobros duplicados' : 'Billing',
+      language: i % 2 ? 'es' : 'en',
+      summary: 'Customer: charged twice on the invoice. Agent: will refund the charge today.',
+      criteria: [
+        criterion('greets_the_customer', 'Greets the customer and says their name', 'passed', 5, 0),
+        criterion('apologises', 'Apologises for the problem', 'passed', 5, 7.5),
+        criterion(
+          'no_offensive_language',
+          'No offensive language',
+          critical ? 'failed' : 'passed',
+          critical ? 0 : 5,
+          undefined,
+          true,
+        ),
+      ],
+      metrics: {
+        duration_seconds: 20,
+        speech_seconds: 16,
+        agent_talk_seconds: 10,
+        customer_talk_seconds: 6,
+        talk_ratio: 0.625,
+        silence_ratio: 0.2,
+        longest_silence_seconds: 0.5,
+        interruptions: 0,
+        words_per_minute: 150,
+      },
+    });
+    if (i === 0) callId = c.id;
+  }
+  profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1366, height: 768 },
+    locale: 'en-US',
+    acceptDownloads: true,
+    // axe-core is injected as a script: the app's CSP (script-src 'self') would refuse it.
+    bypassCSP: true,
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+}, 240_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await svc?.stop();
+  await t?.drop();
+});
+
+/** Waits for a page to settle: no skeletons or loading blocks (the live stream never goes idle). */
+async function settled() {
+  await page
+    .waitForFunction(() => !document.querySelector('.skeleton, .loading-page'), null, { timeout: 15_000 })
+    .catch(() => {});
+  await page.waitForTimeout(150);
+}
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core on the page as it is; the violations, each with where it is. */
+async function axe(state: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = (await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } }).axe.run({
+      resultTypes: ['violations'],
+    });
+    return r.violations;
+  })) as AxeViolation[];
+  return violations.map((v) => `${state}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** What is focused and whether it visibly shows it (an outline, or the fields' focus shadow). */
+async function focusState() {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { name: 'body', visible: false, testid: null, tag: 'BODY' };
+    const cs = getComputedStyle(el);
+    const outline = cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0;
+    const shadow = /79, 70, 229/.test(cs.boxShadow);
+    return {
+      name: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`,
+      visible: outline || shadow,
+      testid: el.getAttribute('data-testid'),
+      tag: el.tagName,
+    };
+  });
+}
+
+/** Tab until `done` says so (at most `max` presses), checking the focus ring at every stop. */
+async function tabUntil(done: (f: Awaited<ReturnType<typeof focusState>>) => boolean, max = 40, back = false) {
+  const unseen: string[] = [];
+  for (let i = 1; i <= max; i++) {
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    const f = await focusState();
+    if (!f.visible && f.tag !== 'H1') unseen.push(f.name);
+    if (done(f)) return { presses: i, unseen };
+  }
+  throw new Error(`not reached in ${max} Tab presses`);
+}
+
+describe('web app polish (issue 11)', () => {
+  it('runs the main flow with the keyboard only, always showing where the focus is', async () => {
+    await page.goto(`${svc.url}/calls`);
+    await page.waitForURL(/\/signin/);
+    await page.getByLabel('Email').waitFor();
+    // Sign in: the email field is focused first.
+    await page.keyboard.type(owner.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(owner.password);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/calls$/);
+    await settled();
+    // Focus is on the page heading, not lost on <body>.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+
+    // To the first call in a reasonable number of stops (one for the date range, not six).
+    const toCall = await tabUntil((f) => f.name.startsWith('a ') && /Bartolomé/.test(f.name), 30);
+    const unseen = [...toCall.unseen];
+    expect(toCall.presses).toBeLessThanOrEqual(20);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/calls/${callId}`));
+    await settled();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    expect(await page.title()).toContain('Bartolomé');
+    await page.waitForFunction(() => {
+      const a = document.querySelector('audio');
+      return !!a && a.readyState >= 1 && a.duration > 5;
+    });
+
+    // Play with Space, then the shortcuts: faster, forward 5 s.
+    await page.keyboard.press(' ');
+    await expect.poll(() => page.evaluate(() => !document.querySelector('audio')!.paused)).toBe(true);
+    await page.keyboard.press(']');
+    await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.playbackRate)).toBe(1.25);
+    const before = await page.evaluate(() => document.querySelector('audio')!.currentTime);
+    await page.keyboard.press('l');
+    await expect
+      .poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime))
+      .toBeGreaterThan(before + 4);
+
+    // axe while playing.
+    unseen.push(...(await axe('call page playing')));
+
+    // Jump to evidence: Tab to the first evidence quote, Enter plays from there.
+    const toEvidence = await tabUntil((f) => f.testid === 'evidence', 60);
+    unseen.push(...toEvidence.unseen);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 5000 })
+      .toBeLessThan(4);
+    // The player is still on screen after scrolling down to the criteria.
+    const player = await page.getByTestId('player').boundingBox();
+    expect(player!.y).toBeGreaterThanOrEqual(0);
+    expect(player!.y).toBeLessThan(768);
+    await page.keyboard.press(' ');
+    await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.paused)).toBe(true);
+
+    // ? shows the shortcuts; Escape closes and focus returns to where it was.
+    await page.keyboard.press('?');
+    await page.getByTestId('shortcut-list').waitFor();
+    unseen.push(...(await axe('shortcuts dialog')));
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focusState().then((f) => f.testid)).toBe('evidence');
+
+    // Re-analyze: back up to it with Shift+Tab.
+    const toReanalyze = await tabUntil((f) => f.testid === 'reanalyze', 80, true);
+    unseen.push(...toReanalyze.unseen);
+    await page.keyboard.press('Enter');
+
+    await page.getByText('Re-analysis queued').first().waitFor();
+
+    // Back to the list (the breadcrumb, or the sidebar when the button went away with the new status).
+    // (Chrome starts sequential focus where the removed button was, so backwards reaches the breadcrumb.)
+    const from = await focusState();
+    await tabUntil((f) => f.name.startsWith('a ') && /"Calls"/.test(f.name), 80, true).catch((e) => {
+      throw new Error(`${e.message} from ${from.name}`);
+    });
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/calls$/);
+    await settled();
+    const toExport = await tabUntil((f) => f.testid === 'export-csv', 15);
+    unseen.push(...toExport.unseen);
+    const download = page.waitForEvent('download');
+    await page.keyboard.press('Enter');
+    const file = await (await download).path();
+    expect(file).toBeTruthy();
+    expect(unseen).toEqual([]);
+  }, 180_000);
+
+  it('fits every page at 960, 1366 and 1920 px in both languages, with Score in view and zero axe violations', async () => {
+    const pages: [string, string][] = [
+      ['calls', '/calls'],
+      ['calls-more', '/calls?view=analyzed&scoreMin=0'],
+      ['call', `/calls/${callId}`],
+      ['upload', '/upload'],
+      ['team', '/team'],
+      ['campaigns', '/campaigns'],
+      ['templates', '/templates'],
+      ['integrations', '/integrations'],
+      ['usage', '/usage'],
+      ['settings', '/settings'],
+    ];
+    const problems: string[] = [];
+    for (const lang of ['en', 'es'] as const) {
+      await page.evaluate((l) => window.localStorage.setItem('escucha.lang', l), lang);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [name, url] of pages) {
+          await page.goto(`${svc.url}${url}`);
+          await page.locator('main h1').first().waitFor();
+          await settled();
+          await page.screenshot({ path: path.join(SHOTS, `${name}-${lang}-${width}.png`) });
+          const layout = await page.evaluate(() => {
+            const out: string[] = [];
+            for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
+              if (wrap.scrollWidth > wrap.clientWidth + 1)
+                out.push(`table scrolls sideways (${wrap.scrollWidth} > ${wrap.clientWidth})`);
+            }
+            for (const cell of document.querySelectorAll<HTMLElement>('table td, table th')) {
+              if (getComputedStyle(cell).display === 'none') continue;
+              const r = cell.getBoundingClientRect();
+              if (r.right > window.innerWidth + 1 || r.left < -1)
+                out.push(`cell outside the window: ${cell.textContent?.slice(0, 30)}`);
+            }
+            const score = document.querySelector('[data-testid="calls-table"] th.col-score');
+            if (score) {
+              const r = score.getBoundingClientRect();
+              if (r.right > window.innerWidth || r.width < 30) out.push('score column out of view');
+            }
+            if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push('page scrolls sideways');
+            return out;
+          });
+          problems.push(...layout.map((p) => `${name} ${lang} ${width}: ${p}`));
+          if (width === 1366) problems.push(...(await axe(`${name} ${lang}`)));
+        }
+      }
+    }
+    // States beyond the first view: a dialog open, the call page's critical fail, a custom date range.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'es'));
+    await page.goto(`${svc.url}/team`);
+    await page.getByTestId('add-agent').click();
+    await page.locator('dialog[open]').waitFor();
+    // The dialog starts on its first field.
+    const first = await page.evaluate(() => document.activeElement?.tagName);
+    if (first !== 'INPUT') problems.push(`dialog opened on ${first}`);
+    problems.push(...(await axe('add agent dialog es')));
+    await page.keyboard.press('Escape');
+    await page
+      .locator('dialog[open]')
+      .waitFor({ state: 'detached' })
+      .catch(() => {});
+    await page.waitForTimeout(100);
+    const back = await focusState();
+    if (back.testid !== 'add-agent') problems.push(`focus after closing the dialog: ${back.name}`);
+    await page.goto(`${svc.url}/calls`);
+    await page.getByLabel('Fecha').selectOption('custom');
+    await settled();
+    problems.push(...(await axe('custom range es')));
+    await page.screenshot({ path: path.join(SHOTS, 'calls-custom-range-es-1366.png') });
+    expect(problems).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 600_000);
+});
