@@ -121,7 +121,8 @@ const TopicPointRef = builder.objectRef<TopicPoint>('ReportTopicPoint').implemen
 });
 
 // One object per view, so that each query can answer a typed error in its result union.
-function rowsType<T>(name: string, description: string, item: ObjectRef<any, T>) {
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer S> ? S : never;
+function rowsType<T>(name: string, description: string, item: ObjectRef<Types, T>) {
   return builder.objectRef<{ rows: T[] }>(name).implement({
     description,
     fields: (t) => ({ rows: t.field({ type: [item], resolve: (o) => o.rows }) }),
@@ -185,7 +186,8 @@ builder.queryFields((t) => ({
     type: ReportCriteria,
     authScopes: { member: true },
     errors: directErrors,
-    description: 'Per criterion key: passed, failed, N/A and pass rate, the most failed first. Errors: `invalid_input`.',
+    description:
+      'Per criterion key: passed, failed, N/A and pass rate, the most failed first. Errors: `invalid_input`.',
     args: { filter: t.arg({ type: ReportFilter, required: true }) },
     resolve: async (_r, args, ctx) => ({
       rows: await reportCriteria(ctx.app.db, accountIdOf(ctx), filterOf(args.filter)),

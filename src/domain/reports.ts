@@ -65,9 +65,13 @@ export function parseReportFilter(value: unknown): ReportFilter {
   const result = ReportFilterSchema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-  throw new DomainError('invalid_input', issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), {
-    issues,
-  });
+  throw new DomainError(
+    'invalid_input',
+    issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '),
+    {
+      issues,
+    },
+  );
 }
 
 function daysBetween(from: string, to: string): number {
@@ -85,7 +89,10 @@ export function previousPeriod(f: Pick<ReportFilter, 'from' | 'to'>): { from: st
 
 /** The WHERE of every rollup read; `from` may reach back for the previous period. */
 function where(accountId: string, f: ReportFilter, from = f.from): Prisma.Sql {
-  const parts = [Prisma.sql`r.account_id = ${accountId}::uuid`, Prisma.sql`r.day BETWEEN ${from}::date AND ${f.to}::date`];
+  const parts = [
+    Prisma.sql`r.account_id = ${accountId}::uuid`,
+    Prisma.sql`r.day BETWEEN ${from}::date AND ${f.to}::date`,
+  ];
   if (f.agentIds) parts.push(Prisma.sql`r.agent_id = ANY(${f.agentIds}::uuid[])`);
   if (f.campaignIds) parts.push(Prisma.sql`r.campaign_id = ANY(${f.campaignIds}::uuid[])`);
   if (f.templateIds) parts.push(Prisma.sql`r.template_id = ANY(${f.templateIds}::uuid[])`);

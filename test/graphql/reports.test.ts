@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NONE_ID } from '../../src/domain/reports.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { startTestService } from '../support/service.ts';
+import { parseCsv, signedIn } from '../http/support.ts';
 import { seedAccount, startGraphql, type Harness } from './support.ts';
 
 let t: TestDb;
@@ -98,18 +100,16 @@ const criterion = fc.record({
   result: fc.constantFrom('passed', 'failed', 'na'),
   critical: fc.boolean(),
 });
-const criteriaArb = fc
-  .uniqueArray(criterion, { selector: (c) => c.key, maxLength: 3 })
-  .map((list) =>
-    list.map((c) => ({
-      ...c,
-      label: c.key,
-      kind: 'phrase',
-      points: c.result === 'passed' ? 1 : 0,
-      max_points: c.result === 'na' ? 0 : 1,
-      evidence: [],
-    })),
-  );
+const criteriaArb = fc.uniqueArray(criterion, { selector: (c) => c.key, maxLength: 3 }).map((list) =>
+  list.map((c) => ({
+    ...c,
+    label: c.key,
+    kind: 'phrase',
+    points: c.result === 'passed' ? 1 : 0,
+    max_points: c.result === 'na' ? 0 : 1,
+    evidence: [],
+  })),
+);
 const scoreArb = fc.option(fc.integer({ min: 0, max: 1000 }).map((n) => n / 10));
 const coverageArb = fc.option(fc.integer({ min: 0, max: 26 }).map((n) => n / 26));
 
@@ -249,5 +249,255 @@ describe('rollups kept by triggers', () => {
       [accountId],
     );
     expect(Number(left.n)).toBe(0);
+  });
+});
+
+describe('report queries', () => {
+  let acme: Awaited<ReturnType<typeof seedAccount>>;
+  let ana: { id: string };
+  let luis: { id: string };
+  let templateId: string;
+  const FILTER = { from: '2024-03-09', to: '2024-03-11' };
+
+  beforeAll(async () => {
+    acme = await seedAccount(h, 'Reports Co');
+    const accountId = acme.account.id;
+    const db = h.app.db;
+    await db.account.update({ where: { id: accountId }, data: { timeZone: 'America/New_York' } });
+    ana = await db.agent.create({ data: { accountId, name: 'Ana', nameNormalized: 'ana' } });
+    luis = await db.agent.create({ data: { accountId, name: '=Luis', nameNormalized: 'luis' } });
+    const campaign = await db.campaign.create({ data: { accountId, name: 'Ventas', nameNormalized: 'ventas' } });
+    const template = await db.template.create({
+      data: {
+        accountId,
+        name: 'T',
+        definition: {
+          version: 1,
+          criteria: [
+            { key: 'greeting', label: 'Greets the customer' },
+            { key: 'resolved', label: 'Resolves the issue' },
+          ],
+          topics: [],
+        },
+      },
+    });
+    templateId = template.id;
+    const crit = (key: string, result: string, critical = false) => ({
+      key,
+      label: key,
+      kind: 'phrase',
+      result,
+      points: result === 'passed' ? 1 : 0,
+      max_points: result === 'na' ? 0 : 1,
+      critical,
+      evidence: [],
+    });
+    const put = (over: Record<string, unknown>) =>
+      t.sql(
+        `INSERT INTO calls (id, account_id, source, status, agent_id, campaign_id, template_id, started_at, language,
+                            topic, language_mismatch, score, coverage, criteria, file_name, file_size, file_sha256,
+                            content_type, storage_key, reserved_minutes, period)
+         VALUES (gen_random_uuid(), $1, 'api', $2::"CallStatus", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb,
+                 'f.wav', 1, 'x', 'audio/wav', 'k', 1, '2024-03')`,
+        [
+          accountId,
+          over.status ?? 'analyzed',
+          over.agent,
+          over.campaign ?? null,
+          over.template ?? null,
+          over.at,
+          over.language ?? 'en',
+          over.topic ?? null,
+          over.mismatch ?? false,
+          over.score ?? null,
+          over.coverage ?? null,
+          JSON.stringify(over.criteria ?? []),
+        ],
+      );
+    const common = { agent: ana.id, campaign: campaign.id, template: template.id };
+    // 03:00Z on the 10th is still the 9th in New York.
+    await put({
+      ...common,
+      at: '2024-03-10T03:00:00Z',
+      score: 50,
+      coverage: 0.5,
+      topic: 'Billing',
+      criteria: [crit('greeting', 'failed', true)],
+    });
+    await put({
+      ...common,
+      at: '2024-03-10T15:00:00Z',
+      score: 90,
+      coverage: 1,
+      topic: 'Billing',
+      criteria: [crit('greeting', 'passed')],
+    });
+    await put({ ...common, at: '2024-03-07T15:00:00Z', score: 60, coverage: 1 }); // the previous period
+    await put({
+      agent: luis.id,
+      at: '2024-03-11T15:00:00Z',
+      language: 'es',
+      score: 70,
+      coverage: 0.8,
+      topic: 'Refund',
+      criteria: [crit('greeting', 'passed'), crit('resolved', 'failed')],
+    });
+    await put({ agent: luis.id, at: '2024-03-11T16:00:00Z', language: 'es', score: 10, mismatch: true });
+    await put({ ...common, at: '2024-03-10T15:00:00Z', status: 'transcribed' });
+    await put({ ...common, at: '2024-03-10T15:00:00Z', status: 'analyzing', score: 100 });
+  });
+
+  const TREND = `query($f: ReportFilter!, $i: ReportInterval!) { reportTrend(filter: $f, interval: $i) {
+    __typename ... on ReportTrend { rows { period calls averageScore averageCoverage criticalFails } }
+    ... on ValidationError { code issues { path message } } } }`;
+  const trend = async (f: Record<string, unknown>, i = 'DAY') =>
+    (await acme.as.viewer.gql(TREND, { f, i })).body.data.reportTrend;
+
+  it("buckets scored calls by the account's days, weeks and months, leaving out language mismatches", async () => {
+    expect((await trend(FILTER)).rows).toEqual([
+      { period: '2024-03-09', calls: 1, averageScore: 50, averageCoverage: 0.5, criticalFails: 1 },
+      { period: '2024-03-10', calls: 1, averageScore: 90, averageCoverage: 1, criticalFails: 0 },
+      { period: '2024-03-11', calls: 1, averageScore: 70, averageCoverage: 0.8, criticalFails: 0 },
+    ]);
+    expect((await trend({ ...FILTER, includeLanguageMismatch: true })).rows[2]).toEqual({
+      period: '2024-03-11',
+      calls: 2,
+      averageScore: 40,
+      averageCoverage: 0.8,
+      criticalFails: 0,
+    });
+    // 9 and 10 March 2024 are in the ISO week of Monday 4 March.
+    expect((await trend(FILTER, 'WEEK')).rows.map((r: any) => [r.period, r.calls, r.averageScore])).toEqual([
+      ['2024-03-04', 2, 70],
+      ['2024-03-11', 1, 70],
+    ]);
+    expect((await trend({ from: '2024-03-01', to: '2024-03-31' }, 'MONTH')).rows).toMatchObject([
+      { period: '2024-03-01', calls: 4, averageScore: 67.5 },
+    ]);
+  });
+
+  it('filters by agent, campaign, template and language', async () => {
+    const days = async (f: Record<string, unknown>) =>
+      (await trend({ ...FILTER, ...f })).rows.map((r: any) => r.period);
+    expect(await days({ agentIds: [luis.id] })).toEqual(['2024-03-11']);
+    expect(await days({ languages: ['ES'] })).toEqual(['2024-03-11']);
+    expect(await days({ templateIds: [templateId] })).toEqual(['2024-03-09', '2024-03-10']);
+    expect(await days({ campaignIds: [NONE_ID] })).toEqual(['2024-03-11']);
+    expect(await days({ agentIds: ['not-an-id'] })).toEqual([]);
+  });
+
+  it('per agent and campaign with the change against the previous period, per criterion, distribution, topics', async () => {
+    const q = `query($f: ReportFilter!) {
+      reportAgents(filter: $f) { ... on ReportBreakdown { rows { id name calls averageScore criticalFails previousCalls previousAverageScore change } } }
+      reportCampaigns(filter: $f) { ... on ReportBreakdown { rows { name calls averageScore } } }
+      reportCriteria(filter: $f) { ... on ReportCriteria { rows { key label passed failed na passRate criticalFails } } }
+      reportScoreDistribution(filter: $f) { ... on ReportScoreDistribution { rows { from to calls } } }
+      reportTopics(filter: $f, interval: DAY) { ... on ReportTopics { rows { period topic calls } } }
+    }`;
+    const r = await acme.as.viewer.gql(q, { f: FILTER });
+    expect(r.body.errors).toBeUndefined();
+    const d = r.body.data;
+    expect(d.reportAgents.rows).toEqual([
+      {
+        id: ana.id,
+        name: 'Ana',
+        calls: 2,
+        averageScore: 70,
+        criticalFails: 1,
+        previousCalls: 1,
+        previousAverageScore: 60,
+        change: 10,
+      },
+      {
+        id: luis.id,
+        name: '=Luis',
+        calls: 1,
+        averageScore: 70,
+        criticalFails: 0,
+        previousCalls: 0,
+        previousAverageScore: null,
+        change: null,
+      },
+    ]);
+    expect(d.reportCampaigns.rows).toEqual([
+      { name: 'Ventas', calls: 2, averageScore: 70 },
+      { name: null, calls: 1, averageScore: 70 },
+    ]);
+    expect(d.reportCriteria.rows).toEqual([
+      {
+        key: 'greeting',
+        label: 'Greets the customer',
+        passed: 2,
+        failed: 1,
+        na: 0,
+        passRate: 0.667,
+        criticalFails: 1,
+      },
+      { key: 'resolved', label: 'Resolves the issue', passed: 0, failed: 1, na: 0, passRate: 0, criticalFails: 0 },
+    ]);
+    expect(d.reportScoreDistribution.rows.filter((b: any) => b.calls)).toEqual([
+      { from: 50, to: 60, calls: 1 },
+      { from: 70, to: 80, calls: 1 },
+      { from: 90, to: 100, calls: 1 },
+    ]);
+    expect(d.reportTopics.rows).toEqual([
+      { period: '2024-03-09', topic: 'Billing', calls: 1 },
+      { period: '2024-03-10', topic: 'Billing', calls: 1 },
+      { period: '2024-03-11', topic: 'Refund', calls: 1 },
+    ]);
+  });
+
+  it('answers a ValidationError for a wrong filter', async () => {
+    const bad = await trend({ from: '2024-13-01', to: '2024-03-01' });
+    expect(bad.__typename).toBe('ValidationError');
+    expect(bad.issues.map((i: any) => i.path)).toContain('from');
+    const reversed = await trend({ from: '2024-03-02', to: '2024-03-01' });
+    expect(reversed.issues).toEqual([{ path: 'to', message: 'must not be before `from`' }]);
+    const long = await trend({ from: '2020-01-01', to: '2024-03-01' });
+    expect(long.issues[0].path).toBe('to');
+  });
+
+  it('follows a change of the time zone (the rollups are rebuilt in the new zone)', async () => {
+    await h.app.db.account.update({ where: { id: acme.account.id }, data: { timeZone: 'UTC' } });
+    expect((await trend(FILTER)).rows.map((r: any) => [r.period, r.calls])).toEqual([
+      ['2024-03-10', 2],
+      ['2024-03-11', 1],
+    ]);
+    await h.app.db.account.update({ where: { id: acme.account.id }, data: { timeZone: 'America/New_York' } });
+  });
+
+  it('exports every table as formula-safe CSV through the app route', async () => {
+    const svc = await startTestService(t);
+    try {
+      const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
+      const get = (path: string) => fetch(`${svc.url}${path}`, { headers: viewer.headers() });
+      const qs = `from=${FILTER.from}&to=${FILTER.to}`;
+      const agents = await get(`/api/reports/agents.csv?${qs}`);
+      expect(agents.status).toBe(200);
+      expect(agents.headers.get('content-disposition')).toContain('escucha-agents-2024-03-09-2024-03-11.csv');
+      const rows = parseCsv((await agents.text()).replace(/^\uFEFF/, ''));
+      expect(rows[0]).toEqual([
+        'agent',
+        'calls',
+        'average_score',
+        'average_coverage_percent',
+        'critical_fails',
+        'previous_calls',
+        'previous_average_score',
+        'change',
+      ]);
+      expect(rows[1]).toEqual(['Ana', '2', '70', '75', '1', '1', '60', '10']);
+      expect(rows[2]![0]).toBe("'=Luis");
+      for (const table of ['trend', 'campaigns', 'criteria', 'distribution', 'topics']) {
+        const r = await get(`/api/reports/${table}.csv?${qs}&interval=week&agentIds=${ana.id},${luis.id}`);
+        expect(r.status, table).toBe(200);
+        expect(parseCsv(await r.text()).length, table).toBeGreaterThan(1);
+      }
+      expect((await get(`/api/reports/agents.csv?from=2024-03-09`)).status).toBe(400);
+      expect((await get(`/api/reports/secrets.csv?${qs}`)).status).toBe(404);
+      expect((await fetch(`${svc.url}/api/reports/agents.csv?${qs}`)).status).toBe(401);
+    } finally {
+      await svc.stop();
+    }
   });
 });
