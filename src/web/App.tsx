@@ -8,6 +8,7 @@ import { AcceptInvitationPage } from './pages/AcceptInvitation.tsx';
 import { CallDetailPage } from './pages/CallDetail.tsx';
 import { CallsPage } from './pages/Calls.tsx';
 import { CampaignsPage } from './pages/Campaigns.tsx';
+import { DashboardPage } from './pages/Dashboard.tsx';
 import { IntegrationsPage } from './pages/Integrations.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
@@ -28,6 +29,7 @@ const ROUTES: RouteDef[] = [
   { path: '/calls', title: 'nav.calls', render: () => <CallsPage /> },
   { path: '/calls/:id', title: 'callDetail.title', render: (p) => <CallDetailPage id={p.id!} /> },
   { path: '/upload', title: 'nav.upload', render: () => <UploadPage /> },
+  { path: '/dashboard', title: 'nav.dashboard', render: () => <DashboardPage /> },
   { path: '/team', title: 'nav.team', render: () => <TeamPage /> },
   { path: '/campaigns', title: 'nav.campaigns', render: () => <CampaignsPage /> },
   { path: '/templates', title: 'nav.templates', render: () => <TemplatesPage /> },

@@ -19,6 +19,7 @@ const NAV: { section: MessageKey; items: { to: string; label: MessageKey; icon: 
     items: [
       { to: '/calls', label: 'nav.calls', icon: 'phone' },
       { to: '/upload', label: 'nav.upload', icon: 'upload' },
+      { to: '/dashboard', label: 'nav.dashboard', icon: 'chart' },
     ],
   },
   {
