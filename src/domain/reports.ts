@@ -87,12 +87,35 @@ export function previousPeriod(f: Pick<ReportFilter, 'from' | 'to'>): { from: st
   return { from: addDays(f.from, -length), to: addDays(f.from, -1) };
 }
 
-/** The WHERE of every rollup read; `from` may reach back for the previous period. */
-function where(accountId: string, f: ReportFilter, from = f.from): Prisma.Sql {
-  const parts = [
-    Prisma.sql`r.account_id = ${accountId}::uuid`,
-    Prisma.sql`r.day BETWEEN ${from}::date AND ${f.to}::date`,
-  ];
+/**
+ * The rows covering [from, to]: its whole calendar months from month rows, the days before and
+ * after them from day rows (or day rows only, for day and week buckets). A year is then 12 month
+ * rows per key instead of 365 day rows.
+ */
+export function rangeRows(from: string, to: string, months: boolean): Prisma.Sql {
+  const days = (a: string, b: string) => Prisma.sql`(r.grain = 'day' AND r.day BETWEEN ${a}::date AND ${b}::date)`;
+  if (!months) return days(from, to);
+  const firstFull = from.endsWith('-01') ? from : firstOfNextMonth(from);
+  const afterLast = firstOfNextMonth(to);
+  const lastFull = afterLast === addDays(to, 1) ? firstOfMonth(to) : addMonths(firstOfMonth(to), -1);
+  if (firstFull > lastFull) return days(from, to);
+  const parts = [Prisma.sql`(r.grain = 'month' AND r.day BETWEEN ${firstFull}::date AND ${lastFull}::date)`];
+  if (from < firstFull) parts.push(days(from, addDays(firstFull, -1)));
+  const tail = addMonths(lastFull, 1);
+  if (tail <= to) parts.push(days(tail, to));
+  return Prisma.sql`(${Prisma.join(parts, ' OR ')})`;
+}
+const firstOfMonth = (day: string) => `${day.slice(0, 7)}-01`;
+function addMonths(first: string, n: number): string {
+  const d = new Date(`${first}T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() + n);
+  return d.toISOString().slice(0, 10);
+}
+const firstOfNextMonth = (day: string) => addMonths(firstOfMonth(day), 1);
+
+/** The WHERE of every rollup read: the ranges (see rangeRows) and the filter's keys. */
+function where(accountId: string, f: ReportFilter, ranges: Prisma.Sql): Prisma.Sql {
+  const parts = [Prisma.sql`r.account_id = ${accountId}::uuid`, ranges];
   if (f.agentIds) parts.push(Prisma.sql`r.agent_id = ANY(${f.agentIds}::uuid[])`);
   if (f.campaignIds) parts.push(Prisma.sql`r.campaign_id = ANY(${f.campaignIds}::uuid[])`);
   if (f.templateIds) parts.push(Prisma.sql`r.template_id = ANY(${f.templateIds}::uuid[])`);
@@ -102,7 +125,7 @@ function where(accountId: string, f: ReportFilter, from = f.from): Prisma.Sql {
 }
 
 // `day::timestamp`: date_trunc on a bare date would pick the timestamptz variant and let the
-// session's time zone shift the bucket.
+// session's time zone shift the bucket. Month rows already start their month.
 const bucket = (interval: ReportInterval) => Prisma.sql`date_trunc(${interval}, r.day::timestamp)::date`;
 
 const round1 = (v: unknown) => (v == null ? null : Math.round(Number(v) * 10) / 10);
@@ -133,7 +156,7 @@ export async function reportTrend(
            sum(r.coverage_sum) / nullif(sum(r.coverage_calls), 0) AS coverage,
            sum(r.critical_fails)::int AS critical_fails
       FROM report_days r
-     WHERE ${where(accountId, f)}
+     WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
      GROUP BY 1
     HAVING sum(r.calls) > 0
      ORDER BY 1`;
@@ -198,7 +221,7 @@ export async function reportBreakdown(
                    sum(r.score_sum) FILTER (WHERE r.day < ${f.from}::date)
                      / nullif(sum(r.calls) FILTER (WHERE r.day < ${f.from}::date), 0) AS prev_score
               FROM report_days r
-             WHERE ${where(accountId, f, prev.from)}
+             WHERE ${where(accountId, f, Prisma.sql`(${rangeRows(prev.from, prev.to, true)} OR ${rangeRows(f.from, f.to, true)})`)}
              GROUP BY 1) g
      WHERE g.calls > 0
      ORDER BY g.calls DESC, name, id`;
@@ -243,7 +266,7 @@ export async function reportCriteria(db: Db, accountId: string, f: ReportFilter)
       SELECT r.criterion AS key, sum(r.passed)::int AS passed, sum(r.failed)::int AS failed, sum(r.na)::int AS na,
              sum(r.critical_fails)::int AS critical_fails
         FROM report_criteria_days r
-       WHERE ${where(accountId, f)}
+       WHERE ${where(accountId, f, rangeRows(f.from, f.to, true))}
        GROUP BY 1
       HAVING sum(r.passed) + sum(r.failed) + sum(r.na) > 0),
     labels AS (
@@ -280,7 +303,7 @@ export async function reportScoreDistribution(db: Db, accountId: string, f: Repo
                  coalesce(sum(band_4), 0), coalesce(sum(band_5), 0), coalesce(sum(band_6), 0), coalesce(sum(band_7), 0),
                  coalesce(sum(band_8), 0), coalesce(sum(band_9), 0)]::int[] AS bands
       FROM report_days r
-     WHERE ${where(accountId, f)}`;
+     WHERE ${where(accountId, f, rangeRows(f.from, f.to, true))}`;
   return (row?.bands ?? Array(10).fill(0)).map((calls, i) => ({ from: i * 10, to: i * 10 + 10, calls }));
 }
 
@@ -299,7 +322,7 @@ export async function reportTopics(
   const rows = await db.$queryRaw<{ period: Date; topic: string; calls: number }[]>`
     SELECT ${bucket(interval)} AS period, r.topic, sum(r.calls)::int AS calls
       FROM report_topic_days r
-     WHERE ${where(accountId, f)}
+     WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
      GROUP BY 1, 2
     HAVING sum(r.calls) > 0
      ORDER BY 1, 3 DESC, 2`;

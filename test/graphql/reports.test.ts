@@ -22,10 +22,13 @@ afterAll(async () => {
 });
 
 // What a call contributes, written independently of the triggers' SQL.
-const KEYS = `(c.started_at AT TIME ZONE a.time_zone)::date::text AS day, c.agent_id::text AS agent,
+// Every call counts in its day row and in its month row.
+const KEYS = `b.grain, b.day::text AS day, c.agent_id::text AS agent,
   coalesce(c.campaign_id::text, '${NONE_ID}') AS campaign, coalesce(c.template_id::text, '${NONE_ID}') AS template,
   coalesce(c.language, c.detected_language, '') AS language, c.language_mismatch AS mismatch`;
-const SCORED = `FROM calls c JOIN accounts a ON a.id = c.account_id
+const BUCKETS = `CROSS JOIN LATERAL (VALUES ('day', (c.started_at AT TIME ZONE a.time_zone)::date),
+  ('month', date_trunc('month', c.started_at AT TIME ZONE a.time_zone)::date)) b (grain, day)`;
+const SCORED = `FROM calls c JOIN accounts a ON a.id = c.account_id ${BUCKETS}
   WHERE c.account_id = $1 AND c.status = 'analyzed' AND c.score IS NOT NULL`;
 const CRIT_FAIL = `EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(c.criteria, '[]')) e
   WHERE e->>'result' = 'failed' AND (e->>'critical')::boolean)`;
@@ -36,7 +39,7 @@ async function direct(accountId: string) {
             trim_scale(coalesce(sum(c.coverage::numeric), 0))::text AS coverage_sum, count(c.coverage)::int AS coverage_calls,
             (count(*) FILTER (WHERE ${CRIT_FAIL}))::int AS critical_fails,
             array_agg(least(9, floor(c.score / 10))::int ORDER BY least(9, floor(c.score / 10))) AS bands
-       ${SCORED} GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
+       ${SCORED} GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
     [accountId],
   );
   const criteria = await t.sql(
@@ -44,20 +47,21 @@ async function direct(accountId: string) {
             (count(*) FILTER (WHERE e->>'result' = 'failed'))::int AS failed,
             (count(*) FILTER (WHERE e->>'result' = 'na'))::int AS na,
             (count(*) FILTER (WHERE e->>'result' = 'failed' AND (e->>'critical')::boolean))::int AS critical_fails
-       FROM calls c JOIN accounts a ON a.id = c.account_id CROSS JOIN jsonb_array_elements(coalesce(c.criteria, '[]')) e
+       FROM calls c JOIN accounts a ON a.id = c.account_id ${BUCKETS}
+      CROSS JOIN jsonb_array_elements(coalesce(c.criteria, '[]')) e
       WHERE c.account_id = $1 AND c.status = 'analyzed' AND c.score IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`,
     [accountId],
   );
   const topics = await t.sql(
     `SELECT ${KEYS}, c.topic, count(*)::int AS calls ${SCORED} AND c.topic IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`,
     [accountId],
   );
   return { days, criteria, topics };
 }
 
-const RKEYS = `day::text AS day, agent_id::text AS agent, campaign_id::text AS campaign, template_id::text AS template,
+const RKEYS = `grain, day::text AS day, agent_id::text AS agent, campaign_id::text AS campaign, template_id::text AS template,
   language, language_mismatch AS mismatch`;
 
 async function kept(accountId: string) {
@@ -69,17 +73,17 @@ async function kept(accountId: string) {
               array_cat(array_cat(array_cat(array_fill(4, ARRAY[band_4]), array_fill(5, ARRAY[band_5])),
                       array_cat(array_fill(6, ARRAY[band_6]), array_fill(7, ARRAY[band_7]))),
                       array_cat(array_fill(8, ARRAY[band_8]), array_fill(9, ARRAY[band_9])))) AS bands
-       FROM report_days WHERE account_id = $1 AND calls <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
+       FROM report_days WHERE account_id = $1 AND calls <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
     [accountId],
   );
   const criteria = await t.sql(
     `SELECT ${RKEYS}, criterion, passed, failed, na, critical_fails FROM report_criteria_days
-      WHERE account_id = $1 AND passed + failed + na <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+      WHERE account_id = $1 AND passed + failed + na <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`,
     [accountId],
   );
   const topics = await t.sql(
     `SELECT ${RKEYS}, topic, calls FROM report_topic_days WHERE account_id = $1 AND calls <> 0
-      ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+      ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`,
     [accountId],
   );
   // Rows emptied by removals hold nothing but zeros.
@@ -135,7 +139,7 @@ describe('rollups kept by triggers', () => {
         agent: fc.integer({ min: 0, max: 1 }),
         campaign: fc.boolean(),
         template: fc.boolean(),
-        // Minutes around midnight UTC, so the account's zone decides the day.
+        // Minutes around midnight UTC on the 1st, so the account's zone decides the day and the month.
         minute: fc.integer({ min: -600, max: 600 }),
         topic: fc.constantFrom(null, 'Billing', 'Refund'),
         language: fc.constantFrom(null, 'en', 'es'),
@@ -179,7 +183,7 @@ describe('rollups kept by triggers', () => {
                                   topic, language_mismatch, score, coverage, criteria, file_name, file_size, file_sha256,
                                   content_type, storage_key, reserved_minutes, period)
                SELECT gen_random_uuid(), $1, 'api', $2::"CallStatus", $3, $4, $5,
-                      timestamptz '2024-03-10 00:00Z' + $6 * interval '1 minute' + g * interval '7 minutes', $7, $8, $9,
+                      timestamptz '2024-03-01 00:00Z' + $6 * interval '1 minute' + g * interval '7 minutes', $7, $8, $9,
                       $10, $11, $12::jsonb, 'f.wav', 1, 'x', 'audio/wav', 'k', 1, '2024-03'
                  FROM generate_series(1, $13::int) g`,
               [
@@ -219,7 +223,7 @@ describe('rollups kept by triggers', () => {
             );
           } else if (o.kind === 'fields') {
             await t.sql(
-              `UPDATE calls SET agent_id = $3, started_at = timestamptz '2024-03-10 00:00Z' + $4 * interval '1 minute',
+              `UPDATE calls SET agent_id = $3, started_at = timestamptz '2024-03-01 00:00Z' + $4 * interval '1 minute',
                       detected_language = $5
                 WHERE id = ${pickOne}`,
               [accountId, o.pick, agents[o.agent]!.id, o.minute, o.detected],
@@ -445,6 +449,17 @@ describe('report queries', () => {
       { period: '2024-03-10', topic: 'Billing', calls: 1 },
       { period: '2024-03-11', topic: 'Refund', calls: 1 },
     ]);
+  });
+
+  it('reads whole months from month rows and the rest from day rows, with the same answer', async () => {
+    const q = `query($f: ReportFilter!) {
+      reportCriteria(filter: $f) { ... on ReportCriteria { rows { key passed failed } } }
+      reportAgents(filter: $f) { ... on ReportBreakdown { rows { name calls averageScore previousCalls } } } }`;
+    const answer = async (from: string, to: string) => (await acme.as.viewer.gql(q, { f: { from, to } })).body.data;
+    const march = await answer('2024-03-01', '2024-03-31'); // one month row per key
+    expect(march.reportCriteria.rows).toHaveLength(2);
+    expect(await answer('2024-02-20', '2024-04-10')).toEqual(march); // days, a month, days
+    expect(await answer('2024-03-02', '2024-03-30')).toEqual(march); // day rows only
   });
 
   it('answers a ValidationError for a wrong filter', async () => {

@@ -10,6 +10,11 @@
 -- the tables ~24 times larger (and a day in UTC+5:30 is not whole UTC hours apart from the
 -- half hour) — the point of the rollups is to be small.
 --
+-- Grain: every call is tallied twice, in its day row (grain 'day') and in its month row (grain
+-- 'month', day = the first of the month). A range is read as its whole months from month rows and
+-- its partial months from day rows, so a year of a 1,000,000-call account reads a few thousand
+-- month rows instead of a hundred thousand day rows. Trend and topics by day or week read day rows.
+--
 -- Keys: everything the dashboard filters by (day, agent, campaign, template, language, language
 -- mismatch). A real team works a few campaign/language combinations per agent and day, so there
 -- are far fewer rows than calls (a few percent). "None" is the nil uuid for campaign and template
@@ -20,6 +25,7 @@
 -- subtracting never drifts and the rollups equal a direct aggregate exactly.
 CREATE TABLE report_days (
   account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE ON UPDATE CASCADE,
+  grain text NOT NULL CHECK (grain IN ('day', 'month')),
   day date NOT NULL,
   agent_id uuid NOT NULL,
   campaign_id uuid NOT NULL,
@@ -44,12 +50,13 @@ CREATE TABLE report_days (
   band_7 integer NOT NULL DEFAULT 0,
   band_8 integer NOT NULL DEFAULT 0,
   band_9 integer NOT NULL DEFAULT 0,
-  PRIMARY KEY (account_id, day, agent_id, campaign_id, template_id, language, language_mismatch)
+  PRIMARY KEY (account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch)
 );
 
 -- Criterion results per day and key (the criterion's `key` in calls.criteria).
 CREATE TABLE report_criteria_days (
   account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE ON UPDATE CASCADE,
+  grain text NOT NULL CHECK (grain IN ('day', 'month')),
   day date NOT NULL,
   agent_id uuid NOT NULL,
   campaign_id uuid NOT NULL,
@@ -62,12 +69,13 @@ CREATE TABLE report_criteria_days (
   na integer NOT NULL DEFAULT 0,
   -- Failures of the criterion while it was critical.
   critical_fails integer NOT NULL DEFAULT 0,
-  PRIMARY KEY (account_id, day, agent_id, campaign_id, template_id, language, language_mismatch, criterion)
+  PRIMARY KEY (account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch, criterion)
 );
 
 -- Scored calls per day and topic.
 CREATE TABLE report_topic_days (
   account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE ON UPDATE CASCADE,
+  grain text NOT NULL CHECK (grain IN ('day', 'month')),
   day date NOT NULL,
   agent_id uuid NOT NULL,
   campaign_id uuid NOT NULL,
@@ -76,7 +84,7 @@ CREATE TABLE report_topic_days (
   language_mismatch boolean NOT NULL,
   topic text NOT NULL,
   calls integer NOT NULL DEFAULT 0,
-  PRIMARY KEY (account_id, day, agent_id, campaign_id, template_id, language, language_mismatch, topic)
+  PRIMARY KEY (account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch, topic)
 );
 
 -- The three upserts that add rows of `src` to the rollups, `src` being SQL that yields calls rows
@@ -89,10 +97,10 @@ CREATE TABLE report_topic_days (
 CREATE FUNCTION report_rollup_sql(src text) RETURNS text[] LANGUAGE sql IMMUTABLE AS $fn$
 SELECT ARRAY[
 format($q$
-  INSERT INTO report_days AS t (account_id, day, agent_id, campaign_id, template_id, language, language_mismatch,
+  INSERT INTO report_days AS t (account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch,
       calls, score_sum, coverage_sum, coverage_calls, critical_fails,
       band_0, band_1, band_2, band_3, band_4, band_5, band_6, band_7, band_8, band_9)
-  SELECT c.account_id, (c.started_at AT TIME ZONE a.time_zone)::date, c.agent_id,
+  SELECT c.account_id, b.grain, b.day, c.agent_id,
          coalesce(c.campaign_id, '00000000-0000-0000-0000-000000000000'),
          coalesce(c.template_id, '00000000-0000-0000-0000-000000000000'),
          coalesce(c.language, c.detected_language, ''), c.language_mismatch,
@@ -106,16 +114,18 @@ format($q$
          coalesce(sum(c.n) FILTER (WHERE x.band = 8), 0), coalesce(sum(c.n) FILTER (WHERE x.band = 9), 0)
     FROM (%1$s) c
     JOIN accounts a ON a.id = c.account_id
+   CROSS JOIN LATERAL (SELECT (c.started_at AT TIME ZONE a.time_zone)::date AS local_day) l
+   CROSS JOIN LATERAL (VALUES ('day', l.local_day), ('month', date_trunc('month', l.local_day)::date)) AS b (grain, day)
    CROSS JOIN LATERAL (SELECT least(9, greatest(0, floor(c.score / 10)))::int AS band,
                               EXISTS (SELECT 1 FROM jsonb_array_elements(CASE jsonb_typeof(c.criteria) WHEN 'array'
                                                                          THEN c.criteria ELSE '[]' END) e
                                        WHERE e->>'result' = 'failed' AND e->>'critical' = 'true') AS critical_fail) x
    WHERE c.status = 'analyzed' AND c.score IS NOT NULL
-   GROUP BY 1, 2, 3, 4, 5, 6, 7
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
   HAVING sum(c.n) <> 0 OR sum(c.n * c.score::numeric) <> 0 OR sum(c.n * c.coverage::numeric) <> 0
       OR sum(c.n) FILTER (WHERE c.coverage IS NOT NULL) <> 0 OR sum(c.n) FILTER (WHERE x.critical_fail) <> 0
-   ORDER BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT (account_id, day, agent_id, campaign_id, template_id, language, language_mismatch) DO UPDATE
+   ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
+  ON CONFLICT (account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch) DO UPDATE
      SET calls = t.calls + excluded.calls, score_sum = t.score_sum + excluded.score_sum,
          coverage_sum = t.coverage_sum + excluded.coverage_sum,
          coverage_calls = t.coverage_calls + excluded.coverage_calls,
@@ -127,9 +137,9 @@ format($q$
          band_8 = t.band_8 + excluded.band_8, band_9 = t.band_9 + excluded.band_9
 $q$, src),
 format($q$
-  INSERT INTO report_criteria_days AS t (account_id, day, agent_id, campaign_id, template_id, language,
+  INSERT INTO report_criteria_days AS t (account_id, grain, day, agent_id, campaign_id, template_id, language,
       language_mismatch, criterion, passed, failed, na, critical_fails)
-  SELECT c.account_id, (c.started_at AT TIME ZONE a.time_zone)::date, c.agent_id,
+  SELECT c.account_id, b.grain, b.day, c.agent_id,
          coalesce(c.campaign_id, '00000000-0000-0000-0000-000000000000'),
          coalesce(c.template_id, '00000000-0000-0000-0000-000000000000'),
          coalesce(c.language, c.detected_language, ''), c.language_mismatch, e->>'key',
@@ -139,31 +149,35 @@ format($q$
          coalesce(sum(c.n) FILTER (WHERE e->>'result' = 'failed' AND e->>'critical' = 'true'), 0)
     FROM (%1$s) c
     JOIN accounts a ON a.id = c.account_id
+   CROSS JOIN LATERAL (SELECT (c.started_at AT TIME ZONE a.time_zone)::date AS local_day) l
+   CROSS JOIN LATERAL (VALUES ('day', l.local_day), ('month', date_trunc('month', l.local_day)::date)) AS b (grain, day)
    CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(c.criteria) WHEN 'array' THEN c.criteria ELSE '[]' END) e
    WHERE c.status = 'analyzed' AND c.score IS NOT NULL AND e->>'key' IS NOT NULL
-   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
   HAVING sum(c.n) FILTER (WHERE e->>'result' = 'passed') <> 0 OR sum(c.n) FILTER (WHERE e->>'result' = 'failed') <> 0
       OR sum(c.n) FILTER (WHERE e->>'result' = 'na') <> 0
       OR sum(c.n) FILTER (WHERE e->>'result' = 'failed' AND e->>'critical' = 'true') <> 0
-   ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
-  ON CONFLICT (account_id, day, agent_id, campaign_id, template_id, language, language_mismatch, criterion) DO UPDATE
+   ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+  ON CONFLICT (account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch, criterion) DO UPDATE
      SET passed = t.passed + excluded.passed, failed = t.failed + excluded.failed, na = t.na + excluded.na,
          critical_fails = t.critical_fails + excluded.critical_fails
 $q$, src),
 format($q$
-  INSERT INTO report_topic_days AS t (account_id, day, agent_id, campaign_id, template_id, language,
+  INSERT INTO report_topic_days AS t (account_id, grain, day, agent_id, campaign_id, template_id, language,
       language_mismatch, topic, calls)
-  SELECT c.account_id, (c.started_at AT TIME ZONE a.time_zone)::date, c.agent_id,
+  SELECT c.account_id, b.grain, b.day, c.agent_id,
          coalesce(c.campaign_id, '00000000-0000-0000-0000-000000000000'),
          coalesce(c.template_id, '00000000-0000-0000-0000-000000000000'),
          coalesce(c.language, c.detected_language, ''), c.language_mismatch, c.topic, sum(c.n)
     FROM (%1$s) c
     JOIN accounts a ON a.id = c.account_id
+   CROSS JOIN LATERAL (SELECT (c.started_at AT TIME ZONE a.time_zone)::date AS local_day) l
+   CROSS JOIN LATERAL (VALUES ('day', l.local_day), ('month', date_trunc('month', l.local_day)::date)) AS b (grain, day)
    WHERE c.status = 'analyzed' AND c.score IS NOT NULL AND c.topic IS NOT NULL
-   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
   HAVING sum(c.n) <> 0
-   ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
-  ON CONFLICT (account_id, day, agent_id, campaign_id, template_id, language, language_mismatch, topic) DO UPDATE
+   ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+  ON CONFLICT (account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch, topic) DO UPDATE
      SET calls = t.calls + excluded.calls
 $q$, src)]
 $fn$;
