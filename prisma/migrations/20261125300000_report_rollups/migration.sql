@@ -202,8 +202,14 @@ DECLARE
     WHEN 'DELETE' THEN 'SELECT -1 AS n, * FROM old_calls'
     ELSE 'SELECT -1 AS n, ($1).* UNION ALL SELECT 1, ($2).*' END;
   q text;
+  counted integer;
 BEGIN
   EXECUTE report_lock_accounts_sql(src) USING OLD, NEW;
+  -- No scored call among the rows (intake of a queued call, transcription steps): nothing to tally.
+  GET DIAGNOSTICS counted = ROW_COUNT;
+  IF counted = 0 THEN
+    RETURN NULL;
+  END IF;
   FOREACH q IN ARRAY report_rollup_sql(src) LOOP
     EXECUTE q USING OLD, NEW;
   END LOOP;

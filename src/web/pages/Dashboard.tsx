@@ -234,7 +234,7 @@ export function DashboardPage() {
       <Icon name="download" /> {t('dashboard.csv')}
     </a>
   );
-  const empty = total === 0 && !trend.fetching;
+  const empty = !!trend.data && total === 0;
 
   return (
     <div className="page">
