@@ -350,7 +350,8 @@ async function main() {
           WHERE c.account_id = $1 AND c.status = 'analyzed' AND c.score IS NOT NULL AND NOT c.language_mismatch
             AND c.started_at >= ($2::date)::timestamp AT TIME ZONE a.time_zone
             AND c.started_at < ($3::date + 1)::timestamp AT TIME ZONE a.time_zone`;
-        const rollup = `WHERE r.account_id = $1 AND r.day BETWEEN $2::date AND $3::date AND NOT r.language_mismatch`;
+        // Day rows only: the simplest reading (the app reads whole months from month rows).
+        const rollup = `WHERE r.account_id = $1 AND r.grain = 'day' AND r.day BETWEEN $2::date AND $3::date AND NOT r.language_mismatch`;
         for (const [label, from] of [
           ['30 days', addDays(LAST_DAY, -29)],
           ['a year', '2025-01-01'],
