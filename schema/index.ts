@@ -12,6 +12,7 @@ import './types/call.ts';
 import './types/api-key.ts';
 import './types/webhook.ts';
 import './types/usage.ts';
+import './types/report.ts';
 import './types/subscription.ts';
 import './types/service-status.ts';
 import './types/vocabulary.ts';

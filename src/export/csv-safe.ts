@@ -26,3 +26,11 @@ export function safeText(value: string | null | undefined): string {
   if (INTERNATIONAL_PHONE.test(value)) return value;
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
+
+/**
+ * How every CSV download is written (csv-stringify options): a BOM so Excel reads UTF-8 (accents in
+ * names) instead of the local code page; CRLF rows (RFC 4180). csv-stringify quotes a field only
+ * for the full CRLF, so a text with a bare LF or CR is quoted explicitly: unquoted, spreadsheets
+ * would break the row there.
+ */
+export const CSV_FORMAT = { bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;

@@ -9,6 +9,7 @@ import { AcceptInvitationPage } from './pages/AcceptInvitation.tsx';
 import { CallDetailPage } from './pages/CallDetail.tsx';
 import { CallsPage } from './pages/Calls.tsx';
 import { CampaignsPage } from './pages/Campaigns.tsx';
+import { DashboardPage } from './pages/Dashboard.tsx';
 import { IntegrationsPage } from './pages/Integrations.tsx';
 import { NotFoundPage } from './pages/NotFound.tsx';
 import { AuditLogPage } from './pages/AuditLog.tsx';
@@ -32,6 +33,7 @@ const ROUTES: RouteDef[] = [
   { path: '/calls/:id', title: 'callDetail.title', render: (p) => <CallDetailPage id={p.id!} /> },
   { path: '/upload', title: 'nav.upload', render: () => <UploadPage /> },
   { path: '/review', title: 'review.title', render: () => <ReviewQueuePage /> },
+  { path: '/dashboard', title: 'nav.dashboard', render: () => <DashboardPage /> },
   { path: '/team', title: 'nav.team', render: () => <TeamPage /> },
   { path: '/campaigns', title: 'nav.campaigns', render: () => <CampaignsPage /> },
   { path: '/templates', title: 'nav.templates', render: () => <TemplatesPage /> },

@@ -46,6 +46,7 @@ interface Case {
 type Ids = Awaited<ReturnType<typeof seedData>> & { userId: string; bulk: { id: string } };
 
 const R = `__typename ... on Error { code }`;
+const JAN = `from: "2024-01-01", to: "2024-01-31"`;
 const nul: Expect = { kind: 'null' };
 const nf: Expect = { kind: 'notFound' };
 const own = (check?: (v: any) => void): Expect => ({ kind: 'own', ...(check && { check }) });
@@ -142,6 +143,35 @@ const QUERIES: Record<string, Case> = {
   usageHistory: {
     doc: () => `{ usageHistory { period calls } }`,
     expect: own((v) => expect(v).toEqual([{ period: '2024-01', calls: 1 }])),
+  },
+  // Reports: B's own call only; A's ids in a filter match nothing.
+  reportTrend: {
+    doc: (i) =>
+      `{ reportTrend(filter: { ${JAN}, agentIds: ["${i.agent.id}"] }, interval: DAY) { ${R} ... on ReportTrend { rows { period calls } } } }`,
+    expect: own((v) => expect(v.rows).toEqual([])),
+  },
+  reportAgents: {
+    doc: () => `{ reportAgents(filter: { ${JAN} }) { ${R} ... on ReportBreakdown { rows { id name calls } } } }`,
+    expect: own((v) => expect(v.rows.map((r: any) => [r.name, r.calls])).toEqual([['Bolt Agent', 1]])),
+  },
+  reportCampaigns: {
+    doc: (i) =>
+      `{ reportCampaigns(filter: { ${JAN}, campaignIds: ["${i.campaign.id}"] }) { ${R} ... on ReportBreakdown { rows { id name } } } }`,
+    expect: own((v) => expect(v.rows).toEqual([])),
+  },
+  reportCriteria: {
+    doc: () => `{ reportCriteria(filter: { ${JAN} }) { ${R} ... on ReportCriteria { rows { key passed } } } }`,
+    expect: own((v) => expect(v.rows).toEqual([{ key: 'greeting', passed: 1 }])),
+  },
+  reportScoreDistribution: {
+    doc: () =>
+      `{ reportScoreDistribution(filter: { ${JAN} }) { ${R} ... on ReportScoreDistribution { rows { from calls } } } }`,
+    expect: own((v) => expect(v.rows.filter((b: any) => b.calls)).toEqual([{ from: 80, calls: 1 }])),
+  },
+  reportTopics: {
+    doc: (i) =>
+      `{ reportTopics(filter: { ${JAN}, templateIds: ["${i.template.id}"] }, interval: MONTH) { ${R} ... on ReportTopics { rows { topic calls } } } }`,
+    expect: own((v) => expect(v.rows).toEqual([])),
   },
 };
 
@@ -464,6 +494,20 @@ describe('roles', () => {
       .filter(([, role]) => role === 'viewer')
       .map(([f]) => f);
     expect(viewerMutations).toEqual(['changePassword']);
+  });
+
+  it('lets every role read the reports (viewer and above)', () => {
+    const needs = Object.fromEntries(rootFields('query').map((f) => [f.name, minimumRole(f)]));
+    for (const f of [
+      'reportTrend',
+      'reportAgents',
+      'reportCampaigns',
+      'reportCriteria',
+      'reportScoreDistribution',
+      'reportTopics',
+    ]) {
+      expect(needs[f], f).toBe('viewer');
+    }
   });
 
   it("refuses every mutation and query above a role with FORBIDDEN, and A's data stays as it was", async () => {

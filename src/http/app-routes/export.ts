@@ -5,6 +5,7 @@ import { stringify } from 'csv-stringify';
 import type { AppContext } from '../../app/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { CSV_COLUMNS, exportCallRows, exportFileName } from '../../export/calls-csv.ts';
+import { CSV_FORMAT } from '../../export/csv-safe.ts';
 import { filterFromQuery } from '../../export/filter-params.ts';
 import { FILE_RESPONSE_HEADERS, sendDomainError } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
@@ -41,16 +42,7 @@ export function exportRoute(app: AppContext): Route {
     if (req.method === 'HEAD') return void res.end();
 
     const rows = Readable.from(exportCallRows(app.db, accountId, filter, { publicUrl: app.config.publicUrl }));
-    // The BOM makes Excel read the file as UTF-8 (accents in names) instead of the local code page.
-    // CRLF rows (RFC 4180). csv-stringify quotes a field only for the full CRLF, so a summary with
-    // a bare LF or CR is quoted explicitly: unquoted, spreadsheets would break the row there.
-    const csv = stringify({
-      header: true,
-      columns: [...CSV_COLUMNS],
-      bom: true,
-      record_delimiter: 'windows',
-      quoted_match: /[\r\n]/,
-    });
+    const csv = stringify({ header: true, columns: [...CSV_COLUMNS], ...CSV_FORMAT });
     try {
       await pipeline(rows, csv, res);
     } catch (error) {

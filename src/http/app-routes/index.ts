@@ -3,12 +3,14 @@ import type { Route } from '../server.ts';
 import { auditExportRoute } from './audit-export.ts';
 import { exportRoute } from './export.ts';
 import { recordingRoute } from './recording.ts';
+import { reportExportRoute } from './report-export.ts';
 import { uploadRoute } from './upload.ts';
 
 /**
  * The web app's HTTP endpoints beside GraphQL (session cookie auth): recording download,
- * CSV exports (calls; the owners' audit log) and manual upload — byte streams and multipart that GraphQL is not made for.
+ * CSV exports (calls, dashboard tables, the owners' audit log) and manual upload — byte streams and
+ * multipart that GraphQL is not made for.
  */
 export function appHttpRoutes(app: AppContext): Route[] {
-  return [exportRoute(app), auditExportRoute(app), recordingRoute(app), uploadRoute(app)];
+  return [exportRoute(app), reportExportRoute(app), auditExportRoute(app), recordingRoute(app), uploadRoute(app)];
 }

@@ -25,6 +25,7 @@ const NAV: {
       { to: '/calls', label: 'nav.calls', icon: 'phone' },
       { to: '/upload', label: 'nav.upload', icon: 'upload' },
       { to: '/review', label: 'review.title', icon: 'check', analyst: true },
+      { to: '/dashboard', label: 'nav.dashboard', icon: 'chart' },
     ],
   },
   {

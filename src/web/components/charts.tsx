@@ -200,3 +200,102 @@ export function ScoreRing({ score, color }: { score: number | null; color: strin
     </svg>
   );
 }
+
+export interface LineSeries {
+  name: string;
+  color: string;
+  /** One value per label (null: no data in that bucket, the line is broken there). */
+  values: (number | null)[];
+  /** Text of a value for the accessible description (e.g. a formatted percentage). */
+  format: (v: number) => string;
+}
+
+/** Lines over a fixed 0–`max` scale (scores and coverage as 0–100), drawn like BarChart. */
+export function LineChart({
+  labels,
+  series,
+  title,
+  max = 100,
+}: {
+  labels: string[];
+  series: LineSeries[];
+  title: string;
+  max?: number;
+}) {
+  const { locale } = useT();
+  const box = useRef<HTMLDivElement>(null);
+  const [W, setW] = useState(640);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => entry && setW(Math.max(280, Math.round(entry.contentRect.width))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const H = 220;
+  const pad = { l: 44, r: 12, t: 12, b: 28 };
+  const iw = W - pad.l - pad.r;
+  const ih = H - pad.t - pad.b;
+  const step = iw / Math.max(1, labels.length);
+  const x = (i: number) => pad.l + step * (i + 0.5);
+  const y = (v: number) => pad.t + ih - (Math.max(0, Math.min(max, v)) / max) * ih;
+  // At most ~10 axis labels, evenly spaced, so days of a quarter do not overlap.
+  const every = Math.max(1, Math.ceil(labels.length / 10));
+  const desc = labels
+    .map((l, i) =>
+      [l, ...series.map((s) => `${s.name} ${s.values[i] == null ? '—' : s.format(s.values[i] as number)}`)].join(' '),
+    )
+    .join('; ');
+  const path = (values: (number | null)[]) => {
+    let d = '';
+    let pen = false;
+    values.forEach((v, i) => {
+      if (v == null) {
+        pen = false;
+        return;
+      }
+      d += `${pen ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)} `;
+      pen = true;
+    });
+    return d.trim();
+  };
+  return (
+    <div ref={box}>
+      <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${desc}`}>
+        {[0, 0.25, 0.5, 0.75, 1].map((f) => (
+          <g key={f}>
+            <line
+              x1={pad.l}
+              x2={W - pad.r}
+              y1={y(f * max)}
+              y2={y(f * max)}
+              stroke="var(--border)"
+              strokeDasharray={f === 0 ? undefined : '3 4'}
+            />
+            <text x={pad.l - 8} y={y(f * max) + 4} textAnchor="end">
+              {formatCompact(Math.round(f * max * 10) / 10, locale)}
+            </text>
+          </g>
+        ))}
+        {series.map((s) => (
+          <g key={s.name}>
+            <path d={path(s.values)} fill="none" strokeWidth={2} style={{ stroke: s.color }} />
+            {s.values.map((v, i) =>
+              v == null ? null : (
+                // biome-ignore lint/suspicious/noArrayIndexKey: one point per bucket, in order.
+                <circle key={i} cx={x(i)} cy={y(v)} r={labels.length > 60 ? 1.5 : 3} style={{ fill: s.color }} />
+              ),
+            )}
+          </g>
+        ))}
+        {labels.map((l, i) =>
+          i % every === 0 ? (
+            <text key={l} x={x(i)} y={H - 8} textAnchor="middle">
+              {l}
+            </text>
+          ) : null,
+        )}
+      </svg>
+    </div>
+  );
+}

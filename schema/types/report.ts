@@ -1,0 +1,219 @@
+import type { ObjectRef } from '@pothos/core';
+import { builder } from '../builder.ts';
+import {
+  type BreakdownRow,
+  type CriterionRow,
+  parseReportFilter,
+  type ReportFilter as ReportFilterShape,
+  type ReportInterval,
+  reportBreakdown,
+  reportCriteria,
+  reportScoreDistribution,
+  reportTopics,
+  reportTrend,
+  type ScoreBand,
+  type TopicPoint,
+  type TrendPoint,
+} from '../../src/domain/reports.ts';
+import { accountIdOf, directErrors } from './common.ts';
+
+/*
+ * The dashboard's aggregate queries (issue 10.5), every one scoped to the signed-in account and
+ * read from the daily rollups (src/domain/reports.ts). Viewers and above. Each takes the same
+ * `ReportFilter`; a filter that does not validate answers a ValidationError listing its issues.
+ */
+
+const ReportIntervalEnum = builder.enumType('ReportInterval', {
+  description: "Buckets of the account's time zone: calendar days, ISO weeks (from Monday), calendar months.",
+  values: { DAY: { value: 'day' }, WEEK: { value: 'week' }, MONTH: { value: 'month' } } as const,
+});
+
+const ReportFilter = builder.inputType('ReportFilter', {
+  description:
+    "What every report view reads. Days are calendar days in the account's time zone. Ids of another account (or malformed) match nothing.",
+  fields: (t) => ({
+    from: t.string({ required: true, description: 'First day, YYYY-MM-DD (inclusive).' }),
+    to: t.string({
+      required: true,
+      description: 'Last day, YYYY-MM-DD (inclusive); not before `from`, at most 1,100 days after it.',
+    }),
+    agentIds: t.idList({ description: 'Only these agents (at most 200 ids).' }),
+    campaignIds: t.idList({
+      description: `Only these campaigns (at most 200 ids); "00000000-0000-0000-0000-000000000000" means no campaign.`,
+    }),
+    templateIds: t.idList({ description: 'Only calls scored with these templates (at most 200 ids).' }),
+    languages: t.stringList({ description: 'Language codes (asked for, else detected), such as `en`, `es`.' }),
+    includeLanguageMismatch: t.boolean({
+      description:
+        'Also count calls flagged `languageMismatch` (scored with a template in another language). Left out by default.',
+    }),
+  }),
+});
+
+const filterOf = (f: typeof ReportFilter.$inferInput): ReportFilterShape =>
+  parseReportFilter({
+    ...f,
+    agentIds: f.agentIds?.map(String),
+    campaignIds: f.campaignIds?.map(String),
+    templateIds: f.templateIds?.map(String),
+  });
+
+const TrendPointRef = builder.objectRef<TrendPoint>('ReportTrendPoint').implement({
+  fields: (t) => ({
+    period: t.exposeString('period', { description: 'First day of the bucket, YYYY-MM-DD.' }),
+    calls: t.exposeInt('calls', { description: 'Scored calls.' }),
+    averageScore: t.exposeFloat('averageScore', { nullable: true, description: '0–100, one decimal.' }),
+    averageCoverage: t.exposeFloat('averageCoverage', {
+      nullable: true,
+      description: 'Average coverage (0–1) of the calls that have one.',
+    }),
+    criticalFails: t.exposeInt('criticalFails', { description: 'Calls where a critical criterion failed.' }),
+  }),
+});
+
+const BreakdownRowRef = builder.objectRef<BreakdownRow>('ReportBreakdownRow').implement({
+  description: 'One agent or campaign over the period, and the previous period of the same length.',
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: true, description: 'Null: calls without a campaign.' }),
+    name: t.exposeString('name', { nullable: true }),
+    calls: t.exposeInt('calls'),
+    averageScore: t.exposeFloat('averageScore', { nullable: true }),
+    averageCoverage: t.exposeFloat('averageCoverage', { nullable: true }),
+    criticalFails: t.exposeInt('criticalFails'),
+    previousCalls: t.exposeInt('previousCalls'),
+    previousAverageScore: t.exposeFloat('previousAverageScore', { nullable: true }),
+    change: t.exposeFloat('change', {
+      nullable: true,
+      description: 'averageScore − previousAverageScore in points; null without calls in either period.',
+    }),
+  }),
+});
+
+const CriterionRowRef = builder.objectRef<CriterionRow>('ReportCriterionRow').implement({
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    label: t.exposeString('label', {
+      nullable: true,
+      description: 'From the most recently edited template with this key.',
+    }),
+    passed: t.exposeInt('passed'),
+    failed: t.exposeInt('failed'),
+    na: t.exposeInt('na', { description: 'Could not be evaluated.' }),
+    passRate: t.exposeFloat('passRate', { nullable: true, description: 'passed / (passed + failed), 0–1.' }),
+    criticalFails: t.exposeInt('criticalFails', { description: 'Failures while the criterion was critical.' }),
+  }),
+});
+
+const ScoreBandRef = builder.objectRef<ScoreBand>('ReportScoreBand').implement({
+  fields: (t) => ({
+    from: t.exposeInt('from', { description: 'Inclusive.' }),
+    to: t.exposeInt('to', { description: 'Exclusive, except 100 (in the last band).' }),
+    calls: t.exposeInt('calls'),
+  }),
+});
+
+const TopicPointRef = builder.objectRef<TopicPoint>('ReportTopicPoint').implement({
+  fields: (t) => ({
+    period: t.exposeString('period', { description: 'First day of the bucket, YYYY-MM-DD.' }),
+    topic: t.exposeString('topic'),
+    calls: t.exposeInt('calls'),
+  }),
+});
+
+// One object per view, so that each query can answer a typed error in its result union.
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer S> ? S : never;
+function rowsType<T>(name: string, description: string, item: ObjectRef<Types, T>) {
+  return builder.objectRef<{ rows: T[] }>(name).implement({
+    description,
+    fields: (t) => ({ rows: t.field({ type: [item], resolve: (o) => o.rows }) }),
+  });
+}
+
+const ReportTrend = rowsType<TrendPoint>('ReportTrend', 'Score and coverage over time, oldest first.', TrendPointRef);
+const ReportBreakdown = rowsType<BreakdownRow>(
+  'ReportBreakdown',
+  'Rows with scored calls in the period, the most calls first.',
+  BreakdownRowRef,
+);
+const ReportCriteria = rowsType<CriterionRow>('ReportCriteria', 'Criteria, the most failed first.', CriterionRowRef);
+const ReportScoreDistribution = rowsType<ScoreBand>(
+  'ReportScoreDistribution',
+  'Scored calls in ten bands of 10 points.',
+  ScoreBandRef,
+);
+const ReportTopics = rowsType<TopicPoint>(
+  'ReportTopics',
+  'Scored calls per topic and bucket, oldest first, the biggest topic first within a bucket.',
+  TopicPointRef,
+);
+
+builder.queryFields((t) => ({
+  reportTrend: t.field({
+    type: ReportTrend,
+    authScopes: { member: true },
+    errors: directErrors,
+    description: 'Average score, coverage and critical fails per day, week or month. Errors: `invalid_input`.',
+    args: {
+      filter: t.arg({ type: ReportFilter, required: true }),
+      interval: t.arg({ type: ReportIntervalEnum, required: true }),
+    },
+    resolve: async (_r, args, ctx) => ({
+      rows: await reportTrend(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
+    }),
+  }),
+  reportAgents: t.field({
+    type: ReportBreakdown,
+    authScopes: { member: true },
+    errors: directErrors,
+    description:
+      'Per agent: calls, average, coverage, critical fails, and the change against the previous period of the same length. Errors: `invalid_input`.',
+    args: { filter: t.arg({ type: ReportFilter, required: true }) },
+    resolve: async (_r, args, ctx) => ({
+      rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), 'agent'),
+    }),
+  }),
+  reportCampaigns: t.field({
+    type: ReportBreakdown,
+    authScopes: { member: true },
+    errors: directErrors,
+    description: 'Per campaign (id null: no campaign), as `reportAgents`. Errors: `invalid_input`.',
+    args: { filter: t.arg({ type: ReportFilter, required: true }) },
+    resolve: async (_r, args, ctx) => ({
+      rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), 'campaign'),
+    }),
+  }),
+  reportCriteria: t.field({
+    type: ReportCriteria,
+    authScopes: { member: true },
+    errors: directErrors,
+    description:
+      'Per criterion key: passed, failed, N/A and pass rate, the most failed first. Errors: `invalid_input`.',
+    args: { filter: t.arg({ type: ReportFilter, required: true }) },
+    resolve: async (_r, args, ctx) => ({
+      rows: await reportCriteria(ctx.app.db, accountIdOf(ctx), filterOf(args.filter)),
+    }),
+  }),
+  reportScoreDistribution: t.field({
+    type: ReportScoreDistribution,
+    authScopes: { member: true },
+    errors: directErrors,
+    description: 'How many scored calls fall in each band of 10 points. Errors: `invalid_input`.',
+    args: { filter: t.arg({ type: ReportFilter, required: true }) },
+    resolve: async (_r, args, ctx) => ({
+      rows: await reportScoreDistribution(ctx.app.db, accountIdOf(ctx), filterOf(args.filter)),
+    }),
+  }),
+  reportTopics: t.field({
+    type: ReportTopics,
+    authScopes: { member: true },
+    errors: directErrors,
+    description: 'Scored calls per topic per day, week or month. Errors: `invalid_input`.',
+    args: {
+      filter: t.arg({ type: ReportFilter, required: true }),
+      interval: t.arg({ type: ReportIntervalEnum, required: true }),
+    },
+    resolve: async (_r, args, ctx) => ({
+      rows: await reportTopics(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
+    }),
+  }),
+}));

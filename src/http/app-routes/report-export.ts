@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringify } from 'csv-stringify/sync';
+import type { AppContext } from '../../app/context.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { CSV_FORMAT } from '../../export/csv-safe.ts';
+import { isReportTable, reportCsv, reportFileName, reportParamsFromQuery } from '../../export/reports-csv.ts';
+import { FILE_RESPONSE_HEADERS, sendDomainError } from '../respond.ts';
+import type { RequestContext, Route } from '../server.ts';
+import { requireSession } from './auth.ts';
+import { contentDisposition } from './content-disposition.ts';
+
+const PATH = /^\/api\/reports\/([a-z]+)\.csv$/;
+
+/**
+ * GET /api/reports/<trend|agents|campaigns|criteria|distribution|topics>.csv?<ReportFilter fields>&interval=
+ * — a dashboard table as CSV, for any role, scoped to the session's account. The tables come from
+ * the rollups (a few hundred rows), so the file is built whole rather than streamed.
+ */
+export function reportExportRoute(app: AppContext): Route {
+  async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
+    const session = await requireSession(app, req, res);
+    if (!session) return;
+    const table = PATH.exec(rc.url.pathname)?.[1] ?? '';
+    let csv: string;
+    let fileName: string;
+    try {
+      if (!isReportTable(table)) throw new DomainError('not_found', `No report table "${table}".`);
+      const { filter, interval } = reportParamsFromQuery(rc.url.searchParams);
+      const { columns, rows } = await reportCsv(app.db, session.user.accountId, table, filter, interval);
+      csv = stringify(rows, { header: true, columns, ...CSV_FORMAT });
+      fileName = reportFileName(table, filter);
+    } catch (error) {
+      if (error instanceof DomainError) return sendDomainError(res, error);
+      throw error;
+    }
+    res.writeHead(200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': contentDisposition('attachment', fileName),
+      'Cache-Control': 'no-store',
+      ...FILE_RESPONSE_HEADERS,
+    });
+    res.end(req.method === 'HEAD' ? undefined : csv);
+  }
+
+  return { method: 'GET', path: PATH, handler };
+}

@@ -1,0 +1,551 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { useQuery } from 'urql';
+import { BarChart, LineChart } from '../components/charts.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
+import { useT } from '../i18n/index.tsx';
+import { describeError } from '../lib/errors.ts';
+import { formatNumber, formatPercent, formatScore } from '../lib/format.ts';
+import { graphql } from '../lib/graphql.ts';
+
+/*
+ * The dashboard (issue 10.5): score and coverage over time, per agent, campaign and criterion,
+ * score distribution and topics over time, each from one GraphQL report query (read from daily
+ * rollups, see src/domain/reports.ts) with the same filter, and each table downloadable as CSV
+ * from /api/reports/<table>.csv with that filter. bench:reports sends these documents as they are.
+ */
+
+const DashboardOptions = graphql(`
+  query DashboardOptions {
+    account { id timeZone }
+    agents(includeInactive: true) { id name }
+    campaigns(includeArchived: true) { id name }
+    templates { id name }
+    callFilterOptions { languages }
+  }
+`);
+
+const DashboardTrend = graphql(`
+  query DashboardTrend($filter: ReportFilter!, $interval: ReportInterval!) {
+    reportTrend(filter: $filter, interval: $interval) {
+      __typename
+      ... on ReportTrend { rows { period calls averageScore averageCoverage criticalFails } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const DashboardAgents = graphql(`
+  query DashboardAgents($filter: ReportFilter!) {
+    reportAgents(filter: $filter) {
+      __typename
+      ... on ReportBreakdown { rows { id name calls averageScore averageCoverage criticalFails previousAverageScore change } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const DashboardCampaigns = graphql(`
+  query DashboardCampaigns($filter: ReportFilter!) {
+    reportCampaigns(filter: $filter) {
+      __typename
+      ... on ReportBreakdown { rows { id name calls averageScore averageCoverage criticalFails previousAverageScore change } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const DashboardCriteria = graphql(`
+  query DashboardCriteria($filter: ReportFilter!) {
+    reportCriteria(filter: $filter) {
+      __typename
+      ... on ReportCriteria { rows { key label passed failed na passRate criticalFails } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const DashboardDistribution = graphql(`
+  query DashboardDistribution($filter: ReportFilter!) {
+    reportScoreDistribution(filter: $filter) {
+      __typename
+      ... on ReportScoreDistribution { rows { from to calls } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const DashboardTopics = graphql(`
+  query DashboardTopics($filter: ReportFilter!, $interval: ReportInterval!) {
+    reportTopics(filter: $filter, interval: $interval) {
+      __typename
+      ... on ReportTopics { rows { period topic calls } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+type Interval = 'DAY' | 'WEEK' | 'MONTH';
+interface Filters {
+  from: string;
+  to: string;
+  interval: Interval;
+  agent: string;
+  campaign: string;
+  template: string;
+  language: string;
+  mismatch: boolean;
+}
+
+/** Today in the account's time zone, as YYYY-MM-DD (the days the reports count in). */
+function todayIn(timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(),
+    );
+  } catch {
+    return new Date().toISOString().slice(0, 10);
+  }
+}
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** "No campaign" in the report filter (the rollups' key for calls without one). */
+const NO_CAMPAIGN = '00000000-0000-0000-0000-000000000000';
+const TOPIC_COLORS = ['var(--accent)', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0ea5e9', 'var(--silence)'];
+
+function reportFilter(f: Filters) {
+  return {
+    from: f.from,
+    to: f.to,
+    agentIds: f.agent ? [f.agent] : null,
+    campaignIds: f.campaign ? [f.campaign] : null,
+    templateIds: f.template ? [f.template] : null,
+    languages: f.language ? [f.language] : null,
+    includeLanguageMismatch: f.mismatch,
+  };
+}
+
+function csvUrl(table: string, f: Filters): string {
+  const p = new URLSearchParams({ from: f.from, to: f.to, interval: f.interval.toLowerCase() });
+  if (f.agent) p.set('agentIds', f.agent);
+  if (f.campaign) p.set('campaignIds', f.campaign);
+  if (f.template) p.set('templateIds', f.template);
+  if (f.language) p.set('languages', f.language);
+  if (f.mismatch) p.set('includeLanguageMismatch', 'true');
+  return `/api/reports/${table}.csv?${p}`;
+}
+
+export function DashboardPage() {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const [{ data: options }] = useQuery({ query: DashboardOptions });
+  const zone = options?.account.timeZone ?? 'UTC';
+  const [picked, setPicked] = useState<Partial<Filters>>({});
+  const today = todayIn(zone);
+  const f: Filters = {
+    from: addDays(today, -29),
+    to: today,
+    interval: 'DAY',
+    agent: '',
+    campaign: '',
+    template: '',
+    language: '',
+    mismatch: false,
+    ...picked,
+  };
+  const set = (patch: Partial<Filters>) => setPicked((p) => ({ ...p, ...patch }));
+  // Stable variables while the filter is the same (urql refetches when the object changes).
+  const filterKey = JSON.stringify(reportFilter(f));
+  const variables = useMemo(() => ({ filter: JSON.parse(filterKey) as ReturnType<typeof reportFilter> }), [filterKey]);
+  const pause = !options;
+  const [trend] = useQuery({ query: DashboardTrend, variables: { ...variables, interval: f.interval }, pause });
+  const [agents] = useQuery({ query: DashboardAgents, variables, pause });
+  const [campaigns] = useQuery({ query: DashboardCampaigns, variables, pause });
+  const [criteria] = useQuery({ query: DashboardCriteria, variables, pause });
+  const [distribution] = useQuery({ query: DashboardDistribution, variables, pause });
+  const [topics] = useQuery({ query: DashboardTopics, variables: { ...variables, interval: f.interval }, pause });
+
+  const trendRows = trend.data?.reportTrend.__typename === 'ReportTrend' ? trend.data.reportTrend.rows : [];
+  const agentRows = agents.data?.reportAgents.__typename === 'ReportBreakdown' ? agents.data.reportAgents.rows : [];
+  const campaignRows =
+    campaigns.data?.reportCampaigns.__typename === 'ReportBreakdown' ? campaigns.data.reportCampaigns.rows : [];
+  const criterionRows =
+    criteria.data?.reportCriteria.__typename === 'ReportCriteria' ? criteria.data.reportCriteria.rows : [];
+  const bands =
+    distribution.data?.reportScoreDistribution.__typename === 'ReportScoreDistribution'
+      ? distribution.data.reportScoreDistribution.rows
+      : [];
+  const topicRows = topics.data?.reportTopics.__typename === 'ReportTopics' ? topics.data.reportTopics.rows : [];
+  const failure =
+    trend.error ??
+    agents.error ??
+    (trend.data?.reportTrend && 'code' in trend.data.reportTrend ? trend.data.reportTrend : null);
+
+  const n = (v: number | null | undefined) => formatNumber(v, locale);
+  const score = (v: number | null | undefined) => formatScore(v, locale);
+  const pct = (v: number | null | undefined) => formatPercent(v, locale);
+  const signed = (v: number | null | undefined) =>
+    v == null ? '—' : new Intl.NumberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(v);
+  const periodLabel = (day: string, style: 'short' | 'long' = 'short') => {
+    const d = new Date(`${day}T00:00:00Z`);
+    return f.interval === 'MONTH'
+      ? new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: style, year: 'numeric' }).format(d)
+      : new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' }).format(d);
+  };
+
+  const total = trendRows.reduce((s, r) => s + r.calls, 0);
+  const weighted = (pick: (r: (typeof trendRows)[number]) => number | null) => {
+    const with_ = trendRows.filter((r) => pick(r) != null);
+    const calls = with_.reduce((s, r) => s + r.calls, 0);
+    return calls ? with_.reduce((s, r) => s + (pick(r) as number) * r.calls, 0) / calls : null;
+  };
+  const avgScore = weighted((r) => r.averageScore);
+  const avgCoverage = weighted((r) => r.averageCoverage);
+  const criticalFails = trendRows.reduce((s, r) => s + r.criticalFails, 0);
+
+  // Topics over time: the five biggest topics of the period, the rest as "other".
+  const topicTotals = new Map<string, number>();
+  for (const r of topicRows) topicTotals.set(r.topic, (topicTotals.get(r.topic) ?? 0) + r.calls);
+  const top = [...topicTotals.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([k]) => k);
+  const otherTotal = [...topicTotals].filter(([k]) => !top.includes(k)).reduce((s, [, v]) => s + v, 0);
+  const periods = [...new Set(topicRows.map((r) => r.period))];
+  const topicBars = periods.map((p) => {
+    const rows = topicRows.filter((r) => r.period === p);
+    const other = rows.filter((r) => !top.includes(r.topic)).reduce((s, r) => s + r.calls, 0);
+    return {
+      label: periodLabel(p),
+      values: [
+        ...top.map((topic, i) => ({
+          name: topic,
+          value: rows.find((r) => r.topic === topic)?.calls ?? 0,
+          color: TOPIC_COLORS[i]!,
+        })),
+        ...(other ? [{ name: t('dashboard.otherTopics'), value: other, color: TOPIC_COLORS[6]! }] : []),
+      ],
+    };
+  });
+
+  const csv = (table: string) => (
+    <a className="btn btn-sm" href={csvUrl(table, f)} download data-testid={`csv-${table}`}>
+      <Icon name="download" /> {t('dashboard.csv')}
+    </a>
+  );
+  const empty = !!trend.data && total === 0;
+
+  return (
+    <div className="page">
+      <PageHeader title={t('nav.dashboard')} description={t('dashboard.lead', { zone })} />
+      <div className="stack">
+        {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports. */}
+        <div className="card" role="search" aria-label={t('dashboard.filters')}>
+          <div className="filters">
+            <Field id="d-from" label={t('dashboard.from')}>
+              <input
+                id="d-from"
+                className="input"
+                type="date"
+                value={f.from}
+                max={f.to}
+                onChange={(e) => e.target.value && set({ from: e.target.value })}
+              />
+            </Field>
+            <Field id="d-to" label={t('dashboard.to')}>
+              <input
+                id="d-to"
+                className="input"
+                type="date"
+                value={f.to}
+                min={f.from}
+                onChange={(e) => e.target.value && set({ to: e.target.value })}
+              />
+            </Field>
+            <Field id="d-interval" label={t('dashboard.interval')}>
+              <select
+                id="d-interval"
+                className="select"
+                value={f.interval}
+                onChange={(e) => set({ interval: e.target.value as Interval })}
+              >
+                <option value="DAY">{t('dashboard.day')}</option>
+                <option value="WEEK">{t('dashboard.week')}</option>
+                <option value="MONTH">{t('dashboard.month')}</option>
+              </select>
+            </Field>
+            <Field id="d-agent" label={t('dashboard.agent')}>
+              <select id="d-agent" className="select" value={f.agent} onChange={(e) => set({ agent: e.target.value })}>
+                <option value="">{t('dashboard.allAgents')}</option>
+                {options?.agents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id="d-campaign" label={t('dashboard.campaign')}>
+              <select
+                id="d-campaign"
+                className="select"
+                value={f.campaign}
+                onChange={(e) => set({ campaign: e.target.value })}
+              >
+                <option value="">{t('dashboard.allCampaigns')}</option>
+                <option value={NO_CAMPAIGN}>{t('dashboard.noCampaign')}</option>
+                {options?.campaigns.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id="d-template" label={t('dashboard.template')}>
+              <select
+                id="d-template"
+                className="select"
+                value={f.template}
+                onChange={(e) => set({ template: e.target.value })}
+              >
+                <option value="">{t('dashboard.allTemplates')}</option>
+                {options?.templates.map((tp) => (
+                  <option key={tp.id} value={tp.id}>
+                    {tp.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id="d-language" label={t('dashboard.language')}>
+              <select
+                id="d-language"
+                className="select"
+                value={f.language}
+                onChange={(e) => set({ language: e.target.value })}
+              >
+                <option value="">{t('dashboard.allLanguages')}</option>
+                {options?.callFilterOptions.languages.map((l) => (
+                  <option key={l} value={l}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          <div className="filter-bar-foot">
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={f.mismatch}
+                onChange={(e) => set({ mismatch: e.target.checked })}
+                data-testid="include-mismatch"
+              />
+              {t('dashboard.includeMismatch')}
+            </label>
+          </div>
+        </div>
+
+        {failure && <Alert tone="red">{describeError(i18n, failure)}</Alert>}
+
+        <div className="grid-4">
+          <Stat label={t('dashboard.calls')} value={n(total)} testId="dashboard-calls" />
+          <Stat label={t('dashboard.averageScore')} value={score(avgScore)} testId="dashboard-average" />
+          <Stat label={t('dashboard.averageCoverage')} value={pct(avgCoverage)} />
+          <Stat label={t('dashboard.criticalFails')} value={n(criticalFails)} />
+        </div>
+
+        {empty ? (
+          <Card>
+            <EmptyState icon="chart" title={t('dashboard.emptyTitle')}>
+              {t('dashboard.emptyBody')}
+            </EmptyState>
+          </Card>
+        ) : (
+          <>
+            <Card title={t('dashboard.trendTitle')} description={t('dashboard.trendLead')} actions={csv('trend')}>
+              <LineChart
+                title={t('dashboard.trendTitle')}
+                labels={trendRows.map((r) => periodLabel(r.period))}
+                series={[
+                  {
+                    name: t('dashboard.averageScore'),
+                    color: 'var(--accent)',
+                    values: trendRows.map((r) => r.averageScore),
+                    format: score,
+                  },
+                  {
+                    name: t('dashboard.averageCoverage'),
+                    color: '#10b981',
+                    values: trendRows.map((r) => (r.averageCoverage == null ? null : r.averageCoverage * 100)),
+                    format: (v) => pct(v / 100),
+                  },
+                ]}
+              />
+              <div className="legend">
+                <span>
+                  <i style={{ background: 'var(--accent)' }} />
+                  {t('dashboard.averageScore')}
+                </span>
+                <span>
+                  <i style={{ background: '#10b981' }} />
+                  {t('dashboard.averageCoverage')}
+                </span>
+              </div>
+            </Card>
+
+            <Card title={t('dashboard.agentsTitle')} description={t('dashboard.changeLead')} actions={csv('agents')}>
+              <BreakdownTable
+                testId="dashboard-agents"
+                first={t('dashboard.agent')}
+                rows={agentRows.map((r) => ({ ...r, name: r.name ?? '—' }))}
+                fmt={{ n, score, pct, signed }}
+              />
+            </Card>
+
+            <Card title={t('dashboard.campaignsTitle')} actions={csv('campaigns')}>
+              <BreakdownTable
+                testId="dashboard-campaigns"
+                first={t('dashboard.campaign')}
+                rows={campaignRows.map((r) => ({ ...r, name: r.name ?? t('dashboard.noCampaign') }))}
+                fmt={{ n, score, pct, signed }}
+              />
+            </Card>
+
+            <Card
+              title={t('dashboard.criteriaTitle')}
+              description={t('dashboard.criteriaLead')}
+              actions={csv('criteria')}
+            >
+              <DataTable
+                testId="dashboard-criteria"
+                head={
+                  <>
+                    <th>{t('dashboard.criterion')}</th>
+                    <th className="num">{t('dashboard.passRate')}</th>
+                    <th className="num">{t('dashboard.passed')}</th>
+                    <th className="num">{t('dashboard.failed')}</th>
+                    <th className="num">{t('dashboard.na')}</th>
+                    <th className="num">{t('dashboard.criticalFails')}</th>
+                  </>
+                }
+              >
+                {criterionRows.map((r) => (
+                  <tr key={r.key}>
+                    <td>{r.label ?? r.key}</td>
+                    <td className="num">{pct(r.passRate)}</td>
+                    <td className="num">{n(r.passed)}</td>
+                    <td className="num">{n(r.failed)}</td>
+                    <td className="num">{n(r.na)}</td>
+                    <td className="num">{n(r.criticalFails)}</td>
+                  </tr>
+                ))}
+              </DataTable>
+            </Card>
+
+            <div className="grid-2">
+              <Card title={t('dashboard.distributionTitle')} actions={csv('distribution')}>
+                <BarChart
+                  title={t('dashboard.distributionTitle')}
+                  data={bands.map((b) => ({
+                    label: `${b.from}–${b.to}`,
+                    values: [{ name: t('dashboard.calls'), value: b.calls, color: 'var(--accent)' }],
+                  }))}
+                />
+              </Card>
+              <Card title={t('dashboard.topicsTitle')} actions={csv('topics')}>
+                {topicBars.length === 0 ? (
+                  <p className="muted">{t('dashboard.noTopics')}</p>
+                ) : (
+                  <>
+                    <BarChart title={t('dashboard.topicsTitle')} data={topicBars} />
+                    <div className="legend">
+                      {[...top, ...(topicTotals.size > top.length ? [t('dashboard.otherTopics')] : [])].map((k, i) => (
+                        <span key={k}>
+                          <i style={{ background: TOPIC_COLORS[i < top.length ? i : 6] }} />
+                          {k} <strong className="num">{n(topicTotals.get(k) ?? otherTotal)}</strong>
+                        </span>
+                      ))}
+                    </div>
+                  </>
+                )}
+              </Card>
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="card stat">
+      <div className="label">{label}</div>
+      <div className="value" data-testid={testId}>
+        {value}
+      </div>
+    </div>
+  );
+}
+
+interface BreakdownRow {
+  id: string | null;
+  name: string;
+  calls: number;
+  averageScore: number | null;
+  averageCoverage: number | null;
+  criticalFails: number;
+  previousAverageScore: number | null;
+  change: number | null;
+}
+
+function BreakdownTable({
+  rows,
+  first,
+  testId,
+  fmt,
+}: {
+  rows: BreakdownRow[];
+  first: string;
+  testId: string;
+  fmt: Record<'n' | 'score' | 'pct' | 'signed', (v: number | null | undefined) => string>;
+}) {
+  const { t } = useT();
+  return (
+    <DataTable
+      testId={testId}
+      head={
+        <>
+          <th>{first}</th>
+          <th className="num">{t('dashboard.calls')}</th>
+          <th className="num">{t('dashboard.averageScore')}</th>
+          <th className="num">{t('dashboard.averageCoverage')}</th>
+          <th className="num">{t('dashboard.criticalFails')}</th>
+          <th className="num">{t('dashboard.previous')}</th>
+          <th className="num">{t('dashboard.change')}</th>
+        </>
+      }
+    >
+      {rows.map((r) => (
+        <tr key={r.id ?? 'none'}>
+          <td>{r.name}</td>
+          <td className="num">{fmt.n(r.calls)}</td>
+          <td className="num">{fmt.score(r.averageScore)}</td>
+          <td className="num">{fmt.pct(r.averageCoverage)}</td>
+          <td className="num">{fmt.n(r.criticalFails)}</td>
+          <td className="num">{fmt.score(r.previousAverageScore)}</td>
+          <td className="num">{fmt.signed(r.change)}</td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}

@@ -1,0 +1,518 @@
+// Reports (issue 10.5): rollups kept by triggers equal a direct aggregate of the calls after any
+// sequence of intake, review, re-analysis, deletion and time zone changes; the GraphQL queries
+// answer from them with the account's days, the filters and the language-mismatch flag; CSV.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NONE_ID } from '../../src/domain/reports.ts';
+import { createTestDb, type TestDb } from '../support/db.ts';
+import { startTestService } from '../support/service.ts';
+import { parseCsv, signedIn } from '../http/support.ts';
+import { seedAccount, startGraphql, type Harness } from './support.ts';
+
+let t: TestDb;
+let h: Harness;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  h = await startGraphql(t);
+});
+afterAll(async () => {
+  await h?.close();
+  await t?.drop();
+});
+
+// What a call contributes, written independently of the triggers' SQL.
+// Every call counts in its day row and in its month row.
+const KEYS = `b.grain, b.day::text AS day, c.agent_id::text AS agent,
+  coalesce(c.campaign_id::text, '${NONE_ID}') AS campaign, coalesce(c.template_id::text, '${NONE_ID}') AS template,
+  coalesce(c.language, c.detected_language, '') AS language, c.language_mismatch AS mismatch`;
+const BUCKETS = `CROSS JOIN LATERAL (VALUES ('day', (c.started_at AT TIME ZONE a.time_zone)::date),
+  ('month', date_trunc('month', c.started_at AT TIME ZONE a.time_zone)::date)) b (grain, day)`;
+const SCORED = `FROM calls c JOIN accounts a ON a.id = c.account_id ${BUCKETS}
+  WHERE c.account_id = $1 AND c.status = 'analyzed' AND c.score IS NOT NULL`;
+const CRIT_FAIL = `EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(c.criteria, '[]')) e
+  WHERE e->>'result' = 'failed' AND (e->>'critical')::boolean)`;
+
+async function direct(accountId: string) {
+  const days = await t.sql(
+    `SELECT ${KEYS}, count(*)::int AS calls, trim_scale(sum(c.score::numeric))::text AS score_sum,
+            trim_scale(coalesce(sum(c.coverage::numeric), 0))::text AS coverage_sum, count(c.coverage)::int AS coverage_calls,
+            (count(*) FILTER (WHERE ${CRIT_FAIL}))::int AS critical_fails,
+            array_agg(least(9, floor(c.score / 10))::int ORDER BY least(9, floor(c.score / 10))) AS bands
+       ${SCORED} GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+    [accountId],
+  );
+  const criteria = await t.sql(
+    `SELECT ${KEYS}, e->>'key' AS criterion, (count(*) FILTER (WHERE e->>'result' = 'passed'))::int AS passed,
+            (count(*) FILTER (WHERE e->>'result' = 'failed'))::int AS failed,
+            (count(*) FILTER (WHERE e->>'result' = 'na'))::int AS na,
+            (count(*) FILTER (WHERE e->>'result' = 'failed' AND (e->>'critical')::boolean))::int AS critical_fails
+       FROM calls c JOIN accounts a ON a.id = c.account_id ${BUCKETS}
+      CROSS JOIN jsonb_array_elements(coalesce(c.criteria, '[]')) e
+      WHERE c.account_id = $1 AND c.status = 'analyzed' AND c.score IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`,
+    [accountId],
+  );
+  const topics = await t.sql(
+    `SELECT ${KEYS}, c.topic, count(*)::int AS calls ${SCORED} AND c.topic IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`,
+    [accountId],
+  );
+  return { days, criteria, topics };
+}
+
+const RKEYS = `grain, day::text AS day, agent_id::text AS agent, campaign_id::text AS campaign, template_id::text AS template,
+  language, language_mismatch AS mismatch`;
+
+async function kept(accountId: string) {
+  const days = await t.sql(
+    `SELECT ${RKEYS}, calls, trim_scale(score_sum)::text AS score_sum, trim_scale(coverage_sum)::text AS coverage_sum,
+            coverage_calls, critical_fails,
+            array_cat(array_cat(array_cat(array_fill(0, ARRAY[band_0]), array_fill(1, ARRAY[band_1])),
+                      array_cat(array_fill(2, ARRAY[band_2]), array_fill(3, ARRAY[band_3]))),
+              array_cat(array_cat(array_cat(array_fill(4, ARRAY[band_4]), array_fill(5, ARRAY[band_5])),
+                      array_cat(array_fill(6, ARRAY[band_6]), array_fill(7, ARRAY[band_7]))),
+                      array_cat(array_fill(8, ARRAY[band_8]), array_fill(9, ARRAY[band_9])))) AS bands
+       FROM report_days WHERE account_id = $1 AND calls <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+    [accountId],
+  );
+  const criteria = await t.sql(
+    `SELECT ${RKEYS}, criterion, passed, failed, na, critical_fails FROM report_criteria_days
+      WHERE account_id = $1 AND passed + failed + na <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`,
+    [accountId],
+  );
+  const topics = await t.sql(
+    `SELECT ${RKEYS}, topic, calls FROM report_topic_days WHERE account_id = $1 AND calls <> 0
+      ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`,
+    [accountId],
+  );
+  // Rows emptied by removals hold nothing but zeros.
+  const [stale] = await t.sql(
+    `SELECT (SELECT count(*) FROM report_days WHERE account_id = $1 AND calls = 0
+               AND (score_sum <> 0 OR coverage_sum <> 0 OR coverage_calls <> 0 OR critical_fails <> 0
+                    OR band_0 + band_1 + band_2 + band_3 + band_4 + band_5 + band_6 + band_7 + band_8 + band_9 <> 0))
+          + (SELECT count(*) FROM report_criteria_days WHERE account_id = $1 AND passed + failed + na = 0
+               AND critical_fails <> 0)::int AS n`,
+    [accountId],
+  );
+  expect(Number(stale.n)).toBe(0);
+  return { days, criteria, topics };
+}
+
+const criterion = fc.record({
+  key: fc.constantFrom('greeting', 'no_rudeness', 'resolved'),
+  result: fc.constantFrom('passed', 'failed', 'na'),
+  critical: fc.boolean(),
+});
+const criteriaArb = fc.uniqueArray(criterion, { selector: (c) => c.key, maxLength: 3 }).map((list) =>
+  list.map((c) => ({
+    ...c,
+    label: c.key,
+    kind: 'phrase',
+    points: c.result === 'passed' ? 1 : 0,
+    max_points: c.result === 'na' ? 0 : 1,
+    evidence: [],
+  })),
+);
+const scoreArb = fc.option(fc.integer({ min: 0, max: 1000 }).map((n) => n / 10));
+const coverageArb = fc.option(fc.integer({ min: 0, max: 26 }).map((n) => n / 26));
+
+describe('rollups kept by triggers', () => {
+  it('equal a direct aggregate after any sequence of intake, review, re-analysis, deletion and zone changes', async () => {
+    const acme = await seedAccount(h, 'Acme');
+    const accountId = acme.account.id;
+    const agents = await Promise.all(
+      ['Ana', 'Luis'].map((name) =>
+        h.app.db.agent.create({ data: { accountId, name, nameNormalized: name.toLowerCase() } }),
+      ),
+    );
+    const campaign = await h.app.db.campaign.create({ data: { accountId, name: 'C', nameNormalized: 'c' } });
+    const template = await h.app.db.template.create({
+      data: { accountId, name: 'T', definition: { version: 1, criteria: [], topics: [] } },
+    });
+    const STATUSES = ['queued', 'analyzing', 'analyzed', 'analyzed', 'transcribed', 'failed'] as const;
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant('intake' as const),
+        n: fc.integer({ min: 1, max: 3 }),
+        status: fc.constantFrom(...STATUSES),
+        agent: fc.integer({ min: 0, max: 1 }),
+        campaign: fc.boolean(),
+        template: fc.boolean(),
+        // Minutes around midnight UTC on the 1st, so the account's zone decides the day and the month.
+        minute: fc.integer({ min: -600, max: 600 }),
+        topic: fc.constantFrom(null, 'Billing', 'Refund'),
+        language: fc.constantFrom(null, 'en', 'es'),
+        mismatch: fc.boolean(),
+        score: scoreArb,
+        coverage: coverageArb,
+        criteria: criteriaArb,
+      }),
+      fc.record({ kind: fc.constant('review' as const), pick: fc.nat(), score: scoreArb, criteria: criteriaArb }),
+      fc.record({
+        kind: fc.constant('reanalysis' as const),
+        pick: fc.nat(),
+        score: scoreArb,
+        coverage: coverageArb,
+        criteria: criteriaArb,
+        topic: fc.constantFrom(null, 'Billing', 'Sales'),
+        mismatch: fc.boolean(),
+      }),
+      fc.record({
+        kind: fc.constant('fields' as const),
+        pick: fc.nat(),
+        agent: fc.integer({ min: 0, max: 1 }),
+        minute: fc.integer({ min: -600, max: 600 }),
+        detected: fc.constantFrom(null, 'en', 'fr'),
+      }),
+      fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+      fc.record({
+        kind: fc.constant('zone' as const),
+        zone: fc.constantFrom('UTC', 'America/New_York', 'Asia/Kolkata'),
+      }),
+    );
+    let seen = 0;
+    const pickOne = `(SELECT id FROM calls WHERE account_id = $1 ORDER BY id OFFSET $2 % greatest(1, (SELECT count(*) FROM calls WHERE account_id = $1)) LIMIT 1)`;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        for (const o of ops) {
+          if (o.kind === 'intake') {
+            // Several rows in one statement: the statement-level trigger must tally them all.
+            await t.sql(
+              `INSERT INTO calls (id, account_id, source, status, agent_id, campaign_id, template_id, started_at, language,
+                                  topic, language_mismatch, score, coverage, criteria, file_name, file_size, file_sha256,
+                                  content_type, storage_key, reserved_minutes, period)
+               SELECT gen_random_uuid(), $1, 'api', $2::"CallStatus", $3, $4, $5,
+                      timestamptz '2024-03-01 00:00Z' + $6 * interval '1 minute' + g * interval '7 minutes', $7, $8, $9,
+                      $10, $11, $12::jsonb, 'f.wav', 1, 'x', 'audio/wav', 'k', 1, '2024-03'
+                 FROM generate_series(1, $13::int) g`,
+              [
+                accountId,
+                o.status,
+                agents[o.agent]!.id,
+                o.campaign ? campaign.id : null,
+                o.template ? template.id : null,
+                o.minute,
+                o.language,
+                o.topic,
+                o.mismatch,
+                o.score,
+                o.coverage,
+                JSON.stringify(o.criteria),
+                o.n,
+              ],
+            );
+          } else if (o.kind === 'review') {
+            // An analyst overrides criteria: score and criteria change in place.
+            await t.sql(`UPDATE calls SET score = $3, criteria = $4::jsonb WHERE id = ${pickOne}`, [
+              accountId,
+              o.pick,
+              o.score,
+              JSON.stringify(o.criteria),
+            ]);
+          } else if (o.kind === 'reanalysis') {
+            await t.sql(`UPDATE calls SET status = 'analyzing' WHERE id = ${pickOne} AND status = 'analyzed'`, [
+              accountId,
+              o.pick,
+            ]);
+            await t.sql(
+              `UPDATE calls SET status = 'analyzed', score = $3, coverage = $4, criteria = $5::jsonb, topic = $6,
+                      language_mismatch = $7
+                WHERE id = ${pickOne} AND status = 'analyzing'`,
+              [accountId, o.pick, o.score, o.coverage, JSON.stringify(o.criteria), o.topic, o.mismatch],
+            );
+          } else if (o.kind === 'fields') {
+            await t.sql(
+              `UPDATE calls SET agent_id = $3, started_at = timestamptz '2024-03-01 00:00Z' + $4 * interval '1 minute',
+                      detected_language = $5
+                WHERE id = ${pickOne}`,
+              [accountId, o.pick, agents[o.agent]!.id, o.minute, o.detected],
+            );
+          } else if (o.kind === 'delete') {
+            await t.sql(`DELETE FROM calls WHERE id = ${pickOne}`, [accountId, o.pick]);
+          } else {
+            await t.sql(`UPDATE accounts SET time_zone = $2 WHERE id = $1`, [accountId, o.zone]);
+          }
+        }
+        const rollups = await kept(accountId);
+        expect(rollups).toEqual(await direct(accountId));
+        seen += rollups.days.length + rollups.criteria.length + rollups.topics.length;
+      }),
+      { numRuns: 30 },
+    );
+    // The runs did put scored calls in the reports (an always-empty comparison proves nothing).
+    expect(seen).toBeGreaterThan(0);
+    // Deleting a template or campaign moves its calls to "none"; deleting the account leaves nothing.
+    await h.app.db.template.delete({ where: { id: template.id } });
+    await h.app.db.campaign.delete({ where: { id: campaign.id } });
+    expect(await kept(accountId)).toEqual(await direct(accountId));
+    await h.app.db.account.delete({ where: { id: accountId } });
+    const [left] = await t.sql(
+      `SELECT (SELECT count(*) FROM report_days WHERE account_id = $1) + (SELECT count(*) FROM report_criteria_days
+               WHERE account_id = $1) + (SELECT count(*) FROM report_topic_days WHERE account_id = $1) AS n`,
+      [accountId],
+    );
+    expect(Number(left.n)).toBe(0);
+  });
+});
+
+describe('report queries', () => {
+  let acme: Awaited<ReturnType<typeof seedAccount>>;
+  let ana: { id: string };
+  let luis: { id: string };
+  let templateId: string;
+  const FILTER = { from: '2024-03-09', to: '2024-03-11' };
+
+  beforeAll(async () => {
+    acme = await seedAccount(h, 'Reports Co');
+    const accountId = acme.account.id;
+    const db = h.app.db;
+    await db.account.update({ where: { id: accountId }, data: { timeZone: 'America/New_York' } });
+    ana = await db.agent.create({ data: { accountId, name: 'Ana', nameNormalized: 'ana' } });
+    luis = await db.agent.create({ data: { accountId, name: '=Luis', nameNormalized: 'luis' } });
+    const campaign = await db.campaign.create({ data: { accountId, name: 'Ventas', nameNormalized: 'ventas' } });
+    const template = await db.template.create({
+      data: {
+        accountId,
+        name: 'T',
+        definition: {
+          version: 1,
+          criteria: [
+            { key: 'greeting', label: 'Greets the customer' },
+            { key: 'resolved', label: 'Resolves the issue' },
+          ],
+          topics: [],
+        },
+      },
+    });
+    templateId = template.id;
+    const crit = (key: string, result: string, critical = false) => ({
+      key,
+      label: key,
+      kind: 'phrase',
+      result,
+      points: result === 'passed' ? 1 : 0,
+      max_points: result === 'na' ? 0 : 1,
+      critical,
+      evidence: [],
+    });
+    const put = (over: Record<string, unknown>) =>
+      t.sql(
+        `INSERT INTO calls (id, account_id, source, status, agent_id, campaign_id, template_id, started_at, language,
+                            topic, language_mismatch, score, coverage, criteria, file_name, file_size, file_sha256,
+                            content_type, storage_key, reserved_minutes, period)
+         VALUES (gen_random_uuid(), $1, 'api', $2::"CallStatus", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb,
+                 'f.wav', 1, 'x', 'audio/wav', 'k', 1, '2024-03')`,
+        [
+          accountId,
+          over.status ?? 'analyzed',
+          over.agent,
+          over.campaign ?? null,
+          over.template ?? null,
+          over.at,
+          over.language ?? 'en',
+          over.topic ?? null,
+          over.mismatch ?? false,
+          over.score ?? null,
+          over.coverage ?? null,
+          JSON.stringify(over.criteria ?? []),
+        ],
+      );
+    const common = { agent: ana.id, campaign: campaign.id, template: template.id };
+    // 03:00Z on the 10th is still the 9th in New York.
+    await put({
+      ...common,
+      at: '2024-03-10T03:00:00Z',
+      score: 50,
+      coverage: 0.5,
+      topic: 'Billing',
+      criteria: [crit('greeting', 'failed', true)],
+    });
+    await put({
+      ...common,
+      at: '2024-03-10T15:00:00Z',
+      score: 90,
+      coverage: 1,
+      topic: 'Billing',
+      criteria: [crit('greeting', 'passed')],
+    });
+    await put({ ...common, at: '2024-03-07T15:00:00Z', score: 60, coverage: 1 }); // the previous period
+    await put({
+      agent: luis.id,
+      at: '2024-03-11T15:00:00Z',
+      language: 'es',
+      score: 70,
+      coverage: 0.8,
+      topic: 'Refund',
+      criteria: [crit('greeting', 'passed'), crit('resolved', 'failed')],
+    });
+    await put({ agent: luis.id, at: '2024-03-11T16:00:00Z', language: 'es', score: 10, mismatch: true });
+    await put({ ...common, at: '2024-03-10T15:00:00Z', status: 'transcribed' });
+    await put({ ...common, at: '2024-03-10T15:00:00Z', status: 'analyzing', score: 100 });
+  });
+
+  const TREND = `query($f: ReportFilter!, $i: ReportInterval!) { reportTrend(filter: $f, interval: $i) {
+    __typename ... on ReportTrend { rows { period calls averageScore averageCoverage criticalFails } }
+    ... on ValidationError { code issues { path message } } } }`;
+  const trend = async (f: Record<string, unknown>, i = 'DAY') =>
+    (await acme.as.viewer.gql(TREND, { f, i })).body.data.reportTrend;
+
+  it("buckets scored calls by the account's days, weeks and months, leaving out language mismatches", async () => {
+    expect((await trend(FILTER)).rows).toEqual([
+      { period: '2024-03-09', calls: 1, averageScore: 50, averageCoverage: 0.5, criticalFails: 1 },
+      { period: '2024-03-10', calls: 1, averageScore: 90, averageCoverage: 1, criticalFails: 0 },
+      { period: '2024-03-11', calls: 1, averageScore: 70, averageCoverage: 0.8, criticalFails: 0 },
+    ]);
+    expect((await trend({ ...FILTER, includeLanguageMismatch: true })).rows[2]).toEqual({
+      period: '2024-03-11',
+      calls: 2,
+      averageScore: 40,
+      averageCoverage: 0.8,
+      criticalFails: 0,
+    });
+    // 9 and 10 March 2024 are in the ISO week of Monday 4 March.
+    expect((await trend(FILTER, 'WEEK')).rows.map((r: any) => [r.period, r.calls, r.averageScore])).toEqual([
+      ['2024-03-04', 2, 70],
+      ['2024-03-11', 1, 70],
+    ]);
+    expect((await trend({ from: '2024-03-01', to: '2024-03-31' }, 'MONTH')).rows).toMatchObject([
+      { period: '2024-03-01', calls: 4, averageScore: 67.5 },
+    ]);
+  });
+
+  it('filters by agent, campaign, template and language', async () => {
+    const days = async (f: Record<string, unknown>) =>
+      (await trend({ ...FILTER, ...f })).rows.map((r: any) => r.period);
+    expect(await days({ agentIds: [luis.id] })).toEqual(['2024-03-11']);
+    expect(await days({ languages: ['ES'] })).toEqual(['2024-03-11']);
+    expect(await days({ templateIds: [templateId] })).toEqual(['2024-03-09', '2024-03-10']);
+    expect(await days({ campaignIds: [NONE_ID] })).toEqual(['2024-03-11']);
+    expect(await days({ agentIds: ['not-an-id'] })).toEqual([]);
+  });
+
+  it('per agent and campaign with the change against the previous period, per criterion, distribution, topics', async () => {
+    const q = `query($f: ReportFilter!) {
+      reportAgents(filter: $f) { ... on ReportBreakdown { rows { id name calls averageScore criticalFails previousCalls previousAverageScore change } } }
+      reportCampaigns(filter: $f) { ... on ReportBreakdown { rows { name calls averageScore } } }
+      reportCriteria(filter: $f) { ... on ReportCriteria { rows { key label passed failed na passRate criticalFails } } }
+      reportScoreDistribution(filter: $f) { ... on ReportScoreDistribution { rows { from to calls } } }
+      reportTopics(filter: $f, interval: DAY) { ... on ReportTopics { rows { period topic calls } } }
+    }`;
+    const r = await acme.as.viewer.gql(q, { f: FILTER });
+    expect(r.body.errors).toBeUndefined();
+    const d = r.body.data;
+    expect(d.reportAgents.rows).toEqual([
+      {
+        id: ana.id,
+        name: 'Ana',
+        calls: 2,
+        averageScore: 70,
+        criticalFails: 1,
+        previousCalls: 1,
+        previousAverageScore: 60,
+        change: 10,
+      },
+      {
+        id: luis.id,
+        name: '=Luis',
+        calls: 1,
+        averageScore: 70,
+        criticalFails: 0,
+        previousCalls: 0,
+        previousAverageScore: null,
+        change: null,
+      },
+    ]);
+    expect(d.reportCampaigns.rows).toEqual([
+      { name: 'Ventas', calls: 2, averageScore: 70 },
+      { name: null, calls: 1, averageScore: 70 },
+    ]);
+    expect(d.reportCriteria.rows).toEqual([
+      {
+        key: 'greeting',
+        label: 'Greets the customer',
+        passed: 2,
+        failed: 1,
+        na: 0,
+        passRate: 0.667,
+        criticalFails: 1,
+      },
+      { key: 'resolved', label: 'Resolves the issue', passed: 0, failed: 1, na: 0, passRate: 0, criticalFails: 0 },
+    ]);
+    expect(d.reportScoreDistribution.rows.filter((b: any) => b.calls)).toEqual([
+      { from: 50, to: 60, calls: 1 },
+      { from: 70, to: 80, calls: 1 },
+      { from: 90, to: 100, calls: 1 },
+    ]);
+    expect(d.reportTopics.rows).toEqual([
+      { period: '2024-03-09', topic: 'Billing', calls: 1 },
+      { period: '2024-03-10', topic: 'Billing', calls: 1 },
+      { period: '2024-03-11', topic: 'Refund', calls: 1 },
+    ]);
+  });
+
+  it('reads whole months from month rows and the rest from day rows, with the same answer', async () => {
+    const q = `query($f: ReportFilter!) {
+      reportCriteria(filter: $f) { ... on ReportCriteria { rows { key passed failed } } }
+      reportAgents(filter: $f) { ... on ReportBreakdown { rows { name calls averageScore previousCalls } } } }`;
+    const answer = async (from: string, to: string) => (await acme.as.viewer.gql(q, { f: { from, to } })).body.data;
+    const march = await answer('2024-03-01', '2024-03-31'); // one month row per key
+    expect(march.reportCriteria.rows).toHaveLength(2);
+    expect(await answer('2024-02-20', '2024-04-10')).toEqual(march); // days, a month, days
+    expect(await answer('2024-03-02', '2024-03-30')).toEqual(march); // day rows only
+  });
+
+  it('answers a ValidationError for a wrong filter', async () => {
+    const bad = await trend({ from: '2024-13-01', to: '2024-03-01' });
+    expect(bad.__typename).toBe('ValidationError');
+    expect(bad.issues.map((i: any) => i.path)).toContain('from');
+    const reversed = await trend({ from: '2024-03-02', to: '2024-03-01' });
+    expect(reversed.issues).toEqual([{ path: 'to', message: 'must not be before `from`' }]);
+    const long = await trend({ from: '2020-01-01', to: '2024-03-01' });
+    expect(long.issues[0].path).toBe('to');
+  });
+
+  it('follows a change of the time zone (the rollups are rebuilt in the new zone)', async () => {
+    await h.app.db.account.update({ where: { id: acme.account.id }, data: { timeZone: 'UTC' } });
+    expect((await trend(FILTER)).rows.map((r: any) => [r.period, r.calls])).toEqual([
+      ['2024-03-10', 2],
+      ['2024-03-11', 1],
+    ]);
+    await h.app.db.account.update({ where: { id: acme.account.id }, data: { timeZone: 'America/New_York' } });
+  });
+
+  it('exports every table as formula-safe CSV through the app route', async () => {
+    const svc = await startTestService(t);
+    try {
+      const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
+      const get = (path: string) => fetch(`${svc.url}${path}`, { headers: viewer.headers() });
+      const qs = `from=${FILTER.from}&to=${FILTER.to}`;
+      const agents = await get(`/api/reports/agents.csv?${qs}`);
+      expect(agents.status).toBe(200);
+      expect(agents.headers.get('content-disposition')).toContain('escucha-agents-2024-03-09-2024-03-11.csv');
+      const rows = parseCsv((await agents.text()).replace(/^\uFEFF/, ''));
+      expect(rows[0]).toEqual([
+        'agent',
+        'calls',
+        'average_score',
+        'average_coverage_percent',
+        'critical_fails',
+        'previous_calls',
+        'previous_average_score',
+        'change',
+      ]);
+      expect(rows[1]).toEqual(['Ana', '2', '70', '75', '1', '1', '60', '10']);
+      expect(rows[2]![0]).toBe("'=Luis");
+      for (const table of ['trend', 'campaigns', 'criteria', 'distribution', 'topics']) {
+        const r = await get(`/api/reports/${table}.csv?${qs}&interval=week&agentIds=${ana.id},${luis.id}`);
+        expect(r.status, table).toBe(200);
+        expect(parseCsv(await r.text()).length, table).toBeGreaterThan(1);
+      }
+      expect((await get(`/api/reports/agents.csv?from=2024-03-09`)).status).toBe(400);
+      expect((await get(`/api/reports/secrets.csv?${qs}`)).status).toBe(404);
+      expect((await fetch(`${svc.url}/api/reports/agents.csv?${qs}`)).status).toBe(401);
+    } finally {
+      await svc.stop();
+    }
+  });
+});
