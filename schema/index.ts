@@ -15,5 +15,6 @@ import './types/usage.ts';
 import './types/subscription.ts';
 import './types/service-status.ts';
 import './types/vocabulary.ts';
+import './types/review.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

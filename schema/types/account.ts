@@ -23,6 +23,9 @@ export const Account = builder.prismaObject('Account', {
     agentChannel: t.exposeString('agentChannel', {
       description: 'Channel of the agent on stereo recordings: `left` or `right`.',
     }),
+    disputeWindowDays: t.exposeInt('disputeWindowDays', {
+      description: 'Days after a call is analyzed during which its agent may acknowledge it or dispute a criterion.',
+    }),
     plan: t.field({
       type: Plan,
       resolve: (a) => ({ minutes: a.planMinutes, seats: a.planSeats, manualUploadMaxBytes: a.manualUploadMaxBytes }),
@@ -52,13 +55,14 @@ builder.mutationField('updateAccountSettings', (t) =>
     authScopes: { admin: true },
     errors: directErrors,
     description:
-      'Admins: the stereo channel that carries the agent (the other is the customer), and the time zone of local times in file names and of the monthly usage period. Errors: `invalid_time_zone`.',
-    args: { agentChannel: t.arg({ type: AgentChannel }), timeZone: t.arg.string() },
+      'Admins: the stereo channel that carries the agent (the other is the customer), the time zone of local times in file names and of the monthly usage period, and the days agents have to acknowledge or dispute a scored call. Errors: `invalid_time_zone`, `invalid_dispute_window`.',
+    args: { agentChannel: t.arg({ type: AgentChannel }), timeZone: t.arg.string(), disputeWindowDays: t.arg.int() },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
       await updateAccountSettings(ctx.app.db, id, {
         ...(args.agentChannel != null && { agentChannel: args.agentChannel }),
         ...(args.timeZone != null && { timeZone: args.timeZone.trim() }),
+        ...(args.disputeWindowDays != null && { disputeWindowDays: args.disputeWindowDays }),
       });
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },

@@ -54,6 +54,8 @@ export interface AccountSettings {
   agentChannel?: 'left' | 'right';
   /** IANA time zone: local times in file names and the monthly usage period follow it. */
   timeZone?: string;
+  /** Days after analysis during which an agent may acknowledge a call or dispute a criterion (1–365). */
+  disputeWindowDays?: number;
 }
 
 export async function updateAccountSettings(db: Db, accountId: string, settings: AccountSettings) {
@@ -66,9 +68,20 @@ export async function updateAccountSettings(db: Db, accountId: string, settings:
       `Unknown time zone "${settings.timeZone}" (use an IANA name like Europe/Madrid).`,
     );
   }
+  if (
+    settings.disputeWindowDays !== undefined &&
+    !(
+      Number.isInteger(settings.disputeWindowDays) &&
+      settings.disputeWindowDays >= 1 &&
+      settings.disputeWindowDays <= 365
+    )
+  ) {
+    throw new DomainError('invalid_dispute_window', 'The dispute window is a whole number of days from 1 to 365.');
+  }
   return db.account.update({
     where: { id: accountId },
     data: {
+      ...(settings.disputeWindowDays !== undefined && { disputeWindowDays: settings.disputeWindowDays }),
       ...(settings.agentChannel !== undefined && { agentChannel: settings.agentChannel }),
       ...(settings.timeZone !== undefined && { timeZone: settings.timeZone }),
     },

@@ -46,6 +46,7 @@ export const ERRORS = {
   invalid_event_types: { kind: 'validation', status: 400 },
   invalid_rate: { kind: 'validation', status: 400 },
   invalid_since: { kind: 'validation', status: 400 },
+  invalid_dispute_window: { kind: 'validation', status: 400 },
   // Intake's agent rules (intake document §7: 422).
   agent_required: { kind: 'validation', status: 422 },
   unknown_agent: { kind: 'validation', status: 422 },
@@ -61,6 +62,10 @@ export const ERRORS = {
   not_transcribed: { kind: 'conflict', status: 409 },
   no_template: { kind: 'conflict', status: 409 },
   webhook_disabled: { kind: 'conflict', status: 409 },
+  // Agents' acknowledgements and disputes (src/domain/disputes.ts).
+  dispute_window_closed: { kind: 'conflict', status: 409 },
+  already_disputed: { kind: 'conflict', status: 409 },
+  dispute_closed: { kind: 'conflict', status: 409 },
 
   // Plan limits.
   no_minutes: { kind: 'limit', status: 402 },

@@ -2,6 +2,7 @@ import { enqueue } from '../../workers/jobs.ts';
 import type { Db } from '../db/client.ts';
 import { transition } from '../lifecycle/transition.ts';
 import { DomainError, notFound } from './errors.ts';
+import { discardReviews, type Reviewer } from './review.ts';
 import { getApplicableTemplate } from './templates.ts';
 
 /**
@@ -9,7 +10,17 @@ import { getApplicableTemplate } from './templates.ts';
  * has a template). The revision bump and the job are one transaction: a job never runs for a
  * revision that was rolled back, and the worker can tell a stale job from the latest request.
  */
-export async function requestReanalysis(db: Db, accountId: string, callId: string, requestedBy: string) {
+export async function requestReanalysis(
+  db: Db,
+  accountId: string,
+  callId: string,
+  requestedBy: string,
+  /**
+   * Reviewed results are kept by default (the analysis re-applies them on top of its new results);
+   * `discardReviewsBy` undoes them now, in the request's transaction, recorded in the history as that user's.
+   */
+  opts: { discardReviewsBy?: Reviewer } = {},
+) {
   const call = await db.call.findFirst({
     where: { id: callId, accountId },
     select: { id: true, status: true, segments: true, campaignId: true, language: true, detectedLanguage: true },
@@ -37,6 +48,7 @@ export async function requestReanalysis(db: Db, accountId: string, callId: strin
       data: { analysisRevision: { increment: 1 } },
     });
     if (!moved) throw new DomainError('not_ready', 'This call is already being analyzed.');
+    if (opts.discardReviewsBy) await discardReviews(tx, opts.discardReviewsBy, callId);
     await enqueue(tx, 'analyze', { callId });
     return tx.call.findUniqueOrThrow({ where: { id: callId } });
   });
