@@ -1243,7 +1243,9 @@ describe('validation errors of every mutation', () => {
     for (const cases of Object.values(TABLE)) {
       for (const c of cases) {
         if (c.expect.__typename === 'ValidationError')
-          expect(c.expect.code, c.what).toMatch(/^(invalid_(?!credentials)\w+|weak_password|private_address|agent_required|unknown_agent)$/);
+          expect(c.expect.code, c.what).toMatch(
+            /^(invalid_(?!credentials)\w+|weak_password|private_address|agent_required|unknown_agent)$/,
+          );
       }
     }
   });

@@ -19,6 +19,7 @@ const NAV: { section: MessageKey; items: { to: string; label: MessageKey; icon: 
     items: [
       { to: '/calls', label: 'nav.calls', icon: 'phone' },
       { to: '/upload', label: 'nav.upload', icon: 'upload' },
+      { to: '/disputes', label: 'nav.disputes', icon: 'flag' },
     ],
   },
   {
@@ -63,8 +64,18 @@ export function Shell({ children }: { children: ReactNode }) {
   const { t } = useT();
   const { session, signOut } = useAuth();
   const { pathname } = useLocation();
-  const [{ data }] = useQuery({ query: AccountQuery });
   const user = session?.user;
+  const isAgent = user?.role === 'AGENT';
+  // The account query is closed to agent users; they see their own calls and disputes only.
+  const [{ data }] = useQuery({ query: AccountQuery, pause: isAgent });
+  const nav = isAgent
+    ? [
+        {
+          section: NAV[0]!.section,
+          items: NAV[0]!.items.filter((i) => i.to === '/calls' || i.to === '/disputes'),
+        },
+      ]
+    : NAV;
   const roleKey = `roles.${user?.role ?? 'VIEWER'}` as MessageKey;
 
   return (
@@ -83,7 +94,7 @@ export function Shell({ children }: { children: ReactNode }) {
           </span>
         </Link>
         <nav className="nav" aria-label={t('nav.label')}>
-          {NAV.map((group) => (
+          {nav.map((group) => (
             <div key={group.section} className="stack-sm" style={{ gap: 2 }}>
               <div className="nav-section">{t(group.section)}</div>
               {group.items.map((item) => {
