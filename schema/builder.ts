@@ -16,9 +16,17 @@ export const MAX_PAGE_SIZE = 100;
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
-  // Role scopes are "at least": owner > admin > analyst > viewer (see schema/types/user.ts for who may do what).
-  AuthScopes: { member: boolean; analyst: boolean; admin: boolean; owner: boolean };
-  AuthContexts: { member: SignedInContext; analyst: SignedInContext; admin: SignedInContext; owner: SignedInContext };
+  // Role scopes are "at least": owner > admin > analyst > viewer > agent (see schema/types/user.ts for who may do
+  // what). `member` is viewer and above, so every field stays closed to agent users unless it says `signedIn`:
+  // only the fields an agent may use (their own calls, disputes, session) do, and they narrow the data themselves.
+  AuthScopes: { signedIn: boolean; member: boolean; analyst: boolean; admin: boolean; owner: boolean };
+  AuthContexts: {
+    signedIn: SignedInContext;
+    member: SignedInContext;
+    analyst: SignedInContext;
+    admin: SignedInContext;
+    owner: SignedInContext;
+  };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
@@ -37,7 +45,8 @@ export const builder = new SchemaBuilder<{
     authScopes: (ctx) => {
       const role = ctx.session?.user.role;
       return {
-        member: !!role,
+        signedIn: !!role,
+        member: !!role && roleAtLeast(role, 'viewer'),
         analyst: !!role && roleAtLeast(role, 'analyst'),
         admin: !!role && roleAtLeast(role, 'admin'),
         owner: role === 'owner',

@@ -21,5 +21,6 @@ import './types/audit.ts';
 import './types/bulk-reanalysis.ts';
 import './types/review-queue.ts';
 import './types/redaction.ts';
+import './types/review.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -50,6 +50,15 @@ export const CriterionResult = z.object({
   reason_code: z.string().optional(),
   reason_params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   evidence: z.array(Evidence),
+  /** The criterion's weight in the template (absent on calls analyzed before reviews existed). */
+  weight: z.number().optional(),
+  /**
+   * Present when a reviewer overrode the result (src/domain/review.ts): `result`, `points` and
+   * `max_points` are then the reviewed values and this is what the analysis said.
+   */
+  auto_result: CriterionOutcome.optional(),
+  /** The latest override: its note, who and when. */
+  review: z.object({ note: z.string(), by_id: z.string().nullable(), by_name: z.string(), at: z.string() }).optional(),
 });
 export type CriterionResult = z.infer<typeof CriterionResult>;
 export const Criteria = z.array(CriterionResult);

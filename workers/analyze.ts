@@ -1,6 +1,7 @@
 import type { AppContext } from '../src/app/context.ts';
 import { analyzeCall, createLlmClient, type LlmClient } from '../src/analysis/index.ts';
-import { parseColumn, Segments } from '../src/call-columns.ts';
+import { Criteria, parseColumn, Segments } from '../src/call-columns.ts';
+import { carryOverReviews, effectiveTotals, lockCall } from '../src/domain/review.ts';
 import { getApplicableTemplate } from '../src/domain/templates.ts';
 import { transition } from '../src/lifecycle/transition.ts';
 import { enqueueCallAnalyzed } from '../src/webhooks/enqueue.ts';
@@ -66,18 +67,27 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
     { llm, logger: log },
   );
   await db.$transaction(async (tx) => {
+    // Reviewed results survive a re-analysis: a person's correction is re-applied on top of the new
+    // automatic results. The row is read under lock here, not at the start, so a review committed
+    // while the analysis ran is not lost.
+    const current = await lockCall(tx, call.accountId, callId);
+    const carried = carryOverReviews(parseColumn(Criteria, current?.criteria), result.criteria, template.definition);
+    const totals = carried.reviewed
+      ? effectiveTotals(carried.criteria, template.definition)
+      : { score: result.score, coverage: result.coverage, needsReview: result.needsReview };
     const moved = await transition(tx, callId, 'analyzing', 'analyzed', {
-      detail: `score ${result.score ?? 'n/a'} with ${template.name}`,
+      detail: `score ${totals.score ?? 'n/a'} with ${template.name}${carried.reviewed ? ` (reviewed; automatic ${result.score ?? 'n/a'})` : ''}`,
       where: { analysisRevision: call.analysisRevision },
       data: {
         templateId: template.id,
-        score: result.score,
-        coverage: result.coverage,
-        needsReview: result.needsReview,
+        score: totals.score,
+        autoScore: result.score,
+        coverage: totals.coverage,
+        needsReview: totals.needsReview,
         languageMismatch: template.languageMismatch,
         topic: result.topic_label ?? result.topic,
         summary: result.summary,
-        criteria: result.criteria as object[],
+        criteria: carried.criteria as object[],
         metrics: result.metrics as object,
         analyzedAt: new Date(),
       },

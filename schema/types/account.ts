@@ -36,6 +36,9 @@ export const Account = builder.prismaObject('Account', {
       select: { scoreGood: true, scoreFair: true },
       resolve: (a) => ({ good: a.scoreGood, fair: a.scoreFair }),
     }),
+    disputeWindowDays: t.exposeInt('disputeWindowDays', {
+      description: 'Days after a call is analyzed during which its agent may acknowledge it or dispute a criterion.',
+    }),
     plan: t.field({
       type: Plan,
       resolve: (a) => ({ minutes: a.planMinutes, seats: a.planSeats, manualUploadMaxBytes: a.manualUploadMaxBytes }),
@@ -65,12 +68,13 @@ builder.mutationField('updateAccountSettings', (t) =>
     authScopes: { admin: true },
     errors: directErrors,
     description:
-      'Admins: the stereo channel that carries the agent (the other is the customer), the time zone of local times in file names and of the monthly usage period, and the score colour bands (`scoreGood` and `scoreFair` together). Errors: `invalid_time_zone`, `invalid_score_bands`.',
+      'Admins: the stereo channel that carries the agent (the other is the customer), the time zone of local times in file names and of the monthly usage period, the score colour bands (`scoreGood` and `scoreFair` together), and the days agents have to acknowledge or dispute a scored call. Errors: `invalid_time_zone`, `invalid_score_bands`, `invalid_dispute_window`.',
     args: {
       agentChannel: t.arg({ type: AgentChannel }),
       timeZone: t.arg.string(),
       scoreGood: t.arg.int({ description: 'Lowest good score (0–100); with scoreFair.' }),
       scoreFair: t.arg.int({ description: 'Lowest fair score, below scoreGood; with scoreGood.' }),
+      disputeWindowDays: t.arg.int(),
     },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
@@ -81,6 +85,7 @@ builder.mutationField('updateAccountSettings', (t) =>
           // Both or neither: one alone could silently cross the other.
           scoreBands: { good: args.scoreGood ?? Number.NaN, fair: args.scoreFair ?? Number.NaN },
         }),
+        ...(args.disputeWindowDays != null && { disputeWindowDays: args.disputeWindowDays }),
       });
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },

@@ -24,7 +24,8 @@ import {
 import { searchSnippets, type SearchSnippet } from '../../src/domain/calls-search.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/domain/reanalyze.ts';
-import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+import { callScope, scopeFilter } from '../../src/domain/agent-scope.ts';
+import { accountIdOf, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 
 export const CallStatusEnum = builder.enumType('CallStatus', {
   description: 'TRANSCRIBED means transcribed but not analyzed (no template applied).',
@@ -58,7 +59,7 @@ const CallSortEnum = builder.enumType('CallSortField', {
 const SortOrderEnum = builder.enumType('SortOrder', {
   values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const,
 });
-const CriterionOutcomeEnum = builder.enumType('CriterionOutcome', {
+export const CriterionOutcomeEnum = builder.enumType('CriterionOutcome', {
   values: { PASSED: { value: 'passed' }, FAILED: { value: 'failed' }, NA: { value: 'na' } } as const,
 });
 
@@ -214,7 +215,9 @@ export const Call = builder.prismaObject('Call', {
       query: { orderBy: [{ at: 'asc' }, { id: 'asc' }] },
     }),
     webhookDeliveries: t.relation('deliveries', {
-      description: 'Webhook deliveries of this call, newest first.',
+      // Integration details are not an agent's business.
+      authScopes: { member: true },
+      description: 'Webhook deliveries of this call, newest first. Viewers and above.',
       query: { orderBy: { createdAt: 'desc' } },
     }),
     recordingUrl: t.string({
@@ -367,8 +370,8 @@ const CallFilterOptionsRef = builder
 builder.queryFields((t) => ({
   calls: t.field({
     type: CallConnection,
-    authScopes: { member: true },
-    description: `Calls of the account, newest first by default. Page size is capped at ${MAX_PAGE_SIZE}.`,
+    authScopes: { signedIn: true },
+    description: `Calls of the account (an AGENT user: only their own agent's calls), newest first by default. Page size is capped at ${MAX_PAGE_SIZE}.`,
     args: {
       filter: t.arg({ type: CallFilter }),
       sort: t.arg({ type: CallSortEnum, defaultValue: 'started_at' }),
@@ -385,7 +388,8 @@ builder.queryFields((t) => ({
     resolve: async (_r, args, ctx, info) => {
       const backward = args.last != null || args.before != null;
       const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, (backward ? args.last : args.first) ?? 20));
-      const filter = cleanFilter(args.filter);
+      // The agent role's restriction is part of the filter, so the page, its counts and snippets all obey it.
+      const filter = scopeFilter(cleanFilter(args.filter), callViewerOf(ctx));
       const accountId = accountIdOf(ctx);
       const asked = selectedFields(info);
       let ids: string[] = [];
@@ -433,11 +437,12 @@ builder.queryFields((t) => ({
   call: t.prismaField({
     type: 'Call',
     nullable: true,
-    authScopes: { member: true },
+    authScopes: { signedIn: true },
+    description: "A call of the account; null for another account's id, or, for an AGENT user, another agent's call.",
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _r, args, ctx) => {
       const id = uuidOrNull(args.id);
-      return id ? ctx.app.db.call.findFirst({ ...query, where: { id, accountId: accountIdOf(ctx) } }) : null;
+      return id ? ctx.app.db.call.findFirst({ ...query, where: { id, ...callScope(callViewerOf(ctx)) } }) : null;
     },
   }),
   callTopics: t.stringList({
@@ -460,14 +465,21 @@ builder.mutationField('reanalyzeCall', (t) =>
     errors: directErrors,
     description:
       'Queues a new analysis with the template that applies now. Analysts and above. Errors: `not_transcribed`, `not_ready`, `no_template`.',
-    args: { id: t.arg.id({ required: true }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      keepReviews: t.arg.boolean({
+        defaultValue: true,
+        description:
+          "true (default): criteria a person overrode keep the reviewer's result on top of the new analysis. false: the reviews are undone (recorded in the call's review history).",
+      }),
+    },
     resolve: async (query, _r, args, ctx) => {
-      const call = await requestReanalysis(
-        ctx.app.db,
-        accountIdOf(ctx),
-        parseUuid(args.id, 'Call'),
-        sessionOf(ctx).user.id,
-      );
+      const user = sessionOf(ctx).user;
+      const call = await requestReanalysis(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Call'), user.id, {
+        ...(args.keepReviews === false && {
+          discardReviewsBy: { id: user.id, accountId: user.accountId, name: user.name },
+        }),
+      });
       return ctx.app.db.call.findUniqueOrThrow({ ...query, where: { id: call.id } });
     },
   }),

@@ -26,6 +26,8 @@ export const accountIdOf = (ctx: GraphQLContext) => sessionOf(ctx).user.accountI
 
 /** The signed-in user as the author of an audited change (src/domain/audit.ts). */
 export const byUser = (ctx: GraphQLContext): AuditBy => ({ userId: sessionOf(ctx).user.id });
+/** The signed-in user as a viewer of calls (an agent user sees only their agent's calls). */
+export const callViewerOf = (ctx: GraphQLContext) => sessionOf(ctx).user;
 
 /** Options for a mutation returning an object type directly in its result union. */
 export const directErrors = { types: ALL_ERRORS, directResult: true } as const;
@@ -39,12 +41,14 @@ export const UserRoleEnum = builder.enumType('UserRole', {
     '- ANALYST: also re-analyzes calls (one or in bulk), works the review queue, manages templates (incl. preview) and campaigns.',
     '- ADMIN: also manages agents (they occupy paid seats), users and invitations, API keys and the webhook.',
     '- OWNER: also grants or removes the owner role; an account always keeps at least one owner.',
+    "- AGENT: below viewer; linked to one agent of the team, sees only that agent's calls, acknowledges them and disputes criteria.",
   ].join('\n'),
   values: {
     OWNER: { value: 'owner' },
     ADMIN: { value: 'admin' },
     ANALYST: { value: 'analyst' },
     VIEWER: { value: 'viewer' },
+    AGENT: { value: 'agent' },
   } as const,
 });
 

@@ -71,7 +71,7 @@ builder.mutationFields((t) => ({
     },
   }),
   changePassword: t.boolean({
-    authScopes: { member: true },
+    authScopes: { signedIn: true },
     errors: wrappedErrors,
     description: 'Needs the current password; signs out every other session of the user.',
     args: { currentPassword: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }) },

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import type { CallUpdate } from '../../src/lifecycle/updates.ts';
-import { accountIdOf, uuidOrNull } from './common.ts';
+import { callScope } from '../../src/domain/agent-scope.ts';
+import { accountIdOf, callViewerOf, uuidOrNull } from './common.ts';
 
 builder.subscriptionField('callUpdated', (t) =>
   t.prismaField({
@@ -18,7 +19,7 @@ builder.subscriptionField('callUpdated', (t) =>
     },
     // The notification carries only ids; the row is re-read so the client sees committed, current state.
     resolve: (query, update: CallUpdate, _a, ctx) =>
-      ctx.app.db.call.findFirst({ ...query, where: { id: update.id, accountId: accountIdOf(ctx) } }),
+      ctx.app.db.call.findFirst({ ...query, where: { id: update.id, ...callScope(callViewerOf(ctx)) } }),
   }),
 );
 

@@ -9,6 +9,10 @@ export const User = builder.prismaObject('User', {
     email: t.exposeString('email'),
     name: t.exposeString('name'),
     role: t.expose('role', { type: UserRoleEnum }),
+    agent: t.relation('agent', {
+      nullable: true,
+      description: "Role AGENT: the agent of the team this user is; they see only that agent's calls.",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     removedAt: t.expose('removedAt', { type: 'DateTime', nullable: true }),
   }),
@@ -19,6 +23,7 @@ export const Invitation = builder.prismaObject('Invitation', {
     id: t.exposeID('id'),
     email: t.exposeString('email'),
     role: t.expose('role', { type: UserRoleEnum }),
+    agent: t.relation('agent', { nullable: true, description: 'Role AGENT: the agent the invited user will be.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     acceptedAt: t.expose('acceptedAt', { type: 'DateTime', nullable: true }),
@@ -45,7 +50,7 @@ const InvitationPayload = builder
 builder.queryFields((t) => ({
   me: t.prismaField({
     type: 'User',
-    authScopes: { member: true },
+    authScopes: { signedIn: true },
     description: 'The signed-in user.',
     resolve: (query, _r, _a, ctx) =>
       ctx.app.db.user.findUniqueOrThrow({ ...query, where: { id: sessionOf(ctx).user.id } }),
@@ -81,9 +86,17 @@ builder.mutationFields((t) => ({
     errors: directErrors,
     description:
       'Invites someone by email. The returned link is the only way in: pass it on yourself (no email is sent). Owners and admins; only owners invite owners.',
-    args: { email: t.arg.string({ required: true }), role: t.arg({ type: UserRoleEnum, required: true }) },
+    args: {
+      email: t.arg.string({ required: true }),
+      role: t.arg({ type: UserRoleEnum, required: true }),
+      agentId: t.arg.id({ description: 'Required for role AGENT: the agent of the team the person is.' }),
+    },
     resolve: async (_r, args, ctx) => {
-      const { invitation, token } = await inviteUser(ctx.app.db, actorOf(ctx), args);
+      const { invitation, token } = await inviteUser(ctx.app.db, actorOf(ctx), {
+        email: args.email,
+        role: args.role,
+        agentId: args.agentId == null ? null : parseUuid(args.agentId, 'Agent'),
+      });
       const link = `${ctx.app.config.publicUrl}/invite/${token}`;
       // There is no mail service; the log is the fallback for an inviter who lost the link.
       ctx.app.log.info(
@@ -108,10 +121,21 @@ builder.mutationFields((t) => ({
     type: 'User',
     authScopes: { admin: true },
     errors: directErrors,
-    description: 'Owners and admins; only owners grant or take away the owner role; the last owner cannot be demoted.',
-    args: { userId: t.arg.id({ required: true }), role: t.arg({ type: UserRoleEnum, required: true }) },
+    description:
+      'Owners and admins; only owners grant or take away the owner role; the last owner cannot be demoted. Role AGENT needs `agentId` (the agent of the team the user is). Errors: `agent_required`, `unknown_agent`, `last_owner`.',
+    args: {
+      userId: t.arg.id({ required: true }),
+      role: t.arg({ type: UserRoleEnum, required: true }),
+      agentId: t.arg.id({ description: 'Role AGENT: the agent of the team the user is.' }),
+    },
     resolve: async (query, _r, args, ctx) => {
-      const user = await changeUserRole(ctx.app.db, actorOf(ctx), parseUuid(args.userId, 'User'), args.role);
+      const user = await changeUserRole(
+        ctx.app.db,
+        actorOf(ctx),
+        parseUuid(args.userId, 'User'),
+        args.role,
+        args.agentId == null ? null : parseUuid(args.agentId, 'Agent'),
+      );
       return ctx.app.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
     },
   }),

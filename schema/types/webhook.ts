@@ -23,6 +23,10 @@ const WebhookEventTypeEnum = builder.enumType('WebhookEventType', {
     'Events an endpoint can subscribe to. `call.analyzed` is the default; the others are opt-in. Payloads: /v1/webhooks/schema.json.',
   values: {
     CALL_ANALYZED: { value: 'call.analyzed', description: 'A call was transcribed and scored.' },
+    CALL_REVIEWED: {
+      value: 'call.reviewed',
+      description: 'A person overrode a criterion of an analyzed call (the reviewed data and the change).',
+    },
     CALL_FAILED: { value: 'call.failed', description: 'A call could not be processed.' },
     WEBHOOK_DISABLED: {
       value: 'webhook.disabled',
@@ -54,7 +58,7 @@ builder.prismaObject('WebhookEndpoint', {
     eventTypes: t.field({
       type: [WebhookEventTypeEnum],
       select: { eventTypes: true },
-      resolve: (e) => e.eventTypes as ('call.analyzed' | 'call.failed' | 'webhook.disabled')[],
+      resolve: (e) => e.eventTypes as ('call.analyzed' | 'call.reviewed' | 'call.failed' | 'webhook.disabled')[],
     }),
     campaign: t.relation('campaign', {
       nullable: true,

@@ -356,7 +356,13 @@ async function topicAndSummary(
   return { topic: topicByPhrases(segments, template.topics), summary: extractiveSummary(segments, language) };
 }
 
-function score(criteria: readonly CriterionResult[]): number | null {
+/**
+ * Score = 100 × points / max points over the criteria that were evaluated, 0 after a critical
+ * failure. Exported because a reviewer's override recomputes it (src/domain/review.ts): one rule.
+ */
+export function score(
+  criteria: readonly Pick<CriterionResult, 'result' | 'critical' | 'points' | 'max_points'>[],
+): number | null {
   const scored = criteria.filter((c) => c.result !== 'na');
   if (scored.length === 0) return null;
   if (scored.some((c) => c.critical && c.result === 'failed')) return 0;
@@ -365,10 +371,19 @@ function score(criteria: readonly CriterionResult[]): number | null {
   return Math.round((1000 * points) / max) / 10;
 }
 
-function coverage(template: TemplateDefinition, criteria: readonly CriterionResult[]): number {
+/** Share of the template's weight evaluated; exported for the same reason as `score`. */
+export function coverage(
+  template: { criteria: readonly { weight: number }[] },
+  criteria: readonly Pick<CriterionResult, 'max_points'>[],
+): number {
   const total = template.criteria.reduce((sum, c) => sum + c.weight, 0);
   const evaluated = criteria.reduce((sum, c) => sum + c.max_points, 0);
   return total > 0 ? Math.round((1000 * evaluated) / total) / 1000 : 0;
+}
+
+/** Whether a coverage (0–1) is below the template's `minCoverage` (a percentage), so a person should look. */
+export function belowMinCoverage(template: Pick<TemplateDefinition, 'minCoverage'>, cover: number): boolean {
+  return template.minCoverage !== undefined && cover * 100 < template.minCoverage;
 }
 
 /** Never throws for model trouble: unavailable answers become `na` and local fallbacks. */
@@ -415,6 +430,7 @@ export async function analyzeCall(
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
       ...(outcome.code !== undefined ? { reason_code: outcome.code, reason_params: outcome.params ?? {} } : {}),
       evidence: outcome.evidence,
+      weight: criterion.weight,
     };
   });
 
@@ -422,7 +438,7 @@ export async function analyzeCall(
   return {
     score: score(criteria),
     coverage: cover,
-    needsReview: template.minCoverage !== undefined && cover * 100 < template.minCoverage,
+    needsReview: belowMinCoverage(template, cover),
     criteria,
     topic: topic?.key ?? null,
     topic_label: topic?.label ?? null,

@@ -1,5 +1,5 @@
 /** Public API of the QA analysis engine. A template preview is simply `analyzeCall` on a chosen call. */
-export { analyzeCall } from './analyze.ts';
+export { analyzeCall, belowMinCoverage, coverage, score } from './analyze.ts';
 export type { AnalysisResult, AnalyzeOptions, CriterionOutcome, CriterionResult } from './analyze.ts';
 export { enCustomerSupport, esAtencionCliente, exampleTemplates } from './examples/index.ts';
 export type { ExampleTemplate } from './examples/index.ts';

@@ -18,6 +18,8 @@ export interface SessionUser {
   email: string;
   name: string;
   role: UserRole;
+  /** Role `agent`: the agent whose calls this user sees (src/domain/agent-scope.ts). */
+  agentId: string | null;
 }
 
 export interface AuthSession {
@@ -44,7 +46,7 @@ export async function createSession(
       csrfToken: newToken(),
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
     },
-    include: { user: { select: { id: true, accountId: true, email: true, name: true, role: true } } },
+    include: { user: { select: { id: true, accountId: true, email: true, name: true, role: true, agentId: true } } },
   });
   return { token, session: { id: row.id, csrfToken: row.csrfToken, expiresAt: row.expiresAt, user: row.user } };
 }
@@ -61,7 +63,11 @@ export async function resolveSession(
   if (!token || token.length > 200) return null;
   const row = await db.session.findUnique({
     where: { tokenHash: hashToken(token) },
-    include: { user: { select: { id: true, accountId: true, email: true, name: true, role: true, removedAt: true } } },
+    include: {
+      user: {
+        select: { id: true, accountId: true, email: true, name: true, role: true, agentId: true, removedAt: true },
+      },
+    },
   });
   if (!row || row.expiresAt <= now || row.user.removedAt) return null;
   const { removedAt: _removed, ...user } = row.user;

@@ -208,7 +208,8 @@ export const commands: readonly Command<any>[] = [
       events: {
         kind: 'text',
         placeholder: 'T,T',
-        description: 'event types, comma-separated (default call.analyzed; also call.failed, webhook.disabled)',
+        description:
+          'event types, comma-separated (default call.analyzed; also call.reviewed, call.failed, webhook.disabled)',
       },
       campaign: { kind: 'uuid', placeholder: 'ID', description: 'only calls of this campaign' },
       description: { kind: 'text', placeholder: 'D', description: 'a note, e.g. "staging"' },

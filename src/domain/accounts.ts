@@ -56,6 +56,8 @@ export interface AccountSettings {
   timeZone?: string;
   /** Score colour bands: a score from `good` up is good, from `fair` up fair, below poor (0 ≤ fair < good ≤ 100). */
   scoreBands?: { good: number; fair: number };
+  /** Days after analysis during which an agent may acknowledge a call or dispute a criterion (1–365). */
+  disputeWindowDays?: number;
 }
 
 export async function updateAccountSettings(db: Db, accountId: string, settings: AccountSettings) {
@@ -84,10 +86,21 @@ export async function updateAccountSettings(db: Db, accountId: string, settings:
       'Score bands are whole numbers with 0 ≤ fair < good ≤ 100 (for example good 80, fair 60).',
     );
   }
+  if (
+    settings.disputeWindowDays !== undefined &&
+    !(
+      Number.isInteger(settings.disputeWindowDays) &&
+      settings.disputeWindowDays >= 1 &&
+      settings.disputeWindowDays <= 365
+    )
+  ) {
+    throw new DomainError('invalid_dispute_window', 'The dispute window is a whole number of days from 1 to 365.');
+  }
   return db.account.update({
     where: { id: accountId },
     data: {
       ...(bands !== undefined && { scoreGood: bands.good, scoreFair: bands.fair }),
+      ...(settings.disputeWindowDays !== undefined && { disputeWindowDays: settings.disputeWindowDays }),
       ...(settings.agentChannel !== undefined && { agentChannel: settings.agentChannel }),
       ...(settings.timeZone !== undefined && { timeZone: settings.timeZone }),
     },

@@ -49,6 +49,7 @@ export const ERRORS = {
   invalid_since: { kind: 'validation', status: 400 },
   // Retention periods are whole days from 1 to 36,500, or empty (keep).
   invalid_retention: { kind: 'validation', status: 400 },
+  invalid_dispute_window: { kind: 'validation', status: 400 },
   // Intake's agent rules (intake document §7: 422).
   agent_required: { kind: 'validation', status: 422 },
   unknown_agent: { kind: 'validation', status: 422 },
@@ -68,6 +69,10 @@ export const ERRORS = {
   count_changed: { kind: 'conflict', status: 409 },
   // Retention removed the recording; the call itself stays (410 Gone on download).
   recording_deleted: { kind: 'not_found', status: 410 },
+  // Agents' acknowledgements and disputes (src/domain/disputes.ts).
+  dispute_window_closed: { kind: 'conflict', status: 409 },
+  already_disputed: { kind: 'conflict', status: 409 },
+  dispute_closed: { kind: 'conflict', status: 409 },
 
   // Plan limits.
   no_minutes: { kind: 'limit', status: 402 },

@@ -2,6 +2,7 @@ import { enqueue } from '../../workers/jobs.ts';
 import type { Db } from '../db/client.ts';
 import { transition } from '../lifecycle/transition.ts';
 import { DomainError, notFound } from './errors.ts';
+import { discardReviews, type Reviewer } from './review.ts';
 import { getApplicableTemplate } from './templates.ts';
 
 /**
@@ -14,8 +15,12 @@ export async function requestReanalysis(
   accountId: string,
   callId: string,
   requestedBy: string,
-  /** A bulk re-analysis queues below new calls (`priority`) and names itself in the history (`detail`). */
-  opts: { priority?: number; detail?: string } = {},
+  /**
+   * A bulk re-analysis queues below new calls (`priority`) and names itself in the history (`detail`).
+   * Reviewed results are kept by default (the analysis re-applies them on top of its new results);
+   * `discardReviewsBy` undoes them now, in the request's transaction, recorded in the history as that user's.
+   */
+  opts: { priority?: number; detail?: string; discardReviewsBy?: Reviewer } = {},
 ) {
   const call = await db.call.findFirst({
     where: { id: callId, accountId },
@@ -44,6 +49,7 @@ export async function requestReanalysis(
       data: { analysisRevision: { increment: 1 } },
     });
     if (!moved) throw new DomainError('not_ready', 'This call is already being analyzed.');
+    if (opts.discardReviewsBy) await discardReviews(tx, opts.discardReviewsBy, callId);
     await enqueue(tx, 'analyze', { callId }, opts.priority === undefined ? {} : { priority: opts.priority });
     return tx.call.findUniqueOrThrow({ where: { id: callId } });
   });

@@ -5,8 +5,9 @@ import { recordAudit } from './audit.ts';
 import { DomainError, notFound } from './errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
-export const ROLES = ['owner', 'admin', 'analyst', 'viewer'] as const satisfies readonly UserRole[];
-const RANK: Record<UserRole, number> = { viewer: 1, analyst: 2, admin: 3, owner: 4 };
+export const ROLES = ['owner', 'admin', 'analyst', 'viewer', 'agent'] as const satisfies readonly UserRole[];
+// `agent` is the lowest: a person of the team who sees only their own agent's calls (issue 10.4).
+const RANK: Record<UserRole, number> = { agent: 0, viewer: 1, analyst: 2, admin: 3, owner: 4 };
 
 /** Roles are ordered: each one can do everything the ones below it can. */
 export function roleAtLeast(role: UserRole, min: UserRole): boolean {
@@ -43,9 +44,27 @@ function assertCanGrant(actor: Actor, role: UserRole) {
     throw new DomainError('forbidden', 'Only an owner can make someone an owner.');
 }
 
+/**
+ * The agent an `agent` user is linked to: required for that role (an unlinked agent user would see
+ * nothing), one of the account's agents, and meaningless for every other role.
+ */
+async function linkedAgent(db: Db | Tx, accountId: string, role: UserRole, agentId: string | null | undefined) {
+  if (role !== 'agent') return null;
+  if (!agentId) throw new DomainError('agent_required', 'Choose the agent this user is.');
+  const agent = await db.agent.findFirst({ where: { id: agentId, accountId }, select: { id: true } });
+  if (!agent) throw new DomainError('unknown_agent', 'That agent is not in your team.');
+  return agent.id;
+}
+
 /** Creates a one-time invitation; the raw token is returned once, only its hash is kept. */
-export async function inviteUser(db: Db, actor: Actor, input: { email: string; role: UserRole }, now = new Date()) {
+export async function inviteUser(
+  db: Db,
+  actor: Actor,
+  input: { email: string; role: UserRole; agentId?: string | null },
+  now = new Date(),
+) {
   assertCanGrant(actor, input.role);
+  const agentId = await linkedAgent(db, actor.accountId, input.role, input.agentId);
   const email = normalizeEmail(input.email);
   const existing = await db.user.findUnique({ where: { email }, select: { accountId: true, removedAt: true } });
   if (existing && !(existing.accountId === actor.accountId && existing.removedAt)) {
@@ -63,6 +82,7 @@ export async function inviteUser(db: Db, actor: Actor, input: { email: string; r
         accountId: actor.accountId,
         email,
         role: input.role,
+        agentId,
         tokenHash: hashToken(token),
         invitedById: actor.id,
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
@@ -133,11 +153,11 @@ export async function acceptInvitation(
           throw new DomainError('email_taken', `${inv.email} already has an Escucha user.`);
         return tx.user.update({
           where: { id: existing.id },
-          data: { name, passwordHash, role: inv.role, removedAt: null },
+          data: { name, passwordHash, role: inv.role, agentId: inv.agentId, removedAt: null },
         });
       }
       return tx.user.create({
-        data: { accountId: inv.accountId, email: inv.email, name, role: inv.role, passwordHash },
+        data: { accountId: inv.accountId, email: inv.email, name, role: inv.role, agentId: inv.agentId, passwordHash },
       });
     });
   } catch (error) {
@@ -155,17 +175,30 @@ async function assertNotLastOwner(tx: Tx, accountId: string, userId: string) {
     throw new DomainError('last_owner', 'An account needs at least one owner; make someone else owner first.');
 }
 
-export async function changeUserRole(db: Db, actor: Actor, userId: string, role: UserRole) {
+export async function changeUserRole(
+  db: Db,
+  actor: Actor,
+  userId: string,
+  role: UserRole,
+  agentIdInput?: string | null,
+) {
   assertCanGrant(actor, role);
   return db.$transaction(async (tx) => {
     const user = await tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } });
     if (!user) throw notFound('User');
-    if (user.role === role) return user;
+    const agentId = await linkedAgent(
+      tx,
+      actor.accountId,
+      role,
+      agentIdInput ?? (role === 'agent' ? user.agentId : null),
+    );
+    if (user.role === role && user.agentId === agentId) return user;
     if (user.role === 'owner') {
       if (actor.role !== 'owner') throw new DomainError('forbidden', "Only an owner can change an owner's role.");
       await assertNotLastOwner(tx, actor.accountId, user.id);
     }
-    const updated = await tx.user.update({ where: { id: user.id }, data: { role } });
+    // The role and its sessions' view of the calls change together: sessions re-read the user on each request.
+    const updated = await tx.user.update({ where: { id: user.id }, data: { role, agentId } });
     await recordAudit(tx, {
       accountId: actor.accountId,
       actorUserId: actor.id,

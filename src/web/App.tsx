@@ -21,6 +21,15 @@ import { TemplateEditorPage } from './pages/TemplateEditor.tsx';
 import { TemplatesPage } from './pages/Templates.tsx';
 import { UploadPage } from './pages/Upload.tsx';
 import { UsagePage } from './pages/Usage.tsx';
+import { AgentCallPage } from './pages/AgentCall.tsx';
+import { DisputesPage } from './pages/Disputes.tsx';
+import { MyCallsPage } from './pages/MyCalls.tsx';
+import { useRole } from './lib/auth.tsx';
+
+/** An agent user gets their own pages for calls (only their calls, no account-wide filters). */
+function ByRole({ agent, other }: { agent: ReactNode; other: ReactNode }) {
+  return <>{useRole() === 'AGENT' ? agent : other}</>;
+}
 
 interface RouteDef {
   path: string;
@@ -29,8 +38,13 @@ interface RouteDef {
 }
 
 const ROUTES: RouteDef[] = [
-  { path: '/calls', title: 'nav.calls', render: () => <CallsPage /> },
-  { path: '/calls/:id', title: 'callDetail.title', render: (p) => <CallDetailPage id={p.id!} /> },
+  { path: '/calls', title: 'nav.calls', render: () => <ByRole agent={<MyCallsPage />} other={<CallsPage />} /> },
+  {
+    path: '/calls/:id',
+    title: 'callDetail.title',
+    render: (p) => <ByRole agent={<AgentCallPage id={p.id!} />} other={<CallDetailPage id={p.id!} />} />,
+  },
+  { path: '/disputes', title: 'nav.disputes', render: () => <DisputesPage /> },
   { path: '/upload', title: 'nav.upload', render: () => <UploadPage /> },
   { path: '/review', title: 'review.title', render: () => <ReviewQueuePage /> },
   { path: '/dashboard', title: 'nav.dashboard', render: () => <DashboardPage /> },

@@ -9,8 +9,10 @@ import { WebhookEvent } from './kit/events.ts';
 import {
   CALL_ANALYZED,
   CALL_FAILED,
+  CALL_REVIEWED,
   callAnalyzedEvent,
   callFailedEvent,
+  callReviewedEvent,
   callForWebhook,
   testEvent,
   WEBHOOK_DISABLED,
@@ -114,6 +116,40 @@ export async function enqueueCallAnalyzed(
     call,
   });
   return ids[0] ?? null;
+}
+
+/**
+ * Rewrites the stored body of the call's call.analyzed deliveries from the call as it is now (after
+ * a review), keeping their event ids: a retry, a redelivery or a replay then sends the reviewed
+ * result, and a receiver deduplicating on webhook-id still sees one event per analysis.
+ */
+export async function refreshCallAnalyzedPayloads(tx: Tx, callId: string, publicUrl: string): Promise<void> {
+  const deliveries = await tx.webhookDelivery.findMany({
+    where: { callId, eventType: CALL_ANALYZED },
+    select: { id: true },
+  });
+  if (deliveries.length === 0) return;
+  const call = await loadCall(tx, callId);
+  const payload = WebhookEvent.parse(callAnalyzedEvent(call, publicUrl)) as Prisma.InputJsonValue;
+  await tx.webhookDelivery.updateMany({ where: { id: { in: deliveries.map((d) => d.id) } }, data: { payload } });
+}
+
+/** The call.reviewed event (opt-in) of one override, in the review's transaction; one event per override. */
+export async function enqueueCallReviewed(
+  tx: Tx,
+  callId: string,
+  reviewId: string,
+  publicUrl: string,
+): Promise<string[]> {
+  const call = await loadCall(tx, callId);
+  const review = await tx.criterionReview.findUniqueOrThrow({ where: { id: BigInt(reviewId) } });
+  return fanOut(tx, {
+    accountId: call.accountId,
+    eventId: eventIdOf(CALL_REVIEWED, callId, reviewId),
+    type: 'call.reviewed',
+    payload: () => callReviewedEvent(call, review, publicUrl),
+    call,
+  });
 }
 
 /** The call.failed event (opt-in), in the transaction that fails the call. A call fails once. */

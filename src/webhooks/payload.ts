@@ -1,6 +1,12 @@
 import { Criteria, Metrics, parseColumn } from '../call-columns.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-import type { CallAnalyzedEvent, CallFailedEvent, WebhookDisabledEvent, WebhookTestEvent } from './kit/events.ts';
+import type {
+  CallAnalyzedEvent,
+  CallFailedEvent,
+  CallReviewedEvent,
+  WebhookDisabledEvent,
+  WebhookTestEvent,
+} from './kit/events.ts';
 
 /**
  * Event bodies. Field names are a public contract (PRODUCT.md, "Webhook `call.analyzed`"):
@@ -9,6 +15,7 @@ import type { CallAnalyzedEvent, CallFailedEvent, WebhookDisabledEvent, WebhookT
 
 export const CALL_ANALYZED = 'call.analyzed';
 export const CALL_FAILED = 'call.failed';
+export const CALL_REVIEWED = 'call.reviewed';
 export const WEBHOOK_DISABLED = 'webhook.disabled';
 export const WEBHOOK_TEST = 'webhook.test';
 
@@ -28,6 +35,8 @@ export const callForWebhook = {
   coverage: true,
   needsReview: true,
   languageMismatch: true,
+  autoScore: true,
+  reviewedAt: true,
   criteria: true,
   topic: true,
   summary: true,
@@ -62,10 +71,51 @@ export function callAnalyzedEvent(call: CallForWebhook, publicUrl: string, at = 
         max_points: c.max_points,
         critical: c.critical,
         evidence: (c.evidence ?? null) as CallAnalyzedEvent['data']['criteria'][number]['evidence'],
+        ...(c.auto_result !== undefined ? { auto_result: c.auto_result } : {}),
       })),
       topic: call.topic,
       summary: call.summary,
       metrics: parseColumn(Metrics, call.metrics) ?? {},
+      // The score above is the reviewed one once a person has reviewed the call.
+      auto_score: call.autoScore ?? call.score,
+      reviewed_at: call.reviewedAt?.toISOString() ?? null,
+    },
+  };
+}
+
+export interface ReviewForWebhook {
+  criterionKey: string;
+  fromResult: string;
+  toResult: string;
+  autoResult: string;
+  note: string;
+  reviewerName: string;
+  createdAt: Date;
+}
+
+type Outcome = 'passed' | 'failed' | 'na';
+
+/** call.reviewed: the call's current (reviewed) data, as in call.analyzed, and the change made. */
+export function callReviewedEvent(
+  call: CallForWebhook,
+  review: ReviewForWebhook,
+  publicUrl: string,
+  at = new Date(),
+): CallReviewedEvent {
+  return {
+    type: CALL_REVIEWED,
+    timestamp: at.toISOString(),
+    data: {
+      ...callAnalyzedEvent(call, publicUrl, at).data,
+      review: {
+        criterion_key: review.criterionKey,
+        from_result: review.fromResult as Outcome,
+        to_result: review.toResult as Outcome,
+        auto_result: review.autoResult as Outcome,
+        note: review.note,
+        reviewer: review.reviewerName,
+        reviewed_at: review.createdAt.toISOString(),
+      },
     },
   };
 }

@@ -149,5 +149,10 @@ export async function seedData(db: Db, accountId: string, label: string, invited
   await db.usagePeriod.create({
     data: { accountId, period: '2024-01', calls: 1, minutesUsed: 2, storageBytes: 1000n },
   });
-  return { agent, template, campaign, call, endpoint, delivery, apiKey, invitation };
+  // An open dispute of the call's greeting, as an agent would leave it (open_disputes kept in step).
+  const dispute = await db.dispute.create({
+    data: { accountId, callId: call.id, criterionKey: 'greeting', comment: `${label} says hello was said` },
+  });
+  await db.call.update({ where: { id: call.id }, data: { openDisputes: 1 } });
+  return { agent, template, campaign, call, endpoint, delivery, apiKey, invitation, dispute };
 }

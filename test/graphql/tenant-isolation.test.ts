@@ -4,13 +4,16 @@ import { roleAtLeast } from '../../src/domain/users.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { seedData } from './fixtures.ts';
-import { Browser, seedAccount, startGraphql, type Harness } from './support.ts';
+import { hashPassword } from '../../src/domain/passwords.ts';
+import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
 
 let t: TestDb;
 let h: Harness;
 let A: Awaited<ReturnType<typeof seedAccount>>;
 let B: Awaited<ReturnType<typeof seedAccount>>;
 let a: Awaited<ReturnType<typeof seedData>> & { bulk: { id: string } };
+/** A's agent user (role agent, linked to A's agent): sees only that agent's calls. */
+let agentA: Browser;
 
 beforeAll(async () => {
   t = await createTestDb();
@@ -24,6 +27,19 @@ beforeAll(async () => {
   });
   a = { ...seeded, bulk };
   await seedData(h.app.db, B.account.id, 'Bolt', B.users.owner.id);
+  const agentEmail = `agent-${A.account.id.slice(0, 8)}@example.com`;
+  await h.app.db.user.create({
+    data: {
+      accountId: A.account.id,
+      email: agentEmail,
+      name: 'Acme agent user',
+      role: 'agent',
+      agentId: a.agent.id,
+      passwordHash: await hashPassword(PASSWORD),
+    },
+  });
+  agentA = new Browser(h.url);
+  await agentA.signIn(agentEmail, PASSWORD);
 });
 afterAll(async () => {
   await h?.close();
@@ -89,7 +105,8 @@ const QUERIES: Record<string, Case> = {
     expect: own((v) => expect(v).toEqual({ totalCount: 0, edges: [] })),
   },
   call: {
-    doc: (i) => `{ call(id: "${i.call.id}") { id transcript { text } recordingDeletedAt transcriptDeletedAt } }`,
+    doc: (i) =>
+      `{ call(id: "${i.call.id}") { id transcript { text } recordingDeletedAt transcriptDeletedAt autoScore reviewedAt reviewedBy { id } openDisputes acknowledgedAt disputeWindowClosesAt criteria { autoResult reviewed reviewNote reviewedByName reviewedAt } reviews { note } comments { body } disputes { comment events { status } } } }`,
     expect: nul,
   },
   callsToDeleteCount: {
@@ -139,6 +156,10 @@ const QUERIES: Record<string, Case> = {
     doc: (i) =>
       `{ reviewQueue(filter: { agentIds: ["${i.agent.id}"] }) { ${R} ... on ReviewQueuePage { items { call { id } } hasNextPage } } }`,
     expect: own((v) => expect(v.items).toEqual([])),
+  },
+  disputes: {
+    doc: () => `{ disputes { id comment call { id } } }`,
+    expect: own((v) => expect(v.map((d: any) => d.comment)).toEqual(['Bolt says hello was said'])),
   },
   usageHistory: {
     doc: () => `{ usageHistory { period calls } }`,
@@ -251,6 +272,28 @@ const MUTATIONS: Record<string, Case> = {
     doc: () => `mutation { setReviewSamplePercent(percent: 10) { ${R} ... on Account { reviewSamplePercent } } }`,
     expect: own((v) => expect(v).toMatchObject({ __typename: 'Account', reviewSamplePercent: 10 })),
   },
+  overrideCriterion: {
+    doc: (i) =>
+      `mutation { overrideCriterion(callId: "${i.call.id}", key: "greeting", result: FAILED, note: "stolen") { ${R} } }`,
+    expect: nf,
+  },
+  addCallComment: {
+    doc: (i) => `mutation { addCallComment(callId: "${i.call.id}", body: "hi", atSeconds: 1) { ${R} } }`,
+    expect: nf,
+  },
+  resolveDispute: {
+    doc: (i) => `mutation { resolveDispute(id: "${i.dispute.id}", accept: true, reply: "ok") { ${R} } }`,
+    expect: nf,
+  },
+  // Only agent users acknowledge or dispute; B's owner is refused before any lookup.
+  acknowledgeCall: {
+    doc: (i) => `mutation { acknowledgeCall(id: "${i.call.id}") { ${R} } }`,
+    expect: code('forbidden'),
+  },
+  disputeCriterion: {
+    doc: (i) => `mutation { disputeCriterion(callId: "${i.call.id}", key: "greeting", comment: "x") { ${R} } }`,
+    expect: code('forbidden'),
+  },
   createApiKey: { doc: () => `mutation { createApiKey(name: "B key 2") { ${R} } }`, expect: typename('CreatedApiKey') },
   revokeApiKey: { doc: (i) => `mutation { revokeApiKey(id: "${i.apiKey.id}") { ${R} } }`, expect: nf },
   inviteUser: {
@@ -352,6 +395,7 @@ function markersOfA(): string[] {
     a.apiKey.prefix,
     a.invitation.id,
     a.bulk.id,
+    a.dispute.id,
     'Acme',
     'acme.example',
     'Acme-ext',
@@ -367,7 +411,10 @@ async function snapshotA() {
       'agents', (SELECT json_agg(x ORDER BY id) FROM agents x WHERE account_id = $1),
       'campaigns', (SELECT json_agg(x ORDER BY id) FROM campaigns x WHERE account_id = $1),
       'templates', (SELECT json_agg(x ORDER BY id) FROM templates x WHERE account_id = $1),
-      'calls', (SELECT json_agg(json_build_object('id', id, 'status', status, 'rev', analysis_revision, 'updated', updated_at) ORDER BY id) FROM calls x WHERE account_id = $1),
+      'calls', (SELECT json_agg(json_build_object('id', id, 'status', status, 'rev', analysis_revision, 'updated', updated_at, 'score', score, 'criteria', criteria, 'ack', acknowledged_at, 'open', open_disputes) ORDER BY id) FROM calls x WHERE account_id = $1),
+      'reviews', (SELECT count(*) FROM criterion_reviews WHERE account_id = $1),
+      'disputes', (SELECT json_agg(x ORDER BY id) FROM disputes x WHERE account_id = $1),
+      'comments', (SELECT count(*) FROM call_comments WHERE account_id = $1),
       'keys', (SELECT json_agg(x ORDER BY id) FROM api_keys x WHERE account_id = $1),
       'invitations', (SELECT json_agg(x ORDER BY id) FROM invitations x WHERE account_id = $1),
       'endpoint', (SELECT json_agg(x) FROM webhook_endpoints x WHERE account_id = $1),
@@ -431,7 +478,9 @@ describe('roles', () => {
     if (scopes.owner) return 'owner';
     if (scopes.admin) return 'admin';
     if (scopes.analyst) return 'analyst';
-    return 'viewer';
+    if (scopes.member) return 'viewer';
+    // `signedIn`: open to agent users too (the field narrows the data to their own calls).
+    return 'agent';
   }
 
   it('documents the role model: viewers only read; analysts also manage templates, campaigns and re-analysis', () => {
@@ -453,6 +502,9 @@ describe('roles', () => {
       'assignReview',
       'completeReview',
       'setReviewSamplePercent',
+      'overrideCriterion',
+      'resolveDispute',
+      'addCallComment',
     ]) {
       expect(needs[f], f).toBe('analyst');
     }
@@ -490,10 +542,15 @@ describe('roles', () => {
     const queryNeeds = Object.fromEntries(rootFields('query').map((f) => [f.name, minimumRole(f)]));
     for (const f of ['auditLog', 'auditActions']) expect(queryNeeds[f], f).toBe('owner');
     expect(queryNeeds.callsToDeleteCount).toBe('admin');
-    const viewerMutations = Object.entries(needs)
-      .filter(([, role]) => role === 'viewer')
+    const openToAgents = Object.entries(needs)
+      .filter(([, role]) => role === 'viewer' || role === 'agent')
       .map(([f]) => f);
-    expect(viewerMutations).toEqual(['changePassword']);
+    // Viewers change nothing but their password; agent users also acknowledge and dispute their calls.
+    expect(openToAgents.sort()).toEqual(['acknowledgeCall', 'changePassword', 'disputeCriterion']);
+    const agentQueries = rootFields('query')
+      .filter((f) => minimumRole(f) === 'agent')
+      .map((f) => f.name);
+    expect(agentQueries.sort()).toEqual(['call', 'calls', 'disputes', 'me']);
   });
 
   it('lets every role read the reports (viewer and above)', () => {
@@ -513,7 +570,7 @@ describe('roles', () => {
   it("refuses every mutation and query above a role with FORBIDDEN, and A's data stays as it was", async () => {
     const before = await snapshotA();
     const ids: Ids = { ...a, userId: A.users.admin.id };
-    for (const role of ['viewer', 'analyst', 'admin'] as const) {
+    for (const role of ['agent', 'viewer', 'analyst', 'admin'] as const) {
       for (const [kind, table] of [
         ['query', QUERIES],
         ['mutation', MUTATIONS],
@@ -521,7 +578,7 @@ describe('roles', () => {
         for (const field of rootFields(kind)) {
           const min = minimumRole(field);
           if (!min || roleAtLeast(role, min)) continue;
-          const r = await A.as[role].gql(table[field.name]!.doc(ids));
+          const r = await (role === 'agent' ? agentA : A.as[role]).gql(table[field.name]!.doc(ids));
           expect(r.body.errors?.[0]?.extensions?.code, `${role} ${field.name}: ${JSON.stringify(r.body)}`).toBe(
             'FORBIDDEN',
           );

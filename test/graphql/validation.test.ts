@@ -32,6 +32,8 @@ interface Fixtures {
   b: SeededData;
   /** Cero: no template at all, one transcribed call, no webhook endpoint. */
   C: Seeded;
+  /** Acme's agent user (role agent), linked to Acme's agent: a.call is theirs. */
+  agent: Browser;
   secondAgent: { id: string };
   secondCampaign: { id: string };
   deletedTemplate: { id: string };
@@ -128,9 +130,23 @@ beforeAll(async () => {
     // Pending, but the address already belongs to a user of another account.
     emailTaken: await insertInvitation(accountId, inviter, B.users.viewer.email),
   };
+  const agentEmail = 'agent-user@example.com';
+  await db.user.create({
+    data: {
+      accountId,
+      email: agentEmail,
+      name: 'Acme agent',
+      role: 'agent',
+      agentId: a.agent.id,
+      passwordHash: (await db.user.findUniqueOrThrow({ where: { id: A.users.owner.id } })).passwordHash,
+    },
+  });
+  const agent = new Browser(h.url);
+  await agent.signIn(agentEmail, PASSWORD);
   f = {
     A,
     a,
+    agent,
     B,
     b,
     C,
@@ -163,7 +179,7 @@ interface Expected {
   /** ValidationError only: the paths of its issues, in order ([] when the error carries none). */
   issues?: string[];
 }
-type Who = 'owner' | 'admin' | 'analyst' | 'viewer' | 'anonymous';
+type Who = 'owner' | 'admin' | 'analyst' | 'viewer' | 'agent' | 'anonymous';
 interface Case {
   what: string;
   /** Who sends it: the least role the mutation needs, unless the case is about the role. */
@@ -381,6 +397,103 @@ const TABLE: Record<string, Case[]> = {
       as: 'admin',
       vars: () => ({ scoreGood: 90 }),
       expect: invalid('invalid_score_bands'),
+    },
+    {
+      what: 'a dispute window of 0 days',
+      as: 'admin',
+      vars: () => ({ disputeWindowDays: 0 }),
+      expect: invalid('invalid_dispute_window'),
+    },
+  ],
+  overrideCriterion: [
+    {
+      what: 'an empty note',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, key: 'greeting', result: 'FAILED', note: '  ' }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'a criterion the call does not have',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, key: 'nope', result: 'FAILED', note: 'x' }),
+      expect: notFound,
+    },
+    {
+      what: 'a call being analyzed',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.calls.analyzing.id, key: 'greeting', result: 'FAILED', note: 'x' }),
+      expect: conflict('not_ready'),
+    },
+    {
+      what: 'an unknown call',
+      as: 'analyst',
+      vars: () => ({ callId: UNKNOWN_ID, key: 'greeting', result: 'FAILED', note: 'x' }),
+      expect: notFound,
+    },
+  ],
+  addCallComment: [
+    {
+      what: 'an empty comment',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, body: '' }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'a moment before the recording',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, body: 'x', atSeconds: -1 }),
+      expect: invalid('invalid_input'),
+    },
+    { what: 'an unknown call', as: 'analyst', vars: () => ({ callId: UNKNOWN_ID, body: 'x' }), expect: notFound },
+  ],
+  acknowledgeCall: [
+    { what: 'a user who is not an agent', as: 'analyst', vars: (f) => ({ id: f.a.call.id }), expect: forbidden },
+    { what: 'an unknown call', as: 'agent', vars: () => ({ id: UNKNOWN_ID }), expect: notFound },
+    {
+      what: 'a call not scored yet',
+      as: 'agent',
+      vars: (f) => ({ id: f.calls.queued.id }),
+      expect: conflict('not_ready'),
+    },
+  ],
+  disputeCriterion: [
+    {
+      what: 'an empty comment',
+      as: 'agent',
+      vars: (f) => ({ callId: f.a.call.id, key: 'greeting', comment: ' ' }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'a criterion already disputed',
+      as: 'agent',
+      vars: (f) => ({ callId: f.a.call.id, key: 'greeting', comment: 'again' }),
+      expect: conflict('already_disputed'),
+    },
+    {
+      what: 'a criterion the call does not have',
+      as: 'agent',
+      vars: (f) => ({ callId: f.a.call.id, key: 'nope', comment: 'x' }),
+      expect: notFound,
+    },
+    {
+      what: 'a user who is not an agent',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, key: 'greeting', comment: 'x' }),
+      expect: forbidden,
+    },
+  ],
+  resolveDispute: [
+    {
+      what: 'an empty reply',
+      as: 'analyst',
+      vars: (f) => ({ id: f.a.dispute.id, accept: false, reply: '' }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'an unknown dispute',
+      as: 'analyst',
+      vars: () => ({ id: UNKNOWN_ID, accept: false, reply: 'no' }),
+      expect: notFound,
     },
   ],
   createAgent: [
@@ -665,6 +778,18 @@ const TABLE: Record<string, Case[]> = {
   ],
   inviteUser: [
     {
+      what: 'role agent without an agent',
+      as: 'admin',
+      vars: () => ({ email: 'agent-new@example.com', role: 'AGENT' }),
+      expect: invalid('agent_required'),
+    },
+    {
+      what: 'role agent with an unknown agent',
+      as: 'admin',
+      vars: () => ({ email: 'agent-new@example.com', role: 'AGENT', agentId: UNKNOWN_ID }),
+      expect: invalid('unknown_agent'),
+    },
+    {
       what: 'not an email address',
       as: 'admin',
       vars: () => ({ email: 'not-an-email', role: 'VIEWER' }),
@@ -723,6 +848,12 @@ const TABLE: Record<string, Case[]> = {
     { what: 'an unknown invitation', as: 'admin', vars: () => ({ id: UNKNOWN_ID }), expect: notFound },
   ],
   changeUserRole: [
+    {
+      what: 'role agent without an agent',
+      as: 'admin',
+      vars: (f) => ({ userId: f.A.users.viewer.id, role: 'AGENT' }),
+      expect: invalid('agent_required'),
+    },
     {
       what: 'the last owner demoting themselves',
       as: 'owner',
@@ -1101,7 +1232,7 @@ function documentFor(field: string, vars: Record<string, unknown>): string {
 }
 
 async function send(field: string, c: Case) {
-  const browser = c.as === 'anonymous' ? new Browser(h.url) : f[c.account ?? 'A'].as[c.as];
+  const browser = c.as === 'anonymous' ? new Browser(h.url) : c.as === 'agent' ? f.agent : f[c.account ?? 'A'].as[c.as];
   const vars = c.vars(f);
   const r = await browser.gql(documentFor(field, vars), vars);
   const where = `${field} (${c.what}): ${JSON.stringify(r.body).slice(0, 2000)}`;
@@ -1133,7 +1264,10 @@ async function snapshot() {
       'campaigns', (SELECT json_agg(x ORDER BY id) FROM campaigns x),
       'templates', (SELECT json_agg(x ORDER BY id) FROM templates x),
       'apiKeys', (SELECT json_agg(x ORDER BY id) FROM api_keys x),
-      'calls', (SELECT json_agg(json_build_object('id', id, 'status', status, 'rev', analysis_revision, 'template', template_id, 'updated', updated_at) ORDER BY id) FROM calls),
+      'calls', (SELECT json_agg(json_build_object('id', id, 'status', status, 'rev', analysis_revision, 'template', template_id, 'updated', updated_at, 'score', score, 'criteria', criteria, 'ack', acknowledged_at, 'open', open_disputes) ORDER BY id) FROM calls),
+      'reviews', (SELECT count(*) FROM criterion_reviews),
+      'disputes', (SELECT json_agg(x ORDER BY id) FROM disputes x),
+      'comments', (SELECT count(*) FROM call_comments),
       'callEvents', (SELECT count(*) FROM call_events),
       'endpoints', (SELECT json_agg(x ORDER BY id) FROM webhook_endpoints x),
       'deliveries', (SELECT json_agg(x ORDER BY id) FROM webhook_deliveries x),
@@ -1203,7 +1337,9 @@ describe('validation errors of every mutation', () => {
     for (const cases of Object.values(TABLE)) {
       for (const c of cases) {
         if (c.expect.__typename === 'ValidationError')
-          expect(c.expect.code, c.what).toMatch(/^(invalid_(?!credentials)\w+|weak_password|private_address)$/);
+          expect(c.expect.code, c.what).toMatch(
+            /^(invalid_(?!credentials)\w+|weak_password|private_address|agent_required|unknown_agent)$/,
+          );
       }
     }
   });

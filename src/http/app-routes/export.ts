@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { AppContext } from '../../app/context.ts';
+import { scopeFilter } from '../../domain/agent-scope.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { CSV_COLUMNS, exportCallRows, exportFileName } from '../../export/calls-csv.ts';
 import { CSV_FORMAT } from '../../export/csv-safe.ts';
@@ -26,7 +27,8 @@ export function exportRoute(app: AppContext): Route {
     const { accountId } = session.user;
     let filter: ReturnType<typeof filterFromQuery>;
     try {
-      filter = filterFromQuery(rc.url.searchParams);
+      // An agent user exports only their own agent's calls.
+      filter = scopeFilter(filterFromQuery(rc.url.searchParams), session.user);
     } catch (error) {
       if (error instanceof DomainError) return sendDomainError(res, error);
       throw error;

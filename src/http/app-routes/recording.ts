@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../app/context.ts';
 import { isUuid } from '../../domain/api-keys.ts';
+import { callScope } from '../../domain/agent-scope.ts';
 import { servedAudioType } from '../../intake/audio-type.ts';
 import { FILE_RESPONSE_HEADERS, sendError } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
@@ -12,7 +13,8 @@ import { isClientGone } from './streams.ts';
 
 /**
  * GET/HEAD /api/calls/:id/recording — the original recording, for the app's player (which seeks
- * with Range requests) and for download. Any role of the call's account may fetch it; any other
+ * with Range requests) and for download. Any role of the call's account may fetch it (an agent
+ * user only their own agent's calls); any other
  * id — foreign, deleted or malformed — is the same 404, so ids of other tenants reveal nothing.
  */
 export function recordingRoute(app: AppContext): Route {
@@ -22,7 +24,8 @@ export function recordingRoute(app: AppContext): Route {
     const id = rc.params.id ?? '';
     const call = isUuid(id)
       ? await app.db.call.findFirst({
-          where: { id, accountId: session.user.accountId },
+          // An agent user may hear only their own calls; any other call is the same 404.
+          where: { id, ...callScope(session.user) },
           select: {
             storageKey: true,
             contentType: true,

@@ -26,6 +26,7 @@ const NAV: {
       { to: '/upload', label: 'nav.upload', icon: 'upload' },
       { to: '/review', label: 'review.title', icon: 'check', analyst: true },
       { to: '/dashboard', label: 'nav.dashboard', icon: 'chart' },
+      { to: '/disputes', label: 'nav.disputes', icon: 'flag' },
     ],
   },
   {
@@ -70,8 +71,18 @@ export function Shell({ children }: { children: ReactNode }) {
   const { t } = useT();
   const { session, signOut } = useAuth();
   const { pathname } = useLocation();
-  const [{ data }] = useQuery({ query: AccountQuery });
   const user = session?.user;
+  const isAgent = user?.role === 'AGENT';
+  // The account query is closed to agent users; they see their own calls and disputes only.
+  const [{ data }] = useQuery({ query: AccountQuery, pause: isAgent });
+  const nav = isAgent
+    ? [
+        {
+          section: NAV[0]!.section,
+          items: NAV[0]!.items.filter((i) => i.to === '/calls' || i.to === '/disputes'),
+        },
+      ]
+    : NAV;
   const mainRef = useRef<HTMLElement>(null);
   useFocusHeadingOnNavigate(pathname, mainRef);
   const roleKey = `roles.${user?.role ?? 'VIEWER'}` as MessageKey;
@@ -94,7 +105,7 @@ export function Shell({ children }: { children: ReactNode }) {
               </span>
             </Link>
             <nav className="nav" aria-label={t('nav.label')}>
-              {NAV.map((group) => (
+              {nav.map((group) => (
                 <div key={group.section} className="stack-sm" style={{ gap: 2 }}>
                   <div className="nav-section">{t(group.section)}</div>
                   {group.items

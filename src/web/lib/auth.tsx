@@ -30,7 +30,8 @@ const SignOutMutation = graphql(`
 export type SessionData = ResultOf<typeof SessionFields>;
 export type Role = SessionData['user']['role'];
 
-const ROLE_RANK: Record<Role, number> = { VIEWER: 0, ANALYST: 1, ADMIN: 2, OWNER: 3 };
+// AGENT is below VIEWER: an agent user sees only their own calls (issue 10.4).
+const ROLE_RANK: Record<Role, number> = { AGENT: -1, VIEWER: 0, ANALYST: 1, ADMIN: 2, OWNER: 3 };
 export const roleAtLeast = (role: Role | undefined, min: Role) => role != null && ROLE_RANK[role] >= ROLE_RANK[min];
 
 interface AuthState {

@@ -40,6 +40,7 @@ import { Link, useLocation } from '../lib/router.tsx';
 import { useFormat } from '../lib/format.ts';
 import { useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
 import { segmentAtTime } from '../lib/segments.ts';
+import { ReviewPanel } from '../components/review/ReviewPanel.tsx';
 
 const CallDetailQuery = graphql(`
   query CallDetail($id: ID!) {
@@ -291,6 +292,12 @@ export function CallDetailPage({ id }: { id: string }) {
         </div>
         <div className="stack">
           <ScoreCard call={call} onSeek={seek} />
+          <ReviewPanel
+            callId={call.id}
+            time={time}
+            onSeek={seek}
+            onChanged={() => refetch({ requestPolicy: 'network-only' })}
+          />
           <MetadataCard call={call} />
           <HistoryCard call={call} />
           <WebhooksCard call={call} onChanged={() => refetch({ requestPolicy: 'network-only' })} />

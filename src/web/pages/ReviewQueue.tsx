@@ -70,8 +70,8 @@ const SetSample = graphql(`
   }
 `);
 
-type Reason = 'NEEDS_REVIEW' | 'CRITICAL_FAIL' | 'LANGUAGE_MISMATCH' | 'SAMPLE';
-const REASONS: Reason[] = ['NEEDS_REVIEW', 'CRITICAL_FAIL', 'LANGUAGE_MISMATCH', 'SAMPLE'];
+type Reason = 'DISPUTED' | 'NEEDS_REVIEW' | 'CRITICAL_FAIL' | 'LANGUAGE_MISMATCH' | 'SAMPLE';
+const REASONS: Reason[] = ['DISPUTED', 'NEEDS_REVIEW', 'CRITICAL_FAIL', 'LANGUAGE_MISMATCH', 'SAMPLE'];
 const REASON_TONE: Record<Reason, 'amber' | 'red' | 'blue' | 'gray'> = {
   NEEDS_REVIEW: 'amber',
   CRITICAL_FAIL: 'red',

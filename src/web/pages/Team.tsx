@@ -56,8 +56,8 @@ const ReactivateAgent = graphql(`
   }
 `);
 const InviteUser = graphql(`
-  mutation InviteUser($email: String!, $role: UserRole!) {
-    inviteUser(email: $email, role: $role) { __typename ... on InvitationPayload { link invitation { id email role } } ... on Error { code message } }
+  mutation InviteUser($email: String!, $role: UserRole!, $agentId: ID) {
+    inviteUser(email: $email, role: $role, agentId: $agentId) { __typename ... on InvitationPayload { link invitation { id email role } } ... on Error { code message } }
   }
 `);
 const RevokeInvitation = graphql(`
@@ -78,7 +78,7 @@ const RemoveUser = graphql(`
 
 type Agent = ResultOf<typeof TeamQuery>['agents'][number];
 type User = ResultOf<typeof TeamQuery>['users'][number];
-const ROLES: Role[] = ['VIEWER', 'ANALYST', 'ADMIN', 'OWNER'];
+const ROLES: Role[] = ['AGENT', 'VIEWER', 'ANALYST', 'ADMIN', 'OWNER'];
 
 export function TeamPage() {
   const i18n = useT();
@@ -290,7 +290,9 @@ export function TeamPage() {
                         }
                         style={{ width: 150 }}
                       >
-                        {ROLES.filter((r) => r !== 'OWNER' || role === 'OWNER').map((r) => (
+                        {ROLES.filter(
+                          (r) => (r !== 'OWNER' || role === 'OWNER') && (r !== 'AGENT' || u.role === 'AGENT'),
+                        ).map((r) => (
                           <option key={r} value={r}>
                             {t(`roles.${r}` as MessageKey)}
                           </option>
@@ -478,10 +480,15 @@ function InviteDialog({
   const { t } = useT();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('ANALYST');
+  const [agentId, setAgentId] = useState('');
   const [link, setLink] = useState<string | null>(null);
   const [{ fetching }, invite] = useMutation(InviteUser);
   const { error, submit } = useFormMutation(
-    async () => outcome(await invite({ email: email.trim(), role }), 'inviteUser'),
+    async () =>
+      outcome(
+        await invite({ email: email.trim(), role, agentId: role === 'AGENT' ? agentId || null : null }),
+        'inviteUser',
+      ),
     (created) => {
       setLink(created.link);
       onSaved();
@@ -506,7 +513,7 @@ function InviteDialog({
           error={error}
           submitLabel={t('team.sendInvite')}
           submitting={fetching}
-          canSubmit={email.includes('@')}
+          canSubmit={email.includes('@') && (role !== 'AGENT' || !!agentId)}
         >
           <TextField
             label={t('settings.email')}
@@ -528,8 +535,35 @@ function InviteDialog({
               </option>
             ))}
           </SelectField>
+          {role === 'AGENT' && <AgentPicker value={agentId} onChange={setAgentId} />}
         </DialogForm>
       )}
     </Dialog>
+  );
+}
+
+const TeamAgentsQuery = graphql(`
+  query TeamAgents { agents { id name telephonyCode } }
+`);
+
+/** Role AGENT: which agent of the team the invited person is (they will see only that agent's calls). */
+function AgentPicker({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const { t } = useT();
+  const [{ data }] = useQuery({ query: TeamAgentsQuery });
+  return (
+    <SelectField
+      label={t('team.agentLink')}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      hint={t('team.agentLinkHint')}
+    >
+      <option value="">{t('team.agentLinkChoose')}</option>
+      {(data?.agents ?? []).map((a) => (
+        <option key={a.id} value={a.id}>
+          {a.name}
+          {a.telephonyCode ? ` (${a.telephonyCode})` : ''}
+        </option>
+      ))}
+    </SelectField>
   );
 }

@@ -25,6 +25,12 @@ export const Criterion = z.looseObject({
   max_points: z.number(),
   critical: z.boolean(),
   evidence: z.array(Evidence).nullable(),
+  auto_result: z
+    .enum(['passed', 'failed', 'na'])
+    .optional()
+    .describe(
+      "Present when a reviewer overrode the result: what the automatic analysis said (`result` is the reviewer's).",
+    ),
 });
 
 /** What every call event says about the call. */
@@ -61,6 +67,24 @@ export const CallAnalyzedData = z.looseObject({
   topic: z.string().nullable(),
   summary: z.string().nullable(),
   metrics: z.record(z.string(), z.unknown()),
+  auto_score: z
+    .number()
+    .nullable()
+    .optional()
+    .describe('The automatic analysis score; differs from `score` when a reviewer overrode criteria.'),
+  reviewed_at: isoDateTime.nullable().optional().describe('When a person last reviewed the results; null if never.'),
+});
+
+export const CallReviewedData = CallAnalyzedData.extend({
+  review: z.looseObject({
+    criterion_key: z.string(),
+    from_result: z.enum(['passed', 'failed', 'na']),
+    to_result: z.enum(['passed', 'failed', 'na']),
+    auto_result: z.enum(['passed', 'failed', 'na']),
+    note: z.string(),
+    reviewer: z.string().describe("The reviewer's name."),
+    reviewed_at: isoDateTime,
+  }),
 });
 
 export const CallFailedData = z.looseObject({
@@ -88,6 +112,11 @@ export const CallAnalyzedEvent = event(
   CallAnalyzedData,
   'A call was transcribed and scored (again after a re-analysis). Sent to every endpoint unless it unsubscribes.',
 );
+export const CallReviewedEvent = event(
+  'call.reviewed',
+  CallReviewedData,
+  "A person overrode a criterion of an analyzed call: the call's current (reviewed) data and the change. Opt-in.",
+);
 export const CallFailedEvent = event(
   'call.failed',
   CallFailedData,
@@ -107,6 +136,7 @@ export const WebhookTestEvent = event(
 /** Every event an endpoint can receive. */
 export const WebhookEvent = z.discriminatedUnion('type', [
   CallAnalyzedEvent,
+  CallReviewedEvent,
   CallFailedEvent,
   WebhookDisabledEvent,
   WebhookTestEvent,
@@ -114,13 +144,14 @@ export const WebhookEvent = z.discriminatedUnion('type', [
 
 export type CallAnalyzedEvent = z.infer<typeof CallAnalyzedEvent>;
 export type CallFailedEvent = z.infer<typeof CallFailedEvent>;
+export type CallReviewedEvent = z.infer<typeof CallReviewedEvent>;
 export type WebhookDisabledEvent = z.infer<typeof WebhookDisabledEvent>;
 export type WebhookTestEvent = z.infer<typeof WebhookTestEvent>;
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 export type WebhookEventType = WebhookEvent['type'];
 
 /** The types an endpoint can subscribe to; webhook.test is not one (it is sent on request). */
-export const SUBSCRIBABLE_EVENT_TYPES = ['call.analyzed', 'call.failed', 'webhook.disabled'] as const;
+export const SUBSCRIBABLE_EVENT_TYPES = ['call.analyzed', 'call.reviewed', 'call.failed', 'webhook.disabled'] as const;
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 /** What a new endpoint receives: the one event the intake document promises. */
 export const DEFAULT_EVENT_TYPES: readonly SubscribableEventType[] = ['call.analyzed'];

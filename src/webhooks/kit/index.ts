@@ -5,6 +5,7 @@
 export {
   CallAnalyzedEvent,
   CallFailedEvent,
+  CallReviewedEvent,
   DEFAULT_EVENT_TYPES,
   SUBSCRIBABLE_EVENT_TYPES,
   WebhookDisabledEvent,
@@ -14,5 +15,5 @@ export {
   type SubscribableEventType,
   type WebhookEventType,
 } from './events.ts';
-export { sampleCallAnalyzed } from './sample.ts';
+export { sampleCallAnalyzed, sampleCallReviewed } from './sample.ts';
 export { deliveryHeaders, signatureHeader, signEvent, type SignedRequest } from './sign.ts';

@@ -1,4 +1,4 @@
-import type { CallAnalyzedEvent } from './events.ts';
+import type { CallAnalyzedEvent, CallReviewedEvent } from './events.ts';
 
 /**
  * A realistic `call.analyzed` event, valid against the published schema, for an integrator's
@@ -52,6 +52,39 @@ export function sampleCallAnalyzed(
       topic: 'Renewal',
       summary: 'The customer renews for another year.',
       metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },
+      ...overrides.data,
+    },
+  };
+}
+
+/**
+ * A realistic `call.reviewed` event: a reviewer passed the greeting the recogniser misheard, so the
+ * score went from 62.5 to 100. `overrides.data` is merged into the call data.
+ */
+export function sampleCallReviewed(
+  overrides: { timestamp?: string; data?: Partial<CallReviewedEvent['data']> } = {},
+): CallReviewedEvent {
+  const analyzed = sampleCallAnalyzed();
+  return {
+    type: 'call.reviewed',
+    timestamp: overrides.timestamp ?? '2026-01-16T09:12:40.118Z',
+    data: {
+      ...analyzed.data,
+      score: 100,
+      auto_score: 62.5,
+      reviewed_at: '2026-01-16T09:12:40.101Z',
+      criteria: analyzed.data.criteria.map((c) =>
+        c.key === 'greeting' ? { ...c, auto_result: 'failed' as const } : c,
+      ),
+      review: {
+        criterion_key: 'greeting',
+        from_result: 'failed',
+        to_result: 'passed',
+        auto_result: 'failed',
+        note: 'The recogniser heard "AKME"; the agent said "Acme".',
+        reviewer: 'Marta Ruiz',
+        reviewed_at: '2026-01-16T09:12:40.101Z',
+      },
       ...overrides.data,
     },
   };

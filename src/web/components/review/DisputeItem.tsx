@@ -1,0 +1,90 @@
+/** One dispute: the agent's comment, its state and times, the analyst's reply, and accept / reject. */
+import { useState } from 'react';
+import { useMutation } from 'urql';
+import { useT, type MessageKey } from '../../i18n/index.tsx';
+import { outcome } from '../../lib/errors.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { graphql } from '../../lib/graphql.ts';
+import { useOutcomeToast } from '../../lib/mutations.ts';
+import { Badge, Button, TextArea } from '../ui.tsx';
+
+const Resolve = graphql(`
+  mutation ResolveDispute($id: ID!, $accept: Boolean!, $reply: String!) {
+    resolveDispute(id: $id, accept: $accept, reply: $reply) {
+      __typename
+      ... on Dispute { id status }
+      ... on Error { code message }
+    }
+  }
+`);
+
+export interface DisputeView {
+  id: string;
+  status: 'OPEN' | 'ACCEPTED' | 'REJECTED';
+  comment: string;
+  openedByName: string | null;
+  openedAt: string;
+  reply: string | null;
+  resolvedByName: string | null;
+  resolvedAt: string | null;
+}
+
+const TONE = { OPEN: 'amber', ACCEPTED: 'green', REJECTED: 'red' } as const;
+
+export function DisputeItem({
+  dispute: d,
+  label,
+  canResolve,
+  onChanged,
+}: {
+  dispute: DisputeView;
+  label: string;
+  canResolve: boolean;
+  onChanged: () => void;
+}) {
+  const { t, locale } = useT();
+  const report = useOutcomeToast();
+  const [reply, setReply] = useState('');
+  const [{ fetching }, resolve] = useMutation(Resolve);
+  const answer = async (accept: boolean) => {
+    const ok = report(
+      outcome(await resolve({ id: d.id, accept, reply: reply.trim() }), 'resolveDispute'),
+      t(accept ? 'disputes.accepted' : 'disputes.rejected'),
+    );
+    if (ok) {
+      setReply('');
+      onChanged();
+    }
+  };
+  return (
+    <div className="card-inset stack-sm small" data-testid="dispute">
+      <div className="row">
+        <strong>{label}</strong>
+        <Badge tone={TONE[d.status]}>{t(`disputes.status.${d.status}` as MessageKey)}</Badge>
+      </div>
+      <div>
+        {t('disputes.openedBy', { name: d.openedByName ?? '—', when: formatDateTime(d.openedAt, locale) })}{' '}
+        <q>{d.comment}</q>
+      </div>
+      {d.reply && (
+        <div>
+          {t('disputes.answeredBy', { name: d.resolvedByName ?? '—', when: formatDateTime(d.resolvedAt, locale) })}{' '}
+          <q>{d.reply}</q>
+        </div>
+      )}
+      {canResolve && d.status === 'OPEN' && (
+        <div className="stack-sm">
+          <TextArea label={t('disputes.reply')} value={reply} onChange={(e) => setReply(e.target.value)} />
+          <div className="row">
+            <Button size="sm" variant="primary" disabled={!reply.trim() || fetching} onClick={() => void answer(true)}>
+              {t('disputes.accept')}
+            </Button>
+            <Button size="sm" disabled={!reply.trim() || fetching} onClick={() => void answer(false)}>
+              {t('disputes.reject')}
+            </Button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

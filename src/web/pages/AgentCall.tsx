@@ -1,0 +1,217 @@
+/**
+ * The call page of an agent user (issue 10.4): the recording, the score with each criterion's
+ * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
+ * account's window, the answers to their disputes, and reviewers' comments.
+ */
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { DisputeItem } from '../components/review/DisputeItem.tsx';
+import { outcomeKey, outcomeTone } from '../components/review/ReviewPanel.tsx';
+import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextArea } from '../components/ui.tsx';
+import { useT } from '../i18n/index.tsx';
+import { describeError, outcome } from '../lib/errors.ts';
+import { formatClock, formatDateTime, formatScore } from '../lib/format.ts';
+import { graphql } from '../lib/graphql.ts';
+import { useOutcomeToast } from '../lib/mutations.ts';
+import { Link } from '../lib/router.tsx';
+
+const AgentCallQuery = graphql(`
+  query AgentCall($id: ID!) {
+    call(id: $id) {
+      id startedAt status score autoScore reviewedAt acknowledgedAt disputeWindowClosesAt
+      criteria { key label result autoResult reviewed reviewNote }
+      disputes { id criterionKey status comment openedByName openedAt reply resolvedByName resolvedAt }
+      comments { id authorName atSeconds body createdAt }
+      transcript { start speaker text }
+    }
+  }
+`);
+
+const Acknowledge = graphql(`
+  mutation AcknowledgeCall($id: ID!) {
+    acknowledgeCall(id: $id) { __typename ... on Call { id acknowledgedAt } ... on Error { code message } }
+  }
+`);
+
+const Dispute = graphql(`
+  mutation DisputeCriterion($callId: ID!, $key: String!, $comment: String!) {
+    disputeCriterion(callId: $callId, key: $key, comment: $comment) {
+      __typename
+      ... on Dispute { id status }
+      ... on Error { code message }
+    }
+  }
+`);
+
+export function AgentCallPage({ id }: { id: string }) {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const report = useOutcomeToast();
+  const [{ data, error, fetching }, refetch] = useQuery({ query: AgentCallQuery, variables: { id } });
+  const [{ fetching: acking }, acknowledge] = useMutation(Acknowledge);
+  const [{ fetching: disputing }, dispute] = useMutation(Dispute);
+  const [disputeKey, setDisputeKey] = useState<string | null>(null);
+  const [comment, setComment] = useState('');
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+
+  if (fetching && !data) return <LoadingBlock />;
+  if (error && !data) return <Alert tone="red">{describeError(i18n, error)}</Alert>;
+  const call = data?.call;
+  if (!call)
+    return (
+      <div className="page card">
+        <EmptyState icon="search" title={t('callDetail.notFoundTitle')}>
+          <Link to="/calls">{t('callDetail.backToCalls')}</Link>
+        </EmptyState>
+      </div>
+    );
+  const open = !!call.disputeWindowClosesAt && Date.parse(call.disputeWindowClosesAt) > Date.now();
+  const sendDispute = async (key: string) => {
+    const ok = report(
+      outcome(await dispute({ callId: call.id, key, comment: comment.trim() }), 'disputeCriterion'),
+      t('agentCall.disputeSent'),
+    );
+    if (ok) {
+      setDisputeKey(null);
+      setComment('');
+      reload();
+    }
+  };
+  return (
+    <div className="page stack">
+      <PageHeader
+        title={t('agentCall.title', { when: formatDateTime(call.startedAt, locale) })}
+        description={
+          call.disputeWindowClosesAt
+            ? t(open ? 'agentCall.windowOpen' : 'agentCall.windowClosed', {
+                when: formatDateTime(call.disputeWindowClosesAt, locale),
+              })
+            : undefined
+        }
+        back={<Link to="/calls">{t('callDetail.backToCalls')}</Link>}
+        actions={
+          call.acknowledgedAt ? (
+            <Badge tone="green">
+              {t('agentCall.acknowledgedAt', { when: formatDateTime(call.acknowledgedAt, locale) })}
+            </Badge>
+          ) : (
+            open && (
+              <Button
+                variant="primary"
+                disabled={acking}
+                onClick={async () => {
+                  if (
+                    report(outcome(await acknowledge({ id: call.id }), 'acknowledgeCall'), t('agentCall.acknowledged'))
+                  )
+                    reload();
+                }}
+              >
+                {t('agentCall.acknowledge')}
+              </Button>
+            )
+          )
+        }
+      />
+      {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the recording's text. */}
+      <audio controls preload="metadata" src={`/api/calls/${encodeURIComponent(call.id)}/recording`} />
+      <Card
+        title={t('agentCall.score', { score: formatScore(call.score, locale) })}
+        description={
+          call.reviewedAt ? t('agentCall.autoScore', { score: formatScore(call.autoScore, locale) }) : undefined
+        }
+      >
+        <ul className="stack-sm" data-testid="agent-criteria">
+          {(call.criteria ?? []).map((c) => {
+            const hasOpen = call.disputes.some((d) => d.criterionKey === c.key && d.status === 'OPEN');
+            return (
+              <li key={c.key} className="stack-sm">
+                <div className="row">
+                  <strong>{c.label}</strong>
+                  <Badge tone={outcomeTone(c.result)}>{t(outcomeKey(c.result))}</Badge>
+                  {c.reviewed && (
+                    <span className="muted small">
+                      {t('agentCall.wasAuto', { auto: t(outcomeKey(c.autoResult)) })}
+                      {c.reviewNote && <q> {c.reviewNote}</q>}
+                    </span>
+                  )}
+                  <span className="spacer" />
+                  {open && !hasOpen && disputeKey !== c.key && (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => setDisputeKey(c.key)}
+                      aria-label={t('agentCall.disputeOf', { name: c.label })}
+                    >
+                      {t('agentCall.dispute')}
+                    </Button>
+                  )}
+                </div>
+                {disputeKey === c.key && (
+                  <div className="stack-sm">
+                    <TextArea
+                      label={t('agentCall.disputeComment')}
+                      value={comment}
+                      onChange={(e) => setComment(e.target.value)}
+                    />
+                    <div className="row">
+                      <Button
+                        size="sm"
+                        variant="primary"
+                        disabled={!comment.trim() || disputing}
+                        onClick={() => void sendDispute(c.key)}
+                      >
+                        {t('agentCall.sendDispute')}
+                      </Button>
+                      <Button size="sm" variant="ghost" onClick={() => setDisputeKey(null)}>
+                        {t('common.cancel')}
+                      </Button>
+                    </div>
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </Card>
+      {call.disputes.length > 0 && (
+        <Card title={t('review.disputes')}>
+          <div className="stack-sm">
+            {call.disputes.map((d) => (
+              <DisputeItem
+                key={d.id}
+                dispute={d}
+                label={call.criteria?.find((c) => c.key === d.criterionKey)?.label ?? d.criterionKey}
+                canResolve={false}
+                onChanged={reload}
+              />
+            ))}
+          </div>
+        </Card>
+      )}
+      {call.comments.length > 0 && (
+        <Card title={t('review.comments')}>
+          <ul className="stack-sm small">
+            {call.comments.map((c) => (
+              <li key={c.id}>
+                {c.atSeconds != null && <span className="num">{formatClock(c.atSeconds)} </span>}
+                <strong>{c.authorName}</strong>: {c.body}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {call.transcript && (
+        <Card title={t('agentCall.transcript')}>
+          <ol className="stack-sm small">
+            {call.transcript.map((s) => (
+              <li key={`${s.start}-${s.speaker}`}>
+                <span className="num muted">{formatClock(s.start)}</span>{' '}
+                <strong>{t(`speaker.${s.speaker}` as 'speaker.agent')}</strong> {s.text}
+              </li>
+            ))}
+          </ol>
+        </Card>
+      )}
+    </div>
+  );
+}

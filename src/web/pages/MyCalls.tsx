@@ -1,0 +1,68 @@
+/** An agent user's landing page (issue 10.4): their own calls, newest first, with score and review state. */
+import { useQuery } from 'urql';
+import { Alert, Badge, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
+import { useT } from '../i18n/index.tsx';
+import { describeError } from '../lib/errors.ts';
+import { formatDateTime, formatDuration, formatScore } from '../lib/format.ts';
+import { graphql } from '../lib/graphql.ts';
+import { Link } from '../lib/router.tsx';
+
+const MyCallsQuery = graphql(`
+  query MyCalls {
+    calls(first: 100, filter: { view: ANALYZED }) {
+      totalCount
+      edges { node { id startedAt durationSeconds score status reviewedAt acknowledgedAt openDisputes disputeWindowClosesAt } }
+    }
+  }
+`);
+
+export function MyCallsPage() {
+  const i18n = useT();
+  const { t, locale } = i18n;
+  const [{ data, error, fetching }] = useQuery({ query: MyCallsQuery });
+  const calls = data?.calls.edges.map((e) => e.node) ?? [];
+  return (
+    <div className="page stack">
+      <PageHeader title={t('myCalls.title')} description={t('myCalls.lead')} />
+      {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
+      {fetching && !data ? (
+        <LoadingBlock />
+      ) : calls.length === 0 ? (
+        <div className="card">
+          <EmptyState icon="phone" title={t('myCalls.empty')}>
+            {t('myCalls.emptyBody')}
+          </EmptyState>
+        </div>
+      ) : (
+        <div className="card">
+          <table className="table" data-testid="my-calls">
+            <thead>
+              <tr>
+                <th>{t('myCalls.when')}</th>
+                <th>{t('myCalls.duration')}</th>
+                <th>{t('myCalls.score')}</th>
+                <th>{t('myCalls.state')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {calls.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    <Link to={`/calls/${c.id}`}>{formatDateTime(c.startedAt, locale)}</Link>
+                  </td>
+                  <td className="num">{formatDuration(c.durationSeconds)}</td>
+                  <td className="num">{formatScore(c.score, locale)}</td>
+                  <td className="row-wrap">
+                    {c.reviewedAt && <Badge tone="blue">{t('myCalls.reviewed')}</Badge>}
+                    {c.acknowledgedAt && <Badge tone="green">{t('myCalls.acknowledged')}</Badge>}
+                    {c.openDisputes > 0 && <Badge tone="amber">{t('myCalls.disputed')}</Badge>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
