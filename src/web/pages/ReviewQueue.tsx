@@ -73,6 +73,7 @@ const SetSample = graphql(`
 type Reason = 'DISPUTED' | 'NEEDS_REVIEW' | 'CRITICAL_FAIL' | 'LANGUAGE_MISMATCH' | 'SAMPLE';
 const REASONS: Reason[] = ['DISPUTED', 'NEEDS_REVIEW', 'CRITICAL_FAIL', 'LANGUAGE_MISMATCH', 'SAMPLE'];
 const REASON_TONE: Record<Reason, 'amber' | 'red' | 'blue' | 'gray'> = {
+  DISPUTED: 'red',
   NEEDS_REVIEW: 'amber',
   CRITICAL_FAIL: 'red',
   LANGUAGE_MISMATCH: 'blue',
