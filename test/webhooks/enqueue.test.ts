@@ -91,6 +91,9 @@ describe('enqueueCallAnalyzed', () => {
         customer_name: 'Luis',
         template: { id: template.id, name: 'Sales QA' },
         score: 80,
+        // Not reviewed: the automatic score is the score.
+        auto_score: 80,
+        reviewed_at: null,
         coverage: null,
         needs_review: false,
         language_mismatch: false,
