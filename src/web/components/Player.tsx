@@ -54,6 +54,7 @@ export function Player({
   playing,
   segments,
   marks,
+  notes = [],
   onSeek,
   onTime,
   onPlaying,
@@ -72,6 +73,8 @@ export function Player({
   segments: PlayerSegment[];
   /** Moments with evidence, drawn as ticks on the timeline. */
   marks: number[];
+  /** Moments reviewers pinned a comment to, drawn as taller ticks below the timeline. */
+  notes?: number[];
   onSeek: (seconds: number, play?: boolean) => void;
   onTime: (seconds: number) => void;
   onPlaying: (playing: boolean) => void;
@@ -223,6 +226,9 @@ export function Player({
             ))}
             {marks.map((s, i) => (
               <span key={`e${i}`} className="ev" style={{ left: pct(s) }} />
+            ))}
+            {notes.map((s, i) => (
+              <span key={`n${i}`} className="note" data-testid="comment-mark" style={{ left: pct(s) }} />
             ))}
             <span className="head" style={{ left: pct(time) }} />
           </div>

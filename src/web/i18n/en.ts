@@ -1034,4 +1034,6 @@ export const en = {
   'errors.already_disputed': 'This criterion already has an open dispute.',
   'errors.dispute_closed': 'This dispute was already answered.',
   'errors.invalid_dispute_window': 'The dispute window is a whole number of days from 1 to 365.',
+  'settings.disputeWindow': 'Days agents have to acknowledge or dispute a scored call',
+  'settings.disputeWindowHint': 'From 1 to 365; counted from when the call was analyzed.',
 } as const;

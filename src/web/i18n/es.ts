@@ -1040,4 +1040,6 @@ export const es: Record<keyof typeof en, string> = {
   'errors.already_disputed': 'Este criterio ya tiene una disputa abierta.',
   'errors.dispute_closed': 'Esta disputa ya tiene respuesta.',
   'errors.invalid_dispute_window': 'El plazo de disputa es un número entero de días entre 1 y 365.',
+  'settings.disputeWindow': 'Días que tienen los agentes para aceptar o impugnar una llamada puntuada',
+  'settings.disputeWindowHint': 'De 1 a 365; se cuentan desde que se analizó la llamada.',
 };

@@ -48,7 +48,7 @@ const CallDetailQuery = graphql(`
       id status startedAt createdAt updatedAt analyzedAt durationSeconds direction language detectedLanguage
       score topic summary metrics failureReason failureDetail customerPhone customerName fileName fileSize contentType
       externalId source channels reservedMinutes usedMinutes period analysisRevision
-      coverage needsReview languageMismatch
+      coverage needsReview languageMismatch comments { atSeconds }
       audioRedacted redactions { kind start end }
       agent { id name telephonyCode }
       campaign { id name }
@@ -239,6 +239,7 @@ export function CallDetailPage({ id }: { id: string }) {
         playing={playing}
         segments={segments}
         marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
+        notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
         onSeek={seek}
         onTime={setTime}
         onPlaying={setPlaying}

@@ -24,35 +24,41 @@ const ChangePassword = graphql(`
 
 const AccountSettingsQuery = graphql(`
   query AccountSettings {
-    account { id agentChannel timeZone }
+    account { id agentChannel timeZone disputeWindowDays }
   }
 `);
 
 const UpdateAccountSettings = graphql(`
-  mutation UpdateAccountSettings($agentChannel: AgentChannel, $timeZone: String) {
-    updateAccountSettings(agentChannel: $agentChannel, timeZone: $timeZone) {
+  mutation UpdateAccountSettings($agentChannel: AgentChannel, $timeZone: String, $disputeWindowDays: Int) {
+    updateAccountSettings(agentChannel: $agentChannel, timeZone: $timeZone, disputeWindowDays: $disputeWindowDays) {
       __typename
-      ... on Account { id agentChannel timeZone }
+      ... on Account { id agentChannel timeZone disputeWindowDays }
       ... on Error { code message }
     }
   }
 `);
 
-/** Admins: which stereo channel is the agent, and the account's time zone. */
+/** Admins: which stereo channel is the agent, the account's time zone, and the agents' dispute window. */
 function AccountSettingsCard() {
   const { t } = useT();
   const toast = useToast();
   const [{ data }] = useQuery({ query: AccountSettingsQuery });
   const [channel, setChannel] = useState<'LEFT' | 'RIGHT'>('LEFT');
   const [timeZone, setTimeZone] = useState('');
+  const [windowDays, setWindowDays] = useState('7');
   useEffect(() => {
     if (!data) return;
     setChannel(data.account.agentChannel === 'right' ? 'RIGHT' : 'LEFT');
     setTimeZone(data.account.timeZone);
+    setWindowDays(String(data.account.disputeWindowDays));
   }, [data]);
   const [{ fetching }, update] = useMutation(UpdateAccountSettings);
   const { submit, error } = useFormMutation(
-    async () => outcome(await update({ agentChannel: channel, timeZone: timeZone.trim() }), 'updateAccountSettings'),
+    async () =>
+      outcome(
+        await update({ agentChannel: channel, timeZone: timeZone.trim(), disputeWindowDays: Number(windowDays) }),
+        'updateAccountSettings',
+      ),
     () => toast(t('settings.accountSaved')),
   );
   return (
@@ -73,6 +79,17 @@ function AccountSettingsCard() {
           hint={t('settings.timeZoneHint')}
           value={timeZone}
           onChange={(e) => setTimeZone(e.target.value)}
+          required
+        />
+        <TextField
+          label={t('settings.disputeWindow')}
+          hint={t('settings.disputeWindowHint')}
+          type="number"
+          min={1}
+          max={365}
+          step={1}
+          value={windowDays}
+          onChange={(e) => setWindowDays(e.target.value)}
           required
         />
         <div>
