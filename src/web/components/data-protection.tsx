@@ -189,11 +189,17 @@ export function RetentionCard() {
   const [{ data }] = useQuery({ query: RetentionQuery });
   const [recording, setRecording] = useState('');
   const [transcript, setTranscript] = useState('');
+  // The fields open only once they hold the saved values (set in the same render), and a refetch
+  // that brings the same values back does not wipe what the user is typing.
+  const [ready, setReady] = useState(false);
+  const savedRecording = data?.account.retentionRecordingDays;
+  const savedTranscript = data?.account.retentionTranscriptDays;
   useEffect(() => {
-    if (!data) return;
-    setRecording(data.account.retentionRecordingDays?.toString() ?? '');
-    setTranscript(data.account.retentionTranscriptDays?.toString() ?? '');
-  }, [data]);
+    if (savedRecording === undefined || savedTranscript === undefined) return;
+    setRecording(savedRecording?.toString() ?? '');
+    setTranscript(savedTranscript?.toString() ?? '');
+    setReady(true);
+  }, [savedRecording, savedTranscript]);
   const [{ fetching }, update] = useMutation(UpdateRetention);
   const { submit, error } = useFormMutation(
     async () =>
@@ -210,7 +216,7 @@ export function RetentionCard() {
           inputMode="numeric"
           value={recording}
           onChange={(e) => setRecording(e.target.value)}
-          disabled={!data}
+          disabled={!ready}
           data-testid="retention-recording"
         />
         <TextField
@@ -219,11 +225,11 @@ export function RetentionCard() {
           inputMode="numeric"
           value={transcript}
           onChange={(e) => setTranscript(e.target.value)}
-          disabled={!data}
+          disabled={!ready}
           data-testid="retention-transcript"
         />
         <div>
-          <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
+          <Button type="submit" variant="primary" loading={fetching} disabled={!ready}>
             {t('common.save')}
           </Button>
         </div>

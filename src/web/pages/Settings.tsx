@@ -46,12 +46,20 @@ function AccountSettingsCard() {
   const [channel, setChannel] = useState<'LEFT' | 'RIGHT'>('LEFT');
   const [timeZone, setTimeZone] = useState('');
   const [windowDays, setWindowDays] = useState('7');
+  // The fields open only once they hold the saved values (set in the same render), and a refetch
+  // that brings the same values back does not wipe what the user is changing.
+  const [ready, setReady] = useState(false);
+  const saved = data?.account;
+  const savedChannel = saved?.agentChannel;
+  const savedZone = saved?.timeZone;
+  const savedWindow = saved?.disputeWindowDays;
   useEffect(() => {
-    if (!data) return;
-    setChannel(data.account.agentChannel === 'right' ? 'RIGHT' : 'LEFT');
-    setTimeZone(data.account.timeZone);
-    setWindowDays(String(data.account.disputeWindowDays));
-  }, [data]);
+    if (savedChannel === undefined || savedZone === undefined || savedWindow === undefined) return;
+    setChannel(savedChannel === 'right' ? 'RIGHT' : 'LEFT');
+    setTimeZone(savedZone);
+    setWindowDays(String(savedWindow));
+    setReady(true);
+  }, [savedChannel, savedZone, savedWindow]);
   const [{ fetching }, update] = useMutation(UpdateAccountSettings);
   const { submit, error } = useFormMutation(
     async () =>
@@ -70,6 +78,7 @@ function AccountSettingsCard() {
           hint={t('settings.agentChannelHint')}
           value={channel}
           onChange={(e) => setChannel(e.target.value as 'LEFT' | 'RIGHT')}
+          disabled={!ready}
         >
           <option value="LEFT">{t('settings.channelLeft')}</option>
           <option value="RIGHT">{t('settings.channelRight')}</option>
@@ -79,6 +88,7 @@ function AccountSettingsCard() {
           hint={t('settings.timeZoneHint')}
           value={timeZone}
           onChange={(e) => setTimeZone(e.target.value)}
+          disabled={!ready}
           required
         />
         <TextField
@@ -90,10 +100,11 @@ function AccountSettingsCard() {
           step={1}
           value={windowDays}
           onChange={(e) => setWindowDays(e.target.value)}
+          disabled={!ready}
           required
         />
         <div>
-          <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
+          <Button type="submit" variant="primary" loading={fetching} disabled={!ready}>
             {t('common.save')}
           </Button>
         </div>
