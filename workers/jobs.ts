@@ -1,6 +1,7 @@
 import type { JobHelpers, Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { Tx } from '../src/db/client.ts';
+import { Prisma } from '../src/generated/prisma/client.ts';
 
 /**
  * The job catalog: every graphile-worker task, its payload and its defaults. Producers (intake,
@@ -115,11 +116,19 @@ export async function enqueue<N extends JobName>(
   payload: JobPayload<N>,
   opts: EnqueueOptions = {},
 ): Promise<void> {
+  await tx.$executeRaw`SELECT ${addJobSql(name, payload, opts)}`;
+}
+
+/**
+ * The `graphile_worker.add_job(…)` call of `enqueue`, for a statement that does its other writes
+ * beside it (intake's one-statement insert): the job is written exactly when that statement's
+ * writes are. The payload is checked against the catalog's schema here, as `enqueue` does.
+ */
+export function addJobSql<N extends JobName>(name: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Prisma.Sql {
   // TypeScript cannot correlate JOBS[name] with N; `payload` was checked against N by the signature.
   const spec: JobSpec<z.ZodType> = JOBS[name];
   const parsed = spec.payload.parse(payload);
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job(
+  return Prisma.sql`graphile_worker.add_job(
       ${name},
       ${JSON.stringify(parsed)}::json,
       run_at := now() + ${opts.delayMs ?? 0} * interval '1 millisecond',

@@ -126,7 +126,12 @@ export async function startChild(
   const child = fork(file, [], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF=DIR writes a V8 CPU profile of the child (the service) into DIR when it stops.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.add(child);

@@ -6,14 +6,11 @@ import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
 import { assertCleanText, normalizeCode, normalizeName, stripControls, truncate } from '../domain/text.ts';
 import { minutesForBytes } from '../domain/usage.ts';
-import { NONE } from '../lifecycle/statuses.ts';
-import { transition } from '../lifecycle/transition.ts';
-import { enqueue } from '../../workers/jobs.ts';
 import { detectAudioType } from './audio-type.ts';
 import { badRequest } from './errors.ts';
 import { parseFileName } from './filename.ts';
 import type { ReceivedFile } from './multipart.ts';
-import { insertCallReserving, readIntakeFacts } from './intake-sql.ts';
+import { insertQueuedCall, readIntakeFacts } from './intake-sql.ts';
 import { resolveAgent } from './resolve-agent.ts';
 import { parseStartedAt } from './started-at.ts';
 
@@ -112,52 +109,49 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     const key = `${input.accountId}/${period}/${id}.${type.extension}`;
     const fileName = truncate(file.fileName || `recording.${type.extension}`, TEXT_MAX);
 
-    const result = await db.$transaction(
-      async (tx) => {
-        // The call, its reservation and its ledger entry: one statement.
-        const inserted = await insertCallReserving(
-          tx,
-          {
-            id,
-            accountId: input.accountId,
-            externalId: f.externalId ?? null,
-            source: input.source,
-            agentId: agent.id,
-            campaignId: campaign?.id ?? null,
-            startedAt,
-            customerPhone: phone,
-            customerName: f.customerName ?? null,
-            direction,
-            language,
-            fileName,
-            fileSize: file.size,
-            fileSha256: file.sha256,
-            contentType: type.contentType,
-            storageKey: key,
-            minutes,
-            period,
-          },
-          account.planMinutes,
-        );
-        if (inserted.status === 'exists') {
-          // A concurrent request with the same external_id committed first (or that call was
-          // deleted since: its tombstone keeps the id): answer with its call.
-          const key = { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } };
-          const winner =
-            (await tx.call.findUnique({ where: key, select: { id: true } })) ??
-            (await tx.callTombstone.findUniqueOrThrow({ where: key, select: { id: true } }));
-          return { id: winner.id, status: 'exists' as const };
-        }
-        await transition(tx, id, NONE, 'queued', { detail: `accepted via ${input.source}` });
-        await enqueue(tx, 'transcribe', { callId: id });
-        // Last step inside the transaction: a committed call always has its recording.
-        await app.storage.putFile(key, file.tempPath);
-        stored = key;
-        return { id, status: 'queued' as const };
+    // The recording is stored first, so a call row never exists without its file. A file whose call
+    // is then not written (exists, no_minutes, a fault) is removed here, or by the hourly housekeeping
+    // after a crash (it only touches files older than an hour).
+    await app.storage.putFile(key, file.tempPath);
+    stored = key;
+    // The call, its reservation, ledger entry, history and transcription job: one statement.
+    const inserted = await insertQueuedCall(
+      db,
+      {
+        id,
+        accountId: input.accountId,
+        externalId: f.externalId ?? null,
+        source: input.source,
+        agentId: agent.id,
+        campaignId: campaign?.id ?? null,
+        startedAt,
+        customerPhone: phone,
+        customerName: f.customerName ?? null,
+        direction,
+        language,
+        fileName,
+        fileSize: file.size,
+        fileSha256: file.sha256,
+        contentType: type.contentType,
+        storageKey: key,
+        minutes,
+        period,
       },
-      { maxWait: 15_000, timeout: 30_000 },
+      account.planMinutes,
+      `accepted via ${input.source}`,
     );
-    return { ...result, url: urlOf(result.id) };
+    if (inserted.status === 'exists') {
+      await app.storage.delete(key).catch(() => {});
+      stored = null;
+      // A concurrent request with the same external_id committed first (or that call was deleted
+      // since: its tombstone keeps the id): answer with its call.
+      const where = { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } };
+      const winner =
+        (await db.call.findUnique({ where, select: { id: true } })) ??
+        (await db.callTombstone.findUniqueOrThrow({ where, select: { id: true } }));
+      return { id: winner.id, status: 'exists', url: urlOf(winner.id) };
+    }
+    return { id, status: 'queued', url: urlOf(id) };
   } catch (error) {
     if (stored) await app.storage.delete(stored).catch(() => {});
     throw error;

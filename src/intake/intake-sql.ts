@@ -1,4 +1,7 @@
+import { addJobSql } from '../../workers/jobs.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import { creationEventSql } from '../lifecycle/transition.ts';
 import { DomainError } from '../domain/errors.ts';
 
 export interface IntakeFacts {
@@ -74,20 +77,23 @@ export interface NewCall {
 }
 
 /**
- * The call row, its minute reservation against the plan, its period's call and storage counts and
- * its ledger entry, in one statement (one round trip) inside the caller's transaction. Answers
- * `exists` when a concurrent request with the same external_id won, or its call was deleted
- * (a tombstone; nothing is written then), and
- * throws `no_minutes` when the plan cannot cover the reservation (the caller's rollback removes
- * the row). The period row's conditional upsert takes its lock and re-checks against the committed
- * total, so concurrent intakes never overspend.
+ * The call row, its minute reservation against the plan, its period's call and storage counts, its
+ * ledger entry, its history row ('none' → 'queued') and its transcription job, in ONE statement:
+ * one round trip, no interactive transaction (issue 12). Answers `exists` when a concurrent request
+ * with the same external_id won, or its call was deleted (a tombstone; nothing is written then), and
+ * throws `no_minutes` when the plan cannot cover the reservation: `intake_refuse()` raises, so the
+ * statement's writes all roll back. The period row's conditional upsert takes its lock and re-checks
+ * against the committed total, so concurrent intakes never overspend.
  */
-export async function insertCallReserving(
-  tx: Tx,
+export async function insertQueuedCall(
+  db: Db | Tx,
   c: NewCall,
   planMinutes: number,
+  detail: string,
 ): Promise<{ status: 'queued' } | { status: 'exists' }> {
-  const [row] = await tx.$queryRaw<{ id: string | null; reserved: boolean }[]>`
+  let row: { id: string | null; jobs: number } | undefined;
+  try {
+    [row] = await db.$queryRaw<{ id: string | null; jobs: number }[]>`
     WITH call AS (
       INSERT INTO calls (id, account_id, external_id, source, agent_id, campaign_id, started_at, customer_phone,
                          customer_name, direction, language, file_name, file_size, file_sha256, content_type,
@@ -114,11 +120,18 @@ export async function insertCallReserving(
     ), ledger AS (
       INSERT INTO minute_ledger (account_id, call_id, period, kind, minutes)
       SELECT ${c.accountId}::uuid, call.id, ${c.period}, 'reserve', ${c.minutes}::int FROM call, reservation
+    ), history AS (
+      ${creationEventSql(Prisma.sql`SELECT call.id FROM call, reservation`, detail)}
+    ), job AS (
+      SELECT ${addJobSql('transcribe', { callId: c.id })} FROM call, reservation
     )
-    SELECT (SELECT id FROM call) AS id, EXISTS (SELECT 1 FROM reservation) AS reserved`;
-  if (!row?.id) return { status: 'exists' };
-  if (!row.reserved) {
-    const [u] = await tx.$queryRaw<{ used: number; reserved: number }[]>`
+    SELECT (SELECT id FROM call) AS id, (SELECT count(*) FROM job)::int AS jobs,
+           -- A call the plan cannot cover must not stay: fail the whole statement.
+           CASE WHEN EXISTS (SELECT 1 FROM call) AND NOT EXISTS (SELECT 1 FROM reservation)
+                THEN intake_refuse('no_minutes') END AS refused`;
+  } catch (error) {
+    if (!refusedFor(error, 'no_minutes')) throw error;
+    const [u] = await db.$queryRaw<{ used: number; reserved: number }[]>`
       SELECT minutes_used AS used, minutes_reserved AS reserved FROM usage_periods
        WHERE account_id = ${c.accountId}::uuid AND period = ${c.period}`;
     const available = Math.max(0, planMinutes - (u?.used ?? 0) - (u?.reserved ?? 0));
@@ -128,5 +141,13 @@ export async function insertCallReserving(
       { required: c.minutes, available },
     );
   }
+  if (!row?.id) return { status: 'exists' };
+  if (row.jobs !== 1) throw new Error(`intake queued ${row.jobs} transcription jobs for call ${row.id}`);
   return { status: 'queued' };
+}
+
+/** Whether `error` is the `intake_refuse(reason)` raise of the statement above. */
+function refusedFor(error: unknown, reason: string): boolean {
+  const text = error instanceof Error ? `${error.message} ${JSON.stringify(error)}` : '';
+  return text.includes(reason) && text.includes('P0001');
 }

@@ -1,15 +1,26 @@
+// One formatter per time zone for the process: building one costs far more than using it.
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+function wallClock(timeZone: string): Intl.DateTimeFormat {
+  let f = wallClocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    wallClocks.set(timeZone, f);
+  }
+  return f;
+}
+
 /** Offset (ms) of `timeZone` from UTC at the instant `utcMs`. */
 function offsetAt(utcMs: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(utcMs);
+  const parts = wallClock(timeZone).formatToParts(utcMs);
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
   return (
     Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) -

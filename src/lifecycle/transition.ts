@@ -1,5 +1,5 @@
 import type { Tx } from '../db/client.ts';
-import type { Prisma } from '../generated/prisma/client.ts';
+import { Prisma } from '../generated/prisma/client.ts';
 import { type CallStatus, isAllowed, NONE, type Source } from './statuses.ts';
 
 export interface TransitionOptions {
@@ -41,4 +41,15 @@ export async function transition<To extends CallStatus>(
   }
   await tx.callEvent.create({ data: { callId, status: to, detail: opts.detail } });
   return true;
+}
+
+/**
+ * The creation step ('none' → 'queued') as SQL, for intake's one-statement insert: the history row
+ * of every call id that `created` (a query yielding `id`) returns. The INSERT that made those rows
+ * is the guard, as in `transition(tx, id, NONE, 'queued', …)`.
+ */
+export function creationEventSql(created: Prisma.Sql, detail: string): Prisma.Sql {
+  if (!isAllowed(NONE, 'queued')) throw new Error('call status cannot go from none to queued');
+  return Prisma.sql`INSERT INTO call_events (call_id, status, detail)
+      SELECT created.id, 'queued'::"CallStatus", ${detail} FROM (${created}) AS created`;
 }

@@ -7,7 +7,7 @@ import { createAgent } from '../../src/domain/agents.ts';
 import { createApiKey } from '../../src/domain/api-keys.ts';
 import { runBulkDeletion, filterFromDetail } from '../../src/domain/call-deletion.ts';
 import { applyRetention } from '../../src/domain/retention.ts';
-import { insertCallReserving } from '../../src/intake/intake-sql.ts';
+import { insertQueuedCall } from '../../src/intake/intake-sql.ts';
 import { createHousekeepingTask } from '../../workers/housekeeping.ts';
 import { describe, expect, test } from '../support/harness.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
@@ -115,31 +115,30 @@ describe('deleting a call', () => {
       { externalId: 'x-9' },
     );
     await a.as.owner.gql(DELETE_CALL, { id: call.id });
-    const answer = await service.app.db.$transaction((tx) =>
-      insertCallReserving(
-        tx,
-        {
-          id: randomUUID(),
-          accountId: a.account.id,
-          externalId: 'x-9',
-          source: 'api',
-          agentId: a.agent.id,
-          campaignId: null,
-          startedAt: new Date(),
-          customerPhone: null,
-          customerName: null,
-          direction: null,
-          language: null,
-          fileName: 'x.wav',
-          fileSize: 10,
-          fileSha256: 'ab',
-          contentType: 'audio/wav',
-          storageKey: 'k/racy',
-          minutes: 1,
-          period: '2026-11',
-        },
-        1000,
-      ),
+    const answer = await insertQueuedCall(
+      service.app.db,
+      {
+        id: randomUUID(),
+        accountId: a.account.id,
+        externalId: 'x-9',
+        source: 'api',
+        agentId: a.agent.id,
+        campaignId: null,
+        startedAt: new Date(),
+        customerPhone: null,
+        customerName: null,
+        direction: null,
+        language: null,
+        fileName: 'x.wav',
+        fileSize: 10,
+        fileSha256: 'ab',
+        contentType: 'audio/wav',
+        storageKey: 'k/racy',
+        minutes: 1,
+        period: '2026-11',
+      },
+      1000,
+      'accepted via api',
     );
     expect(answer).toEqual({ status: 'exists' });
     expect(await service.app.db.call.count({ where: { accountId: a.account.id } })).toBe(0);
