@@ -99,7 +99,7 @@ export function benchWorkspace(prefix: string): BenchWorkspace {
 /** Messages a measured child sends to its parent. */
 export type ChildMessage =
   | { type: 'ready'; url: string }
-  | { type: 'rss'; maxRssKb: number; rssBytes: number }
+  | { type: 'rss'; maxRssKb: number; rssBytes: number; cpuMicros: number }
   | { type: 'error'; message: string };
 /** Messages the parent sends to a measured child. */
 export type ParentMessage = { type: 'rss' } | { type: 'stop' };
@@ -108,6 +108,8 @@ export interface MeasuredChild {
   url: string;
   /** Peak resident set size of the child so far (process.resourceUsage().maxRSS), in bytes. */
   maxRss(): Promise<number>;
+  /** CPU time (user + system) the child has used so far, in ms: a figure other load on the machine barely moves. */
+  cpuMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -153,20 +155,21 @@ export async function startChild(
       reject(new Error(`${path.basename(file)} exited with code ${code} before it was ready`));
     });
   });
+  const ask = () =>
+    new Promise<Extract<ChildMessage, { type: 'rss' }>>((resolve, reject) => {
+      const onMessage = (m: ChildMessage) => {
+        if (m.type !== 'rss') return;
+        child.off('message', onMessage);
+        resolve(m);
+      };
+      child.on('message', onMessage);
+      child.once('exit', () => reject(new Error(`${path.basename(file)} exited`)));
+      child.send({ type: 'rss' } satisfies ParentMessage);
+    });
   return {
     url,
-    maxRss: () =>
-      new Promise<number>((resolve, reject) => {
-        const onMessage = (m: ChildMessage) => {
-          if (m.type !== 'rss') return;
-          child.off('message', onMessage);
-          // Linux reports maxRSS in kilobytes.
-          resolve(m.maxRssKb * 1024);
-        };
-        child.on('message', onMessage);
-        child.once('exit', () => reject(new Error(`${path.basename(file)} exited`)));
-        child.send({ type: 'rss' } satisfies ParentMessage);
-      }),
+    maxRss: async () => (await ask()).maxRssKb * 1024, // Linux reports maxRSS in kilobytes.
+    cpuMs: async () => (await ask()).cpuMicros / 1000,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -188,6 +191,7 @@ export function serveParent(onStop: () => Promise<void>): void {
         type: 'rss',
         maxRssKb: process.resourceUsage().maxRSS,
         rssBytes: process.memoryUsage.rss(),
+        cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
       };
       process.send!(msg);
     } else if (m.type === 'stop') {

@@ -19,7 +19,7 @@ import pg from 'pg';
 import { createDb } from '../../src/db/client.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { hashPassword } from '../../src/domain/passwords.ts';
-import { benchWorkspace, note, percentile, repoRoot, round, startChild, table } from './lib.ts';
+import { benchWorkspace, type MeasuredChild, note, percentile, repoRoot, round, startChild, table } from './lib.ts';
 
 const { values: args } = parseArgs({
   strict: false,
@@ -27,11 +27,14 @@ const { values: args } = parseArgs({
     json: { type: 'boolean', default: false },
     calls: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '40' },
+    only: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('usage: npm run bench:scale -- [--json] [--calls 1000000] [--runs 40]');
+  console.log(
+    'usage: npm run bench:scale -- [--json] [--calls 1000000] [--runs 40] [--only TEXT (cases whose name has TEXT)]',
+  );
   process.exit(0);
 }
 const CALLS = Number(args.calls);
@@ -308,16 +311,21 @@ interface Result {
   goalMs: number | null;
   meets: boolean | null;
   note: string;
+  /** The service's own CPU per request (ms), which other load on the machine barely moves. */
+  cpuMs: number | null;
 }
 
-async function measure(c: Case): Promise<Result & { last: unknown }> {
+async function measure(c: Case, service?: MeasuredChild): Promise<Result & { last: unknown }> {
   let last: unknown = null;
   const times: number[] = [];
+  let cpuBefore = 0;
   for (let i = 0; i < RUNS + 2; i++) {
+    if (i === 2 && service) cpuBefore = await service.cpuMs();
     const { ms, data } = await c.run();
     if (i >= 2) times.push(ms);
     last = data;
   }
+  const cpuMs = service ? round(((await service.cpuMs()) - cpuBefore) / RUNS, 1) : null;
   times.sort((a, b) => a - b);
   const p50 = round(percentile(times, 50), 1);
   const p95 = round(percentile(times, 95), 1);
@@ -329,6 +337,7 @@ async function measure(c: Case): Promise<Result & { last: unknown }> {
     goalMs: c.goalMs,
     meets: c.goalMs == null ? null : p95 <= c.goalMs,
     note: '',
+    cpuMs,
     last,
   };
 }
@@ -487,8 +496,9 @@ async function main() {
         { group: 'call', name: 'call page', goalMs: null, run: () => gql(DETAIL, { id: s.callId }) },
       ];
       for (const c of cases) {
+        if (typeof args.only === 'string' && !`${c.group}: ${c.name}`.includes(args.only)) continue;
         note(`${c.group}: ${c.name}…`);
-        const r = await measure(c);
+        const r = await measure(c, child);
         const count = (r.last as { calls?: { totalCount?: number; edges?: unknown[] } }).calls;
         if (count?.edges) r.note = `${count.edges.length} rows of ${count.totalCount?.toLocaleString('en')}`;
         results.push(r);
@@ -498,6 +508,7 @@ async function main() {
       const days = Math.ceil((100_000 / Math.max(1, CALLS * 0.95)) * 365);
       const exportQuery = `?startedFrom=${YEAR_START.toISOString()}&startedTo=${new Date(YEAR_START.getTime() + days * 86_400_000).toISOString()}`;
       note('export: CSV…');
+      const exportCpu = await child.cpuMs();
       t = performance.now();
       const rows = await download(`${child.url}/api/calls/export.csv${exportQuery}`, cookie);
       results.push({
@@ -507,6 +518,7 @@ async function main() {
         p95: round(performance.now() - t, 0),
         goalMs: null,
         meets: null,
+        cpuMs: round((await child.cpuMs()) - exportCpu, 0),
         note: 'one download',
       });
     } finally {
@@ -656,8 +668,17 @@ function report(results: Result[], baseline: SqlPair[], seedSeconds: number, ser
   const mark = (r: Result) => (r.meets == null ? '' : r.meets ? 'ok' : 'MISSED');
   console.log(
     table(
-      ['what', 'case', 'p50', 'p95', 'goal p95', '', 'note'],
-      results.map((r) => [r.group, r.name, r.p50, r.p95, r.goalMs == null ? '—' : `≤ ${r.goalMs}`, mark(r), r.note]),
+      ['what', 'case', 'p50', 'p95', 'goal p95', '', 'service CPU/req', 'note'],
+      results.map((r) => [
+        r.group,
+        r.name,
+        r.p50,
+        r.p95,
+        r.goalMs == null ? '—' : `≤ ${r.goalMs}`,
+        mark(r),
+        r.cpuMs ?? '—',
+        r.note,
+      ]),
     ),
   );
   console.log("\nThe database's share, same data, same run: the SQL sent before issue 12 and the SQL sent now (ms)\n");
