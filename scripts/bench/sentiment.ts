@@ -42,7 +42,7 @@ function agreement(rows: readonly Row[], predicted: readonly SentimentLabel[]): 
   const confusion = Object.fromEntries(
     LABELS.map((g) => [g, Object.fromEntries(LABELS.map((p) => [p, 0]))]),
   ) as Agreement['confusion'];
-  rows.forEach((row, i) => confusion[row.gold][predicted[i]!]++);
+  for (const [i, row] of rows.entries()) confusion[row.gold][predicted[i]!]++;
   const correct = LABELS.reduce((sum, l) => sum + confusion[l][l], 0);
   const f1s = LABELS.map((l) => {
     const tp = confusion[l][l];
