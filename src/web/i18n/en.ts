@@ -272,6 +272,22 @@ export const en = {
   'metrics.customerPace': 'Customer pace',
   'metrics.wpm': '{n} words/min',
 
+  'sentiment.title': 'Sentiment',
+  'sentiment.hint': 'Read from the words said in English or Spanish; a guide, not a verdict.',
+  'sentiment.NEGATIVE': 'Negative',
+  'sentiment.NEUTRAL': 'Neutral',
+  'sentiment.POSITIVE': 'Positive',
+  'sentiment.scoreTitle': 'Sentiment {score} (from −1 to +1)',
+  'sentiment.customer': 'Customer overall',
+  'sentiment.agent': 'Agent overall',
+  'sentiment.trend': 'Customer from start to end',
+  'sentiment.trendUp': 'Improved',
+  'sentiment.trendDown': 'Got worse',
+  'sentiment.trendFlat': 'About the same',
+  'sentiment.trendUnknown': 'Too few customer turns to tell',
+  'sentiment.mono':
+    'Speakers are not told apart in this recording, so there is no per-speaker sentiment; each line of the transcript still shows its own.',
+
   'meta.externalId': 'External ID',
   'meta.customerPhone': 'Customer phone',
   'meta.customerName': 'Customer name',

@@ -269,6 +269,22 @@ export const es: Record<keyof typeof en, string> = {
   'metrics.customerPace': 'Ritmo del cliente',
   'metrics.wpm': '{n} palabras/min',
 
+  'sentiment.title': 'Sentimiento',
+  'sentiment.hint': 'Se deduce de las palabras dichas en español o en inglés; sirve de orientación, no de veredicto.',
+  'sentiment.NEGATIVE': 'Negativo',
+  'sentiment.NEUTRAL': 'Neutro',
+  'sentiment.POSITIVE': 'Positivo',
+  'sentiment.scoreTitle': 'Sentimiento {score} (de −1 a +1)',
+  'sentiment.customer': 'Cliente en conjunto',
+  'sentiment.agent': 'Agente en conjunto',
+  'sentiment.trend': 'Cliente del principio al final',
+  'sentiment.trendUp': 'Mejoró',
+  'sentiment.trendDown': 'Empeoró',
+  'sentiment.trendFlat': 'Más o menos igual',
+  'sentiment.trendUnknown': 'El cliente habló demasiado poco para saberlo',
+  'sentiment.mono':
+    'En esta grabación no se distingue quién habla, así que no hay sentimiento por interlocutor; cada línea de la transcripción muestra el suyo.',
+
   'meta.externalId': 'ID externo',
   'meta.customerPhone': 'Teléfono del cliente',
   'meta.customerName': 'Nombre del cliente',
