@@ -205,6 +205,8 @@ export const en = {
   'reasonMetric.interruptions': 'Interruptions',
   'reasonMetric.words_per_minute': 'Words per minute',
   'reasonMetric.duration': 'Duration',
+  'reasonMetric.customer_sentiment': 'Customer sentiment',
+  'reasonMetric.customer_sentiment_trend': 'Change in customer sentiment',
   'history.viaApi': 'received through the API',
   'history.viaUpload': 'uploaded in the app',
   'history.attempt': 'attempt {n}',
@@ -534,6 +536,12 @@ export const en = {
   'metric.words_per_minute_hint': 'Words per minute while speaking.',
   'metric.duration': 'Call length',
   'metric.duration_hint': 'Length of the recording, in seconds.',
+  'metric.customer_sentiment': 'Customer sentiment',
+  'metric.customer_sentiment_hint':
+    'Mean of the customer’s lines, from −1 (negative) to +1 (positive). E.g. at least −0.2.',
+  'metric.customer_sentiment_trend': 'Customer ends better or worse',
+  'metric.customer_sentiment_trend_hint':
+    'The customer’s last third of the call minus their first third, from −2 to +2. At least 0: ends no worse than they started.',
   'op.lt': 'less than',
   'op.lte': 'at most',
   'op.gt': 'more than',

@@ -202,6 +202,8 @@ export const es: Record<keyof typeof en, string> = {
   'reasonMetric.silence_ratio': 'Silencio',
   'reasonMetric.interruptions': 'Interrupciones',
   'reasonMetric.words_per_minute': 'Palabras por minuto',
+  'reasonMetric.customer_sentiment': 'Sentimiento del cliente',
+  'reasonMetric.customer_sentiment_trend': 'Cambio de sentimiento del cliente',
   'reasonMetric.duration': 'Duración',
   'history.viaApi': 'recibida por la API',
   'history.viaUpload': 'subida en la aplicación',
@@ -532,6 +534,12 @@ export const es: Record<keyof typeof en, string> = {
   'metric.words_per_minute_hint': 'Palabras por minuto mientras habla.',
   'metric.duration': 'Duración de la llamada',
   'metric.duration_hint': 'Duración de la grabación, en segundos.',
+  'metric.customer_sentiment': 'Sentimiento del cliente',
+  'metric.customer_sentiment_hint':
+    'Media de lo que dice el cliente, de −1 (negativo) a +1 (positivo). P. ej. al menos −0,2.',
+  'metric.customer_sentiment_trend': 'El cliente acaba mejor o peor',
+  'metric.customer_sentiment_trend_hint':
+    'El último tercio de la llamada del cliente menos el primero, de −2 a +2. Al menos 0: no acaba peor de lo que empezó.',
   'op.lt': 'menos de',
   'op.lte': 'como mucho',
   'op.gt': 'más de',
