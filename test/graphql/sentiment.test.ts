@@ -54,7 +54,7 @@ describe('call sentiment in the API', () => {
     const call = await db.call.create({
       data: {
         accountId: s.account.id,
-        agentId: s.agents[0].id,
+        agentId: s.agents[0]!.id,
         source: 'api',
         status: 'analyzing',
         startedAt: new Date(),
