@@ -17,7 +17,7 @@ const rising = {
 };
 
 function show(lang: Lang, node: ReturnType<typeof h>) {
-  return render(h(I18nProvider, { lang, children: node }));
+  return render(h(I18nProvider, { lang }, node));
 }
 
 describe('sentiment on the call page', () => {
