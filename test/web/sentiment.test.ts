@@ -17,7 +17,8 @@ const rising = {
 };
 
 function show(lang: Lang, node: ReturnType<typeof h>) {
-  return render(h(I18nProvider, { lang }, node));
+  // biome-ignore lint/correctness/noChildrenProp: I18nProvider's props type requires `children`.
+  return render(h(I18nProvider, { lang, children: node }));
 }
 
 describe('sentiment on the call page', () => {
