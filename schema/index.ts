@@ -22,5 +22,6 @@ import './types/bulk-reanalysis.ts';
 import './types/review-queue.ts';
 import './types/redaction.ts';
 import './types/review.ts';
+import './types/sentiment.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -66,6 +66,22 @@ export const Criteria = z.array(CriterionResult);
 /** `calls.metrics`: talk metrics by name (src/analysis/metrics.ts computes them). */
 export const Metrics = z.record(z.string(), z.unknown());
 
+/** One sentiment reading: label and a score from −1 to 1 (src/analysis/sentiment.ts). */
+export const SentimentScore = z.object({
+  label: z.enum(['negative', 'neutral', 'positive']),
+  score: z.number().min(-1).max(1),
+});
+export type SentimentScore = z.infer<typeof SentimentScore>;
+
+/** `calls.sentiment`: `segments` is parallel to `calls.segments` (same order and length). */
+export const CallSentimentColumn = z.object({
+  segments: z.array(SentimentScore),
+  agent: SentimentScore.nullable(),
+  customer: SentimentScore.nullable(),
+  overall: SentimentScore.nullable(),
+  customer_trend: z.number().nullable(),
+});
+
 /** `calls.redactions`: moments redacted from the transcript (and audio), seconds; kind as in src/redaction/detect.ts. */
 export const Redactions = z.array(z.object({ kind: z.string(), start: z.number(), end: z.number() }));
 

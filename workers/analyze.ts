@@ -89,6 +89,9 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
         summary: result.summary,
         criteria: carried.criteria as object[],
         metrics: result.metrics as object,
+        sentiment: result.sentiment as object,
+        customerSentiment: result.sentiment.customer?.score ?? null,
+        customerSentimentTrend: result.sentiment.customer_trend,
         analyzedAt: new Date(),
       },
     });

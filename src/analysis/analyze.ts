@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { LlmAnswer, LlmClient } from './llm.ts';
 import { findPhrases, type PhraseMatch } from './match.ts';
 import { computeMetrics, type CallMetrics } from './metrics.ts';
+import { callSentiment, type CallSentiment } from './sentiment.ts';
 import { extractiveSummary } from './summary.ts';
 import type {
   Criterion,
@@ -32,6 +33,8 @@ export interface AnalysisResult {
   topic_label: string | null;
   summary: string;
   metrics: CallMetrics;
+  /** Per segment, per speaker and the customer's trend (src/analysis/sentiment.ts). */
+  sentiment: CallSentiment;
 }
 
 export interface AnalyzeOptions {
@@ -54,6 +57,7 @@ interface Context {
   known: boolean;
   duration: number;
   metrics: CallMetrics;
+  sentiment: CallSentiment;
 }
 
 function clock(seconds: number): string {
@@ -166,6 +170,8 @@ const METRIC_LABELS: Record<MetricName, string> = {
   interruptions: 'interruptions',
   words_per_minute: 'words per minute',
   duration: 'duration',
+  customer_sentiment: 'customer sentiment',
+  customer_sentiment_trend: 'customer sentiment trend',
 };
 
 function formatMetric(metric: MetricName, value: number): string {
@@ -176,6 +182,9 @@ function formatMetric(metric: MetricName, value: number): string {
     case 'longest_silence':
     case 'duration':
       return `${Math.round(value * 10) / 10} s`;
+    case 'customer_sentiment':
+    case 'customer_sentiment_trend':
+      return `${value > 0 ? '+' : ''}${Math.round(value * 100) / 100}`;
     default:
       return String(value);
   }
@@ -187,6 +196,7 @@ function formatMetric(metric: MetricName, value: number): string {
  */
 function metricValue(
   metrics: CallMetrics,
+  sentiment: CallSentiment,
   metric: MetricName,
   speaker: Criterion['speaker'],
   known: boolean,
@@ -209,15 +219,21 @@ function metricValue(
       return metrics.words_per_minute;
     case 'duration':
       return metrics.duration_seconds;
+    // Whose sentiment is in the name: `speaker` does not change it.
+    case 'customer_sentiment':
+      return sentiment.customer?.score ?? null;
+    case 'customer_sentiment_trend':
+      return sentiment.customer_trend;
   }
 }
 
 function evaluateMetric(ctx: Context, criterion: MetricCriterion): Outcome {
   const { metric, op } = criterion;
   const name = METRIC_LABELS[metric];
-  const value = metricValue(ctx.metrics, metric, criterion.speaker, ctx.known);
+  const value = metricValue(ctx.metrics, ctx.sentiment, metric, criterion.speaker, ctx.known);
   if (value === null) {
-    const onMono = (metric === 'talk_ratio' || metric === 'interruptions') && !ctx.known;
+    const perSpeaker = ['talk_ratio', 'interruptions', 'customer_sentiment', 'customer_sentiment_trend'];
+    const onMono = perSpeaker.includes(metric) && !ctx.known;
     const reason = onMono
       ? `${name} cannot be measured on a mono recording (speakers unknown)`
       : `${name} cannot be measured: not enough speech`;
@@ -393,7 +409,8 @@ export async function analyzeCall(
   opts: AnalyzeOptions = {},
 ): Promise<AnalysisResult> {
   const metrics = computeMetrics(input);
-  const ctx: Context = { input, known: speakersKnown(input), duration: metrics.duration_seconds, metrics };
+  const sentiment = callSentiment(input);
+  const ctx: Context = { input, known: speakersKnown(input), duration: metrics.duration_seconds, metrics, sentiment };
   const language = input.language || template.language || 'en';
   const llmCriteria = template.criteria.filter((c): c is LlmCriterion => c.kind === 'llm');
 
@@ -444,5 +461,6 @@ export async function analyzeCall(
     topic_label: topic?.label ?? null,
     summary,
     metrics,
+    sentiment,
   };
 }

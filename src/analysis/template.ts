@@ -9,11 +9,18 @@ export const METRICS = [
   'interruptions',
   'words_per_minute',
   'duration',
+  'customer_sentiment',
+  'customer_sentiment_trend',
 ] as const;
 export const METRIC_OPS = ['lt', 'lte', 'gt', 'gte', 'between'] as const;
 export const CRITERION_KINDS = ['phrase', 'forbidden', 'metric', 'llm'] as const;
 /** Metrics expressed as fractions, where a threshold like 60 is a mistake for 0.6. */
 const RATIO_METRICS: ReadonlySet<string> = new Set(['talk_ratio', 'silence_ratio']);
+/**
+ * Sentiment metrics (src/analysis/sentiment.ts) are the only ones that go below zero: a score from
+ * −1 to 1, a trend (end minus start) from −2 to 2.
+ */
+const SIGNED_METRIC_RANGE: Readonly<Record<string, number>> = { customer_sentiment: 1, customer_sentiment_trend: 2 };
 
 const Key = z
   .string()
@@ -79,7 +86,7 @@ const ForbiddenCriterion = z.strictObject({
   phrases: Phrases,
 });
 
-const Threshold = z.number().min(0, { error: 'thresholds must be 0 or more' });
+const Threshold = z.number();
 
 const MetricCriterion = z
   .strictObject({
@@ -110,6 +117,19 @@ const MetricCriterion = z
           code: 'custom',
           path: [min !== undefined ? 'min' : 'max'],
           message: 'min and max are only for op "between"',
+        });
+    }
+    const signed = SIGNED_METRIC_RANGE[criterion.metric];
+    for (const field of ['value', 'min', 'max'] as const) {
+      const threshold = criterion[field];
+      if (threshold === undefined) continue;
+      if (signed === undefined && threshold < 0)
+        ctx.addIssue({ code: 'custom', path: [field], message: 'thresholds must be 0 or more' });
+      if (signed !== undefined && Math.abs(threshold) > signed)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${criterion.metric} goes from -${signed} to ${signed}`,
         });
     }
     if (RATIO_METRICS.has(criterion.metric)) {

@@ -25,6 +25,9 @@ export const CSV_COLUMNS = [
   'coverage',
   'needs_review',
   'language_mismatch',
+  'customer_sentiment',
+  'customer_sentiment_trend',
+  'agent_sentiment',
 ] as const;
 
 export type CsvRow = (string | number | null)[];
@@ -52,6 +55,9 @@ interface ExportRecord {
   coverage: number | null;
   needs_review: boolean;
   language_mismatch: boolean;
+  customer_sentiment: number | null;
+  customer_sentiment_trend: number | null;
+  agent_sentiment: number | null;
 }
 
 /**
@@ -77,6 +83,7 @@ export async function* exportCallRows(
              c.direction::text AS direction, c.customer_phone, c.customer_name,
              coalesce(c.language, c.detected_language) AS language, c.duration_seconds, c.status::text AS status,
              c.score, c.topic, c.summary, c.coverage, c.needs_review, c.language_mismatch,
+             c.customer_sentiment, c.customer_sentiment_trend, (c.sentiment->'agent'->>'score')::float8 AS agent_sentiment,
              CASE WHEN jsonb_typeof(c.criteria) = 'array' THEN (
                SELECT string_agg(coalesce(e->>'label', e->>'key', '?') || ': ' || coalesce(e->>'result', '?'), '; ' ORDER BY i)
                  FROM jsonb_array_elements(c.criteria) WITH ORDINALITY AS x(e, i)) END AS criteria
@@ -117,7 +124,15 @@ function toCsvRow(r: ExportRecord, publicUrl: string): CsvRow {
     r.coverage == null ? null : Math.round(r.coverage * 1000) / 10,
     r.needs_review ? 'yes' : 'no',
     r.language_mismatch ? 'yes' : 'no',
+    // −1…1 (trend −2…2), two decimals; empty until analyzed and, per speaker, on mono recordings.
+    round2(r.customer_sentiment),
+    round2(r.customer_sentiment_trend),
+    round2(r.agent_sentiment),
   ];
+}
+
+function round2(value: number | null): number | null {
+  return value == null ? null : Math.round(value * 100) / 100;
 }
 
 /** `escucha-calls-YYYY-MM-DD.csv`, dated in the account's time zone (the day the user sees). */

@@ -1,4 +1,4 @@
-import { Criteria, Metrics, parseColumn } from '../call-columns.ts';
+import { CallSentimentColumn, Criteria, Metrics, parseColumn } from '../call-columns.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type {
   CallAnalyzedEvent,
@@ -41,6 +41,7 @@ export const callForWebhook = {
   topic: true,
   summary: true,
   metrics: true,
+  sentiment: true,
   agent: { select: { id: true, name: true, code: true } },
   campaign: { select: { id: true, name: true } },
   template: { select: { id: true, name: true } },
@@ -79,8 +80,15 @@ export function callAnalyzedEvent(call: CallForWebhook, publicUrl: string, at = 
       // The score above is the reviewed one once a person has reviewed the call.
       auto_score: call.autoScore ?? call.score,
       reviewed_at: call.reviewedAt?.toISOString() ?? null,
+      sentiment: sentimentSummary(call.sentiment),
     },
   };
+}
+
+/** Per speaker and trend; the per-segment readings stay in the app (the transcript is not in the event). */
+function sentimentSummary(column: unknown): CallAnalyzedEvent['data']['sentiment'] {
+  const s = parseColumn(CallSentimentColumn, column);
+  return s && { customer: s.customer, agent: s.agent, overall: s.overall, customer_trend: s.customer_trend };
 }
 
 export interface ReviewForWebhook {

@@ -28,6 +28,9 @@ const HEADER = [
   'coverage',
   'needs_review',
   'language_mismatch',
+  'customer_sentiment',
+  'customer_sentiment_trend',
+  'agent_sentiment',
 ];
 
 let t: TestDb;
@@ -66,6 +69,15 @@ beforeAll(async () => {
     score: 90,
     coverage: 0.75,
     needsReview: true,
+    customerSentiment: -0.123,
+    customerSentimentTrend: 0.456,
+    sentiment: {
+      segments: [],
+      agent: { label: 'positive', score: 0.3 },
+      customer: { label: 'negative', score: -0.123 },
+      overall: { label: 'neutral', score: 0.02 },
+      customer_trend: 0.456,
+    },
     summary: 'Line one\nline two',
     criteria: [
       {
@@ -192,6 +204,9 @@ describe('GET /api/calls/export.csv', () => {
       coverage: '75',
       needs_review: 'yes',
       language_mismatch: 'no',
+      customer_sentiment: '-0.12',
+      customer_sentiment_trend: '0.46',
+      agent_sentiment: '0.3',
     });
   });
 

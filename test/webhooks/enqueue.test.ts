@@ -120,6 +120,8 @@ describe('enqueueCallAnalyzed', () => {
         topic: 'Renewal',
         summary: 'The customer renews.',
         metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },
+        // Analyzed before sentiment existed.
+        sentiment: null,
       },
     });
   });

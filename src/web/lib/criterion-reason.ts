@@ -41,6 +41,8 @@ const METRICS = new Set([
   'interruptions',
   'words_per_minute',
   'duration',
+  'customer_sentiment',
+  'customer_sentiment_trend',
 ]);
 
 export function criterionReason(c: ReasonSource, t: Translate): string | null {

@@ -11,6 +11,8 @@ export const METRICS = [
   'interruptions',
   'words_per_minute',
   'duration',
+  'customer_sentiment',
+  'customer_sentiment_trend',
 ] as const;
 export type MetricName = (typeof METRICS)[number];
 export const OPS = ['lt', 'lte', 'gt', 'gte', 'between'] as const;

@@ -1,5 +1,6 @@
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { RedactionNotice, TranscriptText } from '../components/redacted.tsx';
+import { SentimentCard, SentimentTag, type SentimentReading } from '../components/sentiment.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import {
@@ -54,6 +55,7 @@ const CallDetailQuery = graphql(`
       campaign { id name }
       template { id name deleted }
       transcript { start end speaker text channel uncertainWords }
+      sentiment { customerTrend agent { label score } customer { label score } segments { label score } }
       criteria { key label kind result points maxPoints critical reason reasonCode reasonParams evidence { quote start end speaker } }
       events { status at detail }
       webhookDeliveries {
@@ -275,6 +277,7 @@ export function CallDetailPage({ id }: { id: string }) {
             onSeek={seek}
             terms={terms}
             status={call.status}
+            sentiments={call.sentiment?.segments}
           />
           {(call.summary || call.topic) && (
             <Card title={t('callDetail.summary')} description={call.summary ? t('callDetail.summaryHint') : undefined}>
@@ -290,6 +293,7 @@ export function CallDetailPage({ id }: { id: string }) {
             </Card>
           )}
           {call.metrics && <MetricsCard metrics={call.metrics} duration={duration} />}
+          {call.sentiment && <SentimentCard sentiment={call.sentiment} />}
         </div>
         <div className="stack">
           <ScoreCard call={call} onSeek={seek} />
@@ -409,8 +413,11 @@ function Transcript({
   onSeek,
   terms,
   status,
+  sentiments,
 }: {
   segments: Segment[];
+  /** Parallel to `segments`; absent until analyzed. */
+  sentiments?: SentimentReading[];
   time: number;
   playing: boolean;
   onSeek: (s: number) => void;
@@ -447,28 +454,37 @@ function Transcript({
         </EmptyState>
       ) : (
         <div className="transcript" ref={box} data-testid="transcript">
-          {segments.map((s, i) => (
-            <button
-              key={i}
-              type="button"
-              className="seg-row"
-              data-index={i}
-              data-start={s.start}
-              aria-current={i === active ? 'true' : undefined}
-              onClick={() => onSeek(s.start)}
-              data-testid="segment"
-            >
-              <span className="t">{formatClock(s.start)}</span>
-              <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
-              <span>
-                {s.text.includes('[') || s.uncertainWords.length > 0 ? (
-                  <TranscriptText text={s.text} uncertain={s.uncertainWords} />
-                ) : (
-                  <Highlight text={s.text} terms={terms} />
-                )}
-              </span>
-            </button>
-          ))}
+          {segments.map((s, i) => {
+            const mood = sentiments?.[i];
+            const tinted = mood && mood.label !== 'NEUTRAL';
+            return (
+              <button
+                key={i}
+                type="button"
+                className={tinted ? `seg-row sent-${mood.label.toLowerCase()}` : 'seg-row'}
+                data-index={i}
+                data-start={s.start}
+                aria-current={i === active ? 'true' : undefined}
+                onClick={() => onSeek(s.start)}
+                data-testid="segment"
+              >
+                <span className="t">{formatClock(s.start)}</span>
+                <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
+                <span>
+                  {s.text.includes('[') || s.uncertainWords.length > 0 ? (
+                    <TranscriptText text={s.text} uncertain={s.uncertainWords} />
+                  ) : (
+                    <Highlight text={s.text} terms={terms} />
+                  )}
+                  {tinted && (
+                    <span className="seg-sentiment">
+                      <SentimentTag reading={mood} />
+                    </span>
+                  )}
+                </span>
+              </button>
+            );
+          })}
         </div>
       )}
     </Card>

@@ -48,6 +48,11 @@ const callCommon = {
   customer_name: z.string().nullable(),
 };
 
+const SentimentReading = z.looseObject({
+  label: z.enum(['negative', 'neutral', 'positive']),
+  score: z.number().describe('−1 (very negative) to 1 (very positive).'),
+});
+
 export const CallAnalyzedData = z.looseObject({
   ...callCommon,
   status: z.literal('analyzed'),
@@ -73,6 +78,19 @@ export const CallAnalyzedData = z.looseObject({
     .optional()
     .describe('The automatic analysis score; differs from `score` when a reviewer overrode criteria.'),
   reviewed_at: isoDateTime.nullable().optional().describe('When a person last reviewed the results; null if never.'),
+  sentiment: z
+    .looseObject({
+      customer: SentimentReading.nullable(),
+      agent: SentimentReading.nullable(),
+      overall: SentimentReading.nullable(),
+      customer_trend: z
+        .number()
+        .nullable()
+        .describe("The customer's last third of turns minus their first third (−2 to 2); above 0 they ended happier."),
+    })
+    .nullable()
+    .optional()
+    .describe('How the call felt, from the words said; per-speaker figures are null on mono recordings.'),
 });
 
 export const CallReviewedData = CallAnalyzedData.extend({

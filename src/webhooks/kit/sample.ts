@@ -52,6 +52,12 @@ export function sampleCallAnalyzed(
       topic: 'Renewal',
       summary: 'The customer renews for another year.',
       metrics: { talk_ratio: 0.55, longest_silence_seconds: 4.1 },
+      sentiment: {
+        customer: { label: 'positive', score: 0.21 },
+        agent: { label: 'positive', score: 0.34 },
+        overall: { label: 'positive', score: 0.28 },
+        customer_trend: 0.46,
+      },
       ...overrides.data,
     },
   };
