@@ -10,8 +10,8 @@ import { graphql } from '../lib/graphql.ts';
 
 /*
  * The dashboard (issue 10.5): score and coverage over time, per agent, campaign and criterion,
- * score distribution and topics over time, each from one GraphQL report query (read from daily
- * rollups, see src/domain/reports.ts) with the same filter, and each table downloadable as CSV
+ * score distribution, topics over time and agents' disputes, each from one GraphQL report query
+ * (read from daily rollups, see src/domain/reports.ts; disputes from their table) with the same filter, and each table downloadable as CSV
  * from /api/reports/<table>.csv with that filter. bench:reports sends these documents as they are.
  */
 
@@ -80,6 +80,16 @@ const DashboardTopics = graphql(`
     reportTopics(filter: $filter, interval: $interval) {
       __typename
       ... on ReportTopics { rows { period topic calls } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const DashboardDisputes = graphql(`
+  query DashboardDisputes($filter: ReportFilter!, $interval: ReportInterval!) {
+    reportDisputes(filter: $filter, interval: $interval) {
+      __typename
+      ... on ReportDisputes { rows { period opened stillOpen accepted rejected medianHoursToResolve } }
       ... on Error { code message }
     }
   }
@@ -165,6 +175,7 @@ export function DashboardPage() {
   const [criteria] = useQuery({ query: DashboardCriteria, variables, pause });
   const [distribution] = useQuery({ query: DashboardDistribution, variables, pause });
   const [topics] = useQuery({ query: DashboardTopics, variables: { ...variables, interval: f.interval }, pause });
+  const [disputes] = useQuery({ query: DashboardDisputes, variables: { ...variables, interval: f.interval }, pause });
 
   const trendRows = trend.data?.reportTrend.__typename === 'ReportTrend' ? trend.data.reportTrend.rows : [];
   const agentRows = agents.data?.reportAgents.__typename === 'ReportBreakdown' ? agents.data.reportAgents.rows : [];
@@ -177,6 +188,8 @@ export function DashboardPage() {
       ? distribution.data.reportScoreDistribution.rows
       : [];
   const topicRows = topics.data?.reportTopics.__typename === 'ReportTopics' ? topics.data.reportTopics.rows : [];
+  const disputeRows =
+    disputes.data?.reportDisputes.__typename === 'ReportDisputes' ? disputes.data.reportDisputes.rows : [];
   const failure =
     trend.error ??
     agents.error ??
@@ -470,6 +483,8 @@ export function DashboardPage() {
                 )}
               </Card>
             </div>
+
+            <DisputesCard rows={disputeRows} label={periodLabel} csv={csv('disputes')} />
           </>
         )}
       </div>
@@ -547,5 +562,80 @@ function BreakdownTable({
         </tr>
       ))}
     </DataTable>
+  );
+}
+
+interface DisputeRow {
+  period: string;
+  opened: number;
+  stillOpen: number;
+  accepted: number;
+  rejected: number;
+  medianHoursToResolve: number | null;
+}
+
+/** The outcomes the chart stacks, with their colour and label. */
+const DISPUTE_PARTS = [
+  { key: 'accepted', color: '#10b981', label: 'dashboard.disputesAccepted' },
+  { key: 'rejected', color: '#ef4444', label: 'dashboard.disputesRejected' },
+  { key: 'stillOpen', color: '#f59e0b', label: 'dashboard.disputesStillOpen' },
+] as const;
+
+/** Agents' disputes per period: a chart of their outcomes and the table the CSV holds. */
+function DisputesCard({ rows, label, csv }: { rows: DisputeRow[]; label: (day: string) => string; csv: ReactNode }) {
+  const { t, locale } = useT();
+  const n = (v: number) => formatNumber(v, locale);
+  const hours = (v: number | null) => (v == null ? '—' : t('dashboard.hours', { n: formatNumber(v, locale) }));
+  const sum = (k: (typeof DISPUTE_PARTS)[number]['key']) => rows.reduce((s, r) => s + r[k], 0);
+  return (
+    <Card title={t('dashboard.disputesTitle')} description={t('dashboard.disputesLead')} actions={csv}>
+      {rows.length === 0 ? (
+        <p className="muted" data-testid="dashboard-disputes-empty">
+          {t('dashboard.noDisputes')}
+        </p>
+      ) : (
+        <>
+          <BarChart
+            title={t('dashboard.disputesTitle')}
+            data={rows.map((r) => ({
+              label: label(r.period),
+              values: DISPUTE_PARTS.map((p) => ({ name: t(p.label), value: r[p.key], color: p.color })),
+            }))}
+          />
+          <div className="legend">
+            {DISPUTE_PARTS.map((p) => (
+              <span key={p.key}>
+                <i style={{ background: p.color }} />
+                {t(p.label)} <strong className="num">{n(sum(p.key))}</strong>
+              </span>
+            ))}
+          </div>
+          <DataTable
+            testId="dashboard-disputes"
+            head={
+              <>
+                <th>{t('dashboard.period')}</th>
+                <th className="num">{t('dashboard.disputesOpened')}</th>
+                <th className="num">{t('dashboard.disputesStillOpen')}</th>
+                <th className="num">{t('dashboard.disputesAccepted')}</th>
+                <th className="num">{t('dashboard.disputesRejected')}</th>
+                <th className="num">{t('dashboard.disputesMedian')}</th>
+              </>
+            }
+          >
+            {rows.map((r) => (
+              <tr key={r.period}>
+                <td>{label(r.period)}</td>
+                <td className="num">{n(r.opened)}</td>
+                <td className="num">{n(r.stillOpen)}</td>
+                <td className="num">{n(r.accepted)}</td>
+                <td className="num">{n(r.rejected)}</td>
+                <td className="num">{hours(r.medianHoursToResolve)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        </>
+      )}
+    </Card>
   );
 }
