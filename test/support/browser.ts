@@ -26,6 +26,8 @@ export interface TestBrowser {
   page: Page;
   /** `pageerror: …` for every uncaught error; `console: …` for console errors when `consoleErrors`. */
   errors: string[];
+  /** What the app's Content-Security-Policy blocked, when `reportCsp` (otherwise stays empty). */
+  cspViolations: string[];
   close(): Promise<void>;
 }
 
@@ -36,6 +38,10 @@ export async function launchChromium(
     bypassCSP?: boolean;
     /** Also collect console errors, except failed resource loads (a 404 recording is expected). */
     consoleErrors?: boolean;
+    /** Collect every `securitypolicyviolation` the pages raise into `cspViolations`. */
+    reportCsp?: boolean;
+    /** Flags beyond CHROMIUM_ARGS (for example an autoplay policy). */
+    args?: string[];
   } = {},
 ): Promise<TestBrowser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
@@ -43,7 +49,7 @@ export async function launchChromium(
   try {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...(opts.args ?? [])],
       viewport: opts.viewport ?? { width: 1440, height: 900 },
       locale: 'en-US',
       acceptDownloads: opts.acceptDownloads ?? false,
@@ -52,6 +58,17 @@ export async function launchChromium(
   } catch (error) {
     rmSync(profile, { recursive: true, force: true });
     throw error;
+  }
+  const cspViolations: string[] = [];
+  if (opts.reportCsp) {
+    await context.exposeBinding('__reportCspViolation', (_source, v: string) => void cspViolations.push(v));
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { __reportCspViolation(v: string): void }).__reportCspViolation(
+          `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+        ),
+      ),
+    );
   }
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
@@ -64,6 +81,7 @@ export async function launchChromium(
     context,
     page,
     errors,
+    cspViolations,
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
