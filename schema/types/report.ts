@@ -3,11 +3,13 @@ import { builder } from '../builder.ts';
 import {
   type BreakdownRow,
   type CriterionRow,
+  type DisputePoint,
   parseReportFilter,
   type ReportFilter as ReportFilterShape,
   type ReportInterval,
   reportBreakdown,
   reportCriteria,
+  reportDisputes,
   reportScoreDistribution,
   reportTopics,
   reportTrend,
@@ -19,8 +21,9 @@ import { accountIdOf, directErrors } from './common.ts';
 
 /*
  * The dashboard's aggregate queries (issue 10.5), every one scoped to the signed-in account and
- * read from the daily rollups (src/domain/reports.ts). Viewers and above. Each takes the same
- * `ReportFilter`; a filter that does not validate answers a ValidationError listing its issues.
+ * read from the daily rollups (src/domain/reports.ts), except disputes, read from their own table.
+ * Viewers and above. Each takes the same `ReportFilter`; a filter that does not validate answers a
+ * ValidationError listing its issues.
  */
 
 const ReportIntervalEnum = builder.enumType('ReportInterval', {
@@ -120,6 +123,21 @@ const TopicPointRef = builder.objectRef<TopicPoint>('ReportTopicPoint').implemen
   }),
 });
 
+const DisputePointRef = builder.objectRef<DisputePoint>('ReportDisputePoint').implement({
+  description: 'Disputes opened and answered in one bucket (days, weeks or months of the account).',
+  fields: (t) => ({
+    period: t.exposeString('period', { description: 'First day of the bucket, YYYY-MM-DD.' }),
+    opened: t.exposeInt('opened', { description: 'Disputes opened in the bucket.' }),
+    stillOpen: t.exposeInt('stillOpen', { description: 'Of the disputes opened in the bucket, those still open.' }),
+    accepted: t.exposeInt('accepted', { description: 'Disputes accepted in the bucket (whenever opened).' }),
+    rejected: t.exposeInt('rejected', { description: 'Disputes rejected in the bucket (whenever opened).' }),
+    medianHoursToResolve: t.exposeFloat('medianHoursToResolve', {
+      nullable: true,
+      description: 'Median hours from opening to answer of the disputes answered in the bucket, one decimal.',
+    }),
+  }),
+});
+
 // One object per view, so that each query can answer a typed error in its result union.
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer S> ? S : never;
 function rowsType<T>(name: string, description: string, item: ObjectRef<Types, T>) {
@@ -145,6 +163,11 @@ const ReportTopics = rowsType<TopicPoint>(
   'ReportTopics',
   'Scored calls per topic and bucket, oldest first, the biggest topic first within a bucket.',
   TopicPointRef,
+);
+const ReportDisputes = rowsType<DisputePoint>(
+  'ReportDisputes',
+  'Disputes opened and resolved per bucket, oldest first; buckets with neither are left out.',
+  DisputePointRef,
 );
 
 builder.queryFields((t) => ({
@@ -214,6 +237,20 @@ builder.queryFields((t) => ({
     },
     resolve: async (_r, args, ctx) => ({
       rows: await reportTopics(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
+    }),
+  }),
+  reportDisputes: t.field({
+    type: ReportDisputes,
+    authScopes: { member: true },
+    errors: directErrors,
+    description:
+      'Agent disputes opened, accepted and rejected per day, week or month, with the median time to an answer. The filter applies to the disputed calls. Errors: `invalid_input`.',
+    args: {
+      filter: t.arg({ type: ReportFilter, required: true }),
+      interval: t.arg({ type: ReportIntervalEnum, required: true }),
+    },
+    resolve: async (_r, args, ctx) => ({
+      rows: await reportDisputes(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
     }),
   }),
 }));

@@ -3,7 +3,7 @@
 // The dashboard at a million calls (issue 10.5). Seeds one account in a throwaway database straight
 // with SQL — a year of calls from 100 agents, each working one of 8 campaigns (6 Spanish, 2
 // English) plus calls without a campaign, scored with the campaign language's template of six
-// criteria, 2 % flagged language_mismatch, 12 topics, 90 % analyzed — then builds the rollups the
+// criteria, 2 % flagged language_mismatch, 12 topics, 90 % analyzed, 1 % of those disputed — then builds the rollups the
 // way a time zone change does (report_rebuild), starts the real service (api role) in a child
 // process, signs in and sends exactly the GraphQL documents of src/web/pages/Dashboard.tsx for the
 // dashboard's default (last 30 days by day), the same narrowed to one agent, a quarter by week and
@@ -186,7 +186,20 @@ async function seed(url: string): Promise<Seeded> {
     await client.query('ALTER TABLE calls ENABLE TRIGGER calls_report_inserted');
     await client.query('ALTER TABLE calls ENABLE TRIGGER calls_notify_updated');
     for (const i of indexes) await client.query(i.def);
-    await client.query('VACUUM (ANALYZE) calls');
+    // Agents dispute 1 % of the scored calls within two days; 70 % of the disputes are answered
+    // (half accepted) within three days, the rest are still open.
+    await client.query(
+      `INSERT INTO disputes (id, account_id, call_id, criterion_key, status, comment, opened_at, resolved_at)
+       SELECT gen_random_uuid(), c.account_id, c.id, 'greeting',
+              CASE WHEN c.u < 0.3 THEN 'open' WHEN c.u < 0.65 THEN 'accepted' ELSE 'rejected' END, 'bench',
+              c.started_at + (1 + c.v * 47) * interval '1 hour',
+              CASE WHEN c.u >= 0.3 THEN c.started_at + (2 + c.v * 47 + c.w * 71) * interval '1 hour' END
+         FROM (SELECT id, account_id, started_at, random() AS pick, random() AS u, random() AS v, random() AS w
+                 FROM calls WHERE account_id = $1 AND status = 'analyzed') c
+        WHERE c.pick < 0.01`,
+      [account.id],
+    );
+    await client.query('VACUUM (ANALYZE) calls, disputes');
     note('building the rollups (report_rebuild)…');
     const t = performance.now();
     await client.query('SELECT report_rebuild($1)', [account.id]);
@@ -304,6 +317,7 @@ async function main() {
         ['DashboardCriteria', false],
         ['DashboardDistribution', false],
         ['DashboardTopics', true],
+        ['DashboardDisputes', true],
       ] as const;
       const RANGES = [
         { name: 'last 30 days, by day (the default)', from: addDays(LAST_DAY, -29), interval: 'DAY', extra: {} },

@@ -7,6 +7,7 @@ import {
   type ReportInterval,
   reportBreakdown,
   reportCriteria,
+  reportDisputes,
   reportScoreDistribution,
   reportTopics,
   reportTrend,
@@ -21,7 +22,15 @@ import { safeText } from './csv-safe.ts';
  * criteria and topics came from users: every text cell goes through the formula guard.
  */
 
-export const REPORT_TABLES = ['trend', 'agents', 'campaigns', 'criteria', 'distribution', 'topics'] as const;
+export const REPORT_TABLES = [
+  'trend',
+  'agents',
+  'campaigns',
+  'criteria',
+  'distribution',
+  'topics',
+  'disputes',
+] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
 
 export const isReportTable = (name: string): name is ReportTable => (REPORT_TABLES as readonly string[]).includes(name);
@@ -31,7 +40,7 @@ const pct = (v: number | null) => (v == null ? null : Math.round(v * 1000) / 10)
 /**
  * Reads the filter from a query string with the names of the GraphQL `ReportFilter` input (from,
  * to, agentIds, campaignIds, templateIds, languages, includeLanguageMismatch) plus `interval`
- * (day, week, month) for the trend and topics. Lists may repeat the parameter or be comma-separated.
+ * (day, week, month) for the trend, topics and disputes. Lists may repeat the parameter or be comma-separated.
  */
 export function reportParamsFromQuery(q: URLSearchParams): { filter: ReportFilter; interval: ReportInterval } {
   for (const [name, value] of q) assertCleanText(value, name);
@@ -129,6 +138,18 @@ export async function reportCsv(
       return {
         columns: ['period', 'topic', 'calls'],
         rows: (await reportTopics(db, accountId, filter, interval)).map((r) => [r.period, safeText(r.topic), r.calls]),
+      };
+    case 'disputes':
+      return {
+        columns: ['period', 'opened', 'still_open', 'accepted', 'rejected', 'median_hours_to_resolve'],
+        rows: (await reportDisputes(db, accountId, filter, interval)).map((r) => [
+          r.period,
+          r.opened,
+          r.stillOpen,
+          r.accepted,
+          r.rejected,
+          r.medianHoursToResolve,
+        ]),
       };
   }
 }

@@ -1,9 +1,11 @@
 // Reports (issue 10.5): rollups kept by triggers equal a direct aggregate of the calls after any
 // sequence of intake, review, re-analysis, deletion and time zone changes; the GraphQL queries
-// answer from them with the account's days, the filters and the language-mismatch flag; CSV.
+// answer from them with the account's days, the filters and the language-mismatch flag; CSV. The disputes
+// report counts openings and answers on their own days.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NONE_ID } from '../../src/domain/reports.ts';
+import { openDispute, resolveDispute } from '../../src/review/disputes.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startTestService } from '../support/service.ts';
 import { parseCsv, signedIn } from '../http/support.ts';
@@ -511,6 +513,167 @@ describe('report queries', () => {
       expect((await get(`/api/reports/agents.csv?from=2024-03-09`)).status).toBe(400);
       expect((await get(`/api/reports/secrets.csv?${qs}`)).status).toBe(404);
       expect((await fetch(`${svc.url}/api/reports/agents.csv?${qs}`)).status).toBe(401);
+    } finally {
+      await svc.stop();
+    }
+  });
+});
+
+describe('disputes report', () => {
+  let acme: Awaited<ReturnType<typeof seedAccount>>;
+  let luis: { id: string };
+  const FILTER = { from: '2024-03-09', to: '2024-03-11' };
+  const Q = `query($f: ReportFilter!, $i: ReportInterval!) { reportDisputes(filter: $f, interval: $i) {
+    __typename ... on ReportDisputes { rows { period opened stillOpen accepted rejected medianHoursToResolve } }
+    ... on ValidationError { code issues { path message } } } }`;
+  const disputes = async (f: Record<string, unknown>, i = 'DAY') =>
+    (await acme.as.viewer.gql(Q, { f, i })).body.data.reportDisputes;
+  const row = (
+    period: string,
+    opened: number,
+    stillOpen: number,
+    accepted: number,
+    rejected: number,
+    median: number | null,
+  ) => ({
+    period,
+    opened,
+    stillOpen,
+    accepted,
+    rejected,
+    medianHoursToResolve: median,
+  });
+
+  beforeAll(async () => {
+    acme = await seedAccount(h, 'Disputes Co');
+    const accountId = acme.account.id;
+    const db = h.app.db;
+    await db.account.update({ where: { id: accountId }, data: { timeZone: 'America/New_York' } });
+    const ana = await db.agent.create({ data: { accountId, name: 'Ana', nameNormalized: 'ana' } });
+    luis = await db.agent.create({ data: { accountId, name: 'Luis', nameNormalized: 'luis' } });
+    const agentUser = async (agent: { id: string; name: string }) => {
+      const u = await db.user.create({
+        data: {
+          accountId,
+          email: `${agent.name.toLowerCase()}-${accountId.slice(0, 8)}@example.com`,
+          name: agent.name,
+          role: 'agent',
+          agentId: agent.id,
+          passwordHash: 'x',
+        },
+      });
+      return { id: u.id, name: u.name, accountId, role: u.role, agentId: agent.id };
+    };
+    const anaUser = await agentUser(ana);
+    const luisUser = await agentUser({ id: luis.id, name: 'Luis' });
+    const crit = (key: string, result: string) => ({
+      key,
+      label: key,
+      kind: 'phrase',
+      result,
+      points: result === 'passed' ? 1 : 0,
+      max_points: 1,
+      critical: false,
+      evidence: [],
+    });
+    const call = async (agentId: string, language: string, mismatch = false) => {
+      const [c] = await t.sql(
+        `INSERT INTO calls (id, account_id, source, status, agent_id, started_at, analyzed_at, language, language_mismatch,
+                            score, criteria, file_name, file_size, file_sha256, content_type, storage_key,
+                            reserved_minutes, period)
+         VALUES (gen_random_uuid(), $1, 'api', 'analyzed', $2, '2024-03-08T15:00Z', '2024-03-08T16:00Z', $3, $4, 50,
+                 $5::jsonb, 'f.wav', 1, 'x', 'audio/wav', 'k', 1, '2024-03') RETURNING id`,
+        [
+          accountId,
+          agentId,
+          language,
+          mismatch,
+          JSON.stringify([crit('greeting', 'failed'), crit('resolved', 'passed')]),
+        ],
+      );
+      return c.id as string;
+    };
+    const x = await call(ana.id, 'en');
+    const y = await call(luis.id, 'es');
+    const z = await call(ana.id, 'en', true);
+    const analyst = { id: acme.users.analyst.id, accountId, name: 'Marta' };
+    const url = h.app.config.publicUrl;
+    // 03:00Z on the 10th is still the 9th in New York; answered 12 hours later, on the 10th.
+    const d1 = await openDispute(
+      db,
+      anaUser,
+      { callId: x, key: 'greeting', comment: 'I greeted' },
+      new Date('2024-03-10T03:00Z'),
+    );
+    await resolveDispute(db, analyst, { id: d1.id, accept: true, reply: 'Right' }, url, new Date('2024-03-10T15:00Z'));
+    // Opened on the 10th, rejected a day later.
+    const d2 = await openDispute(
+      db,
+      anaUser,
+      { callId: x, key: 'resolved', comment: 'It was' },
+      new Date('2024-03-10T15:00Z'),
+    );
+    await resolveDispute(db, analyst, { id: d2.id, accept: false, reply: 'No' }, url, new Date('2024-03-11T15:00Z'));
+    // Still open.
+    await openDispute(
+      db,
+      luisUser,
+      { callId: y, key: 'greeting', comment: 'Dije hola' },
+      new Date('2024-03-11T16:00Z'),
+    );
+    // On a call scored with a template in another language: left out unless asked for.
+    await openDispute(db, anaUser, { callId: z, key: 'greeting', comment: 'Hello' }, new Date('2024-03-11T17:00Z'));
+  });
+
+  it("counts openings on the day they were opened and answers on the day they were given, in the account's zone", async () => {
+    expect((await disputes(FILTER)).rows).toEqual([
+      row('2024-03-09', 1, 0, 0, 0, null),
+      row('2024-03-10', 1, 0, 1, 0, 12),
+      row('2024-03-11', 1, 1, 0, 1, 24),
+    ]);
+    expect((await disputes({ ...FILTER, includeLanguageMismatch: true })).rows[2]).toEqual(
+      row('2024-03-11', 2, 2, 0, 1, 24),
+    );
+    expect((await disputes(FILTER, 'WEEK')).rows).toEqual([
+      row('2024-03-04', 2, 0, 1, 0, 12),
+      row('2024-03-11', 1, 1, 0, 1, 24),
+    ]);
+    expect((await disputes({ from: '2024-03-01', to: '2024-03-31' }, 'MONTH')).rows).toEqual([
+      row('2024-03-01', 3, 1, 1, 1, 18),
+    ]);
+    // An answer in the range counts even when its dispute was opened before it.
+    expect((await disputes({ from: '2024-03-10', to: '2024-03-10' })).rows).toEqual([
+      row('2024-03-10', 1, 0, 1, 0, 12),
+    ]);
+  });
+
+  it('filters by the disputed calls: agent, language, campaign, template', async () => {
+    const only11 = [row('2024-03-11', 1, 1, 0, 0, null)];
+    expect((await disputes({ ...FILTER, agentIds: [luis.id] })).rows).toEqual(only11);
+    expect((await disputes({ ...FILTER, languages: ['es'] })).rows).toEqual(only11);
+    expect((await disputes({ ...FILTER, campaignIds: [NONE_ID], templateIds: [NONE_ID] })).rows).toHaveLength(3);
+    expect((await disputes({ ...FILTER, templateIds: [luis.id] })).rows).toEqual([]);
+  });
+
+  it('answers a ValidationError for a wrong filter', async () => {
+    const bad = await disputes({ from: '2024-03-02', to: '2024-03-01' });
+    expect(bad).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'to' }] });
+  });
+
+  it('exports the table as CSV', async () => {
+    const svc = await startTestService(t);
+    try {
+      const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
+      const r = await fetch(`${svc.url}/api/reports/disputes.csv?from=${FILTER.from}&to=${FILTER.to}&interval=week`, {
+        headers: viewer.headers(),
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-disposition')).toContain('escucha-disputes-2024-03-09-2024-03-11.csv');
+      expect(parseCsv((await r.text()).replace(/^\uFEFF/, ''))).toEqual([
+        ['period', 'opened', 'still_open', 'accepted', 'rejected', 'median_hours_to_resolve'],
+        ['2024-03-04', '2', '0', '1', '0', '12'],
+        ['2024-03-11', '1', '1', '0', '1', '24'],
+      ]);
     } finally {
       await svc.stop();
     }

@@ -63,6 +63,8 @@ type Ids = Awaited<ReturnType<typeof seedData>> & { userId: string; bulk: { id: 
 
 const R = `__typename ... on Error { code }`;
 const JAN = `from: "2024-01-01", to: "2024-01-31"`;
+const dayFromNow = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+const AROUND_TODAY = `from: "${dayFromNow(-2)}", to: "${dayFromNow(2)}"`;
 const nul: Expect = { kind: 'null' };
 const nf: Expect = { kind: 'notFound' };
 const own = (check?: (v: any) => void): Expect => ({ kind: 'own', ...(check && { check }) });
@@ -193,6 +195,12 @@ const QUERIES: Record<string, Case> = {
     doc: (i) =>
       `{ reportTopics(filter: { ${JAN}, templateIds: ["${i.template.id}"] }, interval: MONTH) { ${R} ... on ReportTopics { rows { topic calls } } } }`,
     expect: own((v) => expect(v.rows).toEqual([])),
+  },
+  // The fixtures' disputes were opened today: B counts its own one, not A's.
+  reportDisputes: {
+    doc: () =>
+      `{ reportDisputes(filter: { ${AROUND_TODAY} }, interval: MONTH) { ${R} ... on ReportDisputes { rows { opened stillOpen } } } }`,
+    expect: own((v) => expect(v.rows).toEqual([{ opened: 1, stillOpen: 1 }])),
   },
 };
 
@@ -562,6 +570,7 @@ describe('roles', () => {
       'reportCriteria',
       'reportScoreDistribution',
       'reportTopics',
+      'reportDisputes',
     ]) {
       expect(needs[f], f).toBe('viewer');
     }

@@ -1,25 +1,23 @@
 // The dashboard in Chromium (issue 10.5): a manager opens it, sees the period's scored calls per
 // agent and criterion, a review changes a score and the dashboard follows, and a table downloads as CSV.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
+import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const SHOTS = path.resolve('test-results/screenshots');
 let t: TestDb;
 let svc: TestService;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-let profile: string;
 let owner: { email: string; password: string };
 let accountId: string;
-const errors: string[] = [];
 
 const crit = (key: string, label: string, result: string) => ({
   key,
@@ -58,24 +56,16 @@ beforeAll(async () => {
       [accountId, agent, at, score, JSON.stringify([crit('greeting', 'Greets the customer', greeting)])],
     );
   }
-  profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  browser = await launchChromium({
     viewport: { width: 1440, height: 1400 },
-    locale: 'en-US',
     acceptDownloads: true,
+    consoleErrors: true,
   });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
-  });
+  page = browser.page;
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await svc?.stop();
   await t?.drop();
 });
@@ -112,6 +102,6 @@ describe('dashboard', () => {
     const text = await readFile(file, 'utf8');
     expect(text).toContain('agent,calls,average_score');
     expect(text).toContain('Anna Smith,2,80');
-    expect(errors).toEqual([]);
+    expect(browser.errors).toEqual([]);
   });
 });

@@ -1,27 +1,22 @@
 // Issue 13's "done when", in real Chromium against the real service: an owner deletes a call,
 // deletes every call of a filtered list, sets a retention period, and sees all of it in the audit log.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { createAgent } from '../../src/domain/agents.ts';
 import { createApiKey } from '../../src/domain/api-keys.ts';
+import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let t: TestDb;
 let svc: TestService;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-let profile: string;
 let owner: { email: string; password: string };
 let key: string;
-const errors: string[] = [];
-const cspViolations: string[] = [];
 
 beforeAll(async () => {
   await buildWeb({ ifStale: true, quiet: true });
@@ -32,28 +27,12 @@ beforeAll(async () => {
   owner = created.owner;
   await createAgent(svc.app.db, created.account.id, { name: 'Anna Smith', code: 'AG-07' });
   key = (await createApiKey(svc.app.db, created.account.id, 'intake')).key;
-  profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'],
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-US',
-  });
-  await context.exposeBinding('__reportCspViolation', (_source, v: string) => void cspViolations.push(v));
-  await context.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { __reportCspViolation(v: string): void }).__reportCspViolation(
-        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`,
-      ),
-    ),
-  );
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  browser = await launchChromium({ reportCsp: true });
+  page = browser.page;
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await svc?.stop();
   await t?.drop();
 });
@@ -129,7 +108,7 @@ describe('retention, deletion and the audit log in the app', () => {
     await page.getByTestId('audit-action').selectOption('call.deleted');
     await expect.poll(() => rows.count()).toBe(1);
 
-    expect(errors).toEqual([]);
-    expect(cspViolations).toEqual([]);
+    expect(browser.errors).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
   }, 180_000);
 });

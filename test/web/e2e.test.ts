@@ -1,30 +1,20 @@
 // The web app end to end, as a manager would use it: real server (api + worker), real Chromium,
 // real speech transcribed by the worker. Saves a screenshot of every page to test-results/screenshots.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { convert, makeStereoCall, type Turn } from '../fixtures/audio.ts';
+import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const SHOTS = path.resolve('test-results/screenshots');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 const CALL: Turn[] = [
   { speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme support. My name is Anna.' },
@@ -35,14 +25,10 @@ const CALL: Turn[] = [
 
 let t: TestDb;
 let svc: TestService;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-let profile: string;
 let owner: { email: string; password: string };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-const errors: string[] = [];
-// Issue 16: the app runs under a strict CSP; any securitypolicyviolation on any page fails the suite.
-const cspViolations: string[] = [];
 
 async function shot(name: string) {
   // Not 'networkidle': the live-updates stream keeps a request open for as long as the page lives.
@@ -101,33 +87,14 @@ beforeAll(async () => {
     timeZone: 'Europe/Madrid',
   }));
   receiver = await startReceiver();
-  profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-US',
-    acceptDownloads: true,
-  });
-  await context.exposeBinding('__reportCspViolation', (_source, v: string) => void cspViolations.push(v));
-  await context.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { __reportCspViolation(v: string): void }).__reportCspViolation(
-        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
-      ),
-    ),
-  );
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
-  });
+  // Issue 16: the app runs under a strict CSP; any securitypolicyviolation on any page fails the suite.
+  browser = await launchChromium({ acceptDownloads: true, consoleErrors: true, reportCsp: true });
+  page = browser.page;
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await receiver?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
   await svc?.stop();
   await t?.drop();
 });
@@ -429,13 +396,13 @@ describe('web app', () => {
     await page.waitForURL(/\/calls/);
     await page.getByText('María López').waitFor();
 
-    expect(errors).toEqual([]);
+    expect(browser.errors).toEqual([]);
   }, 300_000);
 
   it('ran every page above under its Content-Security-Policy with zero violations', async () => {
     const html = await fetch(`${svc.url}/calls`);
     expect(html.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
     expect(html.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval/);
-    expect(cspViolations).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
   });
 });

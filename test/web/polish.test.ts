@@ -3,28 +3,19 @@
 // view), the main flow with the keyboard only (a visible focus indicator on every stop), and axe-core
 // with zero violations on every page and state, the call page while playing included.
 // Calls are inserted analyzed (no speech models: the worker is not needed for what is looked at here).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { insertCall, seedData } from '../graphql/fixtures.ts';
+import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
 const SHOTS = path.resolve('test-results/screenshots/polish');
 const AXE = path.resolve('node_modules/axe-core/axe.min.js');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-];
 const WIDTHS = [960, 1366, 1920] as const;
 
 /** A 20-second 440 Hz tone, 8 kHz mono 16-bit WAV: something the player can really play. */
@@ -96,12 +87,10 @@ const criterion = (
 
 let t: TestDb;
 let svc: TestService;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-let profile: string;
 let owner: { email: string; password: string };
 let callId: string;
-const errors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -161,23 +150,18 @@ beforeAll(async () => {
     });
     if (i === 0) callId = c.id;
   }
-  profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+  browser = await launchChromium({
     viewport: { width: 1366, height: 768 },
-    locale: 'en-US',
     acceptDownloads: true,
     // axe-core is injected as a script: the app's CSP (script-src 'self') would refuse it.
     bypassCSP: true,
+    args: ['--autoplay-policy=no-user-gesture-required'],
   });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page = browser.page;
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await svc?.stop();
   await t?.drop();
 });
@@ -398,6 +382,6 @@ describe('web app polish (issue 11)', () => {
     problems.push(...(await axe('custom range es')));
     await page.screenshot({ path: path.join(SHOTS, 'calls-custom-range-es-1366.png') });
     expect(problems).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(browser.errors).toEqual([]);
   }, 600_000);
 });

@@ -1,26 +1,22 @@
 // The QA pages in real Chromium (issue 10.2, 10.6, 10.7): a half-evaluated score does not look
 // complete, the review queue lists calls with their reasons and "done" takes one out, and a bulk
 // re-analysis shows its count, asks, shows progress and stops; saving a template offers to apply it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/domain/accounts.ts';
 import { setReviewSamplePercent } from '../../src/domain/review-queue.ts';
 import { insertCall, TEMPLATE_DEFINITION } from '../graphql/fixtures.ts';
+import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let t: TestDb;
 let svc: TestService;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-let profile: string;
 let owner: { email: string; password: string };
 let templateId: string;
-const errors: string[] = [];
 
 beforeAll(async () => {
   await buildWeb({ ifStale: true, quiet: true });
@@ -53,20 +49,12 @@ beforeAll(async () => {
     customerName: 'Other Language',
   });
   await insertCall(db, own, { startedAt: recent(3), score: 85, coverage: 1, customerName: 'Plain Call' });
-  profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-US',
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  browser = await launchChromium();
+  page = browser.page;
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await svc?.stop();
   await t?.drop();
 });
@@ -132,6 +120,6 @@ describe('QA pages', () => {
       .toContain('Apply to the 3 calls of the last 30 days scored with this template?');
     const saved = await svc.app.db.template.findUniqueOrThrow({ where: { id: templateId } });
     expect((saved.definition as { minCoverage?: number }).minCoverage).toBe(60);
-    expect(errors).toEqual([]);
+    expect(browser.errors).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /** Inline SVG charts: no chart library, sized by the viewBox, labelled for screen readers. */
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useT } from '../i18n/index.tsx';
 import { formatCompact, formatDuration, formatNumber, formatPercent } from '../lib/format.ts';
 
@@ -73,19 +73,27 @@ export interface BarDatum {
   limit?: number;
 }
 
-/** Vertical stacked bars with a light grid, for usage per period. */
-export function BarChart({ data, title, unit }: { data: BarDatum[]; title: string; unit?: string }) {
-  const { locale } = useT();
-  // Drawn in real pixels at the container's width, so labels keep their size on any screen.
+/**
+ * The width of the element `ref` is attached to, followed as it resizes (at least 280 px; 640 until
+ * measured). Charts are drawn in real pixels at that width, so labels keep their size on any screen.
+ */
+function useWidth(): [RefObject<HTMLDivElement | null>, number] {
   const box = useRef<HTMLDivElement>(null);
-  const [W, setW] = useState(640);
+  const [width, setWidth] = useState(640);
   useEffect(() => {
     const el = box.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(([entry]) => entry && setW(Math.max(280, Math.round(entry.contentRect.width))));
+    const ro = new ResizeObserver(([entry]) => entry && setWidth(Math.max(280, Math.round(entry.contentRect.width))));
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
+  return [box, width];
+}
+
+/** Vertical stacked bars with a light grid, for usage per period. */
+export function BarChart({ data, title, unit }: { data: BarDatum[]; title: string; unit?: string }) {
+  const { locale } = useT();
+  const [box, W] = useWidth();
   const H = 220;
   const pad = { l: 44, r: 12, t: 12, b: 28 };
   const max = Math.max(
@@ -223,15 +231,7 @@ export function LineChart({
   max?: number;
 }) {
   const { locale } = useT();
-  const box = useRef<HTMLDivElement>(null);
-  const [W, setW] = useState(640);
-  useEffect(() => {
-    const el = box.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(([entry]) => entry && setW(Math.max(280, Math.round(entry.contentRect.width))));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  const [box, W] = useWidth();
   const H = 220;
   const pad = { l: 44, r: 12, t: 12, b: 28 };
   const iw = W - pad.l - pad.r;

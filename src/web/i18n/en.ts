@@ -978,6 +978,17 @@ export const en = {
   'dashboard.topicsTitle': 'Topics over time',
   'dashboard.otherTopics': 'Other topics',
   'dashboard.noTopics': 'No topics in this period.',
+  'dashboard.disputesTitle': 'Agents’ disputes',
+  'dashboard.disputesLead':
+    'Opened: disputes agents opened in the period (and how many are still open). Accepted and rejected: answers given in the period.',
+  'dashboard.disputesOpened': 'Opened',
+  'dashboard.disputesStillOpen': 'Still open',
+  'dashboard.disputesAccepted': 'Accepted',
+  'dashboard.disputesRejected': 'Rejected',
+  'dashboard.disputesMedian': 'Median time to answer',
+  'dashboard.noDisputes': 'No disputes opened or answered in this period.',
+  'dashboard.period': 'Period',
+  'dashboard.hours': '{n} h',
   // review and disputes
   'nav.disputes': 'Disputes',
   'roles.AGENT': 'Agent',

@@ -983,6 +983,17 @@ export const es: Record<keyof typeof en, string> = {
   'dashboard.topicsTitle': 'Temas en el tiempo',
   'dashboard.otherTopics': 'Otros temas',
   'dashboard.noTopics': 'No hay temas en este periodo.',
+  'dashboard.disputesTitle': 'Disputas de los agentes',
+  'dashboard.disputesLead':
+    'Abiertas: disputas que los agentes abrieron en el periodo (y cuántas siguen abiertas). Aceptadas y rechazadas: respuestas dadas en el periodo.',
+  'dashboard.disputesOpened': 'Abiertas',
+  'dashboard.disputesStillOpen': 'Siguen abiertas',
+  'dashboard.disputesAccepted': 'Aceptadas',
+  'dashboard.disputesRejected': 'Rechazadas',
+  'dashboard.disputesMedian': 'Mediana hasta la respuesta',
+  'dashboard.noDisputes': 'No se abrió ni se respondió ninguna disputa en este periodo.',
+  'dashboard.period': 'Periodo',
+  'dashboard.hours': '{n} h',
   // review and disputes
   'nav.disputes': 'Disputas',
   'roles.AGENT': 'Agente',

@@ -10,8 +10,8 @@ import { graphql } from '../lib/graphql.ts';
 
 /*
  * The dashboard (issue 10.5): score and coverage over time, per agent, campaign and criterion,
- * score distribution and topics over time, each from one GraphQL report query (read from daily
- * rollups, see src/domain/reports.ts) with the same filter, and each table downloadable as CSV
+ * score distribution, topics over time and agents' disputes, each from one GraphQL report query
+ * (read from daily rollups, see src/domain/reports.ts; disputes from their table) with the same filter, and each table downloadable as CSV
  * from /api/reports/<table>.csv with that filter. bench:reports sends these documents as they are.
  */
 
@@ -80,6 +80,16 @@ const DashboardTopics = graphql(`
     reportTopics(filter: $filter, interval: $interval) {
       __typename
       ... on ReportTopics { rows { period topic calls } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const DashboardDisputes = graphql(`
+  query DashboardDisputes($filter: ReportFilter!, $interval: ReportInterval!) {
+    reportDisputes(filter: $filter, interval: $interval) {
+      __typename
+      ... on ReportDisputes { rows { period opened stillOpen accepted rejected medianHoursToResolve } }
       ... on Error { code message }
     }
   }
@@ -165,22 +175,29 @@ export function DashboardPage() {
   const [criteria] = useQuery({ query: DashboardCriteria, variables, pause });
   const [distribution] = useQuery({ query: DashboardDistribution, variables, pause });
   const [topics] = useQuery({ query: DashboardTopics, variables: { ...variables, interval: f.interval }, pause });
+  const [disputes] = useQuery({ query: DashboardDisputes, variables: { ...variables, interval: f.interval }, pause });
 
-  const trendRows = trend.data?.reportTrend.__typename === 'ReportTrend' ? trend.data.reportTrend.rows : [];
-  const agentRows = agents.data?.reportAgents.__typename === 'ReportBreakdown' ? agents.data.reportAgents.rows : [];
-  const campaignRows =
-    campaigns.data?.reportCampaigns.__typename === 'ReportBreakdown' ? campaigns.data.reportCampaigns.rows : [];
-  const criterionRows =
-    criteria.data?.reportCriteria.__typename === 'ReportCriteria' ? criteria.data.reportCriteria.rows : [];
-  const bands =
-    distribution.data?.reportScoreDistribution.__typename === 'ReportScoreDistribution'
-      ? distribution.data.reportScoreDistribution.rows
-      : [];
-  const topicRows = topics.data?.reportTopics.__typename === 'ReportTopics' ? topics.data.reportTopics.rows : [];
+  const trendRows = rowsOf(trend.data?.reportTrend);
+  const agentRows = rowsOf(agents.data?.reportAgents);
+  const campaignRows = rowsOf(campaigns.data?.reportCampaigns);
+  const criterionRows = rowsOf(criteria.data?.reportCriteria);
+  const bands = rowsOf(distribution.data?.reportScoreDistribution);
+  const topicRows = rowsOf(topics.data?.reportTopics);
+  const disputeRows = rowsOf(disputes.data?.reportDisputes);
+  // The first failure of any view: a transport error, else a typed error (all share the filter).
   const failure =
-    trend.error ??
-    agents.error ??
-    (trend.data?.reportTrend && 'code' in trend.data.reportTrend ? trend.data.reportTrend : null);
+    [trend, agents, campaigns, criteria, distribution, topics, disputes].find((r) => r.error)?.error ??
+    [
+      trend.data?.reportTrend,
+      agents.data?.reportAgents,
+      campaigns.data?.reportCampaigns,
+      criteria.data?.reportCriteria,
+      distribution.data?.reportScoreDistribution,
+      topics.data?.reportTopics,
+      disputes.data?.reportDisputes,
+    ]
+      .map(errorOf)
+      .find((e) => e != null);
 
   const n = (v: number | null | undefined) => formatNumber(v, locale);
   const score = (v: number | null | undefined) => formatScore(v, locale);
@@ -229,11 +246,7 @@ export function DashboardPage() {
     };
   });
 
-  const csv = (table: string) => (
-    <a className="btn btn-sm" href={csvUrl(table, f)} download data-testid={`csv-${table}`}>
-      <Icon name="download" /> {t('dashboard.csv')}
-    </a>
-  );
+  const card = { filters: f };
   const empty = !!trend.data && total === 0;
 
   return (
@@ -362,7 +375,12 @@ export function DashboardPage() {
           </Card>
         ) : (
           <>
-            <Card title={t('dashboard.trendTitle')} description={t('dashboard.trendLead')} actions={csv('trend')}>
+            <ReportCard
+              {...card}
+              table="trend"
+              title={t('dashboard.trendTitle')}
+              description={t('dashboard.trendLead')}
+            >
               <LineChart
                 title={t('dashboard.trendTitle')}
                 labels={trendRows.map((r) => periodLabel(r.period))}
@@ -391,30 +409,36 @@ export function DashboardPage() {
                   {t('dashboard.averageCoverage')}
                 </span>
               </div>
-            </Card>
+            </ReportCard>
 
-            <Card title={t('dashboard.agentsTitle')} description={t('dashboard.changeLead')} actions={csv('agents')}>
+            <ReportCard
+              {...card}
+              table="agents"
+              title={t('dashboard.agentsTitle')}
+              description={t('dashboard.changeLead')}
+            >
               <BreakdownTable
                 testId="dashboard-agents"
                 first={t('dashboard.agent')}
                 rows={agentRows.map((r) => ({ ...r, name: r.name ?? '—' }))}
                 fmt={{ n, score, pct, signed }}
               />
-            </Card>
+            </ReportCard>
 
-            <Card title={t('dashboard.campaignsTitle')} actions={csv('campaigns')}>
+            <ReportCard {...card} table="campaigns" title={t('dashboard.campaignsTitle')}>
               <BreakdownTable
                 testId="dashboard-campaigns"
                 first={t('dashboard.campaign')}
                 rows={campaignRows.map((r) => ({ ...r, name: r.name ?? t('dashboard.noCampaign') }))}
                 fmt={{ n, score, pct, signed }}
               />
-            </Card>
+            </ReportCard>
 
-            <Card
+            <ReportCard
+              {...card}
+              table="criteria"
               title={t('dashboard.criteriaTitle')}
               description={t('dashboard.criteriaLead')}
-              actions={csv('criteria')}
             >
               <DataTable
                 testId="dashboard-criteria"
@@ -440,10 +464,10 @@ export function DashboardPage() {
                   </tr>
                 ))}
               </DataTable>
-            </Card>
+            </ReportCard>
 
             <div className="grid-2">
-              <Card title={t('dashboard.distributionTitle')} actions={csv('distribution')}>
+              <ReportCard {...card} table="distribution" title={t('dashboard.distributionTitle')}>
                 <BarChart
                   title={t('dashboard.distributionTitle')}
                   data={bands.map((b) => ({
@@ -451,8 +475,8 @@ export function DashboardPage() {
                     values: [{ name: t('dashboard.calls'), value: b.calls, color: 'var(--accent)' }],
                   }))}
                 />
-              </Card>
-              <Card title={t('dashboard.topicsTitle')} actions={csv('topics')}>
+              </ReportCard>
+              <ReportCard {...card} table="topics" title={t('dashboard.topicsTitle')}>
                 {topicBars.length === 0 ? (
                   <p className="muted">{t('dashboard.noTopics')}</p>
                 ) : (
@@ -468,12 +492,53 @@ export function DashboardPage() {
                     </div>
                   </>
                 )}
-              </Card>
+              </ReportCard>
             </div>
+
+            <DisputesCard rows={disputeRows} label={periodLabel} filters={f} />
           </>
         )}
       </div>
     </div>
+  );
+}
+
+/** A report's rows, or none while it loads or when it answered a typed error. */
+type RowsOf<V> = V extends { rows: infer R } ? R : never;
+function rowsOf<V extends { __typename: string }>(answer: V | null | undefined): RowsOf<V> | [] {
+  return answer && 'rows' in answer ? (answer.rows as RowsOf<V>) : [];
+}
+function errorOf(answer: { __typename: string } | null | undefined): { code: string; message: string } | null {
+  return answer && 'code' in answer && 'message' in answer ? (answer as { code: string; message: string }) : null;
+}
+
+/** One dashboard view: a card with its title and the CSV download of its table under the same filter. */
+function ReportCard({
+  table,
+  filters,
+  title,
+  description,
+  children,
+}: {
+  table: string;
+  filters: Filters;
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
+  const { t } = useT();
+  return (
+    <Card
+      title={title}
+      description={description}
+      actions={
+        <a className="btn btn-sm" href={csvUrl(table, filters)} download data-testid={`csv-${table}`}>
+          <Icon name="download" /> {t('dashboard.csv')}
+        </a>
+      }
+    >
+      {children}
+    </Card>
   );
 }
 
@@ -547,5 +612,93 @@ function BreakdownTable({
         </tr>
       ))}
     </DataTable>
+  );
+}
+
+interface DisputeRow {
+  period: string;
+  opened: number;
+  stillOpen: number;
+  accepted: number;
+  rejected: number;
+  medianHoursToResolve: number | null;
+}
+
+/** The outcomes the chart stacks, with their colour and label. */
+const DISPUTE_PARTS = [
+  { key: 'accepted', color: '#10b981', label: 'dashboard.disputesAccepted' },
+  { key: 'rejected', color: '#ef4444', label: 'dashboard.disputesRejected' },
+  { key: 'stillOpen', color: '#f59e0b', label: 'dashboard.disputesStillOpen' },
+] as const;
+
+/** Agents' disputes per period: a chart of their outcomes and the table the CSV holds. */
+function DisputesCard({
+  rows,
+  label,
+  filters,
+}: {
+  rows: DisputeRow[];
+  label: (day: string) => string;
+  filters: Filters;
+}) {
+  const { t, locale } = useT();
+  const n = (v: number) => formatNumber(v, locale);
+  const hours = (v: number | null) => (v == null ? '—' : t('dashboard.hours', { n: formatNumber(v, locale) }));
+  const sum = (k: (typeof DISPUTE_PARTS)[number]['key']) => rows.reduce((s, r) => s + r[k], 0);
+  return (
+    <ReportCard
+      filters={filters}
+      table="disputes"
+      title={t('dashboard.disputesTitle')}
+      description={t('dashboard.disputesLead')}
+    >
+      {rows.length === 0 ? (
+        <p className="muted" data-testid="dashboard-disputes-empty">
+          {t('dashboard.noDisputes')}
+        </p>
+      ) : (
+        <>
+          <BarChart
+            title={t('dashboard.disputesTitle')}
+            data={rows.map((r) => ({
+              label: label(r.period),
+              values: DISPUTE_PARTS.map((p) => ({ name: t(p.label), value: r[p.key], color: p.color })),
+            }))}
+          />
+          <div className="legend">
+            {DISPUTE_PARTS.map((p) => (
+              <span key={p.key}>
+                <i style={{ background: p.color }} />
+                {t(p.label)} <strong className="num">{n(sum(p.key))}</strong>
+              </span>
+            ))}
+          </div>
+          <DataTable
+            testId="dashboard-disputes"
+            head={
+              <>
+                <th>{t('dashboard.period')}</th>
+                <th className="num">{t('dashboard.disputesOpened')}</th>
+                <th className="num">{t('dashboard.disputesStillOpen')}</th>
+                <th className="num">{t('dashboard.disputesAccepted')}</th>
+                <th className="num">{t('dashboard.disputesRejected')}</th>
+                <th className="num">{t('dashboard.disputesMedian')}</th>
+              </>
+            }
+          >
+            {rows.map((r) => (
+              <tr key={r.period}>
+                <td>{label(r.period)}</td>
+                <td className="num">{n(r.opened)}</td>
+                <td className="num">{n(r.stillOpen)}</td>
+                <td className="num">{n(r.accepted)}</td>
+                <td className="num">{n(r.rejected)}</td>
+                <td className="num">{hours(r.medianHoursToResolve)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        </>
+      )}
+    </ReportCard>
   );
 }
