@@ -344,7 +344,8 @@ describe('web app', () => {
       await shot(name);
     }
     await page.goto(`${svc.url}/calls?view=in_progress`);
-    await page.getByText('Nothing in progress').waitFor();
+    // The two uploads are transcribed by the real model meanwhile: as long as the first call above.
+    await page.getByText('Nothing in progress').waitFor({ timeout: 150_000 });
     await shot('calls-in-progress-empty');
     await page.goto(`${svc.url}/settings`);
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
