@@ -281,6 +281,13 @@ export const en = {
   'meta.channels': 'Channels',
   'meta.stereo': 'Stereo (agent and customer apart)',
   'meta.mono': 'Mono',
+  'meta.audioQuality': 'Audio quality',
+  'meta.audioQuality.good': 'Good',
+  'meta.audioQuality.fair': 'Fair',
+  'meta.audioQuality.poor': 'Poor',
+  'meta.audioQualityValue': '{quality} · {db} dB signal-to-noise',
+  'meta.audioQualityHint':
+    'Speech level over background noise, measured when the call was transcribed: good from 20 dB, fair from 10 dB, poor below. At 12 dB or less, noise is suppressed before recognition.',
   'meta.file': 'File',
   'meta.size': 'Size',
   'meta.source': 'Source',

@@ -278,6 +278,13 @@ export const es: Record<keyof typeof en, string> = {
   'meta.channels': 'Canales',
   'meta.stereo': 'Estéreo (agente y cliente por separado)',
   'meta.mono': 'Mono',
+  'meta.audioQuality': 'Calidad del audio',
+  'meta.audioQuality.good': 'Buena',
+  'meta.audioQuality.fair': 'Aceptable',
+  'meta.audioQuality.poor': 'Mala',
+  'meta.audioQualityValue': '{quality} · {db} dB de relación señal/ruido',
+  'meta.audioQualityHint':
+    'Nivel de la voz frente al ruido de fondo, medido al transcribir la llamada: buena desde 20 dB, aceptable desde 10 dB, mala por debajo. Con 12 dB o menos, se reduce el ruido antes del reconocimiento.',
   'meta.file': 'Archivo',
   'meta.size': 'Tamaño',
   'meta.source': 'Origen',

@@ -47,7 +47,7 @@ const CallDetailQuery = graphql(`
     call(id: $id) {
       id status startedAt createdAt updatedAt analyzedAt durationSeconds direction language detectedLanguage
       score topic summary metrics failureReason failureDetail customerPhone customerName fileName fileSize contentType
-      externalId source channels reservedMinutes usedMinutes period analysisRevision
+      externalId source channels audioSnrDb audioQuality reservedMinutes usedMinutes period analysisRevision
       coverage needsReview languageMismatch comments { atSeconds }
       audioRedacted redactions { kind start end }
       agent { id name telephonyCode }
@@ -624,6 +624,12 @@ function MetricsCard({ metrics: raw, duration }: { metrics: unknown; duration: n
   );
 }
 
+const AUDIO_QUALITY = {
+  GOOD: 'meta.audioQuality.good',
+  FAIR: 'meta.audioQuality.fair',
+  POOR: 'meta.audioQuality.poor',
+} as const satisfies Record<string, MessageKey>;
+
 function MetadataCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
   const langName = useLanguageName();
@@ -639,6 +645,19 @@ function MetadataCard({ call }: { call: CallData }) {
         : langName(call.detectedLanguage),
     ],
     ['meta.channels', call.channels == null ? '—' : call.channels >= 2 ? t('meta.stereo') : t('meta.mono')],
+    [
+      'meta.audioQuality',
+      call.audioQuality && call.audioSnrDb != null ? (
+        <span key="audioQuality" title={t('meta.audioQualityHint')} data-testid="audio-quality">
+          {t('meta.audioQualityValue', {
+            quality: t(AUDIO_QUALITY[call.audioQuality]),
+            db: formatNumber(call.audioSnrDb, locale, 0),
+          })}
+        </span>
+      ) : (
+        '—'
+      ),
+    ],
     [
       'meta.file',
       <span key="file" className="truncate" style={{ display: 'block' }} title={call.fileName}>
