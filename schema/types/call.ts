@@ -103,6 +103,11 @@ export const CriterionResultRef = builder.objectRef<CriterionResult>('CriterionR
       resolve: (c) => c.reason_params ?? null,
     }),
     evidence: t.field({ type: [EvidenceRef], resolve: (c) => c.evidence ?? [] }),
+    lowConfidence: t.boolean({
+      description:
+        'The criterion failed only on words the recogniser was unsure of (a near match of the phrase over unsure words, or a forbidden phrase heard only through them): the call is in the review queue as LOW_CONFIDENCE.',
+      resolve: (c) => c.result === 'failed' && c.low_confidence === true,
+    }),
   }),
 });
 

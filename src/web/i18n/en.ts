@@ -818,6 +818,9 @@ export const en = {
   'review.reason.needs_review': 'Low coverage',
   'review.reason.critical_fail': 'Critical fail',
   'review.reason.language_mismatch': 'Language mismatch',
+  'review.reason.low_confidence': 'Unsure words',
+  'criterion.lowConfidenceHint':
+    'This criterion failed only on words the recogniser was unsure of: listen to the recording before trusting the result. The call is in the review queue for this.',
   'review.reason.sample': 'Random sample',
   'review.reason.disputed': 'Disputed',
   'review.allReasons': 'All reasons',

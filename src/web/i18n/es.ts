@@ -819,6 +819,9 @@ export const es: Record<keyof typeof en, string> = {
   'review.reason.needs_review': 'Cobertura baja',
   'review.reason.critical_fail': 'Fallo crítico',
   'review.reason.language_mismatch': 'Idioma distinto',
+  'review.reason.low_confidence': 'Palabras dudosas',
+  'criterion.lowConfidenceHint':
+    'Este criterio no se cumplió solo por palabras que el reconocedor no entendió con seguridad: escuche la grabación antes de dar por bueno el resultado. Por eso la llamada está en la cola de revisión.',
   'review.reason.sample': 'Muestra al azar',
   'review.reason.disputed': 'Impugnada',
   'review.allReasons': 'Todos los motivos',

@@ -54,7 +54,7 @@ const CallDetailQuery = graphql(`
       campaign { id name }
       template { id name deleted }
       transcript { start end speaker text channel uncertainWords }
-      criteria { key label kind result points maxPoints critical reason reasonCode reasonParams evidence { quote start end speaker } }
+      criteria { key label kind result points maxPoints critical lowConfidence reason reasonCode reasonParams evidence { quote start end speaker } }
       events { status at detail }
       webhookDeliveries {
         id eventType eventId status attemptCount createdAt completedAt nextAttemptAt
@@ -529,6 +529,14 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
                   <>
                     {' '}
                     <Badge tone="red">{t('templates.critical')}</Badge>
+                  </>
+                )}
+                {c.lowConfidence && (
+                  <>
+                    {' '}
+                    <span title={t('criterion.lowConfidenceHint')} data-testid="low-confidence">
+                      <Badge tone="amber">{t('review.reason.low_confidence')}</Badge>
+                    </span>
                   </>
                 )}
               </span>
