@@ -9,10 +9,10 @@ const base = { label: 'Criterion', weight: 1 } as const;
 const greeting = {
   ...base,
   key: 'greeting',
-  kind: 'phrase',
-  speaker: 'agent',
+  kind: 'phrase' as const,
+  speaker: 'agent' as const,
   phrases: ['thank you for calling'],
-} as const;
+};
 
 /** One agent line; `unsure` are indexes into text.split(' ') the recogniser was unsure of. */
 function call(text: string, unsure?: number[]): AnalysisInput {
