@@ -41,7 +41,7 @@ export const CallStatusEnum = builder.enumType('CallStatus', {
 });
 const AudioQualityEnum = builder.enumType('AudioQuality', {
   description:
-    'How clearly the recording carries speech, from its estimated SNR: good ≥ 20 dB, fair ≥ 10 dB, poor below.',
+    'How clearly the recording carries speech, from its estimated SNR: good ≥ 25 dB, fair ≥ 15 dB, poor below.',
   values: { GOOD: { value: 'good' }, FAIR: { value: 'fair' }, POOR: { value: 'poor' } } as const,
 });
 
@@ -181,7 +181,7 @@ export const Call = builder.prismaObject('Call', {
     audioQuality: t.field({
       type: AudioQualityEnum,
       nullable: true,
-      description: 'audioSnrDb in words; it also decided whether noise suppression ran before recognition.',
+      description: 'audioSnrDb in words (with ASR_DENOISE=auto it also decides whether noise suppression runs before recognition).',
       select: { audioSnrDb: true },
       resolve: (c) => (c.audioSnrDb === null ? null : audioQuality(c.audioSnrDb)),
     }),

@@ -22,8 +22,8 @@ export interface TranscribeOptions {
   /** Words the call likely contains; engines that can bias their decoding towards them do (ChunkOptions). */
   vocabulary?: readonly string[];
   /**
-   * Noise suppression (RNNoise) of the speech before recognition: 'auto' (default) on each channel whose
-   * estimated SNR is at most DENOISE_BELOW_DB, 'on' / 'off' always / never (ASR_DENOISE).
+   * Noise suppression (RNNoise) of the speech before recognition (ASR_DENOISE): 'auto' on each channel
+   * whose estimated SNR is at most DENOISE_BELOW_DB, 'on' / 'off' always / never. Default DEFAULT_DENOISE.
    */
   denoise?: DenoiseMode;
 }
@@ -31,9 +31,12 @@ export interface TranscribeOptions {
 export type DenoiseMode = 'auto' | 'on' | 'off';
 
 /**
- * 'auto' suppresses noise on a channel whose estimated SNR is this low or lower. Chosen by bench:asr: the
- * denoiser helps at 10 dB and below and costs words on clean speech (see the README's bench:asr figures).
+ * Off by default: bench:asr measured RNNoise costing words at every SNR it was tried on (clean, and
+ * telephone pink noise at 10, 5 and 0 dB; README, bench:asr). Moonshine copes with noise better than with
+ * the distortion the suppressor leaves, so the stage stays available (ASR_DENOISE) but does not run.
  */
+export const DEFAULT_DENOISE: DenoiseMode = 'off';
+/** 'auto' suppresses noise on a channel whose estimated SNR is this low or lower (true SNR ≈ 5–7 dB, see snr.ts). */
 export const DENOISE_BELOW_DB = 12;
 /** The choice is made after this much audio (or at the end of a shorter call); chunks wait until then. */
 const DENOISE_DECIDE_SECONDS = 10;
@@ -81,7 +84,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   const channelCount = stream.info.channels;
   const meters = Array.from({ length: channelCount }, () => new SnrMeter());
   const trackers = meters.map((meter) => new SpeechTracker(opts.vad, meter));
-  const denoise = new DenoiseGate(opts.denoise ?? 'auto', meters, log);
+  const denoise = new DenoiseGate(opts.denoise ?? DEFAULT_DENOISE, meters, log);
   const twin = channelCount === 2 ? new TwinCheck() : null;
   let heldRight: Chunk[] = []; // right-channel chunks while `twin` is undecided
 

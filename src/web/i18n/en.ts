@@ -287,7 +287,7 @@ export const en = {
   'meta.audioQuality.poor': 'Poor',
   'meta.audioQualityValue': '{quality} · {db} dB signal-to-noise',
   'meta.audioQualityHint':
-    'Speech level over background noise, measured when the call was transcribed: good from 20 dB, fair from 10 dB, poor below. At 12 dB or less, noise is suppressed before recognition.',
+    'Speech level over background noise, measured when the call was transcribed: good from 25 dB, fair from 15 dB, poor below. Poor audio loses words in the transcript: check the recording before trusting a failed criterion.',
   'meta.file': 'File',
   'meta.size': 'Size',
   'meta.source': 'Source',

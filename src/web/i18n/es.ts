@@ -284,7 +284,7 @@ export const es: Record<keyof typeof en, string> = {
   'meta.audioQuality.poor': 'Mala',
   'meta.audioQualityValue': '{quality} · {db} dB de relación señal/ruido',
   'meta.audioQualityHint':
-    'Nivel de la voz frente al ruido de fondo, medido al transcribir la llamada: buena desde 20 dB, aceptable desde 10 dB, mala por debajo. Con 12 dB o menos, se reduce el ruido antes del reconocimiento.',
+    'Nivel de la voz frente al ruido de fondo, medido al transcribir la llamada: buena desde 25 dB, aceptable desde 15 dB, mala por debajo. Con audio malo la transcripción pierde palabras: escuche la grabación antes de dar por bueno un criterio no cumplido.',
   'meta.file': 'Archivo',
   'meta.size': 'Tamaño',
   'meta.source': 'Origen',
