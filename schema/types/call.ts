@@ -181,7 +181,8 @@ export const Call = builder.prismaObject('Call', {
     audioQuality: t.field({
       type: AudioQualityEnum,
       nullable: true,
-      description: 'audioSnrDb in words (with ASR_DENOISE=auto it also decides whether noise suppression runs before recognition).',
+      description:
+        'audioSnrDb in words (with ASR_DENOISE=auto it also decides whether noise suppression runs before recognition).',
       select: { audioSnrDb: true },
       resolve: (c) => (c.audioSnrDb === null ? null : audioQuality(c.audioSnrDb)),
     }),

@@ -1,0 +1,96 @@
+// Issue 18, "done when": a call whose agent says the template's greeting in a noisy room is scored as
+// greeted. The greeting is spoken by espeak-ng, pink noise is mixed in at 7 dB SNR (the street-side mobile
+// caller's 5–10 dB), and the file goes through the real recogniser with the vocabulary a worker would give
+// it (the template's phrases), then through the analysis with the example English template.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeCall, enCustomerSupport } from '../../src/analysis/index.ts';
+import { decodeAudio } from '../../src/audio/decode.ts';
+import { audioQuality } from '../../src/audio/snr.ts';
+import { encodeWav } from '../../src/audio/wav.ts';
+import { templatePhrases } from '../../src/domain/vocabulary.ts';
+import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
+import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
+import { speak } from '../fixtures/audio.ts';
+
+const RATE = 16000;
+const SNR_DB = 7;
+
+/** Seeded pink noise (Paul Kellet's filter over a linear congruential white noise). */
+function pinkNoise(length: number, seed = 7): Float32Array {
+  let state = seed;
+  const white = () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 31 - 1;
+  };
+  const b = [0, 0, 0, 0, 0, 0, 0];
+  const out = new Float32Array(length);
+  for (let i = 0; i < length; i++) {
+    const w = white();
+    b[0] = 0.99886 * b[0]! + w * 0.0555179;
+    b[1] = 0.99332 * b[1]! + w * 0.0750759;
+    b[2] = 0.969 * b[2]! + w * 0.153852;
+    b[3] = 0.8665 * b[3]! + w * 0.3104856;
+    b[4] = 0.55 * b[4]! + w * 0.5329522;
+    b[5] = -0.7616 * b[5]! - w * 0.016898;
+    out[i] = b[0]! + b[1]! + b[2]! + b[3]! + b[4]! + b[5]! + b[6]! + w * 0.5362;
+    b[6] = w * 0.115926;
+  }
+  return out;
+}
+
+const power = (x: Float32Array) => x.reduce((a, v) => a + v * v, 0) / x.length;
+
+/** The spoken line with a second of room noise before and after, noise at `snrDb` below the speech. */
+async function noisyCall(text: string, snrDb: number): Promise<string> {
+  const speech = (await decodeAudio(await speak(text, { voice: 'en' }))).channels[0]!;
+  const signal = new Float32Array(speech.length + 2 * RATE);
+  signal.set(speech, RATE);
+  const noise = pinkNoise(signal.length);
+  const gain = Math.sqrt(power(speech) / (power(noise) * 10 ** (snrDb / 10)));
+  let peak = 0;
+  for (let i = 0; i < signal.length; i++) {
+    signal[i]! += gain * noise[i]!;
+    peak = Math.max(peak, Math.abs(signal[i]!));
+  }
+  if (peak > 0.95) for (let i = 0; i < signal.length; i++) signal[i]! *= 0.95 / peak;
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'escucha-noisy-')), 'greeting.wav');
+  writeFileSync(file, encodeWav(signal, RATE));
+  return file;
+}
+
+let heard: Awaited<ReturnType<typeof transcribeFile>>;
+const template = enCustomerSupport.definition;
+
+beforeAll(async () => {
+  const file = await noisyCall('Thank you for calling Acme, my name is Laura. How can I help you today?', SNR_DB);
+  const engine = new MoonshineEngine({ modelsDir: resolveModelsDir(), concurrency: 1 });
+  // As a worker transcribes: defaults (beam, denoising) and the account's template phrases as vocabulary.
+  heard = await transcribeFile(file, { engines: [engine], language: 'en', vocabulary: templatePhrases(template) });
+});
+
+describe('a greeting said in a noisy room', () => {
+  it('is measured as noisy: an SNR estimate below "good"', () => {
+    expect(heard.snrDb).not.toBeNull();
+    expect(audioQuality(heard.snrDb!)).not.toBe('good');
+  });
+
+  // KNOWN GAP, kept visible rather than weakened: with the real Moonshine base model this call is not yet
+  // scored as greeted. Measured 2026-11-25 (espeak-ng voice, seeded pink noise), the start is misheard:
+  //   7 dB, denoise off: "And you foretolding at me my name is lola how can i help you to name"
+  //   10 dB, denoise off: "And you foretolding acme my name is laura how can i help you to nay"
+  //   7 dB, RNNoise on:  "And you foretouring at me, my name is Laura. How can I help you to pay?"
+  //   10 dB, RNNoise on: "And you for drawing at me, my name is Laura. How can I help you to me?"
+  // (clean, or at ~18 dB, it is heard word for word). `it.fails` passes while the greeting is missed and
+  // turns red the day recognition hears it: then make this an `it`.
+  it.fails('is scored as greeted', async () => {
+    const analysis = await analyzeCall(
+      { segments: heard.segments, durationSeconds: heard.durationSeconds, channels: heard.channels, language: 'en' },
+      template,
+    );
+    const greeting = analysis.criteria.find((c) => c.key === 'greeting')!;
+    expect(greeting.result, heard.segments.map((s) => s.text).join(' ')).toBe('passed');
+  });
+});
