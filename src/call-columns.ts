@@ -50,6 +50,11 @@ export const CriterionResult = z.object({
   reason_code: z.string().optional(),
   reason_params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   evidence: z.array(Evidence),
+  /**
+   * True on a failed criterion whose failure rests only on words the recogniser was unsure of
+   * (src/analysis/analyze.ts): the call goes to the review queue (reason low_confidence).
+   */
+  low_confidence: z.boolean().optional(),
   /** The criterion's weight in the template (absent on calls analyzed before reviews existed). */
   weight: z.number().optional(),
   /**

@@ -6,6 +6,7 @@ import { type DecoderPaths, resolveDecoder } from './audio/binaries.ts';
 import { parseStorageUrl, type S3Settings } from './storage/s3-settings.ts';
 import { resolveModelsDir } from './transcription/models.ts';
 import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from './transcription/beam.ts';
+import { DEFAULT_DENOISE } from './transcription/transcribe.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -55,6 +56,7 @@ const EnvSchema = z.object({
     .min(0)
     .max(10, 'ASR_BIAS_BOOST is in nats per token, 0 to 10')
     .default(DEFAULT_BIAS_BOOST),
+  ASR_DENOISE: z.enum(['auto', 'on', 'off'], 'ASR_DENOISE is auto, on or off').default(DEFAULT_DENOISE),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(30),
   OPENAI_TRANSCRIBE_URL: z.url().optional(),
@@ -114,6 +116,8 @@ export interface Config {
     /** Beam width of local decoding (ASR_BEAM) and the boost per token of vocabulary words (ASR_BIAS_BOOST). */
     beam: number;
     biasBoost: number;
+    /** Noise suppression before recognition (ASR_DENOISE): per call by its SNR estimate, always, or never. */
+    denoise: 'auto' | 'on' | 'off';
     openai: { baseUrl: string; apiKey: string | undefined; model: string } | null;
   };
   /** A call waiting for the operator (missing model, decoder, API down) is retried at most this far apart. */
@@ -207,6 +211,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
       beam: e.ASR_BEAM,
       biasBoost: e.ASR_BIAS_BOOST,
+      denoise: e.ASR_DENOISE,
       openai: e.OPENAI_TRANSCRIBE_URL
         ? { baseUrl: e.OPENAI_TRANSCRIBE_URL, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }
         : null,

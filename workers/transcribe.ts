@@ -63,6 +63,7 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
           logger: log,
           decoder: app.config.decoder,
           vocabulary,
+          denoise: app.config.transcription.denoise,
         });
       });
       if (result.durationSeconds > 0)
@@ -117,6 +118,7 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
           searchText: foldAccents(segments.map((s) => s.text).join(' ')),
           durationSeconds: result.durationSeconds,
           channels: result.channels,
+          audioSnrDb: result.snrDb,
           detectedLanguage: result.language,
           templateId: template?.id ?? null,
           ...(spans.length > 0 ? { redactions: spans as object[] } : {}),
@@ -143,7 +145,15 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
       await app.storage.delete(moved ? call.storageKey : copy.key);
     }
     log.info(
-      { callId, next, seconds: result.durationSeconds, language: result.language, redacted: spans.length },
+      {
+        callId,
+        next,
+        seconds: result.durationSeconds,
+        language: result.language,
+        redacted: spans.length,
+        snrDb: result.snrDb,
+        denoised: result.denoised,
+      },
       'call transcribed',
     );
   });

@@ -25,6 +25,7 @@ import { searchSnippets, type SearchSnippet } from '../../src/domain/calls-searc
 import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/domain/reanalyze.ts';
 import { callScope, scopeFilter } from '../../src/domain/agent-scope.ts';
+import { audioQuality } from '../../src/audio/snr.ts';
 import { accountIdOf, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 
 export const CallStatusEnum = builder.enumType('CallStatus', {
@@ -38,6 +39,12 @@ export const CallStatusEnum = builder.enumType('CallStatus', {
     FAILED: { value: 'failed' },
   } as const,
 });
+const AudioQualityEnum = builder.enumType('AudioQuality', {
+  description:
+    'How clearly the recording carries speech, from its estimated SNR: good ≥ 25 dB, fair ≥ 15 dB, poor below.',
+  values: { GOOD: { value: 'good' }, FAIR: { value: 'fair' }, POOR: { value: 'poor' } } as const,
+});
+
 export const CallViewEnum = builder.enumType('CallView', {
   description:
     "The app's views: IN_PROGRESS (queued, transcribing, analyzing), ANALYZED (analyzed and transcribed-not-analyzed), FAILED.",
@@ -96,6 +103,11 @@ export const CriterionResultRef = builder.objectRef<CriterionResult>('CriterionR
       resolve: (c) => c.reason_params ?? null,
     }),
     evidence: t.field({ type: [EvidenceRef], resolve: (c) => c.evidence ?? [] }),
+    lowConfidence: t.boolean({
+      description:
+        'The criterion failed only on words the recogniser was unsure of (a near match of the phrase over unsure words, or a forbidden phrase heard only through them): the call is in the review queue as LOW_CONFIDENCE.',
+      resolve: (c) => c.result === 'failed' && c.low_confidence === true,
+    }),
   }),
 });
 
@@ -161,6 +173,19 @@ export const Call = builder.prismaObject('Call', {
     contentType: t.exposeString('contentType'),
     durationSeconds: t.exposeFloat('durationSeconds', { nullable: true }),
     channels: t.exposeInt('channels', { nullable: true }),
+    audioSnrDb: t.exposeFloat('audioSnrDb', {
+      nullable: true,
+      description:
+        'Signal-to-noise ratio of the recording in dB, estimated at transcription from speech and pauses (the noisier side of a stereo call). Null before transcription or with too little speech.',
+    }),
+    audioQuality: t.field({
+      type: AudioQualityEnum,
+      nullable: true,
+      description:
+        'audioSnrDb in words (with ASR_DENOISE=auto it also decides whether noise suppression runs before recognition).',
+      select: { audioSnrDb: true },
+      resolve: (c) => (c.audioSnrDb === null ? null : audioQuality(c.audioSnrDb)),
+    }),
     reservedMinutes: t.exposeInt('reservedMinutes'),
     usedMinutes: t.exposeInt('usedMinutes', { nullable: true }),
     period: t.exposeString('period', { description: 'Usage period (YYYY-MM) the call counts in.' }),

@@ -16,7 +16,7 @@ import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './c
 // The enum follows the domain's list of reasons: a reason added there is a value here.
 const ReviewReasonEnum = builder.enumType('ReviewReason', {
   description:
-    'Why a call is in the review queue: NEEDS_REVIEW (coverage below the template minimum), CRITICAL_FAIL (a critical criterion failed), LANGUAGE_MISMATCH (scored with a template in another language), SAMPLE (the random share of each agent’s calls).',
+    'Why a call is in the review queue: NEEDS_REVIEW (coverage below the template minimum), CRITICAL_FAIL (a critical criterion failed), LANGUAGE_MISMATCH (scored with a template in another language), LOW_CONFIDENCE (a criterion failed only on words the recogniser was unsure of), SAMPLE (the random share of each agent’s calls).',
   values: Object.fromEntries(REVIEW_REASON_KEYS.map((k) => [k.toUpperCase(), { value: k }])) as Record<
     Uppercase<ReviewReason>,
     { value: ReviewReason }

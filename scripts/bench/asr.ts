@@ -13,7 +13,10 @@
 //   - phrase recall at 10 dB: the share of the example templates' phrases said in the call lines that the
 //     analysis' phrase matcher finds in the transcript;
 //   - dense speech (utterances back to back) for 1 minute in a fresh process: RTF and peak RSS;
-//     --long adds 20 and 60 minutes.
+//     --long adds 20 and 60 minutes;
+//   - noise suppression: on clean, telephone and telephone pink 10/5/0 dB, `current` is run with the denoiser
+//     off and on on the same files, the per-call choice (ASR_DENOISE=auto) is the one of the two its SNR
+//     estimate picks, and the estimate is printed beside the true SNR. `current` elsewhere uses the default.
 // Every figure is printed for today's greedy decoder (baseline) and the current default, measured in this run.
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -25,6 +28,7 @@ import { enCustomerSupport, esAtencionCliente, findPhrases } from '../../src/ana
 import { encodeWav } from '../../src/audio/wav.ts';
 import type { Segment } from '../../src/transcription/engine.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
+import { DEFAULT_DENOISE, DENOISE_BELOW_DB } from '../../src/transcription/transcribe.ts';
 import { MoonshineEngine, type MoonshineOptions } from '../../src/transcription/moonshine.ts';
 import { RATE, noiseStretches, speechSets, type NoiseKind, type SpeechSet } from './asr-speech.ts';
 import { templatePhrases } from '../../src/domain/vocabulary.ts';
@@ -118,6 +122,14 @@ function conditions(full: boolean): Condition[] {
 }
 // The baseline decodes the same way (greedy): it is run where a difference would show, to keep the bench short.
 const BASELINE_CONDITIONS = new Set(['clean 16 kHz', 'telephone pink 10 dB']);
+// Noise suppression is compared (off / on on the same files) where the issue asks: clean, and telephone at 10/5/0 dB.
+const DENOISE_CONDITIONS = new Set([
+  'clean 16 kHz',
+  'telephone μ-law',
+  'telephone pink 10 dB',
+  'telephone pink 5 dB',
+  'telephone pink 0 dB',
+]);
 // Short answers: the conditions the issue names for them.
 const SHORT_CONDITIONS = new Set(['clean 16 kHz', 'telephone μ-law', 'telephone pink 10 dB']);
 
@@ -262,6 +274,9 @@ interface Measure {
   wallSeconds: number;
   phrasesSaid: number;
   phrasesFound: number;
+  /** The call's SNR estimate (transcribeFile) and the SNR the noise was mixed at (null: none added). */
+  snrEstimate: number | null;
+  snrTrue: number | null;
 }
 
 const started = performance.now();
@@ -301,32 +316,53 @@ try {
       const ref = set.utterances.flatMap((u) => normWords(u.text, set.language));
       for (const d of engines) {
         if (d.name === 'baseline' && !BASELINE_CONDITIONS.has(cond.name)) continue;
-        const t0 = performance.now();
         const vocabulary = d.name === 'current' && BIAS_BOOST > 0 ? VOCABULARY[set.language] : undefined;
-        const result = await transcribeFile(file, {
-          engines: [d.engine],
-          language: set.language,
-          ...(vocabulary ? { vocabulary } : {}),
-        }).catch(() => null);
-        const wall = (performance.now() - t0) / 1000;
-        const segments = result?.segments ?? [];
-        const hyp = segments.flatMap((s) => normWords(s.text, set.language));
-        if (process.env.BENCH_ASR_SHOW)
-          console.error(`[${d.name}] ${set.name}: ${segments.map((s) => s.text).join(' | ')}`);
-        const recall = set.kind === 'long' ? phraseRecall(set, segments) : { said: 0, found: 0 };
-        measures.push({
-          set: set.name,
-          kind: set.kind,
-          language: set.language,
-          condition: cond.name,
-          decoder: d.name,
-          refWords: ref.length,
-          errors: editDistance(ref, hyp),
-          audioSeconds: result?.durationSeconds ?? 0,
-          wallSeconds: wall,
-          phrasesSaid: recall.said,
-          phrasesFound: recall.found,
-        });
+        // `current` with the denoiser off and on where it is compared; the per-call choice is derived below.
+        const modes =
+          d.name === 'current'
+            ? DENOISE_CONDITIONS.has(cond.name)
+              ? (['off', 'on'] as const)
+              : [DEFAULT_DENOISE]
+            : (['off'] as const);
+        const runs: Measure[] = [];
+        for (const denoise of modes) {
+          const t0 = performance.now();
+          const result = await transcribeFile(file, {
+            engines: [d.engine],
+            language: set.language,
+            denoise,
+            ...(vocabulary ? { vocabulary } : {}),
+          }).catch(() => null);
+          const wall = (performance.now() - t0) / 1000;
+          const segments = result?.segments ?? [];
+          const hyp = segments.flatMap((s) => normWords(s.text, set.language));
+          if (process.env.BENCH_ASR_SHOW)
+            console.error(`[${d.name} denoise ${denoise}] ${set.name}: ${segments.map((s) => s.text).join(' | ')}`);
+          const recall = set.kind === 'long' ? phraseRecall(set, segments) : { said: 0, found: 0 };
+          runs.push({
+            set: set.name,
+            kind: set.kind,
+            language: set.language,
+            condition: cond.name,
+            decoder: modes.length > 1 ? `denoise ${denoise}` : d.name,
+            refWords: ref.length,
+            errors: editDistance(ref, hyp),
+            audioSeconds: result?.durationSeconds ?? 0,
+            wallSeconds: wall,
+            phrasesSaid: recall.said,
+            phrasesFound: recall.found,
+            snrEstimate: result?.snrDb ?? null,
+            snrTrue: cond.snr ?? null,
+          });
+        }
+        measures.push(...runs);
+        if (runs.length > 1) {
+          // ASR_DENOISE=auto: the run its own estimate (the same in both) chooses; `current` is the default.
+          const estimate = runs[0]!.snrEstimate;
+          const auto = estimate !== null && estimate <= DENOISE_BELOW_DB ? runs[1]! : runs[0]!;
+          const byMode = { off: runs[0]!, on: runs[1]!, auto };
+          measures.push({ ...auto, decoder: 'denoise auto' }, { ...byMode[DEFAULT_DENOISE], decoder: 'current' });
+        }
       }
       note(`bench:asr: ${cond.name} / ${set.name} done`);
     }
@@ -521,6 +557,30 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
     `${round(d.peakRssMiB, 0)} MiB`,
   ]);
 
+  const denoiseRows = conds
+    .filter((c) => DENOISE_CONDITIONS.has(c.name))
+    .flatMap((c) =>
+      (['en', 'es'] as const).flatMap((lang) => {
+        const f = (m: Measure) => m.condition === c.name && m.language === lang && m.kind === 'long';
+        const off = measures.filter((m) => f(m) && m.decoder === 'denoise off');
+        if (!off.length) return [];
+        const estimates = off.map((m) => m.snrEstimate).filter((e) => e !== null);
+        const mean = estimates.length ? estimates.reduce((a, b) => a + b, 0) / estimates.length : null;
+        const auto = by(f, 'denoise auto');
+        return [
+          [
+            `${c.name} [${lang}]`,
+            c.snr === undefined ? 'clean' : `${c.snr} dB`,
+            mean === null ? '—' : `${round(mean, 1)} dB (${estimates.map((e) => round(e, 0)).join(', ')})`,
+            pct(by(f, 'denoise off').wer),
+            pct(by(f, 'denoise on').wer),
+            pct(auto.wer),
+            round(by(f, 'denoise on').rtf, 3),
+          ],
+        ];
+      }),
+    );
+
   if (args.json) {
     console.log(JSON.stringify({ loadAtStart, measures, dense }, null, 2));
     return;
@@ -535,6 +595,15 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
   if (skipped.length) console.log(`\nNot run (--time-limit): ${skipped.join(', ')}`);
   console.log('\nGoals (WER pooled over the sets of each language; recall over the call lines)\n');
   console.log(table(['figure', 'baseline', 'current', 'goal', 'current vs goal'], summary));
+  console.log(
+    `\nNoise suppression (RNNoise) on the long sets, same files; auto = ASR_DENOISE=auto, on at an estimated SNR ≤ ${DENOISE_BELOW_DB} dB; default ${DEFAULT_DENOISE}\n`,
+  );
+  console.log(
+    table(
+      ['condition', 'true SNR', 'estimated SNR (mean; per set)', 'WER off', 'WER on', 'WER auto', 'RTF on'],
+      denoiseRows,
+    ),
+  );
   console.log('\nDense speech, fresh process per run (RTF = wall / audio; peak RSS of the process)\n');
   console.log(table(['length', 'decoder', 'RTF', 'goal', 'vs goal', 'peak RSS'], denseRows));
 }

@@ -47,6 +47,8 @@ export interface AnalyzeOptions {
 const MAX_EVIDENCE = 10;
 
 type Outcome = Pick<CriterionResult, 'result' | 'evidence'> & {
+  /** The failure rests only on words the recogniser was unsure of (see lowConfidencePhrase / evaluateForbidden). */
+  lowConfidence?: boolean;
   reason?: string;
   code?: string;
   params?: Record<string, string | number>;
@@ -90,7 +92,25 @@ function quoted(phrases: readonly string[]): string {
   return phrases.map((p) => `"${p}"`).join(', ');
 }
 
+/**
+ * A failed phrase criterion fails only on low-confidence words when near matches over unsure words
+ * (findPhrases' nearUncertain: an unsure word stands for a phrase word, at least half of the phrase heard
+ * as written) would make up the count it missed, inside its window. Had the recogniser heard those words
+ * as the phrase's, the criterion would have passed: a person should listen rather than trust the fail.
+ */
 function evaluatePhrase(ctx: Context, criterion: PhraseCriterion): Outcome {
+  const outcome = phraseOutcome(ctx, criterion);
+  if (outcome.result !== 'failed') return outcome;
+  const { window } = criterion;
+  const inWindow = (m: PhraseMatch) =>
+    !window || (window.from === 'start' ? m.start <= window.seconds : m.end >= ctx.duration - window.seconds);
+  const segments = scope(ctx, criterion.speaker);
+  const heard = findPhrases(segments, criterion.phrases).filter(inWindow).length;
+  const near = findPhrases(segments, criterion.phrases, { nearUncertain: true }).filter(inWindow).length;
+  return near > 0 && heard + near >= criterion.minCount ? { ...outcome, lowConfidence: true } : outcome;
+}
+
+function phraseOutcome(ctx: Context, criterion: PhraseCriterion): Outcome {
   const matches = findPhrases(scope(ctx, criterion.speaker), criterion.phrases);
   const { window } = criterion;
   const counted = window
@@ -156,6 +176,8 @@ function evaluateForbidden(ctx: Context, criterion: ForbiddenCriterion): Outcome
   const first = matches[0]!;
   return {
     result: 'failed',
+    // Every occurrence has a word the recogniser was unsure of: the fail may be a mishearing.
+    ...(matches.every((m) => m.uncertain) ? { lowConfidence: true } : {}),
     evidence: matches.slice(0, MAX_EVIDENCE).map(toEvidence),
     reason: `said "${first.quote}" at ${clock(first.start)}${matches.length > 1 ? ` and ${matches.length - 1} more time(s)` : ''}${note}`,
     code: 'forbidden_said',
@@ -444,6 +466,7 @@ export async function analyzeCall(
       points: outcome.result === 'passed' ? criterion.weight : 0,
       max_points: na ? 0 : criterion.weight,
       critical: criterion.critical,
+      ...(outcome.lowConfidence ? { low_confidence: true } : {}),
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
       ...(outcome.code !== undefined ? { reason_code: outcome.code, reason_params: outcome.params ?? {} } : {}),
       evidence: outcome.evidence,

@@ -13,6 +13,18 @@ export interface PhraseMatch {
   speaker: SpeakerRole;
   /** The words actually said, from the original text. */
   quote: string;
+  /** Some word of the match is one the recogniser was unsure of (Segment.uncertainWords). */
+  uncertain: boolean;
+}
+
+export interface FindOptions {
+  /**
+   * Near matches over unsure words: a word the recogniser was unsure of may stand for any word of the
+   * phrase, and only matches that need at least one such stand-in are returned. At least half of the
+   * phrase's words (and at least one) must still be heard as written, so a one-word phrase never matches
+   * this way and a longer one is not conjured from a run of unsure words.
+   */
+  nearUncertain?: boolean;
 }
 
 /** Tokens this short must match exactly: one wrong letter already changes the word ("no"/"so"). */
@@ -26,6 +38,7 @@ interface StreamToken {
   segment: number;
   charStart: number;
   charEnd: number;
+  uncertain: boolean;
 }
 
 /** Levenshtein distance with a single rolling row. */
@@ -67,12 +80,27 @@ function speakerRuns(segments: readonly Segment[]): StreamToken[][] {
     const segment = segments[index]!;
     if (!previous || previous.speaker !== segment.speaker || previous.channel !== segment.channel) runs.push([]);
     const run = runs[runs.length - 1]!;
+    const unsure = uncertainRanges(segment);
     for (const token of tokenizeWithOffsets(segment.text)) {
-      run.push({ text: token.text, segment: index, charStart: token.start, charEnd: token.end });
+      const uncertain = unsure.some(([from, to]) => token.start < to && token.end > from);
+      run.push({ text: token.text, segment: index, charStart: token.start, charEnd: token.end, uncertain });
     }
     previous = segment;
   }
   return runs;
+}
+
+/** Character ranges of the segment's unsure words (indexes into `text.split(' ')`). */
+function uncertainRanges(segment: Segment): [number, number][] {
+  if (!segment.uncertainWords?.length) return [];
+  const unsure = new Set(segment.uncertainWords);
+  const ranges: [number, number][] = [];
+  let at = 0;
+  segment.text.split(' ').forEach((word, i) => {
+    if (unsure.has(i) && word) ranges.push([at, at + word.length]);
+    at += word.length + 1;
+  });
+  return ranges;
 }
 
 type TokenMatcher = (said: string, expected: string) => boolean;
@@ -95,19 +123,26 @@ function memoizedTokensMatch(): TokenMatcher {
   };
 }
 
-/** End index (inclusive) of the shortest match of `phrase` starting at `from`, or -1. */
-function matchAt(run: StreamToken[], from: number, phrase: string[], same: TokenMatcher): number {
-  const step = (p: number, t: number, insertsLeft: number): number => {
-    if (p === phrase.length) return t - 1;
+/**
+ * End index (inclusive) of the shortest match of `phrase` starting at `from`, or -1. With `near`, unsure
+ * tokens may stand in for phrase words (FindOptions.nearUncertain) and a match must use at least one.
+ */
+function matchAt(run: StreamToken[], from: number, phrase: string[], same: TokenMatcher, near = false): number {
+  const needHeard = Math.max(1, Math.floor(phrase.length / 2));
+  const step = (p: number, t: number, insertsLeft: number, heard: number, standIns: number): number => {
+    if (p === phrase.length) return !near || (standIns > 0 && heard >= needHeard) ? t - 1 : -1;
     if (t >= run.length) return -1;
     if (same(run[t]!.text, phrase[p]!)) {
-      const end = step(p + 1, t + 1, insertsLeft);
+      const end = step(p + 1, t + 1, insertsLeft, heard + 1, standIns);
+      if (end >= 0) return end;
+    } else if (near && run[t]!.uncertain) {
+      const end = step(p + 1, t + 1, insertsLeft, heard, standIns + 1);
       if (end >= 0) return end;
     }
     // Inserted words only between phrase words, never before the first one.
-    return p > 0 && insertsLeft > 0 ? step(p, t + 1, insertsLeft - 1) : -1;
+    return p > 0 && insertsLeft > 0 ? step(p, t + 1, insertsLeft - 1, heard, standIns) : -1;
   };
-  return step(0, from, MAX_INSERTED_WORDS);
+  return step(0, from, MAX_INSERTED_WORDS, 0, 0);
 }
 
 function timeAt(segment: Segment, charOffset: number): number {
@@ -135,6 +170,7 @@ function toMatch(segments: readonly Segment[], phrase: string, tokens: readonly 
     speaker: startSegment.speaker,
     // Commas and the like belong to the sentence, not to what was said; keep ?, ! and . for tone.
     quote: parts.join(' ').replace(/[,;:]+$/, ''),
+    uncertain: tokens.some((t) => t.uncertain),
   };
 }
 
@@ -146,14 +182,18 @@ function round2(value: number): number {
  * Every occurrence of any of the phrases, in time order. Overlapping occurrences count once (the
  * earliest, then longest, wins), so "thank you" inside "thank you for calling" is not counted twice.
  */
-export function findPhrases(segments: readonly Segment[], phrases: readonly string[]): PhraseMatch[] {
+export function findPhrases(
+  segments: readonly Segment[],
+  phrases: readonly string[],
+  opts: FindOptions = {},
+): PhraseMatch[] {
   const wanted = phrases.map((phrase) => ({ phrase, tokens: tokenize(phrase) })).filter((p) => p.tokens.length > 0);
   const same = memoizedTokensMatch();
   const found: { match: PhraseMatch; run: number; from: number; to: number }[] = [];
   speakerRuns(segments).forEach((run, runIndex) => {
     for (const { phrase, tokens } of wanted) {
       for (let from = 0; from < run.length; from++) {
-        const to = matchAt(run, from, tokens, same);
+        const to = matchAt(run, from, tokens, same, opts.nearUncertain);
         if (to < 0) continue;
         found.push({ match: toMatch(segments, phrase, run.slice(from, to + 1)), run: runIndex, from, to });
         from = to;

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { SAMPLE_RATE } from './decode.ts';
+import { type SnrMeter, powerOf } from './snr.ts';
 
 export interface SpeechRegion {
   start: number;
@@ -155,8 +156,12 @@ export class SpeechTracker {
   private readonly input = new Float32Array(CONTEXT + WINDOW);
   private readonly sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SAMPLE_RATE)]), []);
 
-  constructor(opts: VadOptions = {}) {
+  private readonly meter: SnrMeter | undefined;
+
+  /** `meter` hears every window's power and speech probability (the call's SNR estimate). */
+  constructor(opts: VadOptions = {}, meter?: SnrMeter) {
     this.opts = opts;
+    this.meter = meter;
   }
 
   async push(samples: Float32Array): Promise<SpeechChunk[]> {
@@ -189,7 +194,8 @@ export class SpeechTracker {
       const at = this.windows * WINDOW - this.base;
       this.input.copyWithin(0, WINDOW, WINDOW + CONTEXT);
       this.input.fill(0, CONTEXT);
-      this.input.set(this.audio.subarray(at, Math.min(at + WINDOW, this.frames - this.base)), CONTEXT);
+      const window = this.audio.subarray(at, Math.min(at + WINDOW, this.frames - this.base));
+      this.input.set(window, CONTEXT);
       const out = await s.run({
         input: new ort.Tensor('float32', this.input.slice(), [1, this.input.length]),
         state: this.state,
@@ -201,7 +207,9 @@ export class SpeechTracker {
         grown.set(this.probs);
         this.probs = grown;
       }
-      this.probs[this.windows++] = (out.output!.data as Float32Array)[0]!;
+      const p = (out.output!.data as Float32Array)[0]!;
+      this.probs[this.windows++] = p;
+      this.meter?.add(powerOf(window), p);
     }
   }
 

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { DecoderPaths } from '../audio/binaries.ts';
 import { SAMPLE_RATE, openAudioStream } from '../audio/decode.ts';
 import { SpeechTracker, type VadOptions } from '../audio/vad.ts';
+import { Denoiser } from '../audio/denoise.ts';
+import { SnrMeter } from '../audio/snr.ts';
 import type { ChunkTranscript, EngineResult, Segment, Speaker, TranscriptionEngine } from './engine.ts';
 import { NoSpeechError, UnsupportedLanguageError } from './engine.ts';
 
@@ -19,11 +21,33 @@ export interface TranscribeOptions {
   decoder?: DecoderPaths;
   /** Words the call likely contains; engines that can bias their decoding towards them do (ChunkOptions). */
   vocabulary?: readonly string[];
+  /**
+   * Noise suppression (RNNoise) of the speech before recognition (ASR_DENOISE): 'auto' on each channel
+   * whose estimated SNR is at most DENOISE_BELOW_DB, 'on' / 'off' always / never. Default DEFAULT_DENOISE.
+   */
+  denoise?: DenoiseMode;
 }
+
+export type DenoiseMode = 'auto' | 'on' | 'off';
+
+/**
+ * Off by default: bench:asr measured RNNoise costing words at every SNR it was tried on (clean, and
+ * telephone pink noise at 10, 5 and 0 dB; README, bench:asr). Moonshine copes with noise better than with
+ * the distortion the suppressor leaves, so the stage stays available (ASR_DENOISE) but does not run.
+ */
+export const DEFAULT_DENOISE: DenoiseMode = 'off';
+/** 'auto' suppresses noise on a channel whose estimated SNR is this low or lower (true SNR ≈ 5–7 dB, see snr.ts). */
+export const DENOISE_BELOW_DB = 12;
+/** The choice is made after this much audio (or at the end of a shorter call); chunks wait until then. */
+const DENOISE_DECIDE_SECONDS = 10;
 
 export interface TranscribeResult extends EngineResult {
   /** Distinct channels analysed: 2 for a real stereo call, 1 for mono or stereo with identical channels. */
   channels: number;
+  /** Estimated signal-to-noise ratio in dB over the whole call (the noisier channel of stereo); null: too little speech. */
+  snrDb: number | null;
+  /** Whether noise suppression ran on (some channel of) the call. */
+  denoised: boolean;
 }
 
 interface Chunk {
@@ -58,7 +82,9 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     ...(opts.maxDurationSeconds ? { maxDurationSeconds: opts.maxDurationSeconds } : {}),
   });
   const channelCount = stream.info.channels;
-  const trackers = Array.from({ length: channelCount }, () => new SpeechTracker(opts.vad));
+  const meters = Array.from({ length: channelCount }, () => new SnrMeter());
+  const trackers = meters.map((meter) => new SpeechTracker(opts.vad, meter));
+  const denoise = new DenoiseGate(opts.denoise ?? DEFAULT_DENOISE, meters, log);
   const twin = channelCount === 2 ? new TwinCheck() : null;
   let heldRight: Chunk[] = []; // right-channel chunks while `twin` is undecided
 
@@ -109,29 +135,49 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   if (language) log?.info({ language, requested: language }, 'transcription language');
 
   let frames = 0;
-  for await (const block of stream.blocks) {
-    frames += block[0]!.length;
-    const ready: Chunk[] = [];
+  try {
+    for await (const block of stream.blocks) {
+      frames += block[0]!.length;
+      const ready: Chunk[] = [];
+      for (const [channel, tracker] of trackers.entries()) {
+        if (channel === 1 && twin?.same) continue;
+        const tracked = (await tracker.push(block[channel]!)).map((c) => ({ ...c, channel }));
+        const chunks = await denoise.pass(
+          channel,
+          tracked,
+          frames / SAMPLE_RATE >= DENOISE_DECIDE_SECONDS ? 'enough' : 'early',
+        );
+        if (channel === 1 && twin?.same === undefined) heldRight.push(...chunks);
+        else ready.push(...chunks);
+      }
+      if (twin && twin.same === undefined && twin.add(block[0]!, block[1]!) === false) {
+        ready.push(...heldRight);
+        heldRight = [];
+      }
+      if (twin?.same) heldRight = [];
+      await heard(ready.sort(byTime), false);
+    }
+    const rest: Chunk[] = [];
     for (const [channel, tracker] of trackers.entries()) {
-      if (channel === 1 && twin?.same) continue;
-      const chunks = (await tracker.push(block[channel]!)).map((c) => ({ ...c, channel }));
-      if (channel === 1 && twin?.same === undefined) heldRight.push(...chunks);
-      else ready.push(...chunks);
+      if (channel === 1 && twin?.decide()) continue;
+      rest.push(
+        ...(await denoise.pass(
+          channel,
+          (await tracker.end()).map((c) => ({ ...c, channel })),
+          'all',
+        )),
+      );
     }
-    if (twin && twin.same === undefined && twin.add(block[0]!, block[1]!) === false) {
-      ready.push(...heldRight);
-      heldRight = [];
-    }
-    if (twin?.same) heldRight = [];
-    await heard(ready.sort(byTime), false);
+    if (twin?.same === false) rest.push(...heldRight);
+    await heard(rest.sort(byTime), true);
+  } finally {
+    denoise.close();
   }
-  const rest: Chunk[] = [];
-  for (const [channel, tracker] of trackers.entries()) {
-    if (channel === 1 && twin?.decide()) continue;
-    rest.push(...(await tracker.end()).map((c) => ({ ...c, channel })));
-  }
-  if (twin?.same === false) rest.push(...heldRight);
-  await heard(rest.sort(byTime), true);
+  const estimates = meters
+    .filter((_, channel) => !(channel === 1 && twin?.same))
+    .map((m) => m.estimate())
+    .filter((e) => e !== null);
+  const snrDb = estimates.length ? Math.min(...estimates) : null;
 
   log?.debug({ chunks: chunkCount, speechSeconds }, 'speech detected');
   if (!chunkCount) throw new NoSpeechError();
@@ -148,7 +194,60 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
       ...(heard.uncertainWords ? { uncertainWords: heard.uncertainWords } : {}),
     }));
   if (!segments.length) throw new NoSpeechError('Speech-like audio was found but no words were recognised');
-  return { segments, language: language!, durationSeconds: frames / SAMPLE_RATE, channels };
+  return {
+    segments,
+    language: language!,
+    durationSeconds: frames / SAMPLE_RATE,
+    channels,
+    snrDb,
+    denoised: denoise.used,
+  };
+}
+
+/**
+ * Per channel, whether speech chunks go through RNNoise before recognition. In 'auto' the choice waits for
+ * the first DENOISE_DECIDE_SECONDS of audio with some speech (the SNR estimate needs both speech and
+ * pauses), holding that channel's chunks meanwhile, and then holds for the rest of the call.
+ */
+class DenoiseGate {
+  private readonly denoisers: (Denoiser | null | undefined)[];
+  private readonly held: Chunk[][];
+  used = false;
+
+  constructor(
+    private readonly mode: DenoiseMode,
+    private readonly meters: SnrMeter[],
+    private readonly log: TranscribeOptions['logger'],
+  ) {
+    this.denoisers = meters.map(() => (mode === 'off' ? null : undefined));
+    this.held = meters.map(() => []);
+  }
+
+  /**
+   * The chunks ready for recognition (denoised or not). `heard`: 'early' before DENOISE_DECIDE_SECONDS,
+   * 'enough' after, 'all' at the end of the recording.
+   */
+  async pass(channel: number, chunks: Chunk[], heard: 'early' | 'enough' | 'all'): Promise<Chunk[]> {
+    if (this.denoisers[channel] === undefined) {
+      const estimate = this.meters[channel]!.estimate();
+      if (heard === 'early' || (heard === 'enough' && estimate === null)) {
+        this.held[channel]!.push(...chunks);
+        return [];
+      }
+      const on = this.mode === 'on' || (estimate !== null && estimate <= DENOISE_BELOW_DB);
+      this.log?.debug({ channel, snrDb: estimate, denoise: on }, 'noise suppression chosen');
+      this.denoisers[channel] = on ? await Denoiser.create() : null;
+      this.used ||= on;
+    }
+    const all = [...this.held[channel]!.splice(0), ...chunks];
+    const denoiser = this.denoisers[channel];
+    if (!denoiser) return all;
+    return all.map((c) => ({ ...c, samples: denoiser.process(c.samples) }));
+  }
+
+  close(): void {
+    for (const d of this.denoisers) d?.close();
+  }
 }
 
 /**

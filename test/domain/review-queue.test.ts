@@ -62,6 +62,18 @@ describe('review queue', () => {
     expect(ids(await listReviewQueue(app.db, s.account.id, { reasons: ['critical_fail'] }, { first: 25 }))).toEqual([]);
   });
 
+  test('a criterion failed only on unsure words is its own reason, while it stays failed', async ({ app, seed }) => {
+    const s = await setup(app, seed);
+    const unsure = { ...criticalFailed[0]!, critical: false, kind: 'phrase', low_confidence: true };
+    const call = await insertCall(app.db, s.own, { criteria: [unsure], score: 0 });
+    const page = await listReviewQueue(app.db, s.account.id, { reasons: ['low_confidence'] }, { first: 25 });
+    expect(page.items.map((i) => [i.callId, i.reasons])).toEqual([[call.id, ['low_confidence']]]);
+    await app.db.call.update({ where: { id: call.id }, data: { criteria: [{ ...unsure, result: 'passed' }] } });
+    expect(ids(await listReviewQueue(app.db, s.account.id, { reasons: ['low_confidence'] }, { first: 25 }))).toEqual(
+      [],
+    );
+  });
+
   test('samples a stable share of every agent’s calls by a hash of the call id', async ({ app, seed }) => {
     const s = await setup(app, seed);
     const second = await app.db.agent.create({
@@ -137,14 +149,21 @@ describe('review queue', () => {
   test('each flagged reason has an index that starts with the account and the flag, then the list order', async ({
     db,
   }) => {
-    expect(REVIEW_REASON_KEYS).toEqual(['disputed', 'needs_review', 'critical_fail', 'language_mismatch', 'sample']);
+    expect(REVIEW_REASON_KEYS).toEqual([
+      'disputed',
+      'needs_review',
+      'critical_fail',
+      'language_mismatch',
+      'low_confidence',
+      'sample',
+    ]);
     // On a nearly empty table the planner may pick any index, so the test checks the indexes
     // themselves: each reason's rows of an account are one range, read in (started_at, id) order.
     const rows = await db.sql<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE tablename = 'calls' AND indexname LIKE 'calls_account_id_%_started_at_id_idx'`,
     );
     const defs = rows.map((r) => r.indexdef);
-    for (const column of ['open_disputes', 'needs_review', 'critical_fail', 'language_mismatch'])
+    for (const column of ['open_disputes', 'needs_review', 'critical_fail', 'language_mismatch', 'low_confidence_fail'])
       expect(defs, column).toContainEqual(expect.stringContaining(`(account_id, ${column}, started_at, id)`));
   });
 });

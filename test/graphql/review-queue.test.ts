@@ -125,6 +125,41 @@ describe('review queue over GraphQL', () => {
     expect(forged.body.data.reviewQueue).toEqual({ __typename: 'ValidationError', code: 'invalid_cursor' });
   });
 
+  it('a criterion failed only on unsure words puts the call in the queue as LOW_CONFIDENCE until overridden', async () => {
+    await acme.as.analyst.gql(`mutation { setReviewSamplePercent(percent: 0) { __typename } }`);
+    const criteria = [
+      {
+        key: 'greeting',
+        label: 'Greets the customer',
+        kind: 'phrase',
+        result: 'failed',
+        points: 0,
+        max_points: 1,
+        critical: false,
+        evidence: [],
+        weight: 1,
+        low_confidence: true,
+      },
+    ];
+    const call = await insertCall(h.app.db, own(), { criteria, score: 0, startedAt: new Date(Date.UTC(2024, 5, 1)) });
+    const filter = { reasons: ['LOW_CONFIDENCE'] };
+    const listed = await acme.as.analyst.gql(QUEUE, { filter });
+    expect(listed.body.data.reviewQueue.items).toEqual([
+      expect.objectContaining({ call: { id: call.id }, reasons: ['LOW_CONFIDENCE'] }),
+    ]);
+    const page = await acme.as.analyst.gql(`{ call(id: "${call.id}") { criteria { key lowConfidence } } }`);
+    expect(page.body.data.call.criteria).toEqual([{ key: 'greeting', lowConfidence: true }]);
+
+    // A reviewer who listened and heard the greeting takes it out of the queue.
+    const override = await acme.as.analyst.gql(
+      `mutation { overrideCriterion(callId: "${call.id}", key: "greeting", result: PASSED, note: "Heard it on the recording") { __typename } }`,
+    );
+    expect(override.body.data.overrideCriterion.__typename).toBe('Call');
+    expect((await acme.as.analyst.gql(QUEUE, { filter })).body.data.reviewQueue.items).toEqual([]);
+    const after = await acme.as.analyst.gql(`{ call(id: "${call.id}") { criteria { key lowConfidence } } }`);
+    expect(after.body.data.call.criteria).toEqual([{ key: 'greeting', lowConfidence: false }]);
+  });
+
   it('exposes the sample share on the account', async () => {
     const set = await acme.as.analyst.gql(
       `mutation { setReviewSamplePercent(percent: 7.5) { ... on Account { reviewSamplePercent } } }`,

@@ -108,7 +108,7 @@ const QUERIES: Record<string, Case> = {
   },
   call: {
     doc: (i) =>
-      `{ call(id: "${i.call.id}") { id transcript { text } recordingDeletedAt transcriptDeletedAt autoScore reviewedAt reviewedBy { id } openDisputes acknowledgedAt disputeWindowClosesAt criteria { autoResult reviewed reviewNote reviewedByName reviewedAt } reviews { note } comments { body } disputes { comment events { status } } sentiment { customer { label score } customerTrend segments { label } } } }`,
+      `{ call(id: "${i.call.id}") { id transcript { text } audioSnrDb audioQuality recordingDeletedAt transcriptDeletedAt autoScore reviewedAt reviewedBy { id } openDisputes acknowledgedAt disputeWindowClosesAt criteria { autoResult reviewed reviewNote reviewedByName reviewedAt lowConfidence } reviews { note } comments { body } disputes { comment events { status } } sentiment { customer { label score } customerTrend segments { label } } } }`,
     expect: nul,
   },
   callsToDeleteCount: {

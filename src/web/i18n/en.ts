@@ -299,6 +299,13 @@ export const en = {
   'meta.channels': 'Channels',
   'meta.stereo': 'Stereo (agent and customer apart)',
   'meta.mono': 'Mono',
+  'meta.audioQuality': 'Audio quality',
+  'meta.audioQuality.good': 'Good',
+  'meta.audioQuality.fair': 'Fair',
+  'meta.audioQuality.poor': 'Poor',
+  'meta.audioQualityValue': '{quality} · {db} dB signal-to-noise',
+  'meta.audioQualityHint':
+    'Speech level over background noise, measured when the call was transcribed: good from 25 dB, fair from 15 dB, poor below. Poor audio loses words in the transcript: check the recording before trusting a failed criterion.',
   'meta.file': 'File',
   'meta.size': 'Size',
   'meta.source': 'Source',
@@ -835,6 +842,9 @@ export const en = {
   'review.reason.needs_review': 'Low coverage',
   'review.reason.critical_fail': 'Critical fail',
   'review.reason.language_mismatch': 'Language mismatch',
+  'review.reason.low_confidence': 'Unsure words',
+  'criterion.lowConfidenceHint':
+    'This criterion failed only on words the recogniser was unsure of: listen to the recording before trusting the result. The call is in the review queue for this.',
   'review.reason.sample': 'Random sample',
   'review.reason.disputed': 'Disputed',
   'review.allReasons': 'All reasons',

@@ -296,6 +296,13 @@ export const es: Record<keyof typeof en, string> = {
   'meta.channels': 'Canales',
   'meta.stereo': 'Estéreo (agente y cliente por separado)',
   'meta.mono': 'Mono',
+  'meta.audioQuality': 'Calidad del audio',
+  'meta.audioQuality.good': 'Buena',
+  'meta.audioQuality.fair': 'Aceptable',
+  'meta.audioQuality.poor': 'Mala',
+  'meta.audioQualityValue': '{quality} · {db} dB de relación señal/ruido',
+  'meta.audioQualityHint':
+    'Nivel de la voz frente al ruido de fondo, medido al transcribir la llamada: buena desde 25 dB, aceptable desde 15 dB, mala por debajo. Con audio malo la transcripción pierde palabras: escuche la grabación antes de dar por bueno un criterio no cumplido.',
   'meta.file': 'Archivo',
   'meta.size': 'Tamaño',
   'meta.source': 'Origen',
@@ -836,6 +843,9 @@ export const es: Record<keyof typeof en, string> = {
   'review.reason.needs_review': 'Cobertura baja',
   'review.reason.critical_fail': 'Fallo crítico',
   'review.reason.language_mismatch': 'Idioma distinto',
+  'review.reason.low_confidence': 'Palabras dudosas',
+  'criterion.lowConfidenceHint':
+    'Este criterio no se cumplió solo por palabras que el reconocedor no entendió con seguridad: escuche la grabación antes de dar por bueno el resultado. Por eso la llamada está en la cola de revisión.',
   'review.reason.sample': 'Muestra al azar',
   'review.reason.disputed': 'Impugnada',
   'review.allReasons': 'Todos los motivos',

@@ -48,7 +48,7 @@ const CallDetailQuery = graphql(`
     call(id: $id) {
       id status startedAt createdAt updatedAt analyzedAt durationSeconds direction language detectedLanguage
       score topic summary metrics failureReason failureDetail customerPhone customerName fileName fileSize contentType
-      externalId source channels reservedMinutes usedMinutes period analysisRevision
+      externalId source channels audioSnrDb audioQuality reservedMinutes usedMinutes period analysisRevision
       coverage needsReview languageMismatch comments { atSeconds }
       audioRedacted redactions { kind start end }
       agent { id name telephonyCode }
@@ -56,7 +56,7 @@ const CallDetailQuery = graphql(`
       template { id name deleted }
       transcript { start end speaker text channel uncertainWords }
       sentiment { customerTrend agent { label score } customer { label score } segments { label score } }
-      criteria { key label kind result points maxPoints critical reason reasonCode reasonParams evidence { quote start end speaker } }
+      criteria { key label kind result points maxPoints critical lowConfidence reason reasonCode reasonParams evidence { quote start end speaker } }
       events { status at detail }
       webhookDeliveries {
         id eventType eventId status attemptCount createdAt completedAt nextAttemptAt
@@ -547,6 +547,14 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
                     <Badge tone="red">{t('templates.critical')}</Badge>
                   </>
                 )}
+                {c.lowConfidence && (
+                  <>
+                    {' '}
+                    <span title={t('criterion.lowConfidenceHint')} data-testid="low-confidence">
+                      <Badge tone="amber">{t('review.reason.low_confidence')}</Badge>
+                    </span>
+                  </>
+                )}
               </span>
               <span className="points" title={t(`kind.${c.kind}` as MessageKey)}>
                 {c.result === 'NA'
@@ -640,6 +648,12 @@ function MetricsCard({ metrics: raw, duration }: { metrics: unknown; duration: n
   );
 }
 
+const AUDIO_QUALITY = {
+  GOOD: 'meta.audioQuality.good',
+  FAIR: 'meta.audioQuality.fair',
+  POOR: 'meta.audioQuality.poor',
+} as const satisfies Record<string, MessageKey>;
+
 function MetadataCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
   const langName = useLanguageName();
@@ -655,6 +669,19 @@ function MetadataCard({ call }: { call: CallData }) {
         : langName(call.detectedLanguage),
     ],
     ['meta.channels', call.channels == null ? '—' : call.channels >= 2 ? t('meta.stereo') : t('meta.mono')],
+    [
+      'meta.audioQuality',
+      call.audioQuality && call.audioSnrDb != null ? (
+        <span key="audioQuality" title={t('meta.audioQualityHint')} data-testid="audio-quality">
+          {t('meta.audioQualityValue', {
+            quality: t(AUDIO_QUALITY[call.audioQuality]),
+            db: formatNumber(call.audioSnrDb, locale, 0),
+          })}
+        </span>
+      ) : (
+        '—'
+      ),
+    ],
     [
       'meta.file',
       <span key="file" className="truncate" style={{ display: 'block' }} title={call.fileName}>

@@ -70,13 +70,21 @@ const SetSample = graphql(`
   }
 `);
 
-type Reason = 'DISPUTED' | 'NEEDS_REVIEW' | 'CRITICAL_FAIL' | 'LANGUAGE_MISMATCH' | 'SAMPLE';
-const REASONS: Reason[] = ['DISPUTED', 'NEEDS_REVIEW', 'CRITICAL_FAIL', 'LANGUAGE_MISMATCH', 'SAMPLE'];
+type Reason = 'DISPUTED' | 'NEEDS_REVIEW' | 'CRITICAL_FAIL' | 'LANGUAGE_MISMATCH' | 'LOW_CONFIDENCE' | 'SAMPLE';
+const REASONS: Reason[] = [
+  'DISPUTED',
+  'NEEDS_REVIEW',
+  'CRITICAL_FAIL',
+  'LANGUAGE_MISMATCH',
+  'LOW_CONFIDENCE',
+  'SAMPLE',
+];
 const REASON_TONE: Record<Reason, 'amber' | 'red' | 'blue' | 'gray'> = {
   DISPUTED: 'red',
   NEEDS_REVIEW: 'amber',
   CRITICAL_FAIL: 'red',
   LANGUAGE_MISMATCH: 'blue',
+  LOW_CONFIDENCE: 'amber',
   SAMPLE: 'gray',
 };
 /** The badge of a reason; a reason added on the server without a label here shows its code. */
