@@ -57,6 +57,7 @@ builder.prismaObjectFields('Call', (t) => ({
   }),
 }));
 
+
 builder.mutationField('setRedaction', (t) =>
   t.prismaField({
     type: 'Account',

@@ -81,7 +81,7 @@ const QUERIES: Record<string, Case> = {
   },
   account: {
     doc: () =>
-      `{ account { id name plan { seats } defaultTemplate { id name } retentionRecordingDays retentionTranscriptDays reviewSamplePercent } }`,
+      `{ account { id name plan { seats } defaultTemplate { id name } retentionRecordingDays retentionTranscriptDays reviewSamplePercent monoSpeakers } }`,
     expect: own((v) => expect(v.name).toBe('Bolt')),
   },
   users: { doc: () => `{ users { id email } }`, expect: own((v) => expect(v).toHaveLength(4)) },
@@ -106,7 +106,7 @@ const QUERIES: Record<string, Case> = {
   },
   call: {
     doc: (i) =>
-      `{ call(id: "${i.call.id}") { id transcript { text } recordingDeletedAt transcriptDeletedAt autoScore reviewedAt reviewedBy { id } openDisputes acknowledgedAt disputeWindowClosesAt criteria { autoResult reviewed reviewNote reviewedByName reviewedAt } reviews { note } comments { body } disputes { comment events { status } } } }`,
+      `{ call(id: "${i.call.id}") { id transcript { text } diarized diarizationConfidence recordingDeletedAt transcriptDeletedAt autoScore reviewedAt reviewedBy { id } openDisputes acknowledgedAt disputeWindowClosesAt criteria { autoResult reviewed reviewNote reviewedByName reviewedAt } reviews { note } comments { body } disputes { comment events { status } } } }`,
     expect: nul,
   },
   callsToDeleteCount: {
@@ -209,7 +209,7 @@ const MUTATIONS: Record<string, Case> = {
     ),
   },
   updateAccountSettings: {
-    doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT) { ${R} } }`,
+    doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT, monoSpeakers: GREETING) { ${R} } }`,
     expect: typename('Account'),
   },
   createAgent: {
