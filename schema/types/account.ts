@@ -24,7 +24,11 @@ const ScoreBands = builder.objectRef<{ good: number; fair: number }>('ScoreBands
 });
 
 const MonoSpeakersEnum = builder.enumType('MonoSpeakers', {
-  values: { OFF: { value: 'off' }, FIRST_SPEAKER: { value: 'first_speaker' }, GREETING: { value: 'greeting' } } as const,
+  values: {
+    OFF: { value: 'off' },
+    FIRST_SPEAKER: { value: 'first_speaker' },
+    GREETING: { value: 'greeting' },
+  } as const,
 });
 
 export const Account = builder.prismaObject('Account', {

@@ -57,7 +57,6 @@ builder.prismaObjectFields('Call', (t) => ({
   }),
 }));
 
-
 builder.mutationField('setRedaction', (t) =>
   t.prismaField({
     type: 'Account',

@@ -323,7 +323,10 @@ export function clusterTwo(pieces: readonly Stats[], opts: Required<DiarizeOptio
           best = [i, j];
         }
     const [i, j] = best as [number, number];
-    const merged = { stats: addStats(clusters[i]!.stats, clusters[j]!.stats), members: [...clusters[i]!.members, ...clusters[j]!.members] };
+    const merged = {
+      stats: addStats(clusters[i]!.stats, clusters[j]!.stats),
+      members: [...clusters[i]!.members, ...clusters[j]!.members],
+    };
     clusters = clusters.filter((_, k) => k !== i && k !== j);
     matrix.splice(j, 1);
     matrix.splice(i, 1);

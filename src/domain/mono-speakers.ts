@@ -16,7 +16,9 @@ export function monoSpeakersOf(value: string): MonoSpeakers {
 }
 
 /** The agent's expected phrases of a template, with a weight (2 for greetings said at the start). */
-export function agentPhrases(definition: TemplateDefinition | null | undefined): { phrases: string[]; weight: number }[] {
+export function agentPhrases(
+  definition: TemplateDefinition | null | undefined,
+): { phrases: string[]; weight: number }[] {
   if (!definition) return [];
   return definition.criteria.flatMap((c) =>
     c.kind === 'phrase' && c.speaker === 'agent'

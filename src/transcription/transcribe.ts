@@ -78,8 +78,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   const channelCount = stream.info.channels;
   const trackers = Array.from({ length: channelCount }, () => new SpeechTracker(opts.vad));
   // Only a recording that is mono from the start is separated: a stereo file is one speaker per channel.
-  const diarizer =
-    channelCount === 1 && opts.diarize ? new Diarizer(opts.diarize === true ? {} : opts.diarize) : null;
+  const diarizer = channelCount === 1 && opts.diarize ? new Diarizer(opts.diarize === true ? {} : opts.diarize) : null;
   let pieces = 0;
   // Voice regions of a mono call are cut where the voice changes, so each transcript segment has one speaker.
   const cut = (chunks: SpeechChunk[], channel: number): Chunk[] =>
@@ -129,7 +128,12 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
       cache.delete(chunk);
       if (heard.text)
         lines.push({
-          chunk: { channel: chunk.channel, start: chunk.start, end: chunk.end, ...(chunk.piece !== undefined ? { piece: chunk.piece } : {}) },
+          chunk: {
+            channel: chunk.channel,
+            start: chunk.start,
+            end: chunk.end,
+            ...(chunk.piece !== undefined ? { piece: chunk.piece } : {}),
+          },
           heard,
         });
     }
