@@ -157,7 +157,10 @@ const cacheDir = path.join(os.tmpdir(), 'escucha-bench-diarization');
 
 async function espeak(text: string, e: NonNullable<Voice['espeak']>): Promise<Float32Array> {
   mkdirSync(cacheDir, { recursive: true });
-  const key = createHash('sha256').update(JSON.stringify([text, e])).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(JSON.stringify([text, e]))
+    .digest('hex')
+    .slice(0, 16);
   const file = path.join(cacheDir, `${key}.wav`);
   if (!existsSync(file))
     await run('espeak-ng', ['-v', e.voice, '-p', String(e.pitch), '-s', String(e.speed), '-w', file, '--', text]);
@@ -200,15 +203,32 @@ function trim(s: Float32Array): { from: number; to: number } {
 
 /** The mix through an 8 kHz μ-law line (encode and decode with ffmpeg). */
 async function telephone(samples: Float32Array): Promise<Float32Array> {
-  const key = createHash('sha256').update(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)).digest('hex');
+  const key = createHash('sha256')
+    .update(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength))
+    .digest('hex');
   const raw = path.join(cacheDir, `${key.slice(0, 16)}.f32`);
   const ulaw = path.join(cacheDir, `${key.slice(0, 16)}.ulaw.wav`);
   if (!existsSync(ulaw)) {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(raw, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
     await run('ffmpeg', [
-      '-nostdin', '-v', 'error', '-y', '-f', 'f32le', '-ar', String(RATE), '-ac', '1', '-i', raw,
-      '-ar', '8000', '-c:a', 'pcm_mulaw', ulaw,
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'f32le',
+      '-ar',
+      String(RATE),
+      '-ac',
+      '1',
+      '-i',
+      raw,
+      '-ar',
+      '8000',
+      '-c:a',
+      'pcm_mulaw',
+      ulaw,
     ]);
   }
   return load16k(ulaw);
@@ -221,7 +241,9 @@ interface Hyp {
 }
 
 /** What transcribeFile does to a mono call, without the recogniser: VAD in 10 s blocks, split, cluster. */
-async function diarize(samples: Float32Array): Promise<{ pieces: Hyp[]; regions: Hyp[]; separated: boolean; confidence: number }> {
+async function diarize(
+  samples: Float32Array,
+): Promise<{ pieces: Hyp[]; regions: Hyp[]; separated: boolean; confidence: number }> {
   const tracker = new SpeechTracker();
   const diarizer = new Diarizer();
   const regions: Hyp[] = [];
@@ -247,7 +269,11 @@ async function diarize(samples: Float32Array): Promise<{ pieces: Hyp[]; regions:
 const STEP = 0.01;
 
 /** Missed, false alarm and confusion seconds and the scored reference speech, best label mapping. */
-function der(ref: Turn[], hyp: Hyp[], duration: number): { missed: number; falseAlarm: number; confusion: number; speech: number } {
+function der(
+  ref: Turn[],
+  hyp: Hyp[],
+  duration: number,
+): { missed: number; falseAlarm: number; confusion: number; speech: number } {
   const n = Math.ceil(duration / STEP);
   const refAt = new Int8Array(n).fill(-1);
   const scored = new Uint8Array(n).fill(1);
@@ -255,7 +281,11 @@ function der(ref: Turn[], hyp: Hyp[], duration: number): { missed: number; false
   for (const t of ref) {
     for (let i = Math.floor(t.start / STEP); i < Math.min(n, Math.ceil(t.end / STEP)); i++) refAt[i] = t.speaker;
     for (const edge of [t.start, t.end])
-      for (let i = Math.max(0, Math.floor((edge - COLLAR) / STEP)); i < Math.min(n, Math.ceil((edge + COLLAR) / STEP)); i++)
+      for (
+        let i = Math.max(0, Math.floor((edge - COLLAR) / STEP));
+        i < Math.min(n, Math.ceil((edge + COLLAR) / STEP));
+        i++
+      )
         scored[i] = 0;
   }
   for (const h of hyp)
@@ -291,7 +321,7 @@ async function clipsOf(spec: CallSpec): Promise<{ speaker: 0 | 1; samples: Float
 }
 
 /** Real voices: a LibriVox reader as the agent, the CMU command speakers as the customer. */
-async function realCall(): Promise<CallSpec & { clips: { speaker: 0 | 1; samples: Float32Array }[] } | null> {
+async function realCall(): Promise<(CallSpec & { clips: { speaker: 0 | 1; samples: Float32Array }[] }) | null> {
   const dir = '/usr/share/pocketsphinx/test/data';
   const cached = path.join(os.tmpdir(), 'escucha-bench-speech/usr/share/pocketsphinx/test/data');
   const base = existsSync(dir) ? dir : existsSync(cached) ? cached : null;
@@ -349,7 +379,11 @@ for (const spec of specs) {
     const d = der(turns, hyp, duration);
     const rate = (x: { missed: number; falseAlarm: number; confusion: number; speech: number }) =>
       (x.missed + x.falseAlarm + x.confusion) / x.speech;
-    const one = der(turns, result.regions.map((r) => ({ ...r, speaker: 0 })), duration);
+    const one = der(
+      turns,
+      result.regions.map((r) => ({ ...r, speaker: 0 })),
+      duration,
+    );
     const alternate = der(turns, result.regions, duration);
     rows.push({
       language: spec.language,
