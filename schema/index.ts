@@ -21,6 +21,7 @@ import './types/audit.ts';
 import './types/bulk-reanalysis.ts';
 import './types/review-queue.ts';
 import './types/redaction.ts';
+import './types/diarization.ts';
 import './types/review.ts';
 import './types/sentiment.ts';
 

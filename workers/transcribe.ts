@@ -18,6 +18,7 @@ import { waitForOperator } from '../src/ops/operator-wait.ts';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { redactionOf } from '../src/domain/redaction.ts';
+import { agentPhrases, assignAgentByPhrases, monoSpeakersOf } from '../src/domain/mono-speakers.ts';
 import { REDACTED_CONTENT_TYPE, REDACTED_EXTENSION, writeRedactedAudio } from '../src/redaction/audio.ts';
 import { redactSegments, type RedactedSpan } from '../src/redaction/segments.ts';
 
@@ -31,7 +32,9 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     const { db, log } = app;
     const call = await db.call.findUnique({
       where: { id: callId },
-      include: { account: { select: { agentChannel: true, redactionMode: true, redactionKinds: true } } },
+      include: {
+        account: { select: { agentChannel: true, redactionMode: true, redactionKinds: true, monoSpeakers: true } },
+      },
     });
     if (!call || !['queued', 'transcribing'].includes(call.status)) {
       helpers.logger.info(`call ${callId} is ${call?.status ?? 'gone'}; nothing to transcribe`);
@@ -45,6 +48,7 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
 
     // The words this call likely contains (templates' phrases, names, the account's own list).
     const vocabulary = await callVocabulary(db, call);
+    const monoSpeakers = monoSpeakersOf(call.account.monoSpeakers);
 
     // Tools name the file in their messages; users see the detail, so it names their file instead.
     let path = call.storageKey;
@@ -64,6 +68,7 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
           decoder: app.config.decoder,
           vocabulary,
           denoise: app.config.transcription.denoise,
+          diarize: monoSpeakers !== 'off',
         });
       });
       if (result.durationSeconds > 0)
@@ -102,11 +107,16 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
     });
     // Redaction happens before anything of the transcript is stored: the text written below, the
     // search index, and everything built from them later (evidence, summary, CSV, webhooks).
+    // Two voices of a mono call: the one heard first is the agent unless the account asks the template.
+    const heard =
+      result.diarization?.separated && monoSpeakers === 'greeting'
+        ? assignAgentByPhrases(result.segments, agentPhrases(template?.definition)).segments
+        : result.segments;
     const redaction = redactionOf(call.account);
     const { segments, spans } =
       redaction.mode === 'off'
-        ? { segments: result.segments, spans: [] }
-        : redactSegments(result.segments, redaction.kinds, call.language ?? result.language);
+        ? { segments: heard, spans: [] }
+        : redactSegments(heard, redaction.kinds, call.language ?? result.language);
     // The redacted recording is written first; it replaces the original only if this commit does.
     const copy = redaction.mode === 'text_audio' && spans.length > 0 ? await storeRedactedCopy(app, call, spans) : null;
     const next = template ? 'analyzing' : 'transcribed';
@@ -119,6 +129,8 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
           durationSeconds: result.durationSeconds,
           channels: result.channels,
           audioSnrDb: result.snrDb,
+          diarized: result.diarization?.separated ?? false,
+          diarizationConfidence: result.diarization?.confidence ?? null,
           detectedLanguage: result.language,
           templateId: template?.id ?? null,
           ...(spans.length > 0 ? { redactions: spans as object[] } : {}),

@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { updateAccountSettings } from '../../src/domain/accounts.ts';
+import { monoSpeakersOf } from '../../src/domain/mono-speakers.ts';
 import { accountIdOf, directErrors } from './common.ts';
 
 const Plan = builder.objectRef<{ minutes: number; seats: number; manualUploadMaxBytes: bigint }>('Plan').implement({
@@ -22,6 +23,14 @@ const ScoreBands = builder.objectRef<{ good: number; fair: number }>('ScoreBands
   }),
 });
 
+const MonoSpeakersEnum = builder.enumType('MonoSpeakers', {
+  values: {
+    OFF: { value: 'off' },
+    FIRST_SPEAKER: { value: 'first_speaker' },
+    GREETING: { value: 'greeting' },
+  } as const,
+});
+
 export const Account = builder.prismaObject('Account', {
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -29,6 +38,13 @@ export const Account = builder.prismaObject('Account', {
     timeZone: t.exposeString('timeZone'),
     agentChannel: t.exposeString('agentChannel', {
       description: 'Channel of the agent on stereo recordings: `left` or `right`.',
+    }),
+    monoSpeakers: t.field({
+      type: MonoSpeakersEnum,
+      description:
+        'Mono recordings: OFF keeps one speaker; FIRST_SPEAKER separates two voices and the one heard first is the agent; GREETING separates them and the voice saying the template’s agent phrases (greeting first) is the agent.',
+      select: { monoSpeakers: true },
+      resolve: (a) => monoSpeakersOf(a.monoSpeakers),
     }),
     scoreBands: t.field({
       type: ScoreBands,
@@ -68,13 +84,14 @@ builder.mutationField('updateAccountSettings', (t) =>
     authScopes: { admin: true },
     errors: directErrors,
     description:
-      'Admins: the stereo channel that carries the agent (the other is the customer), the time zone of local times in file names and of the monthly usage period, the score colour bands (`scoreGood` and `scoreFair` together), and the days agents have to acknowledge or dispute a scored call. Errors: `invalid_time_zone`, `invalid_score_bands`, `invalid_dispute_window`.',
+      'Admins: the stereo channel that carries the agent (the other is the customer), the time zone of local times in file names and of the monthly usage period, the score colour bands (`scoreGood` and `scoreFair` together), the days agents have to acknowledge or dispute a scored call, and how the two voices of mono recordings are separated (for calls transcribed from now on). Errors: `invalid_time_zone`, `invalid_score_bands`, `invalid_dispute_window`.',
     args: {
       agentChannel: t.arg({ type: AgentChannel }),
       timeZone: t.arg.string(),
       scoreGood: t.arg.int({ description: 'Lowest good score (0–100); with scoreFair.' }),
       scoreFair: t.arg.int({ description: 'Lowest fair score, below scoreGood; with scoreGood.' }),
       disputeWindowDays: t.arg.int(),
+      monoSpeakers: t.arg({ type: MonoSpeakersEnum }),
     },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
@@ -86,6 +103,7 @@ builder.mutationField('updateAccountSettings', (t) =>
           scoreBands: { good: args.scoreGood ?? Number.NaN, fair: args.scoreFair ?? Number.NaN },
         }),
         ...(args.disputeWindowDays != null && { disputeWindowDays: args.disputeWindowDays }),
+        ...(args.monoSpeakers != null && { monoSpeakers: args.monoSpeakers }),
       });
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },

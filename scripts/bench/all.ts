@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const here = import.meta.dirname;
-const benches = ['intake.ts', 'pipeline.ts', 'export.ts', 'scale.ts', 'sentiment.ts'];
+const benches = ['intake.ts', 'pipeline.ts', 'export.ts', 'scale.ts', 'sentiment.ts', 'diarization.ts'];
 const args = process.argv.slice(2);
 let exitCode = 0;
 

@@ -2,6 +2,7 @@ import type { Db } from '../db/client.ts';
 import { DomainError } from './errors.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { isValidTimeZone } from './period.ts';
+import { MONO_SPEAKERS, type MonoSpeakers } from './mono-speakers.ts';
 import { foldAccents } from './text.ts';
 
 export interface NewAccount {
@@ -58,11 +59,16 @@ export interface AccountSettings {
   scoreBands?: { good: number; fair: number };
   /** Days after analysis during which an agent may acknowledge a call or dispute a criterion (1–365). */
   disputeWindowDays?: number;
+  /** Mono recordings: separate two voices, the agent being the one heard first or the one saying the template's phrases. */
+  monoSpeakers?: MonoSpeakers;
 }
 
 export async function updateAccountSettings(db: Db, accountId: string, settings: AccountSettings) {
   if (settings.agentChannel !== undefined && !['left', 'right'].includes(settings.agentChannel)) {
     throw new DomainError('invalid_agent_channel', 'The agent channel is `left` or `right`.');
+  }
+  if (settings.monoSpeakers !== undefined && !MONO_SPEAKERS.includes(settings.monoSpeakers)) {
+    throw new DomainError('invalid_input', 'Mono speakers is `off`, `first_speaker` or `greeting`.');
   }
   if (settings.timeZone !== undefined && !isValidTimeZone(settings.timeZone)) {
     throw new DomainError(
@@ -103,6 +109,7 @@ export async function updateAccountSettings(db: Db, accountId: string, settings:
       ...(settings.disputeWindowDays !== undefined && { disputeWindowDays: settings.disputeWindowDays }),
       ...(settings.agentChannel !== undefined && { agentChannel: settings.agentChannel }),
       ...(settings.timeZone !== undefined && { timeZone: settings.timeZone }),
+      ...(settings.monoSpeakers !== undefined && { monoSpeakers: settings.monoSpeakers }),
     },
   });
 }

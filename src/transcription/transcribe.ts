@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { DecoderPaths } from '../audio/binaries.ts';
 import { SAMPLE_RATE, openAudioStream } from '../audio/decode.ts';
-import { SpeechTracker, type VadOptions } from '../audio/vad.ts';
 import { Denoiser } from '../audio/denoise.ts';
+import { type DiarizeOptions, Diarizer } from '../audio/diarize.ts';
+import { type SpeechChunk, SpeechTracker, type VadOptions } from '../audio/vad.ts';
 import { SnrMeter } from '../audio/snr.ts';
 import type { ChunkTranscript, EngineResult, Segment, Speaker, TranscriptionEngine } from './engine.ts';
 import { NoSpeechError, UnsupportedLanguageError } from './engine.ts';
@@ -26,6 +27,19 @@ export interface TranscribeOptions {
    * whose estimated SNR is at most DENOISE_BELOW_DB, 'on' / 'off' always / never. Default DEFAULT_DENOISE.
    */
   denoise?: DenoiseMode;
+  /**
+   * Mono recordings: tell two voices apart (src/audio/diarize.ts). The voice heard first becomes the
+   * agent; callers that decide otherwise swap afterwards (src/domain/mono-speakers.ts). Default off.
+   */
+  diarize?: boolean | DiarizeOptions;
+}
+
+/** What separating the voices of a mono recording found. */
+export interface DiarizationResult {
+  /** Two voices told apart: segments are agent/customer. False: one voice (or not clearly two), segments stay 'speaker'. */
+  separated: boolean;
+  /** 0–1. */
+  confidence: number;
 }
 
 export type DenoiseMode = 'auto' | 'on' | 'off';
@@ -48,6 +62,8 @@ export interface TranscribeResult extends EngineResult {
   snrDb: number | null;
   /** Whether noise suppression ran on (some channel of) the call. */
   denoised: boolean;
+  /** Present when a mono recording went through speaker separation. */
+  diarization?: DiarizationResult;
 }
 
 interface Chunk {
@@ -55,6 +71,8 @@ interface Chunk {
   start: number;
   end: number;
   samples: Float32Array;
+  /** Index of the diarizer's piece (mono recordings being separated). */
+  piece?: number;
 }
 
 // Language detection looks at this much speech at most (the intake document promises "about one minute").
@@ -85,6 +103,25 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   const meters = Array.from({ length: channelCount }, () => new SnrMeter());
   const trackers = meters.map((meter) => new SpeechTracker(opts.vad, meter));
   const denoise = new DenoiseGate(opts.denoise ?? DEFAULT_DENOISE, meters, log);
+  // Only a recording that is mono from the start is separated: a stereo file is one speaker per channel.
+  const diarizer = channelCount === 1 && opts.diarize ? new Diarizer(opts.diarize === true ? {} : opts.diarize) : null;
+  let pieces = 0;
+  // Voice regions of a mono call are cut where the voice changes, so each transcript segment has one speaker.
+  const cut = (chunks: SpeechChunk[], channel: number): Chunk[] =>
+    diarizer
+      ? chunks.flatMap((c) =>
+          diarizer.split(c).map((p) => ({
+            channel,
+            start: p.start,
+            end: p.end,
+            samples: c.samples.subarray(
+              Math.max(0, Math.floor((p.start - c.start) * SAMPLE_RATE)),
+              Math.ceil((p.end - c.start) * SAMPLE_RATE),
+            ),
+            piece: pieces++,
+          })),
+        )
+      : chunks.map((c) => ({ ...c, channel }));
   const twin = channelCount === 2 ? new TwinCheck() : null;
   let heldRight: Chunk[] = []; // right-channel chunks while `twin` is undecided
 
@@ -115,7 +152,16 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     for (const chunk of chunks) {
       const heard = await run(engine!, chunk, language);
       cache.delete(chunk);
-      if (heard.text) lines.push({ chunk: { channel: chunk.channel, start: chunk.start, end: chunk.end }, heard });
+      if (heard.text)
+        lines.push({
+          chunk: {
+            channel: chunk.channel,
+            start: chunk.start,
+            end: chunk.end,
+            ...(chunk.piece !== undefined ? { piece: chunk.piece } : {}),
+          },
+          heard,
+        });
     }
   };
   const heard = async (chunks: Chunk[], ended: boolean) => {
@@ -141,7 +187,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
       const ready: Chunk[] = [];
       for (const [channel, tracker] of trackers.entries()) {
         if (channel === 1 && twin?.same) continue;
-        const tracked = (await tracker.push(block[channel]!)).map((c) => ({ ...c, channel }));
+        const tracked = cut(await tracker.push(block[channel]!), channel);
         const chunks = await denoise.pass(
           channel,
           tracked,
@@ -160,13 +206,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     const rest: Chunk[] = [];
     for (const [channel, tracker] of trackers.entries()) {
       if (channel === 1 && twin?.decide()) continue;
-      rest.push(
-        ...(await denoise.pass(
-          channel,
-          (await tracker.end()).map((c) => ({ ...c, channel })),
-          'all',
-        )),
-      );
+      rest.push(...(await denoise.pass(channel, cut(await tracker.end(), channel), 'all')));
     }
     if (twin?.same === false) rest.push(...heldRight);
     await heard(rest.sort(byTime), true);
@@ -182,12 +222,20 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   log?.debug({ chunks: chunkCount, speechSeconds }, 'speech detected');
   if (!chunkCount) throw new NoSpeechError();
   const channels = twin?.same ? 1 : channelCount;
+  const voices = diarizer?.finish();
+  if (voices) log?.info({ separated: voices.separated, confidence: voices.confidence }, 'mono speakers');
+  const speaker = (chunk: Omit<Chunk, 'samples'>): Speaker =>
+    voices?.separated && chunk.piece !== undefined
+      ? voices.labels[chunk.piece] === 0
+        ? 'agent'
+        : 'customer'
+      : speakerOf(chunk.channel, channels, opts.agentChannel ?? 'left');
   const segments: Segment[] = lines
     .sort((a, b) => byTime(a.chunk, b.chunk))
     .map(({ chunk, heard }) => ({
       start: round(chunk.start),
       end: round(chunk.end),
-      speaker: speakerOf(chunk.channel, channels, opts.agentChannel ?? 'left'),
+      speaker: speaker(chunk),
       text: heard.text,
       channel: chunk.channel,
       ...(heard.confidence !== undefined ? { confidence: heard.confidence } : {}),
@@ -201,6 +249,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
     channels,
     snrDb,
     denoised: denoise.used,
+    ...(voices ? { diarization: { separated: voices.separated, confidence: voices.confidence } } : {}),
   };
 }
 

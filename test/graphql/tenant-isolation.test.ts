@@ -83,7 +83,7 @@ const QUERIES: Record<string, Case> = {
   },
   account: {
     doc: () =>
-      `{ account { id name plan { seats } defaultTemplate { id name } retentionRecordingDays retentionTranscriptDays reviewSamplePercent } }`,
+      `{ account { id name plan { seats } defaultTemplate { id name } retentionRecordingDays retentionTranscriptDays reviewSamplePercent monoSpeakers } }`,
     expect: own((v) => expect(v.name).toBe('Bolt')),
   },
   users: { doc: () => `{ users { id email } }`, expect: own((v) => expect(v).toHaveLength(4)) },
@@ -108,7 +108,7 @@ const QUERIES: Record<string, Case> = {
   },
   call: {
     doc: (i) =>
-      `{ call(id: "${i.call.id}") { id transcript { text } audioSnrDb audioQuality recordingDeletedAt transcriptDeletedAt autoScore reviewedAt reviewedBy { id } openDisputes acknowledgedAt disputeWindowClosesAt criteria { autoResult reviewed reviewNote reviewedByName reviewedAt lowConfidence } reviews { note } comments { body } disputes { comment events { status } } sentiment { customer { label score } customerTrend segments { label } } } }`,
+      `{ call(id: "${i.call.id}") { id transcript { text } audioSnrDb audioQuality diarized diarizationConfidence recordingDeletedAt transcriptDeletedAt autoScore reviewedAt reviewedBy { id } openDisputes acknowledgedAt disputeWindowClosesAt criteria { autoResult reviewed reviewNote reviewedByName reviewedAt lowConfidence } reviews { note } comments { body } disputes { comment events { status } } sentiment { customer { label score } customerTrend segments { label } } } }`,
     expect: nul,
   },
   callsToDeleteCount: {
@@ -217,7 +217,7 @@ const MUTATIONS: Record<string, Case> = {
     ),
   },
   updateAccountSettings: {
-    doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT) { ${R} } }`,
+    doc: () => `mutation { updateAccountSettings(agentChannel: RIGHT, monoSpeakers: GREETING) { ${R} } }`,
     expect: typename('Account'),
   },
   createAgent: {

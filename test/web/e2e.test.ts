@@ -351,19 +351,19 @@ describe('web app', () => {
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
     // Admins set which stereo channel is the agent; the setting is saved on the account.
     await page.getByLabel('Agent channel on stereo recordings').selectOption('RIGHT');
+    // …and how the two voices of a mono recording are told apart.
+    await page.getByLabel('Speakers on mono recordings').selectOption('GREETING');
     await page.getByRole('region', { name: 'Account' }).getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Account settings saved.').waitFor();
     await expect
-      .poll(
-        async () =>
-          (
-            await svc.app.db.user.findUniqueOrThrow({
-              where: { email: owner.email },
-              select: { account: { select: { agentChannel: true } } },
-            })
-          ).account.agentChannel,
-      )
-      .toBe('right');
+      .poll(async () => {
+        const { account } = await svc.app.db.user.findUniqueOrThrow({
+          where: { email: owner.email },
+          select: { account: { select: { agentChannel: true, monoSpeakers: true } } },
+        });
+        return [account.agentChannel, account.monoSpeakers];
+      })
+      .toEqual(['right', 'greeting']);
     await shot('settings');
 
     // Spanish: the switch changes every text and is remembered.

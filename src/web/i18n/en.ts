@@ -81,6 +81,12 @@ export const en = {
   'settings.agentChannelHint': 'The other channel is the customer. Calls already transcribed keep their speakers.',
   'settings.channelLeft': 'Left',
   'settings.channelRight': 'Right',
+  'settings.monoSpeakers': 'Speakers on mono recordings',
+  'settings.monoSpeakersHint':
+    'Mono recordings mix both sides in one channel: Escucha can separate the two voices so that talk ratio, interruptions and agent-only criteria apply. Calls already transcribed keep their speakers.',
+  'settings.monoFirstSpeaker': 'Separate the voices: the first to speak is the agent',
+  'settings.monoGreeting': 'Separate the voices: the one saying the template’s greeting is the agent',
+  'settings.monoOff': 'Do not separate (one speaker)',
   'settings.timeZone': 'Time zone',
   'settings.timeZoneHint':
     'IANA name, e.g. Europe/Madrid. Local times in file names and the monthly usage period follow it.',
@@ -898,6 +904,9 @@ export const en = {
   'redaction.kind.PHONE': 'Phone number',
   'redaction.saved': 'Redaction settings saved',
   'redaction.redactedTitle': 'Redacted: {kind}',
+  'speakers.separated': 'Speakers separated automatically (confidence {percent} %).',
+  'speakers.notSeparated':
+    'Mono recording with only one voice told apart: the transcript keeps a single speaker (confidence {percent} %).',
   'redaction.audioNotice': 'Redacted recording: {count} moment(s) silenced. The original was deleted.',
   'redaction.textNotice': 'Redacted transcript: {count} item(s) replaced.',
   'transcript.uncertain': 'The recogniser was unsure of this word',

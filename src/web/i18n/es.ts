@@ -79,6 +79,12 @@ export const es: Record<keyof typeof en, string> = {
   'settings.agentChannelHint': 'El otro canal es el cliente. Las llamadas ya transcritas conservan sus interlocutores.',
   'settings.channelLeft': 'Izquierdo',
   'settings.channelRight': 'Derecho',
+  'settings.monoSpeakers': 'Interlocutores en grabaciones mono',
+  'settings.monoSpeakersHint':
+    'Las grabaciones mono mezclan las dos partes en un solo canal: Escucha puede separar las dos voces para que se apliquen el reparto de la conversación, las interrupciones y los criterios del agente. Las llamadas ya transcritas conservan sus interlocutores.',
+  'settings.monoFirstSpeaker': 'Separar las voces: quien habla primero es el agente',
+  'settings.monoGreeting': 'Separar las voces: quien dice el saludo de la plantilla es el agente',
+  'settings.monoOff': 'No separar (un solo interlocutor)',
   'settings.timeZone': 'Zona horaria',
   'settings.timeZoneHint':
     'Nombre IANA, p. ej. Europe/Madrid. Las horas locales de los nombres de archivo y el periodo mensual de consumo la siguen.',
@@ -899,6 +905,9 @@ export const es: Record<keyof typeof en, string> = {
   'redaction.kind.PHONE': 'Número de teléfono',
   'redaction.saved': 'Ajustes de anonimización guardados',
   'redaction.redactedTitle': 'Anonimizado: {kind}',
+  'speakers.separated': 'Interlocutores separados automáticamente (confianza del {percent} %).',
+  'speakers.notSeparated':
+    'Grabación mono en la que solo se distingue una voz: la transcripción mantiene un único interlocutor (confianza del {percent} %).',
   'redaction.audioNotice': 'Grabación anonimizada: {count} momento(s) silenciado(s). La original se borró.',
   'redaction.textNotice': 'Transcripción anonimizada: {count} dato(s) sustituido(s).',
   'transcript.uncertain': 'El reconocedor no estaba seguro de esta palabra',

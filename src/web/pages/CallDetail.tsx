@@ -1,4 +1,5 @@
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
+import { SpeakersNotice } from '../components/speakers.tsx';
 import { RedactionNotice, TranscriptText } from '../components/redacted.tsx';
 import { SentimentCard, SentimentTag, type SentimentReading } from '../components/sentiment.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -50,7 +51,7 @@ const CallDetailQuery = graphql(`
       score topic summary metrics failureReason failureDetail customerPhone customerName fileName fileSize contentType
       externalId source channels audioSnrDb audioQuality reservedMinutes usedMinutes period analysisRevision
       coverage needsReview languageMismatch comments { atSeconds }
-      audioRedacted redactions { kind start end }
+      audioRedacted redactions { kind start end } diarized diarizationConfidence
       agent { id name telephonyCode }
       campaign { id name }
       template { id name deleted }
@@ -232,6 +233,7 @@ export function CallDetailPage({ id }: { id: string }) {
       <StatusAlerts call={call} />
       <RetentionNotice callId={call.id} />
       <RedactionNotice count={call.redactions.length} audio={call.audioRedacted} />
+      <SpeakersNotice diarized={call.diarized} confidence={call.diarizationConfidence} />
       <Player
         audioRef={audioRef}
         src={`/api/calls/${encodeURIComponent(call.id)}/recording`}

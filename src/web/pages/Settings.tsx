@@ -22,17 +22,29 @@ const ChangePassword = graphql(`
   }
 `);
 
+type MonoSpeakers = 'OFF' | 'FIRST_SPEAKER' | 'GREETING';
+
 const AccountSettingsQuery = graphql(`
   query AccountSettings {
-    account { id agentChannel timeZone disputeWindowDays }
+    account { id agentChannel timeZone disputeWindowDays monoSpeakers }
   }
 `);
 
 const UpdateAccountSettings = graphql(`
-  mutation UpdateAccountSettings($agentChannel: AgentChannel, $timeZone: String, $disputeWindowDays: Int) {
-    updateAccountSettings(agentChannel: $agentChannel, timeZone: $timeZone, disputeWindowDays: $disputeWindowDays) {
+  mutation UpdateAccountSettings(
+    $agentChannel: AgentChannel
+    $timeZone: String
+    $disputeWindowDays: Int
+    $monoSpeakers: MonoSpeakers
+  ) {
+    updateAccountSettings(
+      agentChannel: $agentChannel
+      timeZone: $timeZone
+      disputeWindowDays: $disputeWindowDays
+      monoSpeakers: $monoSpeakers
+    ) {
       __typename
-      ... on Account { id agentChannel timeZone disputeWindowDays }
+      ... on Account { id agentChannel timeZone disputeWindowDays monoSpeakers }
       ... on Error { code message }
     }
   }
@@ -46,6 +58,7 @@ function AccountSettingsCard() {
   const [channel, setChannel] = useState<'LEFT' | 'RIGHT'>('LEFT');
   const [timeZone, setTimeZone] = useState('');
   const [windowDays, setWindowDays] = useState('7');
+  const [mono, setMono] = useState<MonoSpeakers>('FIRST_SPEAKER');
   // The fields open only once they hold the saved values (set in the same render), and a refetch
   // that brings the same values back does not wipe what the user is changing.
   const [ready, setReady] = useState(false);
@@ -53,18 +66,26 @@ function AccountSettingsCard() {
   const savedChannel = saved?.agentChannel;
   const savedZone = saved?.timeZone;
   const savedWindow = saved?.disputeWindowDays;
+  const savedMono = saved?.monoSpeakers;
   useEffect(() => {
-    if (savedChannel === undefined || savedZone === undefined || savedWindow === undefined) return;
+    if (savedChannel === undefined || savedZone === undefined || savedWindow === undefined || savedMono === undefined)
+      return;
     setChannel(savedChannel === 'right' ? 'RIGHT' : 'LEFT');
     setTimeZone(savedZone);
     setWindowDays(String(savedWindow));
+    setMono(savedMono);
     setReady(true);
-  }, [savedChannel, savedZone, savedWindow]);
+  }, [savedChannel, savedZone, savedWindow, savedMono]);
   const [{ fetching }, update] = useMutation(UpdateAccountSettings);
   const { submit, error } = useFormMutation(
     async () =>
       outcome(
-        await update({ agentChannel: channel, timeZone: timeZone.trim(), disputeWindowDays: Number(windowDays) }),
+        await update({
+          agentChannel: channel,
+          timeZone: timeZone.trim(),
+          disputeWindowDays: Number(windowDays),
+          monoSpeakers: mono,
+        }),
         'updateAccountSettings',
       ),
     () => toast(t('settings.accountSaved')),
@@ -82,6 +103,17 @@ function AccountSettingsCard() {
         >
           <option value="LEFT">{t('settings.channelLeft')}</option>
           <option value="RIGHT">{t('settings.channelRight')}</option>
+        </SelectField>
+        <SelectField
+          label={t('settings.monoSpeakers')}
+          hint={t('settings.monoSpeakersHint')}
+          value={mono}
+          onChange={(e) => setMono(e.target.value as MonoSpeakers)}
+          disabled={!ready}
+        >
+          <option value="FIRST_SPEAKER">{t('settings.monoFirstSpeaker')}</option>
+          <option value="GREETING">{t('settings.monoGreeting')}</option>
+          <option value="OFF">{t('settings.monoOff')}</option>
         </SelectField>
         <TextField
           label={t('settings.timeZone')}
