@@ -439,6 +439,11 @@ export const es: Record<keyof typeof en, string> = {
   'templates.notFound': 'Plantilla no encontrada',
   'templates.untitled': 'Plantilla sin nombre',
   'templates.unsaved': 'Cambios sin guardar',
+  'templates.phraseCount': '{n} frases',
+  'templates.phraseCount_one': '1 frase',
+  'templates.expand': 'Mostrar y editar',
+  'templates.collapse': 'Ocultar los campos',
+  'templates.leaveConfirm': 'Esta plantilla tiene cambios sin guardar. ¿Salir sin guardarlos?',
   'templates.editorLead':
     'Los cambios se aplican a las llamadas nuevas; las ya analizadas conservan sus resultados hasta que se vuelvan a analizar.',
   'templates.general': 'General',
