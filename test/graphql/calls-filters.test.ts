@@ -49,7 +49,10 @@ beforeAll(async () => {
   await insertCall(h.app.db, base, {
     topic: 'Facturación',
     language: 'es',
-    criteria: [result('greeting', 'Saluda al cliente', 'passed'), result('no_swearing', 'Sin insultos', 'failed', true)],
+    criteria: [
+      result('greeting', 'Saluda al cliente', 'passed'),
+      result('no_swearing', 'Sin insultos', 'failed', true),
+    ],
     score: 0,
   });
   await insertCall(h.app.db, { accountId, agentId: second.id }, { topic: 'Shipping', criteria: [] });

@@ -66,6 +66,7 @@ export const en = {
   // settings
   'settings.lead': 'Your profile, language and password.',
   'settings.profile': 'Profile',
+  'settings.nameSaved': 'Your name is saved.',
   'settings.name': 'Name',
   'settings.email': 'Email',
   'settings.role': 'Role',
@@ -761,6 +762,7 @@ export const en = {
   'audit.action.api_key.revoked': 'API key revoked',
   'audit.action.user.role_changed': 'Role changed',
   'audit.action.user.removed': 'User removed',
+  'audit.action.user.renamed': 'Name changed',
   'audit.action.invitation.created': 'Invitation sent',
   'audit.action.invitation.revoked': 'Invitation revoked',
   'audit.action.webhook.url_changed': 'Webhook URL changed',

@@ -64,6 +64,7 @@ export const es: Record<keyof typeof en, string> = {
 
   'settings.lead': 'Tu perfil, idioma y contraseña.',
   'settings.profile': 'Perfil',
+  'settings.nameSaved': 'Tu nombre se ha guardado.',
   'settings.name': 'Nombre',
   'settings.email': 'Correo electrónico',
   'settings.role': 'Rol',
@@ -760,6 +761,7 @@ export const es: Record<keyof typeof en, string> = {
   'audit.action.api_key.revoked': 'Clave de API revocada',
   'audit.action.user.role_changed': 'Rol cambiado',
   'audit.action.user.removed': 'Usuario eliminado',
+  'audit.action.user.renamed': 'Nombre cambiado',
   'audit.action.invitation.created': 'Invitación enviada',
   'audit.action.invitation.revoked': 'Invitación revocada',
   'audit.action.webhook.url_changed': 'URL del webhook cambiada',
