@@ -911,6 +911,7 @@ export const en = {
   'player.keySpeed': 'Slower or faster (0.75× to 2×)',
   'player.keyPrevNext': 'Previous or next call of the list',
   'player.keyHelp': 'Show these shortcuts',
+  'format.monthsIn': 'Months as they run in {zone}',
   'format.timeZone': 'Times in {zone}',
   'delivery.PENDING_first': 'Pending',
   'status.activeF': 'Active',

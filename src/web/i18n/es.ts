@@ -913,6 +913,7 @@ export const es: Record<keyof typeof en, string> = {
   'player.keySpeed': 'Más lento o más rápido (de 0,75× a 2×)',
   'player.keyPrevNext': 'Llamada anterior o siguiente de la lista',
   'player.keyHelp': 'Ver estos atajos',
+  'format.monthsIn': 'Meses según la hora de {zone}',
   'format.timeZone': 'Horas en {zone}',
   'delivery.PENDING_first': 'Pendiente',
   'status.activeF': 'Activa',

@@ -28,7 +28,6 @@ import {
   durationBetween,
   formatBytes,
   formatClock,
-  formatDateTime,
   formatDuration,
   formatNumber,
   formatPercent,
@@ -626,6 +625,7 @@ function MetricsCard({ metrics: raw, duration }: { metrics: unknown; duration: n
 
 function MetadataCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
+  const fmt = useFormat();
   const langName = useLanguageName();
   const items: [MessageKey, ReactNode][] = [
     ['meta.externalId', call.externalId ? <code key="externalId">{call.externalId}</code> : '—'],
@@ -657,7 +657,7 @@ function MetadataCard({ call }: { call: CallData }) {
       'meta.template',
       call.template ? `${call.template.name}${call.template.deleted ? ` (${t('templates.deleted')})` : ''}` : '—',
     ],
-    ['meta.received', formatDateTime(call.createdAt, locale)],
+    ['meta.received', fmt.dateTime(call.createdAt)],
   ];
   return (
     <Card title={t('callDetail.details')}>
@@ -683,6 +683,7 @@ export function latestRunStart(events: readonly { status: string }[]): number {
 
 function HistoryCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
+  const fmt = useFormat();
   const events = call.events;
   // The latest run only: after a re-analysis, first-to-last would count the days in between.
   const runStart = latestRunStart(events);
@@ -705,7 +706,7 @@ function HistoryCard({ call }: { call: CallData }) {
               <div>
                 <div className="strong">{t(`status.${e.status}` as MessageKey)}</div>
                 <div className="muted small">
-                  {formatDateTime(e.at, locale, { dateStyle: 'medium', timeStyle: 'medium' })}
+                  {fmt.dateTime(e.at, { dateStyle: 'medium', timeStyle: 'medium' })}
                   {e.detail ? ` · ${historyDetail(e.detail, t)}` : ''}
                 </div>
               </div>
@@ -725,7 +726,8 @@ export function deliveryTone(status: string): 'green' | 'red' | 'amber' {
 }
 
 function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => void }) {
-  const { t, locale } = useT();
+  const { t } = useT();
+  const fmt = useFormat();
   const role = useRole();
   const [, redeliver] = useMutation(Redeliver);
   const { busy, run } = useRedeliver(
@@ -762,12 +764,12 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
                   )}
                 </div>
                 <div className="muted small" style={{ marginTop: 6 }}>
-                  {formatDateTime(d.createdAt, locale)} · {t('webhook.attempts', { n: d.attemptCount })}
+                  {fmt.dateTime(d.createdAt)} · {t('webhook.attempts', { n: d.attemptCount })}
                   {last
                     ? ` · ${last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '')} · ${formatStep(last.durationMs)}`
                     : ''}
                   {d.nextAttemptAt && d.status === 'PENDING'
-                    ? ` · ${t('webhook.nextAttempt', { at: formatDateTime(d.nextAttemptAt, locale) })}`
+                    ? ` · ${t('webhook.nextAttempt', { at: fmt.dateTime(d.nextAttemptAt) })}`
                     : ''}
                 </div>
               </li>
