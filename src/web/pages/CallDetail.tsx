@@ -38,7 +38,7 @@ import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { useFormat } from '../lib/format.ts';
 import { useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
-import { segmentAtTime } from '../lib/segments.ts';
+import { keyMoments, segmentAtTime } from '../lib/segments.ts';
 import { ReviewPanel } from '../components/review/ReviewPanel.tsx';
 
 const CallDetailQuery = graphql(`
@@ -284,7 +284,7 @@ export function CallDetailPage({ id }: { id: string }) {
                     <Badge tone="accent">{humanizeKey(call.topic)}</Badge>
                   </div>
                 )}
-                {call.summary && <p className="summary">{call.summary}</p>}
+                {call.summary && <KeyMoments summary={call.summary} segments={segments} onSeek={seek} />}
               </div>
             </Card>
           )}
@@ -778,5 +778,39 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
         </ul>
       )}
     </Card>
+  );
+}
+
+/** Moments of the call, each with who said it and when; a click plays from there. */
+function KeyMoments({
+  summary,
+  segments,
+  onSeek,
+}: {
+  summary: string;
+  segments: Segment[];
+  onSeek: (s: number) => void;
+}) {
+  const { t } = useT();
+  const moments = useMemo(() => keyMoments(summary, segments), [summary, segments]);
+  if (!moments) return <p className="summary">{summary}</p>;
+  return (
+    <ul className="key-moments" data-testid="key-moments">
+      {moments.map((m, i) => (
+        <li key={i}>
+          <button type="button" className="key-moment" onClick={() => onSeek(m.start)}>
+            <span className="num muted small">{formatClock(m.start)}</span>
+            <span className={`small strong speaker-${m.speaker}`}>
+              {m.speaker === 'agent'
+                ? t('speaker.agent')
+                : m.speaker === 'customer'
+                  ? t('speaker.customer')
+                  : t('speaker.speaker')}
+            </span>
+            <span className="key-moment-text">{m.text}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
