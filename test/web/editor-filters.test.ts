@@ -146,7 +146,10 @@ describe('template editor, filters and rename (issue 11)', () => {
     await page.getByLabel('Password').press('Enter');
     await page.waitForURL(/\/calls$/);
 
-    await page.goto(`${svc.url}/templates/${templateId}`);
+    // Into the editor from the list (inside the app, so Back is the app's own navigation).
+    await page.goto(`${svc.url}/templates`);
+    await page.getByRole('link', { name: 'Support', exact: true }).click();
+    await page.waitForURL(new RegExp(`/templates/${templateId}$`));
     await page.getByTestId('save-template').waitFor();
     await expect.poll(() => page.getByTestId('criterion-editor').count()).toBe(8);
     // Eight criteria as one-line rows: the page is about two screens, not five thousand pixels.
@@ -227,7 +230,7 @@ describe('template editor, filters and rename (issue 11)', () => {
     await page.getByLabel('Critical fail only').check();
     await expect.poll(rowCount).toBe(1);
     expect(await page.getByTestId('call-row').first().textContent()).toContain('Customer 1');
-    await page.getByRole('button', { name: /Clear filters/ }).click();
+    await page.getByRole('button', { name: /^Clear \d+ filters?$/ }).click();
     await expect.poll(rowCount).toBe(4);
 
     // Typing part of a word finds the calls, each with the line that matched under it.
@@ -235,7 +238,7 @@ describe('template editor, filters and rename (issue 11)', () => {
     await expect.poll(() => page.getByTestId('call-snippet').count()).toBe(4);
     const snippet = page.getByTestId('call-snippet').first();
     expect(await snippet.textContent()).toContain('Agent');
-    expect(await snippet.locator('mark').first().textContent()).toMatch(/^refund/i);
+    expect(await snippet.locator('mark').first().textContent()).toMatch(/^refun/i);
     problems.push(...(await axe('calls, searching')));
     expect(problems).toEqual([]);
   }, 120_000);

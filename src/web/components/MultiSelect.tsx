@@ -77,7 +77,6 @@ export function MultiSelect({
         id={id}
         type="button"
         className="select multi-select-button"
-        aria-haspopup="true"
         aria-expanded={open}
         aria-controls={listId}
         aria-labelledby={`${labelId} ${id}`}
