@@ -12,6 +12,7 @@ import {
 } from '../../src/call-columns.ts';
 import {
   callFilterOptions,
+  type CallFilterOptions,
   COUNT_CAP,
   countCalls,
   SEARCH_COUNT_CAP,
@@ -263,8 +264,17 @@ export const CallFilter = builder.inputType('CallFilter', {
     direction: t.field({ type: CallDirectionEnum }),
     scoreMin: t.float(),
     scoreMax: t.float(),
-    topic: t.string({ description: 'Topic as shown on calls (the template topic label), exact match.' }),
+    topic: t.string({
+      description:
+        'Topic as shown on calls (the template topic label); the labels of the same topic key in the account’s other templates (other languages) match too.',
+    }),
     language: t.string(),
+    failedCriterion: t.string({
+      description: 'A criterion key (as in the templates) that failed on the call.',
+    }),
+    criticalFail: t.boolean({
+      description: 'true: only calls where a critical criterion failed; false: only calls where none did.',
+    }),
     search: t.string({
       description:
         'Full-text search in transcripts, ignoring case and accents; web-search syntax: "exact phrase", -excluded, or.',
@@ -290,6 +300,8 @@ export function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined)
     scoreMax: f.scoreMax ?? null,
     topic: f.topic ?? null,
     language: f.language?.trim().toLowerCase() || null,
+    failedCriterion: f.failedCriterion?.trim() || null,
+    criticalFail: f.criticalFail ?? null,
     search: f.search ?? null,
   };
 }
@@ -361,36 +373,54 @@ builder.objectField(CallConnection, 'totalCountExact', (t) =>
   }),
 );
 
-const CallFilterOptionsRef = builder
-  .objectRef<{ topics: string[]; languages: string[]; agentIds: string[]; campaignIds: string[] }>('CallFilterOptions')
-  .implement({
-    description:
-      'What the account’s calls actually use, for the list’s filters (read from counters the database keeps, never from the calls).',
-    fields: (t) => ({
-      topics: t.exposeStringList('topics', { description: 'Topic labels, alphabetically.' }),
-      languages: t.exposeStringList('languages', { description: 'Language codes (asked for, else detected).' }),
-      agents: t.prismaField({
-        type: ['Agent'],
-        description: 'Agents with at least one call (deactivated ones included), by name.',
-        resolve: (query, o, _a, ctx) =>
-          ctx.app.db.agent.findMany({
-            ...query,
-            where: { accountId: accountIdOf(ctx), id: { in: o.agentIds } },
-            orderBy: { name: 'asc' },
-          }),
-      }),
-      campaigns: t.prismaField({
-        type: ['Campaign'],
-        description: 'Campaigns with at least one call (archived ones included), by name.',
-        resolve: (query, o, _a, ctx) =>
-          ctx.app.db.campaign.findMany({
-            ...query,
-            where: { accountId: accountIdOf(ctx), id: { in: o.campaignIds } },
-            orderBy: { name: 'asc' },
-          }),
-      }),
+const TopicGroupRef = builder.objectRef<{ labels: string[] }>('TopicGroup').implement({
+  description: 'One topic of the filter: its labels in every template that names its key (each language’s).',
+  fields: (t) => ({ labels: t.exposeStringList('labels') }),
+});
+
+const CriterionOptionRef = builder.objectRef<{ key: string; label: string }>('CriterionOption').implement({
+  description: 'A criterion of the account’s templates, for the “failed criterion” filter.',
+  fields: (t) => ({ key: t.exposeString('key'), label: t.exposeString('label') }),
+});
+
+const CallFilterOptionsRef = builder.objectRef<CallFilterOptions>('CallFilterOptions').implement({
+  description:
+    'What the account’s calls actually use, for the list’s filters (read from counters the database keeps, never from the calls).',
+  fields: (t) => ({
+    topics: t.exposeStringList('topics', { description: 'Topic labels, alphabetically.' }),
+    topicGroups: t.field({
+      type: [TopicGroupRef],
+      description: 'The topics merged by template topic key (the same topic in several languages is one entry).',
+      resolve: (o) => o.topicGroups,
     }),
-  });
+    criteria: t.field({
+      type: [CriterionOptionRef],
+      description: 'Criteria of the account’s templates, one per key, by label.',
+      resolve: (o) => o.criteria,
+    }),
+    languages: t.exposeStringList('languages', { description: 'Language codes (asked for, else detected).' }),
+    agents: t.prismaField({
+      type: ['Agent'],
+      description: 'Agents with at least one call (deactivated ones included), by name.',
+      resolve: (query, o, _a, ctx) =>
+        ctx.app.db.agent.findMany({
+          ...query,
+          where: { accountId: accountIdOf(ctx), id: { in: o.agentIds } },
+          orderBy: { name: 'asc' },
+        }),
+    }),
+    campaigns: t.prismaField({
+      type: ['Campaign'],
+      description: 'Campaigns with at least one call (archived ones included), by name.',
+      resolve: (query, o, _a, ctx) =>
+        ctx.app.db.campaign.findMany({
+          ...query,
+          where: { accountId: accountIdOf(ctx), id: { in: o.campaignIds } },
+          orderBy: { name: 'asc' },
+        }),
+    }),
+  }),
+});
 
 builder.queryFields((t) => ({
   calls: t.field({

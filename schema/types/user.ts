@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { changeUserRole, inviteUser, removeUser, revokeInvitation } from '../../src/domain/users.ts';
+import { changeUserRole, inviteUser, removeUser, renameSelf, revokeInvitation } from '../../src/domain/users.ts';
 import { accountIdOf, actorOf, directErrors, parseUuid, sessionOf, UserRoleEnum } from './common.ts';
 
 export const User = builder.prismaObject('User', {
@@ -80,6 +80,18 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  updateMyProfile: t.prismaField({
+    type: 'User',
+    authScopes: { signedIn: true },
+    errors: directErrors,
+    description:
+      'Changes the signed-in user’s own display name (any role), recorded in the audit log. Errors: `invalid_name`.',
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (query, _r, args, ctx) => {
+      const user = await renameSelf(ctx.app.db, actorOf(ctx), args.name);
+      return ctx.app.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
   inviteUser: t.field({
     type: InvitationPayload,
     authScopes: { admin: true },

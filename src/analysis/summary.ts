@@ -88,7 +88,7 @@ export function extractiveSummary(segments: readonly Segment[], language: string
   const candidates = informative.length > 0 ? informative : sentences;
   const count = candidates.length >= 4 ? 3 : 2;
   const seen = new Set<string>();
-  const chosen = candidates
+  const ranked = candidates
     .map((sentence) => ({ sentence, score: score(sentence) }))
     .sort((a, b) => b.score - a.score || a.sentence.order - b.sentence.order)
     .map(({ sentence }) => sentence)
@@ -98,9 +98,14 @@ export function extractiveSummary(segments: readonly Segment[], language: string
       if (seen.has(signature)) return false;
       seen.add(signature);
       return true;
-    })
-    .slice(0, count)
-    .sort((a, b) => a.order - b.order);
+    });
+  const chosen = ranked.slice(0, count);
+  // The customer's own words say why they called: when the agent's sentences took every place,
+  // the customer's best one takes the last.
+  const customer = ranked.find((s) => s.speaker === 'customer');
+  if (customer && !chosen.includes(customer) && chosen.every((s) => s.speaker !== 'customer'))
+    chosen[chosen.length - 1] = customer;
+  chosen.sort((a, b) => a.order - b.order);
 
   const labels = SPEAKER_LABELS[language] ?? SPEAKER_LABELS.en!;
   return chosen

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'api_key.revoked',
   'user.role_changed',
   'user.removed',
+  'user.renamed',
   'invitation.created',
   'invitation.revoked',
   'webhook.url_changed',

@@ -218,11 +218,11 @@ export async function runBulkDeletion(
 }
 
 /** The filter as JSON (dates as ISO strings), for the audit entry and the job's payload. */
-export function filterDetail(f: CallFilter): Record<string, string | number | string[]> {
-  const out: Record<string, string | number | string[]> = {};
+export function filterDetail(f: CallFilter): Record<string, string | number | boolean | string[]> {
+  const out: Record<string, string | number | boolean | string[]> = {};
   for (const [k, v] of Object.entries(f)) {
     if (v == null || (Array.isArray(v) && !v.length)) continue;
-    out[k] = v instanceof Date ? v.toISOString() : (v as string | number | string[]);
+    out[k] = v instanceof Date ? v.toISOString() : (v as string | number | boolean | string[]);
   }
   return out;
 }
@@ -244,6 +244,8 @@ export function filterFromDetail(d: Record<string, unknown>): CallFilter {
     scoreMax: num(d.scoreMax),
     topic: str(d.topic),
     language: str(d.language),
+    failedCriterion: str(d.failedCriterion),
+    criticalFail: typeof d.criticalFail === 'boolean' ? d.criticalFail : null,
     search: str(d.search),
   };
 }

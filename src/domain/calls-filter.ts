@@ -14,8 +14,13 @@ export interface CallFilter {
   direction?: CallDirection | null;
   scoreMin?: number | null;
   scoreMax?: number | null;
+  /** A topic label as shown on calls; labels of the same topic key in other templates match too. */
   topic?: string | null;
   language?: string | null;
+  /** A criterion key that failed on the call (any template's criterion with that key). */
+  failedCriterion?: string | null;
+  /** Only calls where a critical criterion failed (true) or none did (false). */
+  criticalFail?: boolean | null;
   /** Web-search syntax ("quoted phrase", -word, or) over the transcript, accent- and case-insensitive. */
   search?: string | null;
 }
@@ -35,10 +40,29 @@ export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] 
   if (f.direction) where.push(Prisma.sql`c.direction = ${f.direction}::"CallDirection"`);
   if (f.scoreMin != null) where.push(Prisma.sql`c.score >= ${f.scoreMin}`);
   if (f.scoreMax != null) where.push(Prisma.sql`c.score <= ${f.scoreMax}`);
-  if (f.topic) where.push(Prisma.sql`c.topic = ${f.topic}`);
+  if (f.topic) where.push(Prisma.sql`c.topic = ANY(${topicLabels(accountId, f.topic)})`);
   if (f.language) where.push(Prisma.sql`coalesce(c.language, c.detected_language) = ${f.language}`);
+  // Containment on the criteria array is what the GIN (jsonb_path_ops) index on calls.criteria answers.
+  if (f.failedCriterion)
+    where.push(Prisma.sql`c.criteria @> ${JSON.stringify([{ key: f.failedCriterion, result: 'failed' }])}::jsonb`);
+  if (f.criticalFail != null) where.push(Prisma.sql`c.critical_fail = ${f.criticalFail}`);
   // search_text is stored folded the same way, so "Peña" finds "pena" and vice versa.
   const search = searchTsquery(f.search);
   if (search) where.push(Prisma.sql`c.search_vector @@ ${search}`);
   return where;
+}
+
+/**
+ * A topic label and the labels of the same topic in the account's other templates (same topic key,
+ * e.g. "Billing" in the English template and "Facturación" in the Spanish one): one topic for the
+ * filter whatever language the call was scored in. Calls store the label, templates map keys to
+ * labels; the subquery runs once per query (an init plan), over the account's few templates.
+ */
+export function topicLabels(accountId: string, topic: string): Prisma.Sql {
+  return Prisma.sql`(ARRAY[${topic}::text] || ARRAY(
+    SELECT DISTINCT b->>'label'
+      FROM templates t CROSS JOIN jsonb_path_query(t.definition, '$.topics[*]') a,
+           templates u CROSS JOIN jsonb_path_query(u.definition, '$.topics[*]') b
+     WHERE t.account_id = ${accountId}::uuid AND u.account_id = ${accountId}::uuid
+       AND a->>'label' = ${topic} AND b->>'key' = a->>'key'))`;
 }

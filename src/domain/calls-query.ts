@@ -2,7 +2,7 @@ import { isUuid } from './api-keys.ts';
 import type { Db } from '../db/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { DomainError } from './errors.ts';
-import { CALL_VIEWS, type CallFilter, callFilterWhere } from './calls-filter.ts';
+import { CALL_VIEWS, type CallFilter, callFilterWhere, topicLabels } from './calls-filter.ts';
 import type { CallStatus } from '../generated/prisma/client.ts';
 
 export { CALL_VIEWS, type CallFilter, type CallView, viewOf } from './calls-filter.ts';
@@ -222,10 +222,12 @@ export async function countCalls(db: Db, accountId: string, filter: CallFilter):
     return { count: row?.n ?? 0, exact: true };
   }
   if (plan !== 'scan') {
+    // A topic counts with its other-language labels, as the list filters it.
+    const values = plan.kind === 'topic' ? topicLabels(accountId, plan.values[0]!) : Prisma.sql`${plan.values}::text[]`;
     const [row] = await db.$queryRaw<{ n: number }[]>`
       SELECT coalesce(sum(calls), 0)::int AS n FROM call_facets
        WHERE account_id = ${accountId}::uuid AND kind = ${plan.kind}::"CallFacetKind"
-         AND value = ANY(${plan.values}::text[]) AND status = ANY(${statuses}::"CallStatus"[])`;
+         AND value = ANY(${values}) AND status = ANY(${statuses}::"CallStatus"[])`;
     return { count: row?.n ?? 0, exact: true };
   }
   const cap = filter.search?.trim() ? SEARCH_COUNT_CAP : COUNT_CAP;
@@ -238,6 +240,10 @@ export async function countCalls(db: Db, accountId: string, filter: CallFilter):
 
 export interface CallFilterOptions {
   topics: string[];
+  /** The topics again, one entry per topic key: a topic's labels in every template (language) together. */
+  topicGroups: { labels: string[] }[];
+  /** Criteria of the account's templates, one per key, for "failed criterion". */
+  criteria: { key: string; label: string }[];
   languages: string[];
   agentIds: string[];
   campaignIds: string[];
@@ -252,5 +258,34 @@ export async function callFilterOptions(db: Db, accountId: string): Promise<Call
      ORDER BY kind, value
      LIMIT 5000`;
   const of = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => r.value);
-  return { topics: of('topic'), languages: of('language'), agentIds: of('agent'), campaignIds: of('campaign') };
+  // Templates name topics and criteria by key; the oldest template's label wins for a criterion.
+  const items = await db.$queryRaw<{ section: string; key: string; label: string }[]>`
+    SELECT 'topic' AS section, x->>'key' AS key, x->>'label' AS label
+      FROM templates t CROSS JOIN jsonb_path_query(t.definition, '$.topics[*]') x
+     WHERE t.account_id = ${accountId}::uuid
+    UNION ALL
+    SELECT * FROM (
+      SELECT DISTINCT ON (x->>'key') 'criterion', x->>'key', x->>'label'
+        FROM templates t CROSS JOIN jsonb_path_query(t.definition, '$.criteria[*]') x
+       WHERE t.account_id = ${accountId}::uuid AND t.deleted_at IS NULL
+       ORDER BY x->>'key', t.created_at) c`;
+  const keyOfLabel = new Map<string, string>();
+  for (const i of items) if (i.section === 'topic' && !keyOfLabel.has(i.label)) keyOfLabel.set(i.label, i.key);
+  const topics = of('topic');
+  const groups = new Map<string, string[]>();
+  for (const label of topics) {
+    const k = keyOfLabel.has(label) ? `key:${keyOfLabel.get(label)}` : `label:${label}`;
+    groups.set(k, [...(groups.get(k) ?? []), label]);
+  }
+  return {
+    topics,
+    topicGroups: [...groups.values()].map((labels) => ({ labels })),
+    criteria: items
+      .filter((i) => i.section === 'criterion' && i.key)
+      .map((i) => ({ key: i.key, label: i.label || i.key }))
+      .sort((a, b) => a.label.localeCompare(b.label)),
+    languages: of('language'),
+    agentIds: of('agent'),
+    campaignIds: of('campaign'),
+  };
 }

@@ -234,6 +234,30 @@ export async function removeUser(db: Db, actor: Actor, userId: string, now = new
   });
 }
 
+/**
+ * A signed-in user's own display name (every role; `account:create` names the first owner "Owner").
+ * Recorded in the audit log with the old and new names: the name is how others see who did what.
+ */
+export async function renameSelf(db: Db, actor: Actor, rawName: string) {
+  const name = rawName.trim();
+  if (!name) throw new DomainError('invalid_name', 'Please tell us your name.');
+  if (name.length > 200) throw new DomainError('invalid_name', 'Names can have at most 200 characters.');
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findFirst({ where: { id: actor.id, accountId: actor.accountId, removedAt: null } });
+    if (!user) throw notFound('User');
+    if (user.name === name) return user;
+    await recordAudit(tx, {
+      accountId: actor.accountId,
+      actorUserId: actor.id,
+      action: 'user.renamed',
+      targetType: 'user',
+      targetId: user.id,
+      detail: { from: user.name, to: name },
+    });
+    return tx.user.update({ where: { id: user.id }, data: { name } });
+  });
+}
+
 /** Changes a password after proving the current one; every other session of the user ends. */
 export async function changePassword(
   db: Db,

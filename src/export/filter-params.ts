@@ -6,7 +6,7 @@ import { assertCleanText } from '../domain/text.ts';
 /**
  * Reads the export's filter from a query string. Parameter names are those of the GraphQL
  * `CallFilter` input (startedFrom, startedTo, agentIds, campaignIds, direction, scoreMin, scoreMax,
- * topic, language, search), so the web app can turn the filter it already holds into the link.
+ * topic, language, failedCriterion, criticalFail, search), so the web app can turn the filter it already holds into the link.
  * Id lists may repeat the parameter or be comma-separated.
  *
  * The export is always the app's "analyzed" view (analyzed + transcribed-not-analyzed): calls in
@@ -36,6 +36,8 @@ export function filterFromQuery(q: URLSearchParams): CallFilter {
     scoreMax: score(one('scoreMax'), 'scoreMax'),
     topic: one('topic'),
     language: one('language')?.toLowerCase() ?? null,
+    failedCriterion: one('failedCriterion'),
+    criticalFail: bool(one('criticalFail'), 'criticalFail'),
     search,
   };
 }
@@ -51,6 +53,12 @@ function date(v: string | null, name: string): Date | null {
   const d = INSTANT.test(v) ? new Date(v) : new Date(Number.NaN);
   if (Number.isNaN(d.getTime())) throw invalid(name, 'an ISO 8601 date-time such as 2024-03-01T00:00:00Z');
   return d;
+}
+
+function bool(v: string | null, name: string): boolean | null {
+  if (v == null) return null;
+  if (v === 'true' || v === 'false') return v === 'true';
+  throw invalid(name, 'true or false');
 }
 
 function score(v: string | null, name: string): number | null {

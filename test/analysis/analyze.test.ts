@@ -317,6 +317,25 @@ describe('extractive summary', () => {
     );
   });
 
+  it("keeps the customer's own words even when the agent says more", async () => {
+    const call = stereo(
+      [
+        [0, 3, 'agent', 'Good morning, Acme billing department.'],
+        [3, 8, 'customer', 'My internet router stopped working after the storm.'],
+        [8, 14, 'agent', 'I checked the invoice, the invoice total and the invoice payment on your account.'],
+        [14, 20, 'agent', 'The invoice payment is registered and the invoice total matches the account.'],
+        [20, 26, 'agent', 'Your account invoice will show the payment on the next invoice total as well.'],
+      ],
+      26,
+      'en',
+    );
+    const r = await analyzeCall(
+      call,
+      template({ criteria: [{ ...base, key: 'x', kind: 'forbidden', phrases: ['damn'] }] }),
+    );
+    expect(r.summary).toContain('Customer: My internet router stopped working after the storm.');
+  });
+
   it('is empty without speech', async () => {
     const r = await analyzeCall(
       stereo([], 30),

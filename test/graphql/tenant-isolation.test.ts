@@ -332,6 +332,11 @@ const MUTATIONS: Record<string, Case> = {
       `mutation { createWebhookEndpoint(input: { url: "https://93.184.216.34/b", campaignId: "${i.campaign.id}" }) { ${R} } }`,
     expect: nf,
   },
+  // Only one's own name: there is no user id to aim at another account's user.
+  updateMyProfile: {
+    doc: () => `mutation { updateMyProfile(name: "Bea from Bolt") { ${R} ... on User { name } } }`,
+    expect: own((v) => expect(v).toMatchObject({ __typename: 'User', name: 'Bea from Bolt' })),
+  },
   changePassword: {
     doc: () =>
       `mutation { changePassword(currentPassword: "wrong password", newPassword: "another long one") { ${R} } }`,
@@ -553,8 +558,8 @@ describe('roles', () => {
     const openToAgents = Object.entries(needs)
       .filter(([, role]) => role === 'viewer' || role === 'agent')
       .map(([f]) => f);
-    // Viewers change nothing but their password; agent users also acknowledge and dispute their calls.
-    expect(openToAgents.sort()).toEqual(['acknowledgeCall', 'changePassword', 'disputeCriterion']);
+    // Viewers change nothing but their password and name; agent users also acknowledge and dispute their calls.
+    expect(openToAgents.sort()).toEqual(['acknowledgeCall', 'changePassword', 'disputeCriterion', 'updateMyProfile']);
     const agentQueries = rootFields('query')
       .filter((f) => minimumRole(f) === 'agent')
       .map((f) => f.name);

@@ -1085,6 +1085,15 @@ const TABLE: Record<string, Case[]> = {
       expect: conflict('webhook_disabled'),
     },
   ],
+  updateMyProfile: [
+    { what: 'an empty name', as: 'viewer', vars: () => ({ name: '   ' }), expect: invalid('invalid_name') },
+    {
+      what: 'a name of 201 characters',
+      as: 'viewer',
+      vars: () => ({ name: 'x'.repeat(201) }),
+      expect: invalid('invalid_name'),
+    },
+  ],
   changePassword: [
     {
       what: 'a wrong current password',

@@ -118,4 +118,24 @@ describe('GraphQL filter and export link', () => {
     expect(p.get('search')).toBe('refund');
     expect(exportUrl(q)).toMatch(/^\/api\/calls\/export\.csv\?/);
   });
+
+  it('carries several agents and campaigns, a failed criterion and critical fails through the URL, the API and the export', () => {
+    const B = '00000000-0000-4000-8000-0000000000bb';
+    const q = parseCallsQuery(`agent=${AGENT},${B}&campaign=c1&failed=greeting&critical=1`);
+    expect(q).toMatchObject({ agent: `${AGENT},${B}`, failed: 'greeting', critical: true });
+    expect(activeFilterCount(q)).toBe(4);
+    expect(activeFilterCount(DEFAULT_QUERY)).toBe(0);
+    expect(parseCallsQuery(serializeCallsQuery(q))).toEqual(q);
+    expect(toCallFilter(q)).toMatchObject({
+      agentIds: [AGENT, B],
+      campaignIds: ['c1'],
+      failedCriterion: 'greeting',
+      criticalFail: true,
+    });
+    const p = new URLSearchParams(toExportQuery(q));
+    expect(p.get('agentIds')).toBe(`${AGENT},${B}`);
+    expect(p.get('failedCriterion')).toBe('greeting');
+    expect(p.get('criticalFail')).toBe('true');
+    expect(clearFilters(q)).toMatchObject({ agent: null, failed: null, critical: false });
+  });
 });

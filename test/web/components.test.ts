@@ -16,6 +16,7 @@ import { describeError } from '../../src/web/lib/errors.ts';
 import { translate } from '../../src/web/i18n/index.tsx';
 
 const AGENT = '3f2b8a4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+const AGENT_2 = '4a3c9b5f-2d3e-4f60-9b0c-1d2e3f4a5b6c';
 
 function call(id: string, status: string, extra: Record<string, unknown> = {}) {
   return {
@@ -71,7 +72,19 @@ const answers = {
       __typename: 'CallConnection',
       totalCount: 1,
       pageInfo: { __typename: 'PageInfo', hasNextPage: true, hasPreviousPage: false, startCursor: 'S', endCursor: 'E' },
-      edges: [{ __typename: 'CallEdge', node: call('c1', 'ANALYZED') }],
+      edges: [
+        {
+          __typename: 'CallEdge',
+          node: call('c1', 'ANALYZED'),
+          snippet: {
+            __typename: 'SearchSnippet',
+            text: 'Le envío la factura hoy',
+            start: 65,
+            speaker: 'agent',
+            highlights: [{ __typename: 'TextRange', start: 12, end: 19 }],
+          },
+        },
+      ],
     },
   }),
   CallCounts: () => ({
@@ -80,10 +93,17 @@ const answers = {
     failed: { __typename: 'CallConnection', totalCount: 0 },
   }),
   CallFilterOptions: () => ({
-    agents: [{ __typename: 'Agent', id: AGENT, name: 'Ana García', active: true }],
+    agents: [
+      { __typename: 'Agent', id: AGENT, name: 'Ana García', active: true },
+      { __typename: 'Agent', id: AGENT_2, name: 'Bruno Díaz', active: true },
+    ],
     campaigns: [],
-    callTopics: ['billing'],
-    callFilterOptions: { __typename: 'CallFilterOptions', languages: ['en', 'es'] },
+    callFilterOptions: {
+      __typename: 'CallFilterOptions',
+      languages: ['en', 'es'],
+      topicGroups: [{ __typename: 'TopicGroup', labels: ['Billing', 'Facturación'] }],
+      criteria: [{ __typename: 'CriterionOption', key: 'greeting', label: 'Greets the customer' }],
+    },
     account: { __typename: 'Account', id: 'a', defaultTemplate: null },
     templates: [],
   }),
@@ -112,7 +132,8 @@ describe('calls list', () => {
     vi.useFakeTimers();
     const { client, seen } = mockClient(answers);
     renderWith(h(CallsPage), client);
-    fireEvent.change(screen.getByLabelText('Agent'), { target: { value: AGENT } });
+    fireEvent.click(screen.getByRole('button', { name: 'Agent All agents' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Ana García' }));
     expect(window.location.search).toBe(`?agent=${AGENT}`);
     fireEvent.change(screen.getByLabelText('Search transcripts'), { target: { value: 'factura' } });
     expect(window.location.search).not.toContain('q=');
@@ -123,6 +144,38 @@ describe('calls list', () => {
     const exportHref = screen.getByTestId('export-csv').getAttribute('href')!;
     expect(exportHref).toContain(`agentIds=${AGENT}`);
     expect(exportHref).toContain('search=factura');
+  });
+
+  it('takes several agents, one topic for both languages, a failed criterion and critical fails, and shows what matched', async () => {
+    const { client, seen } = mockClient(answers);
+    renderWith(h(CallsPage), client);
+    fireEvent.click(screen.getByRole('button', { name: 'Agent All agents' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Ana García' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Bruno Díaz' }));
+    expect(screen.getByRole('button', { name: 'Agent 2 agents' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /More filters/ }));
+    const topic = screen.getByLabelText('Topic') as HTMLSelectElement;
+    expect([...topic.options].map((o) => o.textContent)).toEqual(['Any topic', 'Billing / Facturación']);
+    fireEvent.change(topic, { target: { value: 'Billing' } });
+    fireEvent.change(screen.getByLabelText('Failed criterion'), { target: { value: 'greeting' } });
+    fireEvent.click(screen.getByLabelText('Critical fail only'));
+    const last = seen.filter((s) => s.name === 'CallsList').at(-1)!;
+    expect(last.variables.filter).toEqual({
+      view: 'ANALYZED',
+      agentIds: [AGENT, AGENT_2],
+      topic: 'Billing',
+      failedCriterion: 'greeting',
+      criticalFail: true,
+    });
+    // No snippet row until there is a search; then the matching line, with the searched word marked.
+    expect(screen.queryByTestId('call-snippet')).toBeNull();
+    window.history.replaceState(null, '', '/calls?q=factura');
+    cleanup();
+    renderWith(h(CallsPage), mockClient(answers).client);
+    const row = screen.getByTestId('call-snippet');
+    expect(row.textContent).toContain('Agent');
+    expect(row.textContent).toContain('Le envío la factura hoy');
+    expect(row.querySelector('mark')?.textContent).toBe('factura');
   });
 
   it('reads its state back from the URL, sorts by clicking a column, and pages with cursors', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { segmentAtTime } from '../../src/web/lib/segments.ts';
+import { keyMoments, segmentAtTime } from '../../src/web/lib/segments.ts';
 
 const segs = [
   { start: 0.8, end: 4.0 },
@@ -43,5 +43,28 @@ describe('segment playing at a time', () => {
     const many = Array.from({ length: 10_000 }, (_, i) => ({ start: i * 2, end: i * 2 + 1.5 }));
     expect(segmentAtTime(many, 12_345.2)).toBe(6172);
     expect(segmentAtTime(many, 12_345.9)).toBe(-1);
+  });
+});
+
+describe('key moments', () => {
+  const transcript = [
+    { start: 0, speaker: 'agent', text: 'Hola, buenos días.' },
+    { start: 3.5, speaker: 'customer', text: 'Me han cobrado dos veces la factura de la luz de marzo.' },
+    { start: 9, speaker: 'agent', text: 'Veo el cobro duplicado. Tramito la devolución hoy.' },
+  ];
+  it('finds each line of the extractive summary in the transcript: who said it and when', () => {
+    expect(
+      keyMoments(
+        'Cliente: Me han cobrado dos veces la factura de la luz de marzo.\nAgente: Tramito la devolución hoy.',
+        transcript,
+      ),
+    ).toEqual([
+      { speaker: 'customer', start: 3.5, text: 'Me han cobrado dos veces la factura de la luz de marzo.' },
+      { speaker: 'agent', start: 9, text: 'Tramito la devolución hoy.' },
+    ]);
+  });
+  it('leaves a written summary (not transcript sentences) as text', () => {
+    expect(keyMoments('The customer was charged twice; a refund was issued.', transcript)).toBeNull();
+    expect(keyMoments('', transcript)).toBeNull();
   });
 });

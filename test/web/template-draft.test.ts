@@ -6,6 +6,7 @@ import {
   newCriterion,
   newTopic,
   parseIssuePath,
+  phraseRows,
   slugify,
   starterDraft,
 } from '../../src/web/lib/template-draft.ts';
@@ -97,5 +98,11 @@ describe('template editor draft ↔ definition', () => {
     });
     expect(parseIssuePath('topics')).toEqual({ section: 'topics', index: null, field: '' });
     expect(parseIssuePath('')).toEqual({ section: null, index: null, field: '' });
+  });
+
+  it('sizes a phrase box to show every phrase plus a line to type the next', () => {
+    expect(phraseRows('')).toBe(3);
+    expect(phraseRows('a\nb')).toBe(3);
+    expect(phraseRows(Array.from({ length: 11 }, (_, i) => `phrase ${i}`).join('\n'))).toBe(12);
   });
 });

@@ -40,6 +40,8 @@ interface AuthState {
   /** Set after sign-in / invitation acceptance with the Session the mutation returned. */
   signedIn(session: FragmentOf<typeof SessionFields>): void;
   signOut(): Promise<void>;
+  /** The signed-in user changed their own name (the shell and pages show it at once). */
+  renamed(name: string): void;
   /** The API answered UNAUTHENTICATED: the session ended elsewhere (expired, password changed). */
   expired: boolean;
 }
@@ -119,9 +121,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setGeneration((g) => g + 1);
   }, [client]);
 
+  const renamed = useCallback((name: string) => setSession((s) => (s ? { ...s, user: { ...s.user, name } } : s)), []);
+
   const value = useMemo<AuthState>(
-    () => ({ status, session, signedIn, signOut, expired }),
-    [status, session, signedIn, signOut, expired],
+    () => ({ status, session, signedIn, signOut, renamed, expired }),
+    [status, session, signedIn, signOut, renamed, expired],
   );
   return (
     <AuthContext.Provider value={value}>

@@ -15,13 +15,19 @@ export interface CallsQuery {
   /** Calendar days (YYYY-MM-DD), both inclusive, in the browser's time zone. */
   from: string | null;
   to: string | null;
+  /** Agent ids, comma-separated (several may be chosen). */
   agent: string | null;
+  /** Campaign ids, comma-separated. */
   campaign: string | null;
   direction: Direction | null;
   scoreMin: number | null;
   scoreMax: number | null;
   topic: string | null;
   language: string | null;
+  /** A criterion key that failed. */
+  failed: string | null;
+  /** Only calls with a critical fail. */
+  critical: boolean;
   /** Full-text search in transcripts. */
   q: string | null;
   sort: SortField;
@@ -50,6 +56,8 @@ export const DEFAULT_QUERY: CallsQuery = {
   scoreMax: null,
   topic: null,
   language: null,
+  failed: null,
+  critical: false,
   q: null,
   sort: 'started_at',
   order: 'desc',
@@ -99,6 +107,8 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
     scoreMax: score(p, 'scoreMax'),
     topic: str(p, 'topic'),
     language: str(p, 'language'),
+    failed: str(p, 'failed'),
+    critical: p.get('critical') === '1',
     q: str(p, 'q'),
     sort: oneOf(str(p, 'sort'), SORTS) ?? DEFAULT_QUERY.sort,
     order: oneOf(str(p, 'order'), ['asc', 'desc'] as const) ?? DEFAULT_QUERY.order,
@@ -124,6 +134,8 @@ const ORDER: (keyof CallsQuery)[] = [
   'scoreMax',
   'topic',
   'language',
+  'failed',
+  'critical',
   'sort',
   'order',
   'size',
@@ -169,9 +181,11 @@ export function activeFilterCount(q: CallsQuery): number {
     'scoreMax',
     'topic',
     'language',
+    'failed',
+    'critical',
     'q',
   ];
-  return keys.filter((k) => q[k] != null).length;
+  return keys.filter((k) => q[k] != null && q[k] !== false).length;
 }
 
 export function clearFilters(q: CallsQuery): CallsQuery {
@@ -201,7 +215,14 @@ export interface GqlCallFilter {
   scoreMax?: number | null;
   topic?: string | null;
   language?: string | null;
+  failedCriterion?: string | null;
+  criticalFail?: boolean | null;
   search?: string | null;
+}
+
+/** The ids of a comma-separated list ("a,b" → ['a', 'b']); empty for none. */
+export function idList(v: string | null): string[] {
+  return v ? v.split(',').filter(Boolean) : [];
 }
 
 /** The GraphQL `CallFilter` of a state (without the view when `withView` is false, for the tab counts). */
@@ -210,13 +231,15 @@ export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
   if (withView) f.view = q.view.toUpperCase() as GqlCallFilter['view'];
   if (q.from) f.startedFrom = startOfDayIso(q.from);
   if (q.to) f.startedTo = endOfDayIso(q.to);
-  if (q.agent) f.agentIds = [q.agent];
-  if (q.campaign) f.campaignIds = [q.campaign];
+  if (q.agent) f.agentIds = idList(q.agent);
+  if (q.campaign) f.campaignIds = idList(q.campaign);
   if (q.direction) f.direction = q.direction.toUpperCase() as GqlCallFilter['direction'];
   if (q.scoreMin != null) f.scoreMin = q.scoreMin;
   if (q.scoreMax != null) f.scoreMax = q.scoreMax;
   if (q.topic) f.topic = q.topic;
   if (q.language) f.language = q.language;
+  if (q.failed) f.failedCriterion = q.failed;
+  if (q.critical) f.criticalFail = true;
   if (q.q) f.search = q.q;
   return f;
 }
@@ -237,6 +260,8 @@ export function toExportQuery(q: CallsQuery): string {
   if (q.scoreMax != null) p.set('scoreMax', String(q.scoreMax));
   if (q.topic) p.set('topic', q.topic);
   if (q.language) p.set('language', q.language);
+  if (q.failed) p.set('failedCriterion', q.failed);
+  if (q.critical) p.set('criticalFail', 'true');
   if (q.q) p.set('search', q.q);
   p.set('sort', q.sort);
   p.set('order', q.order);

@@ -5,7 +5,35 @@ const listeners = new Set<() => void>();
 const notify = () => {
   for (const l of listeners) l();
 };
-if (typeof window !== 'undefined') window.addEventListener('popstate', notify);
+
+/**
+ * A page with unsaved work registers a guard: it is asked before any in-app navigation (links,
+ * `navigate`, the browser's back and forward buttons) and returns false to stay. Tab close and
+ * reload are the page's own `beforeunload` business.
+ */
+type Guard = () => boolean;
+let guard: Guard | null = null;
+/** The location shown, so a refused back/forward can be undone. */
+let current = typeof window === 'undefined' ? '/' : window.location.pathname + window.location.search;
+
+export function setNavigationGuard(g: Guard | null): () => void {
+  guard = g;
+  return () => {
+    if (guard === g) guard = null;
+  };
+}
+
+function onPopState() {
+  const to = window.location.pathname + window.location.search;
+  if (guard && to !== current && !guard()) {
+    // The browser already moved; put the page's address back without leaving it.
+    window.history.pushState(null, '', current);
+    return;
+  }
+  current = to;
+  notify();
+}
+if (typeof window !== 'undefined') window.addEventListener('popstate', onPopState);
 
 function subscribe(l: () => void) {
   listeners.add(l);
@@ -25,8 +53,10 @@ export function useLocation(): Location {
   return i === -1 ? { pathname: href, search: '' } : { pathname: href.slice(0, i), search: href.slice(i) };
 }
 
-export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+export function navigate(to: string, opts: { replace?: boolean; force?: boolean } = {}): void {
   if (to === snapshot()) return;
+  if (guard && !opts.force && !guard()) return;
+  current = to;
   if (opts.replace) window.history.replaceState(null, '', to);
   else window.history.pushState(null, '', to);
   if (!opts.replace) window.scrollTo({ top: 0 });

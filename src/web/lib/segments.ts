@@ -30,3 +30,39 @@ export function segmentAtTime(segments: readonly TimedSegment[], time: number, t
   }
   return -1;
 }
+
+export interface KeyMoment {
+  speaker: string;
+  start: number;
+  text: string;
+}
+
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The extractive "summary" (src/analysis/summary.ts: sentences of the transcript, one a line, as
+ * "Agent: …" / "Cliente: …") as moments with who said them and when, found back in the transcript.
+ * Null when a line is not a transcript sentence (a language model's written summary): that is shown
+ * as text.
+ */
+export function keyMoments(
+  summary: string | null | undefined,
+  segments: readonly { start: number; speaker: string; text: string }[],
+): KeyMoment[] | null {
+  if (!summary?.trim() || segments.length === 0) return null;
+  const moments: KeyMoment[] = [];
+  for (const line of summary.split('\n').filter((l) => l.trim())) {
+    const text = line.replace(/^(Agent|Customer|Agente|Cliente):\s*/, '').trim();
+    const needle = fold(text);
+    const seg = segments.find((s) => fold(s.text).includes(needle));
+    if (!seg || !needle) return null;
+    moments.push({ speaker: seg.speaker, start: seg.start, text });
+  }
+  return moments;
+}

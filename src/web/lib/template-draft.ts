@@ -249,3 +249,8 @@ export function parseIssuePath(path: string): {
   if (!m) return { section: null, index: null, field: path };
   return { section: m[1] as 'criteria' | 'topics', index: m[2] != null ? Number(m[2]) : null, field: m[3] ?? '' };
 }
+
+/** Rows for a phrase box: every phrase in view (one per line) plus an empty line to type the next. */
+export function phraseRows(text: string): number {
+  return Math.max(3, text.split('\n').length + 1);
+}

@@ -10,7 +10,7 @@ import { outcomeKey, outcomeTone } from '../components/review/ReviewPanel.tsx';
 import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextArea } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
-import { formatClock, formatDateTime, formatScore } from '../lib/format.ts';
+import { formatClock, formatScore, useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
@@ -45,6 +45,7 @@ const Dispute = graphql(`
 
 export function AgentCallPage({ id }: { id: string }) {
   const i18n = useT();
+  const fmt = useFormat();
   const { t, locale } = i18n;
   const report = useOutcomeToast();
   const [{ data, error, fetching }, refetch] = useQuery({ query: AgentCallQuery, variables: { id } });
@@ -80,20 +81,18 @@ export function AgentCallPage({ id }: { id: string }) {
   return (
     <div className="page stack">
       <PageHeader
-        title={t('agentCall.title', { when: formatDateTime(call.startedAt, locale) })}
+        title={t('agentCall.title', { when: fmt.dateTime(call.startedAt) })}
         description={
           call.disputeWindowClosesAt
             ? t(open ? 'agentCall.windowOpen' : 'agentCall.windowClosed', {
-                when: formatDateTime(call.disputeWindowClosesAt, locale),
+                when: fmt.dateTime(call.disputeWindowClosesAt),
               })
             : undefined
         }
         back={<Link to="/calls">{t('callDetail.backToCalls')}</Link>}
         actions={
           call.acknowledgedAt ? (
-            <Badge tone="green">
-              {t('agentCall.acknowledgedAt', { when: formatDateTime(call.acknowledgedAt, locale) })}
-            </Badge>
+            <Badge tone="green">{t('agentCall.acknowledgedAt', { when: fmt.dateTime(call.acknowledgedAt) })}</Badge>
           ) : (
             open && (
               <Button

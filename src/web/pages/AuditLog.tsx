@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 // Settings → Audit log (owners, issue 13.6): who did what and when, filtered by action and dates,
 // newest first, "Load more" by keyset cursor, CSV export of the same filter.
 import { useState } from 'react';
@@ -17,7 +18,7 @@ import { hasKey, useT, type MessageKey } from '../i18n/index.tsx';
 import { useRole } from '../lib/auth.tsx';
 import { endOfDayIso, startOfDayIso } from '../lib/call-filters.ts';
 import { describeError, queryError } from '../lib/errors.ts';
-import { formatDateTime } from '../lib/format.ts';
+import { useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link } from '../lib/router.tsx';
 
@@ -61,7 +62,8 @@ function exportHref(actions: string[], from: string, to: string): string {
 
 export function AuditLogPage() {
   const i18n = useT();
-  const { t, locale } = i18n;
+  const fmt = useFormat();
+  const { t } = i18n;
   const role = useRole();
   const [action, setAction] = useState('');
   const [from, setFrom] = useState('');
@@ -87,7 +89,11 @@ export function AuditLogPage() {
     <div className="page">
       <PageHeader
         title={t('audit.title')}
-        description={t('audit.lead')}
+        description={
+          <>
+            {t('audit.lead')} <TimeZoneNote />
+          </>
+        }
         back={
           <Link to="/settings" className="breadcrumb">
             <Icon name="chevronLeft" size={14} /> {t('nav.settings')}
@@ -151,7 +157,7 @@ export function AuditLogPage() {
               onMore={(cursor) => setPages((p) => [...p, cursor])}
               render={(e) => (
                 <tr key={e.id}>
-                  <td className="nowrap">{formatDateTime(String(e.createdAt), locale)}</td>
+                  <td className="nowrap">{fmt.dateTime(String(e.createdAt))}</td>
                   <td>{e.actor ? `${e.actor.name} (${e.actor.email})` : t('audit.system')}</td>
                   <td>{actionLabel(e.action)}</td>
                   <td className="muted">{describeDetail(e.detail)}</td>

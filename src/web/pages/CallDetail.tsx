@@ -30,7 +30,6 @@ import {
   durationBetween,
   formatBytes,
   formatClock,
-  formatDateTime,
   formatDuration,
   formatNumber,
   formatPercent,
@@ -41,7 +40,7 @@ import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { useFormat } from '../lib/format.ts';
 import { useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
-import { segmentAtTime } from '../lib/segments.ts';
+import { keyMoments, segmentAtTime } from '../lib/segments.ts';
 import { ReviewPanel } from '../components/review/ReviewPanel.tsx';
 
 const CallDetailQuery = graphql(`
@@ -290,7 +289,7 @@ export function CallDetailPage({ id }: { id: string }) {
                     <Badge tone="accent">{humanizeKey(call.topic)}</Badge>
                   </div>
                 )}
-                {call.summary && <p className="summary">{call.summary}</p>}
+                {call.summary && <KeyMoments summary={call.summary} segments={segments} onSeek={seek} />}
               </div>
             </Card>
           )}
@@ -658,6 +657,7 @@ const AUDIO_QUALITY = {
 
 function MetadataCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
+  const fmt = useFormat();
   const langName = useLanguageName();
   const items: [MessageKey, ReactNode][] = [
     ['meta.externalId', call.externalId ? <code key="externalId">{call.externalId}</code> : '—'],
@@ -702,7 +702,7 @@ function MetadataCard({ call }: { call: CallData }) {
       'meta.template',
       call.template ? `${call.template.name}${call.template.deleted ? ` (${t('templates.deleted')})` : ''}` : '—',
     ],
-    ['meta.received', formatDateTime(call.createdAt, locale)],
+    ['meta.received', fmt.dateTime(call.createdAt)],
   ];
   return (
     <Card title={t('callDetail.details')}>
@@ -728,6 +728,7 @@ export function latestRunStart(events: readonly { status: string }[]): number {
 
 function HistoryCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
+  const fmt = useFormat();
   const events = call.events;
   // The latest run only: after a re-analysis, first-to-last would count the days in between.
   const runStart = latestRunStart(events);
@@ -750,7 +751,7 @@ function HistoryCard({ call }: { call: CallData }) {
               <div>
                 <div className="strong">{t(`status.${e.status}` as MessageKey)}</div>
                 <div className="muted small">
-                  {formatDateTime(e.at, locale, { dateStyle: 'medium', timeStyle: 'medium' })}
+                  {fmt.dateTime(e.at, { dateStyle: 'medium', timeStyle: 'medium' })}
                   {e.detail ? ` · ${historyDetail(e.detail, t)}` : ''}
                 </div>
               </div>
@@ -770,7 +771,8 @@ export function deliveryTone(status: string): 'green' | 'red' | 'amber' {
 }
 
 function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => void }) {
-  const { t, locale } = useT();
+  const { t } = useT();
+  const fmt = useFormat();
   const role = useRole();
   const [, redeliver] = useMutation(Redeliver);
   const { busy, run } = useRedeliver(
@@ -807,12 +809,12 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
                   )}
                 </div>
                 <div className="muted small" style={{ marginTop: 6 }}>
-                  {formatDateTime(d.createdAt, locale)} · {t('webhook.attempts', { n: d.attemptCount })}
+                  {fmt.dateTime(d.createdAt)} · {t('webhook.attempts', { n: d.attemptCount })}
                   {last
                     ? ` · ${last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '')} · ${formatStep(last.durationMs)}`
                     : ''}
                   {d.nextAttemptAt && d.status === 'PENDING'
-                    ? ` · ${t('webhook.nextAttempt', { at: formatDateTime(d.nextAttemptAt, locale) })}`
+                    ? ` · ${t('webhook.nextAttempt', { at: fmt.dateTime(d.nextAttemptAt) })}`
                     : ''}
                 </div>
               </li>
@@ -821,5 +823,39 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
         </ul>
       )}
     </Card>
+  );
+}
+
+/** Moments of the call, each with who said it and when; a click plays from there. */
+function KeyMoments({
+  summary,
+  segments,
+  onSeek,
+}: {
+  summary: string;
+  segments: Segment[];
+  onSeek: (s: number) => void;
+}) {
+  const { t } = useT();
+  const moments = useMemo(() => keyMoments(summary, segments), [summary, segments]);
+  if (!moments) return <p className="summary">{summary}</p>;
+  return (
+    <ul className="key-moments" data-testid="key-moments">
+      {moments.map((m, i) => (
+        <li key={i}>
+          <button type="button" className="key-moment" onClick={() => onSeek(m.start)}>
+            <span className="num muted small">{formatClock(m.start)}</span>
+            <span className={`small strong speaker-${m.speaker}`}>
+              {m.speaker === 'agent'
+                ? t('speaker.agent')
+                : m.speaker === 'customer'
+                  ? t('speaker.customer')
+                  : t('speaker.speaker')}
+            </span>
+            <span className="key-moment-text">{m.text}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,17 +1,28 @@
 import { BulkDeleteButton } from '../components/data-protection.tsx';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { callTitle, humanizeKey, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { BulkReanalyzeButton } from '../components/bulk-reanalysis.tsx';
 import { QaScore } from '../components/qa-badges.tsx';
 import { DateRangeField } from '../components/DateRange.tsx';
-import { Alert, Button, Card, EmptyState, onTabListKeyDown, PageHeader, Skeleton } from '../components/ui.tsx';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  EmptyState,
+  onTabListKeyDown,
+  PageHeader,
+  Skeleton,
+} from '../components/ui.tsx';
+import { MultiSelect } from '../components/MultiSelect.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import {
   activeFilterCount,
   clearFilters,
   exportUrl,
+  idList,
   PAGE_SIZES,
   pageCount,
   pagingOf,
@@ -26,7 +37,7 @@ import {
 } from '../lib/call-filters.ts';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError } from '../lib/errors.ts';
-import { formatDuration, formatNumber, formatRelative, useFormat } from '../lib/format.ts';
+import { formatClock, formatDuration, formatNumber, formatRelative, useFormat } from '../lib/format.ts';
 import { rememberCallList } from '../lib/call-nav.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, navigate, useLocation } from '../lib/router.tsx';
@@ -49,6 +60,7 @@ const CallsListQuery = graphql(`
           agent { id name }
           campaign { id name }
         }
+        snippet { text start speaker highlights { start end } }
       }
     }
   }
@@ -66,8 +78,7 @@ const FilterOptionsQuery = graphql(`
   query CallFilterOptions {
     agents(includeInactive: true) { id name active }
     campaigns(includeArchived: true) { id name archived }
-    callTopics
-    callFilterOptions { languages }
+    callFilterOptions { languages topicGroups { labels } criteria { key label } }
     account { id defaultTemplate { id } }
     templates { id }
   }
@@ -185,6 +196,8 @@ export function CallsPage() {
 
   const data = list.data?.calls;
   const rows = data?.edges.map((e) => e.node) ?? [];
+  // While searching, each row shows the transcript line that matched under it.
+  const snippets = new Map((data?.edges ?? []).map((e) => [e.node.id, e.snippet]));
   const fmt = useFormat();
   // The call page's previous/next (N/P) walk this page of this list.
   const { search: listSearch } = useLocation();
@@ -358,103 +371,111 @@ export function CallsPage() {
                   </tr>
                 ))}
               {rows.map((c) => (
-                <tr
-                  key={c.id}
-                  className={['clickable', flash.has(c.id) && 'flash'].filter(Boolean).join(' ')}
-                  onClick={() => openRow(c.id)}
-                  onKeyDown={(e) => rowKey(e, c.id)}
-                  data-testid="call-row"
-                  data-call-id={c.id}
-                  data-status={c.status}
-                >
-                  <td
-                    className="nowrap"
-                    title={`${fmt.dateTime(c.startedAt, { dateStyle: 'full', timeStyle: 'medium' })} · ${fmt.zone()}`}
+                <Fragment key={c.id}>
+                  <tr
+                    className={['clickable', flash.has(c.id) && 'flash'].filter(Boolean).join(' ')}
+                    onClick={() => openRow(c.id)}
+                    onKeyDown={(e) => rowKey(e, c.id)}
+                    data-testid="call-row"
+                    data-call-id={c.id}
+                    data-status={c.status}
                   >
-                    <div>
-                      {fmt.dateTime(c.startedAt, {
-                        month: 'short',
-                        day: 'numeric',
-                        hour: '2-digit',
-                        minute: '2-digit',
-                      })}
-                    </div>
-                    <div className="muted small">{formatRelative(c.startedAt, locale)}</div>
-                  </td>
-                  <td>
-                    <div className="call-cell">
-                      {c.direction ? (
-                        <span
-                          className="dir"
-                          title={t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}
-                        >
-                          <Icon name={c.direction === 'INBOUND' ? 'arrowIn' : 'arrowOut'} size={13} />
-                          <span className="sr-only">
-                            {t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}
-                          </span>
-                        </span>
-                      ) : (
-                        <span className="dir none" aria-hidden="true" />
-                      )}
-                      <div style={{ minWidth: 0 }}>
-                        <Link
-                          className="row-link truncate"
-                          style={{ display: 'block' }}
-                          to={detailHref(c.id)}
-                          onClick={(e) => e.stopPropagation()}
-                        >
-                          {callTitle(c)}
-                        </Link>
-                        {(c.customerName || c.customerPhone) && (
-                          <div className="muted small truncate">{c.fileName}</div>
-                        )}
+                    <td
+                      className="nowrap"
+                      title={`${fmt.dateTime(c.startedAt, { dateStyle: 'full', timeStyle: 'medium' })} · ${fmt.zone()}`}
+                    >
+                      <div>
+                        {fmt.dateTime(c.startedAt, {
+                          month: 'short',
+                          day: 'numeric',
+                          hour: '2-digit',
+                          minute: '2-digit',
+                        })}
                       </div>
-                    </div>
-                  </td>
-                  <td>
-                    <span className="cell-trunc" title={c.agent.name}>
-                      {c.agent.name}
-                    </span>
-                  </td>
-                  <td className={COL.campaign}>
-                    {c.campaign ? (
-                      <span className="cell-trunc" title={c.campaign.name}>
-                        {c.campaign.name}
-                      </span>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td className="right num nowrap">{formatDuration(c.durationSeconds, locale)}</td>
-                  <td className={`nowrap ${COL.language}`}>{langName(c.language ?? c.detectedLanguage)}</td>
-                  {q.view === 'failed' ? (
-                    <td>
-                      <span className="row" style={{ gap: 6 }}>
-                        <Icon name="alert" size={14} style={{ color: 'var(--red)', flex: 'none' }} />
-                        <span data-testid="failure-reason">{failureText(c.failureReason, c.failureDetail)}</span>
-                      </span>
+                      <div className="muted small">{formatRelative(c.startedAt, locale)}</div>
                     </td>
-                  ) : q.view === 'in_progress' ? (
                     <td>
-                      <StatusBadge status={c.status} />
-                    </td>
-                  ) : (
-                    <>
-                      <td className={COL.topic}>
-                        {c.topic ? (
-                          <span className="cell-trunc" title={humanizeKey(c.topic)}>
-                            {humanizeKey(c.topic)}
+                      <div className="call-cell">
+                        {c.direction ? (
+                          <span
+                            className="dir"
+                            title={t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}
+                          >
+                            <Icon name={c.direction === 'INBOUND' ? 'arrowIn' : 'arrowOut'} size={13} />
+                            <span className="sr-only">
+                              {t(c.direction === 'INBOUND' ? 'direction.inbound' : 'direction.outbound')}
+                            </span>
                           </span>
                         ) : (
-                          <span className="muted">—</span>
+                          <span className="dir none" aria-hidden="true" />
                         )}
+                        <div style={{ minWidth: 0 }}>
+                          <Link
+                            className="row-link truncate"
+                            style={{ display: 'block' }}
+                            to={detailHref(c.id)}
+                            onClick={(e) => e.stopPropagation()}
+                          >
+                            {callTitle(c)}
+                          </Link>
+                          {(c.customerName || c.customerPhone) && (
+                            <div className="muted small truncate">{c.fileName}</div>
+                          )}
+                        </div>
+                      </div>
+                    </td>
+                    <td>
+                      <span className="cell-trunc" title={c.agent.name}>
+                        {c.agent.name}
+                      </span>
+                    </td>
+                    <td className={COL.campaign}>
+                      {c.campaign ? (
+                        <span className="cell-trunc" title={c.campaign.name}>
+                          {c.campaign.name}
+                        </span>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <td className="right num nowrap">{formatDuration(c.durationSeconds, locale)}</td>
+                    <td className={`nowrap ${COL.language}`}>{langName(c.language ?? c.detectedLanguage)}</td>
+                    {q.view === 'failed' ? (
+                      <td>
+                        <span className="row" style={{ gap: 6 }}>
+                          <Icon name="alert" size={14} style={{ color: 'var(--red)', flex: 'none' }} />
+                          <span data-testid="failure-reason">{failureText(c.failureReason, c.failureDetail)}</span>
+                        </span>
                       </td>
-                      <td className="right col-score">
-                        {c.status === 'TRANSCRIBED' ? <StatusBadge status="TRANSCRIBED" /> : <QaScore {...c} />}
+                    ) : q.view === 'in_progress' ? (
+                      <td>
+                        <StatusBadge status={c.status} />
                       </td>
-                    </>
+                    ) : (
+                      <>
+                        <td className={COL.topic}>
+                          {c.topic ? (
+                            <span className="cell-trunc" title={humanizeKey(c.topic)}>
+                              {humanizeKey(c.topic)}
+                            </span>
+                          ) : (
+                            <span className="muted">—</span>
+                          )}
+                        </td>
+                        <td className="right col-score">
+                          {c.status === 'TRANSCRIBED' ? <StatusBadge status="TRANSCRIBED" /> : <QaScore {...c} />}
+                        </td>
+                      </>
+                    )}
+                  </tr>
+                  {q.q && snippets.get(c.id) && (
+                    <tr className="snippet-row" data-testid="call-snippet">
+                      <td colSpan={q.view === 'analyzed' ? 8 : 7}>
+                        <CallSnippet snippet={snippets.get(c.id)!} />
+                      </td>
+                    </tr>
                   )}
-                </tr>
+                </Fragment>
               ))}
             </tbody>
           </table>
@@ -643,7 +664,14 @@ function Filters({
   const [scoreMin, setScoreMin] = useState(q.scoreMin?.toString() ?? '');
   const [scoreMax, setScoreMax] = useState(q.scoreMax?.toString() ?? '');
   const [more, setMore] = useState(
-    () => q.scoreMin != null || q.scoreMax != null || !!q.topic || !!q.language || !!q.direction,
+    () =>
+      q.scoreMin != null ||
+      q.scoreMax != null ||
+      !!q.topic ||
+      !!q.language ||
+      !!q.direction ||
+      !!q.failed ||
+      q.critical,
   );
   // Follow the URL (back button, "clear filters") without undoing what is being typed.
   useEffect(() => setSearch((cur) => ((cur.trim() || null) === q.q ? cur : (q.q ?? ''))), [q.q]);
@@ -666,7 +694,10 @@ function Filters({
 
   const agents = options?.agents ?? [];
   const campaigns = options?.campaigns ?? [];
-  const topics = options?.callTopics ?? [];
+  // One entry per topic: the same topic key's labels in each template language together.
+  const topicGroups = options?.callFilterOptions.topicGroups ?? [];
+  const topicValue = q.topic ? (topicGroups.find((g) => g.labels.includes(q.topic!))?.labels[0] ?? q.topic) : '';
+  const criteria = options?.callFilterOptions.criteria ?? [];
   // Only the languages the account's calls use (the intake accepts ~40), and the chosen one if any.
   const used = options?.callFilterOptions.languages ?? [];
   const languages = q.language && !used.includes(q.language) ? [...used, q.language] : used;
@@ -694,40 +725,32 @@ function Filters({
           </div>
         </div>
         <DateRangeField from={q.from} to={q.to} onChange={(r) => setQ(r, { replace: true })} />
-        <div className="field">
-          <label htmlFor="f-agent">{t('calls.col.agent')}</label>
-          <select
-            id="f-agent"
-            className="select"
-            value={q.agent ?? ''}
-            onChange={(e) => setQ({ agent: e.target.value || null })}
-          >
-            <option value="">{t('calls.allAgents')}</option>
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-                {a.active ? '' : ` (${t('team.inactive')})`}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-campaign">{t('calls.col.campaign')}</label>
-          <select
-            id="f-campaign"
-            className="select"
-            value={q.campaign ?? ''}
-            onChange={(e) => setQ({ campaign: e.target.value || null })}
-          >
-            <option value="">{t('calls.allCampaigns')}</option>
-            {campaigns.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-                {c.archived ? ` (${t('campaigns.archived')})` : ''}
-              </option>
-            ))}
-          </select>
-        </div>
+        <MultiSelect
+          id="f-agent"
+          label={t('calls.col.agent')}
+          allLabel={t('calls.allAgents')}
+          countLabel={(n) => t('calls.nAgents', { n })}
+          options={agents.map((a) => ({
+            value: a.id,
+            label: a.active ? a.name : `${a.name} (${t('team.inactive')})`,
+          }))}
+          value={idList(q.agent)}
+          onChange={(ids) => setQ({ agent: ids.join(',') || null })}
+          disabled={!options}
+        />
+        <MultiSelect
+          id="f-campaign"
+          label={t('calls.col.campaign')}
+          allLabel={t('calls.allCampaigns')}
+          countLabel={(n) => t('calls.nCampaigns', { n })}
+          options={campaigns.map((c) => ({
+            value: c.id,
+            label: c.archived ? `${c.name} (${t('campaigns.archived')})` : c.name,
+          }))}
+          value={idList(q.campaign)}
+          onChange={(ids) => setQ({ campaign: ids.join(',') || null })}
+          disabled={!options}
+        />
       </div>
       {more && (
         <div className="filters more">
@@ -784,15 +807,18 @@ function Filters({
             <select
               id="f-topic"
               className="select"
-              value={q.topic ?? ''}
+              value={topicValue}
               onChange={(e) => setQ({ topic: e.target.value || null })}
             >
               <option value="">{t('calls.anyTopic')}</option>
-              {topics.map((k) => (
-                <option key={k} value={k}>
-                  {humanizeKey(k)}
+              {topicGroups.map((g) => (
+                <option key={g.labels[0]} value={g.labels[0]}>
+                  {g.labels.map(humanizeKey).join(' / ')}
                 </option>
               ))}
+              {q.topic && !topicGroups.some((g) => g.labels.includes(q.topic!)) && (
+                <option value={q.topic}>{humanizeKey(q.topic)}</option>
+              )}
             </select>
           </div>
           <div className="field">
@@ -811,6 +837,33 @@ function Filters({
               ))}
             </select>
           </div>
+          <div className="field">
+            <label htmlFor="f-failed">{t('calls.failedCriterion')}</label>
+            <select
+              id="f-failed"
+              className="select"
+              value={q.failed ?? ''}
+              onChange={(e) => setQ({ failed: e.target.value || null })}
+            >
+              <option value="">{t('calls.anyCriterion')}</option>
+              {criteria.map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.label}
+                </option>
+              ))}
+              {q.failed && !criteria.some((c) => c.key === q.failed) && (
+                <option value={q.failed}>{humanizeKey(q.failed)}</option>
+              )}
+            </select>
+          </div>
+          <div className="field" style={{ justifyContent: 'flex-end', paddingBottom: 6 }}>
+            <Checkbox
+              label={t('calls.criticalOnly')}
+              checked={q.critical}
+              onChange={(e) => setQ({ critical: e.target.checked })}
+              data-testid="f-critical"
+            />
+          </div>
         </div>
       )}
       <div className="filter-bar-foot">
@@ -823,6 +876,37 @@ function Filters({
           </Button>
         )}
       </div>
+    </div>
+  );
+}
+
+type Snippet = NonNullable<ResultOf<typeof CallsListQuery>['calls']['edges'][number]['snippet']>;
+
+/** The matching transcript line: who said it, when, and the searched words marked. */
+function CallSnippet({ snippet }: { snippet: Snippet }) {
+  const { t } = useT();
+  const parts: { text: string; hit: boolean }[] = [];
+  let at = 0;
+  for (const h of [...snippet.highlights].sort((a, b) => a.start - b.start)) {
+    if (h.start < at) continue;
+    if (h.start > at) parts.push({ text: snippet.text.slice(at, h.start), hit: false });
+    parts.push({ text: snippet.text.slice(h.start, h.end), hit: true });
+    at = h.end;
+  }
+  if (at < snippet.text.length) parts.push({ text: snippet.text.slice(at), hit: false });
+  const who =
+    snippet.speaker === 'agent'
+      ? t('speaker.agent')
+      : snippet.speaker === 'customer'
+        ? t('speaker.customer')
+        : t('speaker.speaker');
+  return (
+    <div className="call-snippet">
+      <span className="num">{formatClock(snippet.start)}</span>
+      <span className="strong small nowrap">{who}</span>
+      <span className="truncate">
+        {parts.map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
+      </span>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 /**
  * The dispute queue (issue 10.4): analysts see every dispute of the account, oldest first, and
  * accept or reject them with a reply; an agent user sees their own disputes and the answers.
@@ -9,7 +10,7 @@ import { Alert, EmptyState, LoadingBlock, PageHeader, SelectField } from '../com
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError } from '../lib/errors.ts';
-import { formatDateTime } from '../lib/format.ts';
+import { useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { Link } from '../lib/router.tsx';
 
@@ -26,7 +27,8 @@ type Filter = 'OPEN' | 'ACCEPTED' | 'REJECTED' | 'ALL';
 
 export function DisputesPage() {
   const i18n = useT();
-  const { t, locale } = i18n;
+  const fmt = useFormat();
+  const { t } = i18n;
   const role = useRole();
   const [filter, setFilter] = useState<Filter>('OPEN');
   const [{ data, error, fetching }, refetch] = useQuery({
@@ -38,7 +40,11 @@ export function DisputesPage() {
     <div className="page stack">
       <PageHeader
         title={t('disputes.title')}
-        description={t(role === 'AGENT' ? 'disputes.leadAgent' : 'disputes.lead')}
+        description={
+          <>
+            {t(role === 'AGENT' ? 'disputes.leadAgent' : 'disputes.lead')} <TimeZoneNote />
+          </>
+        }
       />
       <div style={{ maxWidth: 240 }}>
         <SelectField label={t('disputes.filter')} value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
@@ -64,7 +70,7 @@ export function DisputesPage() {
             <div key={d.id} className="card stack-sm">
               <div className="card-body stack-sm">
                 <Link to={`/calls/${d.call.id}`}>
-                  {t('disputes.callOf', { agent: d.call.agent.name, when: formatDateTime(d.call.startedAt, locale) })}
+                  {t('disputes.callOf', { agent: d.call.agent.name, when: fmt.dateTime(d.call.startedAt) })}
                 </Link>
                 <DisputeItem
                   dispute={d}

@@ -1,9 +1,10 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 /** An agent user's landing page (issue 10.4): their own calls, newest first, with score and review state. */
 import { useQuery } from 'urql';
 import { Alert, Badge, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
-import { formatDateTime, formatDuration, formatScore } from '../lib/format.ts';
+import { formatDuration, formatScore, useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { Link } from '../lib/router.tsx';
 
@@ -18,12 +19,20 @@ const MyCallsQuery = graphql(`
 
 export function MyCallsPage() {
   const i18n = useT();
+  const fmt = useFormat();
   const { t, locale } = i18n;
   const [{ data, error, fetching }] = useQuery({ query: MyCallsQuery });
   const calls = data?.calls.edges.map((e) => e.node) ?? [];
   return (
     <div className="page stack">
-      <PageHeader title={t('myCalls.title')} description={t('myCalls.lead')} />
+      <PageHeader
+        title={t('myCalls.title')}
+        description={
+          <>
+            {t('myCalls.lead')} <TimeZoneNote />
+          </>
+        }
+      />
       {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
       {fetching && !data ? (
         <LoadingBlock />
@@ -48,7 +57,7 @@ export function MyCallsPage() {
               {calls.map((c) => (
                 <tr key={c.id}>
                   <td>
-                    <Link to={`/calls/${c.id}`}>{formatDateTime(c.startedAt, locale)}</Link>
+                    <Link to={`/calls/${c.id}`}>{fmt.dateTime(c.startedAt)}</Link>
                   </td>
                   <td className="num">{formatDuration(c.durationSeconds)}</td>
                   <td className="num">{formatScore(c.score, locale)}</td>

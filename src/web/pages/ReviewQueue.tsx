@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 /**
  * The review queue (issue 10.7): analyzed calls that need a person, with why (reason badges),
  * assign-to-me and done. Newest first, "load more" pages by cursor; filters by reason, agent,
@@ -20,7 +21,7 @@ import {
 } from '../components/ui.tsx';
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
-import { formatDateTime, formatRelative } from '../lib/format.ts';
+import { formatRelative, useFormat } from '../lib/format.ts';
 import { graphql, readFragment, type ResultOf } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { Link, navigate } from '../lib/router.tsx';
@@ -97,6 +98,7 @@ export function ReasonBadge({ reason }: { reason: string }) {
 
 export function ReviewQueuePage() {
   const i18n = useT();
+  const fmt = useFormat();
   const { t, locale } = i18n;
   const report = useOutcomeToast();
   const [reason, setReason] = useState<Reason | ''>('');
@@ -160,7 +162,14 @@ export function ReviewQueuePage() {
 
   return (
     <div className="page">
-      <PageHeader title={t('review.title')} description={t('review.lead')} />
+      <PageHeader
+        title={t('review.title')}
+        description={
+          <>
+            {t('review.lead')} <TimeZoneNote />
+          </>
+        }
+      />
       <div className="stack">
         {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
         {pageError && 'code' in pageError && <Alert tone="red">{describeError(i18n, pageError)}</Alert>}
@@ -230,7 +239,7 @@ export function ReviewQueuePage() {
                     <Link to={`/calls/${x.call.id}`} className="row-link" onClick={(e) => e.stopPropagation()}>
                       {callTitle(x.call)}
                     </Link>
-                    <div className="muted small">{formatDateTime(x.call.startedAt, locale)}</div>
+                    <div className="muted small">{fmt.dateTime(x.call.startedAt)}</div>
                   </td>
                   <td>{x.call.agent.name}</td>
                   <td>

@@ -213,6 +213,61 @@ function ScoreBandsCard() {
   );
 }
 
+const UpdateMyProfile = graphql(`
+  mutation UpdateMyProfile($name: String!) {
+    updateMyProfile(name: $name) {
+      __typename
+      ... on User { id name }
+      ... on Error { code message }
+    }
+  }
+`);
+
+/** The signed-in user's own display name (the first owner starts as "Owner"). */
+function DisplayNameForm({ name }: { name: string }) {
+  const i18n = useT();
+  const { t } = i18n;
+  const toast = useToast();
+  const { renamed } = useAuth();
+  const [value, setValue] = useState(name);
+  const [error, setError] = useState<string | null>(null);
+  const [{ fetching }, update] = useMutation(UpdateMyProfile);
+  useEffect(() => setValue(name), [name]);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const out = outcome(await update({ name: value }), 'updateMyProfile');
+    if (!out.ok) {
+      setError(describeError(i18n, out.error));
+      return;
+    }
+    renamed(out.value.name);
+    toast(t('settings.nameSaved'));
+  };
+  return (
+    <form className="row-wrap" onSubmit={submit} style={{ alignItems: 'flex-end', marginBottom: 14 }}>
+      <TextField
+        label={t('settings.name')}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        error={error ?? undefined}
+        maxLength={200}
+        autoComplete="name"
+        name="display-name"
+        style={{ minWidth: 260 }}
+      />
+      <Button
+        type="submit"
+        loading={fetching}
+        disabled={!value.trim() || value.trim() === name}
+        data-testid="save-name"
+      >
+        {t('common.save')}
+      </Button>
+    </form>
+  );
+}
+
 export function SettingsPage() {
   const i18n = useT();
   const { t } = i18n;
@@ -247,9 +302,8 @@ export function SettingsPage() {
       <PageHeader title={t('nav.settings')} description={t('settings.lead')} />
       <div className="stack">
         <Card title={t('settings.profile')}>
+          {user && <DisplayNameForm name={user.name} />}
           <dl className="dl">
-            <dt>{t('settings.name')}</dt>
-            <dd>{user?.name}</dd>
             <dt>{t('settings.email')}</dt>
             <dd>{user?.email}</dd>
             <dt>{t('settings.role')}</dt>

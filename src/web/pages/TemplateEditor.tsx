@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { TemplateQaCard, TemplateReanalysisOffer } from '../components/template-qa.tsx';
 import { callTitle, humanizeKey, LANGUAGE_CODES, scoreClass, useLanguageName } from '../components/call-bits.tsx';
@@ -25,7 +25,7 @@ import { formatClock, formatDateTime, formatNumber, formatScore } from '../lib/f
 import { criterionReason } from '../lib/criterion-reason.ts';
 import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
-import { Link, navigate } from '../lib/router.tsx';
+import { Link, navigate, setNavigationGuard } from '../lib/router.tsx';
 import {
   definitionToDraft,
   draftToDefinition,
@@ -35,6 +35,7 @@ import {
   newTopic,
   OPS,
   parseIssuePath,
+  phraseRows,
   RATIO_METRICS,
   slugify,
   SPEAKERS,
@@ -130,7 +131,22 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
   const canEdit = roleAtLeast(useRole(), 'ANALYST');
   const langName = useLanguageName();
   const [draft, setDraft] = useState<TemplateDraft>(initial);
-  const [dirty, setDirty] = useState(false);
+  const [dirty, setDirtyState] = useState(false);
+  // Read by the navigation guard, which must see a save's "clean" before React re-renders.
+  const dirtyRef = useRef(false);
+  const setDirty = (v: boolean) => {
+    dirtyRef.current = v;
+    setDirtyState(v);
+  };
+  // Criteria and topics show as one-line rows; these are the ones open for editing.
+  const [open, setOpen] = useState<Set<string>>(() => new Set());
+  const toggle = (uid: string, on?: boolean) =>
+    setOpen((o) => {
+      const n = new Set(o);
+      if (on ?? !n.has(uid)) n.add(uid);
+      else n.delete(uid);
+      return n;
+    });
   const [error, setError] = useState<ApiError | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [savedAt, setSavedAt] = useState(0);
@@ -155,13 +171,21 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
     change({ criteria: xs });
   };
 
-  // Warn before leaving with unsaved changes.
+  // Ask before leaving with unsaved changes: closing or reloading the tab (the browser's own
+  // question), and any link, sidebar entry or back button inside the app (the router's guard).
   useEffect(() => {
     if (!dirty) return;
-    const h = (e: BeforeUnloadEvent) => e.preventDefault();
+    const h = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
     window.addEventListener('beforeunload', h);
-    return () => window.removeEventListener('beforeunload', h);
-  }, [dirty]);
+    const unguard = setNavigationGuard(() => !dirtyRef.current || window.confirm(t('templates.leaveConfirm')));
+    return () => {
+      window.removeEventListener('beforeunload', h);
+      unguard();
+    };
+  }, [dirty, t]);
 
   const definition = useMemo(() => draftToDefinition(draft), [draft]);
   const totalWeight = draft.criteria.reduce((s, c) => s + c.weight, 0);
@@ -321,6 +345,22 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
             {draft.criteria.map((c, i) => (
               <CriterionEditor
                 key={c.uid}
+                open={
+                  open.has(c.uid) ||
+                  [
+                    'label',
+                    'key',
+                    'weight',
+                    'phrases',
+                    'window.seconds',
+                    'minCount',
+                    'value',
+                    'min',
+                    'max',
+                    'question',
+                  ].some((f) => !!issueFor('criteria', i, f))
+                }
+                onToggle={() => toggle(c.uid)}
                 c={c}
                 index={i}
                 count={draft.criteria.length}
@@ -339,7 +379,11 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                     key={k}
                     size="sm"
                     icon="plus"
-                    onClick={() => change({ criteria: [...draft.criteria, newCriterion(k)] })}
+                    onClick={() => {
+                      const c = newCriterion(k);
+                      toggle(c.uid, true);
+                      change({ criteria: [...draft.criteria, c] });
+                    }}
                     data-testid={`add-${k}`}
                   >
                     {t(`kind.${k}` as MessageKey)}
@@ -355,12 +399,20 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
               <span className="muted small">{t('templates.topicsHint')}</span>
             </div>
             {draft.topics.map((x, i) => (
-              <div className="crit-card" key={x.uid}>
-                <div className="crit-card-head">
-                  <Badge tone="blue">{t('templates.topicN', { n: i + 1 })}</Badge>
-                  <span className="strong truncate">{x.label || '—'}</span>
-                  <span className="spacer" />
-                  {canEdit && (
+              <Collapsible
+                key={x.uid}
+                testid="topic-editor"
+                open={open.has(x.uid) || ['label', 'key', 'phrases'].some((f) => !!issueFor('topics', i, f))}
+                onToggle={() => toggle(x.uid)}
+                summary={
+                  <>
+                    <Badge tone="blue">{t('templates.topicN', { n: i + 1 })}</Badge>
+                    <span className="strong truncate">{x.label || '—'}</span>
+                    <PhraseCount text={x.phrases} />
+                  </>
+                }
+                actions={
+                  canEdit && (
                     <Button
                       size="sm"
                       variant="ghost"
@@ -369,8 +421,9 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                       aria-label={t('templates.removeTopic')}
                       onClick={() => change({ topics: draft.topics.filter((y) => y.uid !== x.uid) })}
                     />
-                  )}
-                </div>
+                  )
+                }
+              >
                 <div className="crit-card-body">
                   <TextField
                     className="span-2"
@@ -398,15 +451,24 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                     onChange={(e) => setTopic(x.uid, { phrases: e.target.value })}
                     hint={t('templates.phrasesHint')}
                     error={issueFor('topics', i, 'phrases')}
-                    rows={3}
+                    rows={phraseRows(x.phrases)}
                     disabled={!canEdit}
+                    data-testid="phrases"
                   />
                 </div>
-              </div>
+              </Collapsible>
             ))}
             {canEdit && (
               <div>
-                <Button size="sm" icon="plus" onClick={() => change({ topics: [...draft.topics, newTopic()] })}>
+                <Button
+                  size="sm"
+                  icon="plus"
+                  onClick={() => {
+                    const x = newTopic();
+                    toggle(x.uid, true);
+                    change({ topics: [...draft.topics, x] });
+                  }}
+                >
                   {t('templates.addTopic')}
                 </Button>
               </div>
@@ -460,7 +522,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
           setConfirmDelete(false);
           if (!id) return;
           if (report(outcome(await del({ id }), 'deleteTemplate'), t('templates.deleted_toast', { name: draft.name })))
-            navigate('/templates');
+            navigate('/templates', { force: true });
         }}
       >
         <p>{t('templates.deleteBody')}</p>
@@ -470,6 +532,8 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
 }
 
 function CriterionEditor({
+  open,
+  onToggle,
   c,
   index,
   count,
@@ -480,6 +544,8 @@ function CriterionEditor({
   issue,
   disabled,
 }: {
+  open: boolean;
+  onToggle: () => void;
   c: CriterionDraft;
   index: number;
   count: number;
@@ -500,17 +566,25 @@ function CriterionEditor({
         ? t('templates.wpm')
         : '';
   return (
-    <div className="crit-card" data-testid="criterion-editor">
-      <div className="crit-card-head">
-        <Badge
-          tone={c.kind === 'forbidden' ? 'red' : c.kind === 'metric' ? 'green' : c.kind === 'llm' ? 'blue' : 'accent'}
-        >
-          {t(`kind.${c.kind}` as MessageKey)}
-        </Badge>
-        <span className="strong truncate">{c.label || t('templates.criterionN', { n: index + 1 })}</span>
-        <span className="muted small num">{Math.round(share * 100)}%</span>
-        <span className="spacer" />
-        {!disabled && (
+    <Collapsible
+      testid="criterion-editor"
+      open={open}
+      onToggle={onToggle}
+      summary={
+        <>
+          <Badge
+            tone={c.kind === 'forbidden' ? 'red' : c.kind === 'metric' ? 'green' : c.kind === 'llm' ? 'blue' : 'accent'}
+          >
+            {t(`kind.${c.kind}` as MessageKey)}
+          </Badge>
+          <span className="strong truncate">{c.label || t('templates.criterionN', { n: index + 1 })}</span>
+          {c.critical && <Badge tone="red">{t('templates.critical')}</Badge>}
+          {(c.kind === 'phrase' || c.kind === 'forbidden') && <PhraseCount text={c.phrases} />}
+          <span className="muted small num crit-share">{Math.round(share * 100)}%</span>
+        </>
+      }
+      actions={
+        !disabled && (
           <>
             <Button
               size="sm"
@@ -539,8 +613,9 @@ function CriterionEditor({
               onClick={onRemove}
             />
           </>
-        )}
-      </div>
+        )
+      }
+    >
       <fieldset className="crit-card-body" disabled={disabled} style={{ border: 'none', margin: 0 }}>
         <legend className="sr-only">{t('templates.criterionN', { n: index + 1 })}</legend>
         <TextField
@@ -606,8 +681,9 @@ function CriterionEditor({
             onChange={(e) => onChange({ phrases: e.target.value })}
             hint={t('templates.phrasesHint')}
             error={issue('phrases')}
-            rows={3}
+            rows={phraseRows(c.phrases)}
             name={`criterion-${index}-phrases`}
+            data-testid="phrases"
           />
         )}
         {c.kind === 'phrase' && (
@@ -715,6 +791,56 @@ function CriterionEditor({
           />
         )}
       </fieldset>
+    </Collapsible>
+  );
+}
+
+function PhraseCount({ text }: { text: string }) {
+  const { t } = useT();
+  const n = text.split('\n').filter((l) => l.trim()).length;
+  return <span className="muted small nowrap">{t('templates.phraseCount', { n })}</span>;
+}
+
+/**
+ * One criterion or topic as a one-line summary that opens to edit it: eight criteria fit on a
+ * screen, and the row's button says (aria-expanded) whether its fields are shown.
+ */
+function Collapsible({
+  open,
+  onToggle,
+  summary,
+  actions,
+  children,
+  testid,
+}: {
+  open: boolean;
+  onToggle: () => void;
+  summary: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  testid: string;
+}) {
+  const { t } = useT();
+  const bodyId = useId();
+  return (
+    <div className="crit-card" data-testid={testid} data-open={open}>
+      <div className={`crit-card-head${open ? '' : ' closed'}`}>
+        <button
+          type="button"
+          className="crit-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={onToggle}
+          title={open ? t('templates.collapse') : t('templates.expand')}
+        >
+          <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />
+          {summary}
+        </button>
+        {actions}
+      </div>
+      <div id={bodyId} hidden={!open}>
+        {children}
+      </div>
     </div>
   );
 }

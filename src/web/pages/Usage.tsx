@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 import { useQuery } from 'urql';
 import { BarChart } from '../components/charts.tsx';
 import { Alert, Badge, Card, DataTable, EmptyState, PageHeader, ProgressBar } from '../components/ui.tsx';
@@ -32,7 +33,10 @@ export function UsagePage() {
       <PageHeader
         title={t('nav.usage')}
         description={
-          current ? t('usage.leadPeriod', { period: formatPeriod(current.period, locale) }) : t('usage.lead')
+          <>
+            {current ? t('usage.leadPeriod', { period: formatPeriod(current.period, locale) }) : t('usage.lead')}{' '}
+            <TimeZoneNote months />
+          </>
         }
       />
       <div className="stack">

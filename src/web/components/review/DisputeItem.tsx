@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import { useT, type MessageKey } from '../../i18n/index.tsx';
 import { outcome } from '../../lib/errors.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { useFormat } from '../../lib/format.ts';
 import { graphql } from '../../lib/graphql.ts';
 import { useOutcomeToast } from '../../lib/mutations.ts';
 import { Badge, Button, TextArea } from '../ui.tsx';
@@ -42,7 +42,8 @@ export function DisputeItem({
   canResolve: boolean;
   onChanged: () => void;
 }) {
-  const { t, locale } = useT();
+  const { t } = useT();
+  const fmt = useFormat();
   const report = useOutcomeToast();
   const [reply, setReply] = useState('');
   const [{ fetching }, resolve] = useMutation(Resolve);
@@ -63,12 +64,11 @@ export function DisputeItem({
         <Badge tone={TONE[d.status]}>{t(`disputes.status.${d.status}` as MessageKey)}</Badge>
       </div>
       <div>
-        {t('disputes.openedBy', { name: d.openedByName ?? '—', when: formatDateTime(d.openedAt, locale) })}{' '}
-        <q>{d.comment}</q>
+        {t('disputes.openedBy', { name: d.openedByName ?? '—', when: fmt.dateTime(d.openedAt) })} <q>{d.comment}</q>
       </div>
       {d.reply && (
         <div>
-          {t('disputes.answeredBy', { name: d.resolvedByName ?? '—', when: formatDateTime(d.resolvedAt, locale) })}{' '}
+          {t('disputes.answeredBy', { name: d.resolvedByName ?? '—', when: fmt.dateTime(d.resolvedAt) })}{' '}
           <q>{d.reply}</q>
         </div>
       )}

@@ -8,7 +8,7 @@ import { useMutation, useQuery } from 'urql';
 import { useT, type MessageKey } from '../../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../../lib/auth.tsx';
 import { outcome } from '../../lib/errors.ts';
-import { formatClock, formatDateTime, formatScore } from '../../lib/format.ts';
+import { formatClock, formatScore, useFormat } from '../../lib/format.ts';
 import { graphql, type ResultOf } from '../../lib/graphql.ts';
 import { useOutcomeToast } from '../../lib/mutations.ts';
 import { Badge, Button, Card, SelectField, TextArea } from '../ui.tsx';
@@ -73,6 +73,7 @@ export function ReviewPanel({
   onChanged: () => void;
 }) {
   const { t, locale } = useT();
+  const fmt = useFormat();
   const role = useRole();
   const canReview = roleAtLeast(role, 'ANALYST');
   const [{ data }, refetch] = useQuery({ query: ReviewQuery, variables: { id: callId } });
@@ -89,7 +90,7 @@ export function ReviewPanel({
         call.reviewedAt
           ? t('review.reviewedBy', {
               name: call.reviewedBy?.name ?? '—',
-              when: formatDateTime(call.reviewedAt, locale),
+              when: fmt.dateTime(call.reviewedAt),
               auto: formatScore(call.autoScore, locale),
               score: formatScore(call.score, locale),
             })
@@ -133,7 +134,7 @@ export function ReviewPanel({
               {call.reviews.map((r) => (
                 <li key={r.id}>
                   {t('review.historyLine', {
-                    when: formatDateTime(r.createdAt, locale),
+                    when: fmt.dateTime(r.createdAt),
                     who: r.reviewerName,
                     key: call.criteria?.find((c) => c.key === r.criterionKey)?.label ?? r.criterionKey,
                     from: t(outcomeKey(r.fromResult)),
@@ -259,7 +260,8 @@ function Comments({
   canComment: boolean;
   onChanged: () => void;
 }) {
-  const { t, locale } = useT();
+  const { t } = useT();
+  const fmt = useFormat();
   const report = useOutcomeToast();
   const [body, setBody] = useState('');
   const [pin, setPin] = useState(true);
@@ -290,7 +292,7 @@ function Comments({
                 {formatClock(c.atSeconds)}
               </button>
             )}{' '}
-            <strong>{c.authorName}</strong> · <span className="muted">{formatDateTime(c.createdAt, locale)}</span>
+            <strong>{c.authorName}</strong> · <span className="muted">{fmt.dateTime(c.createdAt)}</span>
             <div>{c.body}</div>
           </li>
         ))}

@@ -1,0 +1,96 @@
+// The calls list's newer filters through GraphQL: several agents, a topic named in two template
+// languages counted as one, a failed criterion, a critical fail; and the options the list offers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDb } from '../support/db.ts';
+import { insertCall, seedData } from './fixtures.ts';
+import { seedAccount, startGraphql, type Harness } from './support.ts';
+
+let t: TestDb;
+let h: Harness;
+let acme: Awaited<ReturnType<typeof seedAccount>>;
+let data: Awaited<ReturnType<typeof seedData>>;
+let second: { id: string };
+
+const result = (key: string, label: string, outcome: 'passed' | 'failed', critical = false) => ({
+  key,
+  label,
+  kind: 'phrase',
+  result: outcome,
+  points: outcome === 'passed' ? 5 : 0,
+  max_points: 5,
+  critical,
+  evidence: [],
+});
+
+beforeAll(async () => {
+  t = await createTestDb();
+  h = await startGraphql(t);
+  acme = await seedAccount(h, 'Acme');
+  data = await seedData(h.app.db, acme.account.id, 'Acme', acme.users.owner.id);
+  const accountId = acme.account.id;
+  // The same topic and criterion keys in a Spanish template, under Spanish labels.
+  await h.app.db.template.create({
+    data: {
+      accountId,
+      name: 'Soporte',
+      definition: {
+        version: 1,
+        criteria: [{ key: 'greeting', label: 'Saluda al cliente', weight: 5, kind: 'phrase', phrases: ['hola'] }],
+        topics: [{ key: 'billing', label: 'Facturación', phrases: ['factura'] }],
+      },
+    },
+  });
+  second = await h.app.db.agent.create({ data: { accountId, name: 'Second agent', nameNormalized: 'second agent' } });
+  const base = { accountId, agentId: data.agent.id };
+  await insertCall(h.app.db, base, {
+    topic: 'Billing',
+    criteria: [result('greeting', 'Greets the customer', 'failed')],
+  });
+  await insertCall(h.app.db, base, {
+    topic: 'Facturación',
+    language: 'es',
+    criteria: [
+      result('greeting', 'Saluda al cliente', 'passed'),
+      result('no_swearing', 'Sin insultos', 'failed', true),
+    ],
+    score: 0,
+  });
+  await insertCall(h.app.db, { accountId, agentId: second.id }, { topic: 'Shipping', criteria: [] });
+});
+afterAll(async () => {
+  await h?.close();
+  await t?.drop();
+});
+
+const count = async (filter: object) =>
+  (await acme.as.viewer.gql(`query($f: CallFilter) { calls(filter: $f) { totalCount } }`, { f: filter })).body.data
+    .calls.totalCount as number;
+
+describe('calls list filters', () => {
+  it('takes several agents, one topic across template languages, a failed criterion and critical fails', async () => {
+    // seedData's own call (agent 1, topic "billing") is there too.
+    expect(await count({ agentIds: [data.agent.id] })).toBe(3);
+    expect(await count({ agentIds: [data.agent.id, second.id] })).toBe(4);
+    // "Billing" and "Facturación" share the topic key `billing` in the account's templates.
+    expect(await count({ topic: 'Billing' })).toBe(2);
+    expect(await count({ topic: 'Facturación' })).toBe(2);
+    expect(await count({ topic: 'Facturación', view: 'ANALYZED' })).toBe(2);
+    expect(await count({ topic: 'Shipping' })).toBe(1);
+    expect(await count({ failedCriterion: 'greeting' })).toBe(1);
+    expect(await count({ failedCriterion: 'no_swearing' })).toBe(1);
+    expect(await count({ failedCriterion: 'greeting', agentIds: [second.id] })).toBe(0);
+    expect(await count({ criticalFail: true })).toBe(1);
+    expect(await count({ criticalFail: true, topic: 'Billing' })).toBe(1);
+  });
+
+  it('offers the topics merged by key, the criteria by key, and only the languages in use', async () => {
+    const r = await acme.as.viewer.gql(
+      `{ callFilterOptions { languages topicGroups { labels } criteria { key label } } }`,
+    );
+    const o = r.body.data.callFilterOptions;
+    expect(o.languages.sort()).toEqual(['en', 'es']);
+    expect(o.topicGroups).toContainEqual({ labels: ['Billing', 'Facturación'] });
+    expect(o.topicGroups).toContainEqual({ labels: ['Shipping'] });
+    expect(o.criteria.map((c: { key: string }) => c.key).sort()).toEqual(['greeting', 'no_swearing']);
+  });
+});
