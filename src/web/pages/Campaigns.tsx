@@ -19,7 +19,7 @@ import {
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
-import { formatDate } from '../lib/format.ts';
+import { useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
@@ -56,7 +56,8 @@ type Template = ResultOf<typeof CampaignsQuery>['templates'][number];
 
 export function CampaignsPage() {
   const i18n = useT();
-  const { t, locale } = i18n;
+  const { t } = i18n;
+  const fmt = useFormat();
   const report = useOutcomeToast();
   const canManage = roleAtLeast(useRole(), 'ANALYST');
   const langName = useLanguageName();
@@ -169,7 +170,7 @@ export function CampaignsPage() {
                     </Badge>
                   )}
                 </td>
-                <td className="muted">{formatDate(c.createdAt, locale)}</td>
+                <td className="muted">{fmt.date(c.createdAt)}</td>
                 {canManage && (
                   <td className="right nowrap">
                     <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(c)}>

@@ -19,7 +19,7 @@ import {
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
-import { formatDateTime, formatRelative, formatStep } from '../lib/format.ts';
+import { formatRelative, formatStep, useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { useFormMutation, useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
@@ -88,6 +88,7 @@ export function IntegrationsPage() {
 function ApiKeysCard() {
   const i18n = useT();
   const { t, locale } = i18n;
+  const fmt = useFormat();
   const report = useOutcomeToast();
   const [{ data, error }, refetch] = useQuery({ query: ApiKeysQuery });
   const [creating, setCreating] = useState(false);
@@ -131,7 +132,7 @@ function ApiKeysCard() {
               <td>
                 <code>{k.prefix}…</code>
               </td>
-              <td className="muted">{formatDateTime(k.createdAt, locale, { dateStyle: 'medium' })}</td>
+              <td className="muted">{fmt.date(k.createdAt)}</td>
               <td className="muted">{k.lastUsedAt ? formatRelative(k.lastUsedAt, locale) : t('apiKeys.never')}</td>
               <td>
                 {k.revoked ? (

@@ -20,7 +20,7 @@ import {
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth, type Role } from '../lib/auth.tsx';
 import { describeError, outcome, type Outcome } from '../lib/errors.ts';
-import { formatDate, formatRelative } from '../lib/format.ts';
+import { formatRelative, useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 
@@ -83,6 +83,7 @@ const ROLES: Role[] = ['AGENT', 'VIEWER', 'ANALYST', 'ADMIN', 'OWNER'];
 export function TeamPage() {
   const i18n = useT();
   const { t, locale } = i18n;
+  const fmt = useFormat();
   const notify = useOutcomeToast();
   const { session } = useAuth();
   const role = session?.user.role;
@@ -217,7 +218,7 @@ export function TeamPage() {
                       <Badge>{t('team.inactive')}</Badge>
                     )}
                   </td>
-                  <td className="muted">{formatDate(a.active ? a.createdAt : a.deactivatedAt, locale)}</td>
+                  <td className="muted">{fmt.date(a.active ? a.createdAt : a.deactivatedAt)}</td>
                   {isAdmin && (
                     <td className="right nowrap">
                       <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(a)}>
@@ -302,7 +303,7 @@ export function TeamPage() {
                       t(`roles.${u.role}` as MessageKey)
                     )}
                   </td>
-                  <td className="muted">{formatDate(u.createdAt, locale)}</td>
+                  <td className="muted">{fmt.date(u.createdAt)}</td>
                   {isAdmin && (
                     <td className="right">
                       {canEdit && (

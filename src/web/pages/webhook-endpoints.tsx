@@ -15,7 +15,7 @@ import {
 } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { type Outcome, outcome } from '../lib/errors.ts';
-import { formatDateTime } from '../lib/format.ts';
+import { useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
@@ -105,7 +105,8 @@ export function EndpointPanel({
   onSecret: (secret: string | null) => void;
   reload: () => void;
 }) {
-  const { t, locale } = useT();
+  const { t } = useT();
+  const fmt = useFormat();
   const toast = useToast();
   const report = useOutcomeToast();
   const [confirm, setConfirm] = useState<'rotate' | 'remove' | null>(null);
@@ -155,19 +156,19 @@ export function EndpointPanel({
       )}
       {endpoint.enabled && endpoint.failingSince && (
         <span className="small" data-testid="failing-since">
-          {t('webhook.failingSince', { at: formatDateTime(endpoint.failingSince, locale) })}
+          {t('webhook.failingSince', { at: fmt.dateTime(endpoint.failingSince) })}
         </span>
       )}
       {endpoint.previousSecretExpiresAt && (
         <span className="small muted" data-testid="secret-overlap">
-          {t('webhook.overlapUntil', { at: formatDateTime(endpoint.previousSecretExpiresAt, locale) })}
+          {t('webhook.overlapUntil', { at: fmt.dateTime(endpoint.previousSecretExpiresAt) })}
         </span>
       )}
       {replay && (
         <div className="stack-sm small" data-testid="replay-progress">
           <span>
             {t(replay.status === 'RUNNING' ? 'webhook.replayRunning' : 'webhook.replayDone', {
-              since: formatDateTime(replay.since, locale),
+              since: fmt.dateTime(replay.since),
               done: replay.attempted,
               total: replay.total,
               ok: replay.succeeded,
