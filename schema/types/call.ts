@@ -100,7 +100,8 @@ export const CriterionResultRef = builder.objectRef<CriterionResult>('CriterionR
     reasonParams: t.field({
       type: 'JSON',
       nullable: true,
-      description: 'Parameters of `reasonCode` (quote, time, counts, metric values…).',
+      description:
+        'Parameters of `reasonCode` (quote, time, counts…). Metric values (`value`, `threshold`, `min`, `max`) are raw numbers with a `unit`: `percent` (a fraction 0–1), `seconds`, `signed` (sentiment −1…+1) or `count`; calls analyzed before that carry them as English text.',
       resolve: (c) => c.reason_params ?? null,
     }),
     evidence: t.field({ type: [EvidenceRef], resolve: (c) => c.evidence ?? [] }),

@@ -213,6 +213,40 @@ function formatMetric(metric: MetricName, value: number): string {
 }
 
 /**
+ * How the web app formats a metric's raw numbers in `reason_params` (in the UI language, with
+ * `Intl`): `percent` is a fraction 0–1, `seconds` a length of time, `signed` a sentiment (−1…+1).
+ */
+function metricUnit(metric: MetricName): 'percent' | 'seconds' | 'signed' | 'count' {
+  switch (metric) {
+    case 'talk_ratio':
+    case 'silence_ratio':
+      return 'percent';
+    case 'longest_silence':
+    case 'duration':
+      return 'seconds';
+    case 'customer_sentiment':
+    case 'customer_sentiment_trend':
+      return 'signed';
+    default:
+      return 'count';
+  }
+}
+
+/** The raw number sent in `reason_params`, rounded as the English reason rounds it. */
+function metricParam(metric: MetricName, value: number): number {
+  switch (metricUnit(metric)) {
+    case 'percent':
+      return Math.round(value * 1000) / 1000;
+    case 'seconds':
+      return Math.round(value * 10) / 10;
+    case 'signed':
+      return Math.round(value * 100) / 100;
+    default:
+      return value;
+  }
+}
+
+/**
  * The value a metric criterion is judged on. `speaker` picks whose share (talk ratio), who
  * interrupts (interruptions) or whose pace (words per minute); it has no meaning for the others.
  */
@@ -268,27 +302,30 @@ function evaluateMetric(ctx: Context, criterion: MetricCriterion): Outcome {
     };
   }
   const fmt = (n: number): string => formatMetric(metric, n);
+  // An open bound (Infinity) would turn into null in JSON: it keeps its English text instead.
+  const raw = (n: number): number | string => (Number.isFinite(n) ? metricParam(metric, n) : fmt(n));
   let passed: boolean;
   let rule: string;
-  let bounds: Record<string, string>;
+  let bounds: Record<string, number | string>;
   if (op === 'between') {
     const min = criterion.min ?? 0;
     const max = criterion.max ?? Number.POSITIVE_INFINITY;
     passed = value >= min && value <= max;
     rule = `between ${fmt(min)} and ${fmt(max)}`;
-    bounds = { min: fmt(min), max: fmt(max) };
+    bounds = { min: raw(min), max: raw(max) };
   } else {
     const threshold = criterion.value ?? 0;
     passed = { lt: value < threshold, lte: value <= threshold, gt: value > threshold, gte: value >= threshold }[op];
     rule = `${{ lt: 'below', lte: 'at most', gt: 'above', gte: 'at least' }[op]} ${fmt(threshold)}`;
-    bounds = { threshold: fmt(threshold) };
+    bounds = { threshold: raw(threshold) };
   }
   return {
     result: passed ? 'passed' : 'failed',
     evidence: [],
     reason: `${name} ${fmt(value)}, must be ${rule}`,
     code: `metric_${op}`,
-    params: { metric, value: fmt(value), ...bounds },
+    // Numbers stay numbers with their unit: the web app formats them in the UI language ("64,5 %").
+    params: { metric, unit: metricUnit(metric), value: raw(value), ...bounds },
   };
 }
 

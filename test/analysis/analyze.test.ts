@@ -365,7 +365,7 @@ describe('reasons as codes, for apps that speak other languages', () => {
       clean: { code: 'forbidden_none', params: { mono: 0 } },
       pace: {
         code: 'metric_lte',
-        params: { metric: 'duration', value: expect.any(String), threshold: expect.any(String) },
+        params: { metric: 'duration', unit: 'seconds', value: 60, threshold: 30 },
       },
       resolved: { code: 'llm_not_configured', params: {} },
     });

@@ -8,7 +8,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromValue, never } from 'wonka';
 import { I18nProvider, type Lang } from '../../src/web/i18n/index.tsx';
 import { ToastProvider } from '../../src/web/components/ui.tsx';
-import { StatusBadge } from '../../src/web/components/call-bits.tsx';
+import { ScoreBandsContext, StatusBadge } from '../../src/web/components/call-bits.tsx';
+import { DeliveryBadge, useAttemptsText } from '../../src/web/components/delivery.tsx';
+import { QaScore } from '../../src/web/components/qa-badges.tsx';
+import { SpeakersNotice } from '../../src/web/components/speakers.tsx';
 import { CallsPage } from '../../src/web/pages/Calls.tsx';
 import { searchTerms } from '../../src/web/pages/CallDetail.tsx';
 import { parseUploadResponse, looksLikeAudio } from '../../src/web/lib/upload.ts';
@@ -296,5 +299,69 @@ describe('small pieces', () => {
     expect(parseUploadResponse(502, '<html>', 'a.wav').error!.code).toBe('http_502');
     expect(looksLikeAudio({ name: 'call.MP3', type: '' })).toBe(true);
     expect(looksLikeAudio({ name: 'notes.pdf', type: 'application/pdf' })).toBe(false);
+  });
+});
+
+describe('numbers, webhook states and score colours as the user reads them', () => {
+  const { client } = mockClient({});
+  // The default normalizer turns the non-breaking space Intl puts in "57 %" into a plain one.
+  const keepSpaces = (text: string) => text.trim();
+
+  it('writes the speaker-separation confidence with Intl: "57%" in English, "57 %" in Spanish', () => {
+    renderWith(h(SpeakersNotice, { diarized: true, confidence: 0.57 }), client, 'en');
+    expect(screen.getByText('Speakers separated automatically (confidence 57%).')).toBeTruthy();
+    cleanup();
+    renderWith(h(SpeakersNotice, { diarized: true, confidence: 0.57 }), client, 'es');
+    // Exactly as Intl writes it in Spanish: a non-breaking space before the sign.
+    expect(
+      screen.getByText('Interlocutores separados automáticamente (confianza del 57\u00a0%).', {
+        normalizer: keepSpaces,
+      }),
+    ).toBeTruthy();
+  });
+
+  it('calls a never-attempted delivery pending, not retrying with 0 attempts', () => {
+    function Attempts({ n }: { n: number }) {
+      return h('span', null, useAttemptsText()(n));
+    }
+    const both = (status: string, n: number) =>
+      h('div', null, h(DeliveryBadge, { status, attemptCount: n }), ' · ', h(Attempts, { n }));
+    renderWith(both('PENDING', 0), client, 'en');
+    expect(screen.getByText('Pending')).toBeTruthy();
+    expect(screen.getByText('Not attempted yet')).toBeTruthy();
+    expect(screen.queryByText('Retrying')).toBeNull();
+    cleanup();
+    renderWith(both('PENDING', 3), client, 'en');
+    expect(screen.getByText('Retrying')).toBeTruthy();
+    expect(screen.getByText('3 attempts')).toBeTruthy();
+    cleanup();
+    renderWith(both('PENDING', 0), client, 'es');
+    expect(screen.getByText('Pendiente')).toBeTruthy();
+    expect(screen.getByText('Aún sin intentar')).toBeTruthy();
+    cleanup();
+    renderWith(both('PENDING', 2), client, 'es');
+    expect(screen.getByText('Reintentando')).toBeTruthy();
+    expect(screen.getByText('2 intentos')).toBeTruthy();
+  });
+
+  it("colours partial and whole scores by the account's bands, not a fixed 80/60", () => {
+    const bands = { good: 90, fair: 70 };
+    const withBands = (node: ReactNode) => h(ScoreBandsContext.Provider, { value: bands }, node);
+    for (const lang of ['en', 'es'] as const) {
+      renderWith(withBands(h(QaScore, { score: 85, coverage: 0.5 })), client, lang);
+      const partial = screen.getByRole('img');
+      expect(partial.className).toContain('score-mid');
+      expect(partial.textContent).toBe('85');
+      expect(
+        screen.getByText(lang === 'en' ? '50% evaluated' : '50\u00a0% evaluado', { normalizer: keepSpaces }),
+      ).toBeTruthy();
+      cleanup();
+      renderWith(withBands(h(QaScore, { score: 65, coverage: 1 })), client, lang);
+      expect(screen.getByTestId('qa-score').querySelector('.score')!.className).toContain('score-bad');
+      cleanup();
+    }
+    // Without an account's bands (before they load) the defaults still apply.
+    renderWith(h(QaScore, { score: 85, coverage: 0.5 }), client, 'en');
+    expect(screen.getByRole('img').className).toContain('score-good');
   });
 });

@@ -25,14 +25,47 @@ describe('criterion reasons in the UI language', () => {
         {
           reason: 'x',
           reasonCode: 'metric_between',
-          reasonParams: { metric: 'talk_ratio', value: '64.5%', min: '30%', max: '60%' },
+          reasonParams: { metric: 'talk_ratio', unit: 'percent', value: 0.645, min: 0.3, max: 0.6 },
         },
         t,
+        'es',
       ),
-    ).toBe('Proporción de habla del agente 64.5%; debe estar entre 30% y 60%');
+    ).toBe('Proporción de habla del agente 64,5\u00a0%; debe estar entre 30\u00a0% y 60\u00a0%');
     expect(criterionReason({ reason: 'x', reasonCode: 'forbidden_none', reasonParams: { mono: 1 } }, t)).toBe(
       'no se dijo ninguna frase prohibida (interlocutores desconocidos: se revisó todo el audio)',
     );
+  });
+
+  it('formats metric numbers in the UI language, by their unit', () => {
+    const between = {
+      reason: 'x',
+      reasonCode: 'metric_between',
+      reasonParams: { metric: 'talk_ratio', unit: 'percent', value: 0.645, min: 0.3, max: 0.6 },
+    };
+    expect(criterionReason(between, tr(en), 'en')).toBe('Agent talk share 64.5%; must be between 30% and 60%');
+    const silence = {
+      reason: 'x',
+      reasonCode: 'metric_lte',
+      reasonParams: { metric: 'longest_silence', unit: 'seconds', value: 8.5, threshold: 5 },
+    };
+    expect(criterionReason(silence, tr(es), 'es')).toBe('Silencio más largo 8,5 s; debe ser como máximo 5 s');
+    expect(criterionReason(silence, tr(en), 'en')).toBe('Longest silence 8.5 s; must be at most 5 s');
+    const mood = {
+      reason: 'x',
+      reasonCode: 'metric_gte',
+      reasonParams: { metric: 'customer_sentiment', unit: 'signed', value: 0.52, threshold: -0.25 },
+    };
+    expect(criterionReason(mood, tr(es), 'es')).toBe('Sentimiento del cliente +0,52; debe ser al menos -0,25');
+    expect(criterionReason(mood, tr(en), 'en')).toBe('Customer sentiment +0.52; must be at least -0.25');
+  });
+
+  it('shows the strings of calls analyzed before numbers were sent raw as they are', () => {
+    const old = {
+      reason: 'x',
+      reasonCode: 'metric_between',
+      reasonParams: { metric: 'talk_ratio', value: '64.5%', min: '30%', max: '60%' },
+    };
+    expect(criterionReason(old, tr(es), 'es')).toBe('Proporción de habla del agente 64.5%; debe estar entre 30% y 60%');
   });
 
   it('keeps the English reason when there is no known code (older calls, a model’s own words)', () => {

@@ -5,7 +5,7 @@
  */
 import { useT } from '../i18n/index.tsx';
 import { formatPercent, formatScore } from '../lib/format.ts';
-import { ScorePill, scoreClass } from './call-bits.tsx';
+import { ScorePill, scoreClass, useScoreBands } from './call-bits.tsx';
 import { Icon } from './Icon.tsx';
 import { Badge } from './ui.tsx';
 
@@ -56,12 +56,13 @@ export function QaBadges({ needsReview, languageMismatch }: QaFlags) {
  */
 export function QaScore(p: QaFlags) {
   const { t, locale } = useT();
+  const bands = useScoreBands();
   const partial = isPartial(p.coverage);
   return (
     <span className="qa-score" data-testid="qa-score" data-coverage={p.coverage ?? ''}>
       {partial && p.score != null ? (
         <span
-          className={`score ${scoreClass(p.score)} score-partial`}
+          className={`score ${scoreClass(p.score, bands)} score-partial`}
           role="img"
           aria-label={t('qa.scorePartial', {
             score: formatScore(p.score, locale),

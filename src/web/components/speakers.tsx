@@ -1,4 +1,5 @@
 import { useT } from '../i18n/index.tsx';
+import { useFormat } from '../lib/format.ts';
 import { Alert } from './ui.tsx';
 
 /**
@@ -7,8 +8,10 @@ import { Alert } from './ui.tsx';
  */
 export function SpeakersNotice({ diarized, confidence }: { diarized: boolean; confidence: number | null }) {
   const { t } = useT();
+  const fmt = useFormat();
   if (confidence === null) return null;
-  const percent = Math.round(confidence * 100);
+  // Intl writes the sign as each language does: "57%" in English, "57 %" in Spanish.
+  const percent = fmt.percent(confidence);
   return (
     <Alert tone={diarized ? 'blue' : 'amber'}>
       {diarized ? t('speakers.separated', { percent }) : t('speakers.notSeparated', { percent })}

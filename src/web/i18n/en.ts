@@ -917,9 +917,9 @@ export const en = {
   'redaction.kind.PHONE': 'Phone number',
   'redaction.saved': 'Redaction settings saved',
   'redaction.redactedTitle': 'Redacted: {kind}',
-  'speakers.separated': 'Speakers separated automatically (confidence {percent} %).',
+  'speakers.separated': 'Speakers separated automatically (confidence {percent}).',
   'speakers.notSeparated':
-    'Mono recording with only one voice told apart: the transcript keeps a single speaker (confidence {percent} %).',
+    'Mono recording with only one voice told apart: the transcript keeps a single speaker (confidence {percent}).',
   'redaction.audioNotice': 'Redacted recording: {count} moment(s) silenced. The original was deleted.',
   'redaction.textNotice': 'Redacted transcript: {count} item(s) replaced.',
   'transcript.uncertain': 'The recogniser was unsure of this word',

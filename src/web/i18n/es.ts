@@ -918,9 +918,9 @@ export const es: Record<keyof typeof en, string> = {
   'redaction.kind.PHONE': 'Número de teléfono',
   'redaction.saved': 'Ajustes de anonimización guardados',
   'redaction.redactedTitle': 'Anonimizado: {kind}',
-  'speakers.separated': 'Interlocutores separados automáticamente (confianza del {percent} %).',
+  'speakers.separated': 'Interlocutores separados automáticamente (confianza del {percent}).',
   'speakers.notSeparated':
-    'Grabación mono en la que solo se distingue una voz: la transcripción mantiene un único interlocutor (confianza del {percent} %).',
+    'Grabación mono en la que solo se distingue una voz: la transcripción mantiene un único interlocutor (confianza del {percent}).',
   'redaction.audioNotice': 'Grabación anonimizada: {count} momento(s) silenciado(s). La original se borró.',
   'redaction.textNotice': 'Transcripción anonimizada: {count} dato(s) sustituido(s).',
   'transcript.uncertain': 'El reconocedor no estaba seguro de esta palabra',

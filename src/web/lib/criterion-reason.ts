@@ -2,8 +2,11 @@
  * A criterion's reason in the UI language, from the analysis engine's `reasonCode` and
  * `reasonParams` (src/analysis/analyze.ts). Calls analyzed before codes existed, and a language
  * model's own explanation, have no code: their English `reason` is shown as sent.
+ * Metric values arrive as raw numbers with a `unit` and are formatted here in the UI language
+ * ("64,5 %" in Spanish); calls analyzed before that carry English strings ("64.5%"), shown as sent.
  */
 import type { MessageKey } from '../i18n/index.tsx';
+import { formatDuration, formatNumber, formatPercent } from './format.ts';
 
 type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 type Params = Record<string, string | number>;
@@ -45,11 +48,30 @@ const METRICS = new Set([
   'customer_sentiment_trend',
 ]);
 
-export function criterionReason(c: ReasonSource, t: Translate): string | null {
+/** One metric number in the UI language, by the unit the engine sent; strings (older calls) as they are. */
+function metricText(v: string | number, unit: unknown, locale: string): string | number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return v;
+  switch (unit) {
+    case 'percent':
+      return formatPercent(v, locale, 1);
+    case 'seconds':
+      return formatDuration(v, locale);
+    case 'signed':
+      return new Intl.NumberFormat(locale, { maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(v);
+    case 'count':
+      return formatNumber(v, locale, 1);
+    default:
+      return v;
+  }
+}
+
+export function criterionReason(c: ReasonSource, t: Translate, locale = 'en'): string | null {
   const code = c.reasonCode;
   if (!code || !CODES.has(code)) return c.reason ?? null;
   const p = (c.reasonParams ?? {}) as Params;
   const params: Params = { ...p };
+  for (const k of ['value', 'threshold', 'min', 'max'] as const)
+    if (p[k] !== undefined) params[k] = metricText(p[k], p.unit, locale);
   if (typeof p.metric === 'string' && METRICS.has(p.metric))
     params.metric = t(`reasonMetric.${p.metric}` as MessageKey);
   // A time window reads as its own phrase ("in the first 30 s"), so the sentence stays whole in each language.

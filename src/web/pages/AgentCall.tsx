@@ -13,6 +13,7 @@ import { describeError, outcome } from '../lib/errors.ts';
 import { formatClock, formatScore, useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
+import { useDocumentTitle } from '../lib/page-title.ts';
 import { Link } from '../lib/router.tsx';
 
 const AgentCallQuery = graphql(`
@@ -54,6 +55,9 @@ export function AgentCallPage({ id }: { id: string }) {
   const [disputeKey, setDisputeKey] = useState<string | null>(null);
   const [comment, setComment] = useState('');
   const reload = () => refetch({ requestPolicy: 'network-only' });
+  // The tab names the call, as the managers' call page does, rather than the route's "Call".
+  const startedAt = data?.call?.startedAt;
+  useDocumentTitle(startedAt ? t('agentCall.title', { when: fmt.dateTime(startedAt) }) : null);
 
   if (fetching && !data) return <LoadingBlock />;
   if (error && !data) return <Alert tone="red">{describeError(i18n, error)}</Alert>;

@@ -22,6 +22,7 @@ import { Icon } from '../components/Icon.tsx';
 import { criterionReason } from '../lib/criterion-reason.ts';
 import { historyDetail } from '../lib/history-detail.ts';
 import { QaScoreNote } from '../components/qa-badges.tsx';
+import { DeliveryBadge, useAttemptsText } from '../components/delivery.tsx';
 import { Alert, Badge, Button, Card, EmptyState, LoadingBlock } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
@@ -564,7 +565,7 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
               </span>
             </div>
             {/* With evidence, the quotes below say what the reason would. */}
-            {c.reason && c.evidence.length === 0 && <p className="reason">{criterionReason(c, t)}</p>}
+            {c.reason && c.evidence.length === 0 && <p className="reason">{criterionReason(c, t, locale)}</p>}
             {c.evidence.length > 0 && (
               <div className="evidence">
                 {c.evidence.map((e, i) => (
@@ -610,7 +611,7 @@ function MetricsCard({ metrics: raw, duration }: { metrics: unknown; duration: n
   const rows: [MessageKey, string][] = [
     ['metrics.talkRatio', formatPercent(m.talk_ratio, locale)],
     ['metrics.silenceRatio', formatPercent(m.silence_ratio, locale)],
-    ['metrics.longestSilence', formatDuration(m.longest_silence_seconds)],
+    ['metrics.longestSilence', formatDuration(m.longest_silence_seconds, locale)],
     ['metrics.interruptions', formatNumber(m.interruptions, locale)],
     [
       'metrics.agentPace',
@@ -756,7 +757,7 @@ function HistoryCard({ call }: { call: CallData }) {
                 </div>
               </div>
               <span className="muted small num" title={t('callDetail.stepDuration')}>
-                {step != null ? formatStep(step) : ''}
+                {step != null ? fmt.step(step) : ''}
               </span>
             </li>
           );
@@ -766,13 +767,10 @@ function HistoryCard({ call }: { call: CallData }) {
   );
 }
 
-export function deliveryTone(status: string): 'green' | 'red' | 'amber' {
-  return status === 'SUCCEEDED' ? 'green' : status === 'FAILED' ? 'red' : 'amber';
-}
-
 function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => void }) {
   const { t } = useT();
   const fmt = useFormat();
+  const attempts = useAttemptsText();
   const role = useRole();
   const [, redeliver] = useMutation(Redeliver);
   const { busy, run } = useRedeliver(
@@ -795,11 +793,7 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
                 style={{ borderTop: 'none', borderBottom: '1px solid var(--border)' }}
               >
                 <div className="row-wrap">
-                  <Badge tone={deliveryTone(d.status)} dot>
-                    {d.status === 'PENDING' && d.attemptCount === 0
-                      ? t('delivery.PENDING_first')
-                      : t(`delivery.${d.status}` as MessageKey)}
-                  </Badge>
+                  <DeliveryBadge status={d.status} attemptCount={d.attemptCount} />
                   <code>{d.eventType}</code>
                   <span className="spacer" />
                   {roleAtLeast(role, 'ADMIN') && (
@@ -809,9 +803,9 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
                   )}
                 </div>
                 <div className="muted small" style={{ marginTop: 6 }}>
-                  {fmt.dateTime(d.createdAt)} · {t('webhook.attempts', { n: d.attemptCount })}
+                  {fmt.dateTime(d.createdAt)} · {attempts(d.attemptCount)}
                   {last
-                    ? ` · ${last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '')} · ${formatStep(last.durationMs)}`
+                    ? ` · ${last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '')} · ${fmt.step(last.durationMs)}`
                     : ''}
                   {d.nextAttemptAt && d.status === 'PENDING'
                     ? ` · ${t('webhook.nextAttempt', { at: fmt.dateTime(d.nextAttemptAt) })}`

@@ -16,14 +16,14 @@ import {
   TextField,
   useToast,
 } from '../components/ui.tsx';
-import { useT, type MessageKey } from '../i18n/index.tsx';
+import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
-import { formatRelative, formatStep, useFormat } from '../lib/format.ts';
+import { formatRelative, useFormat } from '../lib/format.ts';
+import { DeliveryBadge } from '../components/delivery.tsx';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { useFormMutation, useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
-import { deliveryTone } from './CallDetail.tsx';
 import { type Endpoint, EndpointDialog, EndpointPanel } from './webhook-endpoints.tsx';
 
 const ApiKeysQuery = graphql(`
@@ -240,6 +240,7 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
 function WebhookCard() {
   const i18n = useT();
   const { t, locale } = i18n;
+  const fmt = useFormat();
   const toast = useToast();
   const [{ data, error }, refetch] = useQuery({ query: WebhookQuery });
   const endpoints = (data?.webhookEndpoints ?? []) as Endpoint[];
@@ -357,9 +358,7 @@ function WebhookCard() {
                     <code>{d.eventType}</code>
                   </td>
                   <td>
-                    <Badge tone={deliveryTone(d.status)} dot>
-                      {t(`delivery.${d.status}` as MessageKey)}
-                    </Badge>
+                    <DeliveryBadge status={d.status} attemptCount={d.attemptCount} />
                   </td>
                   <td className="truncate" style={{ maxWidth: 200 }}>
                     {d.call ? (
@@ -374,7 +373,7 @@ function WebhookCard() {
                     {last ? (
                       <span title={last.responseExcerpt ?? last.error ?? undefined}>
                         {last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '—')} ·{' '}
-                        {formatStep(last.durationMs)}
+                        {fmt.step(last.durationMs)}
                         <span className="muted"> · {t('webhook.attempts', { n: d.attemptCount })}</span>
                       </span>
                     ) : (

@@ -4,7 +4,7 @@ import { useQuery } from 'urql';
 import { Alert, Badge, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
-import { formatDuration, formatScore, useFormat } from '../lib/format.ts';
+import { formatScore, useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { Link } from '../lib/router.tsx';
 
@@ -59,7 +59,7 @@ export function MyCallsPage() {
                   <td>
                     <Link to={`/calls/${c.id}`}>{fmt.dateTime(c.startedAt)}</Link>
                   </td>
-                  <td className="num">{formatDuration(c.durationSeconds)}</td>
+                  <td className="num">{fmt.duration(c.durationSeconds)}</td>
                   <td className="num">{formatScore(c.score, locale)}</td>
                   <td className="row-wrap">
                     {c.reviewedAt && <Badge tone="blue">{t('myCalls.reviewed')}</Badge>}

@@ -1,7 +1,14 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { TemplateQaCard, TemplateReanalysisOffer } from '../components/template-qa.tsx';
-import { callTitle, humanizeKey, LANGUAGE_CODES, scoreClass, useLanguageName } from '../components/call-bits.tsx';
+import {
+  callTitle,
+  humanizeKey,
+  LANGUAGE_CODES,
+  scoreClass,
+  useLanguageName,
+  useScoreBands,
+} from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
 import {
   Alert,
@@ -21,8 +28,9 @@ import {
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome, type ApiError } from '../lib/errors.ts';
-import { formatClock, formatDateTime, formatNumber, formatScore } from '../lib/format.ts';
+import { formatClock, formatNumber, formatScore, useFormat } from '../lib/format.ts';
 import { criterionReason } from '../lib/criterion-reason.ts';
+import { useDocumentTitle } from '../lib/page-title.ts';
 import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { Link, navigate, setNavigationGuard } from '../lib/router.tsx';
@@ -96,6 +104,8 @@ export function TemplateEditorPage({ id }: { id: string | null }) {
   const { t, lang } = useT();
   const [{ data, fetching, error }] = useQuery({ query: TemplateQuery, variables: { id: id ?? '' }, pause: !id });
   const i18n = useT();
+  // The tab names the template being edited (its saved name), or says it is a new one.
+  useDocumentTitle(id ? (data?.template?.name ?? null) : t('templates.new'));
   if (id && fetching && !data) return <LoadingBlock />;
   if (id && error) return <Alert tone="red">{describeError(i18n, error)}</Alert>;
   if (id && data && !data.template)
@@ -126,6 +136,7 @@ export function TemplateEditorPage({ id }: { id: string | null }) {
 function Editor({ id, isDefault, initial }: { id: string | null; isDefault: boolean; initial: TemplateDraft }) {
   const i18n = useT();
   const { t } = i18n;
+  const fmt = useFormat();
   const toast = useToast();
   const report = useOutcomeToast();
   const canEdit = roleAtLeast(useRole(), 'ANALYST');
@@ -488,7 +499,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                       <span className="truncate">{c.label || '—'}</span>
                       <span className="spacer" />
                       {c.critical && <Badge tone="red">{t('templates.critical')}</Badge>}
-                      <span className="num muted">{Math.round((c.weight / (totalWeight || 1)) * 100)}%</span>
+                      <span className="num muted">{fmt.percent(c.weight / (totalWeight || 1))}</span>
                     </div>
                     <div className="meter" style={{ marginTop: 4 }}>
                       <span
@@ -557,6 +568,7 @@ function CriterionEditor({
   disabled: boolean;
 }) {
   const { t } = useT();
+  const fmt = useFormat();
   const ratio = RATIO_METRICS.has(c.metric);
   const unit = ratio
     ? '%'
@@ -580,7 +592,7 @@ function CriterionEditor({
           <span className="strong truncate">{c.label || t('templates.criterionN', { n: index + 1 })}</span>
           {c.critical && <Badge tone="red">{t('templates.critical')}</Badge>}
           {(c.kind === 'phrase' || c.kind === 'forbidden') && <PhraseCount text={c.phrases} />}
-          <span className="muted small num crit-share">{Math.round(share * 100)}%</span>
+          <span className="muted small num crit-share">{fmt.percent(share)}</span>
         </>
       }
       actions={
@@ -848,6 +860,8 @@ function Collapsible({
 function PreviewPanel({ definition, canRun }: { definition: Record<string, unknown>; canRun: boolean }) {
   const i18n = useT();
   const { t, locale } = i18n;
+  const fmt = useFormat();
+  const bands = useScoreBands();
   const [{ data }] = useQuery({ query: PreviewCallsQuery });
   const [callId, setCallId] = useState('');
   const [{ data: result, fetching }, preview] = useMutation(PreviewTemplate);
@@ -876,7 +890,7 @@ function PreviewPanel({ definition, canRun }: { definition: Record<string, unkno
               {calls.map((c) => (
                 <option key={c.id} value={c.id}>
                   {callTitle(c)} · {c.agent.name} ·{' '}
-                  {formatDateTime(c.startedAt, locale, { dateStyle: 'short', timeStyle: 'short' })}
+                  {fmt.dateTime(c.startedAt, { dateStyle: 'short', timeStyle: 'short' })}
                 </option>
               ))}
             </SelectField>
@@ -911,7 +925,10 @@ function PreviewPanel({ definition, canRun }: { definition: Record<string, unkno
         <div data-testid="preview-result">
           <div className="card-body" style={{ borderTop: '1px solid var(--border)' }}>
             <div className="row">
-              <span className={`score ${scoreClass(p.score)}`} style={{ fontSize: 18, height: 34, minWidth: 60 }}>
+              <span
+                className={`score ${scoreClass(p.score, bands)}`}
+                style={{ fontSize: 18, height: 34, minWidth: 60 }}
+              >
                 {formatScore(p.score, locale)}
               </span>
               <div className="stack-sm" style={{ gap: 0 }}>
@@ -937,7 +954,7 @@ function PreviewPanel({ definition, canRun }: { definition: Record<string, unkno
                       : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
                   </span>
                 </div>
-                {c.reason && <p className="reason">{criterionReason(c, t)}</p>}
+                {c.reason && <p className="reason">{criterionReason(c, t, locale)}</p>}
                 {c.evidence.slice(0, 2).map((e, k) => (
                   <p key={k} className="reason">
                     <span className="num">{formatClock(e.start)}</span> “{e.quote}”

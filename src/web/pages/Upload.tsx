@@ -4,7 +4,7 @@ import { Icon } from '../components/Icon.tsx';
 import { Alert, Badge, Button, Card, PageHeader, ProgressBar, SelectField } from '../components/ui.tsx';
 import { hasKey, useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
-import { formatBytes } from '../lib/format.ts';
+import { formatBytes, useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { Link } from '../lib/router.tsx';
 import { looksLikeAudio, uploadFile, type UploadResult } from '../lib/upload.ts';
@@ -30,6 +30,7 @@ const CONCURRENCY = 2;
 
 export function UploadPage() {
   const i18n = useT();
+  const fmt = useFormat();
   const { t, locale } = i18n;
   const [{ data }] = useQuery({ query: UploadOptionsQuery });
   const [agentId, setAgentId] = useState('');
@@ -255,7 +256,7 @@ export function UploadPage() {
                   </div>
                   <div>
                     {it.state === 'waiting' && <Badge>{t('upload.waiting')}</Badge>}
-                    {it.state === 'uploading' && <Badge tone="blue">{Math.round(it.progress * 100)}%</Badge>}
+                    {it.state === 'uploading' && <Badge tone="blue">{fmt.percent(it.progress)}</Badge>}
                     {it.state === 'failed' && <Badge tone="red">{t('upload.failed')}</Badge>}
                     {it.state === 'done' && it.result?.id && (
                       <Link className="btn btn-sm" to={`/calls/${it.result.id}`}>
