@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../support/browser.ts';
 
 const [url, email, password, lang = 'en', ...pages] = process.argv.slice(2);
 if (!url || !email || !password) throw new Error('usage: shoot.ts <url> <email> <password> [lang] [pages…]');
@@ -14,16 +15,7 @@ const out = path.resolve('test-results/screenshots');
 mkdirSync(out, { recursive: true });
 const browser = await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), 'escucha-shoot-')), {
   executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-sync',
-  ],
+  args: CHROMIUM_ARGS,
   viewport: { width: Number(process.env.W ?? 1440), height: Number(process.env.H ?? 900) },
   locale: lang === 'es' ? 'es-ES' : 'en-US',
 });
