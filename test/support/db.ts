@@ -34,6 +34,17 @@ export async function createTestDb(): Promise<TestDb> {
       await pool.end();
       const a = new pg.Client({ connectionString: adminUrl });
       await a.connect();
+      // $disconnect starts ending the pool's clients without waiting for their sockets; a FORCE drop
+      // that terminates one still ending makes that client emit an error nobody listens to any more
+      // (an unhandled error in whatever file runs next). So wait, briefly, for the file's connections
+      // to go; FORCE remains for a connection some test leaked.
+      for (let i = 0; i < 100; i++) {
+        const [open] = (
+          await a.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])
+        ).rows;
+        if (!open?.n) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
     },
