@@ -2,7 +2,7 @@
 // languages counted as one, a failed criterion, a critical fail; and the options the list offers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../support/db.ts';
-import { insertCall, seedData } from './fixtures.ts';
+import { criterionResult as result, insertCall, seedData } from './fixtures.ts';
 import { seedAccount, startGraphql, type Harness } from './support.ts';
 
 let t: TestDb;
@@ -10,17 +10,6 @@ let h: Harness;
 let acme: Awaited<ReturnType<typeof seedAccount>>;
 let data: Awaited<ReturnType<typeof seedData>>;
 let second: { id: string };
-
-const result = (key: string, label: string, outcome: 'passed' | 'failed', critical = false) => ({
-  key,
-  label,
-  kind: 'phrase',
-  result: outcome,
-  points: outcome === 'passed' ? 5 : 0,
-  max_points: 5,
-  critical,
-  evidence: [],
-});
 
 beforeAll(async () => {
   t = await createTestDb();

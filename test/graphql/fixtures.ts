@@ -156,3 +156,15 @@ export async function seedData(db: Db, accountId: string, label: string, invited
   await db.call.update({ where: { id: call.id }, data: { openDisputes: 1 } });
   return { agent, template, campaign, call, endpoint, delivery, apiKey, invitation, dispute };
 }
+
+/** One phrase criterion's stored result (5 points), for calls seeded straight into `criteria`. */
+export const criterionResult = (key: string, label: string, outcome: 'passed' | 'failed', critical = false) => ({
+  key,
+  label,
+  kind: 'phrase',
+  result: outcome,
+  points: outcome === 'passed' ? 5 : 0,
+  max_points: 5,
+  critical,
+  evidence: [],
+});

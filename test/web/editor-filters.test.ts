@@ -3,39 +3,25 @@
 // unsaved edits are dropped (sidebar link, back button, tab close); the calls list takes several
 // agents, one topic for both template languages, a failed criterion and critical fails, and shows
 // the matching line while searching; a user renames themselves; axe finds nothing on the way.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { insertCall } from '../graphql/fixtures.ts';
+import { criterionResult as result, insertCall } from '../graphql/fixtures.ts';
+import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
 const AXE = path.resolve('node_modules/axe-core/axe.min.js');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
 
 let t: TestDb;
 let svc: TestService;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-let profile: string;
 let owner: { email: string; password: string };
 let templateId: string;
-const errors: string[] = [];
 
 const phrases = (k: number) => Array.from({ length: 11 }, (_, i) => `phrase ${k} number ${i}`);
-const result = (key: string, label: string, outcome: 'passed' | 'failed', critical = false) => ({
-  key,
-  label,
-  kind: 'phrase',
-  result: outcome,
-  points: outcome === 'passed' ? 5 : 0,
-  max_points: 5,
-  critical,
-  evidence: [],
-});
 
 beforeAll(async () => {
   await buildWeb({ ifStale: true, quiet: true });
@@ -108,21 +94,12 @@ beforeAll(async () => {
       },
     );
   }
-  profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1366, height: 900 },
-    locale: 'en-US',
-    bypassCSP: true,
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  browser = await launchChromium({ viewport: { width: 1366, height: 900 }, bypassCSP: true });
+  page = browser.page;
 }, 240_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await svc?.stop();
   await t?.drop();
 });
@@ -254,6 +231,6 @@ describe('template editor, filters and rename (issue 11)', () => {
     await page.locator('.user-chip').getByText('Marta Gómez').waitFor();
     await page.reload();
     await expect.poll(() => page.locator('input[name="display-name"]').inputValue()).toBe('Marta Gómez');
-    expect(errors).toEqual([]);
+    expect(browser.errors).toEqual([]);
   }, 60_000);
 });
