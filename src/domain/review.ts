@@ -97,6 +97,35 @@ export async function templateOf(tx: Tx | Db, templateId: string | null): Promis
   return parsed?.ok ? parsed.template : null;
 }
 
+/**
+ * Writes `criteria` as the call's effective results with the totals they give, and who reviewed
+ * them last (`null` when the results are automatic again). The one writer of those columns for
+ * overrides and for discarded reviews, so they never drift apart.
+ */
+export async function writeEffectiveCriteria(
+  tx: Tx,
+  callId: string,
+  criteria: CriterionResult[],
+  template: TemplateDefinition | null,
+  reviewed: { at: Date; byId: string } | null,
+  autoScore?: number | null,
+) {
+  const totals = effectiveTotals(criteria, template);
+  await tx.call.update({
+    where: { id: callId },
+    data: {
+      criteria: criteria as object[],
+      score: totals.score,
+      coverage: totals.coverage,
+      needsReview: totals.needsReview,
+      ...(autoScore !== undefined ? { autoScore } : {}),
+      reviewedAt: reviewed?.at ?? null,
+      reviewedById: reviewed?.byId ?? null,
+    },
+  });
+  return totals;
+}
+
 /** Locks the call's row for the rest of the transaction, so two reviewers (or a review and an analysis) queue up. */
 export async function lockCall(tx: Tx, accountId: string, callId: string) {
   await tx.$queryRaw`SELECT id FROM calls WHERE id = ${callId}::uuid AND account_id = ${accountId}::uuid FOR UPDATE`;
@@ -112,19 +141,7 @@ export async function discardReviews(tx: Tx, reviewer: Reviewer, callId: string,
   const criteria = parseColumn(Criteria, call?.criteria) ?? [];
   if (!call || !criteria.some((c) => c.auto_result !== undefined)) return;
   const template = await templateOf(tx, call.templateId);
-  const auto = automaticCriteria(criteria, template);
-  const totals = effectiveTotals(auto, template);
-  await tx.call.update({
-    where: { id: call.id },
-    data: {
-      criteria: auto as object[],
-      score: totals.score,
-      coverage: totals.coverage,
-      needsReview: totals.needsReview,
-      reviewedAt: null,
-      reviewedById: null,
-    },
-  });
+  const totals = await writeEffectiveCriteria(tx, call.id, automaticCriteria(criteria, template), template, null);
   for (const c of criteria.filter((x) => x.auto_result !== undefined)) {
     await tx.criterionReview.create({
       data: {

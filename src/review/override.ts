@@ -5,12 +5,12 @@ import { recordAudit } from '../domain/audit.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import {
   cleanNote,
-  effectiveTotals,
   lockCall,
   type Reviewer,
   templateOf,
   weightOf,
   withResult,
+  writeEffectiveCriteria,
 } from '../domain/review.ts';
 import { enqueueCallReviewed, refreshCallAnalyzedPayloads } from '../webhooks/enqueue.ts';
 
@@ -59,20 +59,15 @@ export async function overrideInTx(
     auto_result: auto,
     review: { note, by_id: reviewer.id, by_name: reviewer.name, at: now.toISOString() },
   };
-  const totals = effectiveTotals(criteria, template);
-  await tx.call.update({
-    where: { id: call.id },
-    data: {
-      criteria: criteria as object[],
-      score: totals.score,
-      coverage: totals.coverage,
-      needsReview: totals.needsReview,
-      // Calls analyzed before reviews existed got auto_score in the migration; this covers any other.
-      autoScore: call.autoScore ?? call.score,
-      reviewedAt: now,
-      reviewedById: reviewer.id,
-    },
-  });
+  // Calls analyzed before reviews existed got auto_score in the migration; the last argument covers any other.
+  const totals = await writeEffectiveCriteria(
+    tx,
+    call.id,
+    criteria,
+    template,
+    { at: now, byId: reviewer.id },
+    call.autoScore ?? call.score,
+  );
   const review = await tx.criterionReview.create({
     data: {
       accountId: reviewer.accountId,
