@@ -16,6 +16,7 @@ export const ERRORS = {
   // Hostile or stalled input (issue 16): the client sent too much, too slowly, or broken text.
   payload_too_large: { kind: 'request', status: 413 },
   request_timeout: { kind: 'request', status: 408 },
+  headers_too_large: { kind: 'request', status: 431 },
 
   unauthorized: { kind: 'unauthenticated', status: 401 },
   invalid_credentials: { kind: 'credentials', status: 401 },

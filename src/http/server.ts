@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AppContext } from '../app/context.ts';
+import { type ErrorCode, httpStatusOf } from '../domain/errors.ts';
 import { logContext } from '../log.ts';
 import { sendError } from './respond.ts';
 
@@ -80,11 +82,40 @@ export function createHttpServer(app: AppContext, routes: Route[], fallback?: Ha
       }
     });
   });
+  server.on('clientError', answerClientError);
   // Uploads of ~20 MB over slow links need time; idle sockets do not.
   server.requestTimeout = 10 * 60_000;
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   return server;
+}
+
+/**
+ * Errors Node's HTTP parser raises before a request exists (headers over 16 KB, a broken request
+ * line or chunk, the 30 s header timeout) get the same `{error:{code,message}}` JSON as every other
+ * answer (intake document §1), written straight to the socket as Node's own handler would.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [code, message]: [ErrorCode, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? ['headers_too_large', 'The request headers are larger than 16 KB.']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['request_timeout', 'The request headers did not arrive in time.']
+        : ['bad_request', 'The request is not valid HTTP.'];
+  const status = httpStatusOf(code);
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Cache-Control: no-store\r\nConnection: close\r\n\r\n' +
+      body,
+  );
 }
 
 function findRoute(routes: Route[], method: string, pathname: string) {

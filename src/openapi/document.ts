@@ -8,7 +8,10 @@ const ERRORS: Record<string, { description: string; codes: Record<string, string
   '400': {
     description:
       'Malformed request: not multipart/form-data, malformed multipart, no `file` part, two `file` parts, an empty file, or a whole body of 20 MB (20 × 1,048,576 bytes) or more — by `Content-Length` before reading, or counted while streaming (the connection is then closed).',
-    codes: { bad_request: 'The request body must be less than 20 MB (20971520 bytes).' },
+    codes: {
+      bad_request: 'The request body must be less than 20 MB (20971520 bytes).',
+      invalid_text: 'customer_name holds a NUL character or broken Unicode.',
+    },
   },
   '401': {
     description: 'Missing, malformed, unknown or revoked API key.',
@@ -21,6 +24,11 @@ const ERRORS: Record<string, { description: string; codes: Record<string, string
     description:
       'The minute reservation (one minute per started megabyte of the file) exceeds the minutes available in the period.',
     codes: { no_minutes: 'This recording needs 3 minutes but only 1 are available this period.' },
+  },
+  '408': {
+    description:
+      'Nothing received for `INTAKE_IDLE_TIMEOUT_SECONDS`, the body arriving under the floor rate over a minute, or headers not complete within 30 s; the temporary file is removed.',
+    codes: { request_timeout: 'Nothing was received for 30 s; the upload was cut.' },
   },
   '415': {
     description:
@@ -40,6 +48,16 @@ const ERRORS: Record<string, { description: string; codes: Record<string, string
     description: 'Too many requests for the account (`INTAKE_RATE_PER_MINUTE` per api process, 120 by default).',
     codes: { rate_limited: 'Too many requests for this account; retry in 12 s.' },
     headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.', example: 12 } },
+  },
+  '431': {
+    description: 'The request headers are larger than 16 KB (answered by the HTTP layer, with the same JSON body).',
+    codes: { headers_too_large: 'The request headers are larger than 16 KB.' },
+  },
+  '507': {
+    description:
+      'The disk for recordings is full or failing, or its free space is below `MIN_FREE_DISK_MB`: nothing was stored or charged; retry later.',
+    codes: { insufficient_storage: 'Recordings cannot be stored right now; retry in 60 s.' },
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.', example: 60 } },
   },
   '500': {
     description: 'Anything unexpected; the message carries the request id to quote.',

@@ -1,5 +1,6 @@
 // Rules of the intake document (../shared/spec/000_39f1f6aeb7837f7f.txt) that no other test
 // asserted, found by the spec audit of lane-audit. Each test names the section it checks.
+import net from 'node:net';
 import type { JobHelpers } from 'graphile-worker';
 import { createAgent } from '../../src/domain/agents.ts';
 import { createCampaign, setCampaignArchived } from '../../src/domain/campaigns.ts';
@@ -86,6 +87,49 @@ describe('§1 general conventions: responses are JSON in UTF-8, for success and 
       expect(Object.keys(r.body)).toEqual(['error']);
       expect(r.body.error.message).toMatch(/[A-Za-z]{3,} [A-Za-z]{2,}/);
     }
+  });
+});
+
+describe("§1 errors raised by Node's HTTP parser carry the JSON error body too", () => {
+  /** Sends raw bytes and reads the whole answer: these requests are too broken for an HTTP client. */
+  const raw = (url: string, bytes: string) =>
+    new Promise<{ status: number; type: string | undefined; body: unknown }>((resolve, reject) => {
+      const { hostname, port } = new URL(url);
+      const socket = net.connect(Number(port), hostname, () => socket.write(bytes));
+      const chunks: Buffer[] = [];
+      socket.on('data', (c) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const [head = '', body = ''] = text.split('\r\n\r\n');
+        resolve({
+          status: Number(head.split(' ')[1]),
+          type: /^content-type: (.*)$/im.exec(head)?.[1],
+          body: body ? JSON.parse(body) : null,
+        });
+      });
+    });
+
+  test('headers over 16 KB → 431 headers_too_large; a broken request line → 400 bad_request', async ({
+    service,
+    seed,
+  }) => {
+    const s = await seed();
+    const big = await fetch(`${service.url}/v1/calls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.key}`, 'x-trace': 'x'.repeat(20_000) },
+      body: new FormData(),
+    });
+    expect(big.status).toBe(431);
+    expect(big.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await big.json()).toEqual({ error: { code: 'headers_too_large', message: expect.stringMatching(/16 KB/) } });
+
+    const broken = await raw(service.url, 'POST /v1/calls HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n');
+    expect(broken).toEqual({
+      status: 400,
+      type: 'application/json; charset=utf-8',
+      body: { error: { code: 'bad_request', message: expect.any(String) } },
+    });
   });
 });
 

@@ -17,9 +17,20 @@ describe('started_at', () => {
     expect(p('2024-05-06').kind).toBe('unparseable');
   });
 
-  it('Unix seconds and Unix milliseconds (≥ 10^12)', () => {
+  it('ISO 8601 basic form (20240506T100000Z, ±hhmm, fractions)', () => {
+    expect(p('20240506T100000Z')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
+    expect(p('20240506T120000+0200')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
+    expect(p('20240506T1000Z')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
+    expect(p('20240506T100000,5-01')).toEqual({ kind: 'ok', date: new Date('2024-05-06T11:00:00.500Z') });
+    expect(p('20240230T100000Z').kind).toBe('unparseable');
+    expect(p('20240506T100000').kind).toBe('unparseable');
+  });
+
+  it('Unix seconds and Unix milliseconds', () => {
     expect(p('1714989600')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
     expect(p('1714989600000')).toEqual({ kind: 'ok', date: new Date('2024-05-06T10:00:00Z') });
+    // Milliseconds of 2000–2001 are below 10^12 and still read as milliseconds, not as seconds of year 32,000.
+    expect(p('959817600000')).toEqual({ kind: 'ok', date: new Date('2000-06-01T00:00:00Z') });
   });
 
   it('impossible calendar dates and words are unparseable', () => {

@@ -67,7 +67,20 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers).toEqual([{ url: 'https://escucha.test/v1' }]);
     const op = doc.paths['/calls'].post;
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '201', '400', '401', '402', '415', '422', '429', '500']);
+    expect(Object.keys(op.responses).sort()).toEqual([
+      '200',
+      '201',
+      '400',
+      '401',
+      '402',
+      '408',
+      '415',
+      '422',
+      '429',
+      '431',
+      '500',
+      '507',
+    ]);
     expect(Object.keys(doc.components.schemas.CallUpload.properties).sort()).toEqual([
       'agent_code',
       'agent_name',
