@@ -11,9 +11,11 @@ import {
   reportCriteria,
   reportDisputes,
   reportScoreDistribution,
+  reportSentiment,
   reportTopics,
   reportTrend,
   type ScoreBand,
+  type SentimentPoint,
   type TopicPoint,
   type TrendPoint,
 } from '../../src/domain/reports.ts';
@@ -89,6 +91,47 @@ const BreakdownRowRef = builder.objectRef<BreakdownRow>('ReportBreakdownRow').im
       nullable: true,
       description: 'averageScore − previousAverageScore in points; null without calls in either period.',
     }),
+    averageCustomerSentiment: t.exposeFloat('averageCustomerSentiment', {
+      nullable: true,
+      description:
+        "Mean of the customer's overall sentiment (−1…1, three decimals) over the period's calls that have one; null when none has (mono calls without separated voices).",
+    }),
+    customerImprovedShare: t.exposeFloat('customerImprovedShare', {
+      nullable: true,
+      description:
+        'Of the calls with a customer trend, the share (0–1) where the customer ended at least 0.1 better than they started.',
+    }),
+    customerWorsenedShare: t.exposeFloat('customerWorsenedShare', {
+      nullable: true,
+      description: 'Of the calls with a customer trend, the share (0–1) where the customer ended at least 0.1 worse.',
+    }),
+  }),
+});
+
+const SentimentPointRef = builder.objectRef<SentimentPoint>('ReportSentimentPoint').implement({
+  description: "The customers' sentiment in one bucket (days, weeks or months of the account).",
+  fields: (t) => ({
+    period: t.exposeString('period', { description: 'First day of the bucket, YYYY-MM-DD.' }),
+    calls: t.exposeInt('calls', { description: 'Scored calls.' }),
+    sentimentCalls: t.exposeInt('sentimentCalls', {
+      description: "Of those, calls with a customer sentiment (none on mono calls whose voices weren't separated).",
+    }),
+    averageCustomerSentiment: t.exposeFloat('averageCustomerSentiment', {
+      nullable: true,
+      description: "Mean of the customer's overall sentiment over `sentimentCalls`, −1…1, three decimals.",
+    }),
+    trendCalls: t.exposeInt('trendCalls', {
+      description: 'Calls with a customer trend (the customer spoke at least twice).',
+    }),
+    improved: t.exposeInt('improved', {
+      description:
+        'Of `trendCalls`, calls where the customer ended at least 0.1 better than they started (the call page\'s "Improved").',
+    }),
+    worsened: t.exposeInt('worsened', {
+      description: 'Of `trendCalls`, calls where the customer ended at least 0.1 worse (the call page\'s "Got worse").',
+    }),
+    improvedShare: t.exposeFloat('improvedShare', { nullable: true, description: 'improved / trendCalls, 0–1.' }),
+    worsenedShare: t.exposeFloat('worsenedShare', { nullable: true, description: 'worsened / trendCalls, 0–1.' }),
   }),
 });
 
@@ -164,6 +207,11 @@ const ReportTopics = rowsType<TopicPoint>(
   'Scored calls per topic and bucket, oldest first, the biggest topic first within a bucket.',
   TopicPointRef,
 );
+const ReportSentiment = rowsType<SentimentPoint>(
+  'ReportSentiment',
+  "The customers' sentiment per bucket, oldest first; buckets without scored calls are left out.",
+  SentimentPointRef,
+);
 const ReportDisputes = rowsType<DisputePoint>(
   'ReportDisputes',
   'Disputes opened and resolved per bucket, oldest first; buckets with neither are left out.',
@@ -189,7 +237,7 @@ builder.queryFields((t) => ({
     authScopes: { member: true },
     errors: directErrors,
     description:
-      'Per agent: calls, average, coverage, critical fails, and the change against the previous period of the same length. Errors: `invalid_input`.',
+      "Per agent: calls, average, coverage, critical fails, the change against the previous period of the same length, and the customers' sentiment. Errors: `invalid_input`.",
     args: { filter: t.arg({ type: ReportFilter, required: true }) },
     resolve: async (_r, args, ctx) => ({
       rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), 'agent'),
@@ -237,6 +285,20 @@ builder.queryFields((t) => ({
     },
     resolve: async (_r, args, ctx) => ({
       rows: await reportTopics(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
+    }),
+  }),
+  reportSentiment: t.field({
+    type: ReportSentiment,
+    authScopes: { member: true },
+    errors: directErrors,
+    description:
+      "The customer's average sentiment and how many customers ended better or worse than they started, per day, week or month. Errors: `invalid_input`.",
+    args: {
+      filter: t.arg({ type: ReportFilter, required: true }),
+      interval: t.arg({ type: ReportIntervalEnum, required: true }),
+    },
+    resolve: async (_r, args, ctx) => ({
+      rows: await reportSentiment(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
     }),
   }),
   reportDisputes: t.field({

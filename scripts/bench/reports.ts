@@ -3,7 +3,8 @@
 // The dashboard at a million calls (issue 10.5). Seeds one account in a throwaway database straight
 // with SQL — a year of calls from 100 agents, each working one of 8 campaigns (6 Spanish, 2
 // English) plus calls without a campaign, scored with the campaign language's template of six
-// criteria, 2 % flagged language_mismatch, 12 topics, 90 % analyzed, 1 % of those disputed — then builds the rollups the
+// criteria, 2 % flagged language_mismatch, 12 topics, 90 % analyzed, 1 % of those disputed, a customer sentiment on 95 %
+// of the analyzed calls and a customer trend on 85 % — then builds the rollups the
 // way a time zone change does (report_rebuild), starts the real service (api role) in a child
 // process, signs in and sends exactly the GraphQL documents of src/web/pages/Dashboard.tsx for the
 // dashboard's default (last 30 days by day), the same narrowed to one agent, a quarter by week and
@@ -143,7 +144,8 @@ async function seed(url: string): Promise<Seeded> {
                       FROM campaigns WHERE account_id = $1),
               tp AS (SELECT array_agg(id ORDER BY name) AS ids FROM templates WHERE account_id = $1),
               x AS (SELECT g, random() AS r, random() AS u1, random() AS u2, random() AS u3, random() AS u4,
-                           random() AS u5, random() AS u6, floor(random() * 100)::int AS ag
+                           random() AS u5, random() AS u6, random() AS u7, random() AS u8, random() AS u9,
+                           floor(random() * 100)::int AS ag
                       FROM generate_series($3::int, $4::int) g),
               y AS (SELECT x.*,
                            CASE WHEN r < 0.90 THEN 'analyzed' WHEN r < 0.95 THEN 'transcribed' ELSE 'failed' END AS st,
@@ -156,7 +158,7 @@ async function seed(url: string): Promise<Seeded> {
          INSERT INTO calls (id, account_id, source, status, agent_id, campaign_id, template_id, started_at, language,
                             language_mismatch, file_name, file_size, file_sha256, content_type, storage_key,
                             duration_seconds, channels, reserved_minutes, used_minutes, period, score, coverage,
-                            criteria, topic, analyzed_at)
+                            criteria, topic, analyzed_at, customer_sentiment, customer_sentiment_trend)
          SELECT gen_random_uuid(), $1, 'api', st::"CallStatus", a.ids[1 + ag],
                 CASE WHEN camp IS NULL THEN NULL ELSE c.ids[camp] END,
                 CASE WHEN st = 'failed' THEN NULL WHEN lang = 'en' THEN tp.ids[1] ELSE tp.ids[2] END,
@@ -177,7 +179,11 @@ async function seed(url: string): Promise<Seeded> {
                            'critical', k.i = 3, 'evidence', '[]'::jsonb) ORDER BY k.i)
                     FROM unnest(${`ARRAY[${CRITERIA.map((k) => `'${k}'`).join(', ')}]`}) WITH ORDINALITY AS k (key, i)) END,
                 CASE WHEN st = 'analyzed' THEN (ARRAY[${TOPICS.map((t) => `'${t}'`).join(', ')}])[1 + floor(u1 * u1 * ${TOPICS.length})::int] END,
-                CASE WHEN st = 'analyzed' THEN now() END
+                CASE WHEN st = 'analyzed' THEN now() END,
+                -- Customer sentiment (three decimals, as the analysis writes it): none on the 5 % of mono
+                -- calls whose voices were not separated, no trend with too few customer turns (10 % more).
+                CASE WHEN st = 'analyzed' AND u7 >= 0.05 THEN round((u8 * 1.6 - 0.7)::numeric, 3) END,
+                CASE WHEN st = 'analyzed' AND u7 >= 0.15 THEN round((u9 * 2.4 - 1.1)::numeric, 3) END
            FROM y, a, c, tp`,
         [account.id, CALLS, start, end, YEAR_START],
       );
@@ -317,6 +323,7 @@ async function main() {
         ['DashboardCriteria', false],
         ['DashboardDistribution', false],
         ['DashboardTopics', true],
+        ['DashboardSentiment', true],
         ['DashboardDisputes', true],
       ] as const;
       const RANGES = [
@@ -382,6 +389,14 @@ async function main() {
             `per agent, ${label}`,
             `SELECT c.agent_id, count(*), avg(c.score) ${calls} GROUP BY 1`,
             `SELECT r.agent_id, sum(r.calls), sum(r.score_sum) / sum(r.calls) FROM report_days r ${rollup} GROUP BY 1`,
+            params,
+          );
+          await pair(
+            `customer sentiment over time, ${label}`,
+            `SELECT (c.started_at AT TIME ZONE a.time_zone)::date, avg(c.customer_sentiment),
+                    count(*) FILTER (WHERE c.customer_sentiment_trend >= 0.1), count(c.customer_sentiment_trend) ${calls} GROUP BY 1`,
+            `SELECT r.day, sum(r.customer_sentiment_sum) / nullif(sum(r.customer_sentiment_calls), 0), sum(r.customer_improved),
+                    sum(r.customer_trend_calls) FROM report_days r ${rollup} GROUP BY 1`,
             params,
           );
           await pair(

@@ -10,7 +10,8 @@ import { DomainError } from './errors.ts';
  * report_topic_days). Days are calendar days in the account's time zone; weeks (ISO, from Monday)
  * and months are made of those days, so every bucket is the account's own. Only scored calls
  * (status `analyzed` with a score) count; calls flagged `language_mismatch` are left out unless the
- * filter asks for them. A year of a 1,000,000-call account is a few tens of thousands of rollup
+ * filter asks for them. The customer's sentiment (issue 14) rides in report_days too (migration
+ * 20261126600000_report_sentiment). A year of a 1,000,000-call account is a few tens of thousands of rollup
  * rows, never the calls.
  */
 
@@ -130,6 +131,8 @@ const bucket = (interval: ReportInterval) => Prisma.sql`date_trunc(${interval}, 
 
 const round1 = (v: unknown) => (v == null ? null : Math.round(Number(v) * 10) / 10);
 const ratio = (v: unknown) => (v == null ? null : Math.round(Number(v) * 1000) / 1000);
+/** Sentiment scores are written with three decimals (src/analysis/sentiment.ts); averages too. */
+const round3 = ratio;
 const dayText = (d: Date) => d.toISOString().slice(0, 10);
 
 export interface TrendPoint {
@@ -181,6 +184,11 @@ export interface BreakdownRow {
   previousAverageScore: number | null;
   /** averageScore − previousAverageScore, in points; null when either is unknown. */
   change: number | null;
+  /** Mean of the customer's overall sentiment (−1..1) over the calls that have one. */
+  averageCustomerSentiment: number | null;
+  /** Of the calls with a customer trend, the share (0–1) where the customer ended better / worse. */
+  customerImprovedShare: number | null;
+  customerWorsenedShare: number | null;
 }
 
 const BREAKDOWNS = {
@@ -207,9 +215,13 @@ export async function reportBreakdown(
       critical_fails: number;
       prev_calls: number;
       prev_score: unknown;
+      sentiment: unknown;
+      improved: unknown;
+      worsened: unknown;
     }[]
   >`
-    SELECT g.id::text AS id, ${name} AS name, g.calls, g.score, g.coverage, g.critical_fails, g.prev_calls, g.prev_score
+    SELECT g.id::text AS id, ${name} AS name, g.calls, g.score, g.coverage, g.critical_fails, g.prev_calls, g.prev_score,
+           g.sentiment, g.improved, g.worsened
       FROM (SELECT ${key} AS id,
                    coalesce(sum(r.calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::int AS calls,
                    sum(r.score_sum) FILTER (WHERE r.day >= ${f.from}::date)
@@ -219,7 +231,13 @@ export async function reportBreakdown(
                    coalesce(sum(r.critical_fails) FILTER (WHERE r.day >= ${f.from}::date), 0)::int AS critical_fails,
                    coalesce(sum(r.calls) FILTER (WHERE r.day < ${f.from}::date), 0)::int AS prev_calls,
                    sum(r.score_sum) FILTER (WHERE r.day < ${f.from}::date)
-                     / nullif(sum(r.calls) FILTER (WHERE r.day < ${f.from}::date), 0) AS prev_score
+                     / nullif(sum(r.calls) FILTER (WHERE r.day < ${f.from}::date), 0) AS prev_score,
+                   sum(r.customer_sentiment_sum) FILTER (WHERE r.day >= ${f.from}::date)
+                     / nullif(sum(r.customer_sentiment_calls) FILTER (WHERE r.day >= ${f.from}::date), 0) AS sentiment,
+                   sum(r.customer_improved) FILTER (WHERE r.day >= ${f.from}::date)
+                     / nullif(sum(r.customer_trend_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::numeric AS improved,
+                   sum(r.customer_worsened) FILTER (WHERE r.day >= ${f.from}::date)
+                     / nullif(sum(r.customer_trend_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::numeric AS worsened
               FROM report_days r
              WHERE ${where(accountId, f, Prisma.sql`(${rangeRows(prev.from, prev.to, true)} OR ${rangeRows(f.from, f.to, true)})`)}
              GROUP BY 1) g
@@ -241,8 +259,73 @@ export async function reportBreakdown(
         averageScore == null || previousAverageScore == null
           ? null
           : Math.round((averageScore - previousAverageScore) * 10) / 10,
+      averageCustomerSentiment: round3(r.sentiment),
+      customerImprovedShare: ratio(r.improved),
+      customerWorsenedShare: ratio(r.worsened),
     };
   });
+}
+
+export interface SentimentPoint {
+  /** First day of the bucket (YYYY-MM-DD, account time zone). */
+  period: string;
+  /** Scored calls in the bucket. */
+  calls: number;
+  /** Of those, calls with a customer sentiment (none on a mono call whose voices were not separated). */
+  sentimentCalls: number;
+  /** Mean of the customer's overall sentiment, −1..1, three decimals. */
+  averageCustomerSentiment: number | null;
+  /** Calls with a customer trend (at least two customer turns). */
+  trendCalls: number;
+  /** Of those, calls where the customer ended at least 0.1 better / worse than they started. */
+  improved: number;
+  worsened: number;
+  /** improved / trendCalls and worsened / trendCalls, 0–1. */
+  improvedShare: number | null;
+  worsenedShare: number | null;
+}
+
+/**
+ * How customers felt per day, week or month (issue 14): the mean of their overall sentiment and how
+ * many ended better or worse than they started, from the same rollups as the score trend.
+ */
+export async function reportSentiment(
+  db: Db,
+  accountId: string,
+  f: ReportFilter,
+  interval: ReportInterval,
+): Promise<SentimentPoint[]> {
+  const rows = await db.$queryRaw<
+    {
+      period: Date;
+      calls: number;
+      sentiment_calls: number;
+      sentiment_sum: unknown;
+      trend_calls: number;
+      improved: number;
+      worsened: number;
+    }[]
+  >`
+    SELECT ${bucket(interval)} AS period, sum(r.calls)::int AS calls,
+           sum(r.customer_sentiment_calls)::int AS sentiment_calls, sum(r.customer_sentiment_sum) AS sentiment_sum,
+           sum(r.customer_trend_calls)::int AS trend_calls,
+           sum(r.customer_improved)::int AS improved, sum(r.customer_worsened)::int AS worsened
+      FROM report_days r
+     WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
+     GROUP BY 1
+    HAVING sum(r.calls) > 0
+     ORDER BY 1`;
+  return rows.map((r) => ({
+    period: dayText(r.period),
+    calls: r.calls,
+    sentimentCalls: r.sentiment_calls,
+    averageCustomerSentiment: r.sentiment_calls > 0 ? round3(Number(r.sentiment_sum) / r.sentiment_calls) : null,
+    trendCalls: r.trend_calls,
+    improved: r.improved,
+    worsened: r.worsened,
+    improvedShare: r.trend_calls > 0 ? ratio(r.improved / r.trend_calls) : null,
+    worsenedShare: r.trend_calls > 0 ? ratio(r.worsened / r.trend_calls) : null,
+  }));
 }
 
 export interface CriterionRow {

@@ -9,6 +9,7 @@ import {
   reportCriteria,
   reportDisputes,
   reportScoreDistribution,
+  reportSentiment,
   reportTopics,
   reportTrend,
 } from '../domain/reports.ts';
@@ -29,6 +30,7 @@ export const REPORT_TABLES = [
   'criteria',
   'distribution',
   'topics',
+  'sentiment',
   'disputes',
 ] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
@@ -40,7 +42,7 @@ const pct = (v: number | null) => (v == null ? null : Math.round(v * 1000) / 10)
 /**
  * Reads the filter from a query string with the names of the GraphQL `ReportFilter` input (from,
  * to, agentIds, campaignIds, templateIds, languages, includeLanguageMismatch) plus `interval`
- * (day, week, month) for the trend, topics and disputes. Lists may repeat the parameter or be comma-separated.
+ * (day, week, month) for the trend, topics, sentiment and disputes. Lists may repeat the parameter or be comma-separated.
  */
 export function reportParamsFromQuery(q: URLSearchParams): { filter: ReportFilter; interval: ReportInterval } {
   for (const [name, value] of q) assertCleanText(value, name);
@@ -103,6 +105,9 @@ export async function reportCsv(
           'previous_calls',
           'previous_average_score',
           'change',
+          'average_customer_sentiment',
+          'customer_improved_percent',
+          'customer_worsened_percent',
         ],
         rows: rows.map((r) => [
           safeText(r.name ?? (r.id == null ? '(no campaign)' : r.id)),
@@ -113,6 +118,9 @@ export async function reportCsv(
           r.previousCalls,
           r.previousAverageScore,
           r.change,
+          r.averageCustomerSentiment,
+          pct(r.customerImprovedShare),
+          pct(r.customerWorsenedShare),
         ]),
       };
     }
@@ -138,6 +146,31 @@ export async function reportCsv(
       return {
         columns: ['period', 'topic', 'calls'],
         rows: (await reportTopics(db, accountId, filter, interval)).map((r) => [r.period, safeText(r.topic), r.calls]),
+      };
+    case 'sentiment':
+      return {
+        columns: [
+          'period',
+          'calls',
+          'sentiment_calls',
+          'average_customer_sentiment',
+          'trend_calls',
+          'customer_improved',
+          'customer_worsened',
+          'customer_improved_percent',
+          'customer_worsened_percent',
+        ],
+        rows: (await reportSentiment(db, accountId, filter, interval)).map((r) => [
+          r.period,
+          r.calls,
+          r.sentimentCalls,
+          r.averageCustomerSentiment,
+          r.trendCalls,
+          r.improved,
+          r.worsened,
+          pct(r.improvedShare),
+          pct(r.worsenedShare),
+        ]),
       };
     case 'disputes':
       return {

@@ -40,7 +40,11 @@ async function direct(accountId: string) {
     `SELECT ${KEYS}, count(*)::int AS calls, trim_scale(sum(c.score::numeric))::text AS score_sum,
             trim_scale(coalesce(sum(c.coverage::numeric), 0))::text AS coverage_sum, count(c.coverage)::int AS coverage_calls,
             (count(*) FILTER (WHERE ${CRIT_FAIL}))::int AS critical_fails,
-            array_agg(least(9, floor(c.score / 10))::int ORDER BY least(9, floor(c.score / 10))) AS bands
+            array_agg(least(9, floor(c.score / 10))::int ORDER BY least(9, floor(c.score / 10))) AS bands,
+            trim_scale(coalesce(sum(c.customer_sentiment::numeric), 0))::text AS sentiment_sum,
+            count(c.customer_sentiment)::int AS sentiment_calls, count(c.customer_sentiment_trend)::int AS trend_calls,
+            (count(*) FILTER (WHERE c.customer_sentiment_trend >= 0.1))::int AS improved,
+            (count(*) FILTER (WHERE c.customer_sentiment_trend <= -0.1))::int AS worsened
        ${SCORED} GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
     [accountId],
   );
@@ -74,7 +78,9 @@ async function kept(accountId: string) {
                       array_cat(array_fill(2, ARRAY[band_2]), array_fill(3, ARRAY[band_3]))),
               array_cat(array_cat(array_cat(array_fill(4, ARRAY[band_4]), array_fill(5, ARRAY[band_5])),
                       array_cat(array_fill(6, ARRAY[band_6]), array_fill(7, ARRAY[band_7]))),
-                      array_cat(array_fill(8, ARRAY[band_8]), array_fill(9, ARRAY[band_9])))) AS bands
+                      array_cat(array_fill(8, ARRAY[band_8]), array_fill(9, ARRAY[band_9])))) AS bands,
+            trim_scale(customer_sentiment_sum)::text AS sentiment_sum, customer_sentiment_calls AS sentiment_calls,
+            customer_trend_calls AS trend_calls, customer_improved AS improved, customer_worsened AS worsened
        FROM report_days WHERE account_id = $1 AND calls <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
     [accountId],
   );
@@ -92,7 +98,9 @@ async function kept(accountId: string) {
   const [stale] = await t.sql(
     `SELECT (SELECT count(*) FROM report_days WHERE account_id = $1 AND calls = 0
                AND (score_sum <> 0 OR coverage_sum <> 0 OR coverage_calls <> 0 OR critical_fails <> 0
-                    OR band_0 + band_1 + band_2 + band_3 + band_4 + band_5 + band_6 + band_7 + band_8 + band_9 <> 0))
+                    OR band_0 + band_1 + band_2 + band_3 + band_4 + band_5 + band_6 + band_7 + band_8 + band_9 <> 0
+                    OR customer_sentiment_sum <> 0 OR customer_sentiment_calls <> 0 OR customer_trend_calls <> 0
+                    OR customer_improved <> 0 OR customer_worsened <> 0))
           + (SELECT count(*) FROM report_criteria_days WHERE account_id = $1 AND passed + failed + na = 0
                AND critical_fails <> 0)::int AS n`,
     [accountId],
@@ -118,9 +126,18 @@ const criteriaArb = fc.uniqueArray(criterion, { selector: (c) => c.key, maxLengt
 );
 const scoreArb = fc.option(fc.integer({ min: 0, max: 1000 }).map((n) => n / 10));
 const coverageArb = fc.option(fc.integer({ min: 0, max: 26 }).map((n) => n / 26));
+// The customer's sentiment as the analysis writes it (three decimals; null on mono), and a trend
+// that often lands on the ±0.1 edges of "ended better / worse".
+const sentimentArb = fc.option(fc.integer({ min: -1000, max: 1000 }).map((n) => n / 1000));
+const trendArb = fc.option(
+  fc.oneof(
+    fc.constantFrom(0.1, -0.1, 0.099, -0.099, 0),
+    fc.integer({ min: -2000, max: 2000 }).map((n) => n / 1000),
+  ),
+);
 
 describe('rollups kept by triggers', () => {
-  it('equal a direct aggregate after any sequence of intake, review, re-analysis, deletion and zone changes', async () => {
+  it('equal a direct aggregate after any sequence of intake, review, re-analysis, sentiment, deletion and zone changes', async () => {
     const acme = await seedAccount(h, 'Acme');
     const accountId = acme.account.id;
     const agents = await Promise.all(
@@ -149,6 +166,8 @@ describe('rollups kept by triggers', () => {
         score: scoreArb,
         coverage: coverageArb,
         criteria: criteriaArb,
+        sentiment: sentimentArb,
+        trend: trendArb,
       }),
       fc.record({ kind: fc.constant('review' as const), pick: fc.nat(), score: scoreArb, criteria: criteriaArb }),
       fc.record({
@@ -159,7 +178,11 @@ describe('rollups kept by triggers', () => {
         criteria: criteriaArb,
         topic: fc.constantFrom(null, 'Billing', 'Sales'),
         mismatch: fc.boolean(),
+        sentiment: sentimentArb,
+        trend: trendArb,
       }),
+      // The sentiment alone rewritten (no status change): the rollups must still follow.
+      fc.record({ kind: fc.constant('sentiment' as const), pick: fc.nat(), sentiment: sentimentArb, trend: trendArb }),
       fc.record({
         kind: fc.constant('fields' as const),
         pick: fc.nat(),
@@ -183,10 +206,11 @@ describe('rollups kept by triggers', () => {
             await t.sql(
               `INSERT INTO calls (id, account_id, source, status, agent_id, campaign_id, template_id, started_at, language,
                                   topic, language_mismatch, score, coverage, criteria, file_name, file_size, file_sha256,
-                                  content_type, storage_key, reserved_minutes, period)
+                                  content_type, storage_key, reserved_minutes, period, customer_sentiment,
+                                  customer_sentiment_trend)
                SELECT gen_random_uuid(), $1, 'api', $2::"CallStatus", $3, $4, $5,
                       timestamptz '2024-03-01 00:00Z' + $6 * interval '1 minute' + g * interval '7 minutes', $7, $8, $9,
-                      $10, $11, $12::jsonb, 'f.wav', 1, 'x', 'audio/wav', 'k', 1, '2024-03'
+                      $10, $11, $12::jsonb, 'f.wav', 1, 'x', 'audio/wav', 'k', 1, '2024-03', $14, $15
                  FROM generate_series(1, $13::int) g`,
               [
                 accountId,
@@ -202,6 +226,8 @@ describe('rollups kept by triggers', () => {
                 o.coverage,
                 JSON.stringify(o.criteria),
                 o.n,
+                o.sentiment,
+                o.trend,
               ],
             );
           } else if (o.kind === 'review') {
@@ -219,9 +245,24 @@ describe('rollups kept by triggers', () => {
             ]);
             await t.sql(
               `UPDATE calls SET status = 'analyzed', score = $3, coverage = $4, criteria = $5::jsonb, topic = $6,
-                      language_mismatch = $7
+                      language_mismatch = $7, customer_sentiment = $8, customer_sentiment_trend = $9
                 WHERE id = ${pickOne} AND status = 'analyzing'`,
-              [accountId, o.pick, o.score, o.coverage, JSON.stringify(o.criteria), o.topic, o.mismatch],
+              [
+                accountId,
+                o.pick,
+                o.score,
+                o.coverage,
+                JSON.stringify(o.criteria),
+                o.topic,
+                o.mismatch,
+                o.sentiment,
+                o.trend,
+              ],
+            );
+          } else if (o.kind === 'sentiment') {
+            await t.sql(
+              `UPDATE calls SET customer_sentiment = $3, customer_sentiment_trend = $4 WHERE id = ${pickOne}`,
+              [accountId, o.pick, o.sentiment, o.trend],
             );
           } else if (o.kind === 'fields') {
             await t.sql(
@@ -502,10 +543,14 @@ describe('report queries', () => {
         'previous_calls',
         'previous_average_score',
         'change',
+        'average_customer_sentiment',
+        'customer_improved_percent',
+        'customer_worsened_percent',
       ]);
-      expect(rows[1]).toEqual(['Ana', '2', '70', '75', '1', '1', '60', '10']);
+      // These calls were analyzed before sentiment existed: its cells are empty, not zero.
+      expect(rows[1]).toEqual(['Ana', '2', '70', '75', '1', '1', '60', '10', '', '', '']);
       expect(rows[2]![0]).toBe("'=Luis");
-      for (const table of ['trend', 'campaigns', 'criteria', 'distribution', 'topics']) {
+      for (const table of ['trend', 'campaigns', 'criteria', 'distribution', 'topics', 'sentiment']) {
         const r = await get(`/api/reports/${table}.csv?${qs}&interval=week&agentIds=${ana.id},${luis.id}`);
         expect(r.status, table).toBe(200);
         expect(parseCsv(await r.text()).length, table).toBeGreaterThan(1);
@@ -513,6 +558,206 @@ describe('report queries', () => {
       expect((await get(`/api/reports/agents.csv?from=2024-03-09`)).status).toBe(400);
       expect((await get(`/api/reports/secrets.csv?${qs}`)).status).toBe(404);
       expect((await fetch(`${svc.url}/api/reports/agents.csv?${qs}`)).status).toBe(401);
+    } finally {
+      await svc.stop();
+    }
+  });
+});
+
+describe('sentiment report', () => {
+  let acme: Awaited<ReturnType<typeof seedAccount>>;
+  let ana: { id: string };
+  let luis: { id: string };
+  const FILTER = { from: '2024-03-09', to: '2024-03-10' };
+  const Q = `query($f: ReportFilter!, $i: ReportInterval!) { reportSentiment(filter: $f, interval: $i) {
+    __typename ... on ReportSentiment { rows { period calls sentimentCalls averageCustomerSentiment trendCalls improved
+      worsened improvedShare worsenedShare } }
+    ... on ValidationError { code issues { path message } } } }`;
+  const sentiment = async (f: Record<string, unknown>, i = 'DAY') =>
+    (await acme.as.viewer.gql(Q, { f, i })).body.data.reportSentiment;
+
+  beforeAll(async () => {
+    acme = await seedAccount(h, 'Sentiment Co');
+    const accountId = acme.account.id;
+    const db = h.app.db;
+    await db.account.update({ where: { id: accountId }, data: { timeZone: 'America/New_York' } });
+    ana = await db.agent.create({ data: { accountId, name: 'Ana', nameNormalized: 'ana' } });
+    luis = await db.agent.create({ data: { accountId, name: 'Luis', nameNormalized: 'luis' } });
+    const ventas = await db.campaign.create({ data: { accountId, name: 'Ventas', nameNormalized: 'ventas' } });
+    const put = (
+      agent: string,
+      at: string,
+      sentiment: number | null,
+      trend: number | null,
+      over: { status?: string; mismatch?: boolean; campaign?: string } = {},
+    ) =>
+      t.sql(
+        `INSERT INTO calls (id, account_id, source, status, agent_id, campaign_id, started_at, language, language_mismatch,
+                            score, customer_sentiment, customer_sentiment_trend, file_name, file_size, file_sha256,
+                            content_type, storage_key, reserved_minutes, period)
+         VALUES (gen_random_uuid(), $1, 'api', $2::"CallStatus", $3, $4, $5, 'en', $6, 80, $7, $8, 'f.wav', 1, 'x',
+                 'audio/wav', 'k', 1, '2024-03')`,
+        [
+          accountId,
+          over.status ?? 'analyzed',
+          agent,
+          over.campaign ?? null,
+          at,
+          over.mismatch ?? false,
+          sentiment,
+          trend,
+        ],
+      );
+    // Ana, campaign Ventas: one customer ends worse, one exactly 0.1 better (the call page's "Improved"), one better.
+    await put(ana.id, '2024-03-09T15:00Z', -0.5, -0.6, { campaign: ventas.id });
+    await put(ana.id, '2024-03-09T16:00Z', 0.3, 0.1, { campaign: ventas.id });
+    await put(ana.id, '2024-03-10T15:00Z', 0.7, 0.9, { campaign: ventas.id });
+    // Luis, no campaign: 0.099 is "about the same"; a mono call without separated voices has no
+    // sentiment; a customer who spoke once has a sentiment but no trend.
+    await put(luis.id, '2024-03-10T16:00Z', 0.2, 0.099);
+    await put(luis.id, '2024-03-10T17:00Z', null, null);
+    await put(luis.id, '2024-03-10T18:00Z', -0.2, null);
+    // Not in the reports: a call being re-analyzed, and (unless asked for) a language mismatch.
+    await put(luis.id, '2024-03-10T19:00Z', 1, 1, { status: 'analyzing' });
+    await put(luis.id, '2024-03-10T20:00Z', -1, -2, { mismatch: true });
+    // The previous period (6–8 March): in the month, not in the range.
+    await put(ana.id, '2024-03-07T15:00Z', 0.1, -0.3, { campaign: ventas.id });
+  });
+
+  it('averages the customer sentiment and counts who ended better or worse, per day, week and month', async () => {
+    expect((await sentiment(FILTER)).rows).toEqual([
+      {
+        period: '2024-03-09',
+        calls: 2,
+        sentimentCalls: 2,
+        averageCustomerSentiment: -0.1,
+        trendCalls: 2,
+        improved: 1,
+        worsened: 1,
+        improvedShare: 0.5,
+        worsenedShare: 0.5,
+      },
+      {
+        period: '2024-03-10',
+        calls: 4,
+        sentimentCalls: 3,
+        averageCustomerSentiment: 0.233,
+        trendCalls: 2,
+        improved: 1,
+        worsened: 0,
+        improvedShare: 0.5,
+        worsenedShare: 0,
+      },
+    ]);
+    expect((await sentiment(FILTER, 'WEEK')).rows).toEqual([
+      {
+        period: '2024-03-04',
+        calls: 6,
+        sentimentCalls: 5,
+        averageCustomerSentiment: 0.1,
+        trendCalls: 4,
+        improved: 2,
+        worsened: 1,
+        improvedShare: 0.5,
+        worsenedShare: 0.25,
+      },
+    ]);
+    expect((await sentiment({ from: '2024-03-01', to: '2024-03-31' }, 'MONTH')).rows).toEqual([
+      {
+        period: '2024-03-01',
+        calls: 7,
+        sentimentCalls: 6,
+        averageCustomerSentiment: 0.1,
+        trendCalls: 5,
+        improved: 2,
+        worsened: 2,
+        improvedShare: 0.4,
+        worsenedShare: 0.4,
+      },
+    ]);
+    expect((await sentiment({ ...FILTER, includeLanguageMismatch: true })).rows[1]).toMatchObject({
+      calls: 5,
+      sentimentCalls: 4,
+      averageCustomerSentiment: -0.075,
+      trendCalls: 3,
+      improved: 1,
+      worsened: 1,
+    });
+    expect((await sentiment({ ...FILTER, agentIds: [luis.id] })).rows).toEqual([
+      expect.objectContaining({ period: '2024-03-10', sentimentCalls: 2, averageCustomerSentiment: 0, improved: 0 }),
+    ]);
+  });
+
+  it('puts the sentiment beside each agent and campaign', async () => {
+    const q = `query($f: ReportFilter!) {
+      reportAgents(filter: $f) { ... on ReportBreakdown { rows { name calls averageCustomerSentiment customerImprovedShare customerWorsenedShare } } }
+      reportCampaigns(filter: $f) { ... on ReportBreakdown { rows { name averageCustomerSentiment customerImprovedShare customerWorsenedShare } } }
+    }`;
+    const r = await acme.as.viewer.gql(q, { f: FILTER });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.reportAgents.rows).toEqual([
+      {
+        name: 'Ana',
+        calls: 3,
+        averageCustomerSentiment: 0.167,
+        customerImprovedShare: 0.667,
+        customerWorsenedShare: 0.333,
+      },
+      { name: 'Luis', calls: 3, averageCustomerSentiment: 0, customerImprovedShare: 0, customerWorsenedShare: 0 },
+    ]);
+    expect(r.body.data.reportCampaigns.rows).toEqual([
+      { name: 'Ventas', averageCustomerSentiment: 0.167, customerImprovedShare: 0.667, customerWorsenedShare: 0.333 },
+      { name: null, averageCustomerSentiment: 0, customerImprovedShare: 0, customerWorsenedShare: 0 },
+    ]);
+  });
+
+  it('follows a re-analysis that changes the sentiment', async () => {
+    // The customer Luis could not please on the 10th is re-read as having ended much better.
+    await t.sql(
+      `UPDATE calls SET customer_sentiment_trend = 0.5 WHERE agent_id = $1 AND customer_sentiment_trend = 0.099`,
+      [luis.id],
+    );
+    expect((await sentiment({ ...FILTER, agentIds: [luis.id] })).rows[0]).toMatchObject({ improved: 1, trendCalls: 1 });
+    await t.sql(
+      `UPDATE calls SET customer_sentiment_trend = 0.099 WHERE agent_id = $1 AND customer_sentiment_trend = 0.5`,
+      [luis.id],
+    );
+    expect((await sentiment({ ...FILTER, agentIds: [luis.id] })).rows[0]).toMatchObject({ improved: 0, trendCalls: 1 });
+  });
+
+  it('answers a ValidationError for a wrong filter', async () => {
+    const bad = await sentiment({ from: '2024-03-02', to: '2024-03-01' });
+    expect(bad).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'to' }] });
+  });
+
+  it('exports the table as CSV', async () => {
+    const svc = await startTestService(t);
+    try {
+      const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
+      const r = await fetch(`${svc.url}/api/reports/sentiment.csv?from=${FILTER.from}&to=${FILTER.to}&interval=day`, {
+        headers: viewer.headers(),
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-disposition')).toContain('escucha-sentiment-2024-03-09-2024-03-10.csv');
+      expect(parseCsv((await r.text()).replace(/^\uFEFF/, ''))).toEqual([
+        [
+          'period',
+          'calls',
+          'sentiment_calls',
+          'average_customer_sentiment',
+          'trend_calls',
+          'customer_improved',
+          'customer_worsened',
+          'customer_improved_percent',
+          'customer_worsened_percent',
+        ],
+        ['2024-03-09', '2', '2', '-0.1', '2', '1', '1', '50', '50'],
+        ['2024-03-10', '4', '3', '0.233', '2', '1', '0', '50', '0'],
+      ]);
+      const agents = await fetch(`${svc.url}/api/reports/agents.csv?from=${FILTER.from}&to=${FILTER.to}`, {
+        headers: viewer.headers(),
+      });
+      expect(parseCsv((await agents.text()).replace(/^\uFEFF/, ''))[1]!.slice(-3)).toEqual(['0.167', '66.7', '33.3']);
     } finally {
       await svc.stop();
     }

@@ -1,6 +1,6 @@
 // Sentiment (issue 14) through the analysis worker and the GraphQL API: a call whose customer starts
 // angry and ends thankful is analyzed, and the app reads a rising trend, a label per transcript line
-// and the "ends no worse than they started" criterion passed.
+// and the "ends no worse than they started" criterion passed; the reports count the customer as ending better.
 import type { JobHelpers } from 'graphile-worker';
 import { hashPassword } from '../../src/domain/passwords.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
@@ -113,5 +113,35 @@ describe('call sentiment in the API', () => {
     const row = await db.call.findUniqueOrThrow({ where: { id: call.id } });
     expect(row.customerSentiment).toBe(got.sentiment.customer.score);
     expect(row.customerSentimentTrend).toBe(got.sentiment.customerTrend);
+
+    // The reports count it: the dashboard's sentiment view and the agent's row show this customer
+    // ending better, with the call's own overall reading as the average.
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const reports = await browser.gql(
+      `query($f: ReportFilter!) {
+         reportSentiment(filter: $f, interval: MONTH) { ... on ReportSentiment { rows { calls sentimentCalls averageCustomerSentiment trendCalls improved worsened improvedShare } } }
+         reportAgents(filter: $f) { ... on ReportBreakdown { rows { id averageCustomerSentiment customerImprovedShare customerWorsenedShare } } } }`,
+      { f: { from: day(-1), to: day(1) } },
+    );
+    expect(reports.body.errors).toBeUndefined();
+    expect(reports.body.data.reportSentiment.rows).toEqual([
+      {
+        calls: 1,
+        sentimentCalls: 1,
+        averageCustomerSentiment: got.sentiment.customer.score,
+        trendCalls: 1,
+        improved: 1,
+        worsened: 0,
+        improvedShare: 1,
+      },
+    ]);
+    expect(reports.body.data.reportAgents.rows).toEqual([
+      {
+        id: s.agents[0]!.id,
+        averageCustomerSentiment: got.sentiment.customer.score,
+        customerImprovedShare: 1,
+        customerWorsenedShare: 0,
+      },
+    ]);
   });
 });

@@ -196,6 +196,11 @@ const QUERIES: Record<string, Case> = {
       `{ reportTopics(filter: { ${JAN}, templateIds: ["${i.template.id}"] }, interval: MONTH) { ${R} ... on ReportTopics { rows { topic calls } } } }`,
     expect: own((v) => expect(v.rows).toEqual([])),
   },
+  reportSentiment: {
+    doc: () =>
+      `{ reportSentiment(filter: { ${JAN} }, interval: MONTH) { ${R} ... on ReportSentiment { rows { period calls sentimentCalls } } } }`,
+    expect: own((v) => expect(v.rows).toEqual([{ period: '2024-01-01', calls: 1, sentimentCalls: 0 }])),
+  },
   // The fixtures' disputes were opened today: B counts its own one, not A's.
   reportDisputes: {
     doc: () =>
@@ -575,6 +580,7 @@ describe('roles', () => {
       'reportCriteria',
       'reportScoreDistribution',
       'reportTopics',
+      'reportSentiment',
       'reportDisputes',
     ]) {
       expect(needs[f], f).toBe('viewer');

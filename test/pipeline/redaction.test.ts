@@ -1,7 +1,7 @@
 // Issue 14, redaction end to end: an account with text-and-audio redaction receives a call in
 // which the customer reads out a card number (real speech, real intake, real Moonshine). The
 // number must appear nowhere: not in the database, search, CSV, webhook, nor the stored audio
-// (checked by transcribing the stored copy again).
+// (checked by transcribing the stored copy again), and the stored audio beeps where it was said.
 import { Webhook } from 'standardwebhooks';
 import { setRedaction } from '../../src/domain/redaction.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
@@ -11,7 +11,7 @@ import { countCalls } from '../../src/domain/calls-query.ts';
 import { exportCallRows } from '../../src/export/calls-csv.ts';
 import { createEngines, transcribeFile } from '../../src/transcription/index.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
-import { makeStereoCall, type Turn } from '../fixtures/audio.ts';
+import { makeStereoCall, pcm16k, toneAmplitude, type Turn } from '../fixtures/audio.ts';
 import { expect, testWithService } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
 
@@ -97,9 +97,15 @@ test('a card number read out is redacted from text, search, CSV, webhook and aud
   expect(csv).toHaveLength(1);
   expect(leaksCard(csv.join('\n'))).toBe(false);
 
-  // Storage: only the redacted copy is left, and hearing it again finds no card number.
+  // Storage: only the redacted copy is left, it beeps over each redacted span (the 1 kHz tone of
+  // src/redaction/audio.ts, where the original has none: silence reads 0.000), and hearing it again
+  // finds no card number.
   expect(row.storage_key).toMatch(/\.redacted\.ogg$/);
   expect(await service.app.storage.exists(row.storage_key.replace(/\.redacted\.ogg$/, '.wav'))).toBe(false);
+  const stored = await service.app.storage.withLocalFile(row.storage_key, (file) => pcm16k(file));
+  for (const span of row.redactions as { start: number; end: number }[]) {
+    expect(toneAmplitude(stored, 1000, span.start + 0.05, span.end - 0.05), JSON.stringify(span)).toBeGreaterThan(0.01);
+  }
   const engines = createEngines({
     engine: 'moonshine',
     modelsDir: service.app.config.modelsDir,

@@ -41,6 +41,21 @@ describe('sentiment on the call page', () => {
     expect(screen.getByText(/not told apart/)).toBeTruthy();
   });
 
+  // The reports count a customer as ending better / worse from ±0.1 on (migration
+  // 20261126600000_report_sentiment): the same edge as this card's words, so a call the dashboard
+  // counts as improved says "Improved" on its page.
+  it('words a change from ±0.1 on, where the reports count it', () => {
+    const trendText = (customerTrend: number) => {
+      cleanup();
+      show('en', h(SentimentCard, { sentiment: { ...rising, customerTrend } }));
+      return screen.getByTestId('sentiment-trend').textContent;
+    };
+    expect(trendText(0.1)).toMatch(/^Improved/);
+    expect(trendText(0.099)).toMatch(/^About the same/);
+    expect(trendText(-0.099)).toMatch(/^About the same/);
+    expect(trendText(-0.1)).toMatch(/^Got worse/);
+  });
+
   it('tags a line with its label and its score as a tooltip', () => {
     show('es', h(SentimentTag, { reading: { label: 'NEGATIVE', score: -0.52 } }));
     const tag = screen.getByText('Negativo');

@@ -12,7 +12,7 @@ import { contentDisposition } from './content-disposition.ts';
 const PATH = /^\/api\/reports\/([a-z]+)\.csv$/;
 
 /**
- * GET /api/reports/<trend|agents|campaigns|criteria|distribution|topics|disputes>.csv?<ReportFilter fields>&interval=
+ * GET /api/reports/<trend|agents|campaigns|criteria|distribution|topics|sentiment|disputes>.csv?<ReportFilter fields>&interval=
  * — a dashboard table as CSV, for any role, scoped to the session's account. The tables come from
  * the rollups (a few hundred rows), so the file is built whole rather than streamed.
  */

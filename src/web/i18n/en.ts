@@ -1022,6 +1022,15 @@ export const en = {
   'dashboard.noDisputes': 'No disputes opened or answered in this period.',
   'dashboard.period': 'Period',
   'dashboard.hours': '{n} h',
+  'dashboard.sentimentTitle': 'Customer sentiment',
+  'dashboard.sentimentLead':
+    'How customers felt, from −1 to +1 (read from their words), and how many ended better or worse than they started (by at least 0.1). Mono calls whose two voices were not told apart have none.',
+  'dashboard.customerSentiment': 'Customer sentiment',
+  'dashboard.sentimentAverage': 'Average',
+  'dashboard.sentimentCalls': 'Calls with sentiment',
+  'dashboard.endedBetter': 'Ended better',
+  'dashboard.endedWorse': 'Ended worse',
+  'dashboard.noSentiment': 'No customer sentiment in this period.',
   // review and disputes
   'nav.disputes': 'Disputes',
   'roles.AGENT': 'Agent',

@@ -1027,6 +1027,15 @@ export const es: Record<keyof typeof en, string> = {
   'dashboard.noDisputes': 'No se abrió ni se respondió ninguna disputa en este periodo.',
   'dashboard.period': 'Periodo',
   'dashboard.hours': '{n} h',
+  'dashboard.sentimentTitle': 'Sentimiento del cliente',
+  'dashboard.sentimentLead':
+    'Cómo se sintieron los clientes, de −1 a +1 (según sus palabras), y cuántos acabaron mejor o peor de lo que empezaron (al menos 0,1). Las llamadas mono cuyas dos voces no se separaron no lo tienen.',
+  'dashboard.customerSentiment': 'Sentimiento del cliente',
+  'dashboard.sentimentAverage': 'Media',
+  'dashboard.sentimentCalls': 'Llamadas con sentimiento',
+  'dashboard.endedBetter': 'Acabaron mejor',
+  'dashboard.endedWorse': 'Acabaron peor',
+  'dashboard.noSentiment': 'No hay sentimiento del cliente en este periodo.',
   // review and disputes
   'nav.disputes': 'Disputas',
   'roles.AGENT': 'Agente',

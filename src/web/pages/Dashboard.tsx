@@ -2,6 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { BarChart, LineChart } from '../components/charts.tsx';
 import { Icon } from '../components/Icon.tsx';
+import { signedScore } from '../components/sentiment.tsx';
 import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
@@ -10,7 +11,7 @@ import { graphql } from '../lib/graphql.ts';
 
 /*
  * The dashboard (issue 10.5): score and coverage over time, per agent, campaign and criterion,
- * score distribution, topics over time and agents' disputes, each from one GraphQL report query
+ * score distribution, topics over time, the customers' sentiment (issue 14) and agents' disputes, each from one GraphQL report query
  * (read from daily rollups, see src/domain/reports.ts; disputes from their table) with the same filter, and each table downloadable as CSV
  * from /api/reports/<table>.csv with that filter. bench:reports sends these documents as they are.
  */
@@ -39,7 +40,12 @@ const DashboardAgents = graphql(`
   query DashboardAgents($filter: ReportFilter!) {
     reportAgents(filter: $filter) {
       __typename
-      ... on ReportBreakdown { rows { id name calls averageScore averageCoverage criticalFails previousAverageScore change } }
+      ... on ReportBreakdown {
+        rows {
+          id name calls averageScore averageCoverage criticalFails previousAverageScore change
+          averageCustomerSentiment customerImprovedShare customerWorsenedShare
+        }
+      }
       ... on Error { code message }
     }
   }
@@ -49,7 +55,12 @@ const DashboardCampaigns = graphql(`
   query DashboardCampaigns($filter: ReportFilter!) {
     reportCampaigns(filter: $filter) {
       __typename
-      ... on ReportBreakdown { rows { id name calls averageScore averageCoverage criticalFails previousAverageScore change } }
+      ... on ReportBreakdown {
+        rows {
+          id name calls averageScore averageCoverage criticalFails previousAverageScore change
+          averageCustomerSentiment customerImprovedShare customerWorsenedShare
+        }
+      }
       ... on Error { code message }
     }
   }
@@ -80,6 +91,16 @@ const DashboardTopics = graphql(`
     reportTopics(filter: $filter, interval: $interval) {
       __typename
       ... on ReportTopics { rows { period topic calls } }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const DashboardSentiment = graphql(`
+  query DashboardSentiment($filter: ReportFilter!, $interval: ReportInterval!) {
+    reportSentiment(filter: $filter, interval: $interval) {
+      __typename
+      ... on ReportSentiment { rows { period sentimentCalls averageCustomerSentiment trendCalls improved worsened improvedShare worsenedShare } }
       ... on Error { code message }
     }
   }
@@ -175,6 +196,7 @@ export function DashboardPage() {
   const [criteria] = useQuery({ query: DashboardCriteria, variables, pause });
   const [distribution] = useQuery({ query: DashboardDistribution, variables, pause });
   const [topics] = useQuery({ query: DashboardTopics, variables: { ...variables, interval: f.interval }, pause });
+  const [sentiment] = useQuery({ query: DashboardSentiment, variables: { ...variables, interval: f.interval }, pause });
   const [disputes] = useQuery({ query: DashboardDisputes, variables: { ...variables, interval: f.interval }, pause });
 
   const trendRows = rowsOf(trend.data?.reportTrend);
@@ -183,10 +205,11 @@ export function DashboardPage() {
   const criterionRows = rowsOf(criteria.data?.reportCriteria);
   const bands = rowsOf(distribution.data?.reportScoreDistribution);
   const topicRows = rowsOf(topics.data?.reportTopics);
+  const sentimentRows = rowsOf(sentiment.data?.reportSentiment);
   const disputeRows = rowsOf(disputes.data?.reportDisputes);
   // The first failure of any view: a transport error, else a typed error (all share the filter).
   const failure =
-    [trend, agents, campaigns, criteria, distribution, topics, disputes].find((r) => r.error)?.error ??
+    [trend, agents, campaigns, criteria, distribution, topics, sentiment, disputes].find((r) => r.error)?.error ??
     [
       trend.data?.reportTrend,
       agents.data?.reportAgents,
@@ -194,6 +217,7 @@ export function DashboardPage() {
       criteria.data?.reportCriteria,
       distribution.data?.reportScoreDistribution,
       topics.data?.reportTopics,
+      sentiment.data?.reportSentiment,
       disputes.data?.reportDisputes,
     ]
       .map(errorOf)
@@ -204,6 +228,8 @@ export function DashboardPage() {
   const pct = (v: number | null | undefined) => formatPercent(v, locale);
   const signed = (v: number | null | undefined) =>
     v == null ? '—' : new Intl.NumberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(v);
+  // Sentiment as the call page writes it: two decimals and a true minus sign.
+  const feeling = (v: number | null | undefined) => (v == null ? '—' : signedScore(v, locale));
   const periodLabel = (day: string, style: 'short' | 'long' = 'short') => {
     const d = new Date(`${day}T00:00:00Z`);
     return f.interval === 'MONTH'
@@ -421,7 +447,7 @@ export function DashboardPage() {
                 testId="dashboard-agents"
                 first={t('dashboard.agent')}
                 rows={agentRows.map((r) => ({ ...r, name: r.name ?? '—' }))}
-                fmt={{ n, score, pct, signed }}
+                fmt={{ n, score, pct, signed, feeling }}
               />
             </ReportCard>
 
@@ -430,7 +456,7 @@ export function DashboardPage() {
                 testId="dashboard-campaigns"
                 first={t('dashboard.campaign')}
                 rows={campaignRows.map((r) => ({ ...r, name: r.name ?? t('dashboard.noCampaign') }))}
-                fmt={{ n, score, pct, signed }}
+                fmt={{ n, score, pct, signed, feeling }}
               />
             </ReportCard>
 
@@ -494,6 +520,8 @@ export function DashboardPage() {
                 )}
               </ReportCard>
             </div>
+
+            <SentimentReportCard rows={sentimentRows} label={periodLabel} filters={f} />
 
             <DisputesCard rows={disputeRows} label={periodLabel} filters={f} />
           </>
@@ -571,6 +599,9 @@ interface BreakdownRow {
   criticalFails: number;
   previousAverageScore: number | null;
   change: number | null;
+  averageCustomerSentiment: number | null;
+  customerImprovedShare: number | null;
+  customerWorsenedShare: number | null;
 }
 
 function BreakdownTable({
@@ -582,7 +613,7 @@ function BreakdownTable({
   rows: BreakdownRow[];
   first: string;
   testId: string;
-  fmt: Record<'n' | 'score' | 'pct' | 'signed', (v: number | null | undefined) => string>;
+  fmt: Record<'n' | 'score' | 'pct' | 'signed' | 'feeling', (v: number | null | undefined) => string>;
 }) {
   const { t } = useT();
   return (
@@ -597,6 +628,9 @@ function BreakdownTable({
           <th className="num">{t('dashboard.criticalFails')}</th>
           <th className="num">{t('dashboard.previous')}</th>
           <th className="num">{t('dashboard.change')}</th>
+          <th className="num">{t('dashboard.customerSentiment')}</th>
+          <th className="num">{t('dashboard.endedBetter')}</th>
+          <th className="num">{t('dashboard.endedWorse')}</th>
         </>
       }
     >
@@ -609,9 +643,131 @@ function BreakdownTable({
           <td className="num">{fmt.n(r.criticalFails)}</td>
           <td className="num">{fmt.score(r.previousAverageScore)}</td>
           <td className="num">{fmt.signed(r.change)}</td>
+          <td className="num">{fmt.feeling(r.averageCustomerSentiment)}</td>
+          <td className="num">{fmt.pct(r.customerImprovedShare)}</td>
+          <td className="num">{fmt.pct(r.customerWorsenedShare)}</td>
         </tr>
       ))}
     </DataTable>
+  );
+}
+
+interface SentimentRow {
+  period: string;
+  sentimentCalls: number;
+  averageCustomerSentiment: number | null;
+  trendCalls: number;
+  improved: number;
+  worsened: number;
+  improvedShare: number | null;
+  worsenedShare: number | null;
+}
+
+/**
+ * The customers' sentiment per period: the period's figures in words, the shares that ended better
+ * and worse as lines, and the table the CSV holds. The period's average weighs each bucket by its
+ * calls with a sentiment; the shares are exact (counts over counts).
+ */
+function SentimentReportCard({
+  rows,
+  label,
+  filters,
+}: {
+  rows: SentimentRow[];
+  label: (day: string) => string;
+  filters: Filters;
+}) {
+  const { t, locale } = useT();
+  const n = (v: number) => formatNumber(v, locale);
+  const pct = (v: number | null) => formatPercent(v, locale);
+  const feeling = (v: number | null) => (v == null ? '—' : signedScore(v, locale));
+  const withSentiment = rows.filter((r) => r.sentimentCalls > 0 && r.averageCustomerSentiment != null);
+  const sentimentCalls = withSentiment.reduce((s, r) => s + r.sentimentCalls, 0);
+  const average = sentimentCalls
+    ? withSentiment.reduce((s, r) => s + (r.averageCustomerSentiment as number) * r.sentimentCalls, 0) / sentimentCalls
+    : null;
+  const trendCalls = rows.reduce((s, r) => s + r.trendCalls, 0);
+  const share = (k: 'improved' | 'worsened') => (trendCalls ? rows.reduce((s, r) => s + r[k], 0) / trendCalls : null);
+  const BETTER = '#10b981';
+  const WORSE = '#ef4444';
+  return (
+    <ReportCard
+      filters={filters}
+      table="sentiment"
+      title={t('dashboard.sentimentTitle')}
+      description={t('dashboard.sentimentLead')}
+    >
+      {sentimentCalls === 0 && trendCalls === 0 ? (
+        <p className="muted" data-testid="dashboard-sentiment-empty">
+          {t('dashboard.noSentiment')}
+        </p>
+      ) : (
+        <>
+          <div className="legend">
+            <span>
+              {t('dashboard.sentimentAverage')}{' '}
+              <strong className="num" data-testid="dashboard-sentiment-average">
+                {feeling(average)}
+              </strong>
+            </span>
+            <span>
+              <i style={{ background: BETTER }} />
+              {t('dashboard.endedBetter')}{' '}
+              <strong className="num" data-testid="dashboard-sentiment-better">
+                {pct(share('improved'))}
+              </strong>
+            </span>
+            <span>
+              <i style={{ background: WORSE }} />
+              {t('dashboard.endedWorse')}{' '}
+              <strong className="num" data-testid="dashboard-sentiment-worse">
+                {pct(share('worsened'))}
+              </strong>
+            </span>
+          </div>
+          <LineChart
+            title={t('dashboard.sentimentTitle')}
+            labels={rows.map((r) => label(r.period))}
+            series={[
+              {
+                name: t('dashboard.endedBetter'),
+                color: BETTER,
+                values: rows.map((r) => (r.improvedShare == null ? null : r.improvedShare * 100)),
+                format: (v) => pct(v / 100),
+              },
+              {
+                name: t('dashboard.endedWorse'),
+                color: WORSE,
+                values: rows.map((r) => (r.worsenedShare == null ? null : r.worsenedShare * 100)),
+                format: (v) => pct(v / 100),
+              },
+            ]}
+          />
+          <DataTable
+            testId="dashboard-sentiment"
+            head={
+              <>
+                <th>{t('dashboard.period')}</th>
+                <th className="num">{t('dashboard.sentimentCalls')}</th>
+                <th className="num">{t('dashboard.customerSentiment')}</th>
+                <th className="num">{t('dashboard.endedBetter')}</th>
+                <th className="num">{t('dashboard.endedWorse')}</th>
+              </>
+            }
+          >
+            {rows.map((r) => (
+              <tr key={r.period}>
+                <td>{label(r.period)}</td>
+                <td className="num">{n(r.sentimentCalls)}</td>
+                <td className="num">{feeling(r.averageCustomerSentiment)}</td>
+                <td className="num">{pct(r.improvedShare)}</td>
+                <td className="num">{pct(r.worsenedShare)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        </>
+      )}
+    </ReportCard>
   );
 }
 
