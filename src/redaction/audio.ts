@@ -1,5 +1,5 @@
-// The redacted copy of a recording: the spans found in the transcript are silenced and a quiet
-// tone marks each one, so a listener hears that something was removed rather than a gap that
+// The redacted copy of a recording: the spans found in the transcript are silenced and a 1 kHz
+// beep marks each one, so a listener hears that something was removed rather than a gap that
 // sounds like a dropped line. Opus in Ogg whatever the original format: every browser plays it,
 // and one encoder we ship (libopus in the packaged ffmpeg) covers every input the intake accepts.
 import { execFile } from 'node:child_process';
@@ -26,9 +26,10 @@ export async function writeRedactedAudio(
 ): Promise<void> {
   const e = inside(spans);
   // amix halves each input; the speech and the tone never overlap, so doubling restores the level.
+  // ffmpeg's sine source is 1/8 of full scale (−18 dBFS): about as loud as speech, plainly a beep.
   const graph =
     `[0:a]volume=0:enable='${e}'[speech];` +
-    `sine=frequency=1000:sample_rate=48000,volume=0.25,volume=0:enable='not(${e})'[tone];` +
+    `sine=frequency=1000:sample_rate=48000,volume=0:enable='not(${e})'[tone];` +
     '[speech][tone]amix=inputs=2:duration=first,volume=2[out]';
   await execFileAsync(
     decoder.ffmpeg,

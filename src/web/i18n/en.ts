@@ -905,7 +905,7 @@ export const en = {
   'redaction.modeHint.TEXT':
     'Transcripts, search, evidence, CSV and webhooks carry placeholders such as [CARD_NUMBER]; the recording is kept.',
   'redaction.modeHint.TEXT_AUDIO':
-    'Also keeps a copy of the recording with those moments silenced and marked by a tone, and deletes the original.',
+    'Also keeps a copy of the recording with those moments replaced by a beep, and deletes the original.',
   'redaction.detectors': 'Detect',
   'redaction.kind.CARD_NUMBER': 'Card number',
   'redaction.kind.CVV': 'Card security code',
@@ -920,7 +920,7 @@ export const en = {
   'speakers.separated': 'Speakers separated automatically (confidence {percent}).',
   'speakers.notSeparated':
     'Mono recording with only one voice told apart: the transcript keeps a single speaker (confidence {percent}).',
-  'redaction.audioNotice': 'Redacted recording: {count} moment(s) silenced. The original was deleted.',
+  'redaction.audioNotice': 'Redacted recording: {count} moment(s) replaced by a beep. The original was deleted.',
   'redaction.textNotice': 'Redacted transcript: {count} item(s) replaced.',
   'transcript.uncertain': 'The recogniser was unsure of this word',
   // web polish

@@ -906,7 +906,7 @@ export const es: Record<keyof typeof en, string> = {
   'redaction.modeHint.TEXT':
     'Las transcripciones, la búsqueda, las evidencias, el CSV y los webhooks llevan marcadores como [CARD_NUMBER]; la grabación se conserva.',
   'redaction.modeHint.TEXT_AUDIO':
-    'Además guarda una copia de la grabación con esos momentos silenciados y señalados con un tono, y borra la original.',
+    'Además guarda una copia de la grabación con esos momentos sustituidos por un pitido, y borra la original.',
   'redaction.detectors': 'Detectar',
   'redaction.kind.CARD_NUMBER': 'Número de tarjeta',
   'redaction.kind.CVV': 'Código de seguridad de la tarjeta',
@@ -921,7 +921,8 @@ export const es: Record<keyof typeof en, string> = {
   'speakers.separated': 'Interlocutores separados automáticamente (confianza del {percent}).',
   'speakers.notSeparated':
     'Grabación mono en la que solo se distingue una voz: la transcripción mantiene un único interlocutor (confianza del {percent}).',
-  'redaction.audioNotice': 'Grabación anonimizada: {count} momento(s) silenciado(s). La original se borró.',
+  'redaction.audioNotice':
+    'Grabación anonimizada: {count} momento(s) sustituido(s) por un pitido. La original se borró.',
   'redaction.textNotice': 'Transcripción anonimizada: {count} dato(s) sustituido(s).',
   'transcript.uncertain': 'El reconocedor no estaba seguro de esta palabra',
   // web polish
