@@ -215,6 +215,8 @@ interface Result {
   mbPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time (user + system) of the target's process per measured request, warm-up excluded. */
+  cpuMsPerRequest: number;
   /** Peak RSS right after start-up, before any request. */
   idleRssMB: number;
   /** Peak RSS over the child's whole life, start-up and warm-up included. */
@@ -239,7 +241,9 @@ async function measure(
     if (warm.failures.length)
       throw new Error(`${target} rejected the warm-up: ${warm.failures[0]!.status} ${warm.failures[0]!.body}`);
     note(`  ${target.padEnd(7)} ${rec.label.padStart(5)}: ${requests} requests, ${CONCURRENCY} at a time…`);
+    const cpuBefore = await child.cpuMs();
     const run = await load(child.url, key, rec, requests, CONCURRENCY, TIME_LIMIT_MS);
+    const cpuMs = (await child.cpuMs()) - cpuBefore;
     const peak = await child.maxRss();
     const seconds = run.wallMs / 1000;
     const ok = run.latencies.length;
@@ -256,6 +260,7 @@ async function measure(
       mbPerSecond: round((ok * rec.bytes) / MiB / seconds, 1),
       p50Ms: round(percentile(run.latencies, 50), 1),
       p99Ms: round(percentile(run.latencies, 99), 1),
+      cpuMsPerRequest: round(cpuMs / Math.max(1, run.requests), 2),
       idleRssMB: round(idle / MiB, 1),
       peakRssMB: round(peak / MiB, 1),
       ...(run.failures.length ? { firstFailure: run.failures[0] } : {}),
@@ -321,6 +326,7 @@ function report(results: Result[], server: string) {
       size: s.label,
       serviceOverSinkThroughput: round(svc.mbPerSecond / sink.mbPerSecond, 2),
       serviceOverSinkP50: round(svc.p50Ms / sink.p50Ms, 2),
+      serviceOverSinkCpu: round(svc.cpuMsPerRequest / sink.cpuMsPerRequest, 2),
     };
   });
   const [small, large] = SIZES.map((s) => s.label) as [string, string];
@@ -363,7 +369,19 @@ function report(results: Result[], server: string) {
   );
   console.log(
     table(
-      ['target', 'size', 'requests', 'concurrency', 'req/s', 'MB/s', 'p50 ms', 'p99 ms', 'idle RSS MB', 'peak RSS MB'],
+      [
+        'target',
+        'size',
+        'requests',
+        'concurrency',
+        'req/s',
+        'MB/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU ms/req',
+        'idle RSS MB',
+        'peak RSS MB',
+      ],
       results.map((r) => [
         r.target,
         r.size,
@@ -373,6 +391,7 @@ function report(results: Result[], server: string) {
         r.mbPerSecond,
         r.p50Ms,
         r.p99Ms,
+        r.cpuMsPerRequest,
         r.idleRssMB,
         r.peakRssMB,
       ]),
@@ -381,13 +400,14 @@ function report(results: Result[], server: string) {
   console.log('');
   for (const r of ratios)
     console.log(
-      `service/sink throughput at ${r.size.padStart(5)}: ${r.serviceOverSinkThroughput.toFixed(2)}  (p50 latency ×${r.serviceOverSinkP50.toFixed(2)})`,
+      `service/sink throughput at ${r.size.padStart(5)}: ${r.serviceOverSinkThroughput.toFixed(2)}  (p50 latency ×${r.serviceOverSinkP50.toFixed(2)}, CPU per request ×${r.serviceOverSinkCpu.toFixed(2)})`,
     );
   console.log(
     `peak RSS ${large} vs ${small}: service ×${rss.service.toFixed(2)}, sink ×${rss.sink.toFixed(2)}  (≈1 means memory does not grow with upload size)`,
   );
   console.log(
-    'MB = 1,048,576 bytes; throughput counts the recording bytes of successful requests; idle RSS = peak right after start-up.',
+    'MB = 1,048,576 bytes; throughput counts the recording bytes of successful requests; CPU ms/req = user + system time of the\n' +
+      "target's process over the measured requests (a figure other load on the machine barely moves); idle RSS = peak right after start-up.",
   );
   if (warning) console.log(`\n${warning}`);
   if (failures.length) console.log(`\nFAILED REQUESTS:\n  ${failures.join('\n  ')}`);

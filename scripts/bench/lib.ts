@@ -133,6 +133,8 @@ export async function startChild(
       '--import',
       'tsx',
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      // BENCH_NODE_FLAGS="--trace-gc …" adds Node/V8 flags to the child (to see what its GC does).
+      ...(process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

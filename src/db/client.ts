@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.ts';
+import { type Prisma, PrismaClient } from '../generated/prisma/client.ts';
 
 export type Db = PrismaClient;
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
@@ -62,4 +62,17 @@ export function poolOf(db: Db): pg.Pool {
   const pool = pools.get(db);
   if (!pool) throw new Error('this database client was not made by createDb');
   return pool;
+}
+
+/**
+ * One statement built with Prisma.sql, run straight on the client's pg pool: for the few hot
+ * statements (intake's two a call) whose parameters are all cast in the SQL and whose results are
+ * plain numbers, text and json. It skips the ORM's per-query plan (its compiler runs in WebAssembly
+ * even for raw SQL) and the garbage that comes with it. Inside a transaction it runs on the
+ * transaction's connection through Prisma, as any statement would.
+ */
+export async function queryDirect<T>(db: Db | Tx, query: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(db as Db);
+  if (!pool) return (db as Db).$queryRaw<T[]>(query);
+  return (await pool.query<T & pg.QueryResultRow>(query.text, query.values)).rows;
 }

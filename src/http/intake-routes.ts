@@ -8,7 +8,7 @@ import { sendDomainError, sendError, sendErrorAndClose, sendJson, sentErrorCode 
 import type { Route } from './server.ts';
 import { logContext } from '../log.ts';
 import { acceptRecording } from '../intake/accept.ts';
-import { checkFreeSpace } from '../storage/free-space.ts';
+import { freeSpaceCheck } from '../storage/free-space.ts';
 import { insufficientStorage } from '../intake/errors.ts';
 import { ClientGone, type ReceivedForm, receiveForm, tooLarge } from '../intake/multipart.ts';
 import { isStorageFault, reportIntakeOutcome, StorageAlert } from '../intake/outcome.ts';
@@ -27,6 +27,7 @@ export function intakeRoutes(app: AppContext): Route[] {
   const limiter = sharedLimiter(app.db, { keyPrefix: 'intake', points: app.config.intakeRatePerMinute, duration: 60 });
 
   const storageAlert = new StorageAlert(app.log);
+  const freeSpace = freeSpaceCheck([app.config.tmpDir, app.config.storageDir], app.config.minFreeDiskMb);
   // Uploads in flight per API key (this process), for INTAKE_MAX_CONCURRENT_PER_KEY.
   const inFlight = new Map<string, number>();
 
@@ -75,7 +76,7 @@ export function intakeRoutes(app: AppContext): Route[] {
     }
 
     // Refuse early rather than fail halfway through a file (and leave the disk fuller still).
-    const space = await checkFreeSpace([app.config.tmpDir, app.config.storageDir], app.config.minFreeDiskMb);
+    const space = await freeSpace();
     if (!space.ok) {
       storageAlert.fault(null, { freeMb: space.freeMb, minFreeMb: space.minFreeMb });
       const e = insufficientStorage();

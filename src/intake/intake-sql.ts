@@ -1,5 +1,5 @@
 import { addJobSql } from '../../workers/jobs.ts';
-import type { Db, Tx } from '../db/client.ts';
+import { type Db, queryDirect, type Tx } from '../db/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { creationEventSql } from '../lifecycle/transition.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -24,15 +24,15 @@ export async function readIntakeFacts(
   accountId: string,
   q: { externalId: string | null; campaignName: string | null; campaignId: string | null; agentCode: string | null },
 ): Promise<IntakeFacts | null> {
-  const [row] = await db.$queryRaw<
-    {
-      time_zone: string;
-      plan_minutes: number;
-      existing_id: string | null;
-      campaign: IntakeFacts['campaign'];
-      agent: IntakeFacts['agentByCode'];
-    }[]
-  >`
+  const [row] = await queryDirect<{
+    time_zone: string;
+    plan_minutes: number;
+    existing_id: string | null;
+    campaign: IntakeFacts['campaign'];
+    agent: IntakeFacts['agentByCode'];
+  }>(
+    db,
+    Prisma.sql`
     SELECT a.time_zone, a.plan_minutes,
            coalesce((SELECT c.id FROM calls c WHERE c.account_id = a.id AND c.external_id = ${q.externalId}),
                     (SELECT t.id FROM call_tombstones t WHERE t.account_id = a.id AND t.external_id = ${q.externalId}))
@@ -44,7 +44,8 @@ export async function readIntakeFacts(
            (SELECT json_build_object('id', g.id, 'codeNormalized', g.code_normalized) FROM agents g
              WHERE g.account_id = a.id AND g.code_normalized = ${q.agentCode} AND g.active
              LIMIT 1) AS agent
-      FROM accounts a WHERE a.id = ${accountId}::uuid`;
+      FROM accounts a WHERE a.id = ${accountId}::uuid`,
+  );
   if (!row) return null;
   return {
     timeZone: row.time_zone,
@@ -93,23 +94,26 @@ export async function insertQueuedCall(
 ): Promise<{ status: 'queued' } | { status: 'exists' }> {
   let row: { id: string | null; jobs: number } | undefined;
   try {
-    [row] = await db.$queryRaw<{ id: string | null; jobs: number }[]>`
+    // Every parameter is cast: it goes to pg untyped (see queryDirect).
+    [row] = await queryDirect<{ id: string | null; jobs: number }>(
+      db,
+      Prisma.sql`
     WITH call AS (
       INSERT INTO calls (id, account_id, external_id, source, agent_id, campaign_id, started_at, customer_phone,
                          customer_name, direction, language, file_name, file_size, file_sha256, content_type,
                          storage_key, reserved_minutes, period)
-      SELECT ${c.id}::uuid, ${c.accountId}::uuid, ${c.externalId}, ${c.source}::"CallSource", ${c.agentId}::uuid,
-             ${c.campaignId}::uuid, ${c.startedAt}, ${c.customerPhone}, ${c.customerName},
-             ${c.direction}::"CallDirection", ${c.language}, ${c.fileName}, ${c.fileSize}::bigint, ${c.fileSha256},
-             ${c.contentType}, ${c.storageKey}, ${c.minutes}, ${c.period}
+      SELECT ${c.id}::uuid, ${c.accountId}::uuid, ${c.externalId}::text, ${c.source}::"CallSource", ${c.agentId}::uuid,
+             ${c.campaignId}::uuid, ${c.startedAt}::timestamptz, ${c.customerPhone}::text, ${c.customerName}::text,
+             ${c.direction}::"CallDirection", ${c.language}::text, ${c.fileName}::text, ${c.fileSize}::bigint,
+             ${c.fileSha256}::text, ${c.contentType}::text, ${c.storageKey}::text, ${c.minutes}::int, ${c.period}::text
        -- A call deleted since the facts were read left a tombstone: answer exists, never charge again.
        WHERE NOT EXISTS (SELECT 1 FROM call_tombstones t
-                          WHERE t.account_id = ${c.accountId}::uuid AND t.external_id = ${c.externalId})
+                          WHERE t.account_id = ${c.accountId}::uuid AND t.external_id = ${c.externalId}::text)
       ON CONFLICT (account_id, external_id) DO NOTHING
       RETURNING id
     ), reservation AS (
       INSERT INTO usage_periods AS u (account_id, period, minutes_reserved, calls, storage_bytes)
-      SELECT ${c.accountId}::uuid, ${c.period}, ${c.minutes}::int, 1, ${c.fileSize}::bigint FROM call
+      SELECT ${c.accountId}::uuid, ${c.period}::text, ${c.minutes}::int, 1, ${c.fileSize}::bigint FROM call
        WHERE ${planMinutes}::int >= ${c.minutes}::int
       ON CONFLICT (account_id, period) DO UPDATE
          SET minutes_reserved = u.minutes_reserved + excluded.minutes_reserved,
@@ -119,7 +123,7 @@ export async function insertQueuedCall(
       RETURNING 1
     ), ledger AS (
       INSERT INTO minute_ledger (account_id, call_id, period, kind, minutes)
-      SELECT ${c.accountId}::uuid, call.id, ${c.period}, 'reserve', ${c.minutes}::int FROM call, reservation
+      SELECT ${c.accountId}::uuid, call.id, ${c.period}::text, 'reserve', ${c.minutes}::int FROM call, reservation
     ), history AS (
       ${creationEventSql(Prisma.sql`SELECT call.id FROM call, reservation`, detail)}
     ), job AS (
@@ -128,7 +132,8 @@ export async function insertQueuedCall(
     SELECT (SELECT id FROM call) AS id, (SELECT count(*) FROM job)::int AS jobs,
            -- A call the plan cannot cover must not stay: fail the whole statement.
            CASE WHEN EXISTS (SELECT 1 FROM call) AND NOT EXISTS (SELECT 1 FROM reservation)
-                THEN intake_refuse('no_minutes') END AS refused`;
+                THEN intake_refuse('no_minutes') END AS refused`,
+    );
   } catch (error) {
     if (!refusedFor(error, 'no_minutes')) throw error;
     const [u] = await db.$queryRaw<{ used: number; reserved: number }[]>`

@@ -1,13 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { DomainError } from '../domain/errors.ts';
 import { badRequest, requestTimeout } from './errors.ts';
+import { HashingFileWriter } from './hashing-file.ts';
 
 export interface ReceivedFile {
   tempPath: string;
@@ -54,9 +53,10 @@ export const tooLarge = (max: number) =>
 export class ClientGone extends Error {}
 
 /**
- * Streams a multipart form: each file part goes straight to a temporary file (hashed on the way,
- * never held in memory); fields are kept, each bounded. The body size is counted as it arrives,
- * and on any failure every temporary file is removed before the promise rejects.
+ * Streams a multipart form: each file part goes straight to a temporary file (counted, hashed and
+ * its head kept on the way; never held in memory beyond a bounded write buffer); fields are kept,
+ * each bounded. The body size is counted as it arrives, and on any failure every temporary file is
+ * removed before the promise rejects.
  */
 export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise<ReceivedForm> {
   const fileField = opts.fileField ?? 'file';
@@ -163,23 +163,7 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       }
       const tempPath = path.join(opts.tmpDir, `${randomUUID()}.part`);
       tempPaths.push(tempPath);
-      const hash = createHash('sha256');
-      let size = 0;
-      const head: Buffer[] = [];
-      let headBytes = 0;
-      const tap = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          size += chunk.length;
-          if (opts.maxFileBytes !== undefined && size > opts.maxFileBytes) return cb();
-          hash.update(chunk);
-          if (headBytes < HEAD_BYTES) {
-            const part = chunk.subarray(0, HEAD_BYTES - headBytes);
-            head.push(Buffer.from(part));
-            headBytes += part.length;
-          }
-          cb(null, chunk);
-        },
-      });
+      const writer = new HashingFileWriter(tempPath, HEAD_BYTES, opts.maxFileBytes);
       const entry: ReceivedFile = {
         tempPath,
         fileName: info.filename ?? '',
@@ -190,11 +174,11 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
       };
       files.push(entry);
       writes.push(
-        pipeline(stream, tap, createWriteStream(tempPath)).then(
+        pipeline(stream, writer).then(
           () => {
-            entry.size = size;
-            entry.sha256 = hash.digest('hex');
-            entry.head = Buffer.concat(head, headBytes);
+            entry.size = writer.size;
+            entry.sha256 = writer.digest();
+            entry.head = writer.head();
           },
           (error) => {
             // A failing disk (ENOSPC, EACCES…) is our fault and answers 500; anything else is the body's.

@@ -8,6 +8,7 @@ import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createStorage } from '../storage/index.ts';
 import { createHttpServer } from '../http/server.ts';
+import { tuneGcForUploads } from './gc.ts';
 import { buildRoutes, buildFallback } from './routes.ts';
 import type { AppContext } from '../app/context.ts';
 import { startWorkerRole, type WorkerRole } from '../../workers/start.ts';
@@ -39,6 +40,7 @@ export async function startService(
   roles: Roles,
   log: Logger = createLogger(config.logLevel),
 ): Promise<Service> {
+  if (roles.api) tuneGcForUploads();
   let embedded: EmbeddedDb | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

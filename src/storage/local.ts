@@ -17,8 +17,12 @@ export function localStorage(root: string): Storage {
   return {
     async putFile(key, tempPath) {
       const target = resolve(key);
-      await mkdir(path.dirname(target), { recursive: true });
-      await rename(tempPath, target);
+      // The folder (account/period) almost always exists: only a failed rename creates it.
+      await rename(tempPath, target).catch(async (error) => {
+        if (error?.code !== 'ENOENT') throw error;
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(tempPath, target);
+      });
     },
     async withLocalFile(key, use) {
       await statOf(key);
