@@ -3,7 +3,8 @@
  * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
  * account's window, the answers to their disputes, and reviewers' comments.
  */
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import { Player } from '../components/Player.tsx';
 import { useMutation, useQuery } from 'urql';
 import { DisputeItem } from '../components/review/DisputeItem.tsx';
 import { outcomeKey, outcomeTone } from '../components/review/ReviewPanel.tsx';
@@ -23,7 +24,8 @@ const AgentCallQuery = graphql(`
       criteria { key label result autoResult reviewed reviewNote }
       disputes { id criterionKey status comment openedByName openedAt reply resolvedByName resolvedAt }
       comments { id authorName atSeconds body createdAt }
-      transcript { start speaker text }
+      durationSeconds
+      transcript { start end speaker text }
     }
   }
 `);
@@ -58,6 +60,19 @@ export function AgentCallPage({ id }: { id: string }) {
   // The tab names the call, as the managers' call page does, rather than the route's "Call".
   const startedAt = data?.call?.startedAt;
   useDocumentTitle(startedAt ? t('agentCall.title', { when: fmt.dateTime(startedAt) }) : null);
+  // The same sticky player as the managers' call page: speed, skips, shortcuts (Space, J/L, [ ], ?).
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const [time, setTime] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [audioDuration, setAudioDuration] = useState<number | null>(null);
+  const [audioError, setAudioError] = useState(false);
+  const seek = useCallback((seconds: number, play = true) => {
+    const a = audioRef.current;
+    if (!a) return;
+    a.currentTime = Math.max(0, seconds);
+    setTime(a.currentTime);
+    if (play) void a.play().catch(() => {});
+  }, []);
 
   if (fetching && !data) return <LoadingBlock />;
   if (error && !data) return <Alert tone="red">{describeError(i18n, error)}</Alert>;
@@ -115,8 +130,26 @@ export function AgentCallPage({ id }: { id: string }) {
           )
         }
       />
-      {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the recording's text. */}
-      <audio controls preload="metadata" src={`/api/calls/${encodeURIComponent(call.id)}/recording`} />
+      <Player
+        audioRef={audioRef}
+        src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
+        label={t('callDetail.recording')}
+        time={time}
+        duration={call.durationSeconds ?? audioDuration ?? 0}
+        playing={playing}
+        segments={call.transcript ?? []}
+        marks={[]}
+        notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
+        onSeek={seek}
+        onTime={setTime}
+        onPlaying={setPlaying}
+        onDuration={setAudioDuration}
+        onError={() => setAudioError(true)}
+        prevHref={null}
+        nextHref={null}
+      >
+        {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
+      </Player>
       <Card
         title={t('agentCall.score', { score: formatScore(call.score, locale) })}
         description={
