@@ -548,6 +548,64 @@ describe('web app polish (issue 11)', () => {
     await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));
   }, 60_000);
 
+  it('at 960 px, in English and Spanish, Tab shows where the focus is on every page, never hidden', async () => {
+    const pages: [string, string][] = [
+      ['calls', '/calls'],
+      ['calls-failed', '/calls?view=failed'],
+      ['call', `/calls/${criticalCallId}`],
+      ['dashboard', '/dashboard'],
+      ['review', '/review'],
+      ['disputes', '/disputes'],
+      ['upload', '/upload'],
+      ['team', '/team'],
+      ['campaigns', '/campaigns'],
+      ['templates', '/templates'],
+      ['template-editor', `/templates/${templateId}`],
+      ['integrations', '/integrations'],
+      ['usage', '/usage'],
+      ['settings', '/settings'],
+      ['audit-log', '/settings/audit'],
+    ];
+    const problems: string[] = [];
+    await page.setViewportSize({ width: 960, height: 900 });
+    for (const lang of ['en', 'es'] as const) {
+      await page.evaluate((l) => window.localStorage.setItem('escucha.lang', l), lang);
+      for (const [name, url] of pages) {
+        await page.goto(`${svc.url}${url}`);
+        await page.locator('main h1').first().waitFor();
+        await settled();
+        // From the heading the app focused, the first 30 stops of the page.
+        const seen = new Set<string>();
+        for (let i = 1; i <= 30; i++) {
+          await page.keyboard.press('Tab');
+          const f = await page.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            if (!el || el === document.body) return null;
+            const cs = getComputedStyle(el);
+            const ring =
+              (cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0) ||
+              /79, 70, 229/.test(cs.boxShadow);
+            // Not covered: the middle of the element is the element (a sticky bar could hide it).
+            const r = el.getBoundingClientRect();
+            const x = Math.min(Math.max(r.left + r.width / 2, 0), window.innerWidth - 1);
+            const y = Math.min(Math.max(r.top + Math.min(r.height / 2, 10), 0), window.innerHeight - 1);
+            const top = document.elementFromPoint(x, y);
+            const covered = r.width > 0 && !!top && !el.contains(top) && !top.contains(el);
+            const label = `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}"`;
+            return { label, ring, covered, by: covered ? `${top!.tagName.toLowerCase()}.${top!.className}` : '' };
+          });
+          if (!f) break;
+          if (seen.has(f.label)) continue;
+          seen.add(f.label);
+          if (!f.ring) problems.push(`${name} ${lang}: no focus ring on ${f.label}`);
+          if (f.covered) problems.push(`${name} ${lang}: ${f.label} focused under ${f.by}`);
+          if (i === 6) await page.screenshot({ path: path.join(SHOTS, `keyboard-${name}-${lang}-960.png`) });
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
+
   it("fits the sign-in page and the agent users' pages too, in both languages, with zero axe violations", async () => {
     const problems: string[] = [];
     await browser.context.clearCookies();

@@ -3,7 +3,7 @@
  * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
  * account's window, the answers to their disputes, and reviewers' comments.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Player } from '../components/Player.tsx';
 import { useMutation, useQuery } from 'urql';
 import { DisputeItem } from '../components/review/DisputeItem.tsx';
@@ -12,6 +12,7 @@ import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextA
 import { useT } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatClock, formatScore, useFormat } from '../lib/format.ts';
+import { neighbours, recallCallList } from '../lib/call-nav.ts';
 import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { useDocumentTitle } from '../lib/page-title.ts';
@@ -66,6 +67,18 @@ export function AgentCallPage({ id }: { id: string }) {
   const [playing, setPlaying] = useState(false);
   const [audioDuration, setAudioDuration] = useState<number | null>(null);
   const [audioError, setAudioError] = useState(false);
+  // Previous/next (P/N) walk My calls, which remembers its ids as the managers' list does.
+  const nav = useMemo(() => {
+    const n = neighbours(recallCallList()?.ids ?? [], id);
+    return { prev: n.prev && `/calls/${n.prev}`, next: n.next && `/calls/${n.next}` };
+  }, [id]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of call id.
+  useEffect(() => {
+    setTime(0);
+    setPlaying(false);
+    setAudioDuration(null);
+    setAudioError(false);
+  }, [id]);
   const seek = useCallback((seconds: number, play = true) => {
     const a = audioRef.current;
     if (!a) return;
@@ -145,8 +158,8 @@ export function AgentCallPage({ id }: { id: string }) {
         onPlaying={setPlaying}
         onDuration={setAudioDuration}
         onError={() => setAudioError(true)}
-        prevHref={null}
-        nextHref={null}
+        prevHref={nav.prev}
+        nextHref={nav.next}
       >
         {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
       </Player>

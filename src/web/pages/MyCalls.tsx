@@ -1,9 +1,11 @@
 import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 import { ScorePill } from '../components/call-bits.tsx';
 /** An agent user's landing page (issue 10.4): their own calls, newest first, with score and review state. */
+import { useEffect } from 'react';
 import { useQuery } from 'urql';
 import { Alert, Badge, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
+import { rememberCallList } from '../lib/call-nav.ts';
 import { describeError } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
@@ -24,6 +26,10 @@ export function MyCallsPage() {
   const { t } = i18n;
   const [{ data, error, fetching }] = useQuery({ query: MyCallsQuery });
   const calls = data?.calls.edges.map((e) => e.node) ?? [];
+  // The call page's previous/next (N/P) walk this list.
+  useEffect(() => {
+    if (data) rememberCallList({ ids: data.calls.edges.map((e) => e.node.id), search: '' });
+  }, [data]);
   return (
     <div className="page stack">
       <PageHeader
