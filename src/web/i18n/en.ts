@@ -334,6 +334,7 @@ export const en = {
   'meta.minutesUsed': '{n} used',
   'meta.minutesUsed_one': '1 used',
   'meta.minutesReserved': '{n} reserved',
+  'meta.minutesReserved_one': '1 reserved',
   'meta.template': 'Template',
   'meta.received': 'Received',
 
@@ -724,6 +725,7 @@ export const en = {
     'Every delivery to this endpoint since then that did not succeed is sent again once, with its original id, at the endpoint’s rate.',
   'webhook.replaySince': 'Since',
   'webhook.replayStarted': 'Replay started: {n} deliveries.',
+  'webhook.replayStarted_one': 'Replay started: 1 delivery.',
   'webhook.replayRunning': 'Replaying since {since}: {done} of {total} sent ({ok} delivered, {failed} failed).',
   'webhook.replayDone': 'Last replay since {since}: {ok} of {total} delivered, {failed} failed.',
   'webhook.bannerTitle': 'Webhook endpoint {url} was disabled',
@@ -768,9 +770,11 @@ export const en = {
   'dataProtection.bulkBody_one':
     '1 call matches the current view and filters. Its recording, transcript and analysis are deleted for good; only its id and external id are kept.',
   'dataProtection.bulkConfirm': 'Delete {n} calls',
+  'dataProtection.bulkConfirm_one': 'Delete 1 call',
   'dataProtection.bulkDeleted': '{n} calls deleted.',
   'dataProtection.bulkDeleted_one': '1 call deleted.',
   'dataProtection.bulkQueued': 'Deleting {n} calls in the background.',
+  'dataProtection.bulkQueued_one': 'Deleting 1 call in the background.',
   'dataProtection.retention': 'Retention',
   'dataProtection.retentionLead':
     'How long recordings and transcripts are kept after the call. Every night what is older is deleted; scores, criteria and call details stay. Leave empty to keep them.',
@@ -850,6 +854,7 @@ export const en = {
   'templates.warningsTitle': '{n} criteria cannot be evaluated here',
   'templates.warningsTitle_one': '1 criterion cannot be evaluated here',
   'templates.warningsBadge': '{n} not evaluable',
+  'templates.warningsBadge_one': '1 not evaluable',
   'templates.warningLlm':
     '“{label}” needs a language model and none is configured: it is N/A on every call and lowers the coverage.',
   'templates.qaTitle': 'Languages and coverage',
@@ -877,6 +882,7 @@ export const en = {
   'bulk.confirm_one': 'Re-analyze 1 call',
   'bulk.progress': '{done} of {total} calls queued for analysis',
   'bulk.skipped': '{n} skipped (being processed, or no template applies)',
+  'bulk.skipped_one': '1 skipped (being processed, or no template applies)',
   'bulk.stop': 'Stop',
   'bulk.hide': 'Keep running and close',
   'bulk.finished': 'Done: every call is queued; scores update as they are analyzed.',

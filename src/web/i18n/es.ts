@@ -331,6 +331,7 @@ export const es: Record<keyof typeof en, string> = {
   'meta.minutesUsed': '{n} consumidos',
   'meta.minutesUsed_one': '1 consumido',
   'meta.minutesReserved': '{n} reservados',
+  'meta.minutesReserved_one': '1 reservado',
   'meta.template': 'Plantilla',
   'meta.received': 'Recibida',
 
@@ -722,6 +723,7 @@ export const es: Record<keyof typeof en, string> = {
     'Cada envío a este destino desde entonces que no llegó se envía otra vez, una sola vez, con su id original y al ritmo del destino.',
   'webhook.replaySince': 'Desde',
   'webhook.replayStarted': 'Reenvío iniciado: {n} envíos.',
+  'webhook.replayStarted_one': 'Reenvío iniciado: 1 envío.',
   'webhook.replayRunning': 'Reenviando desde {since}: {done} de {total} ({ok} entregados, {failed} fallidos).',
   'webhook.replayDone': 'Último reenvío desde {since}: {ok} de {total} entregados, {failed} fallidos.',
   'webhook.bannerTitle': 'Se desactivó el destino de webhook {url}',
@@ -766,9 +768,11 @@ export const es: Record<keyof typeof en, string> = {
   'dataProtection.bulkBody_one':
     '1 llamada coincide con la vista y los filtros actuales. Su grabación, transcripción y análisis se eliminan para siempre; solo se conservan su id e id externo.',
   'dataProtection.bulkConfirm': 'Eliminar {n} llamadas',
+  'dataProtection.bulkConfirm_one': 'Eliminar 1 llamada',
   'dataProtection.bulkDeleted': '{n} llamadas eliminadas.',
   'dataProtection.bulkDeleted_one': '1 llamada eliminada.',
   'dataProtection.bulkQueued': 'Eliminando {n} llamadas en segundo plano.',
+  'dataProtection.bulkQueued_one': 'Eliminando 1 llamada en segundo plano.',
   'dataProtection.retention': 'Conservación',
   'dataProtection.retentionLead':
     'Cuánto tiempo se guardan las grabaciones y las transcripciones después de la llamada. Cada noche se elimina lo más antiguo; las puntuaciones, los criterios y los datos de la llamada se mantienen. Déjalo vacío para guardarlas siempre.',
@@ -849,6 +853,7 @@ export const es: Record<keyof typeof en, string> = {
   'templates.warningsTitle': '{n} criterios no se pueden evaluar aquí',
   'templates.warningsTitle_one': '1 criterio no se puede evaluar aquí',
   'templates.warningsBadge': '{n} no evaluables',
+  'templates.warningsBadge_one': '1 no evaluable',
   'templates.warningLlm':
     '«{label}» necesita un modelo de lenguaje y no hay ninguno configurado: queda N/A en todas las llamadas y baja la cobertura.',
   'templates.qaTitle': 'Idiomas y cobertura',
@@ -878,6 +883,7 @@ export const es: Record<keyof typeof en, string> = {
   'bulk.confirm_one': 'Reanalizar 1 llamada',
   'bulk.progress': '{done} de {total} llamadas en cola para analizar',
   'bulk.skipped': '{n} omitidas (en proceso o sin plantilla aplicable)',
+  'bulk.skipped_one': '1 omitida (en proceso o sin plantilla aplicable)',
   'bulk.stop': 'Detener',
   'bulk.hide': 'Seguir en segundo plano y cerrar',
   'bulk.finished': 'Listo: todas las llamadas están en cola; las puntuaciones se actualizan a medida que se analizan.',
