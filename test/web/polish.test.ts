@@ -492,6 +492,13 @@ describe('web app polish (issue 11)', () => {
     const dashboard = await page.locator('main').innerText();
     expect(dashboard).toMatch(/\d,\d/);
     expect(dashboard).toMatch(/\d[\u00a0\u202f ]%/);
+    // The audit log's details in Spanish, not the stored keys ("prefix: esk_…", "by: cli").
+    await page.goto(`${svc.url}/settings/audit`);
+    await page.getByTestId('audit-table').waitFor();
+    await expect.poll(() => page.getByTestId('audit-table').innerText()).toContain('Prefijo: esk_');
+    const audit = await page.getByTestId('audit-table').innerText();
+    expect(audit).toContain('Vía: línea de comandos');
+    expect(audit).not.toMatch(/\b(prefix|by):/);
     expect(problems).toEqual([]);
     expect(browser.errors).toEqual([]);
   }, 900_000);
@@ -619,6 +626,8 @@ describe('web app polish (issue 11)', () => {
     await signInAs(page, svc.url, agentUser.email, agentUser.password);
     await page.waitForURL(/\/calls$/);
     await page.getByTestId('my-calls').waitFor();
+    // The agent's own list says a critical fail as the managers' list does, not as a plain 0.
+    expect(await page.getByTestId('my-calls').locator('[data-critical="true"]').count()).toBe(1);
     problems.push(
       ...(await visitAll([
         ['my-calls', '/calls'],
