@@ -482,15 +482,15 @@ describe('web app polish (issue 11)', () => {
     problems.push(...(await layoutProblems()).map((p) => `critical fail call es: ${p}`));
     await page.screenshot({ path: path.join(SHOTS, 'call-critical-es-1366.png'), fullPage: true });
     // Spanish numbers read Spanish: "63 %" (Intl's non-breaking space), decimals with a comma ("0,5 s").
+    await expect.poll(() => page.locator('main').innerText()).toMatch(/\d[\u00a0\u202f ]%/);
     const callText = await page.locator('main').innerText();
-    expect(callText).toMatch(/\d[\u00a0\u202f ]%/);
     expect(callText).not.toMatch(/\d%/);
     expect(callText).toMatch(/0,5\s?s/);
     await page.goto(`${svc.url}/dashboard`);
     await page.locator('main h1').first().waitFor();
     await settled();
+    await expect.poll(() => page.locator('main').innerText()).toMatch(/\d,\d/);
     const dashboard = await page.locator('main').innerText();
-    expect(dashboard).toMatch(/\d,\d/);
     expect(dashboard).toMatch(/\d[\u00a0\u202f ]%/);
     // The audit log's details in Spanish, not the stored keys ("prefix: esk_…", "by: cli").
     await page.goto(`${svc.url}/settings/audit`);
@@ -634,6 +634,10 @@ describe('web app polish (issue 11)', () => {
         ['agent-call', `/calls/${callId}`],
       ])),
     );
+    // The agent's call page with a critical fail says so by the score.
+    await page.goto(`${svc.url}/calls/${criticalCallId}`);
+    await page.getByTestId('agent-criteria').waitFor();
+    expect(await page.locator('main [data-critical="true"]').count()).toBe(1);
     expect(problems).toEqual([]);
     expect(browser.errors).toEqual([]);
   }, 300_000);

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Player } from '../components/Player.tsx';
+import { ScorePill } from '../components/call-bits.tsx';
 import { useMutation, useQuery } from 'urql';
 import { DisputeItem } from '../components/review/DisputeItem.tsx';
 import { outcomeKey, outcomeTone } from '../components/review/ReviewPanel.tsx';
@@ -21,7 +22,7 @@ import { Link } from '../lib/router.tsx';
 const AgentCallQuery = graphql(`
   query AgentCall($id: ID!) {
     call(id: $id) {
-      id startedAt status score autoScore reviewedAt acknowledgedAt disputeWindowClosesAt
+      id startedAt status score criticalFailed autoScore reviewedAt acknowledgedAt disputeWindowClosesAt
       criteria { key label result autoResult reviewed reviewNote }
       disputes { id criterionKey status comment openedByName openedAt reply resolvedByName resolvedAt }
       comments { id authorName atSeconds body createdAt }
@@ -165,6 +166,8 @@ export function AgentCallPage({ id }: { id: string }) {
       </Player>
       <Card
         title={t('agentCall.score', { score: formatScore(call.score, locale) })}
+        // A critical fail says so here too (the score is 0 for that reason), as on the managers' page.
+        actions={call.criticalFailed ? <ScorePill score={call.score} criticalFailed /> : undefined}
         description={
           call.reviewedAt ? t('agentCall.autoScore', { score: formatScore(call.autoScore, locale) }) : undefined
         }
