@@ -95,7 +95,7 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
           await failCall(app, callId, 'internal_error', String(error).replaceAll(path, call.fileName));
         throw error;
       }
-      await failCall(app, callId, error.reason, error.message.replaceAll(path, call.fileName));
+      await failCall(app, callId, error.reason, error.message.replaceAll(path, call.fileName), error.durationSeconds);
       log.info({ callId, reason: error.reason }, 'transcription failed');
       return;
     }
@@ -192,12 +192,19 @@ async function storeRedactedCopy(
   }
 }
 
-/** transcribing → failed, releasing the reservation (no charge); a no-op if the call moved on. */
-async function failCall(app: AppContext, callId: string, reason: string, detail: string) {
+/**
+ * transcribing → failed, releasing the reservation (no charge); a no-op if the call moved on. The
+ * recording's length is kept when it was known: the list, CSV and webhook show it, not "—".
+ */
+async function failCall(app: AppContext, callId: string, reason: string, detail: string, durationSeconds?: number) {
   await app.db.$transaction(async (tx) => {
     const moved = await transition(tx, callId, 'transcribing', 'failed', {
       detail: reason,
-      data: { failureReason: reason, failureDetail: detail.slice(0, 500) },
+      data: {
+        failureReason: reason,
+        failureDetail: detail.slice(0, 500),
+        ...(durationSeconds !== undefined ? { durationSeconds } : {}),
+      },
     });
     if (!moved) return;
     await releaseMinutes(tx, callId);

@@ -39,7 +39,7 @@ export class UndecodableAudioError extends TranscriptionFailure {
 }
 
 export class TooLongError extends TranscriptionFailure {
-  readonly durationSeconds: number;
+  declare durationSeconds: number;
   constructor(durationSeconds: number, maxSeconds: number) {
     super('too_long', `Recording lasts ${Math.round(durationSeconds)} s, more than the ${maxSeconds} s allowed`);
     this.durationSeconds = durationSeconds;

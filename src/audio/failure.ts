@@ -5,6 +5,11 @@
  */
 export class TranscriptionFailure extends Error {
   readonly reason: string;
+  /**
+   * The recording's length when it was known before the verdict (probed or decoded): a failed call
+   * still shows how long it is. Set by whoever knows it (the decoder, transcribeFile).
+   */
+  durationSeconds?: number;
   constructor(reason: string, message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;

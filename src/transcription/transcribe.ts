@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { DecoderPaths } from '../audio/binaries.ts';
-import { SAMPLE_RATE, openAudioStream } from '../audio/decode.ts';
+import { type AudioStream, SAMPLE_RATE, openAudioStream } from '../audio/decode.ts';
 import { Denoiser } from '../audio/denoise.ts';
 import { type DiarizeOptions, Diarizer } from '../audio/diarize.ts';
 import { type SpeechChunk, SpeechTracker, type VadOptions } from '../audio/vad.ts';
 import { SnrMeter } from '../audio/snr.ts';
 import type { ChunkTranscript, EngineResult, Segment, Speaker, TranscriptionEngine } from './engine.ts';
-import { NoSpeechError, UnsupportedLanguageError } from './engine.ts';
+import { NoSpeechError, TranscriptionFailure, UnsupportedLanguageError } from './engine.ts';
 
 export interface TranscribeOptions {
   /** Tried in order: the first engine covering the language transcribes. */
@@ -93,12 +93,31 @@ const TWIN_SECONDS = 60;
  * on stereo, while it is not yet known whether both channels carry the same signal (the first minute).
  */
 export async function transcribeFile(path: string, opts: TranscribeOptions): Promise<TranscribeResult> {
-  const log = opts.logger;
   const stream = await openAudioStream(path, {
     maxChannels: 2,
     ...(opts.decoder ? { decoder: opts.decoder } : {}),
     ...(opts.maxDurationSeconds ? { maxDurationSeconds: opts.maxDurationSeconds } : {}),
   });
+  const decoded = { frames: 0, complete: false };
+  try {
+    return await transcribeStream(stream, opts, decoded);
+  } catch (error) {
+    // A verdict on the recording (no speech, an uncovered language…) still says how long it is: the
+    // decoded length when the whole file was read, else what ffprobe reported.
+    if (error instanceof TranscriptionFailure && error.durationSeconds === undefined) {
+      const seconds = decoded.complete ? decoded.frames / SAMPLE_RATE : stream.info.durationSeconds;
+      if (seconds > 0) error.durationSeconds = seconds;
+    }
+    throw error;
+  }
+}
+
+async function transcribeStream(
+  stream: AudioStream,
+  opts: TranscribeOptions,
+  decoded: { frames: number; complete: boolean },
+): Promise<TranscribeResult> {
+  const log = opts.logger;
   const channelCount = stream.info.channels;
   const meters = Array.from({ length: channelCount }, () => new SnrMeter());
   const trackers = meters.map((meter) => new SpeechTracker(opts.vad, meter));
@@ -184,6 +203,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
   try {
     for await (const block of stream.blocks) {
       frames += block[0]!.length;
+      decoded.frames = frames;
       const ready: Chunk[] = [];
       for (const [channel, tracker] of trackers.entries()) {
         if (channel === 1 && twin?.same) continue;
@@ -208,6 +228,7 @@ export async function transcribeFile(path: string, opts: TranscribeOptions): Pro
       if (channel === 1 && twin?.decide()) continue;
       rest.push(...(await denoise.pass(channel, cut(await tracker.end(), channel), 'all')));
     }
+    decoded.complete = true;
     if (twin?.same === false) rest.push(...heldRight);
     await heard(rest.sort(byTime), true);
   } finally {

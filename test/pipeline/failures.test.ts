@@ -5,10 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
-import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import { probeAudio } from '../../src/audio/decode.ts';
+import { createWebhookEndpoint, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { makeStereoCall, synth } from '../fixtures/audio.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
+import { signedIn } from '../http/support.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
@@ -85,7 +87,7 @@ describe('failure paths', () => {
     }
   }, 120_000);
 
-  it('only silence → failed / no_speech, no webhook', async () => {
+  it('only silence → failed / no_speech, no webhook, its length kept', async () => {
     const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
     try {
       const s = await account({ template: true });
@@ -97,22 +99,44 @@ describe('failure paths', () => {
       const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
       expect(row).toMatchObject({ status: 'failed', failure_reason: 'no_speech' });
       expect(await t.sql('SELECT id FROM webhook_deliveries WHERE call_id = $1', [r.body.id])).toEqual([]);
+      // The whole file was decoded before the verdict: the failed call still says how long it is,
+      // in the app's GraphQL (the list and call page show it instead of "—").
+      const viewer = await signedIn(api.app.db, s.account.id, 'viewer');
+      const res = await fetch(`${api.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...viewer.headers() },
+        body: JSON.stringify({ query: `{ call(id: "${r.body.id}") { status durationSeconds } }` }),
+      });
+      const { data } = (await res.json()) as { data: { call: { status: string; durationSeconds: number | null } } };
+      expect(data.call.status).toBe('FAILED');
+      expect(data.call.durationSeconds).toBeCloseTo(5, 1);
     } finally {
       await worker.stop();
     }
   }, 120_000);
 
-  it('a language no engine covers → failed / unsupported_language', async () => {
+  it('a language no engine covers → failed / unsupported_language, its length kept', async () => {
     const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
     try {
       const s = await account({ template: true });
+      await createWebhookEndpoint(api.app, s.account.id, { url: receiver.url, eventTypes: ['call.failed'] });
+      const audio = await shortCall();
       const r = await postCall(api.url, {
         key: s.key,
         fields: { agent_code: 'AG-07', language: 'ja' },
-        file: { path: await shortCall(), name: 'call.wav' },
+        file: { path: audio, name: 'call.wav' },
       });
       const row = await waitForStatus(r.body.id, ['failed', 'analyzed', 'transcribed']);
       expect(row).toMatchObject({ status: 'failed', failure_reason: 'unsupported_language' });
+      // Failed before decoding: the length ffprobe reported is kept, and the call.failed event carries it.
+      const probed = (await probeAudio(audio)).durationSeconds;
+      expect(probed).toBeGreaterThan(1);
+      expect(row.duration_seconds).toBeCloseTo(probed, 1);
+      const [delivery] = await t.sql('SELECT event_type, payload FROM webhook_deliveries WHERE call_id = $1', [
+        r.body.id,
+      ]);
+      expect(delivery.event_type).toBe('call.failed');
+      expect(delivery.payload.data.duration_seconds).toBeCloseTo(probed, 1);
     } finally {
       await worker.stop();
     }

@@ -157,7 +157,7 @@ describe('calls list', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Bruno Díaz' }));
     expect(screen.getByRole('button', { name: 'Agent 2 agents' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /More filters/ }));
-    const topic = screen.getByLabelText('Topic') as HTMLSelectElement;
+    const topic = screen.getByRole('combobox', { name: 'Topic' }) as HTMLSelectElement;
     expect([...topic.options].map((o) => o.textContent)).toEqual(['Any topic', 'Billing / Facturación']);
     fireEvent.change(topic, { target: { value: 'Billing' } });
     fireEvent.change(screen.getByLabelText('Failed criterion'), { target: { value: 'greeting' } });
@@ -239,7 +239,9 @@ describe('calls list', () => {
     renderWith(h(CallsPage), client);
     const pill = screen.getByTestId('call-row').querySelector('[data-critical="true"]');
     expect(pill?.textContent).toMatch(/critical criterion failed/i);
-    const options = Array.from((screen.getByLabelText('Language') as HTMLSelectElement).options).map((o) => o.value);
+    const options = Array.from((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).options).map(
+      (o) => o.value,
+    );
     expect(options).toEqual(['', 'en', 'es', 'fr']);
     const analyzed = screen.getByRole('tab', { name: /Analyzed/ });
     const failed = screen.getByRole('tab', { name: /Failed/ });

@@ -103,7 +103,7 @@ describe('retention, deletion and the audit log in the app', () => {
     const text = await page.getByTestId('audit-table').textContent();
     for (const action of ['Retention changed', 'Calls deleted (filter)', 'Call deleted'])
       expect(text, action).toContain(action);
-    expect(text).toContain('recordingDays: — → 30');
+    expect(text).toContain('Recordings kept (days): — → 30');
     expect(text).toContain(owner.email);
     await page.getByTestId('audit-action').selectOption('call.deleted');
     await expect.poll(() => rows.count()).toBe(1);

@@ -195,11 +195,11 @@ describe('template editor, filters and rename (issue 11)', () => {
     await expect.poll(() => page.getByTestId('f-agent').textContent()).toBe('2 agents');
 
     await page.getByRole('button', { name: 'More filters' }).click();
-    const topics = await page.getByLabel('Topic').locator('option').allTextContents();
+    const topics = await page.getByRole('combobox', { name: 'Topic' }).locator('option').allTextContents();
     expect(topics).toContain('Billing / Facturación');
     expect(topics).not.toContain('Facturación');
     // One topic: both languages' calls of the two agents.
-    await page.getByLabel('Topic').selectOption({ label: 'Billing / Facturación' });
+    await page.getByRole('combobox', { name: 'Topic' }).selectOption({ label: 'Billing / Facturación' });
     await expect.poll(rowCount).toBe(2);
     await page.getByLabel('Failed criterion').selectOption({ label: 'Criterion number 0' });
     await expect.poll(rowCount).toBe(1);

@@ -9,8 +9,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
+import { hashPassword } from '../../src/domain/passwords.ts';
 import { insertCall, seedData } from '../graphql/fixtures.ts';
-import { launchChromium, type TestBrowser } from '../support/browser.ts';
+import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
@@ -91,6 +92,10 @@ let browser: TestBrowser;
 let page: Page;
 let owner: { email: string; password: string };
 let callId: string;
+let criticalCallId: string;
+let templateId: string;
+/** An agent user (the calls' agent): My calls and the agent's call page. */
+const agentUser = { email: '', password: 'agent-password-1234' };
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -102,7 +107,20 @@ beforeAll(async () => {
   const accountId = seeded.account.id;
   const ownerUser = await svc.app.db.user.findFirstOrThrow({ where: { accountId } });
   await svc.app.db.user.update({ where: { id: ownerUser.id }, data: { name: 'María José Fernández' } });
+  // An agent, campaign and template, an open dispute, a webhook delivery, an API key, an invitation.
   const a = await seedData(svc.app.db, accountId, 'Acme', ownerUser.id);
+  templateId = a.template.id;
+  agentUser.email = `agent-${accountId.slice(0, 8)}@example.com`;
+  await svc.app.db.user.create({
+    data: {
+      accountId,
+      email: agentUser.email,
+      name: 'Acme Agent',
+      role: 'agent',
+      agentId: a.agent.id,
+      passwordHash: await hashPassword(agentUser.password),
+    },
+  });
   // The recording every call points at, stored through the app's own storage.
   const wav = path.join(mkdtempSync(path.join(os.tmpdir(), 'escucha-polish-')), 'tone.wav');
   writeFileSync(wav, toneWav());
@@ -121,6 +139,7 @@ beforeAll(async () => {
       durationSeconds: 20,
       segments: SEGMENTS,
       score: critical ? 0 : 40 + ((i * 7) % 60),
+      needsReview: i % 7 === 3,
       topic: i % 2 ? 'Facturación y cobros duplicados' : 'Billing',
       language: i % 2 ? 'es' : 'en',
       summary: 'Customer: charged twice on the invoice. Agent: will refund the charge today.',
@@ -149,7 +168,33 @@ beforeAll(async () => {
       },
     });
     if (i === 0) callId = c.id;
+    if (critical) criticalCallId = c.id;
   }
+  // The other views: failed calls (their length known) and calls still being processed.
+  for (const [i, status] of (['failed', 'failed', 'transcribing', 'queued'] as const).entries())
+    await insertCall(svc.app.db, base, {
+      status,
+      storageKey: 'polish/tone.wav',
+      fileName: `llamada-entrante-${i}.wav`,
+      customerPhone: `+3491555${String(i).padStart(4, '0')}`,
+      startedAt: new Date(now - i * 600_000),
+      durationSeconds: status === 'failed' ? 25 : null,
+      language: null,
+      ...(status === 'failed' && {
+        failureReason: i ? 'unsupported_language' : 'no_speech',
+        failureDetail: i
+          ? "No configured transcription engine covers language 'ja'"
+          : 'No speech found in the recording',
+      }),
+    });
+  // Something in the audit log.
+  await svc.app.db.auditLog.createMany({
+    data: [
+      { accountId, actorUserId: ownerUser.id, action: 'user.renamed', targetType: 'user', targetId: ownerUser.id },
+      { accountId, actorUserId: ownerUser.id, action: 'api_key.created', targetType: 'api_key', targetId: a.apiKey.id },
+      { accountId, actorUserId: ownerUser.id, action: 'retention.changed', targetType: 'account', targetId: accountId },
+    ],
+  });
   browser = await launchChromium({
     viewport: { width: 1366, height: 768 },
     acceptDownloads: true,
@@ -171,7 +216,8 @@ async function settled() {
   await page
     .waitForFunction(() => !document.querySelector('.skeleton, .loading-page'), null, { timeout: 15_000 })
     .catch(() => {});
-  await page.waitForTimeout(150);
+  // Two frames: what the last render changed has been laid out and painted.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 interface AxeViolation {
@@ -219,6 +265,67 @@ async function tabUntil(done: (f: Awaited<ReturnType<typeof focusState>>) => boo
     if (done(f)) return { presses: i, unseen };
   }
   throw new Error(`not reached in ${max} Tab presses`);
+}
+
+/** What a user would see as broken in the layout: tables scrolling sideways, cells off screen, Score hidden. */
+async function layoutProblems(): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
+      if (wrap.scrollWidth > wrap.clientWidth + 1)
+        out.push(`table scrolls sideways (${wrap.scrollWidth} > ${wrap.clientWidth})`);
+    }
+    for (const cell of document.querySelectorAll<HTMLElement>('table td, table th')) {
+      if (getComputedStyle(cell).display === 'none') continue;
+      const r = cell.getBoundingClientRect();
+      if (r.right > window.innerWidth + 1 || r.left < -1)
+        out.push(`cell outside the window: ${cell.textContent?.slice(0, 30)}`);
+    }
+    const score = document.querySelector('[data-testid="calls-table"] th.col-score');
+    if (score) {
+      const r = score.getBoundingClientRect();
+      if (r.right > window.innerWidth || r.width < 30) out.push('score column out of view');
+    }
+    if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push('page scrolls sideways');
+    return out;
+  });
+}
+
+/**
+ * Numbers as Spanish writes them on a Spanish page: a decimal comma (not "8.0 s"), "41 %" with a
+ * space, no English "1.3k" on chart axes. File names, addresses and links are left out.
+ */
+async function englishNumbers(): Promise<string[]> {
+  const text = await page.evaluate(() => document.querySelector('main')?.innerText ?? document.body.innerText);
+  const words = text
+    .split(/\s+/)
+    .filter((w) => !/[@/]|\.(wav|mp3|com|example)\b|^v?\d+\.\d+\.\d+$|^\+?\d{9,}$/.test(w));
+  return words.filter((w) => /\d\.\d{1,2}(?!\d)|\d%|\d(\.\d)?k\b/.test(w));
+}
+
+/**
+ * Every page at every width in both languages: a screenshot, the layout checks, axe at 1366 px, and
+ * on Spanish pages numbers written the Spanish way.
+ */
+async function visitAll(pages: [string, string][], heading = 'main h1'): Promise<string[]> {
+  const problems: string[] = [];
+  for (const lang of ['en', 'es'] as const) {
+    await page.evaluate((l) => window.localStorage.setItem('escucha.lang', l), lang);
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [name, url] of pages) {
+        await page.goto(`${svc.url}${url}`);
+        await page.locator(heading).first().waitFor();
+        await settled();
+        await page.screenshot({ path: path.join(SHOTS, `${name}-${lang}-${width}.png`) });
+        problems.push(...(await layoutProblems()).map((p) => `${name} ${lang} ${width}: ${p}`));
+        if (width === 1366) problems.push(...(await axe(`${name} ${lang}`)));
+        if (lang === 'es' && width === 1366)
+          problems.push(...(await englishNumbers()).map((w) => `${name} es: "${w}" is not how Spanish writes it`));
+      }
+    }
+  }
+  return problems;
 }
 
 describe('web app polish (issue 11)', () => {
@@ -314,50 +421,24 @@ describe('web app polish (issue 11)', () => {
     const pages: [string, string][] = [
       ['calls', '/calls'],
       ['calls-more', '/calls?view=analyzed&scoreMin=0'],
+      ['calls-failed', '/calls?view=failed'],
+      ['calls-in-progress', '/calls?view=in_progress'],
       ['call', `/calls/${callId}`],
+      ['dashboard', '/dashboard'],
+      ['review', '/review'],
+      ['disputes', '/disputes'],
       ['upload', '/upload'],
       ['team', '/team'],
       ['campaigns', '/campaigns'],
       ['templates', '/templates'],
+      ['template-editor', `/templates/${templateId}`],
+      ['template-new', '/templates/new'],
       ['integrations', '/integrations'],
       ['usage', '/usage'],
       ['settings', '/settings'],
+      ['audit-log', '/settings/audit'],
     ];
-    const problems: string[] = [];
-    for (const lang of ['en', 'es'] as const) {
-      await page.evaluate((l) => window.localStorage.setItem('escucha.lang', l), lang);
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 900 });
-        for (const [name, url] of pages) {
-          await page.goto(`${svc.url}${url}`);
-          await page.locator('main h1').first().waitFor();
-          await settled();
-          await page.screenshot({ path: path.join(SHOTS, `${name}-${lang}-${width}.png`) });
-          const layout = await page.evaluate(() => {
-            const out: string[] = [];
-            for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
-              if (wrap.scrollWidth > wrap.clientWidth + 1)
-                out.push(`table scrolls sideways (${wrap.scrollWidth} > ${wrap.clientWidth})`);
-            }
-            for (const cell of document.querySelectorAll<HTMLElement>('table td, table th')) {
-              if (getComputedStyle(cell).display === 'none') continue;
-              const r = cell.getBoundingClientRect();
-              if (r.right > window.innerWidth + 1 || r.left < -1)
-                out.push(`cell outside the window: ${cell.textContent?.slice(0, 30)}`);
-            }
-            const score = document.querySelector('[data-testid="calls-table"] th.col-score');
-            if (score) {
-              const r = score.getBoundingClientRect();
-              if (r.right > window.innerWidth || r.width < 30) out.push('score column out of view');
-            }
-            if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push('page scrolls sideways');
-            return out;
-          });
-          problems.push(...layout.map((p) => `${name} ${lang} ${width}: ${p}`));
-          if (width === 1366) problems.push(...(await axe(`${name} ${lang}`)));
-        }
-      }
-    }
+    const problems = await visitAll(pages);
     // States beyond the first view: a dialog open, the call page's critical fail, a custom date range.
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'es'));
@@ -373,15 +454,191 @@ describe('web app polish (issue 11)', () => {
       .locator('dialog[open]')
       .waitFor({ state: 'detached' })
       .catch(() => {});
-    await page.waitForTimeout(100);
-    const back = await focusState();
-    if (back.testid !== 'add-agent') problems.push(`focus after closing the dialog: ${back.name}`);
+    const back = await expect
+      .poll(() => focusState().then((f) => f.testid), { timeout: 2000 })
+      .toBe('add-agent')
+      .then(() => null)
+      .catch(() => focusState());
+    if (back) problems.push(`focus after closing the dialog: ${back.name}`);
     await page.goto(`${svc.url}/calls`);
     await page.getByLabel('Fecha').selectOption('custom');
     await settled();
     problems.push(...(await axe('custom range es')));
     await page.screenshot({ path: path.join(SHOTS, 'calls-custom-range-es-1366.png') });
+
+    // The call page in Spanish while playing, and a call with a critical fail.
+    await page.goto(`${svc.url}/calls/${callId}`);
+    await page.locator('main h1').first().waitFor();
+    await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 1);
+    await page.getByTestId('player').getByRole('button', { name: 'Reproducir', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => !document.querySelector('audio')!.paused)).toBe(true);
+    problems.push(...(await axe('call page playing es')));
+    await page.screenshot({ path: path.join(SHOTS, 'call-playing-es-1366.png') });
+    await page.keyboard.press(' ');
+    await page.goto(`${svc.url}/calls/${criticalCallId}`);
+    await page.locator('main h1').first().waitFor();
+    await settled();
+    problems.push(...(await axe('critical fail call es')));
+    problems.push(...(await layoutProblems()).map((p) => `critical fail call es: ${p}`));
+    await page.screenshot({ path: path.join(SHOTS, 'call-critical-es-1366.png'), fullPage: true });
+    // Spanish numbers read Spanish: "63 %" (Intl's non-breaking space), decimals with a comma ("0,5 s").
+    await expect.poll(() => page.locator('main').innerText()).toMatch(/\d[\u00a0\u202f ]%/);
+    const callText = await page.locator('main').innerText();
+    expect(callText).not.toMatch(/\d%/);
+    expect(callText).toMatch(/0,5\s?s/);
+    await page.goto(`${svc.url}/dashboard`);
+    await page.locator('main h1').first().waitFor();
+    await settled();
+    await expect.poll(() => page.locator('main').innerText()).toMatch(/\d,\d/);
+    const dashboard = await page.locator('main').innerText();
+    expect(dashboard).toMatch(/\d[\u00a0\u202f ]%/);
+    // The audit log's details in Spanish, not the stored keys ("prefix: esk_…", "by: cli").
+    await page.goto(`${svc.url}/settings/audit`);
+    await page.getByTestId('audit-table').waitFor();
+    await expect.poll(() => page.getByTestId('audit-table').innerText()).toContain('Prefijo: esk_');
+    const audit = await page.getByTestId('audit-table').innerText();
+    expect(audit).toContain('Vía: línea de comandos');
+    expect(audit).not.toMatch(/\b(prefix|by):/);
     expect(problems).toEqual([]);
     expect(browser.errors).toEqual([]);
-  }, 600_000);
+  }, 900_000);
+
+  it('lets the user choose the optional columns with the keyboard, remembered in this browser', async () => {
+    await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));
+    await page.setViewportSize({ width: 960, height: 900 });
+    await page.goto(`${svc.url}/calls`);
+    await settled();
+    const shown = (col: string) =>
+      page.evaluate((c) => {
+        const th = document.querySelector(`[data-testid="calls-table"] th.col-${c}`);
+        return !!th && getComputedStyle(th).display !== 'none';
+      }, col);
+    const scoreInView = () =>
+      page.evaluate(() => {
+        const r = document.querySelector('[data-testid="calls-table"] th.col-score')!.getBoundingClientRect();
+        return r.width >= 30 && r.right <= window.innerWidth;
+      });
+    // At 960 px the width hides Topic, Campaign and Language.
+    expect(await shown('topic')).toBe(false);
+    await page.getByTestId('column-picker').focus();
+    await page.keyboard.press('Enter');
+    const topic = page.getByLabel('Topic', { exact: true });
+    await topic.waitFor();
+    expect(await topic.isChecked()).toBe(false);
+    // Campaign, Language, Topic: three stops, each showing where the focus is.
+    const toTopic = await tabUntil((f) => f.testid === 'column-topic', 3);
+    expect(toTopic.unseen).toEqual([]);
+    await page.keyboard.press(' ');
+    await expect.poll(() => shown('topic')).toBe(true);
+    expect(await scoreInView()).toBe(true);
+    expect(await axe('column picker open')).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'calls-column-picker-en-960.png') });
+    // Escape closes the list and gives the focus back to its button.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focusState().then((f) => f.testid)).toBe('column-picker');
+    expect(await page.getByTestId('column-topic').isVisible()).toBe(false);
+
+    // Remembered: after a reload (and in Spanish) Topic still shows, Campaign still does not.
+    await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'es'));
+    await page.reload();
+    await settled();
+    expect(await shown('topic')).toBe(true);
+    expect(await shown('campaign')).toBe(false);
+    expect(await scoreInView()).toBe(true);
+    await page.getByTestId('column-picker').click();
+    expect(await page.getByLabel('Tema', { exact: true }).isChecked()).toBe(true);
+    // "Fit to the window" forgets the choice: Topic gives way to the width again.
+    await page.getByRole('button', { name: 'Ajustar al ancho de la ventana' }).click();
+    await expect.poll(() => shown('topic')).toBe(false);
+    expect(await page.evaluate(() => window.localStorage.getItem('escucha.callColumns'))).toBeNull();
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));
+  }, 60_000);
+
+  it('at 960 px, in English and Spanish, Tab shows where the focus is on every page, never hidden', async () => {
+    const pages: [string, string][] = [
+      ['calls', '/calls'],
+      ['calls-failed', '/calls?view=failed'],
+      ['call', `/calls/${criticalCallId}`],
+      ['dashboard', '/dashboard'],
+      ['review', '/review'],
+      ['disputes', '/disputes'],
+      ['upload', '/upload'],
+      ['team', '/team'],
+      ['campaigns', '/campaigns'],
+      ['templates', '/templates'],
+      ['template-editor', `/templates/${templateId}`],
+      ['integrations', '/integrations'],
+      ['usage', '/usage'],
+      ['settings', '/settings'],
+      ['audit-log', '/settings/audit'],
+    ];
+    const problems: string[] = [];
+    await page.setViewportSize({ width: 960, height: 900 });
+    for (const lang of ['en', 'es'] as const) {
+      await page.evaluate((l) => window.localStorage.setItem('escucha.lang', l), lang);
+      for (const [name, url] of pages) {
+        await page.goto(`${svc.url}${url}`);
+        await page.locator('main h1').first().waitFor();
+        await settled();
+        // From the heading the app focused: the page's controls, then around to the sidebar.
+        const seen = new Set<string>();
+        for (let i = 1; i <= 40; i++) {
+          await page.keyboard.press('Tab');
+          const f = await page.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            if (!el || el === document.body) return null;
+            const cs = getComputedStyle(el);
+            const ring =
+              (cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0) ||
+              /79, 70, 229/.test(cs.boxShadow);
+            // Not covered: the middle of the element is the element (a sticky bar could hide it).
+            const r = el.getBoundingClientRect();
+            const x = Math.min(Math.max(r.left + r.width / 2, 0), window.innerWidth - 1);
+            const y = Math.min(Math.max(r.top + Math.min(r.height / 2, 10), 0), window.innerHeight - 1);
+            const top = document.elementFromPoint(x, y);
+            const covered = r.width > 0 && !!top && !el.contains(top) && !top.contains(el);
+            const label = `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}"`;
+            return { label, ring, covered, by: covered ? `${top!.tagName.toLowerCase()}.${top!.className}` : '' };
+          });
+          // Past the page's last control the browser's own UI has the focus; the next Tab wraps to
+          // the top (skip link, sidebar), which is swept too.
+          if (!f) continue;
+          if (seen.has(f.label)) continue;
+          seen.add(f.label);
+          if (!f.ring) problems.push(`${name} ${lang}: no focus ring on ${f.label}`);
+          if (f.covered) problems.push(`${name} ${lang}: ${f.label} focused under ${f.by}`);
+          if (seen.size === 4) await page.screenshot({ path: path.join(SHOTS, `keyboard-${name}-${lang}-960.png`) });
+        }
+        if (seen.size < 4) problems.push(`${name} ${lang}: only ${seen.size} stops reached by Tab`);
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it("fits the sign-in page and the agent users' pages too, in both languages, with zero axe violations", async () => {
+    const problems: string[] = [];
+    await browser.context.clearCookies();
+    problems.push(...(await visitAll([['signin', '/signin']], 'h1')));
+    // An agent user: My calls and the agent's call page (acknowledge, dispute).
+    await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await signInAs(page, svc.url, agentUser.email, agentUser.password);
+    await page.waitForURL(/\/calls$/);
+    await page.getByTestId('my-calls').waitFor();
+    // The agent's own list says a critical fail as the managers' list does, not as a plain 0.
+    expect(await page.getByTestId('my-calls').locator('[data-critical="true"]').count()).toBe(1);
+    problems.push(
+      ...(await visitAll([
+        ['my-calls', '/calls'],
+        ['agent-call', `/calls/${callId}`],
+      ])),
+    );
+    // The agent's call page with a critical fail says so by the score.
+    await page.goto(`${svc.url}/calls/${criticalCallId}`);
+    await page.getByTestId('agent-criteria').waitFor();
+    expect(await page.locator('main [data-critical="true"]').count()).toBe(1);
+    expect(problems).toEqual([]);
+    expect(browser.errors).toEqual([]);
+  }, 300_000);
 });

@@ -25,7 +25,7 @@ export function NeedsReviewBadge() {
   const { t } = useT();
   return (
     <Badge tone="amber" title={t('qa.needsReviewHint')}>
-      <Icon name="eye" size={12} /> {t('qa.needsReview')}
+      <Icon name="eye" size={12} /> <span className="qa-flag-text">{t('qa.needsReview')}</span>
     </Badge>
   );
 }
@@ -34,7 +34,7 @@ export function LanguageMismatchBadge() {
   const { t } = useT();
   return (
     <Badge tone="blue" title={t('qa.languageMismatchHint')}>
-      <Icon name="globe" size={12} /> {t('qa.languageMismatch')}
+      <Icon name="globe" size={12} /> <span className="qa-flag-text">{t('qa.languageMismatch')}</span>
     </Badge>
   );
 }

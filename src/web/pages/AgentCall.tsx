@@ -3,7 +3,9 @@
  * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
  * account's window, the answers to their disputes, and reviewers' comments.
  */
-import { useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Player } from '../components/Player.tsx';
+import { ScorePill } from '../components/call-bits.tsx';
 import { useMutation, useQuery } from 'urql';
 import { DisputeItem } from '../components/review/DisputeItem.tsx';
 import { outcomeKey, outcomeTone } from '../components/review/ReviewPanel.tsx';
@@ -11,6 +13,7 @@ import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextA
 import { useT } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatClock, formatScore, useFormat } from '../lib/format.ts';
+import { neighbours, recallCallList } from '../lib/call-nav.ts';
 import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { useDocumentTitle } from '../lib/page-title.ts';
@@ -19,11 +22,12 @@ import { Link } from '../lib/router.tsx';
 const AgentCallQuery = graphql(`
   query AgentCall($id: ID!) {
     call(id: $id) {
-      id startedAt status score autoScore reviewedAt acknowledgedAt disputeWindowClosesAt
+      id startedAt status score criticalFailed autoScore reviewedAt acknowledgedAt disputeWindowClosesAt
       criteria { key label result autoResult reviewed reviewNote }
       disputes { id criterionKey status comment openedByName openedAt reply resolvedByName resolvedAt }
       comments { id authorName atSeconds body createdAt }
-      transcript { start speaker text }
+      durationSeconds
+      transcript { start end speaker text }
     }
   }
 `);
@@ -58,6 +62,31 @@ export function AgentCallPage({ id }: { id: string }) {
   // The tab names the call, as the managers' call page does, rather than the route's "Call".
   const startedAt = data?.call?.startedAt;
   useDocumentTitle(startedAt ? t('agentCall.title', { when: fmt.dateTime(startedAt) }) : null);
+  // The same sticky player as the managers' call page: speed, skips, shortcuts (Space, J/L, [ ], ?).
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const [time, setTime] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [audioDuration, setAudioDuration] = useState<number | null>(null);
+  const [audioError, setAudioError] = useState(false);
+  // Previous/next (P/N) walk My calls, which remembers its ids as the managers' list does.
+  const nav = useMemo(() => {
+    const n = neighbours(recallCallList()?.ids ?? [], id);
+    return { prev: n.prev && `/calls/${n.prev}`, next: n.next && `/calls/${n.next}` };
+  }, [id]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of call id.
+  useEffect(() => {
+    setTime(0);
+    setPlaying(false);
+    setAudioDuration(null);
+    setAudioError(false);
+  }, [id]);
+  const seek = useCallback((seconds: number, play = true) => {
+    const a = audioRef.current;
+    if (!a) return;
+    a.currentTime = Math.max(0, seconds);
+    setTime(a.currentTime);
+    if (play) void a.play().catch(() => {});
+  }, []);
 
   if (fetching && !data) return <LoadingBlock />;
   if (error && !data) return <Alert tone="red">{describeError(i18n, error)}</Alert>;
@@ -115,10 +144,30 @@ export function AgentCallPage({ id }: { id: string }) {
           )
         }
       />
-      {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the recording's text. */}
-      <audio controls preload="metadata" src={`/api/calls/${encodeURIComponent(call.id)}/recording`} />
+      <Player
+        audioRef={audioRef}
+        src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
+        label={t('callDetail.recording')}
+        time={time}
+        duration={call.durationSeconds ?? audioDuration ?? 0}
+        playing={playing}
+        segments={call.transcript ?? []}
+        marks={[]}
+        notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
+        onSeek={seek}
+        onTime={setTime}
+        onPlaying={setPlaying}
+        onDuration={setAudioDuration}
+        onError={() => setAudioError(true)}
+        prevHref={nav.prev}
+        nextHref={nav.next}
+      >
+        {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
+      </Player>
       <Card
         title={t('agentCall.score', { score: formatScore(call.score, locale) })}
+        // A critical fail says so here too (the score is 0 for that reason), as on the managers' page.
+        actions={call.criticalFailed ? <ScorePill score={call.score} criticalFailed /> : undefined}
         description={
           call.reviewedAt ? t('agentCall.autoScore', { score: formatScore(call.autoScore, locale) }) : undefined
         }

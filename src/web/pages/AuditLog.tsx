@@ -18,7 +18,7 @@ import { hasKey, useT, type MessageKey } from '../i18n/index.tsx';
 import { useRole } from '../lib/auth.tsx';
 import { endOfDayIso, startOfDayIso } from '../lib/call-filters.ts';
 import { describeError, queryError } from '../lib/errors.ts';
-import { useFormat } from '../lib/format.ts';
+import { formatBytes, formatNumber, useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link } from '../lib/router.tsx';
 
@@ -37,18 +37,40 @@ const AuditActions = graphql(`
 
 type Entry = ResultOf<typeof AuditLogQuery>['auditLog']['edges'][number]['node'];
 
-/** The entry's details in one line: "from → to" pairs, then the rest as key: value. */
-function describeDetail(detail: unknown): string {
+/**
+ * The entry's details in one line, in the UI language: a top-level change as "from → to", other
+ * changes as "Label: from → to", the rest as "Label: value". Labels and known values (roles, who
+ * acted when no person did) are translated; a key the app does not know yet shows as stored.
+ */
+export function describeDetail(detail: unknown, i18n: { t: (k: MessageKey) => string; locale: string }): string {
   if (!detail || typeof detail !== 'object') return '';
-  return Object.entries(detail as Record<string, unknown>)
-    .map(([k, v]) => {
-      if (v && typeof v === 'object' && 'from' in v && 'to' in v) {
-        const { from, to } = v as { from: unknown; to: unknown };
-        return `${k}: ${String(from ?? '—')} → ${String(to ?? '—')}`;
-      }
-      return `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v ?? '—')}`;
-    })
-    .join(' · ');
+  const { t, locale } = i18n;
+  const label = (k: string) => (hasKey(`audit.detail.${k}`) ? t(`audit.detail.${k}` as MessageKey) : k);
+  const value = (k: string, v: unknown): string => {
+    if (v == null || v === '') return '—';
+    if (typeof v === 'number') return k === 'bytesFreed' ? formatBytes(v, locale) : formatNumber(v, locale, 1);
+    if (typeof v === 'boolean') return t(v ? 'common.yes' : 'common.no');
+    if (typeof v === 'object') return JSON.stringify(v);
+    const s = String(v);
+    const role = `roles.${s.toUpperCase()}`;
+    if ((k === 'role' || k === 'from' || k === 'to') && hasKey(role)) return t(role);
+    // An override's from/to: a criterion's result ('passed', 'failed', 'na').
+    const result = `result.${s.toUpperCase()}`;
+    if ((k === 'from' || k === 'to') && hasKey(result)) return t(result);
+    if (k === 'by' && hasKey(`audit.by.${s}`)) return t(`audit.by.${s}` as MessageKey);
+    return s;
+  };
+  const d = detail as Record<string, unknown>;
+  const parts: string[] = [];
+  if ('from' in d || 'to' in d) parts.push(`${value('from', d.from)} → ${value('to', d.to)}`);
+  for (const [k, v] of Object.entries(d)) {
+    if (k === 'from' || k === 'to') continue;
+    if (v && typeof v === 'object' && 'from' in v && 'to' in v) {
+      const { from, to } = v as { from: unknown; to: unknown };
+      parts.push(`${label(k)}: ${value(k, from)} → ${value(k, to)}`);
+    } else parts.push(`${label(k)}: ${value(k, v)}`);
+  }
+  return parts.join(' · ');
 }
 
 function exportHref(actions: string[], from: string, to: string): string {
@@ -160,7 +182,7 @@ export function AuditLogPage() {
                   <td className="nowrap">{fmt.dateTime(String(e.createdAt))}</td>
                   <td>{e.actor ? `${e.actor.name} (${e.actor.email})` : t('audit.system')}</td>
                   <td>{actionLabel(e.action)}</td>
-                  <td className="muted">{describeDetail(e.detail)}</td>
+                  <td className="muted">{describeDetail(e.detail, i18n)}</td>
                 </tr>
               )}
               describe={(err) => describeError(i18n, err)}

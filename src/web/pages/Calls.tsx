@@ -1,11 +1,12 @@
 import { BulkDeleteButton } from '../components/data-protection.tsx';
-import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { callTitle, humanizeKey, StatusBadge, useFailureText, useLanguageName } from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { BulkReanalyzeButton } from '../components/bulk-reanalysis.tsx';
 import { QaScore } from '../components/qa-badges.tsx';
 import { DateRangeField } from '../components/DateRange.tsx';
+import { ColumnPicker } from '../components/ColumnPicker.tsx';
 import {
   Alert,
   Button,
@@ -39,12 +40,16 @@ import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError } from '../lib/errors.ts';
 import { formatClock, formatDuration, formatNumber, formatRelative, useFormat } from '../lib/format.ts';
 import { rememberCallList } from '../lib/call-nav.ts';
+import { columnAttributes, useColumnChoice } from '../lib/call-columns.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, navigate, useLocation } from '../lib/router.tsx';
 
 export const PAGE_SIZE = 25;
 
-/** Score first among what a narrow screen keeps: these columns go, in this order, as the width shrinks (styles.css). */
+/**
+ * Score first among what a narrow screen keeps: these columns go, in this order, as the width shrinks
+ * (styles.css), unless the user picked them in "Columns" (lib/call-columns.ts).
+ */
 const COL = { campaign: 'col-campaign', language: 'col-language', topic: 'col-topic' } as const;
 
 const CallsListQuery = graphql(`
@@ -199,6 +204,7 @@ export function CallsPage() {
   // While searching, each row shows the transcript line that matched under it.
   const snippets = new Map((data?.edges ?? []).map((e) => [e.node.id, e.snippet]));
   const fmt = useFormat();
+  const columns = useColumnChoice();
   // The call page's previous/next (N/P) walk this page of this list.
   const { search: listSearch } = useLocation();
   useEffect(() => {
@@ -297,14 +303,28 @@ export function CallsPage() {
       </div>
 
       <Card bodyClass="tight">
-        <Filters q={q} setQ={setQ} options={options.data} langName={langName} />
+        <Filters
+          q={q}
+          setQ={setQ}
+          options={options.data}
+          langName={langName}
+          tools={
+            <ColumnPicker
+              columns={q.view === 'analyzed' ? ['campaign', 'language', 'topic'] : ['campaign', 'language']}
+              choice={columns.choice}
+              width={columns.width}
+              onChange={columns.setColumn}
+              onReset={columns.reset}
+            />
+          }
+        />
         {list.error && (
           <div style={{ padding: 14 }}>
             <Alert tone="red">{describeError(i18n, list.error)}</Alert>
           </div>
         )}
         <div className="table-wrap">
-          <table className="table" data-testid="calls-table">
+          <table className="table" data-testid="calls-table" {...columnAttributes(columns.choice)}>
             <caption className="sr-only">{t(VIEW_LABEL[q.view])}</caption>
             <thead>
               <tr>
@@ -653,11 +673,14 @@ function Filters({
   setQ,
   options,
   langName,
+  tools,
 }: {
   q: CallsQuery;
   setQ: (p: Partial<CallsQuery>, o?: { replace?: boolean }) => void;
   options: FilterOptions | undefined;
   langName: (c: string) => string;
+  /** Shown at the end of the filter bar's foot (the column picker). */
+  tools?: ReactNode;
 }) {
   const { t } = useT();
   const [search, setSearch] = useState(q.q ?? '');
@@ -875,6 +898,8 @@ function Filters({
             {t('calls.clearFiltersN', { n })}
           </Button>
         )}
+        <span className="spacer" />
+        {tools}
       </div>
     </div>
   );

@@ -276,7 +276,7 @@ export function TeamPage() {
                       {self && <Badge tone="accent">{t('team.you')}</Badge>}
                     </span>
                   </td>
-                  <td>{u.email}</td>
+                  <td className="cell-break">{u.email}</td>
                   <td>
                     {canEdit ? (
                       <select
@@ -289,7 +289,7 @@ export function TeamPage() {
                             t('team.roleChanged', { name: u.name }),
                           )
                         }
-                        style={{ width: 150 }}
+                        style={{ width: '100%', maxWidth: 150, minWidth: 110 }}
                       >
                         {ROLES.filter(
                           (r) => (r !== 'OWNER' || role === 'OWNER') && (r !== 'AGENT' || u.role === 'AGENT'),
@@ -347,7 +347,7 @@ export function TeamPage() {
               >
                 {inv.data.invitations.map((i) => (
                   <tr key={i.id}>
-                    <td>{i.email}</td>
+                    <td className="cell-break">{i.email}</td>
                     <td>{t(`roles.${i.role}` as MessageKey)}</td>
                     <td className="muted">{i.invitedBy?.name ?? '—'}</td>
                     <td className="muted">{formatRelative(i.expiresAt, locale)}</td>

@@ -61,7 +61,7 @@ export function DisputeItem({
     <div className="card-inset stack-sm small" data-testid="dispute">
       <div className="row">
         <strong>{label}</strong>
-        <Badge tone={TONE[d.status]}>{t(`disputes.status.${d.status}` as MessageKey)}</Badge>
+        <Badge tone={TONE[d.status]}>{t(`disputes.state.${d.status}` as MessageKey)}</Badge>
       </div>
       <div>
         {t('disputes.openedBy', { name: d.openedByName ?? '—', when: fmt.dateTime(d.openedAt) })} <q>{d.comment}</q>
