@@ -102,9 +102,10 @@ describe('dashboard', () => {
     expect(await page.getByTestId('dashboard-sentiment-better').textContent()).toMatch(/^50\s?%$/);
     expect(await page.getByTestId('dashboard-sentiment-worse').textContent()).toMatch(/^50\s?%$/);
     const annaRow = await agents.locator('tbody tr').first().locator('td').allTextContents();
-    expect(annaRow.slice(-3).map((c) => c.replace(/\s/g, ''))).toEqual(['+0.10', '50%', '50%']);
+    // The table has the average (the shares per agent are in its CSV; the table must fit at 960 px).
+    expect(annaRow.at(-1)).toBe('+0.10');
     const brunoRow = await agents.locator('tbody tr').nth(1).locator('td').allTextContents();
-    expect(brunoRow.slice(-3)).toEqual(['—', '—', '—']);
+    expect(brunoRow.at(-1)).toBe('—');
     await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
 
     // A review lowers Bruno's score (in place, as the review feature does): the dashboard follows.
