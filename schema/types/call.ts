@@ -28,7 +28,7 @@ import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/domain/reanalyze.ts';
 import { callScope, scopeFilter } from '../../src/domain/agent-scope.ts';
 import { audioQuality } from '../../src/audio/snr.ts';
-import { accountIdOf, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+import { accountIdOf, cachedRows, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 
 export const CallStatusEnum = builder.enumType('CallStatus', {
   description: 'TRANSCRIBED means transcribed but not analyzed (no template applied).',
@@ -392,19 +392,6 @@ function filterOptionsOf(ctx: GraphQLContext): Promise<CallFilterOptions> {
   return ctx.app.filterOptions ? ctx.app.filterOptions.get(accountId, 'options', load) : load();
 }
 
-/**
- * Agent or campaign rows of the filter options, cached like the options themselves when the
- * selection is plain columns: rows with relations beneath them could change without the cache
- * hearing of it, so those are always read.
- */
-function cachedRows<T>(ctx: GraphQLContext, part: string, query: object, load: () => Promise<T>): Promise<T> {
-  const plain = Object.values(query).every(
-    (sel) => typeof sel !== 'object' || sel === null || Object.values(sel).every((v) => v === true),
-  );
-  if (!ctx.app.filterOptions || !plain) return load();
-  return ctx.app.filterOptions.get(accountIdOf(ctx), `${part}:${JSON.stringify(query)}`, load);
-}
-
 const CallFilterOptionsRef = builder.objectRef<CallFilterOptions>('CallFilterOptions').implement({
   description:
     'What the account’s calls actually use, for the list’s filters (read from counters the database keeps, never from the calls).',
@@ -425,7 +412,7 @@ const CallFilterOptionsRef = builder.objectRef<CallFilterOptions>('CallFilterOpt
       type: ['Agent'],
       description: 'Agents with at least one call (deactivated ones included), by name.',
       resolve: (query, o, _a, ctx) =>
-        cachedRows(ctx, 'agents', query, () =>
+        cachedRows(ctx, 'options.agents', query, () =>
           ctx.app.db.agent.findMany({
             ...query,
             where: { accountId: accountIdOf(ctx), id: { in: o.agentIds } },
@@ -437,7 +424,7 @@ const CallFilterOptionsRef = builder.objectRef<CallFilterOptions>('CallFilterOpt
       type: ['Campaign'],
       description: 'Campaigns with at least one call (archived ones included), by name.',
       resolve: (query, o, _a, ctx) =>
-        cachedRows(ctx, 'campaigns', query, () =>
+        cachedRows(ctx, 'options.campaigns', query, () =>
           ctx.app.db.campaign.findMany({
             ...query,
             where: { accountId: accountIdOf(ctx), id: { in: o.campaignIds } },

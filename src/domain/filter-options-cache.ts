@@ -21,6 +21,8 @@ const MAX_ACCOUNTS = 2_000;
 export class FilterOptionsCache {
   private readonly accounts = new Map<string, Map<string, unknown>>();
   private readonly feed: ChangeFeed;
+  /** Bumped by forget(): a read that raced it is not remembered. */
+  private forgotten = 0;
 
   constructor(connectionString: string, log: Logger) {
     this.feed = new ChangeFeed(connectionString, FILTER_OPTIONS_CHANGED_CHANNEL, log, {
@@ -37,6 +39,16 @@ export class FilterOptionsCache {
     return this.feed.close();
   }
 
+  /**
+   * Drops an account's entries at once, without waiting for the database's notification: a
+   * mutation made through this process calls it, so the page that reloads right after its own
+   * change can never be answered from before it.
+   */
+  forget(accountId: string): void {
+    this.forgotten++;
+    this.accounts.delete(accountId);
+  }
+
   /** The remembered `key` of the account, or what `load` reads (remembered when no change raced it). */
   async get<T>(accountId: string, key: string, load: () => Promise<T>): Promise<T> {
     this.feed.start();
@@ -44,8 +56,9 @@ export class FilterOptionsCache {
     const parts = live ? this.accounts.get(accountId) : undefined;
     if (parts?.has(key)) return parts.get(key) as T;
     const changesBefore = this.feed.changes;
+    const forgottenBefore = this.forgotten;
     const value = await load();
-    if (live && this.feed.live && this.feed.changes === changesBefore) {
+    if (live && this.feed.live && this.feed.changes === changesBefore && this.forgotten === forgottenBefore) {
       let mine = this.accounts.get(accountId);
       if (!mine) {
         if (this.accounts.size >= MAX_ACCOUNTS) this.accounts.delete(this.accounts.keys().next().value!);

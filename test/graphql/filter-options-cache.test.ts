@@ -139,6 +139,41 @@ describe('filter options cache', () => {
     expect((await options(acme.as.viewer)).agents.map((a) => a.name)).not.toContain('Globex Renamed');
   });
 
+  it('shows the lists the filters offer (agents, campaigns, templates) after a change made through the same process at once', async () => {
+    // The web app's own document for the filters.
+    const FILTERS = `{ agents(includeInactive: true) { id name active } campaigns(includeArchived: true) { id name archived }
+      templates { id } }`;
+    const admin = acme.as.admin;
+    const read = async () => (await admin.gql(FILTERS)).body.data;
+    const before = await read();
+    // Cached: a change that bypasses every way of hearing about it is not seen.
+    await t.sql('ALTER TABLE campaigns DISABLE TRIGGER campaigns_notify_filter_options');
+    try {
+      await t.sql('UPDATE campaigns SET name = $2 WHERE account_id = $1', [acme.account.id, 'Quietly Renamed']);
+      expect((await read()).campaigns.map((c: { name: string }) => c.name)).not.toContain('Quietly Renamed');
+      await t.sql('UPDATE campaigns SET name = $2 WHERE id = $1', [acmeData.campaign.id, acmeData.campaign.name]);
+    } finally {
+      await t.sql('ALTER TABLE campaigns ENABLE TRIGGER campaigns_notify_filter_options');
+    }
+    // A mutation through this process drops the account's entries before its answer is sent, so
+    // the very next request sees it with no wait for the database's notification (turned off
+    // here, so only that can show it).
+    await t.sql('ALTER TABLE agents DISABLE TRIGGER agents_notify_filter_options');
+    try {
+      const created = await admin.gql(
+        'mutation($input: AgentInput!) { createAgent(input: $input) { __typename ... on Agent { id } } }',
+        { input: { name: 'Nuevo Agente' } },
+      );
+      expect(created.body.data.createAgent.__typename).toBe('Agent');
+    } finally {
+      await t.sql('ALTER TABLE agents ENABLE TRIGGER agents_notify_filter_options');
+    }
+    const after = await read();
+    expect(after.agents.map((a: { name: string }) => a.name)).toContain('Nuevo Agente');
+    expect(after.agents).toHaveLength(before.agents.length + 1);
+    expect(after.templates).toEqual(before.templates);
+  });
+
   it('checks the user on every request: a removed user or a signed-out session gets nothing from the cache', async () => {
     const analyst = new Browser(one.url);
     await analyst.signIn(acme.users.analyst.email, PASSWORD);
