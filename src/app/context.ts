@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { SessionCache } from '../auth/session-cache.ts';
 import type { ApiKeyCache } from '../domain/api-key-cache.ts';
 import type { FilterOptionsCache } from '../domain/filter-options-cache.ts';
 import type { Db } from '../db/client.ts';
@@ -27,4 +28,6 @@ export interface AppContext {
    * api role's); without it they are read from the database every time.
    */
   filterOptions?: FilterOptionsCache;
+  /** Live sessions kept in memory with immediate invalidation (the api role's); without it each request reads its session. */
+  sessions?: SessionCache;
 }

@@ -4,6 +4,8 @@ import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import { ApiKeyCache } from '../domain/api-key-cache.ts';
 import { FilterOptionsCache } from '../domain/filter-options-cache.ts';
+import { SessionCache } from '../auth/session-cache.ts';
+import { SLIDE_STEP_MS } from '../auth/session.ts';
 import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -77,11 +79,12 @@ async function startRoles(
     ...(roles.api && {
       apiKeys: new ApiKeyCache(db, databaseUrl, log),
       filterOptions: new FilterOptionsCache(databaseUrl, log),
+      sessions: new SessionCache(databaseUrl, log, SLIDE_STEP_MS),
     }),
   };
 
   // Listening before serving: the first requests already use (and fill) the caches.
-  await Promise.all([app.apiKeys?.listening(), app.filterOptions?.listening()]);
+  await Promise.all([app.apiKeys?.listening(), app.filterOptions?.listening(), app.sessions?.listening()]);
 
   let server: ReturnType<typeof createHttpServer> | null = null;
   let drain: HttpDrain | null = null;
@@ -108,7 +111,7 @@ async function startRoles(
     async close(graceMs = config.shutdownGraceSeconds * 1000) {
       // The api and the worker wind down side by side, within the same grace period.
       await Promise.all([drain?.close(graceMs), worker?.stop(graceMs)]);
-      await Promise.all([app.apiKeys?.close(), app.filterOptions?.close()]);
+      await Promise.all([app.apiKeys?.close(), app.filterOptions?.close(), app.sessions?.close()]);
       await app.db.$disconnect();
       if (embedded) await embedded.stop();
     },
