@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import { createAgent, setAgentActive, updateAgent } from '../../src/domain/agents.ts';
-import { accountIdOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
+import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull } from './common.ts';
 import { parseInput } from './errors.ts';
 
 export const Agent = builder.prismaObject('Agent', {
@@ -49,11 +49,13 @@ builder.queryFields((t) => ({
     authScopes: { member: true },
     args: { includeInactive: t.arg.boolean({ defaultValue: false }) },
     resolve: (query, _r, args, ctx) =>
-      ctx.app.db.agent.findMany({
-        ...query,
-        where: { accountId: accountIdOf(ctx), ...(args.includeInactive ? {} : { active: true }) },
-        orderBy: [{ active: 'desc' }, { name: 'asc' }],
-      }),
+      cachedRows(ctx, `agents(${!!args.includeInactive})`, query, () =>
+        ctx.app.db.agent.findMany({
+          ...query,
+          where: { accountId: accountIdOf(ctx), ...(args.includeInactive ? {} : { active: true }) },
+          orderBy: [{ active: 'desc' }, { name: 'asc' }],
+        }),
+      ),
   }),
   agent: t.prismaField({
     type: 'Agent',

@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from '../graphql-js.ts';
 import { builder, MAX_PAGE_SIZE } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
 import {
   Criteria,
   type CriterionResult,
@@ -27,7 +28,7 @@ import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/domain/reanalyze.ts';
 import { callScope, scopeFilter } from '../../src/domain/agent-scope.ts';
 import { audioQuality } from '../../src/audio/snr.ts';
-import { accountIdOf, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+import { accountIdOf, cachedRows, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 
 export const CallStatusEnum = builder.enumType('CallStatus', {
   description: 'TRANSCRIBED means transcribed but not analyzed (no template applied).',
@@ -384,6 +385,13 @@ const CriterionOptionRef = builder.objectRef<{ key: string; label: string }>('Cr
   fields: (t) => ({ key: t.exposeString('key'), label: t.exposeString('label') }),
 });
 
+/** The account's filter options, from the api process's cache when it has one (src/domain/filter-options-cache.ts). */
+function filterOptionsOf(ctx: GraphQLContext): Promise<CallFilterOptions> {
+  const accountId = accountIdOf(ctx);
+  const load = () => callFilterOptions(ctx.app.db, accountId);
+  return ctx.app.filterOptions ? ctx.app.filterOptions.get(accountId, 'options', load) : load();
+}
+
 const CallFilterOptionsRef = builder.objectRef<CallFilterOptions>('CallFilterOptions').implement({
   description:
     'What the account’s calls actually use, for the list’s filters (read from counters the database keeps, never from the calls).',
@@ -404,21 +412,25 @@ const CallFilterOptionsRef = builder.objectRef<CallFilterOptions>('CallFilterOpt
       type: ['Agent'],
       description: 'Agents with at least one call (deactivated ones included), by name.',
       resolve: (query, o, _a, ctx) =>
-        ctx.app.db.agent.findMany({
-          ...query,
-          where: { accountId: accountIdOf(ctx), id: { in: o.agentIds } },
-          orderBy: { name: 'asc' },
-        }),
+        cachedRows(ctx, 'options.agents', query, () =>
+          ctx.app.db.agent.findMany({
+            ...query,
+            where: { accountId: accountIdOf(ctx), id: { in: o.agentIds } },
+            orderBy: { name: 'asc' },
+          }),
+        ),
     }),
     campaigns: t.prismaField({
       type: ['Campaign'],
       description: 'Campaigns with at least one call (archived ones included), by name.',
       resolve: (query, o, _a, ctx) =>
-        ctx.app.db.campaign.findMany({
-          ...query,
-          where: { accountId: accountIdOf(ctx), id: { in: o.campaignIds } },
-          orderBy: { name: 'asc' },
-        }),
+        cachedRows(ctx, 'options.campaigns', query, () =>
+          ctx.app.db.campaign.findMany({
+            ...query,
+            where: { accountId: accountIdOf(ctx), id: { in: o.campaignIds } },
+            orderBy: { name: 'asc' },
+          }),
+        ),
     }),
   }),
 });
@@ -504,13 +516,13 @@ builder.queryFields((t) => ({
   callTopics: t.stringList({
     authScopes: { member: true },
     description: 'Distinct topics (template topic labels) of analyzed calls, for the topic filter.',
-    resolve: async (_r, _a, ctx) => (await callFilterOptions(ctx.app.db, accountIdOf(ctx))).topics,
+    resolve: async (_r, _a, ctx) => (await filterOptionsOf(ctx)).topics,
   }),
   callFilterOptions: t.field({
     type: CallFilterOptionsRef,
     authScopes: { member: true },
     description: 'Topics, languages, agents and campaigns the account’s calls use, for the list’s filters.',
-    resolve: (_r, _a, ctx) => callFilterOptions(ctx.app.db, accountIdOf(ctx)),
+    resolve: (_r, _a, ctx) => filterOptionsOf(ctx),
   }),
 }));
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import { createCampaign, setCampaignArchived, updateCampaign } from '../../src/domain/campaigns.ts';
-import { accountIdOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
+import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull } from './common.ts';
 import { parseInput } from './errors.ts';
 
 export const Campaign = builder.prismaObject('Campaign', {
@@ -50,11 +50,13 @@ builder.queryFields((t) => ({
     authScopes: { member: true },
     args: { includeArchived: t.arg.boolean({ defaultValue: false }) },
     resolve: (query, _r, args, ctx) =>
-      ctx.app.db.campaign.findMany({
-        ...query,
-        where: { accountId: accountIdOf(ctx), ...(args.includeArchived ? {} : { archivedAt: null }) },
-        orderBy: { name: 'asc' },
-      }),
+      cachedRows(ctx, `campaigns(${!!args.includeArchived})`, query, () =>
+        ctx.app.db.campaign.findMany({
+          ...query,
+          where: { accountId: accountIdOf(ctx), ...(args.includeArchived ? {} : { archivedAt: null }) },
+          orderBy: { name: 'asc' },
+        }),
+      ),
   }),
   campaign: t.prismaField({
     type: 'Campaign',

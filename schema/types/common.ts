@@ -63,3 +63,20 @@ export function uuidOrNull(id: string | number): string | null {
   const s = String(id);
   return isUuid(s) ? s : null;
 }
+
+/**
+ * Rows of an account-wide list the calls list's filters show (agents, campaigns, templates), from
+ * the api process's cache when it has one (src/domain/filter-options-cache.ts: dropped at once
+ * when any of them changes). `part` names the list and its arguments; the GraphQL selection is
+ * part of the key. Only plain columns are cached: rows with relations beneath them could change
+ * without the cache hearing of it, so those are always read. The rows are the same for every
+ * member of the account (roles are checked on each field, on every request, before and after).
+ */
+export function cachedRows<T>(ctx: GraphQLContext, part: string, query: object, load: () => Promise<T>): Promise<T> {
+  const cache = ctx.app.filterOptions;
+  if (!cache) return load();
+  const plain = Object.values(query).every(
+    (sel) => typeof sel !== 'object' || sel === null || Object.values(sel).every((v) => v === true),
+  );
+  return plain ? cache.get(accountIdOf(ctx), `${part}:${JSON.stringify(query)}`, load) : load();
+}

@@ -15,7 +15,7 @@ import {
 import { parseLanguage } from '../../src/domain/languages.ts';
 import { Account } from './account.ts';
 import { CriterionResultRef } from './call.ts';
-import { accountIdOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
+import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull } from './common.ts';
 
 interface Warning {
   criterionKey: string;
@@ -131,11 +131,13 @@ builder.queryFields((t) => ({
     type: ['Template'],
     authScopes: { member: true },
     resolve: (query, _r, _a, ctx) =>
-      ctx.app.db.template.findMany({
-        ...query,
-        where: { accountId: accountIdOf(ctx), deletedAt: null },
-        orderBy: { createdAt: 'asc' },
-      }),
+      cachedRows(ctx, 'templates', query, () =>
+        ctx.app.db.template.findMany({
+          ...query,
+          where: { accountId: accountIdOf(ctx), deletedAt: null },
+          orderBy: { createdAt: 'asc' },
+        }),
+      ),
   }),
   template: t.prismaField({
     type: 'Template',

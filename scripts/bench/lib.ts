@@ -21,6 +21,8 @@ export const note = (msg: string) => process.stderr.write(`${msg}\n`);
 export interface BenchDb {
   /** The migrated throwaway database. */
   url: string;
+  /** True when a kept database of this name already existed and was reused (see `keep`). */
+  reused: boolean;
   /** Where it lives: the local server, or an embedded one started for this run. */
   server: 'local' | 'embedded';
   drop(): Promise<void>;
@@ -30,8 +32,13 @@ export interface BenchDb {
  * CREATE DATABASE escucha_bench_<pid> on the local server (BENCH_DATABASE_URL / TEST_DATABASE_URL
  * or postgres://postgres@127.0.0.1:5432/postgres), or on an embedded server in a temp dir when
  * there is none; migrated; dropped (and the embedded server removed) by drop().
+ *
+ * `keep: NAME` (local server only) uses the database NAME instead and never drops it: an existing
+ * one is reused as it is (migrated to the current schema; `reused` is true) so a benchmark that
+ * seeds for minutes can be rerun at once while iterating. An embedded server is a temp folder, so
+ * there `keep` is ignored.
  */
-export async function createBenchDb(): Promise<BenchDb> {
+export async function createBenchDb(options: { keep?: string } = {}): Promise<BenchDb> {
   const requested =
     process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const server = await localOrEmbeddedPostgres(requested, {
@@ -40,21 +47,31 @@ export async function createBenchDb(): Promise<BenchDb> {
     onFallback: () => note(`no PostgreSQL at ${requested.replace(/\/\/[^@]*@/, '//…@')}; starting an embedded one`),
   });
   const adminUrl = server.url;
-  const name = `escucha_bench_${process.pid}`;
+  const keep = server.embedded ? undefined : options.keep;
+  if (options.keep && !keep) note('an embedded server does not outlive the run: the database is not kept');
+  if (keep && !/^[a-z_][a-z0-9_]*$/.test(keep)) throw new Error(`not a plain database name: ${keep}`);
+  const name = keep ?? `escucha_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
+  let reused = false;
+  if (keep) {
+    reused = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+  } else {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+  if (!reused) await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = withDatabase(adminUrl, name);
   await migrate(url);
   let dropped = false;
   return {
     url,
+    reused,
     server: server.embedded ? 'embedded' : 'local',
     async drop() {
       if (dropped) return;
       dropped = true;
+      if (keep) return;
       const a = new pg.Client({ connectionString: adminUrl });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => a.end());
@@ -66,8 +83,8 @@ export async function createBenchDb(): Promise<BenchDb> {
 export interface BenchWorkspace {
   /** A temp folder for this run's files. */
   work: string;
-  /** Creates the throwaway database (see createBenchDb); cleanup() drops it. */
-  createBenchDb(): Promise<BenchDb>;
+  /** Creates the throwaway database (see createBenchDb); cleanup() drops it unless it is kept. */
+  createBenchDb(options?: { keep?: string }): Promise<BenchDb>;
   /** Drops the database and removes the folder; runs once. */
   cleanup(): Promise<void>;
 }
@@ -89,7 +106,7 @@ export function benchWorkspace(prefix: string): BenchWorkspace {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void cleanup().finally(() => process.exit(130)));
   }
-  return { work, createBenchDb: async () => (db = await createBenchDb()), cleanup };
+  return { work, createBenchDb: async (options) => (db = await createBenchDb(options)), cleanup };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,12 +28,13 @@ const { values: args } = parseArgs({
     calls: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '40' },
     only: { type: 'string' },
+    keep: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: npm run bench:scale -- [--json] [--calls 1000000] [--runs 40] [--only TEXT (cases whose name has TEXT)]',
+    'usage: npm run bench:scale -- [--json] [--calls 1000000] [--runs 40] [--only TEXT (cases whose name has TEXT)] [--keep (keep the seeded database escucha_bench_scale_<calls> and reuse it next time)]',
   );
   process.exit(0);
 }
@@ -130,6 +131,39 @@ const CLOSINGS = [
 const RARE = 'Tengo también una duda sobre la hipoteca.';
 
 const sqlArray = (items: string[]) => `ARRAY[${items.map((s) => `'${s.replaceAll("'", "''")}'`).join(', ')}]`;
+
+/** Set on a kept database once its seeding finished, so an interrupted seed is never reused. */
+const SEEDED_MARK = (calls: number) => `bench:scale seeded ${calls} calls`;
+
+/** What a kept, fully seeded database holds (see `--keep`), or null when it was not seeded to the end. */
+async function seededBefore(url: string, name: string): Promise<Seeded | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const mark = await client.query<{ c: string | null }>(
+      'SELECT shobj_description(oid, $2) AS c FROM pg_database WHERE datname = $1',
+      [name, 'pg_database'],
+    );
+    if (mark.rows[0]?.c !== SEEDED_MARK(CALLS)) return null;
+    const { rows } = await client.query<Seeded>(
+      `SELECT a.id AS "accountId", u.email, c.agent_id AS "agentId", c.campaign_id AS "campaignId", c.id AS "callId"
+         FROM accounts a JOIN users u ON u.account_id = a.id AND u.role = 'owner'
+         CROSS JOIN LATERAL (SELECT agent_id, campaign_id, id FROM calls
+                              WHERE account_id = a.id AND status = 'analyzed' AND campaign_id IS NOT NULL
+                              ORDER BY started_at DESC LIMIT 1) c
+        WHERE a.name = 'Bench Scale'`,
+    );
+    return rows[0] ?? null;
+  } finally {
+    await client.end();
+  }
+}
+
+async function markSeeded(url: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`COMMENT ON DATABASE ${name} IS '${SEEDED_MARK(CALLS)}'`).finally(() => client.end());
+}
 
 async function seed(url: string): Promise<Seeded> {
   const prisma = createDb(url, { max: 2 });
@@ -349,12 +383,22 @@ async function measure(c: Case, service?: MeasuredChild): Promise<Result & { las
 async function main() {
   const { work, createBenchDb, cleanup } = benchWorkspace('escucha-bench-scale-');
   try {
-    const db = await createBenchDb();
-    note(`seeding ${CALLS.toLocaleString('en')} calls…`);
+    // --keep: one database per size, kept after the run and reused by the next (seeding a million
+    // calls takes minutes; iterating on the service should not).
+    const keepName = args.keep ? `escucha_bench_scale_${CALLS}` : undefined;
+    const db = await createBenchDb({ keep: keepName });
     let t = performance.now();
-    const s = await seed(db.url);
-    const seedSeconds = round((performance.now() - t) / 1000, 1);
-    note(`seeded in ${seedSeconds} s`);
+    const kept = db.reused && keepName ? await seededBefore(db.url, keepName) : null;
+    if (db.reused && !kept)
+      throw new Error(
+        `the kept database ${keepName} was not seeded to the end (an interrupted run?); drop it (DROP DATABASE ${keepName}) and run again`,
+      );
+    if (kept) note(`reusing the ${CALLS.toLocaleString('en')} calls kept in ${keepName}`);
+    else note(`seeding ${CALLS.toLocaleString('en')} calls…`);
+    const s = kept ?? (await seed(db.url));
+    if (keepName && !kept) await markSeeded(db.url, keepName);
+    const seedSeconds = kept ? null : round((performance.now() - t) / 1000, 1);
+    if (!kept) note(`seeded in ${seedSeconds} s`);
 
     const child = await startChild(path.join(here, 'intake-server.ts'), {
       NODE_ENV: 'production',
@@ -505,22 +549,25 @@ async function main() {
       }
 
       // CSV export of 100,000 rows: the filter picks ~100 days of the year's calls.
-      const days = Math.ceil((100_000 / Math.max(1, CALLS * 0.95)) * 365);
-      const exportQuery = `?startedFrom=${YEAR_START.toISOString()}&startedTo=${new Date(YEAR_START.getTime() + days * 86_400_000).toISOString()}`;
-      note('export: CSV…');
-      const exportCpu = await child.cpuMs();
-      t = performance.now();
-      const rows = await download(`${child.url}/api/calls/export.csv${exportQuery}`, cookie);
-      results.push({
-        group: 'export',
-        name: `CSV export (${rows.toLocaleString('en')} rows)`,
-        p50: round(performance.now() - t, 0),
-        p95: round(performance.now() - t, 0),
-        goalMs: null,
-        meets: null,
-        cpuMs: round((await child.cpuMs()) - exportCpu, 0),
-        note: 'one download',
-      });
+      // (a case like any other for --only).
+      if (typeof args.only !== 'string' || 'export: CSV'.includes(args.only)) {
+        const days = Math.ceil((100_000 / Math.max(1, CALLS * 0.95)) * 365);
+        const exportQuery = `?startedFrom=${YEAR_START.toISOString()}&startedTo=${new Date(YEAR_START.getTime() + days * 86_400_000).toISOString()}`;
+        note('export: CSV…');
+        const exportCpu = await child.cpuMs();
+        t = performance.now();
+        const rows = await download(`${child.url}/api/calls/export.csv${exportQuery}`, cookie);
+        results.push({
+          group: 'export',
+          name: `CSV export (${rows.toLocaleString('en')} rows)`,
+          p50: round(performance.now() - t, 0),
+          p95: round(performance.now() - t, 0),
+          goalMs: null,
+          meets: null,
+          cpuMs: round((await child.cpuMs()) - exportCpu, 0),
+          note: 'one download',
+        });
+      }
     } finally {
       await child.stop();
     }
@@ -641,7 +688,7 @@ async function baselineSql(url: string, accountId: string): Promise<SqlPair[]> {
   return out;
 }
 
-function report(results: Result[], baseline: SqlPair[], seedSeconds: number, server: string) {
+function report(results: Result[], baseline: SqlPair[], seedSeconds: number | null, server: string) {
   if (args.json) {
     console.log(
       JSON.stringify(
@@ -663,7 +710,7 @@ function report(results: Result[], baseline: SqlPair[], seedSeconds: number, ser
     return;
   }
   console.log(
-    `\nCalls at scale — ${CALLS.toLocaleString('en')} calls seeded in ${seedSeconds} s; ${process.version}, ${os.cpus().length} CPUs, PostgreSQL ${server}; ${RUNS} runs per case, times per GraphQL request as the web app sends it (ms)\n`,
+    `\nCalls at scale — ${CALLS.toLocaleString('en')} calls ${seedSeconds == null ? 'kept from an earlier run' : `seeded in ${seedSeconds} s`}; ${process.version}, ${os.cpus().length} CPUs, PostgreSQL ${server}; ${RUNS} runs per case, times per GraphQL request as the web app sends it (ms)\n`,
   );
   const mark = (r: Result) => (r.meets == null ? '' : r.meets ? 'ok' : 'MISSED');
   console.log(

@@ -1,5 +1,7 @@
 import type { Config } from '../config.ts';
+import type { SessionCache } from '../auth/session-cache.ts';
 import type { ApiKeyCache } from '../domain/api-key-cache.ts';
+import type { FilterOptionsCache } from '../domain/filter-options-cache.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -21,4 +23,11 @@ export interface AppContext {
    * and the worker, every key is read from the database.
    */
   apiKeys?: ApiKeyCache;
+  /**
+   * The calls list's filter options per account, kept in memory with immediate invalidation (the
+   * api role's); without it they are read from the database every time.
+   */
+  filterOptions?: FilterOptionsCache;
+  /** Live sessions kept in memory with immediate invalidation (the api role's); without it each request reads its session. */
+  sessions?: SessionCache;
 }

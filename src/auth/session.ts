@@ -4,13 +4,14 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { AppContext } from '../app/context.ts';
 import type { Db } from '../db/client.ts';
 import type { UserRole } from '../generated/prisma/client.ts';
+import type { ResolvedSession } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'escucha_session';
 /** Header the web app sends with every GraphQL request; its value must equal the session's csrf token for mutations. */
 export const CSRF_HEADER = 'x-escucha-csrf';
 export const SESSION_TTL_MS = 14 * 24 * 3600_000;
 // Sliding expiry would otherwise write the sessions row on every request; a coarse step keeps reads read-only.
-const SLIDE_STEP_MS = 10 * 60_000;
+export const SLIDE_STEP_MS = 10 * 60_000;
 
 export interface SessionUser {
   id: string;
@@ -55,11 +56,7 @@ export async function createSession(
  * Resolves a raw session token. Expired sessions and removed users yield null; a live session has its
  * expiry pushed forward (sliding), returned as `renewed` so the caller can refresh the cookie too.
  */
-export async function resolveSession(
-  db: Db,
-  token: string,
-  now = new Date(),
-): Promise<{ session: AuthSession; renewed: boolean } | null> {
+export async function resolveSession(db: Db, token: string, now = new Date()): Promise<ResolvedSession | null> {
   if (!token || token.length > 200) return null;
   const row = await db.session.findUnique({
     where: { tokenHash: hashToken(token) },
@@ -72,13 +69,15 @@ export async function resolveSession(
   if (!row || row.expiresAt <= now || row.user.removedAt) return null;
   const { removedAt: _removed, ...user } = row.user;
   let expiresAt = row.expiresAt;
+  let lastSeenAt = row.lastSeenAt;
   let renewed = false;
   if (now.getTime() - row.lastSeenAt.getTime() > SLIDE_STEP_MS) {
     expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    lastSeenAt = now;
     await db.session.update({ where: { id: row.id }, data: { lastSeenAt: now, expiresAt } });
     renewed = true;
   }
-  return { session: { id: row.id, csrfToken: row.csrfToken, expiresAt, user }, renewed };
+  return { session: { id: row.id, csrfToken: row.csrfToken, expiresAt, user }, renewed, lastSeenAt };
 }
 
 export async function destroySession(db: Db, sessionId: string): Promise<void> {
@@ -141,7 +140,13 @@ export async function getSessionUser(
 export async function getSession(app: AppContext, req: AnyRequest, res?: ServerResponse): Promise<AuthSession | null> {
   const token = sessionTokenFrom(cookieHeaderOf(req));
   if (!token) return null;
-  const resolved = await resolveSession(app.db, token);
+  // The api role keeps live sessions in memory (src/auth/session-cache.ts); elsewhere, and for
+  // anything it may not answer, the database is asked.
+  const resolved = app.sessions
+    ? token.length > 200
+      ? null
+      : await app.sessions.resolve(hashToken(token), () => resolveSession(app.db, token))
+    : await resolveSession(app.db, token);
   if (!resolved) return null;
   if (resolved.renewed && res && !res.headersSent)
     res.appendHeader('Set-Cookie', sessionCookie(app, token, resolved.session.expiresAt));

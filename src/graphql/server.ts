@@ -63,6 +63,30 @@ function csrfPlugin(allowGraphiqlPage: boolean): Plugin<GraphQLContext> {
   };
 }
 
+/**
+ * A mutation may change what this process keeps in memory for its account: the lists the calls
+ * filters show (src/domain/filter-options-cache.ts) and its users' sessions (a user removed or
+ * demoted, a sign-out; src/auth/session-cache.ts). The database announces every such change, but
+ * the request that follows a mutation must not race that notification: a mutation drops its
+ * account's entries in this process before it runs and again once it is done.
+ */
+function forgetCachesOnMutation(): Plugin<GraphQLContext> {
+  return {
+    onExecute({ args }) {
+      const ctx = args.contextValue as GraphQLContext;
+      const { filterOptions, sessions } = ctx.app;
+      if (!ctx.session || getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
+      const accountId = ctx.session.user.accountId;
+      const forget = () => {
+        filterOptions?.forget(accountId);
+        sessions?.forgetAccount(accountId);
+      };
+      forget();
+      return { onExecuteDone: forget };
+    },
+  };
+}
+
 export function createGraphqlServer(app: AppContext): {
   yoga: YogaServerInstance<ServerContext, GraphQLContext>;
   callUpdates: CallUpdatesHub;
@@ -100,7 +124,7 @@ export function createGraphqlServer(app: AppContext): {
       },
     },
     // 15: the standard introspection query (GraphiQL, codegen) is 14 deep; schema fields stop at 12.
-    plugins: [csrfPlugin(dev), depthLimit(15), hostileInputPlugin(app.config)],
+    plugins: [csrfPlugin(dev), forgetCachesOnMutation(), depthLimit(15), hostileInputPlugin(app.config)],
     context: async ({ request, req, res }): Promise<GraphQLContext> => {
       const session = await getSession(app, req, res);
       return {

@@ -3,6 +3,9 @@ import { mkdirSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import { ApiKeyCache } from '../domain/api-key-cache.ts';
+import { FilterOptionsCache } from '../domain/filter-options-cache.ts';
+import { SessionCache } from '../auth/session-cache.ts';
+import { SLIDE_STEP_MS } from '../auth/session.ts';
 import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -75,11 +78,15 @@ async function startRoles(
     storage: createStorage(config),
     faults: new FaultBoard(),
     metrics: createMetrics(db),
-    ...(roles.api && { apiKeys: new ApiKeyCache(db, databaseUrl, log) }),
+    ...(roles.api && {
+      apiKeys: new ApiKeyCache(db, databaseUrl, log),
+      filterOptions: new FilterOptionsCache(databaseUrl, log),
+      sessions: new SessionCache(databaseUrl, log, SLIDE_STEP_MS),
+    }),
   };
 
-  // Listening before serving: the first requests already use (and fill) the key cache.
-  await app.apiKeys?.listening();
+  // Listening before serving: the first requests already use (and fill) the caches.
+  await Promise.all([app.apiKeys?.listening(), app.filterOptions?.listening(), app.sessions?.listening()]);
 
   let server: ReturnType<typeof createHttpServer> | null = null;
   let drain: HttpDrain | null = null;
@@ -106,7 +113,7 @@ async function startRoles(
     async close(graceMs = config.shutdownGraceSeconds * 1000) {
       // The api and the worker wind down side by side, within the same grace period.
       await Promise.all([drain?.close(graceMs), worker?.stop(graceMs)]);
-      await app.apiKeys?.close();
+      await Promise.all([app.apiKeys?.close(), app.filterOptions?.close(), app.sessions?.close()]);
       await app.db.$disconnect();
       if (embedded) await embedded.stop();
     },

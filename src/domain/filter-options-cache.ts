@@ -1,0 +1,72 @@
+import { ChangeFeed } from '../db/change-feed.ts';
+import type { Logger } from '../log.ts';
+
+/** The channel the migration's `notify_filter_options_changed` trigger sends an account id on. */
+export const FILTER_OPTIONS_CHANGED_CHANNEL = 'filter_options_changed';
+
+const MAX_ACCOUNTS = 2_000;
+
+/**
+ * The calls list's filter options per account, kept in memory by each api process: the web app
+ * asks for them on every visit to the list, and the answer changes only when a topic, language,
+ * agent or campaign comes into use or goes out of use, or an agent, campaign or template changes —
+ * each of which the database announces at once (LISTEN/NOTIFY, see the migration
+ * filter_options_changed). While the feed is not listening nothing is served from memory.
+ *
+ * Entries are per account and then per part (`key`): the facet lists, and the agent and campaign
+ * rows as a given GraphQL selection asked for them. The answer is the same for every member of an
+ * account (roles are checked before the resolvers run), so sharing it within the account leaks
+ * nothing.
+ */
+export class FilterOptionsCache {
+  private readonly accounts = new Map<string, Map<string, unknown>>();
+  private readonly feed: ChangeFeed;
+  /** Bumped by forget(): a read that raced it is not remembered. */
+  private forgotten = 0;
+
+  constructor(connectionString: string, log: Logger) {
+    this.feed = new ChangeFeed(connectionString, FILTER_OPTIONS_CHANGED_CHANNEL, log, {
+      onChange: (accountId) => (accountId ? this.accounts.delete(accountId) : this.accounts.clear()),
+      onReset: () => this.accounts.clear(),
+    });
+  }
+
+  listening(): Promise<void> {
+    return this.feed.listening();
+  }
+
+  close(): Promise<void> {
+    return this.feed.close();
+  }
+
+  /**
+   * Drops an account's entries at once, without waiting for the database's notification: a
+   * mutation made through this process calls it, so the page that reloads right after its own
+   * change can never be answered from before it.
+   */
+  forget(accountId: string): void {
+    this.forgotten++;
+    this.accounts.delete(accountId);
+  }
+
+  /** The remembered `key` of the account, or what `load` reads (remembered when no change raced it). */
+  async get<T>(accountId: string, key: string, load: () => Promise<T>): Promise<T> {
+    this.feed.start();
+    const live = this.feed.live;
+    const parts = live ? this.accounts.get(accountId) : undefined;
+    if (parts?.has(key)) return parts.get(key) as T;
+    const changesBefore = this.feed.changes;
+    const forgottenBefore = this.forgotten;
+    const value = await load();
+    if (live && this.feed.live && this.feed.changes === changesBefore && this.forgotten === forgottenBefore) {
+      let mine = this.accounts.get(accountId);
+      if (!mine) {
+        if (this.accounts.size >= MAX_ACCOUNTS) this.accounts.delete(this.accounts.keys().next().value!);
+        mine = new Map();
+        this.accounts.set(accountId, mine);
+      }
+      mine.set(key, value);
+    }
+    return value;
+  }
+}
