@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { SessionCache } from '../auth/session-cache.ts';
+import type { SessionCache } from '../sessions/session-cache.ts';
 import type { ApiKeyCache } from '../domain/api-key-cache.ts';
 import type { FilterOptionsCache } from '../domain/filter-options-cache.ts';
 import type { Db } from '../db/client.ts';

@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { AppContext } from '../app/context.ts';
 import type { Db } from '../db/client.ts';
-import type { UserRole } from '../generated/prisma/client.ts';
-import type { ResolvedSession } from './session-cache.ts';
+import type { AuthSession, ResolvedSession, SessionUser } from '../sessions/session-cache.ts';
+
+export type { AuthSession, SessionUser } from '../sessions/session-cache.ts';
 
 export const SESSION_COOKIE = 'escucha_session';
 /** Header the web app sends with every GraphQL request; its value must equal the session's csrf token for mutations. */
@@ -12,23 +13,6 @@ export const CSRF_HEADER = 'x-escucha-csrf';
 export const SESSION_TTL_MS = 14 * 24 * 3600_000;
 // Sliding expiry would otherwise write the sessions row on every request; a coarse step keeps reads read-only.
 export const SLIDE_STEP_MS = 10 * 60_000;
-
-export interface SessionUser {
-  id: string;
-  accountId: string;
-  email: string;
-  name: string;
-  role: UserRole;
-  /** Role `agent`: the agent whose calls this user sees (src/domain/agent-scope.ts). */
-  agentId: string | null;
-}
-
-export interface AuthSession {
-  id: string;
-  csrfToken: string;
-  expiresAt: Date;
-  user: SessionUser;
-}
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');

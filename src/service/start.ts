@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import { ApiKeyCache } from '../domain/api-key-cache.ts';
 import { FilterOptionsCache } from '../domain/filter-options-cache.ts';
-import { SessionCache } from '../auth/session-cache.ts';
+import { SessionCache } from '../sessions/session-cache.ts';
 import { SLIDE_STEP_MS } from '../auth/session.ts';
 import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';

@@ -1,6 +1,25 @@
 import { ChangeFeed } from '../db/change-feed.ts';
 import type { Logger } from '../log.ts';
-import type { AuthSession } from './session.ts';
+import type { UserRole } from '../generated/prisma/client.ts';
+
+// The session types live here, not in src/auth, so that AppContext (src/app) can name the cache
+// without src/app and src/auth importing each other.
+export interface SessionUser {
+  id: string;
+  accountId: string;
+  email: string;
+  name: string;
+  role: UserRole;
+  /** Role `agent`: the agent whose calls this user sees (src/domain/agent-scope.ts). */
+  agentId: string | null;
+}
+
+export interface AuthSession {
+  id: string;
+  csrfToken: string;
+  expiresAt: Date;
+  user: SessionUser;
+}
 
 /** The channel the migration's `notify_session_changed` trigger sends `s:<token hash>` or `u:<user id>` on. */
 export const SESSION_CHANGED_CHANNEL = 'session_changed';
