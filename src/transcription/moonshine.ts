@@ -16,7 +16,7 @@ import {
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
-import { int8WeightMatMuls } from './onnx-rewrite.ts';
+import { int8WeightMatMuls, pretransposedKeys } from './onnx-rewrite.ts';
 
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
@@ -78,6 +78,8 @@ interface Model {
   pastNames: string[];
   heads: number;
   headDim: number;
+  /** Cache inputs the edited graph takes with their last two dimensions swapped (pretransposedKeys). */
+  transposed: ReadonlySet<string>;
 }
 
 /** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
@@ -208,10 +210,15 @@ async function loadModel(dir: string, threads: number, optimise: boolean): Promi
     ...(optimise ? { extra: { session: { disable_quant_qdq: '1' } } } : {}),
   };
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
+  let transposed: string[] = [];
   const [encoder, decoder] = await Promise.all([
     ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
     optimise
-      ? readFile(decoderFile).then((bytes) => ort.InferenceSession.create(int8WeightMatMuls(bytes).model, options))
+      ? readFile(decoderFile).then((bytes) => {
+          const edited = pretransposedKeys(int8WeightMatMuls(bytes).model);
+          transposed = edited.inputs;
+          return ort.InferenceSession.create(edited.model, options);
+        })
       : ort.InferenceSession.create(decoderFile, options),
   ]);
   const pastNames = decoder.inputNames.filter((n) => n.startsWith('past_key_values.'));
@@ -221,7 +228,7 @@ async function loadModel(dir: string, threads: number, optimise: boolean): Promi
   const [heads, headDim] = [shape[1], shape[3]];
   if (typeof heads !== 'number' || typeof headDim !== 'number')
     throw new Error(`Unexpected decoder cache shape in ${dir}`);
-  return { encoder, decoder, pastNames, heads, headDim };
+  return { encoder, decoder, pastNames, heads, headDim, transposed: new Set(transposed) };
 }
 
 /**
@@ -255,6 +262,7 @@ function decoderStep(model: Model, hidden: ort.Tensor, width: number, scratch: S
   const selfNames = model.pastNames.filter((n) => !n.includes('.encoder.'));
   const crossNames = model.pastNames.filter((n) => n.includes('.encoder.'));
   const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
+  const emptyTransposed = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, model.headDim, 0]);
   const firstStep = new ort.Tensor('bool', [false], [1]);
   const laterStep = new ort.Tensor('bool', [true], [1]);
   let self: Record<string, ort.Tensor> = {};
@@ -289,14 +297,21 @@ function decoderStep(model: Model, hidden: ort.Tensor, width: number, scratch: S
     const inputIds = new ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [n, 1]);
     let out: ort.InferenceSession.ReturnType;
     if (!parents) {
-      const past = Object.fromEntries(model.pastNames.map((k) => [k, empty]));
+      const past = Object.fromEntries(
+        model.pastNames.map((k) => [k, model.transposed.has(k) ? emptyTransposed : empty]),
+      );
       out = await model.decoder.run({
         input_ids: inputIds,
         encoder_hidden_states: hidden,
         use_cache_branch: firstStep,
         ...past,
       });
-      cross = Object.fromEntries(crossNames.map((k) => [k, out[k.replace('past_key_values', 'present')]!]));
+      cross = Object.fromEntries(
+        crossNames.map((k) => {
+          const present = out[k.replace('past_key_values', 'present')]!;
+          return [k, model.transposed.has(k) ? transposeLast(present, scratch, `${k}/transposed`) : present];
+        }),
+      );
     } else {
       const past = Object.fromEntries(selfNames.map((k) => [k, gather(self[k]!, parents, scratch, k)]));
       // Only the logits and the self-attention cache: the cross-attention cache the graph passes
@@ -320,6 +335,18 @@ function decoderStep(model: Model, hidden: ort.Tensor, width: number, scratch: S
     // The last position of each row (one position per row after the first step).
     return Array.from({ length: n }, (_, i) => data.subarray((i + 1) * perRow - vocab, (i + 1) * perRow));
   };
+}
+
+/** `t` ([1, heads, frames, dim]) as [1, heads, dim, frames], in `scratch`'s buffer for `name`. */
+function transposeLast(t: ort.Tensor, scratch: Scratch, name: string): ort.Tensor {
+  const [batch, heads, rows, cols] = t.dims as [number, number, number, number];
+  const src = t.data as Float32Array;
+  const out = scratch.get(name, src.length);
+  for (let h = 0; h < batch * heads; h++) {
+    const base = h * rows * cols;
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[base + c * rows + r] = src[base + r * cols + c]!;
+  }
+  return new ort.Tensor('float32', out, [batch, heads, cols, rows]);
 }
 
 /**
