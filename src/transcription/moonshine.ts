@@ -16,7 +16,7 @@ import {
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
-import { int8WeightMatMuls, pretransposedKeys } from './onnx-rewrite.ts';
+import { pretransposedKeys } from './onnx-rewrite.ts';
 
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
@@ -215,7 +215,7 @@ async function loadModel(dir: string, threads: number, optimise: boolean): Promi
     ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
     optimise
       ? readFile(decoderFile).then((bytes) => {
-          const edited = pretransposedKeys(int8WeightMatMuls(bytes).model);
+          const edited = pretransposedKeys(bytes);
           transposed = edited.inputs;
           return ort.InferenceSession.create(edited.model, options);
         })

@@ -84,4 +84,3 @@ const toUtf8 = new TextEncoder();
 export const text = (f: Field | undefined): string => (f ? utf8.decode(f.value as Uint8Array) : '');
 export const bytesField = (no: number, value: Uint8Array): Field => ({ no, wire: 2, value });
 export const textField = (no: number, value: string): Field => bytesField(no, toUtf8.encode(value));
-export const varintField = (no: number, value: number | bigint): Field => ({ no, wire: 0, value: BigInt(value) });
