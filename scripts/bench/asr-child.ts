@@ -1,15 +1,47 @@
-// One transcription in a fresh process for bench:asr's dense-speech runs: prints wall time, audio length
-// and the process's peak RSS as JSON. Arguments: the audio file and the MoonshineEngine options as JSON.
+// One transcription in a fresh process for bench:asr's dense-speech runs: prints wall and CPU time, audio
+// length, the process's peak RSS and the transcript as JSON (CPU time is this process's: the ffmpeg child
+// that decodes is not counted). Arguments: the audio file, the MoonshineEngine options as JSON and the
+// vocabulary as JSON (an array; empty: none).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 
-const [file, options] = process.argv.slice(2);
+const [file, options, vocabularyJson] = process.argv.slice(2);
+const vocabulary = JSON.parse(vocabularyJson ?? '[]') as string[];
 const engine = new MoonshineEngine({ modelsDir: resolveModelsDir(), ...JSON.parse(options ?? '{}') });
 // Load the model before timing, as a running worker has it loaded.
 await engine.transcribeChunk(new Float32Array(16000), 'en');
+// Loading the model has a peak of its own (the ONNX files parsed and optimised), the same for any call:
+// Linux resets the process's peak RSS on request, so the peak reported is the transcription's.
+const resetPeak = (() => {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+})();
 const t0 = performance.now();
-const result = await transcribeFile(file!, { engines: [engine], language: 'en' });
+const cpu0 = process.cpuUsage();
+const result = await transcribeFile(file!, {
+  engines: [engine],
+  language: 'en',
+  ...(vocabulary.length ? { vocabulary } : {}),
+});
 const wallSeconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
 process.stdout.write(
-  JSON.stringify({ wallSeconds, audioSeconds: result.durationSeconds, maxRssKb: process.resourceUsage().maxRSS }),
+  JSON.stringify({
+    wallSeconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    audioSeconds: result.durationSeconds,
+    maxRssKb: (resetPeak && peakSinceResetKb()) || process.resourceUsage().maxRSS,
+    processMaxRssKb: process.resourceUsage().maxRSS,
+    text: result.segments.map((s) => s.text).join(' '),
+  }),
 );
+
+function peakSinceResetKb(): number | null {
+  const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m ? Number(m[1]) : null;
+}

@@ -12,8 +12,9 @@
 //   - WER (words normalised: case, accents, punctuation, numbers as words) and the real-time factor;
 //   - phrase recall at 10 dB: the share of the example templates' phrases said in the call lines that the
 //     analysis' phrase matcher finds in the transcript;
-//   - dense speech (utterances back to back) for 1 minute in a fresh process: RTF and peak RSS;
-//     --long adds 20 and 60 minutes;
+//   - dense speech (utterances back to back) for 1 minute in a fresh process: RTF, CPU seconds per audio
+//     second, peak RSS and WER against the utterances' texts (the words, baseline beside current);
+//     --long adds 5, 20 and 60 minutes; --dense runs only these;
 //   - noise suppression: on clean, telephone and telephone pink 10/5/0 dB, `current` is run with the denoiser
 //     off and on on the same files, the per-call choice (ASR_DENOISE=auto) is the one of the two its SNR
 //     estimate picks, and the estimate is printed beside the true SNR. `current` elsewhere uses the default.
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
   options: {
     json: { type: 'boolean', default: false },
     long: { type: 'boolean', default: false },
+    dense: { type: 'boolean', default: false },
     full: { type: 'boolean', default: false },
     only: { type: 'string' },
     'time-limit': { type: 'string', default: '3600' },
@@ -51,12 +53,12 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--full (every noise at every SNR)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)]",
+    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--dense (only the dense-speech runs)] [--full (every noise at every SNR)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)]",
   );
   process.exit(0);
 }
 
-const GOALS = { tel10: 4, tel5: 15, short: 5, recall: 98, rtf: 0.03 };
+const GOALS = { tel10: 4, tel5: 15, short: 5, recall: 98, rtf: 0.03, rssOver5Min: 50 };
 const GAP_SECONDS = 1;
 const modelsDir = resolveModelsDir();
 
@@ -68,14 +70,17 @@ interface Decoder {
   name: string;
   options: Omit<MoonshineOptions, 'modelsDir'>;
 }
-// baseline: the decoder as it was before issue 18 (ONNX Runtime's defaults: every core per session;
-// greedy; no vocabulary).
+// baseline: the decoder as it was before issues 12 and 18 (ONNX Runtime's defaults: every core per
+// session; the ONNX graphs as shipped; greedy; no vocabulary).
 // current: the worker's defaults with WORKER_CONCURRENCY=2 (cores shared out, sequential execution),
 // the beam of --beam, and biased towards the example template's phrases, as a worker biases each
 // call towards its account's templates (src/domain/vocabulary.ts).
 const BIAS_BOOST = args['bias-boost'] === undefined ? DEFAULT_BIAS_BOOST : Number(args['bias-boost']);
 const DECODERS: Decoder[] = [
-  { name: 'baseline', options: { intraOpThreads: os.availableParallelism(), beam: 1, biasBoost: 0 } },
+  {
+    name: 'baseline',
+    options: { intraOpThreads: os.availableParallelism(), beam: 1, biasBoost: 0, asShipped: true },
+  },
   { name: 'current', options: { concurrency: 2, beam: Number(args.beam), biasBoost: BIAS_BOOST } },
 ];
 /** What `current` is biased towards: the phrases of the example template of the call's language. */
@@ -287,7 +292,7 @@ try {
   const { sets, real } = await speechSets();
   if (!real) note('bench:asr: pocketsphinx-testdata could not be obtained; real recorded speech is missing');
   const only = typeof args.only === 'string' ? args.only : '';
-  const conds = conditions(!!args.full).filter((c) => c.name.includes(only));
+  const conds = args.dense ? [] : conditions(!!args.full).filter((c) => c.name.includes(only));
   const engines = DECODERS.map((d) => ({ ...d, engine: new MoonshineEngine({ modelsDir, ...d.options }) }));
   // Models load once per decoder before anything is timed.
   for (const d of engines)
@@ -368,7 +373,7 @@ try {
     }
   }
 
-  if (conds.length <= 2 && !only) dense = await denseRuns(sets, !!args.long);
+  if ((conds.length <= 2 && !only) || args.dense) dense = await denseRuns(sets, !!args.long);
   report(measures, dense, conds);
 } finally {
   await ws.cleanup();
@@ -382,7 +387,12 @@ interface DenseRun {
   minutes: number;
   decoder: string;
   rtf: number;
+  /** CPU seconds (all threads) per audio second: steadier than wall time on a shared machine. */
+  cpuPerAudio: number;
+  /** Peak RSS while transcribing (Linux: reset after the model loaded); the whole process's beside it. */
   peakRssMiB: number;
+  processPeakMiB: number;
+  wer: number;
 }
 
 async function denseRuns(sets: SpeechSet[], long: boolean): Promise<DenseRun[]> {
@@ -390,27 +400,45 @@ async function denseRuns(sets: SpeechSet[], long: boolean): Promise<DenseRun[]> 
   const out: DenseRun[] = [];
   for (const minutes of long ? [1, 5, 20, 60] : [1]) {
     const file = path.join(ws.work, `dense-${minutes}.wav`);
-    writeDense(file, english, minutes * 60);
+    const said = writeDense(file, english, minutes * 60);
+    const ref = said.flatMap((u) => normWords(u.text, 'en'));
     for (const d of DECODERS) {
-      if (d.name === 'baseline' && minutes > 1) continue; // same memory path; only its speed differs
-      const r = await child(file, d.options);
-      out.push({ minutes, decoder: d.name, rtf: r.wallSeconds / r.audioSeconds, peakRssMiB: r.maxRssKb / 1024 });
-      note(`bench:asr: dense ${minutes} min / ${d.name}: RTF ${round(r.wallSeconds / r.audioSeconds, 3)}`);
+      if (d.name === 'baseline' && minutes > 5) continue; // its speed and words are known from 1 and 5 min
+      // As the condition runs: `current` listens for the template's words, as a worker does for its account's.
+      const r = await child(file, d.options, d.name === 'current' && BIAS_BOOST > 0 ? VOCABULARY.en : []);
+      const hyp = normWords(r.text, 'en');
+      out.push({
+        minutes,
+        decoder: d.name,
+        rtf: r.wallSeconds / r.audioSeconds,
+        cpuPerAudio: r.cpuSeconds / r.audioSeconds,
+        peakRssMiB: r.maxRssKb / 1024,
+        processPeakMiB: r.processMaxRssKb / 1024,
+        wer: (100 * editDistance(ref, hyp)) / ref.length,
+      });
+      note(
+        `bench:asr: dense ${minutes} min / ${d.name}: RTF ${round(r.wallSeconds / r.audioSeconds, 3)}, ${round(r.cpuSeconds / r.audioSeconds, 3)} CPU-s per audio-s, peak RSS ${round(r.maxRssKb / 1024, 0)} MiB`,
+      );
     }
     rmSync(file);
   }
   return out;
 }
 
-/** A mono 16-bit WAV of `seconds` of utterances with 0.3 s pauses, written in pieces (hours fit). */
-function writeDense(file: string, utterances: { samples: Float32Array }[], seconds: number): void {
+/**
+ * A mono 16-bit WAV of `seconds` of utterances with 0.3 s pauses, written in pieces (hours fit).
+ * Returns the utterances said, in order (the reference).
+ */
+function writeDense<U extends { samples: Float32Array }>(file: string, utterances: U[], seconds: number): U[] {
   const pause = new Float32Array(Math.round(0.3 * RATE));
   const pieces: Float32Array[] = [];
+  const said: U[] = [];
   let frames = 0;
   for (let i = 0; frames < seconds * RATE; i++) {
-    const u = utterances[i % utterances.length]!.samples;
-    pieces.push(u, pause);
-    frames += u.length + pause.length;
+    const u = utterances[i % utterances.length]!;
+    said.push(u);
+    pieces.push(u.samples, pause);
+    frames += u.samples.length + pause.length;
   }
   const header = encodeWav(new Float32Array(0), RATE);
   header.writeUInt32LE(36 + frames * 2, 4);
@@ -419,16 +447,32 @@ function writeDense(file: string, utterances: { samples: Float32Array }[], secon
   writeSync(fd, header);
   for (const p of pieces) writeSync(fd, encodeWav(p, RATE).subarray(44));
   closeSync(fd);
+  return said;
 }
 
 async function child(
   file: string,
   options: Decoder['options'],
-): Promise<{ wallSeconds: number; audioSeconds: number; maxRssKb: number }> {
+  vocabulary: readonly string[],
+): Promise<{
+  wallSeconds: number;
+  cpuSeconds: number;
+  audioSeconds: number;
+  maxRssKb: number;
+  processMaxRssKb: number;
+  text: string;
+}> {
   return new Promise((resolve, reject) => {
     const p = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'asr-child.ts'), file, JSON.stringify(options)],
+      [
+        '--import',
+        'tsx',
+        path.join(import.meta.dirname, 'asr-child.ts'),
+        file,
+        JSON.stringify(options),
+        JSON.stringify(vocabulary),
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -548,13 +592,21 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
       ];
     }),
   );
+  // Flat memory: each length's peak beside the 5-minute one (issue 18: within 50 MiB).
+  const fiveMin = dense.find((d) => d.minutes === 5 && d.decoder === 'current')?.peakRssMiB;
   const denseRows = dense.map((d) => [
     `${d.minutes} min`,
     d.decoder,
     round(d.rtf, 3),
     `≤ ${GOALS.rtf}`,
     d.rtf <= GOALS.rtf ? 'met' : 'NOT met',
+    round(d.cpuPerAudio, 3),
+    `${round(d.wer, 1)} %`,
     `${round(d.peakRssMiB, 0)} MiB`,
+    `${round(d.processPeakMiB, 0)} MiB`,
+    fiveMin === undefined || d.decoder !== 'current'
+      ? '—'
+      : `≤ ${round(fiveMin + GOALS.rssOver5Min, 0)} MiB: ${d.peakRssMiB <= fiveMin + GOALS.rssOver5Min ? 'met' : 'NOT met'}`,
   ]);
 
   const denoiseRows = conds
@@ -589,7 +641,7 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
     `\nbench:asr on ${os.cpus().length} cores, load average at start ${loadAtStart.join(' / ')}, ${round((performance.now() - started) / 60000, 1)} min`,
   );
   console.log(
-    'Both decode greedily through the streaming pipeline; baseline = ONNX sessions as before (all cores each), current = the worker default for WORKER_CONCURRENCY=2\n',
+    `Both through the streaming pipeline; baseline = as before issues 12 and 18 (greedy, ONNX graphs as shipped, all cores per session), current = the worker default for WORKER_CONCURRENCY=2 (beam ${args.beam}, the template's vocabulary)\n`,
   );
   console.log(table(['condition', 'speech', 'WER baseline', 'WER current', 'RTF baseline', 'RTF current'], detail));
   if (skipped.length) console.log(`\nNot run (--time-limit): ${skipped.join(', ')}`);
@@ -604,6 +656,13 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
       denoiseRows,
     ),
   );
-  console.log('\nDense speech, fresh process per run (RTF = wall / audio; peak RSS of the process)\n');
-  console.log(table(['length', 'decoder', 'RTF', 'goal', 'vs goal', 'peak RSS'], denseRows));
+  console.log(
+    '\nDense speech, fresh process per run (RTF = wall / audio; CPU = CPU seconds of all threads per audio second; WER against the utterances said; peak RSS while transcribing, goal: within 50 MiB of 5 min; process peak including the model load)\n',
+  );
+  console.log(
+    table(
+      ['length', 'decoder', 'RTF', 'goal', 'vs goal', 'CPU', 'WER', 'peak RSS', 'process peak', 'RSS goal'],
+      denseRows,
+    ),
+  );
 }

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -15,6 +16,7 @@ import {
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
+import { pretransposedKeys } from './onnx-rewrite.ts';
 
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
@@ -40,6 +42,8 @@ export interface MoonshineOptions {
   beam?: number;
   /** Boost per token of a vocabulary word, in nats (see BiasTrie). */
   biasBoost?: number;
+  /** Run the ONNX files exactly as shipped, without the load-time speed-ups (bench:asr's baseline). */
+  asShipped?: boolean;
 }
 
 /**
@@ -74,6 +78,8 @@ interface Model {
   pastNames: string[];
   heads: number;
   headDim: number;
+  /** Cache inputs the edited graph takes with their last two dimensions swapped (pretransposedKeys). */
+  transposed: ReadonlySet<string>;
 }
 
 /** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
@@ -98,6 +104,8 @@ export class MoonshineEngine implements TranscriptionEngine {
   readonly detectsLanguage = false;
   private readonly opts: MoonshineOptions;
   private readonly models = new Map<string, Promise<Model>>();
+  /** Scratch buffers of decodes that finished, for the next ones (as many as ever ran at once). */
+  private readonly scratch: Scratch[] = [];
 
   constructor(opts: MoonshineOptions) {
     this.opts = opts;
@@ -116,14 +124,23 @@ export class MoonshineEngine implements TranscriptionEngine {
       input_values: new ort.Tensor('float32', samples, [1, samples.length]),
     });
     const maxTokens = Math.max(MIN_TOKENS, Math.ceil((samples.length / SAMPLE_RATE) * TOKENS_PER_SECOND));
-    const { tokens, logProbs } = await beamSearch(decoderStep(model, hidden!), {
-      width: this.opts.beam ?? DEFAULT_BEAM,
-      maxTokens,
-      start: START_TOKEN,
-      eos: EOS_TOKEN,
-      vocabSize: llamaTokenizer.vocabById.length,
-      bias: chunk?.vocabulary ? this.trie(chunk.vocabulary) : null,
-    });
+    const width = this.opts.beam ?? DEFAULT_BEAM;
+    // Jobs running side by side interleave their decoder steps: each decode has its own scratch.
+    const scratch = this.scratch.pop() ?? new Scratch();
+    let decoded: Awaited<ReturnType<typeof beamSearch>>;
+    try {
+      decoded = await beamSearch(decoderStep(model, hidden!, width, scratch), {
+        width,
+        maxTokens,
+        start: START_TOKEN,
+        eos: EOS_TOKEN,
+        vocabSize: llamaTokenizer.vocabById.length,
+        bias: chunk?.vocabulary ? this.trie(chunk.vocabulary) : null,
+      });
+    } finally {
+      this.scratch.push(scratch);
+    }
+    const { tokens, logProbs } = decoded;
     // Moonshine's vocabulary is Llama's 32000 pieces plus unused padding ids; those never carry text.
     const known = tokens.filter((t) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
     const text = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
@@ -168,7 +185,7 @@ export class MoonshineEngine implements TranscriptionEngine {
           ),
         );
       const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
-      model = loadModel(dir, this.threads()).catch((err: unknown) => {
+      model = loadModel(dir, this.threads(), !this.opts.asShipped).catch((err: unknown) => {
         throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
           cause: err,
         });
@@ -180,17 +197,29 @@ export class MoonshineEngine implements TranscriptionEngine {
   }
 }
 
-async function loadModel(dir: string, threads: number): Promise<Model> {
+async function loadModel(dir: string, threads: number, optimise: boolean): Promise<Model> {
   // The graphs are sequential: inter-op threads would only add hand-offs.
   const options: ort.InferenceSession.SessionOptions = {
     graphOptimizationLevel: 'all',
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
+    // The int8 weights come as DequantizeLinear nodes on constants, which ONNX Runtime leaves unfolded
+    // (for QDQ fusions these graphs have no use for): every decoder step dequantized the 32768 × 416
+    // output embedding again. Folding constants through them once at load gives the same floats.
+    ...(optimise ? { extra: { session: { disable_quant_qdq: '1' } } } : {}),
   };
+  const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
+  let transposed: string[] = [];
   const [encoder, decoder] = await Promise.all([
     ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
-    ort.InferenceSession.create(path.join(dir, 'decoder_model_merged.onnx'), options),
+    optimise
+      ? readFile(decoderFile).then((bytes) => {
+          const edited = pretransposedKeys(bytes);
+          transposed = edited.inputs;
+          return ort.InferenceSession.create(edited.model, options);
+        })
+      : ort.InferenceSession.create(decoderFile, options),
   ]);
   const pastNames = decoder.inputNames.filter((n) => n.startsWith('past_key_values.'));
   // Shape [batch, heads, seq, headDim]; read from the model so en and es (or other sizes) need no constants.
@@ -199,55 +228,104 @@ async function loadModel(dir: string, threads: number): Promise<Model> {
   const [heads, headDim] = [shape[1], shape[3]];
   if (typeof heads !== 'number' || typeof headDim !== 'number')
     throw new Error(`Unexpected decoder cache shape in ${dir}`);
-  return { encoder, decoder, pastNames, heads, headDim };
+  return { encoder, decoder, pastNames, heads, headDim, transposed: new Set(transposed) };
+}
+
+/**
+ * Buffers one decode reuses from chunk to chunk: the cross-attention cache tiled to the beam's width and
+ * the reordered self-attention cache. Allocating them afresh (up to ~110 MB for a 25 s chunk at width 4)
+ * made a long call's memory swing with the garbage collector; reused, a job's peak is set by its longest
+ * chunk, not by how many chunks the call has. One per decode running at the same time (see acquire).
+ */
+class Scratch {
+  private readonly buffers = new Map<string, Float32Array>();
+
+  /** A buffer of `length` floats for `name`, grown (by half again, to grow rarely) and then kept. */
+  get(name: string, length: number): Float32Array {
+    let b = this.buffers.get(name);
+    if (!b || b.length < length) {
+      b = new Float32Array(Math.max(length, Math.ceil((b?.length ?? 0) * 1.5)));
+      this.buffers.set(name, b);
+    }
+    return b.subarray(0, length);
+  }
 }
 
 /**
  * The merged decoder as a batched step for beam search: the first step runs the no-cache branch
  * (batch of one, empty past) and yields the cross-attention keys/values, which are the same for
- * every hypothesis and are reused as-is (tiled to the batch); later steps feed one token per
- * hypothesis and the self-attention cache, reordered to follow each hypothesis' parent.
+ * every hypothesis and are reused as-is (tiled once to the beam's width; a smaller batch uses the
+ * first rows); later steps feed one token per hypothesis and the self-attention cache, reordered to
+ * follow each hypothesis' parent.
  */
-function decoderStep(model: Model, hidden: ort.Tensor): DecoderStep {
+function decoderStep(model: Model, hidden: ort.Tensor, width: number, scratch: Scratch): DecoderStep {
   const selfNames = model.pastNames.filter((n) => !n.includes('.encoder.'));
   const crossNames = model.pastNames.filter((n) => n.includes('.encoder.'));
   const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
+  const emptyTransposed = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, model.headDim, 0]);
   const firstStep = new ort.Tensor('bool', [false], [1]);
   const laterStep = new ort.Tensor('bool', [true], [1]);
   let self: Record<string, ort.Tensor> = {};
   let cross: Record<string, ort.Tensor> = {};
-  const tiled = new Map<number, { hidden: ort.Tensor; cross: Record<string, ort.Tensor> }>();
-  const forBatch = (n: number) => {
-    let t = tiled.get(n);
-    if (!t) {
-      t = { hidden: tile(hidden, n), cross: Object.fromEntries(crossNames.map((k) => [k, tile(cross[k]!, n)])) };
-      tiled.set(n, t);
+  let tiledRows = 0;
+  const laterFetches = ['logits', ...selfNames.map((k) => k.replace('past_key_values', 'present'))];
+  // The cache branch reads the encoder through the cross-attention cache only; its hidden-states
+  // input just has to have the batch's size.
+  const hiddenSize = hidden.dims[2]!;
+  const unusedHidden = (n: number) =>
+    new ort.Tensor('float32', scratch.get('hidden', n * hiddenSize).fill(0), [n, 1, hiddenSize]);
+  const crossFor = (n: number): Record<string, ort.Tensor> => {
+    if (n === 1) return cross;
+    if (n > tiledRows) {
+      tiledRows = Math.max(n, width);
+      for (const k of crossNames) {
+        const src = cross[k]!.data as Float32Array;
+        const data = scratch.get(k, src.length * tiledRows);
+        for (let i = 0; i < tiledRows; i++) data.set(src, i * src.length);
+      }
     }
-    return t;
+    return Object.fromEntries(
+      crossNames.map((k) => {
+        const t = cross[k]!;
+        const data = scratch.get(k, t.data.length * tiledRows).subarray(0, t.data.length * n);
+        return [k, new ort.Tensor('float32', data, [n, ...t.dims.slice(1)])];
+      }),
+    );
   };
   return async (tokens, parents) => {
     const n = tokens.length;
     const inputIds = new ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [n, 1]);
     let out: ort.InferenceSession.ReturnType;
     if (!parents) {
-      const past = Object.fromEntries(model.pastNames.map((k) => [k, empty]));
+      const past = Object.fromEntries(
+        model.pastNames.map((k) => [k, model.transposed.has(k) ? emptyTransposed : empty]),
+      );
       out = await model.decoder.run({
         input_ids: inputIds,
         encoder_hidden_states: hidden,
         use_cache_branch: firstStep,
         ...past,
       });
-      cross = Object.fromEntries(crossNames.map((k) => [k, out[k.replace('past_key_values', 'present')]!]));
+      cross = Object.fromEntries(
+        crossNames.map((k) => {
+          const present = out[k.replace('past_key_values', 'present')]!;
+          return [k, model.transposed.has(k) ? transposeLast(present, scratch, `${k}/transposed`) : present];
+        }),
+      );
     } else {
-      const b = forBatch(n);
-      const past = Object.fromEntries(selfNames.map((k) => [k, gather(self[k]!, parents)]));
-      out = await model.decoder.run({
-        input_ids: inputIds,
-        encoder_hidden_states: b.hidden,
-        use_cache_branch: laterStep,
-        ...b.cross,
-        ...past,
-      });
+      const past = Object.fromEntries(selfNames.map((k) => [k, gather(self[k]!, parents, scratch, k)]));
+      // Only the logits and the self-attention cache: the cross-attention cache the graph passes
+      // through would be copied out (megabytes a step) just to be thrown away.
+      out = await model.decoder.run(
+        {
+          input_ids: inputIds,
+          encoder_hidden_states: unusedHidden(n),
+          use_cache_branch: laterStep,
+          ...crossFor(n),
+          ...past,
+        },
+        laterFetches,
+      );
     }
     self = Object.fromEntries(selfNames.map((k) => [k, out[k.replace('past_key_values', 'present')]!]));
     const logits = out.logits!;
@@ -259,21 +337,27 @@ function decoderStep(model: Model, hidden: ort.Tensor): DecoderStep {
   };
 }
 
-/** `t` (batch 1) repeated `n` times along the batch axis. */
-function tile(t: ort.Tensor, n: number): ort.Tensor {
-  if (n === 1) return t;
+/** `t` ([1, heads, frames, dim]) as [1, heads, dim, frames], in `scratch`'s buffer for `name`. */
+function transposeLast(t: ort.Tensor, scratch: Scratch, name: string): ort.Tensor {
+  const [batch, heads, rows, cols] = t.dims as [number, number, number, number];
   const src = t.data as Float32Array;
-  const data = new Float32Array(src.length * n);
-  for (let i = 0; i < n; i++) data.set(src, i * src.length);
-  return new ort.Tensor('float32', data, [n, ...t.dims.slice(1)]);
+  const out = scratch.get(name, src.length);
+  for (let h = 0; h < batch * heads; h++) {
+    const base = h * rows * cols;
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[base + c * rows + r] = src[base + r * cols + c]!;
+  }
+  return new ort.Tensor('float32', out, [batch, heads, cols, rows]);
 }
 
-/** Rows of `t` (batch first) in the order `rows` names. */
-function gather(t: ort.Tensor, rows: readonly number[]): ort.Tensor {
+/**
+ * Rows of `t` (batch first) in the order `rows` names, in `scratch`'s buffer for `name` (the tensor
+ * is fed to the next run at once and not kept).
+ */
+function gather(t: ort.Tensor, rows: readonly number[], scratch: Scratch, name: string): ort.Tensor {
   const src = t.data as Float32Array;
   const size = src.length / t.dims[0]!;
   if (rows.length === t.dims[0] && rows.every((r, i) => r === i)) return t;
-  const data = new Float32Array(size * rows.length);
+  const data = scratch.get(name, size * rows.length);
   for (const [i, r] of rows.entries()) data.set(src.subarray(r * size, (r + 1) * size), i * size);
   return new ort.Tensor('float32', data, [rows.length, ...t.dims.slice(1)]);
 }

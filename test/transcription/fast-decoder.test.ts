@@ -1,0 +1,64 @@
+// The recogniser's speed-ups keep its words: the decoder graph edited at load (weight dequantization
+// folded, cross-attention keys transposed once per chunk) hears what the ONNX files as shipped hear, and decodes
+// running side by side (a worker's concurrent jobs) reusing scratch buffers do not disturb each other.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeAudio } from '../../src/audio/decode.ts';
+import { resolveModelsDir } from '../../src/transcription/index.ts';
+import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
+import { pretransposedKeys } from '../../src/transcription/onnx-rewrite.ts';
+import { decodeMessage, encodeMessage } from '../../src/transcription/protobuf.ts';
+import { speak } from '../fixtures/audio.ts';
+import { words } from './words.ts';
+
+const modelsDir = resolveModelsDir();
+const LINES = [
+  'I would like to cancel my contract and switch to another provider next month.',
+  'Can I have your account number please?',
+];
+let chunks: Float32Array[];
+
+beforeAll(async () => {
+  chunks = await Promise.all(
+    LINES.map(async (line) => (await decodeAudio(await speak(line, { voice: 'en' }))).channels[0]!),
+  );
+});
+
+const heard = async (engine: MoonshineEngine, samples: Float32Array) =>
+  words((await engine.transcribeChunk(samples, 'en')).text);
+
+describe('the decoder graph edited at load', () => {
+  it('re-encodes a model it does not change byte for byte', () => {
+    const file = readFileSync(path.join(modelsDir, 'moonshine-base-en', 'encoder_model.onnx'));
+    expect(Buffer.from(encodeMessage(decodeMessage(file))).equals(file)).toBe(true);
+    expect(pretransposedKeys(file).inputs).toEqual([]);
+  });
+
+  it("takes every layer's cross-attention keys transposed", () => {
+    const file = readFileSync(path.join(modelsDir, 'moonshine-base-en', 'decoder_model_merged.onnx'));
+    expect(pretransposedKeys(file).inputs).toEqual(
+      Array.from({ length: 8 }, (_, i) => `past_key_values.${i}.encoder.key`),
+    );
+  });
+
+  it('hears the same words as the models as shipped, greedy and with a beam', async () => {
+    for (const beam of [1, 4]) {
+      const shipped = new MoonshineEngine({ modelsDir, concurrency: 1, beam, asShipped: true });
+      const fast = new MoonshineEngine({ modelsDir, concurrency: 1, beam });
+      for (const samples of chunks) expect(await heard(fast, samples)).toEqual(await heard(shipped, samples));
+    }
+  });
+});
+
+describe('decodes side by side', () => {
+  it('hear what each hears alone (each has its own scratch buffers)', async () => {
+    const engine = new MoonshineEngine({ modelsDir, concurrency: 2, beam: 4 });
+    const alone = [];
+    for (const samples of chunks) alone.push(await heard(engine, samples));
+    expect(alone[0]).toEqual(expect.arrayContaining(['cancel', 'contract', 'provider']));
+    // Longer then shorter and the other way round: the reused buffers are larger than the next chunk needs.
+    expect(await Promise.all(chunks.map((s) => heard(engine, s)))).toEqual(alone);
+    expect(await Promise.all([...chunks].reverse().map((s) => heard(engine, s)))).toEqual([...alone].reverse());
+  });
+});
