@@ -124,7 +124,7 @@ export async function getSessionUser(
 export async function getSession(app: AppContext, req: AnyRequest, res?: ServerResponse): Promise<AuthSession | null> {
   const token = sessionTokenFrom(cookieHeaderOf(req));
   if (!token) return null;
-  // The api role keeps live sessions in memory (src/auth/session-cache.ts); elsewhere, and for
+  // The api role keeps live sessions in memory (src/sessions/session-cache.ts); elsewhere, and for
   // anything it may not answer, the database is asked.
   const resolved = app.sessions
     ? token.length > 200

@@ -66,7 +66,7 @@ function csrfPlugin(allowGraphiqlPage: boolean): Plugin<GraphQLContext> {
 /**
  * A mutation may change what this process keeps in memory for its account: the lists the calls
  * filters show (src/domain/filter-options-cache.ts) and its users' sessions (a user removed or
- * demoted, a sign-out; src/auth/session-cache.ts). The database announces every such change, but
+ * demoted, a sign-out; src/sessions/session-cache.ts). The database announces every such change, but
  * the request that follows a mutation must not race that notification: a mutation drops its
  * account's entries in this process before it runs and again once it is done.
  */
