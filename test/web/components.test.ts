@@ -12,6 +12,7 @@ import { ScoreBandsContext, StatusBadge } from '../../src/web/components/call-bi
 import { DeliveryBadge, useAttemptsText } from '../../src/web/components/delivery.tsx';
 import { QaScore } from '../../src/web/components/qa-badges.tsx';
 import { SpeakersNotice } from '../../src/web/components/speakers.tsx';
+import { problemSummary } from '../../src/web/components/OpsBanner.tsx';
 import { CallsPage } from '../../src/web/pages/Calls.tsx';
 import { searchTerms } from '../../src/web/pages/CallDetail.tsx';
 import { parseUploadResponse, looksLikeAudio } from '../../src/web/lib/upload.ts';
@@ -273,6 +274,25 @@ describe('small pieces', () => {
   it('highlights the words of a transcript search, not its operators', () => {
     expect(searchTerms('"le atiende" -idiota factura or cargo')).toEqual(['le atiende', 'factura', 'cargo']);
     expect(searchTerms(null)).toEqual([]);
+  });
+
+  it("says what a failed readiness check means in the admin's language, the server's detail aside", () => {
+    const names = { en: { en: 'English', es: 'Spanish' }, es: { en: 'inglés', es: 'español' } } as const;
+    const say = (lang: Lang, check: string) =>
+      problemSummary(
+        check,
+        (k, v) => translate(lang, k, v),
+        (c) => names[lang][c as 'en' | 'es'] ?? c,
+      );
+    expect(say('es', 'engine:es')).toBe(
+      'Falta el modelo de voz de español o no se puede cargar; las llamadas en español esperan.',
+    );
+    expect(say('en', 'engine:en')).toBe(
+      'The speech model for English is missing or cannot be loaded; calls in English wait.',
+    );
+    expect(say('es', 'decoder')).toBe('Falta el decodificador de audio (ffmpeg) o no funciona.');
+    expect(say('es', 'database')).toBe('No se puede conectar con la base de datos.');
+    expect(say('es', 'something_new')).toBe('Ha fallado una comprobación.');
   });
 
   it('words API errors for managers, in their language', () => {

@@ -139,6 +139,16 @@ describe('issue 14 on the call page', () => {
     await expect.poll(() => mark.textContent()).toBe('Card number');
     expect(await mark.getAttribute('title')).toBe('Redacted: Card number');
     expect(await page.getByText(/Redacted recording: 1 moment/).isVisible()).toBe(true);
+    // …and the player's timeline marks where the beep is (9.1–12.6 s), with a legend saying what it is.
+    const beep = page.getByTestId('redaction-mark');
+    expect(await beep.count()).toBe(1);
+    const [bar, span] = await Promise.all([
+      page.getByTestId('player').locator('.player-bar').boundingBox(),
+      beep.boundingBox(),
+    ]);
+    const duration = (await svc.app.db.call.findUniqueOrThrow({ where: { id: redacted } })).durationSeconds!;
+    expect((span!.x - bar!.x) / bar!.width).toBeCloseTo(9.1 / duration, 1);
+    expect(await page.getByText('Redacted (beep)').isVisible()).toBe(true);
     expect(await page.getByTestId('transcript').textContent()).not.toMatch(/\[CARD_NUMBER\]|\d{4}/);
 
     // The customer's sentiment: angry at first, thankful at the end.

@@ -2,15 +2,31 @@
 // (the same checks as GET /readyz), and the speech-model credit the Moonshine licence asks for.
 import { useEffect } from 'react';
 import { useQuery } from 'urql';
-import { useT } from '../i18n/index.tsx';
+import { type MessageKey, useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { graphql } from '../lib/graphql.ts';
+import { useLanguageName } from './call-bits.tsx';
 
 const StatusQuery = graphql(`
   query ServiceStatus { serviceStatus { ready problems { check message } } }
 `);
 
 const POLL_MS = 30_000;
+
+const CHECKS = ['database', 'storage', 'decoder', 'transcription_api'];
+
+/**
+ * What a failed readiness check means, in the UI language. The server's own message (what to change,
+ * in the operator's terms: a path, a variable, a command) stays beside it as it is, for whoever fixes it.
+ */
+export function problemSummary(
+  check: string,
+  t: (key: MessageKey, vars?: Record<string, string | number>) => string,
+  languageName: (code: string) => string,
+): string {
+  if (check.startsWith('engine:')) return t('ops.check.engine', { language: languageName(check.slice(7)) });
+  return CHECKS.includes(check) ? t(`ops.check.${check}` as MessageKey) : t('ops.check.other');
+}
 
 export function OpsBanner() {
   const { t } = useT();
@@ -21,6 +37,7 @@ export function OpsBanner() {
     const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), POLL_MS);
     return () => clearInterval(timer);
   }, [admin, refetch]);
+  const languageName = useLanguageName();
   const status = data?.serviceStatus;
   if (!admin || !status || status.ready) return null;
   return (
@@ -29,8 +46,11 @@ export function OpsBanner() {
         <strong>{t('ops.notReady')}</strong>
         <ul>
           {status.problems.map((p) => (
-            <li key={p.check}>
-              <code>{p.check}</code>: {p.message}
+            <li key={p.check} data-testid="ops-problem">
+              {problemSummary(p.check, t, languageName)}{' '}
+              <span className="muted small" title={t('ops.detail')}>
+                (<code>{p.check}</code>: {p.message})
+              </span>
             </li>
           ))}
         </ul>

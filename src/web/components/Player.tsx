@@ -63,6 +63,7 @@ export function Player({
   prevHref,
   nextHref,
   children,
+  redactions = [],
 }: {
   audioRef: RefObject<HTMLAudioElement | null>;
   src: string;
@@ -75,6 +76,8 @@ export function Player({
   marks: number[];
   /** Moments reviewers pinned a comment to, drawn as taller ticks below the timeline. */
   notes?: number[];
+  /** Spans of the recording replaced by a beep (audio redaction), drawn hatched across the timeline. */
+  redactions?: readonly { start: number; end: number }[];
   onSeek: (seconds: number, play?: boolean) => void;
   onTime: (seconds: number) => void;
   onPlaying: (playing: boolean) => void;
@@ -222,6 +225,14 @@ export function Player({
                   top: s.speaker === 'customer' ? 15 : 5,
                   bottom: s.speaker === 'customer' ? 5 : 15,
                 }}
+              />
+            ))}
+            {redactions.map((r, i) => (
+              <span
+                key={`r${i}`}
+                className="redaction"
+                data-testid="redaction-mark"
+                style={{ left: pct(r.start), width: `max(3px, ${pct(r.end - r.start)})` }}
               />
             ))}
             {marks.map((s, i) => (

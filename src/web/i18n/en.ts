@@ -754,6 +754,13 @@ export const en = {
   'ops.notReady':
     'Calls are waiting: the service cannot process them until this is fixed. They continue by themselves afterwards.',
   'ops.credit': 'Speech recognition: Moonshine models',
+  'ops.check.database': 'The database cannot be reached.',
+  'ops.check.storage': 'Recordings cannot be stored or read.',
+  'ops.check.decoder': 'The audio decoder (ffmpeg) is missing or does not run.',
+  'ops.check.engine': 'The speech model for {language} is missing or cannot be loaded; calls in {language} wait.',
+  'ops.check.transcription_api': 'The transcription service does not answer.',
+  'ops.check.other': 'A check failed.',
+  'ops.detail': 'Details for the operator',
 
   // retention, deletion, audit
   'dataProtection.callDeleted': 'Call deleted.',
@@ -956,6 +963,7 @@ export const en = {
   'speakers.separated': 'Speakers separated automatically (confidence {percent}).',
   'speakers.notSeparated':
     'Mono recording with only one voice told apart: the transcript keeps a single speaker (confidence {percent}).',
+  'redaction.legend': 'Redacted (beep)',
   'redaction.audioNotice': 'Redacted recording: {count} moment(s) replaced by a beep. The original was deleted.',
   'redaction.textNotice': 'Redacted transcript: {count} item(s) replaced.',
   'transcript.uncertain': 'The recogniser was unsure of this word',

@@ -752,6 +752,13 @@ export const es: Record<keyof typeof en, string> = {
   'ops.notReady':
     'Las llamadas esperan: el servicio no puede procesarlas hasta que se arregle esto. Después siguen solas.',
   'ops.credit': 'Reconocimiento de voz: modelos Moonshine',
+  'ops.check.database': 'No se puede conectar con la base de datos.',
+  'ops.check.storage': 'No se pueden guardar ni leer las grabaciones.',
+  'ops.check.decoder': 'Falta el decodificador de audio (ffmpeg) o no funciona.',
+  'ops.check.engine': 'Falta el modelo de voz de {language} o no se puede cargar; las llamadas en {language} esperan.',
+  'ops.check.transcription_api': 'El servicio de transcripción no responde.',
+  'ops.check.other': 'Ha fallado una comprobación.',
+  'ops.detail': 'Detalles para quien opera el servicio',
 
   // retention, deletion, audit
   'dataProtection.callDeleted': 'Llamada eliminada.',
@@ -957,6 +964,7 @@ export const es: Record<keyof typeof en, string> = {
   'speakers.separated': 'Interlocutores separados automáticamente (confianza del {percent}).',
   'speakers.notSeparated':
     'Grabación mono en la que solo se distingue una voz: la transcripción mantiene un único interlocutor (confianza del {percent}).',
+  'redaction.legend': 'Anonimizado (pitido)',
   'redaction.audioNotice':
     'Grabación anonimizada: {count} momento(s) sustituido(s) por un pitido. La original se borró.',
   'redaction.textNotice': 'Transcripción anonimizada: {count} dato(s) sustituido(s).',

@@ -244,6 +244,8 @@ export function CallDetailPage({ id }: { id: string }) {
         segments={segments}
         marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
         notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
+        // Only a redacted recording has beeps where the spans are; text-only redaction left the audio as it was.
+        redactions={call.audioRedacted ? call.redactions : []}
         onSeek={seek}
         onTime={setTime}
         onPlaying={setPlaying}
@@ -266,6 +268,12 @@ export function CallDetailPage({ id }: { id: string }) {
             <span>
               <i className="speaker" />
               {t('speaker.speaker')}
+            </span>
+          )}
+          {call.audioRedacted && call.redactions.length > 0 && (
+            <span>
+              <i className="redaction" />
+              {t('redaction.legend')}
             </span>
           )}
         </div>
