@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import { authenticateApiKey, hashApiKey, isApiKeyShaped, type AuthenticatedKey } from './api-keys.ts';
@@ -26,32 +26,30 @@ interface Entry {
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
-  private client: pg.Client | null = null;
-  private starting: Promise<void> | null = null;
-  private retry: NodeJS.Timeout | null = null;
-  private closed = false;
-  private live = false;
-  /** Bumped by every change notification: a read that raced a change is not remembered. */
-  private changes = 0;
+  private readonly feed: ChangeFeed;
 
   constructor(
     private readonly db: Db,
-    private readonly connectionString: string,
+    connectionString: string,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.feed = new ChangeFeed(connectionString, API_KEY_CHANGED_CHANNEL, log, {
+      onChange: (hash) => this.invalidate(hash || undefined),
+      onReset: () => this.entries.clear(),
+    });
+  }
 
   /** Resolves once changes are being received (tests and start-up await it). */
-  async listening(): Promise<void> {
-    this.start();
-    await this.starting;
+  listening(): Promise<void> {
+    return this.feed.listening();
   }
 
   async authenticate(key: string): Promise<AuthenticatedKey | null> {
     if (!isApiKeyShaped(key)) return null;
-    this.start();
+    this.feed.start();
     const hash = hashApiKey(key);
     const now = Date.now();
-    const hit = this.live ? this.entries.get(hash) : undefined;
+    const hit = this.feed.live ? this.entries.get(hash) : undefined;
     if (hit && (hit.key || now - hit.at < UNKNOWN_TTL_MS)) {
       if (hit.key && now - hit.lastUsedWrite > LAST_USED_EVERY_MS) {
         hit.lastUsedWrite = now;
@@ -62,12 +60,12 @@ export class ApiKeyCache {
       }
       return hit.key;
     }
-    const wasLive = this.live;
-    const changesBefore = this.changes;
+    const wasLive = this.feed.live;
+    const changesBefore = this.feed.changes;
     const found = await authenticateApiKey(this.db, key);
     // Only remember what was read while listening and with no change in between: a change made
     // before LISTEN started is in the read, one made during the read may not be.
-    if (wasLive && this.live && this.changes === changesBefore) {
+    if (wasLive && this.feed.live && this.feed.changes === changesBefore) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(hash, { key: found, at: now, lastUsedWrite: now });
     }
@@ -80,49 +78,7 @@ export class ApiKeyCache {
     else this.entries.clear();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    this.live = false;
-    if (this.retry) clearTimeout(this.retry);
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => {});
-  }
-
-  private start(): void {
-    if (this.starting || this.closed) return;
-    this.starting = this.connect();
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
-    const down = (why: string) => {
-      if (this.client !== client) return;
-      this.client = null;
-      this.live = false;
-      this.entries.clear();
-      if (this.closed) return;
-      this.log.warn({ why }, 'API key change feed lost; keys are read from the database until it is back');
-      this.starting = null;
-      this.retry = setTimeout(() => this.start(), 1000);
-      this.retry.unref();
-    };
-    client.on('error', (e) => down(e.message));
-    client.on('end', () => down('connection ended'));
-    client.on('notification', (n) => {
-      if (n.channel !== API_KEY_CHANGED_CHANNEL) return;
-      this.changes++;
-      this.invalidate(n.payload || undefined);
-    });
-    this.client = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${API_KEY_CHANGED_CHANNEL}`);
-      if (this.client !== client) return void (await client.end().catch(() => {}));
-      this.entries.clear();
-      this.live = true;
-    } catch (error) {
-      down((error as Error).message);
-    }
+  close(): Promise<void> {
+    return this.feed.close();
   }
 }
