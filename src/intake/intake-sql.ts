@@ -151,8 +151,16 @@ export async function insertQueuedCall(
   return { status: 'queued' };
 }
 
+/** SQLSTATE of `intake_refuse()` (migration 20261126700000_intake_refuse_sqlstate): its own, not P0001. */
+const INTAKE_REFUSED = 'EI001';
+
 /** Whether `error` is the `intake_refuse(reason)` raise of the statement above. */
 function refusedFor(error: unknown, reason: string): boolean {
-  const text = error instanceof Error ? `${error.message} ${JSON.stringify(error)}` : '';
-  return text.includes(reason) && text.includes('P0001');
+  if (!(error instanceof Error)) return false;
+  // On the pg pool the driver's error carries the code and the message (the reason) as they are.
+  if ((error as Error & { code?: unknown }).code === INTAKE_REFUSED) return error.message === reason;
+  // Through Prisma (a transaction's client) the driver error is wrapped (code P2010): its text still
+  // carries the SQLSTATE and the reason.
+  const text = `${error.message} ${JSON.stringify(error)}`;
+  return text.includes(INTAKE_REFUSED) && text.includes(reason);
 }
