@@ -4,9 +4,10 @@
  * moves through the boxes, Escape closes and gives the focus back to the button. Each box starts
  * as the width has it; "Fit to the window" forgets the choices.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef } from 'react';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { columnShown, type ColumnChoice, type OptionalColumn } from '../lib/call-columns.ts';
+import { useDisclosure } from '../lib/disclosure.ts';
 import { Icon } from './Icon.tsx';
 
 const LABEL: Record<OptionalColumn, MessageKey> = {
@@ -30,38 +31,13 @@ export function ColumnPicker({
   onReset: () => void;
 }) {
   const { t } = useT();
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, button, rootProps } = useDisclosure();
   const popId = useId();
   const boxes = useRef<HTMLFieldSetElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: MouseEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', away);
-    return () => document.removeEventListener('mousedown', away);
-  }, [open]);
-
   const chosen = columns.some((c) => choice[c] !== undefined);
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: delegated handlers only — Escape in the button or a checkbox closes the list, and focus leaving the widget closes it.
-    <div
-      className="column-picker"
-      ref={root}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
-      onBlur={(e) => {
-        if (open && !root.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
-      }}
-    >
+    <div className="column-picker" {...rootProps}>
       <button
         ref={button}
         type="button"

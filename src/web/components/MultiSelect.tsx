@@ -3,8 +3,9 @@
  * "3 agents") and opens a list of checkboxes. Keyboard: Enter/Space opens, Tab moves through the
  * boxes, Escape closes and gives the focus back to the button; a click outside closes too.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
 import { useT } from '../i18n/index.tsx';
+import { useDisclosure } from '../lib/disclosure.ts';
 import { Icon } from './Icon.tsx';
 
 export interface MultiOption {
@@ -34,20 +35,9 @@ export function MultiSelect({
   disabled?: boolean;
 }) {
   const { t } = useT();
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, button, rootProps } = useDisclosure();
   const listId = useId();
   const labelId = `${id}-label`;
-
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: MouseEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', away);
-    return () => document.removeEventListener('mousedown', away);
-  }, [open]);
 
   const chosen = options.filter((o) => value.includes(o.value));
   const shown =
@@ -55,21 +45,7 @@ export function MultiSelect({
   const flip = (v: string, on: boolean) => onChange(on ? [...value, v] : value.filter((x) => x !== v));
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: delegated handlers only — Escape in any control inside (the button or a checkbox) closes the list, and focus leaving the whole widget closes it; the controls themselves are the interactive elements.
-    <div
-      className="field multi-select"
-      ref={root}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
-      onBlur={(e) => {
-        if (open && !root.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
-      }}
-    >
+    <div className="field multi-select" {...rootProps}>
       <span className="label" id={labelId}>
         {label}
       </span>
