@@ -1,49 +1,20 @@
-// 20261126600000_report_sentiment on a database that has scored calls with sentiment already: the
-// migration fills the new report_days columns from them (equal to a direct aggregate), keeps every
-// figure that was there, leaves the criterion rollups alone, and the triggers count the next call.
-import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { withDatabase } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { databaseBefore, type DatabaseBefore } from '../support/migrations.ts';
 
 const MIGRATION = '20261126600000_report_sentiment';
-const dir = path.resolve(import.meta.dirname, '../../prisma/migrations');
-const name = `escucha_t_mig_${randomBytes(4).toString('hex')}`;
-let admin: pg.Client;
 let client: pg.Client;
 let url: string;
 
+let before: DatabaseBefore;
+
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  url = withDatabase(inject('adminDatabaseUrl'), name);
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
-  // The database as it was before this migration, recorded the way migrate() records it.
-  await client.query(`CREATE TABLE _prisma_migrations (
-      id varchar(36) PRIMARY KEY NOT NULL, checksum varchar(64) NOT NULL, finished_at timestamptz,
-      migration_name varchar(255) NOT NULL, logs text, rolled_back_at timestamptz,
-      started_at timestamptz NOT NULL DEFAULT now(), applied_steps_count integer NOT NULL DEFAULT 0)`);
-  for (const m of readdirSync(dir)
-    .filter((d) => d < MIGRATION)
-    .sort()) {
-    const sql = readFileSync(path.join(dir, m, 'migration.sql'), 'utf8');
-    await client.query(sql);
-    await client.query(
-      `INSERT INTO _prisma_migrations (id, checksum, migration_name, finished_at, applied_steps_count)
-       VALUES (gen_random_uuid(), $1, $2, now(), 1)`,
-      [createHash('sha256').update(sql).digest('hex'), m],
-    );
-  }
+  before = await databaseBefore(MIGRATION, inject('adminDatabaseUrl'));
+  ({ url, client } = before);
 });
 afterAll(async () => {
-  await client?.end();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await before?.drop();
 });
 
 const insertCall = (accountId: string, agentId: string, at: string, sentiment: number | null, trend: number | null) =>

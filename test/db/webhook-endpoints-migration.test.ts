@@ -1,13 +1,11 @@
 // 20261123160000_webhook_endpoints on a database that has data: the account's single endpoint
 // becomes the first of its list, with its secret, state and deliveries, receiving what it did.
-import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { withDatabase } from '../../src/db/embedded.ts';
+import { databaseBefore, type DatabaseBefore } from '../support/migrations.ts';
 import { listWebhookEndpoints, revealWebhookSecret } from '../../src/webhooks/endpoints.ts';
 import { loadConfig } from '../../src/config.ts';
 import { sealSecret } from '../../src/crypto/secret-box.ts';
@@ -17,42 +15,19 @@ import { localStorage } from '../../src/storage/local.ts';
 const APP_SECRET = 'm'.repeat(40);
 
 const MIGRATION = '20261123160000_webhook_endpoints';
-const dir = path.resolve(import.meta.dirname, '../../prisma/migrations');
-const name = `escucha_t_mig_${randomBytes(4).toString('hex')}`;
-let admin: pg.Client;
 let url: string;
 let client: pg.Client;
 let db: Db;
 
+let before: DatabaseBefore;
+
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  url = withDatabase(inject('adminDatabaseUrl'), name);
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
-  // The database as it was before this migration, recorded the way migrate() records it.
-  await client.query(`CREATE TABLE _prisma_migrations (
-      id varchar(36) PRIMARY KEY NOT NULL, checksum varchar(64) NOT NULL, finished_at timestamptz,
-      migration_name varchar(255) NOT NULL, logs text, rolled_back_at timestamptz,
-      started_at timestamptz NOT NULL DEFAULT now(), applied_steps_count integer NOT NULL DEFAULT 0)`);
-  for (const m of readdirSync(dir)
-    .filter((d) => d < MIGRATION)
-    .sort()) {
-    const sql = readFileSync(path.join(dir, m, 'migration.sql'), 'utf8');
-    await client.query(sql);
-    await client.query(
-      `INSERT INTO _prisma_migrations (id, checksum, migration_name, finished_at, applied_steps_count)
-       VALUES (gen_random_uuid(), $1, $2, now(), 1)`,
-      [createHash('sha256').update(sql).digest('hex'), m],
-    );
-  }
+  before = await databaseBefore(MIGRATION, inject('adminDatabaseUrl'));
+  ({ url, client } = before);
 });
 afterAll(async () => {
   await db?.$disconnect();
-  await client?.end();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await before?.drop();
 });
 
 describe(`migration ${MIGRATION}`, () => {
