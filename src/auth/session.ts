@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { AppContext } from '../app/context.ts';
 import type { Db } from '../db/client.ts';
-import type { AuthSession, ResolvedSession, SessionUser } from '../sessions/session-cache.ts';
+import type { AuthSession, ResolvedSession } from '../sessions/session-cache.ts';
 
 export type { AuthSession, SessionUser } from '../sessions/session-cache.ts';
 
@@ -105,20 +105,6 @@ function cookieHeaderOf(req: AnyRequest): string | null {
   if (typeof (req as Request).headers?.get === 'function') return (req as Request).headers.get('cookie');
   const h = (req as IncomingMessage).headers.cookie;
   return typeof h === 'string' ? h : null;
-}
-
-/**
- * The signed-in user of a request, for HTTP handlers outside GraphQL (downloads, export, upload).
- * Pass `res` to have a slid expiry written back to the cookie. These handlers are GET downloads or
- * multipart uploads: uploads must check the CSRF header themselves with `checkCsrf`.
- */
-export async function getSessionUser(
-  app: AppContext,
-  req: AnyRequest,
-  res?: ServerResponse,
-): Promise<SessionUser | null> {
-  const auth = await getSession(app, req, res);
-  return auth?.user ?? null;
 }
 
 export async function getSession(app: AppContext, req: AnyRequest, res?: ServerResponse): Promise<AuthSession | null> {

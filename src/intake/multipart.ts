@@ -208,7 +208,3 @@ export function receiveForm(req: IncomingMessage, opts: ReceiveOptions): Promise
     req.pipe(bb);
   });
 }
-
-export async function discard(files: ReceivedFile[]): Promise<void> {
-  await Promise.all(files.map((f) => rm(f.tempPath, { force: true })));
-}
