@@ -51,6 +51,12 @@ const EnvSchema = z.object({
     .min(1, 'ASR_BEAM is a beam width of 1 (greedy) to 8')
     .max(8, 'ASR_BEAM is a beam width of 1 (greedy) to 8')
     .default(DEFAULT_BEAM),
+  ASR_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1, 'ASR_THREADS is a number of recognition threads, 1 to 32')
+    .max(32, 'ASR_THREADS is a number of recognition threads, 1 to 32')
+    .optional(),
   ASR_BIAS_BOOST: z.coerce
     .number()
     .min(0)
@@ -116,6 +122,8 @@ export interface Config {
     /** Beam width of local decoding (ASR_BEAM) and the boost per token of vocabulary words (ASR_BIAS_BOOST). */
     beam: number;
     biasBoost: number;
+    /** Recognition threads per worker process (ASR_THREADS); null = one per core, at most 4. */
+    threads: number | null;
     /** Noise suppression before recognition (ASR_DENOISE): per call by its SNR estimate, always, or never. */
     denoise: 'auto' | 'on' | 'off';
     openai: { baseUrl: string; apiKey: string | undefined; model: string } | null;
@@ -211,6 +219,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
       beam: e.ASR_BEAM,
       biasBoost: e.ASR_BIAS_BOOST,
+      threads: e.ASR_THREADS ?? null,
       denoise: e.ASR_DENOISE,
       openai: e.OPENAI_TRANSCRIBE_URL
         ? { baseUrl: e.OPENAI_TRANSCRIBE_URL, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }

@@ -219,7 +219,7 @@ function defaultEngines(app: AppContext): TranscriptionEngine[] {
     engine: t.engine,
     modelsDir: app.config.modelsDir,
     moonshineLanguages: t.moonshineLanguages,
-    concurrency: app.config.workerConcurrency,
+    ...(t.threads ? { threads: t.threads } : {}),
     beam: t.beam,
     biasBoost: t.biasBoost,
     ...(t.openai ? { openai: t.openai } : {}),

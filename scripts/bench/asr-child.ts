@@ -5,12 +5,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
+import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 
-const [file, options, vocabularyJson] = process.argv.slice(2);
+const [file, optionsJson, vocabularyJson] = process.argv.slice(2);
 const vocabulary = JSON.parse(vocabularyJson ?? '[]') as string[];
-const engine = new MoonshineEngine({ modelsDir: resolveModelsDir(), ...JSON.parse(options ?? '{}') });
-// Load the model before timing, as a running worker has it loaded.
-await engine.transcribeChunk(new Float32Array(16000), 'en');
+const options = { modelsDir: resolveModelsDir(), ...JSON.parse(optionsJson ?? '{}') };
+// With `threads`, the worker's engine (a pool of recognition threads); without, one in this thread.
+const engine = options.threads ? new MoonshineThreads(options) : new MoonshineEngine(options);
+// Load the model before timing (on every thread), as a running worker has it loaded.
+const second = new Float32Array(16000);
+await Promise.all(Array.from({ length: options.threads ?? 1 }, () => engine.transcribeChunk(second, 'en')));
 // Loading the model has a peak of its own (the ONNX files parsed and optimised), the same for any call:
 // Linux resets the process's peak RSS on request, so the peak reported is the transcription's.
 const resetPeak = (() => {
@@ -29,6 +33,7 @@ const result = await transcribeFile(file!, {
   ...(vocabulary.length ? { vocabulary } : {}),
 });
 const wallSeconds = (performance.now() - t0) / 1000;
+if (engine instanceof MoonshineThreads) await engine.close();
 const cpu = process.cpuUsage(cpu0);
 process.stdout.write(
   JSON.stringify({

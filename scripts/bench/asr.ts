@@ -31,6 +31,7 @@ import type { Segment } from '../../src/transcription/engine.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { DEFAULT_DENOISE, DENOISE_BELOW_DB } from '../../src/transcription/transcribe.ts';
 import { MoonshineEngine, type MoonshineOptions } from '../../src/transcription/moonshine.ts';
+import { MoonshineThreads, defaultRecognitionThreads } from '../../src/transcription/moonshine-threads.ts';
 import { RATE, noiseStretches, speechSets, type NoiseKind, type SpeechSet } from './asr-speech.ts';
 import { templatePhrases } from '../../src/domain/vocabulary.ts';
 import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
@@ -68,7 +69,8 @@ const modelsDir = resolveModelsDir();
 
 interface Decoder {
   name: string;
-  options: Omit<MoonshineOptions, 'modelsDir'>;
+  /** With `threads`: the worker's engine, a pool of recognition threads (MoonshineThreads). */
+  options: Omit<MoonshineOptions, 'modelsDir'> & { threads?: number };
 }
 // baseline: the decoder as it was before issues 12 and 18 (ONNX Runtime's defaults: every core per
 // session; the ONNX graphs as shipped; greedy; no vocabulary).
@@ -81,7 +83,10 @@ const DECODERS: Decoder[] = [
     name: 'baseline',
     options: { intraOpThreads: os.availableParallelism(), beam: 1, biasBoost: 0, asShipped: true },
   },
-  { name: 'current', options: { concurrency: 2, beam: Number(args.beam), biasBoost: BIAS_BOOST } },
+  {
+    name: 'current',
+    options: { threads: defaultRecognitionThreads(), beam: Number(args.beam), biasBoost: BIAS_BOOST },
+  },
 ];
 /** What `current` is biased towards: the phrases of the example template of the call's language. */
 const VOCABULARY = {
@@ -293,10 +298,18 @@ try {
   if (!real) note('bench:asr: pocketsphinx-testdata could not be obtained; real recorded speech is missing');
   const only = typeof args.only === 'string' ? args.only : '';
   const conds = args.dense ? [] : conditions(!!args.full).filter((c) => c.name.includes(only));
-  const engines = DECODERS.map((d) => ({ ...d, engine: new MoonshineEngine({ modelsDir, ...d.options }) }));
-  // Models load once per decoder before anything is timed.
+  const engines = DECODERS.map((d) => ({
+    ...d,
+    engine: d.options.threads
+      ? new MoonshineThreads({ modelsDir, ...d.options })
+      : new MoonshineEngine({ modelsDir, ...d.options }),
+  }));
+  // Models load once per decoder (on each of its threads) before anything is timed.
   for (const d of engines)
-    for (const lang of ['en', 'es']) await d.engine.transcribeChunk(new Float32Array(RATE), lang);
+    for (const lang of ['en', 'es'])
+      await Promise.all(
+        Array.from({ length: d.options.threads ?? 1 }, () => d.engine.transcribeChunk(new Float32Array(RATE), lang)),
+      );
 
   const measures: Measure[] = [];
   const deadline = started + Number(args['time-limit']) * 1000;
@@ -375,6 +388,7 @@ try {
 
   if ((conds.length <= 2 && !only) || args.dense) dense = await denseRuns(sets, !!args.long);
   report(measures, dense, conds);
+  for (const d of engines) if (d.engine instanceof MoonshineThreads) await d.engine.close();
 } finally {
   await ws.cleanup();
 }

@@ -25,6 +25,8 @@ export interface TranscriptionEngine {
   readonly languages: readonly string[];
   /** True when `transcribeChunk(samples, null)` detects the language itself and reports it. */
   readonly detectsLanguage: boolean;
+  /** Chunks it recognises at the same time (default 1): transcribeFile keeps this many in flight. */
+  readonly parallelism?: number;
   transcribeChunk(samples: Float32Array, language: string | null, opts?: ChunkOptions): Promise<ChunkTranscript>;
 }
 

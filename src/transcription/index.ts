@@ -1,5 +1,5 @@
 import type { TranscriptionEngine } from './engine.ts';
-import { MoonshineEngine } from './moonshine.ts';
+import { MoonshineThreads } from './moonshine-threads.ts';
 import { OpenAiEngine } from './openai.ts';
 
 export * from './engine.ts';
@@ -16,28 +16,28 @@ export interface TranscriptionConfig {
    * operator's fault (the call waits); unset = the model folders present now.
    */
   moonshineLanguages?: readonly string[];
-  /** Threads per Moonshine ONNX session; leave unset to share the cores among `concurrency` jobs. */
-  intraOpThreads?: number;
-  /** The API also takes every language the local models do not (tried after them). */
-  /** Transcriptions that run at the same time (WORKER_CONCURRENCY). */
-  concurrency?: number;
+  /** Recognition threads (ASR_THREADS), each with its own sessions; default one per core, at most 4. */
+  threads?: number;
   /** Beam width of local decoding (1 = greedy) and the vocabulary boost per token. */
   beam?: number;
   biasBoost?: number;
+  /** The API also takes every language the local models do not (tried after them). */
   openai?: { baseUrl: string; apiKey?: string | undefined; model: string; languages?: readonly string[] };
 }
 
-/** The engine list for `transcribeFile`; Moonshine models are loaded only when first used. */
+/**
+ * The engine list for `transcribeFile`; Moonshine models are loaded only when first used, on recognition
+ * threads that do not keep the process alive while idle (`closeEngines` stops them at once).
+ */
 export function createEngines(config: TranscriptionConfig): TranscriptionEngine[] {
   const engines: TranscriptionEngine[] = [];
   const local = config.moonshineLanguages ? config.moonshineLanguages.length > 0 : config.engine === 'moonshine';
   if (local)
     engines.push(
-      new MoonshineEngine({
+      new MoonshineThreads({
         modelsDir: config.modelsDir,
         ...(config.moonshineLanguages ? { languages: config.moonshineLanguages } : {}),
-        ...(config.intraOpThreads ? { intraOpThreads: config.intraOpThreads } : {}),
-        ...(config.concurrency ? { concurrency: config.concurrency } : {}),
+        ...(config.threads ? { threads: config.threads } : {}),
         ...(config.beam ? { beam: config.beam } : {}),
         ...(config.biasBoost !== undefined ? { biasBoost: config.biasBoost } : {}),
       }),
@@ -46,4 +46,9 @@ export function createEngines(config: TranscriptionConfig): TranscriptionEngine[
   else if (config.engine === 'openai')
     throw new Error("Transcription engine 'openai' needs openai.baseUrl and openai.model");
   return engines;
+}
+
+/** Stops the engines' threads (MoonshineThreads); others have nothing to stop. */
+export async function closeEngines(engines: readonly TranscriptionEngine[]): Promise<void> {
+  await Promise.all(engines.map((e) => (e instanceof MoonshineThreads ? e.close() : undefined)));
 }

@@ -16,7 +16,7 @@ import {
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
-import { pretransposedKeys } from './onnx-rewrite.ts';
+import { splitDecoder } from './onnx-rewrite.ts';
 
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
@@ -73,13 +73,29 @@ export function vocabularyTokens(vocabulary: readonly string[]): number[][][] {
 
 interface Model {
   encoder: ort.InferenceSession;
-  decoder: ort.InferenceSession;
-  /** Decoder past-key-value inputs per layer, e.g. `past_key_values.0.decoder.key`. */
-  pastNames: string[];
+  /** The decoder: as shipped (one graph, its If choosing the branch), or split into its two steps (splitDecoder). */
+  decoder: MergedDecoder | SplitDecoderSessions;
+  /** The self-attention cache's inputs per layer, e.g. `past_key_values.0.decoder.key`. */
+  selfNames: string[];
   heads: number;
   headDim: number;
-  /** Cache inputs the edited graph takes with their last two dimensions swapped (pretransposedKeys). */
-  transposed: ReadonlySet<string>;
+}
+
+interface MergedDecoder {
+  kind: 'merged';
+  session: ort.InferenceSession;
+  /** Every `past_key_values.*` input. */
+  pastNames: string[];
+}
+
+interface SplitDecoderSessions {
+  kind: 'split';
+  first: ort.InferenceSession;
+  later: ort.InferenceSession;
+  /** Each layer's scaled, transposed cross-attention keys: the later model's input and the first's output. */
+  crossKeys: { input: string; output: string }[];
+  /** `past_key_values.N.encoder.value`, fed to later steps as the first step returned them. */
+  crossValues: string[];
 }
 
 /** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
@@ -129,7 +145,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     const scratch = this.scratch.pop() ?? new Scratch();
     let decoded: Awaited<ReturnType<typeof beamSearch>>;
     try {
-      decoded = await beamSearch(decoderStep(model, hidden!, width, scratch), {
+      decoded = await beamSearch(decoderStep(model, hidden!, scratch), {
         width,
         maxTokens,
         start: START_TOKEN,
@@ -210,32 +226,45 @@ async function loadModel(dir: string, threads: number, optimise: boolean): Promi
     ...(optimise ? { extra: { session: { disable_quant_qdq: '1' } } } : {}),
   };
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
-  let transposed: string[] = [];
   const [encoder, decoder] = await Promise.all([
     ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
-    optimise
-      ? readFile(decoderFile).then((bytes) => {
-          const edited = pretransposedKeys(bytes);
-          transposed = edited.inputs;
-          return ort.InferenceSession.create(edited.model, options);
-        })
-      : ort.InferenceSession.create(decoderFile, options),
+    loadDecoder(decoderFile, options, optimise),
   ]);
-  const pastNames = decoder.inputNames.filter((n) => n.startsWith('past_key_values.'));
+  const inputs = decoder.kind === 'merged' ? decoder.session.inputMetadata : decoder.later.inputMetadata;
+  const selfNames = inputs.map((m) => m.name).filter((n) => /^past_key_values\.\d+\.decoder\./.test(n));
   // Shape [batch, heads, seq, headDim]; read from the model so en and es (or other sizes) need no constants.
-  const meta = decoder.inputMetadata.find((m) => m.name === pastNames[0]);
+  const meta = inputs.find((m) => m.name === selfNames[0]);
   const shape = meta?.isTensor ? meta.shape : [];
   const [heads, headDim] = [shape[1], shape[3]];
   if (typeof heads !== 'number' || typeof headDim !== 'number')
     throw new Error(`Unexpected decoder cache shape in ${dir}`);
-  return { encoder, decoder, pastNames, heads, headDim, transposed: new Set(transposed) };
+  return { encoder, decoder, selfNames, heads, headDim };
+}
+
+async function loadDecoder(
+  file: string,
+  options: ort.InferenceSession.SessionOptions,
+  optimise: boolean,
+): Promise<MergedDecoder | SplitDecoderSessions> {
+  const merged = async (): Promise<MergedDecoder> => {
+    const session = await ort.InferenceSession.create(file, options);
+    return { kind: 'merged', session, pastNames: session.inputNames.filter((n) => n.startsWith('past_key_values.')) };
+  };
+  if (!optimise) return merged();
+  const split = splitDecoder(await readFile(file));
+  if (!split) return merged();
+  const [first, later] = await Promise.all([
+    ort.InferenceSession.create(split.first, options),
+    ort.InferenceSession.create(split.later, options),
+  ]);
+  const crossValues = later.inputNames.filter((n) => /^past_key_values\.\d+\.encoder\.value$/.test(n));
+  return { kind: 'split', first, later, crossKeys: split.crossKeys, crossValues };
 }
 
 /**
- * Buffers one decode reuses from chunk to chunk: the cross-attention cache tiled to the beam's width and
- * the reordered self-attention cache. Allocating them afresh (up to ~110 MB for a 25 s chunk at width 4)
+ * Buffers one decode reuses from chunk to chunk: the reordered self-attention cache. Allocating it afresh
  * made a long call's memory swing with the garbage collector; reused, a job's peak is set by its longest
- * chunk, not by how many chunks the call has. One per decode running at the same time (see acquire).
+ * chunk, not by how many chunks the call has. One per decode running at the same time.
  */
 class Scratch {
   private readonly buffers = new Map<string, Float32Array>();
@@ -252,82 +281,72 @@ class Scratch {
 }
 
 /**
- * The merged decoder as a batched step for beam search: the first step runs the no-cache branch
- * (batch of one, empty past) and yields the cross-attention keys/values, which are the same for
- * every hypothesis and are reused as-is (tiled once to the beam's width; a smaller batch uses the
- * first rows); later steps feed one token per hypothesis and the self-attention cache, reordered to
- * follow each hypothesis' parent.
+ * The decoder as a batched step for beam search: the first step (batch of one, no cache) yields the
+ * chunk's cross-attention keys and values, the same for every hypothesis; they are fed as they are, one
+ * row, which the graph's MatMuls broadcast over the batch. Later steps feed one token per hypothesis and
+ * the self-attention cache, reordered to follow each hypothesis' parent.
  */
-function decoderStep(model: Model, hidden: ort.Tensor, width: number, scratch: Scratch): DecoderStep {
-  const selfNames = model.pastNames.filter((n) => !n.includes('.encoder.'));
-  const crossNames = model.pastNames.filter((n) => n.includes('.encoder.'));
-  const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
-  const emptyTransposed = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, model.headDim, 0]);
-  const firstStep = new ort.Tensor('bool', [false], [1]);
-  const laterStep = new ort.Tensor('bool', [true], [1]);
+function decoderStep(model: Model, hidden: ort.Tensor, scratch: Scratch): DecoderStep {
+  const d = model.decoder;
+  const present = (past: string) => past.replace('past_key_values', 'present');
   let self: Record<string, ort.Tensor> = {};
+  // The cross-attention inputs of later steps, from the first step's outputs.
   let cross: Record<string, ort.Tensor> = {};
-  let tiledRows = 0;
-  const laterFetches = ['logits', ...selfNames.map((k) => k.replace('past_key_values', 'present'))];
-  // The cache branch reads the encoder through the cross-attention cache only; its hidden-states
-  // input just has to have the batch's size.
-  const hiddenSize = hidden.dims[2]!;
-  const unusedHidden = (n: number) =>
-    new ort.Tensor('float32', scratch.get('hidden', n * hiddenSize).fill(0), [n, 1, hiddenSize]);
-  const crossFor = (n: number): Record<string, ort.Tensor> => {
-    if (n === 1) return cross;
-    if (n > tiledRows) {
-      tiledRows = Math.max(n, width);
-      for (const k of crossNames) {
-        const src = cross[k]!.data as Float32Array;
-        const data = scratch.get(k, src.length * tiledRows);
-        for (let i = 0; i < tiledRows; i++) data.set(src, i * src.length);
-      }
+  const laterFetches = ['logits', ...model.selfNames.map(present)];
+
+  const first = async (inputIds: ort.Tensor) => {
+    if (d.kind === 'split') {
+      const out = await d.first.run({ input_ids: inputIds, encoder_hidden_states: hidden }, [
+        ...laterFetches,
+        ...d.crossValues.map(present),
+        ...d.crossKeys.map((k) => k.output),
+      ]);
+      cross = Object.fromEntries([
+        ...d.crossValues.map((v) => [v, out[present(v)]!]),
+        ...d.crossKeys.map((k) => [k.input, out[k.output]!]),
+      ]);
+      return out;
     }
-    return Object.fromEntries(
-      crossNames.map((k) => {
-        const t = cross[k]!;
-        const data = scratch.get(k, t.data.length * tiledRows).subarray(0, t.data.length * n);
-        return [k, new ort.Tensor('float32', data, [n, ...t.dims.slice(1)])];
-      }),
-    );
+    const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
+    const out = await d.session.run({
+      input_ids: inputIds,
+      encoder_hidden_states: hidden,
+      use_cache_branch: new ort.Tensor('bool', [false], [1]),
+      ...Object.fromEntries(d.pastNames.map((k) => [k, empty])),
+    });
+    cross = Object.fromEntries(d.pastNames.filter((k) => k.includes('.encoder.')).map((k) => [k, out[present(k)]!]));
+    return out;
   };
+
+  const later = (inputIds: ort.Tensor, past: Record<string, ort.Tensor>) =>
+    d.kind === 'split'
+      ? d.later.run({ input_ids: inputIds, ...cross, ...past }, laterFetches)
+      : // The cache branch reads the encoder only through the cross-attention cache; its hidden-states input just has to be there.
+        d.session.run(
+          {
+            input_ids: inputIds,
+            encoder_hidden_states: new ort.Tensor('float32', scratch.get('hidden', hidden.dims[2]!).fill(0), [
+              1,
+              1,
+              hidden.dims[2]!,
+            ]),
+            use_cache_branch: new ort.Tensor('bool', [true], [1]),
+            ...cross,
+            ...past,
+          },
+          laterFetches,
+        );
+
   return async (tokens, parents) => {
     const n = tokens.length;
     const inputIds = new ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [n, 1]);
-    let out: ort.InferenceSession.ReturnType;
-    if (!parents) {
-      const past = Object.fromEntries(
-        model.pastNames.map((k) => [k, model.transposed.has(k) ? emptyTransposed : empty]),
-      );
-      out = await model.decoder.run({
-        input_ids: inputIds,
-        encoder_hidden_states: hidden,
-        use_cache_branch: firstStep,
-        ...past,
-      });
-      cross = Object.fromEntries(
-        crossNames.map((k) => {
-          const present = out[k.replace('past_key_values', 'present')]!;
-          return [k, model.transposed.has(k) ? transposeLast(present, scratch, `${k}/transposed`) : present];
-        }),
-      );
-    } else {
-      const past = Object.fromEntries(selfNames.map((k) => [k, gather(self[k]!, parents, scratch, k)]));
-      // Only the logits and the self-attention cache: the cross-attention cache the graph passes
-      // through would be copied out (megabytes a step) just to be thrown away.
-      out = await model.decoder.run(
-        {
-          input_ids: inputIds,
-          encoder_hidden_states: unusedHidden(n),
-          use_cache_branch: laterStep,
-          ...crossFor(n),
-          ...past,
-        },
-        laterFetches,
-      );
-    }
-    self = Object.fromEntries(selfNames.map((k) => [k, out[k.replace('past_key_values', 'present')]!]));
+    const out = parents
+      ? await later(
+          inputIds,
+          Object.fromEntries(model.selfNames.map((k) => [k, gather(self[k]!, parents, scratch, k)])),
+        )
+      : await first(inputIds);
+    self = Object.fromEntries(model.selfNames.map((k) => [k, out[present(k)]!]));
     const logits = out.logits!;
     const vocab = logits.dims.at(-1)!;
     const perRow = logits.data.length / n;
@@ -335,18 +354,6 @@ function decoderStep(model: Model, hidden: ort.Tensor, width: number, scratch: S
     // The last position of each row (one position per row after the first step).
     return Array.from({ length: n }, (_, i) => data.subarray((i + 1) * perRow - vocab, (i + 1) * perRow));
   };
-}
-
-/** `t` ([1, heads, frames, dim]) as [1, heads, dim, frames], in `scratch`'s buffer for `name`. */
-function transposeLast(t: ort.Tensor, scratch: Scratch, name: string): ort.Tensor {
-  const [batch, heads, rows, cols] = t.dims as [number, number, number, number];
-  const src = t.data as Float32Array;
-  const out = scratch.get(name, src.length);
-  for (let h = 0; h < batch * heads; h++) {
-    const base = h * rows * cols;
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[base + c * rows + r] = src[base + r * cols + c]!;
-  }
-  return new ort.Tensor('float32', out, [batch, heads, cols, rows]);
 }
 
 /**

@@ -6,16 +6,17 @@ import { type Field, bytesField, decodeMessage, encodeMessage, text, textField }
 
 // ONNX field numbers (onnx.proto).
 const MODEL = { graph: 7 } as const;
-const GRAPH = { node: 1 } as const;
-const NODE = { input: 1, output: 2, opType: 4, attribute: 5 } as const;
+const GRAPH = { node: 1, initializer: 5, input: 11, output: 12, valueInfo: 13 } as const;
+const NODE = { input: 1, output: 2, name: 3, opType: 4, attribute: 5 } as const;
 const ATTRIBUTE = { g: 6 } as const;
-const GRAPH_IO = { input: 11 } as const;
 const VALUE_INFO = { name: 1, type: 2 } as const;
 const ATTR = { name: 1, ints: 8 } as const;
+const TENSOR = { name: 8 } as const;
 
 type Node = Field[];
 const nodeInputs = (n: Node) => n.filter((x) => x.no === NODE.input).map(text);
 const nodeOutputs = (n: Node) => n.filter((x) => x.no === NODE.output).map(text);
+const nodeName = (n: Node) => text(n.find((x) => x.no === NODE.name));
 const opType = (n: Node) => text(n.find((x) => x.no === NODE.opType));
 
 /** The integers of a node's attribute `name` (packed or not), or null. */
@@ -58,130 +59,182 @@ function eachGraph(graph: Uint8Array, visit: (nodes: Node[]) => void): void {
         eachGraph(g.value as Uint8Array, visit);
 }
 
-/** Rewrites every graph's node list with `edit` (null: unchanged), subgraphs first. */
-function mapGraphs(graph: Uint8Array, edit: (nodes: Node[]) => Node[] | null): Uint8Array {
-  let changed = false;
-  const fields = decodeMessage(graph).map((f) => {
-    if (f.no !== GRAPH.node) return f;
-    let nodeChanged = false;
-    const n = decodeMessage(f.value as Uint8Array).map((x) => {
-      if (x.no !== NODE.attribute) return x;
-      let attrChanged = false;
-      const attr = decodeMessage(x.value as Uint8Array).map((a) => {
-        if (a.no !== ATTRIBUTE.g) return a;
-        const g = mapGraphs(a.value as Uint8Array, edit);
-        if (g === a.value) return a;
-        attrChanged = true;
-        return bytesField(a.no, g);
-      });
-      if (!attrChanged) return x;
-      nodeChanged = true;
-      return bytesField(x.no, encodeMessage(attr));
-    });
-    if (!nodeChanged) return f;
-    changed = true;
-    return bytesField(f.no, encodeMessage(n));
-  });
-  const edited = edit(fields.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array)));
-  if (!edited && !changed) return graph;
-  if (!edited) return encodeMessage(fields);
-  // Nodes first, then the rest in their order (ONNX Runtime reads fields in any order).
-  return encodeMessage([
-    ...edited.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
-    ...fields.filter((f) => f.no !== GRAPH.node),
-  ]);
+export interface SplitDecoder {
+  /** The first step of a chunk (the merged graph's no-cache branch), also returning `crossKeys`' outputs. */
+  first: Uint8Array;
+  /** Every later step (the cache branch), reading the cross-attention keys as the first step left them. */
+  later: Uint8Array;
+  /** Per layer: the later model's key input and the first model's output that feeds it. */
+  crossKeys: { input: string; output: string }[];
 }
 
 /**
- * Every decoder step transposed each layer's cross-attention keys (`past_key_values.N.encoder.key`,
- * [batch, heads, frames, dim] → [batch, heads, dim, frames]) again, for every hypothesis: the same
- * copy of up to a megabyte per layer, step after step. The keys of a chunk never change, so the engine
- * transposes them once per chunk and feeds them so; this removes the Transpose nodes and declares
- * those inputs transposed. Returns the inputs now expected transposed (none when the graph does not
- * have the pattern: then the model is unchanged).
+ * The merged decoder (one `If` choosing between a first-step branch and a cached-step branch) as two
+ * models, one per branch, edited so that later steps do less:
+ * - The If prepared and ran its branch as a nested execution at every step; each branch now runs as a
+ *   model of its own.
+ * - Each layer's cached step transposed the chunk's cross-attention keys and scaled them by
+ *   √(1/√headDim) again, for every hypothesis, at every step; the keys of a chunk never change. The
+ *   first step computes exactly that tensor (the same nodes, by name, on the same values), so it is now
+ *   returned by the first model and read by the later one, whose Transpose and Mul are removed.
+ * - The cross-attention keys and values are read only by MatMuls, which broadcast over the batch: the
+ *   later model declares their batch separately (`cross_batch`), so one copy serves every hypothesis.
+ * Null when the model does not have this shape (then it is used as shipped).
  */
-export function pretransposedKeys(
+export function splitDecoder(
   model: Uint8Array,
-  pattern: RegExp = /^past_key_values\.\d+\.encoder\.key$/,
-): { model: Uint8Array; inputs: string[] } {
+  keyPattern: RegExp = /^past_key_values\.\d+\.encoder\.key$/,
+  valuePattern: RegExp = /^past_key_values\.\d+\.encoder\.value$/,
+): SplitDecoder | null {
   const fields = decodeMessage(model);
   const graphField = fields.find((f) => f.no === MODEL.graph);
-  if (!graphField) return { model, inputs: [] };
-  const graph = graphField.value as Uint8Array;
-  const declared = decodeMessage(graph)
-    .filter((f) => f.no === GRAPH_IO.input)
-    .map((f) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name)))
-    .filter((name) => pattern.test(name));
-  // An input qualifies when every node that reads it, in any graph, is that transpose.
-  const isKeyTranspose = (n: Node) => {
-    const perm = intsAttribute(n, 'perm');
-    return opType(n) === 'Transpose' && perm?.join(',') === '0,1,3,2';
+  if (!graphField) return null;
+  const graph = decodeMessage(graphField.value as Uint8Array);
+  const mainNodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+  if (mainNodes.length !== 1 || opType(mainNodes[0]!) !== 'If') return null;
+  const branch = (name: string) => {
+    for (const f of mainNodes[0]!.filter((x) => x.no === NODE.attribute)) {
+      const attr = decodeMessage(f.value as Uint8Array);
+      const g = attr.find((x) => x.no === ATTRIBUTE.g);
+      if (text(attr.find((x) => x.no === ATTR.name)) === name && g) return decodeMessage(g.value as Uint8Array);
+    }
+    return null;
   };
-  const ok = new Map(declared.map((name) => [name, 0]));
-  eachGraph(graph, (nodes) => {
-    for (const n of nodes)
-      for (const i of nodeInputs(n)) {
-        if (!ok.has(i)) continue;
-        ok.set(i, isKeyTranspose(n) && ok.get(i)! >= 0 ? ok.get(i)! + 1 : -1);
-      }
-  });
-  const inputs = declared.filter((name) => ok.get(name)! > 0);
-  if (!inputs.length) return { model, inputs };
-  const chosen = new Set(inputs);
+  const cached = branch('then_branch');
+  const fresh = branch('else_branch');
+  if (!cached || !fresh) return null;
+  const nodesOf = (g: Field[]) => g.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+  const laterNodes = nodesOf(cached);
+  const firstNodes = nodesOf(fresh);
+  const readers = (nodes: Node[], name: string) => nodes.filter((n) => nodeInputs(n).includes(name));
+  const inputName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const inputs = graph.filter((f) => f.no === GRAPH.input);
 
-  let edited = mapGraphs(graph, (nodes) => {
-    const renamed = new Map<string, string>();
-    const kept = nodes.filter((n) => {
-      const [input] = nodeInputs(n);
-      if (!input || !chosen.has(input) || !isKeyTranspose(n)) return true;
-      renamed.set(nodeOutputs(n)[0]!, input);
-      return false;
+  // Each key: read only by a Transpose (last two dims) read only by a Mul, whose namesake in the first
+  // branch computes the same tensor from the same values.
+  const crossKeys: { input: string; output: string; removed: Node[]; scaled: string }[] = [];
+  for (const key of inputs.map(inputName).filter((n) => keyPattern.test(n))) {
+    const [transpose, ...more] = readers(laterNodes, key);
+    if (!transpose || more.length || opType(transpose) !== 'Transpose') return null;
+    if (intsAttribute(transpose, 'perm')?.join(',') !== '0,1,3,2') return null;
+    const [mul, ...others] = readers(laterNodes, nodeOutputs(transpose)[0]!);
+    if (!mul || others.length || opType(mul) !== 'Mul') return null;
+    const twin = firstNodes.find((n) => nodeName(n) === nodeName(mul) && opType(n) === 'Mul');
+    if (!twin) return null;
+    const scaled = nodeOutputs(mul)[0]!;
+    if (!readers(laterNodes, scaled).every((n) => opType(n) === 'MatMul')) return null;
+    crossKeys.push({
+      input: `${key}.scaled_transposed`,
+      output: nodeOutputs(twin)[0]!,
+      removed: [transpose, mul],
+      scaled,
     });
-    if (!renamed.size) return null;
-    return kept.map((n) =>
+  }
+  const values = inputs.map(inputName).filter((n) => valuePattern.test(n));
+  if (!crossKeys.length || !values.every((v) => readers(laterNodes, v).every((n) => opType(n) === 'MatMul')))
+    return null;
+
+  // Later steps: the Transposes and Muls removed, their MatMuls reading the new inputs.
+  const removed = new Set(crossKeys.flatMap((k) => k.removed));
+  const renamed = new Map(crossKeys.map((k) => [k.scaled, k.input]));
+  const later = laterNodes
+    .filter((n) => !removed.has(n))
+    .map((n) =>
       n.map((x) => (x.no === NODE.input && renamed.has(text(x)) ? textField(NODE.input, renamed.get(text(x))!) : x)),
     );
+  const keyInputs = crossKeys.map((k) => {
+    const declared = inputs.find((f) => inputName(f) === k.input.replace(/\.scaled_transposed$/, ''))!;
+    return retype(declared, k.input, (dims) => crossBatch(swapLast(dims)));
   });
-  // The inputs' declared shapes swap their last two dimensions.
-  edited = encodeMessage(
-    decodeMessage(edited).map((f) => {
-      if (f.no !== GRAPH_IO.input) return f;
-      const vi = decodeMessage(f.value as Uint8Array);
-      if (!chosen.has(text(vi.find((x) => x.no === VALUE_INFO.name)))) return f;
-      return bytesField(
-        f.no,
-        encodeMessage(
-          vi.map((x) => (x.no === VALUE_INFO.type ? bytesField(x.no, swapLastDims(x.value as Uint8Array)) : x)),
-        ),
-      );
-    }),
+  const valueInputs = new Map(values.map((v) => [v, retype(inputs.find((f) => inputName(f) === v)!, v, crossBatch)]));
+  const laterGraph = standalone(
+    graph,
+    later,
+    [...keyInputs, ...inputs.map((f) => valueInputs.get(inputName(f)) ?? f)],
+    cached.filter((f) => f.no === GRAPH.output || f.no === GRAPH.valueInfo),
   );
-  return { model: encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, edited) : f))), inputs };
+
+  // The first step: its branch as it is, returning the scaled keys too.
+  const valueInfos = fresh.filter((f) => f.no === GRAPH.valueInfo);
+  const extraOutputs = crossKeys.map(
+    (k) =>
+      valueInfos.find((f) => inputName(f) === k.output) ??
+      bytesField(GRAPH.output, encodeMessage([textField(VALUE_INFO.name, k.output)])),
+  );
+  const firstGraph = standalone(graph, firstNodes, inputs, [
+    ...fresh.filter((f) => f.no === GRAPH.output),
+    ...extraOutputs.map((f) => bytesField(GRAPH.output, f.value as Uint8Array)),
+    ...valueInfos.filter((f) => !crossKeys.some((k) => k.output === inputName(f))),
+  ]);
+  const withGraph = (g: Uint8Array) => encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
+  return {
+    first: withGraph(firstGraph),
+    later: withGraph(laterGraph),
+    crossKeys: crossKeys.map(({ input, output }) => ({ input, output })),
+  };
 }
 
-/** TypeProto (tensor) with the last two dimensions of its shape swapped. */
-function swapLastDims(type: Uint8Array): Uint8Array {
-  const TYPE_TENSOR = 1;
-  const TENSOR_SHAPE = 2;
-  const SHAPE_DIM = 1;
-  return encodeMessage(
-    decodeMessage(type).map((t) => {
-      if (t.no !== TYPE_TENSOR) return t;
-      return bytesField(
-        t.no,
-        encodeMessage(
-          decodeMessage(t.value as Uint8Array).map((s) => {
-            if (s.no !== TENSOR_SHAPE) return s;
-            const dims = decodeMessage(s.value as Uint8Array);
-            const at = dims.map((d, i) => (d.no === SHAPE_DIM ? i : -1)).filter((i) => i >= 0);
-            if (at.length < 2) return s;
-            const [a, b] = [at.at(-2)!, at.at(-1)!];
-            const swapped = [...dims];
-            [swapped[a], swapped[b]] = [dims[b]!, dims[a]!];
-            return bytesField(s.no, encodeMessage(swapped));
-          }),
-        ),
-      );
-    }),
-  );
+/**
+ * A graph of `nodes` with the main graph's name, and those of `inputs` and of its initializers that the
+ * nodes read (in any subgraph), followed by `rest` (outputs, value infos).
+ */
+function standalone(main: Field[], nodes: Node[], inputs: Field[], rest: Field[]): Uint8Array {
+  const nodeFields = nodes.map((n) => bytesField(GRAPH.node, encodeMessage(n)));
+  const read = new Set<string>();
+  eachGraph(encodeMessage(nodeFields), (ns) => {
+    for (const n of ns) for (const i of nodeInputs(n)) read.add(i);
+  });
+  const named = (f: Field, no: number) => read.has(text(decodeMessage(f.value as Uint8Array).find((x) => x.no === no)));
+  return encodeMessage([
+    ...nodeFields,
+    ...main.filter(
+      (f) => ![GRAPH.node, GRAPH.initializer, GRAPH.input, GRAPH.output, GRAPH.valueInfo].includes(f.no as 1),
+    ),
+    ...main.filter((f) => f.no === GRAPH.initializer && named(f, TENSOR.name)),
+    ...inputs.filter((f) => named(f, VALUE_INFO.name)),
+    ...rest,
+  ]);
 }
+
+// TypeProto → tensor_type → shape → dim (each dim a dim_value or a dim_param).
+const TYPE_TENSOR = 1;
+const TENSOR_SHAPE = 2;
+const SHAPE_DIM = 1;
+const DIM_PARAM = 2;
+
+/** A graph input (ValueInfoProto) under `name`, with its tensor shape's dims edited. */
+function retype(input: Field, name: string, dims: (dims: Field[]) => Field[]): Field {
+  const edit = (bytes: Uint8Array, no: number, f: (inner: Field[]) => Field[]) =>
+    encodeMessage(
+      decodeMessage(bytes).map((x) =>
+        x.no === no ? bytesField(x.no, encodeMessage(f(decodeMessage(x.value as Uint8Array)))) : x,
+      ),
+    );
+  const vi = decodeMessage(input.value as Uint8Array).map((x) => {
+    if (x.no === VALUE_INFO.name) return textField(VALUE_INFO.name, name);
+    if (x.no !== VALUE_INFO.type) return x;
+    return bytesField(
+      x.no,
+      edit(x.value as Uint8Array, TYPE_TENSOR, (tensor) =>
+        tensor.map((t) =>
+          t.no === TENSOR_SHAPE
+            ? bytesField(t.no, encodeMessage(reshapeDims(decodeMessage(t.value as Uint8Array), dims)))
+            : t,
+        ),
+      ),
+    );
+  });
+  return bytesField(input.no, encodeMessage(vi));
+}
+
+function reshapeDims(shape: Field[], edit: (dims: Field[]) => Field[]): Field[] {
+  const dims = edit(shape.filter((d) => d.no === SHAPE_DIM));
+  return [...dims, ...shape.filter((d) => d.no !== SHAPE_DIM)];
+}
+
+const swapLast = (dims: Field[]) => [...dims.slice(0, -2), dims.at(-1)!, dims.at(-2)!];
+/** The batch dim as its own symbol: one row broadcast to every hypothesis. */
+const crossBatch = (dims: Field[]) => [
+  bytesField(SHAPE_DIM, encodeMessage([textField(DIM_PARAM, 'cross_batch')])),
+  ...dims.slice(1),
+];

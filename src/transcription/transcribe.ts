@@ -167,20 +167,32 @@ async function transcribeStream(
   const lines: { chunk: Omit<Chunk, 'samples'>; heard: ChunkTranscript }[] = [];
   let chunkCount = 0;
   let speechSeconds = 0;
+  // Chunks being recognised. An engine that recognises several at once (threads) gets that many, and
+  // the audio goes on being decoded meanwhile; more would only hold samples in memory. Lines are
+  // put in time order at the end, so the order chunks finish in does not matter.
+  const inFlight = new Set<Promise<void>>();
   const recognise = async (chunks: Chunk[]) => {
     for (const chunk of chunks) {
-      const heard = await run(engine!, chunk, language);
-      cache.delete(chunk);
-      if (heard.text)
-        lines.push({
-          chunk: {
-            channel: chunk.channel,
-            start: chunk.start,
-            end: chunk.end,
-            ...(chunk.piece !== undefined ? { piece: chunk.piece } : {}),
-          },
-          heard,
-        });
+      const line = run(engine!, chunk, language).then((heard) => {
+        cache.delete(chunk);
+        if (heard.text)
+          lines.push({
+            chunk: {
+              channel: chunk.channel,
+              start: chunk.start,
+              end: chunk.end,
+              ...(chunk.piece !== undefined ? { piece: chunk.piece } : {}),
+            },
+            heard,
+          });
+      });
+      inFlight.add(line);
+      // A failed line stays in the set, so the next wait below (or the one at the end) throws its error.
+      line.then(
+        () => inFlight.delete(line),
+        () => {},
+      );
+      while (inFlight.size >= (engine!.parallelism ?? 1)) await Promise.race(inFlight);
     }
   };
   const heard = async (chunks: Chunk[], ended: boolean) => {
@@ -231,6 +243,7 @@ async function transcribeStream(
     decoded.complete = true;
     if (twin?.same === false) rest.push(...heldRight);
     await heard(rest.sort(byTime), true);
+    await Promise.all(inFlight);
   } finally {
     denoise.close();
   }
@@ -404,10 +417,13 @@ async function detectLanguage(
   }));
   let heard = 0;
   for (const c of sample) {
-    for (const cand of candidates) {
-      const { avgLogProb } = await run(cand.engine, c, cand.language);
-      cand.weighted += Math.max(avgLogProb, EMPTY_LOG_PROB) * seconds(c);
-    }
+    // Each language's model hears the chunk at the same time (on engines with threads).
+    await Promise.all(
+      candidates.map(async (cand) => {
+        const { avgLogProb } = await run(cand.engine, c, cand.language);
+        cand.weighted += Math.max(avgLogProb, EMPTY_LOG_PROB) * seconds(c);
+      }),
+    );
     heard += seconds(c);
     const [first, second] = [...candidates].sort((a, b) => b.weighted - a.weighted);
     if (heard >= DETECT_EARLY_SECONDS && (first!.weighted - second!.weighted) / heard > DETECT_CLEAR_MARGIN) break;

@@ -110,7 +110,6 @@ test('a card number read out is redacted from text, search, CSV, webhook and aud
     engine: 'moonshine',
     modelsDir: service.app.config.modelsDir,
     moonshineLanguages: ['en'],
-    concurrency: 1,
     beam: 1,
     biasBoost: 0,
   });

@@ -1,0 +1,51 @@
+// One recognition thread of MoonshineThreads: its own Moonshine sessions, one chunk at a time.
+// Loaded by Node itself (type stripping) or by tsx, so it uses only erasable TypeScript.
+import { parentPort, workerData } from 'node:worker_threads';
+import { OperatorFault } from '../audio/failure.ts';
+import { MoonshineEngine, type MoonshineOptions } from './moonshine.ts';
+import type { ChunkTranscript } from './engine.ts';
+
+export interface ChunkRequest {
+  id: number;
+  samples: Float32Array;
+  language: string;
+  vocabulary?: string[];
+}
+
+export type ChunkReply =
+  | { id: number; result: ChunkTranscript }
+  | { id: number; error: { message: string; stack?: string; operatorCheck?: string } };
+
+const engine = new MoonshineEngine(workerData as MoonshineOptions);
+// The engine keeps a vocabulary's token trie per array; a call's list arrives as a new copy with each
+// chunk, so copies with the same words are mapped back to the first one seen.
+const vocabularies = new Map<string, string[]>();
+const VOCABULARIES_KEPT = 16;
+
+function sameVocabulary(vocabulary: string[]): string[] {
+  const key = vocabulary.join('\n');
+  const known = vocabularies.get(key);
+  if (known) return known;
+  if (vocabularies.size >= VOCABULARIES_KEPT) vocabularies.delete(vocabularies.keys().next().value!);
+  vocabularies.set(key, vocabulary);
+  return vocabulary;
+}
+
+parentPort!.on('message', async (req: ChunkRequest) => {
+  let reply: ChunkReply;
+  try {
+    const options = req.vocabulary ? { vocabulary: sameVocabulary(req.vocabulary) } : undefined;
+    reply = { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
+  } catch (err) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    reply = {
+      id: req.id,
+      error: {
+        message: e.message,
+        ...(e.stack ? { stack: e.stack } : {}),
+        ...(e instanceof OperatorFault ? { operatorCheck: e.check } : {}),
+      },
+    };
+  }
+  parentPort!.postMessage(reply);
+});

@@ -1,0 +1,134 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { OperatorFault } from '../audio/failure.ts';
+import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
+import { UnsupportedLanguageError } from './engine.ts';
+import { type MoonshineOptions, moonshineLanguages } from './moonshine.ts';
+import type { ChunkReply, ChunkRequest } from './moonshine-thread.ts';
+
+/** Default recognition threads: one per core, at most this many (each holds its own copy of the models). */
+const MAX_DEFAULT_THREADS = 4;
+
+export function defaultRecognitionThreads(): number {
+  return Math.min(MAX_DEFAULT_THREADS, os.availableParallelism());
+}
+
+interface Task {
+  request: ChunkRequest;
+  transfer: ArrayBuffer;
+  resolve: (t: ChunkTranscript) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  task: Task | null;
+}
+
+/**
+ * Moonshine on a pool of worker threads, each with its own ONNX sessions (one intra-op thread each).
+ * onnxruntime-node runs a model synchronously on the JS thread that calls it, and ONNX Runtime's own
+ * intra-op threads gained no wall-clock time on these small models (README, bench:asr): so a call's
+ * chunks, and the chunks of jobs running side by side, are recognised on as many threads as the pool
+ * has, and the worker's JS thread stays free for its HTTP server, heartbeats and the next block of audio.
+ * Threads start on first use, load the models on their first chunk, and do not keep the process alive
+ * while idle.
+ */
+export class MoonshineThreads implements TranscriptionEngine {
+  readonly name = 'moonshine';
+  readonly languages: readonly string[];
+  readonly detectsLanguage = false;
+  /** Chunks recognised at the same time (transcribeFile keeps this many in flight). */
+  readonly parallelism: number;
+  private readonly options: MoonshineOptions;
+  private readonly threads: Thread[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(opts: MoonshineOptions & { threads?: number }) {
+    const { threads, ...moonshine } = opts;
+    this.parallelism = Math.max(1, threads ?? defaultRecognitionThreads());
+    this.languages = moonshine.languages ?? moonshineLanguages(moonshine.modelsDir);
+    this.options = { intraOpThreads: 1, ...moonshine, languages: this.languages };
+  }
+
+  transcribeChunk(samples: Float32Array, language: string | null, chunk?: ChunkOptions): Promise<ChunkTranscript> {
+    if (!language || !this.languages.includes(language))
+      return Promise.reject(new UnsupportedLanguageError(language ?? 'auto', this.languages));
+    if (this.closed) return Promise.reject(new Error('The recognition threads were closed'));
+    return new Promise((resolve, reject) => {
+      // A copy, handed over to the thread: the caller's array may be a view into a buffer it goes on using.
+      const copy = new Float32Array(samples);
+      const request: ChunkRequest = {
+        id: this.nextId++,
+        samples: copy,
+        language,
+        ...(chunk?.vocabulary?.length ? { vocabulary: [...chunk.vocabulary] } : {}),
+      };
+      this.queue.push({ request, transfer: copy.buffer, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Stops every thread; chunks still waiting or running are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) task.reject(new Error('The recognition threads were closed'));
+    await Promise.all(this.threads.splice(0).map((t) => t.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length) {
+      let thread = this.threads.find((t) => !t.task);
+      if (!thread) {
+        if (this.threads.length >= this.parallelism) return;
+        thread = this.start();
+      }
+      const task = this.queue.shift()!;
+      thread.task = task;
+      thread.worker.ref();
+      thread.worker.postMessage(task.request, [task.transfer]);
+    }
+  }
+
+  private start(): Thread {
+    const worker = new Worker(new URL('./moonshine-thread.ts', import.meta.url), {
+      workerData: this.options,
+      // The thread loads TypeScript the way this process does (tsx's --import, or Node's own type
+      // stripping); --input-type is only for an -e script and would stop a file thread from starting.
+      execArgv: process.execArgv.filter((a, i, all) => !a.startsWith('--input-type') && all[i - 1] !== '--input-type'),
+    });
+    const thread: Thread = { worker, task: null };
+    worker.on('message', (reply: ChunkReply) => {
+      const task = thread.task;
+      if (!task || task.request.id !== reply.id) return;
+      thread.task = null;
+      // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
+      worker.unref();
+      if ('result' in reply) task.resolve(reply.result);
+      else task.reject(threadError(reply.error));
+      this.dispatch();
+    });
+    // A thread that dies (out of memory, a native crash) fails only the chunk it had; the next chunk starts a new one.
+    const lost = (err: Error) => {
+      const i = this.threads.indexOf(thread);
+      if (i < 0) return;
+      this.threads.splice(i, 1);
+      thread.task?.reject(err);
+      thread.task = null;
+      this.dispatch();
+    };
+    worker.on('error', (err) => lost(new Error(`A recognition thread failed: ${err.message}`, { cause: err })));
+    worker.on('exit', (code) => lost(new Error(`A recognition thread stopped (exit code ${code})`)));
+    this.threads.push(thread);
+    return thread;
+  }
+}
+
+/** The thread's error as the caller would have met it in its own thread (OperatorFault keeps its check). */
+function threadError(e: { message: string; stack?: string; operatorCheck?: string }): Error {
+  const error = e.operatorCheck ? new OperatorFault(e.operatorCheck, e.message) : new Error(e.message);
+  if (e.stack) error.stack = e.stack;
+  return error;
+}
