@@ -31,8 +31,8 @@ import { createApiKey } from '../../src/domain/api-keys.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
 import { createLogger } from '../../src/log.ts';
 import { createStorage } from '../../src/storage/index.ts';
-import { createEngines, transcribeFile } from '../../src/transcription/index.ts';
-import { moonshineLanguages } from '../../src/transcription/moonshine.ts';
+import { closeEngines, createEngines, transcribeFile } from '../../src/transcription/index.ts';
+import { MoonshineEngine, moonshineLanguages } from '../../src/transcription/moonshine.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { Turn } from '../../test/fixtures/audio.ts';
 import {
@@ -180,8 +180,20 @@ interface RtfRun {
   customerSegments: number;
 }
 
+/** The same call on one recognition thread in the calling thread, as a worker ran it before ASR_THREADS. */
+interface RtfBaseline {
+  wallSeconds: number;
+  rtf: number;
+  /** The recognition threads heard exactly these words. */
+  sameWords: boolean;
+}
+
+// Issue 12's goal for this call, with the same words as one thread hears.
+const RTF_GOAL = 0.03;
+
 interface RtfResult {
   engine: string;
+  baseline: RtfBaseline;
   languages: string[];
   threads: string;
   audioSeconds: number;
@@ -197,11 +209,13 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
     throw new Error(`no English Moonshine model in ${modelsDir} (run \`npm run models:fetch\`)`);
   const engines = createEngines({ engine: 'moonshine', modelsDir });
   const [engine] = engines;
+  const threads = engine!.parallelism ?? 1;
 
-  // Model load: the first chunk per language loads its encoder and decoder (0.5 s of silence costs ~nothing else).
+  // Model load: the first chunk per language loads its encoder and decoder on every thread (0.5 s of silence costs ~nothing else).
   const silence = new Float32Array(8000);
   let t = performance.now();
-  for (const lang of languages) await engine!.transcribeChunk(silence, lang);
+  for (const lang of languages)
+    await Promise.all(Array.from({ length: threads }, () => engine!.transcribeChunk(silence, lang)));
   const modelLoadSeconds = seconds(performance.now() - t);
   note(`  models loaded (${languages.join(', ')}) in ${modelLoadSeconds} s; warm-up run…`);
 
@@ -211,12 +225,15 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
 
   const runs: RtfRun[] = [];
   let speechSeconds = 0;
+  const text = (r: { segments: { text: string }[] }) => r.segments.map((x) => x.text).join(' | ');
+  let heardInEnglish = '';
   for (const language of [null, 'en'] as const) {
     if (left() < 10_000) throw new Error('time limit reached during the transcription benchmark');
     note(`  timed run, language ${language ?? 'detected'}…`);
     t = performance.now();
     const result = await transcribeFile(rec.path, { engines, language });
     const wall = (performance.now() - t) / 1000;
+    if (language === 'en') heardInEnglish = text(result);
     speechSeconds = result.segments.reduce((s, x) => s + x.end - x.start, 0);
     runs.push({
       language: language ?? 'detected',
@@ -229,10 +246,24 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
       customerSegments: result.segments.filter((s) => s.speaker === 'customer').length,
     });
   }
+  await closeEngines(engines);
+
+  // Baseline, same run: one engine in this thread (one ONNX thread), as each worker job ran before.
+  note('  baseline run: one thread…');
+  const one = new MoonshineEngine({ modelsDir, intraOpThreads: 1 });
+  await one.transcribeChunk(silence, 'en');
+  t = performance.now();
+  const alone = await transcribeFile(rec.path, { engines: [one], language: 'en' });
+  const baselineWall = (performance.now() - t) / 1000;
   return {
     engine: 'moonshine (local, int8 ONNX)',
+    baseline: {
+      wallSeconds: round(baselineWall, 2),
+      rtf: round(baselineWall / alone.durationSeconds, 3),
+      sameWords: heardInEnglish === text(alone),
+    },
     languages,
-    threads: `ONNX Runtime default (${os.cpus().length} CPUs)`,
+    threads: `${threads} recognition threads (ASR_THREADS default on ${os.availableParallelism()} cores), one ONNX thread each`,
     audioSeconds: round(rec.seconds, 1),
     speechSeconds: round(speechSeconds, 1),
     modelLoadSeconds,
@@ -726,17 +757,48 @@ function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recor
     `   ${rtf.audioSeconds} s two-speaker English call (${rtf.speechSeconds} s of speech); model load ${rtf.modelLoadSeconds} s; warm-up run ${rtf.warmupSeconds} s\n`,
   );
   console.log(
+    `   Same words as the baseline (one engine in one thread, as each job ran before ASR_THREADS): ${rtf.baseline.sameWords ? 'yes' : 'NO'}\n`,
+  );
+  console.log(
     table(
-      ['language', 'detected', 'audio s', 'wall s', 'RTF', '× faster than real time', 'segments (agent/customer)'],
-      rtf.runs.map((r) => [
-        r.language,
-        r.detectedLanguage,
-        rtf.audioSeconds,
-        r.wallSeconds.toFixed(2),
-        r.rtf.toFixed(3),
-        `${r.timesFasterThanRealTime.toFixed(1)}×`,
-        `${r.segments} (${r.agentSegments}/${r.customerSegments})`,
-      ]),
+      [
+        'language',
+        'detected',
+        'audio s',
+        'wall s',
+        'RTF',
+        'goal',
+        'vs goal',
+        '× baseline',
+        '× faster than real time',
+        'segments (agent/customer)',
+      ],
+      [
+        ...rtf.runs.map((r) => [
+          r.language,
+          r.detectedLanguage,
+          rtf.audioSeconds,
+          r.wallSeconds.toFixed(2),
+          r.rtf.toFixed(3),
+          `≤ ${RTF_GOAL}`,
+          r.rtf <= RTF_GOAL ? 'met' : 'NOT met',
+          `${(r.rtf / rtf.baseline.rtf).toFixed(2)}×`,
+          `${r.timesFasterThanRealTime.toFixed(1)}×`,
+          `${r.segments} (${r.agentSegments}/${r.customerSegments})`,
+        ]),
+        [
+          'en, baseline: one thread',
+          'en',
+          rtf.audioSeconds,
+          rtf.baseline.wallSeconds.toFixed(2),
+          rtf.baseline.rtf.toFixed(3),
+          '—',
+          '—',
+          '1.00×',
+          `${(1 / rtf.baseline.rtf).toFixed(1)}×`,
+          '—',
+        ],
+      ],
     ),
   );
   console.log(
