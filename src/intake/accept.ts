@@ -65,6 +65,9 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
   const file = { ...input.file, fileName: stripControls(input.file.fileName) };
   const urlOf = (id: string) => `${config.publicUrl}/calls/${id}`;
   let stored: string | null = null;
+  // Once the storage moved the temporary file into place there is nothing left to remove (a
+  // removal would still cost two file-system calls per call: rm looks before it unlinks).
+  let tempGone = false;
   try {
     // Text hygiene (issue 16): NUL or broken Unicode is refused with invalid_text naming the field.
     for (const [name, value] of Object.entries(input.fields)) if (value !== undefined) assertCleanText(value, name);
@@ -112,7 +115,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     // The recording is stored first, so a call row never exists without its file. A file whose call
     // is then not written (exists, no_minutes, a fault) is removed here, or by the hourly housekeeping
     // after a crash (it only touches files older than an hour).
-    await app.storage.putFile(key, file.tempPath);
+    tempGone = await app.storage.putFile(key, file.tempPath);
     stored = key;
     // The call, its reservation, ledger entry, history and transcription job: one statement.
     const inserted = await insertQueuedCall(
@@ -156,7 +159,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     if (stored) await app.storage.delete(stored).catch(() => {});
     throw error;
   } finally {
-    await rm(file.tempPath, { force: true });
+    if (!tempGone) await rm(file.tempPath, { force: true });
   }
 }
 
