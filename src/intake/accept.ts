@@ -12,6 +12,7 @@ import { parseFileName } from './filename.ts';
 import type { ReceivedFile } from './multipart.ts';
 import { insertQueuedCall, readIntakeFacts } from './intake-sql.ts';
 import { resolveAgent } from './resolve-agent.ts';
+import type { RequestCount } from './rate-limit.ts';
 import { parseStartedAt } from './started-at.ts';
 
 export interface AcceptInput {
@@ -22,6 +23,8 @@ export interface AcceptInput {
   fields: Record<string, string | undefined>;
   /** Manual upload's pickers: used only when neither the fields nor the file name say. */
   defaults?: { agentId?: string; campaignId?: string };
+  /** The API's rate-limit count of this request, taken by the facts statement (src/intake/rate-limit.ts). */
+  count?: RequestCount;
   now?: Date;
 }
 
@@ -72,13 +75,23 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     // Text hygiene (issue 16): NUL or broken Unicode is refused with invalid_text naming the field.
     for (const [name, value] of Object.entries(input.fields)) if (value !== undefined) assertCleanText(value, name);
     assertCleanText(input.file.fileName, 'file');
-    // One round trip for the account, an earlier call with this external_id and the campaign.
-    const account = await readIntakeFacts(db, input.accountId, {
-      externalId: f.externalId ?? null,
-      campaignName: f.campaign ? normalizeName(f.campaign) : null,
-      campaignId: f.campaign ? null : (input.defaults?.campaignId ?? null),
-      agentCode: f.agentCode ? normalizeCode(f.agentCode) || null : null,
-    });
+    // One round trip for the account, an earlier call with this external_id, the campaign, the agent
+    // with the sent code and, for the API, the request's rate-limit count (past the limit: 429 first).
+    const counting = input.count?.counted ? undefined : input.count;
+    const countedAt = Date.now();
+    const read = await readIntakeFacts(
+      db,
+      input.accountId,
+      {
+        externalId: f.externalId ?? null,
+        campaignName: f.campaign ? normalizeName(f.campaign) : null,
+        campaignId: f.campaign ? null : (input.defaults?.campaignId ?? null),
+        agentCode: f.agentCode ? normalizeCode(f.agentCode) || null : null,
+      },
+      counting?.sql(countedAt),
+    );
+    counting?.settle(read.counted!, countedAt);
+    const account = read.facts;
     if (!account) throw notFound('Account');
     if (account.existingId) return { id: account.existingId, status: 'exists', url: urlOf(account.existingId) };
     if (file.size === 0) throw badRequest('The file is empty.');
