@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import { sharedLimiter } from '../db/rate-limiter.ts';
 import type { AppContext } from '../app/context.ts';
 import { authenticateApiKey } from '../domain/api-keys.ts';
 import { DomainError, type ErrorCode, httpStatusOf } from '../domain/errors.ts';
@@ -12,6 +10,7 @@ import { freeSpaceCheck } from '../storage/free-space.ts';
 import { insufficientStorage } from '../intake/errors.ts';
 import { ClientGone, type ReceivedForm, receiveForm, tooLarge } from '../intake/multipart.ts';
 import { isStorageFault, reportIntakeOutcome, StorageAlert } from '../intake/outcome.ts';
+import { IntakeRateLimit, type RequestCount } from '../intake/rate-limit.ts';
 
 /** Strictly less than 20 MB (20 × 1,048,576 bytes) for the whole request (intake document §8). */
 export const INTAKE_MAX_BYTES = 20 * 1_048_576;
@@ -24,7 +23,7 @@ const ROUTE = 'POST /v1/calls';
 
 export function intakeRoutes(app: AppContext): Route[] {
   // Counted in PostgreSQL: several api processes enforce one limit per account.
-  const limiter = sharedLimiter(app.db, { keyPrefix: 'intake', points: app.config.intakeRatePerMinute, duration: 60 });
+  const limit = new IntakeRateLimit(app.db, app.config.intakeRatePerMinute);
 
   const storageAlert = new StorageAlert(app.log);
   const freeSpace = freeSpaceCheck([app.config.tmpDir, app.config.storageDir], app.config.minFreeDiskMb);
@@ -43,6 +42,30 @@ export function intakeRoutes(app: AppContext): Route[] {
     sendErrorAndClose(req, res, code, message, headers);
   }
 
+  function isRateLimited(error: unknown): error is DomainError {
+    return error instanceof DomainError && error.code === 'rate_limited';
+  }
+
+  function refuseRateLimited(req: IncomingMessage, res: ServerResponse, error: DomainError) {
+    const retry = Number(error.details?.retryAfterSeconds);
+    refuse(req, res, 'rate_limited', error.message, { 'Retry-After': String(retry) });
+  }
+
+  /**
+   * Every request counts against its account's rate limit, whatever its outcome: one that ends
+   * before its facts statement counted it is counted here, and past the limit it answers 429
+   * instead of `answer` (what it would have answered had the count come first).
+   */
+  async function answerCounted(req: IncomingMessage, res: ServerResponse, count: RequestCount, answer: () => void) {
+    try {
+      await count.ensureCounted();
+    } catch (error) {
+      if (!isRateLimited(error)) throw error;
+      return refuseRateLimited(req, res, error);
+    }
+    answer();
+  }
+
   async function postCall(req: IncomingMessage, res: ServerResponse) {
     const auth = req.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
@@ -56,23 +79,26 @@ export function intakeRoutes(app: AppContext): Route[] {
     const store = logContext.getStore();
     if (store) store.accountId = key.accountId;
 
-    try {
-      await limiter.consume(key.accountId);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      return refuse(req, res, 'rate_limited', `Too many requests for this account; retry in ${retry} s.`, {
-        'Retry-After': String(retry),
-      });
+    const count = limit.request(key.accountId);
+    // An account already past its limit in this window is counted and refused before its body is read.
+    if (limit.knownBlocked(key.accountId)) {
+      try {
+        await count.ensureCounted();
+      } catch (error) {
+        if (!isRateLimited(error)) throw error;
+        return refuseRateLimited(req, res, error);
+      }
     }
+    const refuseCounted = (code: ErrorCode, message: string, headers: Record<string, string> = {}) =>
+      answerCounted(req, res, count, () => refuse(req, res, code, message, headers));
 
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length >= INTAKE_MAX_BYTES) {
       const e = tooLarge(INTAKE_MAX_BYTES);
-      return refuse(req, res, 'bad_request', e.message);
+      return refuseCounted('bad_request', e.message);
     }
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
-      return refuse(req, res, 'bad_request', 'The body must be multipart/form-data with a `file` part.');
+      return refuseCounted('bad_request', 'The body must be multipart/form-data with a `file` part.');
     }
 
     // Refuse early rather than fail halfway through a file (and leave the disk fuller still).
@@ -80,14 +106,12 @@ export function intakeRoutes(app: AppContext): Route[] {
     if (!space.ok) {
       storageAlert.fault(null, { freeMb: space.freeMb, minFreeMb: space.minFreeMb });
       const e = insufficientStorage();
-      return refuse(req, res, e.code, e.message, { 'Retry-After': String(STORAGE_RETRY_SECONDS) });
+      return refuseCounted(e.code, e.message, { 'Retry-After': String(STORAGE_RETRY_SECONDS) });
     }
 
     const running = inFlight.get(key.keyId) ?? 0;
     if (running >= app.config.intake.maxConcurrentPerKey) {
-      return refuse(
-        req,
-        res,
+      return refuseCounted(
         'rate_limited',
         `This API key already has ${running} uploads in progress (at most ${app.config.intake.maxConcurrentPerKey}); retry when one ends.`,
         { 'Retry-After': String(CONCURRENCY_RETRY_SECONDS) },
@@ -95,7 +119,7 @@ export function intakeRoutes(app: AppContext): Route[] {
     }
     inFlight.set(key.keyId, running + 1);
     try {
-      await receiveAndAccept(req, res, key.accountId);
+      await receiveAndAccept(req, res, key.accountId, count);
     } finally {
       const left = (inFlight.get(key.keyId) ?? 1) - 1;
       if (left > 0) inFlight.set(key.keyId, left);
@@ -103,7 +127,7 @@ export function intakeRoutes(app: AppContext): Route[] {
     }
   }
 
-  async function receiveAndAccept(req: IncomingMessage, res: ServerResponse, accountId: string) {
+  async function receiveAndAccept(req: IncomingMessage, res: ServerResponse, accountId: string, count: RequestCount) {
     let form: ReceivedForm;
     try {
       form = await receiveForm(req, {
@@ -119,17 +143,21 @@ export function intakeRoutes(app: AppContext): Route[] {
     } catch (error) {
       if (error instanceof ClientGone) {
         reportIntakeOutcome(app.log, ROUTE, { outcome: 'aborted' });
-        return void res.destroy();
+        res.destroy();
+        // Nobody to answer, but the request still counts.
+        return void count.ensureCounted().catch(() => {});
       }
-      if (error instanceof DomainError && error.code === 'request_timeout') {
-        reportIntakeOutcome(app.log, ROUTE, { outcome: 'timed_out', code: 'request_timeout' });
-        sendError(res, error.code, error.message, { Connection: 'close' });
-        // A trickling client is not waited for: the answer goes out, then the socket is cut.
-        return void setTimeout(() => req.destroy(), 250).unref();
-      }
-      if (error instanceof DomainError) return refuse(req, res, error.code, error.message);
-      if (isStorageFault(error)) return storageFault(req, res, error);
-      throw error;
+      return answerCounted(req, res, count, () => {
+        if (error instanceof DomainError && error.code === 'request_timeout') {
+          reportIntakeOutcome(app.log, ROUTE, { outcome: 'timed_out', code: 'request_timeout' });
+          sendError(res, error.code, error.message, { Connection: 'close' });
+          // A trickling client is not waited for: the answer goes out, then the socket is cut.
+          return void setTimeout(() => req.destroy(), 250).unref();
+        }
+        if (error instanceof DomainError) return refuse(req, res, error.code, error.message);
+        if (isStorageFault(error)) return storageFault(req, res, error);
+        throw error;
+      });
     }
 
     try {
@@ -138,17 +166,21 @@ export function intakeRoutes(app: AppContext): Route[] {
         source: 'api',
         file: form.files[0]!,
         fields: form.fields,
+        count,
       });
       storageAlert.recovered();
       app.log.info({ callId: accepted.id, status: accepted.status }, 'call accepted');
       sendJson(res, accepted.status === 'queued' ? 201 : 200, accepted);
     } catch (error) {
-      if (error instanceof DomainError) {
-        reportIntakeOutcome(app.log, ROUTE, { outcome: 'refused', code: error.code, status: error.status });
-        return sendDomainError(res, error);
-      }
-      if (isStorageFault(error)) return storageFault(req, res, error);
-      throw error;
+      if (isRateLimited(error)) return refuseRateLimited(req, res, error);
+      return answerCounted(req, res, count, () => {
+        if (error instanceof DomainError) {
+          reportIntakeOutcome(app.log, ROUTE, { outcome: 'refused', code: error.code, status: error.status });
+          return sendDomainError(res, error);
+        }
+        if (isStorageFault(error)) return storageFault(req, res, error);
+        throw error;
+      });
     }
   }
 

@@ -12,6 +12,7 @@ import { parseFileName } from './filename.ts';
 import type { ReceivedFile } from './multipart.ts';
 import { insertQueuedCall, readIntakeFacts } from './intake-sql.ts';
 import { resolveAgent } from './resolve-agent.ts';
+import type { RequestCount } from './rate-limit.ts';
 import { parseStartedAt } from './started-at.ts';
 
 export interface AcceptInput {
@@ -22,6 +23,8 @@ export interface AcceptInput {
   fields: Record<string, string | undefined>;
   /** Manual upload's pickers: used only when neither the fields nor the file name say. */
   defaults?: { agentId?: string; campaignId?: string };
+  /** The API's rate-limit count of this request, taken by the facts statement (src/intake/rate-limit.ts). */
+  count?: RequestCount;
   now?: Date;
 }
 
@@ -65,17 +68,30 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
   const file = { ...input.file, fileName: stripControls(input.file.fileName) };
   const urlOf = (id: string) => `${config.publicUrl}/calls/${id}`;
   let stored: string | null = null;
+  // Once the storage moved the temporary file into place there is nothing left to remove (a
+  // removal would still cost two file-system calls per call: rm looks before it unlinks).
+  let tempGone = false;
   try {
     // Text hygiene (issue 16): NUL or broken Unicode is refused with invalid_text naming the field.
     for (const [name, value] of Object.entries(input.fields)) if (value !== undefined) assertCleanText(value, name);
     assertCleanText(input.file.fileName, 'file');
-    // One round trip for the account, an earlier call with this external_id and the campaign.
-    const account = await readIntakeFacts(db, input.accountId, {
-      externalId: f.externalId ?? null,
-      campaignName: f.campaign ? normalizeName(f.campaign) : null,
-      campaignId: f.campaign ? null : (input.defaults?.campaignId ?? null),
-      agentCode: f.agentCode ? normalizeCode(f.agentCode) || null : null,
-    });
+    // One round trip for the account, an earlier call with this external_id, the campaign, the agent
+    // with the sent code and, for the API, the request's rate-limit count (past the limit: 429 first).
+    const counting = input.count?.counted ? undefined : input.count;
+    const countedAt = Date.now();
+    const read = await readIntakeFacts(
+      db,
+      input.accountId,
+      {
+        externalId: f.externalId ?? null,
+        campaignName: f.campaign ? normalizeName(f.campaign) : null,
+        campaignId: f.campaign ? null : (input.defaults?.campaignId ?? null),
+        agentCode: f.agentCode ? normalizeCode(f.agentCode) || null : null,
+      },
+      counting?.sql(countedAt),
+    );
+    counting?.settle(read.counted!, countedAt);
+    const account = read.facts;
     if (!account) throw notFound('Account');
     if (account.existingId) return { id: account.existingId, status: 'exists', url: urlOf(account.existingId) };
     if (file.size === 0) throw badRequest('The file is empty.');
@@ -112,7 +128,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     // The recording is stored first, so a call row never exists without its file. A file whose call
     // is then not written (exists, no_minutes, a fault) is removed here, or by the hourly housekeeping
     // after a crash (it only touches files older than an hour).
-    await app.storage.putFile(key, file.tempPath);
+    tempGone = await app.storage.putFile(key, file.tempPath);
     stored = key;
     // The call, its reservation, ledger entry, history and transcription job: one statement.
     const inserted = await insertQueuedCall(
@@ -156,7 +172,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     if (stored) await app.storage.delete(stored).catch(() => {});
     throw error;
   } finally {
-    await rm(file.tempPath, { force: true });
+    if (!tempGone) await rm(file.tempPath, { force: true });
   }
 }
 

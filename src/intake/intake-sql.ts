@@ -14,25 +14,28 @@ export interface IntakeFacts {
   agentByCode: { id: string; codeNormalized: string | null } | null;
 }
 
+/** The rate-limit counter's row after the facts statement counted the request (see `count`). */
+export interface CountedRow {
+  points: number;
+  /** End of the window, epoch milliseconds (null: a window without end). */
+  expire: number | null;
+}
+
 /**
  * Everything intake reads about the account before it can decide, in one round trip: its time
  * zone and plan, an existing call with the same external_id, the campaign named (by name, or by
- * the manual upload's picker) and the agent with the sent code. Null when the account does not exist.
+ * the manual upload's picker) and the agent with the sent code. Null facts when the account does
+ * not exist. With `count` (an upsert yielding `points, expire`, see src/intake/rate-limit.ts) the
+ * same statement also counts the request against the account's rate limit, whether or not the
+ * account exists, and `counted` is its row.
  */
 export async function readIntakeFacts(
   db: Db,
   accountId: string,
   q: { externalId: string | null; campaignName: string | null; campaignId: string | null; agentCode: string | null },
-): Promise<IntakeFacts | null> {
-  const [row] = await queryDirect<{
-    time_zone: string;
-    plan_minutes: number;
-    existing_id: string | null;
-    campaign: IntakeFacts['campaign'];
-    agent: IntakeFacts['agentByCode'];
-  }>(
-    db,
-    Prisma.sql`
+  count?: Prisma.Sql,
+): Promise<{ facts: IntakeFacts | null; counted: CountedRow | null }> {
+  const facts = Prisma.sql`
     SELECT a.time_zone, a.plan_minutes,
            coalesce((SELECT c.id FROM calls c WHERE c.account_id = a.id AND c.external_id = ${q.externalId}),
                     (SELECT t.id FROM call_tombstones t WHERE t.account_id = a.id AND t.external_id = ${q.externalId}))
@@ -44,15 +47,41 @@ export async function readIntakeFacts(
            (SELECT json_build_object('id', g.id, 'codeNormalized', g.code_normalized) FROM agents g
              WHERE g.account_id = a.id AND g.code_normalized = ${q.agentCode} AND g.active
              LIMIT 1) AS agent
-      FROM accounts a WHERE a.id = ${accountId}::uuid`,
-  );
-  if (!row) return null;
+      FROM accounts a WHERE a.id = ${accountId}::uuid`;
+  type Row = {
+    time_zone: string;
+    plan_minutes: number;
+    existing_id: string | null;
+    campaign: IntakeFacts['campaign'];
+    agent: IntakeFacts['agentByCode'];
+  };
+  let row: Row | undefined;
+  let counted: CountedRow | null = null;
+  if (count) {
+    // The counter row comes back whether or not the account exists: a right join on the count.
+    const [r] = await queryDirect<Partial<Row> & { points: number; expire: string | null }>(
+      db,
+      Prisma.sql`
+      WITH counted AS (${count}), facts AS (${facts})
+      SELECT facts.*, counted.points, counted.expire FROM facts RIGHT JOIN counted ON true`,
+      'intake-facts-counted',
+    );
+    if (r) counted = { points: r.points, expire: r.expire === null ? null : Number(r.expire) };
+    // time_zone is never null in accounts: null here means no such account.
+    row = r && r.time_zone != null ? (r as Row) : undefined;
+  } else {
+    [row] = await queryDirect<Row>(db, facts, 'intake-facts');
+  }
+  if (!row) return { facts: null, counted };
   return {
-    timeZone: row.time_zone,
-    planMinutes: row.plan_minutes,
-    existingId: row.existing_id,
-    campaign: row.campaign,
-    agentByCode: row.agent,
+    facts: {
+      timeZone: row.time_zone,
+      planMinutes: row.plan_minutes,
+      existingId: row.existing_id,
+      campaign: row.campaign,
+      agentByCode: row.agent,
+    },
+    counted,
   };
 }
 
@@ -127,12 +156,17 @@ export async function insertQueuedCall(
     ), history AS (
       ${creationEventSql(Prisma.sql`SELECT call.id FROM call, reservation`, detail)}
     ), job AS (
-      SELECT ${addJobSql('transcribe', { callId: c.id })} FROM call, reservation
+      -- add_job's own statements would otherwise be planned afresh on every call (a custom plan for
+      -- its one-element array each time: a fifth of the insert's CPU); their generic plans are the
+      -- same index lookups. Local to this statement's transaction, and to the triggers after it.
+      SELECT ${addJobSql('transcribe', { callId: c.id })}
+        FROM call, reservation, (SELECT set_config('plan_cache_mode', 'force_generic_plan', true)) AS generic_plans
     )
     SELECT (SELECT id FROM call) AS id, (SELECT count(*) FROM job)::int AS jobs,
            -- A call the plan cannot cover must not stay: fail the whole statement.
            CASE WHEN EXISTS (SELECT 1 FROM call) AND NOT EXISTS (SELECT 1 FROM reservation)
                 THEN intake_refuse('no_minutes') END AS refused`,
+      'intake-insert',
     );
   } catch (error) {
     if (!refusedFor(error, 'no_minutes')) throw error;

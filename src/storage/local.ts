@@ -23,6 +23,7 @@ export function localStorage(root: string): Storage {
         await mkdir(path.dirname(target), { recursive: true });
         await rename(tempPath, target);
       });
+      return true;
     },
     async withLocalFile(key, use) {
       await statOf(key);

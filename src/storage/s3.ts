@@ -70,6 +70,7 @@ export function s3Storage(settings: S3Settings, tmpDir: string): Storage {
         queueSize: QUEUE_SIZE,
       });
       await upload.done();
+      return false;
     },
     async withLocalFile(key, use) {
       await mkdir(tmpDir, { recursive: true });

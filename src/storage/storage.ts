@@ -15,9 +15,10 @@ export interface StoredObject {
 export interface Storage {
   /**
    * Stores a finished temporary file under `key`, streaming it (local: an atomic rename; S3: a
-   * multipart upload). The temporary file may or may not remain afterwards: the caller removes it.
+   * multipart upload). Resolves to true when the temporary file was moved into place (it is gone);
+   * otherwise it remains and the caller removes it.
    */
-  putFile(key: string, tempPath: string): Promise<void>;
+  putFile(key: string, tempPath: string): Promise<boolean>;
   /**
    * Runs `use` with a local file holding the object, for tools that need a path (ffmpeg). Local: the
    * stored file itself; S3: a temporary copy streamed to disk and removed when `use` settles.

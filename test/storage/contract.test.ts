@@ -1,6 +1,6 @@
 // One contract, two drivers: the local folder and an S3-compatible bucket (a real s3rver from npm).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,6 +81,14 @@ describe.each(Object.keys(drivers))('%s storage', (name) => {
     expect(await d.storage.exists('acct/2026-11/a.wav')).toBe(true);
     expect(await d.storage.size('acct/2026-11/a.wav')).toBe(bytes.length);
     expect(await collect(d.storage.read('acct/2026-11/a.wav'))).toEqual(bytes);
+  });
+
+  it('says whether it moved the temporary file into place (then it is gone) or left it to the caller', async () => {
+    const tempPath = temp(randomBytes(1000));
+    const moved = await d.storage.putFile('acct/2026-11/moved.wav', tempPath);
+    expect(moved).toBe(name === 'local');
+    expect(existsSync(tempPath)).toBe(!moved);
+    await d.storage.delete('acct/2026-11/moved.wav');
   });
 
   it("answers inclusive byte ranges with exactly those bytes (Safari's 0-1 probe, middle, last byte)", async () => {

@@ -1,0 +1,126 @@
+import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { Db } from '../db/client.ts';
+import { sharedLimiter } from '../db/rate-limiter.ts';
+import { DomainError } from '../domain/errors.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+
+/** Remembered accounts over their limit, at most (the oldest is forgotten first). */
+const MAX_BLOCKED = 10_000;
+
+/** A request past its account's limit: 429 with `Retry-After: details.retryAfterSeconds`. */
+export function rateLimited(msBeforeNext: number): DomainError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new DomainError('rate_limited', `Too many requests for this account; retry in ${retryAfterSeconds} s.`, {
+    retryAfterSeconds,
+  });
+}
+
+/**
+ * INTAKE_RATE_PER_MINUTE: every intake request of an account is counted once in `rate_limits`
+ * (shared by every api process, key `intake:<account id>`, a fixed window that starts with its first
+ * request) and refused with 429 once the window's count passes the limit.
+ *
+ * A request that gets as far as reading its facts is counted by that statement (`countSql`, the
+ * same upsert rate-limiter-flexible runs, on the same row): one round trip fewer per call (issue
+ * 12). Every other request — refused before that for any reason, or whose client left — is counted
+ * on its own (`ensureCounted`), so every request counts once whatever its outcome, and a refusal
+ * answers 429 rather than its own error when the count is past the limit, as when the count came
+ * first. Once a window is past the limit it stays past it until it ends (the count only grows), so
+ * an account seen over it here is counted and refused before its body is read until then.
+ */
+export class IntakeRateLimit {
+  private readonly standalone: RateLimiterPostgres;
+  private readonly blockedUntil = new Map<string, number>();
+  private readonly durationMs: number;
+
+  constructor(
+    db: Db,
+    private readonly points: number,
+    durationSeconds = 60,
+  ) {
+    this.durationMs = durationSeconds * 1000;
+    this.standalone = sharedLimiter(db, { keyPrefix: 'intake', points, duration: durationSeconds });
+  }
+
+  /** The count of one request of `accountId`. */
+  request(accountId: string): RequestCount {
+    return new RequestCount(this, accountId);
+  }
+
+  /** Whether `accountId`'s current window is known to be past the limit. */
+  knownBlocked(accountId: string, now = Date.now()): boolean {
+    const until = this.blockedUntil.get(accountId);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.blockedUntil.delete(accountId);
+    return false;
+  }
+
+  /** Counts on its own (rate-limiter-flexible; a per-process count stands in while the database cannot). */
+  async consume(accountId: string): Promise<void> {
+    try {
+      await this.standalone.consume(accountId);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      throw this.refused(accountId, error.msBeforeNext);
+    }
+  }
+
+  /**
+   * The upsert of rate-limiter-flexible's RateLimiterPostgres (`rlflx-upsert`, one point), as a
+   * statement's CTE: a new or ended window restarts at 1 point, ending `durationMs` from now (the
+   * app's clock, as the library's); otherwise one more point. Yields `points, expire`.
+   */
+  countSql(accountId: string, now: number): Prisma.Sql {
+    const key = this.standalone.getKey(accountId);
+    return Prisma.sql`INSERT INTO rate_limits AS r (key, points, expire)
+      VALUES (${key}::text, 1, ${now + this.durationMs}::bigint)
+      ON CONFLICT (key) DO UPDATE SET
+        points = CASE WHEN r.expire <= ${now}::bigint THEN 1 ELSE r.points + 1 END,
+        expire = CASE WHEN r.expire <= ${now}::bigint THEN ${now + this.durationMs}::bigint ELSE r.expire END
+      RETURNING points, expire`;
+  }
+
+  /** What the library decides from the upsert's row: refused past the limit, until the window ends. */
+  verdict(accountId: string, row: { points: number; expire: number | null }, now: number): DomainError | null {
+    if (row.points <= this.points) return null;
+    return this.refused(accountId, row.expire === null ? -1 : Math.max(row.expire - now, 0));
+  }
+
+  private refused(accountId: string, msBeforeNext: number): DomainError {
+    if (msBeforeNext > 0) {
+      if (this.blockedUntil.size >= MAX_BLOCKED) this.blockedUntil.delete(this.blockedUntil.keys().next().value!);
+      this.blockedUntil.set(accountId, Date.now() + msBeforeNext);
+    }
+    return rateLimited(msBeforeNext);
+  }
+}
+
+/** One request's count: taken at most once, by the facts statement or on its own. */
+export class RequestCount {
+  counted = false;
+
+  constructor(
+    private readonly limit: IntakeRateLimit,
+    readonly accountId: string,
+  ) {}
+
+  /** The CTE that counts this request inside another statement (then `settle` its row). */
+  sql(now: number): Prisma.Sql {
+    return this.limit.countSql(this.accountId, now);
+  }
+
+  /** Takes the row the CTE returned; throws `rate_limited` past the limit. */
+  settle(row: { points: number; expire: number | null }, now: number): void {
+    this.counted = true;
+    const refused = this.limit.verdict(this.accountId, row, now);
+    if (refused) throw refused;
+  }
+
+  /** Counts the request on its own unless it already is; throws `rate_limited` past the limit. */
+  async ensureCounted(): Promise<void> {
+    if (this.counted) return;
+    this.counted = true;
+    await this.limit.consume(this.accountId);
+  }
+}
