@@ -224,6 +224,11 @@ async function loadModel(dir: string, threads: number, optimise: boolean): Promi
     // (for QDQ fusions these graphs have no use for): every decoder step dequantized the 32768 × 416
     // output embedding again. Folding constants through them once at load gives the same floats.
     ...(optimise ? { extra: { session: { disable_quant_qdq: '1' } } } : {}),
+    // ONNX Runtime's arena grows by doubling and never gives memory back, per session: with a thread
+    // per core, each with three sessions, a call's longest chunks ratcheted the worker's peak up with
+    // the call's length (bench:asr, 20 min vs 5 min: +57 to +156 MiB). Without it, freed buffers go
+    // back to the allocator: the same speed there, and no growth (+15, −107 MiB).
+    ...(optimise ? { enableCpuMemArena: false } : {}),
   };
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
   const [encoder, decoder] = await Promise.all([
