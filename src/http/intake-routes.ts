@@ -57,13 +57,19 @@ export function intakeRoutes(app: AppContext): Route[] {
    * instead of `answer` (what it would have answered had the count come first).
    */
   async function answerCounted(req: IncomingMessage, res: ServerResponse, count: RequestCount, answer: () => void) {
+    if (await countedWithin(req, res, count)) answer();
+  }
+
+  /** Counts the request if it is not yet; past the limit it answers 429 and returns false. */
+  async function countedWithin(req: IncomingMessage, res: ServerResponse, count: RequestCount): Promise<boolean> {
     try {
       await count.ensureCounted();
+      return true;
     } catch (error) {
       if (!isRateLimited(error)) throw error;
-      return refuseRateLimited(req, res, error);
+      refuseRateLimited(req, res, error);
+      return false;
     }
-    answer();
   }
 
   async function postCall(req: IncomingMessage, res: ServerResponse) {
@@ -81,14 +87,7 @@ export function intakeRoutes(app: AppContext): Route[] {
 
     const count = limit.request(key.accountId);
     // An account already past its limit in this window is counted and refused before its body is read.
-    if (limit.knownBlocked(key.accountId)) {
-      try {
-        await count.ensureCounted();
-      } catch (error) {
-        if (!isRateLimited(error)) throw error;
-        return refuseRateLimited(req, res, error);
-      }
-    }
+    if (limit.knownBlocked(key.accountId) && !(await countedWithin(req, res, count))) return;
     const refuseCounted = (code: ErrorCode, message: string, headers: Record<string, string> = {}) =>
       answerCounted(req, res, count, () => refuse(req, res, code, message, headers));
 
