@@ -7,7 +7,7 @@ import ComplexityPlugin from '@pothos/plugin-complexity';
 import { GraphQLError } from './graphql-js.ts';
 import type PrismaTypes from '../src/generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../src/generated/pothos-prisma-types.ts';
-import { roleAtLeast } from '../src/domain/users.ts';
+import { type Scope, scopesOf } from '../src/auth/scopes.ts';
 import type { GraphQLContext, SignedInContext } from './context.ts';
 
 /** Hard cap on any page size; larger `first`/`last` values are clamped, not rejected. */
@@ -19,7 +19,7 @@ export const builder = new SchemaBuilder<{
   // Role scopes are "at least": owner > admin > analyst > viewer > agent (see schema/types/user.ts for who may do
   // what). `member` is viewer and above, so every field stays closed to agent users unless it says `signedIn`:
   // only the fields an agent may use (their own calls, disputes, session) do, and they narrow the data themselves.
-  AuthScopes: { signedIn: boolean; member: boolean; analyst: boolean; admin: boolean; owner: boolean };
+  AuthScopes: Record<Scope, boolean>;
   AuthContexts: {
     signedIn: SignedInContext;
     member: SignedInContext;
@@ -42,16 +42,8 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,
-    authScopes: (ctx) => {
-      const role = ctx.session?.user.role;
-      return {
-        signedIn: !!role,
-        member: !!role && roleAtLeast(role, 'viewer'),
-        analyst: !!role && roleAtLeast(role, 'analyst'),
-        admin: !!role && roleAtLeast(role, 'admin'),
-        owner: role === 'owner',
-      };
-    },
+    // The same scopes gate the app's HTTP routes (src/auth/scopes.ts).
+    authScopes: (ctx) => scopesOf(ctx.session?.user.role),
     // A GraphQLError passes yoga's error masking, so clients see a stable code instead of "Unexpected error".
     unauthorizedError: (_parent, ctx) =>
       ctx.session

@@ -562,6 +562,40 @@ describe('report queries', () => {
       await svc.stop();
     }
   });
+
+  it('refuses an agent user every report CSV, as the GraphQL report fields refuse them', async () => {
+    const svc = await startTestService(t);
+    try {
+      const agentUser = await signedIn(svc.app.db, acme.account.id, 'agent');
+      await svc.app.db.user.update({ where: { id: agentUser.userId }, data: { agentId: ana.id } });
+      const qs = `from=${FILTER.from}&to=${FILTER.to}`;
+      for (const table of [
+        'trend',
+        'agents',
+        'campaigns',
+        'criteria',
+        'distribution',
+        'topics',
+        'sentiment',
+        'disputes',
+      ]) {
+        const r = await fetch(`${svc.url}/api/reports/${table}.csv?${qs}`, { headers: agentUser.headers() });
+        expect(r.status, table).toBe(403);
+        expect(r.headers.get('content-type'), table).toContain('application/json');
+        expect(await r.text(), table).not.toContain('Luis');
+      }
+      const gql = await fetch(`${svc.url}/graphql`, {
+        method: 'POST',
+        headers: { ...agentUser.headers(), 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: `{ reportAgents(filter: { from: "${FILTER.from}", to: "${FILTER.to}" }) { __typename } }`,
+        }),
+      });
+      expect((await gql.json()).errors[0].extensions.code).toBe('FORBIDDEN');
+    } finally {
+      await svc.stop();
+    }
+  });
 });
 
 describe('sentiment report', () => {

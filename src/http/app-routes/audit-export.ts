@@ -6,7 +6,7 @@ import type { AppContext } from '../../app/context.ts';
 import { type AuditFilter, auditEntries, parseAuditActions } from '../../domain/audit-query.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { safeText } from '../../export/csv-safe.ts';
-import { FILE_RESPONSE_HEADERS, sendDomainError, sendError } from '../respond.ts';
+import { FILE_RESPONSE_HEADERS, sendDomainError } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
 import { requireSession } from './auth.ts';
 import { contentDisposition } from './content-disposition.ts';
@@ -34,9 +34,8 @@ function filterFromQuery(q: URLSearchParams): AuditFilter {
  */
 export function auditExportRoute(app: AppContext): Route {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res);
+    const session = await requireSession(app, req, res, 'owner');
     if (!session) return;
-    if (session.user.role !== 'owner') return sendError(res, 'forbidden', 'Only owners read the audit log.');
     let filter: AuditFilter;
     try {
       filter = filterFromQuery(rc.url.searchParams);

@@ -22,7 +22,7 @@ import { isClientGone } from './streams.ts';
  */
 export function exportRoute(app: AppContext): Route {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res);
+    const session = await requireSession(app, req, res, 'signedIn');
     if (!session) return;
     const { accountId } = session.user;
     let filter: ReturnType<typeof filterFromQuery>;

@@ -19,7 +19,7 @@ import { isClientGone } from './streams.ts';
  */
 export function recordingRoute(app: AppContext): Route {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res);
+    const session = await requireSession(app, req, res, 'signedIn');
     if (!session) return;
     const id = rc.params.id ?? '';
     const call = isUuid(id)

@@ -13,12 +13,13 @@ const PATH = /^\/api\/reports\/([a-z]+)\.csv$/;
 
 /**
  * GET /api/reports/<trend|agents|campaigns|criteria|distribution|topics|sentiment|disputes>.csv?<ReportFilter fields>&interval=
- * — a dashboard table as CSV, for any role, scoped to the session's account. The tables come from
+ * — a dashboard table as CSV, for viewers and above (the `member` scope of the GraphQL report fields;
+ * agent users are refused, as `reportAgents` refuses them), scoped to the session's account. The tables come from
  * the rollups (a few hundred rows), so the file is built whole rather than streamed.
  */
 export function reportExportRoute(app: AppContext): Route {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res);
+    const session = await requireSession(app, req, res, 'member');
     if (!session) return;
     const table = PATH.exec(rc.url.pathname)?.[1] ?? '';
     let csv: string;

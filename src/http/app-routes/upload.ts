@@ -8,7 +8,7 @@ import { ClientGone, type ReceivedForm, receiveForm } from '../../intake/multipa
 import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from '../../upload/manual-upload.ts';
 import { sendDomainError, sendErrorAndClose, sendJson } from '../respond.ts';
 import type { RequestContext, Route } from '../server.ts';
-import { requireSession, requireWrite, UPLOAD_ROLES } from './auth.ts';
+import { requireSession, requireWrite } from './auth.ts';
 
 /**
  * POST /api/uploads — the app's manual upload: up to 20 `file` parts plus fields that apply to
@@ -17,8 +17,8 @@ import { requireSession, requireWrite, UPLOAD_ROLES } from './auth.ts';
  */
 export function uploadRoute(app: AppContext): Route {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, { close: true });
-    if (!session || !requireWrite(req, res, session, UPLOAD_ROLES)) return;
+    const session = await requireSession(app, req, res, 'signedIn', { close: true });
+    if (!session || !requireWrite(req, res, session, 'analyst')) return;
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
       return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
     }
