@@ -43,7 +43,13 @@ if (service.url) log.info(`Escucha is running: web app ${config.publicUrl}  ·  
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
-    if (stopping) process.exit(1);
+    if (stopping) {
+      // A second Ctrl-C is a person who wants out now. A second SIGTERM is a process manager (or a
+      // wrapper) repeating itself: the drain goes on, bounded by SHUTDOWN_GRACE_SECONDS.
+      if (signal === 'SIGINT') process.exit(1);
+      log.info({ signal }, 'already shutting down');
+      return;
+    }
     stopping = true;
     log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
     await service.close();

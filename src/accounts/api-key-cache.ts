@@ -28,11 +28,11 @@ export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly feed: ChangeFeed;
 
-  constructor(
-    private readonly db: Db,
-    connectionString: string,
-    private readonly log: Logger,
-  ) {
+  private readonly db: Db;
+  private readonly log: Logger;
+  constructor(db: Db, connectionString: string, log: Logger) {
+    this.db = db;
+    this.log = log;
     this.feed = new ChangeFeed(connectionString, API_KEY_CHANGED_CHANNEL, log, {
       onChange: (hash) => this.invalidate(hash || undefined),
       onReset: () => this.entries.clear(),

@@ -34,11 +34,14 @@ function rnnoise(): Promise<RnnoiseModule> {
  * so its noise estimate carries over from one speech chunk to the next. Call `close` when done.
  */
 export class Denoiser {
-  private constructor(
-    private readonly mod: RnnoiseModule,
-    private state: number,
-    private readonly buffer: number,
-  ) {}
+  private readonly mod: RnnoiseModule;
+  private state: number;
+  private readonly buffer: number;
+  private constructor(mod: RnnoiseModule, state: number, buffer: number) {
+    this.mod = mod;
+    this.state = state;
+    this.buffer = buffer;
+  }
 
   static async create(): Promise<Denoiser> {
     const mod = await rnnoise();

@@ -54,11 +54,9 @@ export class SessionCache {
   private readonly feed: ChangeFeed;
   private forgotten = 0;
 
-  constructor(
-    connectionString: string,
-    log: Logger,
-    private readonly slideStepMs: number,
-  ) {
+  private readonly slideStepMs: number;
+  constructor(connectionString: string, log: Logger, slideStepMs: number) {
+    this.slideStepMs = slideStepMs;
     this.feed = new ChangeFeed(connectionString, SESSION_CHANGED_CHANNEL, log, {
       onChange: (payload) => this.drop(payload),
       onReset: () => this.entries.clear(),

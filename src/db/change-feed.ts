@@ -22,12 +22,15 @@ export class ChangeFeed {
   live = false;
   changes = 0;
 
-  constructor(
-    private readonly connectionString: string,
-    private readonly channel: string,
-    private readonly log: Logger,
-    private readonly handlers: ChangeFeedHandlers,
-  ) {
+  private readonly connectionString: string;
+  private readonly channel: string;
+  private readonly log: Logger;
+  private readonly handlers: ChangeFeedHandlers;
+  constructor(connectionString: string, channel: string, log: Logger, handlers: ChangeFeedHandlers) {
+    this.connectionString = connectionString;
+    this.channel = channel;
+    this.log = log;
+    this.handlers = handlers;
     if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
   }
 

@@ -106,12 +106,12 @@ export const kindOf = (code: ErrorCode): ErrorKind => ERRORS[code].kind;
 
 /** An expected failure a user can fix; `code` is stable and machine-readable. */
 export class DomainError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
+    this.code = code;
+    this.details = details;
     this.name = 'DomainError';
   }
 

@@ -66,7 +66,10 @@ const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 class CompressedCache {
   private entries = new Map<string, Buffer>();
   private bytes = 0;
-  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+  private readonly maxBytes: number;
+  constructor(maxBytes = 64 * 1024 * 1024) {
+    this.maxBytes = maxBytes;
+  }
   async get(file: string, version: string, encoding: Encoding): Promise<Buffer> {
     const key = `${encoding}:${file}:${version}`;
     const hit = this.entries.get(key);

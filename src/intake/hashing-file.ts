@@ -28,12 +28,14 @@ export class HashingFileWriter extends Writable {
   private afterWrite: (() => void) | null = null;
   private writing = false;
 
-  constructor(
-    private readonly path: string,
-    private readonly headBytes: number,
-    private readonly maxBytes?: number,
-  ) {
+  private readonly path: string;
+  private readonly headBytes: number;
+  private readonly maxBytes?: number;
+  constructor(path: string, headBytes: number, maxBytes?: number) {
     super({ highWaterMark: FILE_WRITE_BUFFER_BYTES });
+    this.path = path;
+    this.headBytes = headBytes;
+    this.maxBytes = maxBytes;
   }
 
   /** The sha256 (hex) of the kept bytes: read once, after 'finish'. */

@@ -24,7 +24,10 @@ export function reportIntakeOutcome(log: Logger, route: string, o: IntakeOutcome
  */
 export class StorageAlert {
   private raised = false;
-  constructor(private readonly log: Logger) {}
+  private readonly log: Logger;
+  constructor(log: Logger) {
+    this.log = log;
+  }
   fault(err: unknown, context: Record<string, unknown> = {}): void {
     if (this.raised) return;
     this.raised = true;

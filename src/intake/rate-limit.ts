@@ -33,11 +33,9 @@ export class IntakeRateLimit {
   private readonly blockedUntil = new Map<string, number>();
   private readonly durationMs: number;
 
-  constructor(
-    db: Db,
-    private readonly points: number,
-    durationSeconds = 60,
-  ) {
+  private readonly points: number;
+  constructor(db: Db, points: number, durationSeconds = 60) {
+    this.points = points;
     this.durationMs = durationSeconds * 1000;
     this.standalone = sharedLimiter(db, { keyPrefix: 'intake', points, duration: durationSeconds });
   }
@@ -100,10 +98,12 @@ export class IntakeRateLimit {
 export class RequestCount {
   counted = false;
 
-  constructor(
-    private readonly limit: IntakeRateLimit,
-    readonly accountId: string,
-  ) {}
+  private readonly limit: IntakeRateLimit;
+  readonly accountId: string;
+  constructor(limit: IntakeRateLimit, accountId: string) {
+    this.limit = limit;
+    this.accountId = accountId;
+  }
 
   /** The CTE that counts this request inside another statement (then `settle` its row). */
   sql(now: number): Prisma.Sql {

@@ -31,10 +31,12 @@ export class CallUpdatesHub {
   private retryTimer: NodeJS.Timeout | null = null;
   private retryMs = 500;
 
-  constructor(
-    private readonly connectionString: string,
-    private readonly log: Logger,
-  ) {}
+  private readonly connectionString: string;
+  private readonly log: Logger;
+  constructor(connectionString: string, log: Logger) {
+    this.connectionString = connectionString;
+    this.log = log;
+  }
 
   /** Resolves once notifications are being received (used by tests to avoid racing the LISTEN). */
   async listening(): Promise<void> {

@@ -297,11 +297,13 @@ class DenoiseGate {
   private readonly held: Chunk[][];
   used = false;
 
-  constructor(
-    private readonly mode: DenoiseMode,
-    private readonly meters: SnrMeter[],
-    private readonly log: TranscribeOptions['logger'],
-  ) {
+  private readonly mode: DenoiseMode;
+  private readonly meters: SnrMeter[];
+  private readonly log: TranscribeOptions['logger'];
+  constructor(mode: DenoiseMode, meters: SnrMeter[], log: TranscribeOptions['logger']) {
+    this.mode = mode;
+    this.meters = meters;
+    this.log = log;
     this.denoisers = meters.map(() => (mode === 'off' ? null : undefined));
     this.held = meters.map(() => []);
   }

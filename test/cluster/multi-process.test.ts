@@ -45,7 +45,7 @@ const problems: string[] = [];
 /** Starts `src/main.ts --role <role>` and resolves once it says it is ready (its pino log on stdout). */
 function startProcess(role: 'api' | 'worker', env: Record<string, string>): Promise<Proc> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `escucha-${role}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', role], {
+  const child = spawn(process.execPath, ['src/main.ts', '--role', role], {
     cwd: repoRoot,
     env: { ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -53,7 +53,10 @@ export class Browser {
   cookie: string | null = null;
   csrf: string | null = null;
 
-  constructor(readonly url: string) {}
+  readonly url: string;
+  constructor(url: string) {
+    this.url = url;
+  }
 
   async gql<T = any>(
     query: string,

@@ -69,7 +69,7 @@ it('as root, a DATA_DIR inside a private folder (mode 700, like /root) stops `np
   expect(process.getuid?.()).toBe(0); // the machines this runs on (and CI) run as root
   const home = path.join(tempDir(), 'root-like');
   mkdirSync(home, { mode: 0o700 });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['src/main.ts'], {
     cwd: repoRoot,
     env: env(path.join(home, 'escucha', '.data'), { LOG_LEVEL: 'fatal' }),
   });

@@ -176,7 +176,7 @@ describe('failure paths', () => {
     });
     expect(r.status).toBe(201);
 
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'worker'], {
+    const child = spawn(process.execPath, ['src/main.ts', '--role', 'worker'], {
       env: { ...process.env, ...envOf(api), WORKER_STALE_SECONDS: '4', LOG_LEVEL: 'silent' },
       stdio: 'ignore',
     });

@@ -93,6 +93,9 @@ describe('graceful shutdown on SIGTERM', () => {
 
     svc.child.kill('SIGTERM');
     await svc.waitForLog((l) => l.msg === 'shutting down');
+    // A process manager that repeats its SIGTERM does not cut the upload: only a second SIGINT would.
+    svc.child.kill('SIGTERM');
+    await svc.waitForLog((l) => l.msg === 'already shutting down');
     const refused = await fetch(`${svc.url}/healthz`).then(
       () => 'answered',
       (e) => e.cause?.code,

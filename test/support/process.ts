@@ -15,9 +15,21 @@ export interface ServiceProcess {
   stderr(): string;
 }
 
-/** `npm start`'s entry point (src/main.ts) as a real child process, with JSON logs on stdout. */
-export async function startServiceProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+/**
+ * What `npm start` runs (`exec node src/main.ts`: Node strips the types itself, so the service is the
+ * process that gets the signals) as a real child process, with JSON logs on stdout.
+ */
+export async function startServiceProcess(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  opts: { npmScript?: string } = {},
+): Promise<ServiceProcess> {
+  // With `npmScript`, the exact command the docs tell operators to run (`npm run start:api` …): the
+  // child is npm itself, as a process manager would see it.
+  const [command, argv] = opts.npmScript
+    ? ['npm', ['run', '--silent', opts.npmScript, ...(args.length ? ['--', ...args] : [])]]
+    : [process.execPath, ['src/main.ts', ...args]];
+  const child = spawn(command, argv, {
     cwd: repoRoot,
     env: { LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
