@@ -18,6 +18,8 @@ export interface ContactCentreLexicon {
   negators: readonly string[];
   /** The next sentiment word counts this many times as much. */
   intensifiers: Record<string, number>;
+  /** "but": what follows outweighs what came before (VADER's rule). */
+  contrast: readonly string[];
 }
 
 export const EN: ContactCentreLexicon = {
@@ -80,6 +82,10 @@ export const EN: ContactCentreLexicon = {
     dropping: -1,
     mistakes: -2,
     wrong: -2,
+    nightmare: -3,
+    // An agent putting things right.
+    replacement: 1,
+    goodwill: 2,
   },
   phrases: {
     'stopped working': -3,
@@ -100,6 +106,8 @@ export const EN: ContactCentreLexicon = {
     'waste of time': -3,
     'good enough': 2,
     "can't believe": -2,
+    'make sure': 2,
+    'managed to': 2,
   },
   negators: [
     'not',
@@ -141,6 +149,7 @@ export const EN: ContactCentreLexicon = {
     bit: 0.7,
     slightly: 0.7,
   },
+  contrast: ['but', 'however'],
 };
 
 export const ES: ContactCentreLexicon = {
@@ -234,6 +243,9 @@ export const ES: ContactCentreLexicon = {
     error: -2,
     errores: -2,
     desgracia: -2,
+    pesadilla: -3,
+    lamentablemente: -2,
+    conforme: 2,
   },
   phrases: {
     'por favor': 0,
@@ -259,8 +271,14 @@ export const ES: ContactCentreLexicon = {
     'de gran ayuda': 3,
     'buena noticia': 3,
     'buen día': 1,
+    'me aseguro de que': 2,
+    'me encargo de que': 2,
+    'le he abonado': 2,
+    'he conseguido': 2,
+    // A negator whose reach starts after it: "no creo que eso esté bien".
+    'no creo que': 0,
   },
-  negators: ['no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin', 'nadie', 'ningún', 'ninguna'],
+  negators: ['no-creo-que', 'no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin', 'nadie', 'ningún', 'ninguna'],
   intensifiers: {
     muy: 1.3,
     mucho: 1.3,
@@ -271,4 +289,5 @@ export const ES: ContactCentreLexicon = {
     super: 1.3,
     poco: 0.7,
   },
+  contrast: ['pero', 'aunque'],
 };
