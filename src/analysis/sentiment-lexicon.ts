@@ -20,6 +20,8 @@ export interface ContactCentreLexicon {
   intensifiers: Record<string, number>;
   /** "but": what follows outweighs what came before (VADER's rule). */
   contrast: readonly string[];
+  /** Negation does not reach past these ("it doesn't work and I'm fed up"), nor past a contrast. */
+  conjunctions: readonly string[];
 }
 
 export const EN: ContactCentreLexicon = {
@@ -86,6 +88,8 @@ export const EN: ContactCentreLexicon = {
     // An agent putting things right.
     replacement: 1,
     goodwill: 2,
+    discount: 1,
+    supposedly: -1,
   },
   phrases: {
     'stopped working': -3,
@@ -150,6 +154,7 @@ export const EN: ContactCentreLexicon = {
     slightly: 0.7,
   },
   contrast: ['but', 'however'],
+  conjunctions: ['and', 'because', 'so'],
 };
 
 export const ES: ContactCentreLexicon = {
@@ -246,6 +251,7 @@ export const ES: ContactCentreLexicon = {
     pesadilla: -3,
     lamentablemente: -2,
     conforme: 2,
+    descuento: 1,
   },
   phrases: {
     'por favor': 0,
@@ -275,6 +281,8 @@ export const ES: ContactCentreLexicon = {
     'me encargo de que': 2,
     'le he abonado': 2,
     'he conseguido': 2,
+    'hoy mismo': 1,
+    'se supone que': -1,
     // A negator whose reach starts after it: "no creo que eso esté bien".
     'no creo que': 0,
   },
@@ -290,4 +298,5 @@ export const ES: ContactCentreLexicon = {
     poco: 0.7,
   },
   contrast: ['pero', 'aunque'],
+  conjunctions: ['y', 'e', 'porque'],
 };

@@ -53,8 +53,8 @@ export interface SentenceReading extends SentimentScore {
   courtesy: boolean;
 }
 
-/** A negator reaches this many tokens ahead ("not at all happy" is three). */
-const NEGATION_WINDOW = 3;
+/** A negator reaches this many tokens ahead ("haven't given me any solution" is four), within its clause. */
+const NEGATION_WINDOW = 4;
 /** "not good" is less negative than "bad" is: VADER's factor. */
 const NEGATION_FACTOR = -0.74;
 /** VADER's normalisation x / √(x² + α): +2 (one "thanks") ≈ 0.46, +6 ≈ 0.84. */
@@ -189,6 +189,11 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       continue;
     }
     const act = data.actValue.get(token);
+    if (act !== undefined && token === `${ACT_PREFIX}agreement` && negators.has(tokens[i - 1] ?? '')) {
+      // "no me parece bien": agreement denied is disagreement.
+      values.push(act * NEGATION_FACTOR);
+      continue;
+    }
     if (act !== undefined) {
       if (token === `${ACT_PREFIX}empathy`) empathy = sawCourtesy = true;
       if (token === `${ACT_PREFIX}ritual`) sawCourtesy = true;
@@ -206,6 +211,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     for (let j = i - 1; j >= Math.max(0, i - NEGATION_WINDOW); j--) {
       const before = tokens[j]!;
       if (before === BOUNDARY || before.startsWith(ACT_PREFIX)) break;
+      if (lexicon.conjunctions.includes(before) || lexicon.contrast.includes(before)) break;
       if (negators.has(before)) {
         value *= NEGATION_FACTOR;
         break;
