@@ -173,6 +173,8 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:same thing|same problem|same issue)',
       "(?:haven't|have not|hasn't) (?:had|got|received)",
       'dead again',
+      // An outage: "my internet has been down since Monday".
+      "(?:is|was|been|went|goes|gone|keeps going|it's|it's been) (?:completely )?down",
       '(?:went|gone|goes) up',
       "(?:i|we) (?:didn't|did not|never) (?:order|ask for|agree to|sign up)",
       "(?:it's|it is|that's|that is) not (?:good enough|acceptable|fair|right|ok|okay|what i)",
