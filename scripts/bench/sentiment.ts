@@ -144,6 +144,24 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
   }
 }
 
+// The earlier general set (issue 14: 155 lines a language, one label each, no classes), kept as a
+// check that the contact-centre rules did not cost plain sentences anything.
+if (args.half === undefined) {
+  console.log('\nEarlier general set (scripts/bench/sentiment-<lang>[-holdout].tsv), share of labels matched:');
+  for (const file of ['sentiment-en.tsv', 'sentiment-en-holdout.tsv', 'sentiment-es.tsv', 'sentiment-es-holdout.tsv']) {
+    const language: SentimentLanguage = file.includes('-es') ? 'es' : 'en';
+    const rows = readFileSync(path.join(import.meta.dirname, file), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => l.split('\t') as [SentimentLabel, string]);
+    const share = (plain: boolean) =>
+      `${((100 * rows.filter(([gold, text]) => scoreText(text, language, { plain }).label === gold).length) / rows.length).toFixed(1)} %`;
+    console.log(
+      `  ${file.padEnd(26)} ${String(rows.length).padStart(4)} lines  Escucha ${share(false)}  plain ${share(true)}`,
+    );
+  }
+}
+
 if (halves.includes('holdout'))
   console.log(
     `\nGoals on the held-out half: ≥ ${GOAL_ACCEPTED * 100} % accepted and no flip on ${NO_FLIP_CLASSES.join(', ')} — ${

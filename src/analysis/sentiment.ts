@@ -174,6 +174,8 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
   const tokens = tokenize(text, data);
   const { lexicon, labels, negators } = data;
   const values: number[] = [];
+  /** Which entries of `values` are speech acts: they decide the direction (see below). */
+  const isAct: boolean[] = [];
   let contrastAt = -1;
   let empathy = false;
   let sawCourtesy = false;
@@ -192,6 +194,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     if (act !== undefined && token === `${ACT_PREFIX}agreement` && negators.has(tokens[i - 1] ?? '')) {
       // "no me parece bien": agreement denied is disagreement.
       values.push(act * NEGATION_FACTOR);
+      isAct[values.length - 1] = true;
       continue;
     }
     if (act !== undefined) {
@@ -199,6 +202,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       if (token === `${ACT_PREFIX}ritual`) sawCourtesy = true;
       // After "I'm sorry" the customer's trouble is being acknowledged, not complained about.
       values.push(empathy && token === `${ACT_PREFIX}complaint` ? 0 : act);
+      isAct[values.length - 1] = true;
       continue;
     }
     let value = labels.get(token) ?? 0;
@@ -222,10 +226,16 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     if (empathy && value < 0) value = 0;
     values.push(value);
   }
-  const raw = values.reduce(
-    (sum, v, i) => sum + (contrastAt < 0 ? v : i < contrastAt ? v * BEFORE_CONTRAST : v * AFTER_CONTRAST),
-    0,
-  );
+  const weight = (i: number) => (contrastAt < 0 ? 1 : i < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST);
+  let acts = 0;
+  let words = 0;
+  values.forEach((v, i) => {
+    if (isAct[i]) acts += v * weight(i);
+    else words += v * weight(i);
+  });
+  // Speech acts before words: when the acts point one way, the words can strengthen or soften the
+  // reading but not turn it round ("supposedly the best deal, and I'm paying more" stays a complaint).
+  const raw = acts > 0 ? Math.max(acts + words, acts / 2) : acts < 0 ? Math.min(acts + words, acts / 2) : words;
   return { raw, courtesy: sawCourtesy && raw === 0 };
 }
 
