@@ -4,7 +4,7 @@
 // job catalog from workers (workers/jobs.ts, the contract between producers and tasks), and
 // src/service the worker role (workers/start.ts). Type-only imports count: a
 // cycle of types still makes two areas change together. Fix one by moving the shared piece down,
-// or by injecting it from the entry point (see README, Development).
+// or by injecting it from the entry point (see docs/development/architecture.md).
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 
 const ROOTS = ['src', 'schema', 'workers', 'scripts'];

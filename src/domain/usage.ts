@@ -3,7 +3,7 @@ import { DomainError } from './errors.ts';
 
 const MB = 1_048_576;
 
-/** One minute per started megabyte, at least one (PRODUCT.md: reservation at creation). */
+/** One minute per started megabyte, at least one (docs/api/product-decisions.md: reservation at creation). */
 export function minutesForBytes(bytes: number): number {
   return Math.max(1, Math.ceil(bytes / MB));
 }

@@ -113,7 +113,7 @@ function toCsvRow(r: ExportRecord, publicUrl: string): CsvRow {
     safeText(r.customer_name),
     safeText(r.language),
     r.duration_seconds == null ? null : Math.round(r.duration_seconds * 10) / 10,
-    // PRODUCT.md: the analyzed view also lists transcribed calls, marked as not analyzed.
+    // docs/api/product-decisions.md: the analyzed view also lists transcribed calls, marked as not analyzed.
     r.status === 'transcribed' ? 'transcribed (not analyzed)' : r.status,
     r.score,
     safeText(r.topic),

@@ -46,7 +46,7 @@ export type DenoiseMode = 'auto' | 'on' | 'off';
 
 /**
  * Off by default: bench:asr measured RNNoise costing words at every SNR it was tried on (clean, and
- * telephone pink noise at 10, 5 and 0 dB; README, bench:asr). Moonshine copes with noise better than with
+ * telephone pink noise at 10, 5 and 0 dB; docs/benchmarks/asr.md). Moonshine copes with noise better than with
  * the distortion the suppressor leaves, so the stage stays available (ASR_DENOISE) but does not run.
  */
 export const DEFAULT_DENOISE: DenoiseMode = 'off';

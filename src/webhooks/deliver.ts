@@ -9,7 +9,7 @@ import { WEBHOOK_TEST } from './payload.ts';
 import { countWebhookAttempt } from '../health/metrics.ts';
 import { retryAfterMs, sendWebhook, type SendOutcome } from './send.ts';
 
-/** Waits after each failed automatic attempt (PRODUCT.md); after the last, the delivery fails. */
+/** Waits after each failed automatic attempt (docs/api/product-decisions.md); after the last, the delivery fails. */
 export const DELIVERY_SCHEDULE_MS: readonly number[] = [
   5_000,
   5 * 60_000,

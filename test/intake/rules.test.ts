@@ -1,4 +1,4 @@
-// One test per rule of the intake document (§2, §4, §5, §7) and PRODUCT.md's intake decisions.
+// One test per rule of the intake document (§2, §4, §5, §7) and docs/api/product-decisions.md's intake decisions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/domain/agents.ts';
 import { createCampaign, setCampaignArchived } from '../../src/domain/campaigns.ts';

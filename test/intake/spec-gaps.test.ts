@@ -1,4 +1,4 @@
-// Rules of the intake document (../shared/spec/000_39f1f6aeb7837f7f.txt) that no other test
+// Rules of the intake document (docs/api/intake-document.txt) that no other test
 // asserted, found by the spec audit of lane-audit. Each test names the section it checks.
 import net from 'node:net';
 import type { JobHelpers } from 'graphile-worker';
