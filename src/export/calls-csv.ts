@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
-import { callFilterWhere } from '../domain/calls-filter.ts';
-import type { CallFilter } from '../domain/calls-query.ts';
+import { callFilterWhere } from '../calls/calls-filter.ts';
+import type { CallFilter } from '../calls/calls-query.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { safeText } from './csv-safe.ts';
 

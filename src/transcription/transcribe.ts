@@ -29,7 +29,7 @@ export interface TranscribeOptions {
   denoise?: DenoiseMode;
   /**
    * Mono recordings: tell two voices apart (src/audio/diarize.ts). The voice heard first becomes the
-   * agent; callers that decide otherwise swap afterwards (src/domain/mono-speakers.ts). Default off.
+   * agent; callers that decide otherwise swap afterwards (src/accounts/mono-speakers.ts). Default off.
    */
   diarize?: boolean | DiarizeOptions;
 }

@@ -10,7 +10,7 @@ import { enCustomerSupport } from '../../src/analysis/index.ts';
 import { decodeAudio } from '../../src/audio/decode.ts';
 import { audioQuality } from '../../src/audio/snr.ts';
 import { encodeWav } from '../../src/audio/wav.ts';
-import { templatePhrases } from '../../src/domain/vocabulary.ts';
+import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 import { speak } from '../fixtures/audio.ts';
