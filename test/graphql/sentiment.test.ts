@@ -1,6 +1,8 @@
 // Sentiment (issue 14) through the analysis worker and the GraphQL API: a call whose customer starts
 // angry and ends thankful is analyzed, and the app reads a rising trend, a label per transcript line
 // and the "ends no worse than they started" criterion passed; the reports count the customer as ending better.
+// Issue 27: a rude agent behind a scripted greeting reads negative overall, and an agent's apologies
+// read neutral and leave their overall reading alone.
 import type { JobHelpers } from 'graphile-worker';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
