@@ -18,6 +18,10 @@ export interface ContactCentreLexicon {
   negators: readonly string[];
   /** The next sentiment word counts this many times as much. */
   intensifiers: Record<string, number>;
+  /** "but": what follows outweighs what came before (VADER's rule). */
+  contrast: readonly string[];
+  /** Negation does not reach past these ("it doesn't work and I'm fed up"), nor past a contrast. */
+  conjunctions: readonly string[];
 }
 
 export const EN: ContactCentreLexicon = {
@@ -80,6 +84,12 @@ export const EN: ContactCentreLexicon = {
     dropping: -1,
     mistakes: -2,
     wrong: -2,
+    nightmare: -3,
+    // An agent putting things right.
+    replacement: 1,
+    goodwill: 2,
+    discount: 1,
+    supposedly: -1,
   },
   phrases: {
     'stopped working': -3,
@@ -100,6 +110,8 @@ export const EN: ContactCentreLexicon = {
     'waste of time': -3,
     'good enough': 2,
     "can't believe": -2,
+    'make sure': 2,
+    'managed to': 2,
   },
   negators: [
     'not',
@@ -141,6 +153,8 @@ export const EN: ContactCentreLexicon = {
     bit: 0.7,
     slightly: 0.7,
   },
+  contrast: ['but', 'however'],
+  conjunctions: ['and', 'because', 'so'],
 };
 
 export const ES: ContactCentreLexicon = {
@@ -234,6 +248,10 @@ export const ES: ContactCentreLexicon = {
     error: -2,
     errores: -2,
     desgracia: -2,
+    pesadilla: -3,
+    lamentablemente: -2,
+    conforme: 2,
+    descuento: 1,
   },
   phrases: {
     'por favor': 0,
@@ -259,8 +277,16 @@ export const ES: ContactCentreLexicon = {
     'de gran ayuda': 3,
     'buena noticia': 3,
     'buen día': 1,
+    'me aseguro de que': 2,
+    'me encargo de que': 2,
+    'le he abonado': 2,
+    'he conseguido': 2,
+    'hoy mismo': 1,
+    'se supone que': -1,
+    // A negator whose reach starts after it: "no creo que eso esté bien".
+    'no creo que': 0,
   },
-  negators: ['no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin', 'nadie', 'ningún', 'ninguna'],
+  negators: ['no-creo-que', 'no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin', 'nadie', 'ningún', 'ninguna'],
   intensifiers: {
     muy: 1.3,
     mucho: 1.3,
@@ -271,4 +297,6 @@ export const ES: ContactCentreLexicon = {
     super: 1.3,
     poco: 0.7,
   },
+  contrast: ['pero', 'aunque'],
+  conjunctions: ['y', 'e', 'porque'],
 };

@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
+import { EN_ACTS, ES_ACTS, type SpeechAct } from './sentiment-acts.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
 
 export type SentimentLabel = 'negative' | 'neutral' | 'positive';
@@ -40,8 +41,20 @@ export interface CallSentiment {
 
 export type SentimentLanguage = 'en' | 'es';
 
-/** A negator reaches this many tokens ahead ("not at all happy" is three). */
-const NEGATION_WINDOW = 3;
+/** One utterance as the scorer read it. */
+export interface SentenceReading extends SentimentScore {
+  /**
+   * Only courtesy: an apology or an expression of empathy ("I'm sorry to hear that", "lamento las
+   * molestias") or a ritual salutation ("good morning, thank you for calling Acme") with nothing
+   * else that carries sentiment. It reads neutral and is left out of the speaker's and the call's
+   * overall reading: an agent who apologises is not marked down for it, and a scripted greeting
+   * does not make a rude agent read friendly.
+   */
+  courtesy: boolean;
+}
+
+/** A negator reaches this many tokens ahead ("haven't given me any solution" is four), within its clause. */
+const NEGATION_WINDOW = 4;
 /** "not good" is less negative than "bad" is: VADER's factor. */
 const NEGATION_FACTOR = -0.74;
 /** VADER's normalisation x / √(x² + α): +2 (one "thanks") ≈ 0.46, +6 ≈ 0.84. */
@@ -50,6 +63,11 @@ const NORMALIZATION_ALPHA = 15;
 const NEUTRAL_BAND = 0.05;
 /** Stands for punctuation between clauses: negation does not cross it ("No. It works now."). */
 const BOUNDARY = '|';
+/** VADER's "but" rule: what follows the contrast is what the speaker means ("sorry, but this is unacceptable"). */
+const BEFORE_CONTRAST = 0.5;
+const AFTER_CONTRAST = 1.5;
+/** A speech act stands in the token stream as `@<act>`: no lexicon word starts with "@". */
+const ACT_PREFIX = '@';
 
 const require = createRequire(import.meta.url);
 const engine = new Sentiment();
@@ -65,24 +83,6 @@ function phraseToken(phrase: string): string {
   return phrase.replaceAll(' ', '-');
 }
 
-function contactCentreStrategy(lexicon: ContactCentreLexicon) {
-  const negators = new Set(lexicon.negators);
-  return {
-    apply(tokens: string[], cursor: number, tokenScore: number): number {
-      let value = tokenScore;
-      const previous = tokens[cursor - 1];
-      if (previous !== undefined && lexicon.intensifiers[previous] !== undefined)
-        value *= lexicon.intensifiers[previous];
-      for (let i = cursor - 1; i >= Math.max(0, cursor - NEGATION_WINDOW); i--) {
-        const token = tokens[i]!;
-        if (token === BOUNDARY) break;
-        if (negators.has(token)) return value * NEGATION_FACTOR;
-      }
-      return value;
-    },
-  };
-}
-
 /** The library's own rule, as it applies to English: a negator immediately before flips the sign. */
 function plainStrategy(negators: readonly string[]) {
   const set = new Set(negators);
@@ -95,43 +95,148 @@ function plainStrategy(negators: readonly string[]) {
 
 const PLAIN_ES_NEGATORS = ['no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin'];
 
-let registered = false;
-/** Registers the languages once per process (the library keeps them in a module-level table). */
-function register(): void {
-  if (registered) return;
-  for (const [code, lexicon] of [
-    ['en', EN],
-    ['es', ES],
-  ] as const) {
-    const labels = baseLabels(code);
-    Object.assign(labels, lexicon.words);
-    for (const [phrase, value] of Object.entries(lexicon.phrases)) labels[phraseToken(phrase)] = value;
-    // A negator carries no sentiment of its own here (AFINN gives "no" −1).
-    for (const negator of lexicon.negators)
-      if (labels[negator] !== undefined && !(negator in lexicon.words)) labels[negator] = 0;
-    engine.registerLanguage(`${code}-cc`, { labels, scoringStrategy: contactCentreStrategy(lexicon) });
-  }
+interface CompiledLanguage {
+  lexicon: ContactCentreLexicon;
+  labels: Map<string, number>;
+  negators: Set<string>;
+  /** Longest first, so "no hay problema" wins over "problema". */
+  phrases: string[];
+  acts: { act: SpeechAct; value: number; pattern: RegExp }[];
+  actValue: Map<string, number>;
+}
+
+function compile(language: SentimentLanguage): CompiledLanguage {
+  const lexicon = language === 'en' ? EN : ES;
+  const labels = baseLabels(language);
+  Object.assign(labels, lexicon.words);
+  for (const [phrase, value] of Object.entries(lexicon.phrases)) labels[phraseToken(phrase)] = value;
+  // A negator carries no sentiment of its own here (AFINN gives "no" −1).
+  for (const negator of lexicon.negators) if (!(negator in lexicon.words)) labels[negator] = 0;
+  const rules = language === 'en' ? EN_ACTS : ES_ACTS;
+  return {
+    lexicon,
+    labels: new Map(Object.entries(labels)),
+    negators: new Set(lexicon.negators),
+    phrases: Object.keys(lexicon.phrases).sort((a, b) => b.length - a.length),
+    // Whole tokens only: the text is single-spaced, so a space (or an end) on each side is a word edge,
+    // which `\b` is not for accented letters.
+    acts: rules.flatMap((rule) =>
+      rule.patterns.map((p) => ({
+        act: rule.act,
+        value: rule.value,
+        pattern: new RegExp(`(?<=^| )(?:${p})(?= |$)`, 'g'),
+      })),
+    ),
+    actValue: new Map(rules.map((rule) => [`${ACT_PREFIX}${rule.act}`, rule.value])),
+  };
+}
+
+const compiled = new Map<SentimentLanguage, CompiledLanguage>();
+function languageData(language: SentimentLanguage): CompiledLanguage {
+  const known = compiled.get(language);
+  if (known) return known;
+  const data = compile(language);
+  compiled.set(language, data);
+  return data;
+}
+
+let plainRegistered = false;
+function registerPlain(): void {
+  if (plainRegistered) return;
   engine.registerLanguage('es-plain', { labels: baseLabels('es'), scoringStrategy: plainStrategy(PLAIN_ES_NEGATORS) });
-  registered = true;
+  plainRegistered = true;
 }
 
 export function sentimentLanguage(language: string | null | undefined): SentimentLanguage {
   return language?.toLowerCase().startsWith('es') ? 'es' : 'en';
 }
 
-/** Lower case, clause punctuation as a boundary token, phrases joined into one token. */
-function normalize(text: string, lexicon: ContactCentreLexicon): string {
-  let out = ` ${text
+/**
+ * Lower case, clause punctuation as a boundary token, then speech acts (longest construction wins
+ * by rule order: refusals before the words they contain) and lexicon phrases joined into one token.
+ */
+function tokenize(text: string, data: CompiledLanguage): string[] {
+  let out = text
     .toLowerCase()
     .replaceAll('’', "'")
     .replace(/[¿¡"“”()]/g, ' ')
     .replace(/[.,;:!?…]+/g, ` ${BOUNDARY} `)
     .replace(/\s+/g, ' ')
-    .trim()} `;
-  // Longest first, so "no hay problema" wins over "problema".
-  const phrases = Object.keys(lexicon.phrases).sort((a, b) => b.length - a.length);
-  for (const phrase of phrases) out = out.replaceAll(` ${phrase} `, ` ${phraseToken(phrase)} `);
-  return out.trim();
+    .trim();
+  for (const { act, pattern } of data.acts) out = out.replace(pattern, `${ACT_PREFIX}${act}`);
+  out = ` ${out} `;
+  for (const phrase of data.phrases) out = out.replaceAll(` ${phrase} `, ` ${phraseToken(phrase)} `);
+  return out.trim().split(' ');
+}
+
+/** AFINN-scale sum of an utterance, and whether it was courtesy only. */
+function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy: boolean } {
+  const tokens = tokenize(text, data);
+  const { lexicon, labels, negators } = data;
+  const values: number[] = [];
+  /** Which entries of `values` are speech acts: they decide the direction (see below). */
+  const isAct: boolean[] = [];
+  let contrastAt = -1;
+  let empathy = false;
+  let sawCourtesy = false;
+  for (const [i, token] of tokens.entries()) {
+    if (token === BOUNDARY) {
+      values.push(0);
+      continue;
+    }
+    if (lexicon.contrast.includes(token)) {
+      if (contrastAt < 0) contrastAt = i;
+      empathy = false;
+      values.push(0);
+      continue;
+    }
+    const act = data.actValue.get(token);
+    if (act !== undefined && token === `${ACT_PREFIX}agreement` && negators.has(tokens[i - 1] ?? '')) {
+      // "no me parece bien": agreement denied is disagreement.
+      values.push(act * NEGATION_FACTOR);
+      isAct[values.length - 1] = true;
+      continue;
+    }
+    if (act !== undefined) {
+      if (token === `${ACT_PREFIX}empathy`) empathy = sawCourtesy = true;
+      if (token === `${ACT_PREFIX}ritual`) sawCourtesy = true;
+      // After "I'm sorry" the customer's trouble is being acknowledged, not complained about.
+      values.push(empathy && token === `${ACT_PREFIX}complaint` ? 0 : act);
+      isAct[values.length - 1] = true;
+      continue;
+    }
+    let value = labels.get(token) ?? 0;
+    if (value === 0) {
+      values.push(0);
+      continue;
+    }
+    const previous = tokens[i - 1];
+    if (previous !== undefined && lexicon.intensifiers[previous] !== undefined) value *= lexicon.intensifiers[previous];
+    for (let j = i - 1; j >= Math.max(0, i - NEGATION_WINDOW); j--) {
+      const before = tokens[j]!;
+      if (before === BOUNDARY || before.startsWith(ACT_PREFIX)) break;
+      if (lexicon.conjunctions.includes(before) || lexicon.contrast.includes(before)) break;
+      if (negators.has(before)) {
+        value *= NEGATION_FACTOR;
+        break;
+      }
+    }
+    // "I understand how frustrating that must be", "my apologies, I gave you the wrong date": the
+    // speaker names the other's trouble or owns a mistake, up to a "but".
+    if (empathy && value < 0) value = 0;
+    values.push(value);
+  }
+  const weight = (i: number) => (contrastAt < 0 ? 1 : i < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST);
+  let acts = 0;
+  let words = 0;
+  values.forEach((v, i) => {
+    if (isAct[i]) acts += v * weight(i);
+    else words += v * weight(i);
+  });
+  // Speech acts before words: when the acts point one way, the words can strengthen or soften the
+  // reading but not turn it round ("supposedly the best deal, and I'm paying more" stays a complaint).
+  const raw = acts > 0 ? Math.max(acts + words, acts / 2) : acts < 0 ? Math.min(acts + words, acts / 2) : words;
+  return { raw, courtesy: sawCourtesy && raw === 0 };
 }
 
 function round3(value: number): number {
@@ -149,37 +254,48 @@ function fromRaw(raw: number): SentimentScore {
   return { label: labelOf(score), score: score === 0 ? 0 : score };
 }
 
+/** Reads one utterance: its score and whether it is courtesy only (see SentenceReading). */
+export function readText(text: string, language: SentimentLanguage): SentenceReading {
+  const { raw, courtesy } = rawScore(text, languageData(language));
+  return { ...fromRaw(raw), courtesy };
+}
+
 /**
  * Scores one utterance. `plain` is the library alone (its lexicon and one-word negation), kept
  * for the benchmark's baseline.
  */
 export function scoreText(text: string, language: SentimentLanguage, opts: { plain?: boolean } = {}): SentimentScore {
-  register();
   if (opts.plain) {
+    registerPlain();
     const tidy = text.replace(/[¿¡]/g, ' ');
     return fromRaw(engine.analyze(tidy, { language: language === 'en' ? 'en' : 'es-plain' }).score);
   }
-  const lexicon = language === 'en' ? EN : ES;
-  return fromRaw(engine.analyze(normalize(text, lexicon), { language: `${language}-cc` }).score);
+  const { label, score } = readText(text, language);
+  return { label, score };
 }
 
 function mean(values: readonly number[]): number | null {
   return values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
-function aggregate(scores: readonly number[]): SentimentScore | null {
-  const m = mean(scores);
-  if (m === null) return null;
+/**
+ * Mean of a speaker's (or everyone's) readings, leaving out courtesy-only lines: an apology is not
+ * a mood. Someone who only apologised reads neutral; null when they said nothing.
+ */
+function aggregate(readings: readonly SentenceReading[]): SentimentScore | null {
+  if (readings.length === 0) return null;
+  const m = mean(readings.filter((r) => !r.courtesy).map((r) => r.score)) ?? 0;
   const score = round3(m);
   return { label: labelOf(score), score: score === 0 ? 0 : score };
 }
 
-function speakerScores(segments: readonly Segment[], scores: readonly SentimentScore[], speaker: Segment['speaker']) {
+/** The readings of what `speaker` (or anyone, when undefined) said, in time order. */
+function spokenBy(segments: readonly Segment[], readings: readonly SentenceReading[], speaker?: Segment['speaker']) {
   return segments
-    .map((segment, i) => ({ segment, score: scores[i]!.score }))
-    .filter(({ segment }) => segment.speaker === speaker && segment.text.trim() !== '')
+    .map((segment, i) => ({ segment, reading: readings[i]! }))
+    .filter(({ segment }) => (speaker === undefined || segment.speaker === speaker) && segment.text.trim() !== '')
     .sort((a, b) => a.segment.start - b.segment.start)
-    .map(({ score }) => score);
+    .map(({ reading }) => reading);
 }
 
 /** Last third minus first third of the customer's turns (at least one turn each). */
@@ -194,20 +310,17 @@ export function trend(scores: readonly number[]): number | null {
 
 export function callSentiment(input: AnalysisInput): CallSentiment {
   const language = sentimentLanguage(input.language);
-  const segments = input.segments.map((s) => scoreText(s.text, language));
-  const spoken = input.segments
-    .map((s, i) => ({ s, score: segments[i]!.score }))
-    .filter(({ s }) => s.text.trim() !== '')
-    .map(({ score }) => score);
-  if (!speakersKnown(input)) {
-    return { segments, agent: null, customer: null, overall: aggregate(spoken), customer_trend: null };
-  }
-  const customer = speakerScores(input.segments, segments, 'customer');
+  const readings = input.segments.map((s) => readText(s.text, language));
+  // What is stored per segment: label and score (calls.sentiment keeps its shape).
+  const segments = readings.map(({ label, score }) => ({ label, score }));
+  const overall = aggregate(spokenBy(input.segments, readings));
+  if (!speakersKnown(input)) return { segments, agent: null, customer: null, overall, customer_trend: null };
+  const customer = spokenBy(input.segments, readings, 'customer');
   return {
     segments,
-    agent: aggregate(speakerScores(input.segments, segments, 'agent')),
+    agent: aggregate(spokenBy(input.segments, readings, 'agent')),
     customer: aggregate(customer),
-    overall: aggregate(spoken),
-    customer_trend: trend(customer),
+    overall,
+    customer_trend: trend(customer.filter((r) => !r.courtesy).map((r) => r.score)),
   };
 }

@@ -35,6 +35,71 @@ describe('segment sentiment', () => {
     expect(label('No problem, thanks.', 'en')).toBe('positive');
   });
 
+  // Issue 27: the speech act decides before the words in it do.
+  it('reads refusals as negative, whatever words they contain', () => {
+    for (const text of [
+      "That's not my problem.",
+      "Calm down. There's nothing I can do about it today.",
+      "I'm sorry, but there's nothing more I can do for you.",
+      "That's not my department, you'll have to call someone else.",
+    ])
+      expect(label(text, 'en'), text).toBe('negative');
+    for (const text of ['No es mi problema.', 'No puedo hacer nada.', 'Lo siento, pero no le puedo ayudar con eso.'])
+      expect(label(text, 'es'), text).toBe('negative');
+  });
+
+  it('reads apologies and empathy as courtesy: neutral, never negative', () => {
+    for (const text of [
+      "I'm sorry to hear that.",
+      'I apologize for the inconvenience.',
+      'I understand how frustrating that must be.',
+      "My apologies, I gave you the wrong date, that's my mistake.",
+    ])
+      expect(scoreText(text, 'en'), text).toEqual({ label: 'neutral', score: 0 });
+    for (const text of ['Lamento las molestias.', 'Entiendo perfectamente su frustración.', 'Disculpe la espera.'])
+      expect(scoreText(text, 'es'), text).toEqual({ label: 'neutral', score: 0 });
+    // A customer's "sorry, but" is still a complaint, and an apology does not hide what follows it.
+    expect(label("I'm sorry, but this is unacceptable.", 'en')).toBe('negative');
+    expect(label('Lo siento mucho, ya se lo he arreglado y funciona perfectamente.', 'es')).toBe('positive');
+  });
+
+  it('reads complaints and escalation threats as negative, even without a negative word', () => {
+    for (const text of [
+      'I want to speak to a manager.',
+      "If this isn't fixed today I'll cancel.",
+      "This is the third time I'm calling.",
+      'Thanks for nothing.',
+      "The solution you gave me didn't work.",
+    ])
+      expect(label(text, 'en'), text).toBe('negative');
+    for (const text of [
+      'Quiero hablar con un supervisor.',
+      'Si hoy no lo arreglan me doy de baja.',
+      'Es la tercera vez que llamo.',
+      'Gracias por nada.',
+      'Me dijeron que era gratis y me lo han cobrado.',
+    ])
+      expect(label(text, 'es'), text).toBe('negative');
+  });
+
+  it('reads thanks, agreement and reassurance as positive', () => {
+    for (const text of ['Thanks, that really helps.', 'Yes, that works for me.', 'No worries at all.', 'Deal.'])
+      expect(label(text, 'en'), text).toBe('positive');
+    for (const text of ['Se lo agradezco mucho.', 'Me parece bien.', 'No se preocupe.', 'Trato hecho.'])
+      expect(label(text, 'es'), text).toBe('positive');
+    // …and denied agreement as disagreement.
+    expect(label('No me parece bien.', 'es')).toBe('negative');
+  });
+
+  it('keeps information and questions neutral, and salutations courtesy', () => {
+    for (const text of ['Your contract ends on the fourteenth of March.', 'How much is the cancellation fee?'])
+      expect(label(text, 'en'), text).toBe('neutral');
+    for (const text of ['Le voy a poner en espera un momento.', '¿Cuánto tarda el reembolso?'])
+      expect(label(text, 'es'), text).toBe('neutral');
+    expect(label('Good morning, thank you for calling Acme, this is Laura.', 'en')).toBe('neutral');
+    expect(label('Buenas tardes, gracias por llamar, le atiende Marta.', 'es')).toBe('neutral');
+  });
+
   it('keeps scores within −1…1, neutral at 0', () => {
     const strong = scoreText('Terrible, awful, horrible, the worst service, I hate it, useless!', 'en');
     expect(strong.score).toBeGreaterThanOrEqual(-1);
@@ -60,7 +125,82 @@ const angryThenThankful = stereo([
   [37, 40, 'customer', 'Thank you so much, you have been really helpful.'],
 ]);
 
+// A rude agent behind a polite script (issue 27: read Positive +0.20 before).
+const rudeAgent = (language: 'en' | 'es') =>
+  language === 'en'
+    ? stereo([
+        [0, 3, 'agent', 'Good morning, thank you for calling Acme, this is Mark.'],
+        [4, 8, 'customer', 'Hi, my internet has been down since Monday.'],
+        [9, 11, 'agent', 'What is your account number?'],
+        [12, 14, 'customer', 'It is four five two one eight.'],
+        [15, 18, 'agent', "That's not my problem."],
+        [19, 22, 'customer', 'Can you at least give me a credit?'],
+        [23, 26, 'agent', "Calm down. There's nothing I can do about it today."],
+        [27, 30, 'customer', 'I want to speak to a manager.'],
+        [31, 34, 'agent', 'Thanks for calling, goodbye.'],
+      ])
+    : stereo(
+        [
+          [0, 3, 'agent', 'Buenos días, gracias por llamar a Acme, le atiende Marcos.'],
+          [4, 8, 'customer', 'Hola, no tengo internet desde el lunes.'],
+          [9, 11, 'agent', '¿Me dice su número de cliente?'],
+          [12, 14, 'customer', 'Cuatro cinco dos uno ocho.'],
+          [15, 18, 'agent', 'No es mi problema.'],
+          [19, 22, 'customer', '¿Me pueden hacer al menos un abono?'],
+          [23, 26, 'agent', 'Cálmese. Hoy no puedo hacer nada más.'],
+          [27, 30, 'customer', 'Quiero hablar con un supervisor.'],
+          [31, 34, 'agent', 'Gracias por llamar, adiós.'],
+        ],
+        undefined,
+        'es',
+      );
+
 describe('call sentiment', () => {
+  it.each(['en', 'es'] as const)('reads a rude agent as negative overall, greeting or not (%s)', (language) => {
+    const s = callSentiment(rudeAgent(language));
+    expect(s.agent?.label).toBe('negative');
+    expect(s.overall?.label).toBe('negative');
+  });
+
+  it.each([
+    [
+      'en',
+      [
+        "I'm so sorry to hear that.",
+        'I apologize for the inconvenience.',
+        'I understand how frustrating that must be.',
+      ],
+    ],
+    ['es', ['Lamento mucho lo sucedido.', 'Disculpe las molestias.', 'Entiendo lo frustrante que debe de ser.']],
+  ] as const)('does not count apologies against the agent (%s)', (language, apologies) => {
+    const fixed =
+      language === 'en' ? 'I have fixed it, it works perfectly now.' : 'Ya está arreglado, funciona perfectamente.';
+    const thanks = language === 'en' ? 'Thank you so much.' : 'Muchísimas gracias.';
+    const plain = stereo(
+      [
+        [0, 3, 'agent', fixed],
+        [4, 6, 'customer', thanks],
+      ],
+      undefined,
+      language,
+    );
+    const apologetic = stereo(
+      [
+        ...apologies.map((text, i): [number, number, 'agent', string] => [i * 2, i * 2 + 1, 'agent', text]),
+        [10, 13, 'agent', fixed],
+        [14, 16, 'customer', thanks],
+      ],
+      undefined,
+      language,
+    );
+    const withApologies = callSentiment(apologetic);
+    // Each apology line reads neutral, and the agent's overall reading is what it is without them.
+    expect(withApologies.segments.slice(0, 3).map((x) => x.label)).toEqual(['neutral', 'neutral', 'neutral']);
+    expect(withApologies.agent).toEqual(callSentiment(plain).agent);
+    expect(withApologies.agent?.label).toBe('positive');
+    expect(withApologies.overall).toEqual(callSentiment(plain).overall);
+  });
+
   it('rises for a customer who starts angry and ends thankful', () => {
     const s = callSentiment(angryThenThankful);
     expect(s.segments).toHaveLength(angryThenThankful.segments.length);

@@ -1,0 +1,434 @@
+/*
+ * Speech acts of a contact centre, read before single words (issue 27). A word list cannot see that
+ * "that's not my problem" refuses help ("not" + "problem" looks like relief), that "I apologize for
+ * the inconvenience" is the agent's courtesy rather than their bad mood, or that "I want to speak to
+ * a manager" is an escalation with no negative word in it. Each act below is a set of patterns over
+ * the normalised utterance (lower case, apostrophes straightened, clause punctuation as " | "); a
+ * match becomes one token worth `value` on AFINN's −5…+5 scale, which negation and intensifiers do
+ * not touch (the pattern already says what the negation means).
+ *
+ * Patterns are whole-token regular expressions: they are matched between spaces, so "\w" is not
+ * needed and accented Spanish letters work. Keep them about constructions, not about single lines.
+ */
+
+export type SpeechAct =
+  | 'refusal'
+  | 'rude'
+  | 'escalation'
+  | 'complaint'
+  | 'empathy'
+  | 'ritual'
+  | 'thanks'
+  | 'reassurance'
+  | 'agreement';
+
+export interface ActRule {
+  act: SpeechAct;
+  /**
+   * AFINN scale. Empathy and ritual are 0: they are courtesy, not mood (an utterance with nothing
+   * else is left out of the overall readings), and empathy also silences the mirrored negative words
+   * after it, up to a "but".
+   */
+  value: number;
+  patterns: readonly string[];
+}
+
+/** "I", "we" with an optional contraction: "i'm", "we're", "i am"… */
+const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
+/** A negated ability or will: "can't", "won't be able to", "am not going to", "'m not allowed to"… */
+const CANT =
+  "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to)";
+const HELP_VERB =
+  '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put)';
+
+export const EN_ACTS: readonly ActRule[] = [
+  {
+    // Salutations every call has: "good" in "good morning" says nothing about anyone's mood.
+    act: 'ritual',
+    value: 0,
+    patterns: [
+      'good (?:morning|afternoon|evening|night|day)',
+      '(?:thank you|thanks) for (?:calling|your call|contacting us|contacting|holding on)(?! me)(?: acme)?',
+      '(?:have|enjoy) a (?:good|nice|lovely|great|wonderful) (?:day|evening|weekend|afternoon|night|one)',
+      'take care',
+      '(?:good)?bye(?: now| bye)?',
+      'welcome to',
+    ],
+  },
+  {
+    act: 'reassurance',
+    value: 2,
+    patterns: [
+      'no (?:problem|problems|worries|bother|trouble)(?: at all)?',
+      'not a (?:problem|worry|bother)(?: at all)?',
+      "(?:it's|that's|it is|that is) not a (?:problem|bother)",
+      "(?:don't|do not) (?:you )?worry",
+      "(?:i|we) can't complain",
+      '(?:no|not any|any) complaints',
+      "(?:i|we) (?:don't|do not) mind",
+      "(?:don't|do not) hesitate",
+      '(?:not|nothing) (?:too |that |so )?bad',
+      "(?:it's|it is) not your fault",
+      'nothing wrong',
+      "(?:couldn't|could not|can't|cannot) be (?:happier|better|more pleased)",
+    ],
+  },
+  {
+    act: 'refusal',
+    value: -3,
+    patterns: [
+      `(?:not|isn't|is not|'s not) (?:really )?(?:my|our) (?:problem|fault|issue|concern|department|responsibility|job|area|decision)`,
+      "(?:not|isn't|is not|'s not) up to me",
+      'out of (?:my|our) hands',
+      `(?:there's |there is )?(?:nothing|not much|not a lot|no more|nothing more|nothing else|little)(?: more| else)?(?: that)? ${I} (?:can|could)(?: do| offer| say)?`,
+      `there's nothing to be done`,
+      `(?:there's |there is )?no way ${I} can`,
+      `${I} ${CANT}(?: really| just| actually)? ${HELP_VERB}`,
+      `${I} can't help(?: you)?`,
+      'not something (?:i|we) (?:can|could) (?:help|do|deal)',
+      "(?:that's|it's|that is|it is) (?:just )?(?:the |our )?(?:policy|rules)",
+      'the answer is no',
+      'end of story',
+      'take it up with',
+      '(?:sort|figure|work) (?:that|it|this) out yourself',
+      '(?:call|ring|phone|contact) (?:them|someone else|somebody else)(?: yourself)?',
+      "(?:you're|you are) not entitled",
+      "(?:don't|do not) know what you want me to do",
+      "we don't do",
+      'i refuse to',
+      "(?:i'm|i am) not paying",
+    ],
+  },
+  {
+    act: 'rude',
+    value: -3,
+    patterns: [
+      'calm down',
+      'relax',
+      '(?:are|were) you (?:even )?listening',
+      'just listen',
+      'listen to me',
+      'whatever',
+      "(?:i've|i have) (?:already )?(?:explained|told you)(?: this| that)?",
+      'you should have',
+      "(?:that's|it's|that is) your (?:own )?fault",
+      "(?:don't|do not) (?:talk|speak) to me like that",
+      "(?:i|we) (?:don't|do not) have time",
+      '(?:are|r) you (?:stupid|an idiot|thick|deaf)',
+      "(?:no|not a) (?:clue|idea) what you're doing",
+      "(?:i'll|i will) end the call",
+      "(?:i'll|i will) hang up",
+      'stop (?:reading|talking|interrupting)',
+      'you people',
+    ],
+  },
+  {
+    act: 'escalation',
+    value: -3,
+    patterns: [
+      '(?:speak|talk|speaking|talking) (?:to|with) (?:a|your|the|someone|somebody)(?: more)? (?:manager|supervisor|boss|senior|higher|in charge)',
+      '(?:speak|talk) to someone (?:higher|senior|else|more senior)',
+      'put me through to',
+      '(?:get|give) me (?:someone|somebody|a manager|your manager|your supervisor)',
+      "(?:i'll|i will|i'm going to|i am going to|i'm gonna|gonna) (?:be )?(?:cancel|cancelling|leave|leaving|switch|switching|close|closing|report|reporting|complain|dispute|sue|post about|posting about|take this|taking this|speak to my|speaking to my)(?= \\||$| my| everything| it all| the whole| you| this| the contract| the account)",
+      "(?:i want|i'd like|i would like|i need) to (?:cancel|leave|close|escalate|complain|make a complaint|make a formal complaint)",
+      '(?:cancel|close|terminate) (?:it|everything|the whole thing|all of it|my account|my contract)(?= \\||$)',
+      'formal complaint',
+      'complaints? (?:address|department|procedure|team)',
+      '(?:the )?(?:ombudsman|regulator|trading standards|lawyer|solicitor|small claims)',
+      'social media',
+      'one-star|one star',
+      'escalate',
+      "(?:i'm|i am) (?:switching|leaving|closing|cancelling|done with you)",
+      'this is the last time',
+    ],
+  },
+  {
+    act: 'complaint',
+    value: -3,
+    patterns: [
+      'thanks for nothing',
+      "(?:didn't|did not|doesn't|does not|hasn't|has not|haven't|won't|will not|isn't|wasn't|never) (?:really )?(?:work|worked|working|help|helped|fix|fixed|solve|solved|sort|sorted)",
+      '(?:nobody|no one|no-one) (?:did|does|has|knows|cares|bothered|came|turned up)',
+      '(?:paying|pay|charged|charging) (?:me )?more',
+      "(?:i )?(?:don't|do not|didn't|did not) like",
+      'nothing (?:has )?happened',
+      'how many (?:more )?times',
+      "(?:wouldn't|would not|won't|will not|never|can't|cannot) recommend",
+      'thank you for nothing',
+      '(?:been|was|was kept|kept|left) (?:waiting|on hold)',
+      "still (?:waiting|not|no|nothing|isn't|doesn't|hasn't|haven't|won't|can't|charging|broken|down|dead)",
+      '(?:the )?(?:second|third|fourth|fifth|umpteenth) time',
+      '(?:two|three|four|five|several|so many) (?:times|different people)',
+      "(?:nobody|no one|no-one|never|nobody's|no one's) (?:ever )?(?:calls?|called|rang|rings|told|tells|answers?|answered|showed|turned|got back|came|replied|helps?|helped)",
+      'never (?:showed|turned|arrived|came|received|got|works|worked|called)',
+      "(?:didn't|did not|hasn't|has not|haven't|have not) (?:arrived|come|turned up|shown up|received|had|got|been)",
+      'charged (?:me )?(?:twice|double|again|for something)',
+      '(?:keeps?|kept) (?:dropping|crashing|failing|cutting|breaking|happening|getting cut)',
+      '(?:cut|cuts) off',
+      'hung up on',
+      '(?:without|no) (?:any )?(?:warning|notice)',
+      '(?:the )?wrong (?:size|item|one|colour|color|address|product|bill|amount)',
+      '(?:a )?(?:different|another) answer',
+      '(?:same thing|same problem|same issue)',
+      "(?:haven't|have not|hasn't) (?:had|got|received)",
+      'dead again',
+      // An outage: "my internet has been down since Monday".
+      "(?:is|was|been|went|goes|gone|keeps going|it's|it's been) (?:completely )?down",
+      '(?:went|gone|goes) up',
+      "(?:i|we) (?:didn't|did not|never) (?:order|ask for|agree to|sign up)",
+      "(?:it's|it is|that's|that is) not (?:good enough|acceptable|fair|right|ok|okay|what i)",
+      "(?:isn't|wasn't|is not|was not) (?:good enough|acceptable|fair|what i)",
+      'no one told me|nobody told me',
+    ],
+  },
+  {
+    act: 'thanks',
+    value: 3,
+    patterns: [
+      'thank you(?: so much| very much| ever so much)?',
+      'thanks(?: a lot| so much| very much| again)?',
+      'many thanks',
+      '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
+      'cheers',
+    ],
+  },
+  {
+    act: 'agreement',
+    value: 2,
+    patterns: [
+      'sounds? (?:good|great|perfect|fine|lovely|brilliant|fair)',
+      '(?:that|it|this) works(?: for me| for us)?',
+      'works for me',
+      'suits me',
+      '(?:fine|good) by me',
+      "(?:that's|that is|it's) fine",
+      'fair enough',
+      'makes sense',
+      'of course',
+      'absolutely',
+      'certainly',
+      'happy to help',
+      'glad to',
+      // Alone as an answer ("Deal."), not "the best deal".
+      '(?:(?<=^)|(?<=\\| ))deal(?= \\||$)',
+      "(?:you're|you are) (?:absolutely |completely |quite )?right",
+      'good idea',
+      'yes please',
+      "i'd (?:love|be glad|be happy) to",
+      "(?:that'd|that would) (?:be )?(?:great|lovely|perfect|brilliant|help)",
+    ],
+  },
+  {
+    act: 'empathy',
+    value: 0,
+    patterns: [
+      "(?:i'm|i am|we're|we are)(?: so| really| very| truly| terribly| deeply| awfully| extremely)* sorry",
+      'sorry',
+      '(?:i|we)(?: do)?(?: sincerely| really| truly)? (?:apologi[sz]e|regret)',
+      '(?:my|our|please accept (?:our|my)) (?:sincere )?apologies',
+      'apologies',
+      '(?:i|we)(?: completely| totally| fully| really| do)? (?:understand|hear you|get it|get that)',
+      'i can (?:only )?imagine',
+      "(?:that|this|it) (?:must|must have|must be|sounds|can't have been|can't be)",
+      "i know (?:how|it's|this|that)",
+    ],
+  },
+];
+
+/** Spanish object pronouns between "no" and the verb: "no se lo puedo", "no le voy a". */
+const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos) ){0,2}';
+const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé)`;
+const VERBO =
+  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar)';
+
+export const ES_ACTS: readonly ActRule[] = [
+  {
+    act: 'ritual',
+    value: 0,
+    patterns: [
+      'buen(?:os|as)? (?:días|tardes|noches|día)',
+      'gracias por (?:llamar|su llamada|tu llamada|contactar|contactarnos|comunicarse)(?! me)',
+      '(?:que )?(?:tenga|tengas|pase|pases) (?:un )?(?:buen|buena|feliz|bonito) (?:día|tarde|noche|fin de semana)',
+      '(?:que )?(?:tenga|pase) buena (?:tarde|noche)',
+      'cuídese|cuídate',
+      'hasta luego|hasta pronto|adiós',
+      'bienvenid[oa] a',
+    ],
+  },
+  {
+    act: 'reassurance',
+    value: 2,
+    patterns: [
+      'no (?:hay|es) (?:ningún )?problema',
+      'ningún problema',
+      'no (?:se preocupe|te preocupes|pasa nada)',
+      'no (?:me|nos) (?:puedo|podemos) quejar',
+      '(?:no tengo|sin) ninguna queja',
+      'no (?:me|nos) importa',
+      'no dude en|no dudes en',
+      'no (?:está|va|estuvo) (?:nada )?mal',
+      'no es para tanto',
+      'no es culpa suya|no es su culpa',
+      'no he tenido ningún problema|ningún fallo',
+      'no (?:podría|podríamos|puede|podrían) (?:estar|ir|ser) (?:más|mejor)',
+    ],
+  },
+  {
+    act: 'refusal',
+    value: -3,
+    patterns: [
+      'no es (?:mi|nuestro|nuestra|su) (?:problema|culpa|responsabilidad|asunto|departamento|trabajo|área)',
+      'no es (?:cosa|culpa|problema) (?:mía|mío|nuestra|nuestro)',
+      'no (?:es|son) cosa (?:mía|nuestra)',
+      'no depende de (?:mí|nosotros)',
+      `${NO_PUEDO} ${PRON}${VERBO}(?: nada)?`,
+      `${NO_PUEDO} nada`,
+      `no ${PRON}(?:puedo|podemos) ${PRON}${VERBO}`,
+      '(?:no hay|no tengo|no tenemos) nada (?:más )?(?:que|de que)? ?(?:hacer|ofrecer|ofrecerle|hacerle|decirle)',
+      'nada que hacer',
+      'nada más que (?:hacer|ofrecer)',
+      'no (?:nos hacemos|me hago) (?:responsables|responsable)',
+      'de ninguna manera',
+      'y punto',
+      'la respuesta es no',
+      '(?:es|son) (?:la|las) (?:política|norma|normas)',
+      'no se puede cambiar',
+      'no tiene derecho',
+      '(?:lo|eso) tiene que (?:solucionar|arreglar|resolver|mirar) usted',
+      'llame (?:usted|a otro|a otra)',
+      'reclame (?:a|usted)',
+      'me niego a',
+      'no pienso',
+      'no (?:le|te) (?:voy a|vamos a) (?:transferir|pasar)',
+      'no sé qué quiere que le haga',
+      'yo no llevo',
+    ],
+  },
+  {
+    act: 'rude',
+    value: -3,
+    patterns: [
+      'cálmese|cálmate|tranquilícese|tranquilízate|relájese|relájate',
+      '(?:tiene|tienes) que (?:calmarse|tranquilizarse|calmarte|tranquilizarte)',
+      'me (?:deja|dejas|quiere dejar) hablar',
+      '(?:me )?(?:está|estás) escuchando',
+      'ya se lo (?:he|había) (?:dicho|explicado)',
+      '(?:debería|debió|tendría que) (?:usted )?haber (?:leído|mirado|revisado|comprobado|llamado)',
+      'haga lo que quiera|haz lo que quieras',
+      '(?:le|te) cuelgo',
+      '(?:es usted|eres|es) (?:tonto|idiota|imbécil|sordo)',
+      'no me (?:hable|hables) así',
+      'no (?:tiene|tienes) ni idea',
+      '(?:deje|deja) de (?:leer|hablar|interrumpir|gritar)',
+      'no tengo tiempo para (?:esto|eso)',
+      'la culpa es (?:suya|tuya)',
+      'unos inútiles|inútil|inútiles',
+    ],
+  },
+  {
+    act: 'escalation',
+    value: -3,
+    patterns: [
+      '(?:hablar|pasar|pasarme|hable|hablo) con (?:un|el|su|la|alguien|algún) ?(?:supervisor|supervisora|jefe|jefa|responsable|encargado|encargada|superior|de más arriba)',
+      'hablar con alguien (?:de más arriba|superior|que)',
+      '(?:páseme|pásame|pásenme) con',
+      '(?:me doy|darme|me voy a dar|me den|dar|doy) de baja',
+      '(?:la|mi) baja',
+      '(?:voy a|vamos a|quiero) (?:cancelar|denunciar|reclamar|poner una (?:queja|reclamación|denuncia)|publicar|ir a|escalar|cerrar)',
+      'reclamación formal|hoja de reclamaciones',
+      '(?:a|en) consumo|profeco|la ocu|abogado|abogada|juzgado|denunciar|denuncia',
+      'redes sociales',
+      'una estrella',
+      'me voy a la competencia|me cambio de compañía|me voy(?= \\||$)',
+      'cierro la cuenta',
+      'cancélenlo|cancélelo|cancelen|cancélenme',
+      'escalar',
+      'lo reclamo',
+      'es la última vez',
+    ],
+  },
+  {
+    act: 'complaint',
+    value: -3,
+    patterns: [
+      'gracias por nada',
+      'no (?:me |nos )?(?:ha |han |había )?(?:servido|sirve|sirvió|funcionado|funcionó|ayudado|ayudó|arreglado|solucionado)',
+      'nadie (?:me |nos )?(?:ha |han )?(?:llamado|llama|llamó|da|dio|sabe|contesta|contestó|responde|hace caso|avisó|ayuda|vino)',
+      'me (?:lo|la|los|las) (?:han cobrado|cobran|cobraron|están cobrando|siguen cobrando)',
+      '(?:pago|pagando|pagar|cobran|cobrando) más',
+      'no (?:me|nos) (?:gusta|gustó|ha gustado)',
+      'no sé a quién (?:llamar|acudir)',
+      'no (?:paran|para|dejan|deja) de',
+      '(?:y|pero) nada(?= \\||$)',
+      'cuántas veces(?: más)?',
+      'no (?:\\S+ ){0,2}recomendaría',
+      'no (?:me |nos )?(?:ha |han )?(?:sirve|sirvió|servido) (?:de|para) nada',
+      '(?:llevo|llevamos) (?:\\S+ ){0,3}(?:esperando|sin)',
+      '(?:la )?(?:segunda|tercera|cuarta|quinta|enésima) vez',
+      '(?:dos|tres|cuatro|cinco|varias|muchas) (?:veces|personas)',
+      'nunca (?:me|nos) (?:\\S+ )?(?:devuelven|llaman|llamaron|contestan|avisan|ayudan|dicen)',
+      '(?:nadie|nunca) me (?:\\S+ )?(?:avisó|avisa|avisaron|llama|llamó|llamaron|devuelve|devuelven|devolvió|contesta|contestan|contestó|ayuda|ayudó|ayudan|dijo|dice|explicó|atiende|atendió|resuelve|soluciona|hace caso)',
+      'no se presentó|no vino|no ha llegado|no me ha llegado|no he recibido',
+      '(?:todavía|aún) no (?:\\S+ ){0,2}(?:ha llegado|he recibido|funciona|está arreglado|me han)',
+      'sigue sin|sigue sin funcionar|siguen sin',
+      'me (?:siguen|están) cobrando',
+      '(?:cobrado|cobraron|cobran|cobrar) (?:dos veces|de más|otra vez|doble)',
+      'de más',
+      'sin avisar|sin previo aviso',
+      'se (?:me )?corta|se (?:me )?cae|se cierra',
+      'me colgó|me colgaron',
+      'vuelve a|volvieron a|ha vuelto a|han vuelto a',
+      '(?:talla|dirección|producto|modelo) equivocad[oa]',
+      '(?:una cosa|algo) distint[oa]',
+      'me (?:dijo|dijeron|dice|dicen|ha dicho) lo mismo',
+      'yo no pedí|no pedí',
+      'no es suficiente|no es justo|no es lo que',
+    ],
+  },
+  {
+    act: 'thanks',
+    value: 3,
+    patterns: [
+      '(?:muchas|muchísimas|mil|un millón de) gracias',
+      'gracias',
+      '(?:se lo|te lo|le) agradezco(?: mucho| muchísimo| de verdad)?',
+      'agradecid[oa]',
+    ],
+  },
+  {
+    act: 'agreement',
+    value: 2,
+    patterns: [
+      '(?:me|nos) (?:parece|viene|va) (?:muy )?(?:bien|perfecto|estupendo|genial)',
+      'de acuerdo',
+      'por supuesto',
+      'claro(?: que sí)?',
+      'con (?:mucho )?gusto',
+      'encantad[oa] de',
+      'trato hecho',
+      'tiene sentido',
+      '(?:tiene|tienes) (?:toda la )?razón',
+      'buena idea',
+      'qué buena noticia|buenas noticias',
+      'por mí',
+      'sí,? por favor',
+    ],
+  },
+  {
+    act: 'empathy',
+    value: 0,
+    patterns: [
+      '(?:lo )?(?:siento|sentimos)(?: mucho| muchísimo| de verdad)?',
+      '(?:lo )?(?:lamento|lamentamos)(?: mucho| muchísimo)?',
+      '(?:le |te )?(?:pido|pedimos|rogamos) (?:disculpas|perdón|que disculpe)',
+      'una disculpa',
+      'disculpe|disculpa|disculpen|perdone|perdona|perdón|perdonen',
+      '(?:le |lo |te )?(?:entiendo|comprendo|entendemos|comprendemos)(?: perfectamente| totalmente| de verdad)?',
+      'me (?:imagino|puedo imaginar)',
+      'debe (?:de )?(?:ser|haber sido)',
+      'le acompaño en el sentimiento',
+      'qué rabia',
+    ],
+  },
+];
