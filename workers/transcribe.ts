@@ -20,7 +20,8 @@ import path from 'node:path';
 import { redactionOf } from '../src/accounts/redaction.ts';
 import { agentPhrases, assignAgentByPhrases, monoSpeakersOf } from '../src/accounts/mono-speakers.ts';
 import { REDACTED_CONTENT_TYPE, REDACTED_EXTENSION, writeRedactedAudio } from '../src/redaction/audio.ts';
-import { redactSegments, type RedactedSpan } from '../src/redaction/segments.ts';
+import { redactSegments, type RedactedSpan, spansOf } from '../src/redaction/segments.ts';
+import { alignedSpans } from '../src/redaction/align-audio.ts';
 
 /**
  * queued → transcribing → analyzing (a template applies) | transcribed (none) | failed.
@@ -113,12 +114,27 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
         ? assignAgentByPhrases(result.segments, agentPhrases(template?.definition)).segments
         : result.segments;
     const redaction = redactionOf(call.account);
-    const { segments, spans } =
+    const { segments, pieces } =
       redaction.mode === 'off'
-        ? { segments: heard, spans: [] }
+        ? { segments: heard, pieces: [] }
         : redactSegments(heard, redaction.kinds, call.language ?? result.language);
-    // The redacted recording is written first; it replaces the original only if this commit does.
-    const copy = redaction.mode === 'text_audio' && spans.length > 0 ? await storeRedactedCopy(app, call, spans) : null;
+    // The redacted recording is written first; it replaces the original only if this commit does. Its
+    // spans follow the words' timings in the audio; text-only redaction notes the segments' moments.
+    const copy =
+      redaction.mode === 'text_audio' && pieces.length > 0
+        ? await storeRedactedCopy(app, call, (file) =>
+            alignedSpans({
+              file,
+              decoder: app.config.decoder,
+              engines,
+              language: result.language,
+              segments: heard,
+              pieces,
+              logger: log,
+            }),
+          )
+        : null;
+    const spans = copy?.spans ?? spansOf(heard, pieces, new Map());
     const next = template ? 'analyzing' : 'transcribed';
     const moved = await db.$transaction(async (tx) => {
       const moved = await transition(tx, callId, 'transcribing', next, {
@@ -171,22 +187,27 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
   });
 }
 
-/** Writes the recording with `spans` silenced next to the original in storage; returns its key and size. */
+/**
+ * Writes the recording with the spans `spansIn` finds in it silenced next to the original in storage;
+ * returns its key, size and the spans.
+ */
 async function storeRedactedCopy(
   app: AppContext,
   call: { id: string; storageKey: string },
-  spans: RedactedSpan[],
-): Promise<{ key: string; bytes: number }> {
+  spansIn: (file: string) => Promise<RedactedSpan[]>,
+): Promise<{ key: string; bytes: number; spans: RedactedSpan[] }> {
   const key = `${call.storageKey.replace(/\.[^./]*$/, '')}.redacted${REDACTED_EXTENSION}`;
   const dir = await mkdtemp(path.join(app.config.tmpDir, 'redact-'));
   try {
     const out = path.join(dir, `${call.id}${REDACTED_EXTENSION}`);
-    await app.storage.withLocalFile(call.storageKey, (file) =>
-      writeRedactedAudio(app.config.decoder, file, out, spans),
-    );
+    const spans = await app.storage.withLocalFile(call.storageKey, async (file) => {
+      const spans = await spansIn(file);
+      await writeRedactedAudio(app.config.decoder, file, out, spans);
+      return spans;
+    });
     const { size } = await stat(out);
     await app.storage.putFile(key, out);
-    return { key, bytes: size };
+    return { key, bytes: size, spans };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

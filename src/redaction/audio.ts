@@ -27,8 +27,10 @@ export async function writeRedactedAudio(
   const e = inside(spans);
   // amix halves each input; the speech and the tone never overlap, so doubling restores the level.
   // ffmpeg's sine source is 1/8 of full scale (−18 dBFS): about as loud as speech, plainly a beep.
+  // `enable` is decided once per audio frame, and decoders hand out frames of up to ~0.1 s: cut into
+  // 10 ms frames first, the silence starts within 10 ms of the span (measured: 50 ms late before).
   const graph =
-    `[0:a]volume=0:enable='${e}'[speech];` +
+    `[0:a]asetnsamples=n=160:p=0,volume=0:enable='${e}'[speech];` +
     `sine=frequency=1000:sample_rate=48000,volume=0:enable='not(${e})'[tone];` +
     '[speech][tone]amix=inputs=2:duration=first,volume=2[out]';
   await execFileAsync(

@@ -105,11 +105,15 @@ function findCards(text: string, runs: DigitRun[]): { start: number; end: number
   return cards;
 }
 
-/** IBANs, written or as the recogniser spaces them, checked with ISO 7064 mod 97. */
+/**
+ * IBANs, written or as the recogniser spaces them: a country that has IBANs, its length, the shape of
+ * its account part (Spain's is 20 digits, Britain's 4 letters and 14 digits…) and ISO 7064 mod 97.
+ * The shape is what keeps words out: "call me back on 617-555-0142 is there anything else" once read
+ * as an IBAN of country "ON" whose length was taken from wherever mod 97 happened to pass.
+ */
 function findIbans(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   for (const m of text.matchAll(/\b[A-Za-z]{2}\s?\d{2}(?:[ -]?[A-Za-z0-9]){11,30}/g)) {
-    // The pattern may run on into the next word; the longest prefix that checks is the IBAN.
     const chars = [...m[0]];
     const compactAt: number[] = [];
     let compact = '';
@@ -119,47 +123,58 @@ function findIbans(text: string): { start: number; end: number }[] {
         compactAt.push(i);
       }
     });
-    // The country's length when known (a wrong length passes mod 97 one time in 97), else the
-    // longest prefix that checks.
-    const known = IBAN_LENGTHS[compact.slice(0, 2)];
-    const lengths = known ? [known] : Array.from({ length: Math.min(compact.length, 34) - 14 }, (_, i) => 34 - i);
-    for (const len of lengths) {
-      if (len <= compact.length && ibanValid(compact.slice(0, len))) {
-        out.push({ start: m.index, end: m.index + compactAt[len - 1]! + 1 });
-        break;
-      }
-    }
+    const shape = IBAN_SHAPES[compact.slice(0, 2)];
+    if (!shape) continue;
+    const len = 4 + shape.length;
+    if (compact.length < len || !shape.pattern.test(compact.slice(4, len)) || !ibanValid(compact.slice(0, len)))
+      continue;
+    out.push({ start: m.index, end: m.index + compactAt[len - 1]! + 1 });
   }
   return out;
 }
 
-/** IBAN lengths of the countries whose accounts a Spanish or English-speaking centre meets most. */
-const IBAN_LENGTHS: Record<string, number> = {
-  ES: 24,
-  PT: 25,
-  FR: 27,
-  IT: 27,
-  DE: 22,
-  GB: 22,
-  IE: 22,
-  NL: 18,
-  BE: 16,
-  AT: 20,
-  CH: 21,
-  LU: 20,
-  AD: 24,
-  MC: 27,
-  SE: 24,
-  DK: 18,
-  FI: 18,
-  NO: 15,
-  PL: 28,
-  GR: 27,
-  MT: 31,
-  CY: 28,
-  RO: 24,
-  BG: 22,
-};
+/**
+ * The account part (BBAN) of the countries whose IBANs a Spanish or English-speaking centre meets most,
+ * from the SWIFT IBAN registry: n digits, a capital letters, c either.
+ */
+const IBAN_SHAPES: Record<string, { pattern: RegExp; length: number }> = Object.fromEntries(
+  Object.entries({
+    ES: '20n',
+    PT: '21n',
+    FR: '10n11c2n',
+    IT: '1a10n12c',
+    DE: '18n',
+    GB: '4a14n',
+    IE: '4a14n',
+    NL: '4a10n',
+    BE: '12n',
+    AT: '16n',
+    CH: '5n12c',
+    LU: '3n13c',
+    AD: '8n12c',
+    MC: '10n11c2n',
+    SE: '20n',
+    DK: '14n',
+    FI: '14n',
+    NO: '11n',
+    PL: '24n',
+    GR: '7n16c',
+    MT: '4a5n18c',
+    CY: '8n16c',
+    RO: '4a16c',
+    BG: '4a6n8c',
+  }).map(([country, spec]) => {
+    const groups = [...spec.matchAll(/(\d+)([nac])/g)].map((g) => [Number(g[1]), g[2]!] as const);
+    const cls = { n: '\\d', a: '[A-Z]', c: '[A-Z0-9]' } as const;
+    return [
+      country,
+      {
+        pattern: new RegExp(`^${groups.map(([n, k]) => `${cls[k as 'n']}{${n}}`).join('')}$`),
+        length: groups.reduce((a, [n]) => a + n, 0),
+      },
+    ];
+  }),
+);
 
 export function ibanValid(iban: string): boolean {
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;

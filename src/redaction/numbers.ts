@@ -168,9 +168,11 @@ export function digitRuns(text: string, n: NumberWords = numberWords(), all: Wor
     const from = i;
     let last = i;
     const parts: DigitRun['parts'] = [];
+    let tailWord = -1; // the word of the last part, when it is one word
     const add = (d: string, a: number, b: number) => {
       digits += d;
       parts.push({ digits: d, start: all[a]!.start, end: all[b]!.end });
+      tailWord = a === b ? a : -1;
     };
     while (i < all.length) {
       const w = all[i]!.norm;
@@ -206,10 +208,23 @@ export function digitRuns(text: string, n: NumberWords = numberWords(), all: Wor
       add(d, i, i);
       last = i++;
     }
+    // A lone number word that starts the next sentence ("…0142. One more thing") is not part of it.
+    const tail = parts.at(-1);
+    if (parts.length > 1 && tail && tail.digits.length <= 2 && last === tailWord && startsSentence(text, parts)) {
+      parts.pop();
+      digits = digits.slice(0, -tail.digits.length);
+      last = tailWord - 1;
+      i = tailWord;
+    }
     if (digits) runs.push({ digits, start: all[from]!.start, end: all[last]!.end, from, to: last + 1, parts });
     if (i === from) i++;
   }
   return runs;
+}
+
+/** Whether a sentence ends (. ? !) between the last two parts of a run. */
+function startsSentence(text: string, parts: DigitRun['parts']): boolean {
+  return /[.?!]/.test(text.slice(parts.at(-2)!.end, parts.at(-1)!.start));
 }
 
 function isMultiplier(norm: string) {

@@ -1,4 +1,5 @@
 import type { Segment } from '../call-columns.ts';
+import type { WordTiming } from './align.ts';
 
 export type { Segment, Speaker } from '../call-columns.ts';
 
@@ -28,7 +29,14 @@ export interface TranscriptionEngine {
   /** Chunks it recognises at the same time (default 1): transcribeFile keeps this many in flight. */
   readonly parallelism?: number;
   transcribeChunk(samples: Float32Array, language: string | null, opts?: ChunkOptions): Promise<ChunkTranscript>;
+  /**
+   * Where each word of `text` is said in `samples` (a chunk and what was heard in it), in seconds from
+   * the chunk's start. Engines that can time words say so by having it (redaction of audio uses it).
+   */
+  alignChunk?(samples: Float32Array, language: string, text: string): Promise<WordTiming[]>;
 }
+
+export type { WordTiming };
 
 export interface ChunkOptions {
   /**

@@ -4,16 +4,20 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { OperatorFault } from '../audio/failure.ts';
 import { MoonshineEngine, type MoonshineOptions } from './moonshine.ts';
 import type { ChunkTranscript } from './engine.ts';
+import type { WordTiming } from './align.ts';
 
 export interface ChunkRequest {
   id: number;
   samples: Float32Array;
   language: string;
   vocabulary?: string[];
+  /** Time the words of this text in the chunk instead of transcribing it (MoonshineEngine.alignChunk). */
+  align?: string;
 }
 
 export type ChunkReply =
   | { id: number; result: ChunkTranscript }
+  | { id: number; words: WordTiming[] }
   | { id: number; error: { message: string; stack?: string; operatorCheck?: string } };
 
 const engine = new MoonshineEngine(workerData as MoonshineOptions);
@@ -35,7 +39,10 @@ parentPort!.on('message', async (req: ChunkRequest) => {
   let reply: ChunkReply;
   try {
     const options = req.vocabulary ? { vocabulary: sameVocabulary(req.vocabulary) } : undefined;
-    reply = { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
+    reply =
+      req.align !== undefined
+        ? { id: req.id, words: await engine.alignChunk(req.samples, req.language, req.align) }
+        : { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     reply = {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { OperatorFault } from '../audio/failure.ts';
-import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
+import type { ChunkOptions, ChunkTranscript, TranscriptionEngine, WordTiming } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { type MoonshineOptions, moonshineLanguages } from './moonshine.ts';
 import type { ChunkReply, ChunkRequest } from './moonshine-thread.ts';
@@ -16,7 +16,8 @@ export function defaultRecognitionThreads(): number {
 interface Task {
   request: ChunkRequest;
   transfer: ArrayBuffer;
-  resolve: (t: ChunkTranscript) => void;
+  /** With the request's kind of answer: a transcript, or word timings for an `align` request. */
+  resolve: (answer: ChunkTranscript | WordTiming[]) => void;
   reject: (e: unknown) => void;
 }
 
@@ -66,7 +67,29 @@ export class MoonshineThreads implements TranscriptionEngine {
         language,
         ...(chunk?.vocabulary?.length ? { vocabulary: [...chunk.vocabulary] } : {}),
       };
-      this.queue.push({ request, transfer: copy.buffer, resolve, reject });
+      this.queue.push({
+        request,
+        transfer: copy.buffer,
+        resolve: (answer) => resolve(answer as ChunkTranscript),
+        reject,
+      });
+      this.dispatch();
+    });
+  }
+
+  /** Word timings of `text` in `samples`, on the same threads and models as recognition. */
+  alignChunk(samples: Float32Array, language: string, text: string): Promise<WordTiming[]> {
+    if (!this.languages.includes(language))
+      return Promise.reject(new UnsupportedLanguageError(language, this.languages));
+    if (this.closed) return Promise.reject(new Error('The recognition threads were closed'));
+    return new Promise((resolve, reject) => {
+      const copy = new Float32Array(samples);
+      this.queue.push({
+        request: { id: this.nextId++, samples: copy, language, align: text },
+        transfer: copy.buffer,
+        resolve: (answer) => resolve(answer as WordTiming[]),
+        reject,
+      });
       this.dispatch();
     });
   }
@@ -107,6 +130,7 @@ export class MoonshineThreads implements TranscriptionEngine {
       // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
       worker.unref();
       if ('result' in reply) task.resolve(reply.result);
+      else if ('words' in reply) task.resolve(reply.words);
       else task.reject(threadError(reply.error));
       this.dispatch();
     });

@@ -16,7 +16,8 @@ import {
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
-import { splitDecoder } from './onnx-rewrite.ts';
+import { attentionDecoder, splitDecoder } from './onnx-rewrite.ts';
+import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
@@ -166,6 +167,30 @@ export class MoonshineEngine implements TranscriptionEngine {
       avgLogProb: tokens.length ? logProbSum / tokens.length : -Infinity,
       ...(text ? wordConfidence(text, tokens, logProbs) : {}),
     };
+  }
+
+  private readonly aligners = new Map<string, Promise<Aligner>>();
+
+  /**
+   * Where each word of `text` (what this engine heard in `samples`) is said: src/transcription/align.ts.
+   * The attention decoder is loaded on first use, so only accounts that redact audio pay for it.
+   */
+  async alignChunk(samples: Float32Array, language: string, text: string): Promise<WordTiming[]> {
+    if (!this.languages.includes(language)) throw new UnsupportedLanguageError(language, this.languages);
+    const { encoder } = await this.model(language);
+    let aligner = this.aligners.get(language);
+    if (!aligner) {
+      const file = path.join(this.opts.modelsDir, `moonshine-base-${language}`, 'decoder_model_merged.onnx');
+      aligner = readFile(file).then(async (bytes) => {
+        const rewritten = attentionDecoder(bytes);
+        if (!rewritten) throw new Error(`The decoder in ${file} has no cross-attention to align words with`);
+        const decoder = await ort.InferenceSession.create(rewritten.model, alignerSessionOptions(this.threads()));
+        return { encoder, decoder, attention: rewritten.attention, startToken: START_TOKEN };
+      });
+      aligner.catch(() => this.aligners.delete(language));
+      this.aligners.set(language, aligner);
+    }
+    return alignWords(await aligner, samples, text);
   }
 
   private readonly tries = new WeakMap<readonly string[], BiasTrie>();

@@ -238,3 +238,55 @@ const crossBatch = (dims: Field[]) => [
   bytesField(SHAPE_DIM, encodeMessage([textField(DIM_PARAM, 'cross_batch')])),
   ...dims.slice(1),
 ];
+
+export interface AttentionDecoder {
+  /** The first-step decoder (all of `input_ids` at once, no cache) also returning `attention`. */
+  model: Uint8Array;
+  /** Per decoder layer, the cross-attention weights [batch, heads, tokens, frames]. */
+  attention: string[];
+}
+
+/**
+ * The merged decoder's first-step branch as a model of its own that also returns each layer's
+ * cross-attention weights (the Softmax of its encoder attention): fed a whole transcript at once
+ * (teacher forcing), it shows where in the audio the decoder looked for each token, which is how
+ * src/transcription/align.ts times words. Null when the model does not have this shape.
+ */
+export function attentionDecoder(model: Uint8Array): AttentionDecoder | null {
+  const fields = decodeMessage(model);
+  const graphField = fields.find((f) => f.no === MODEL.graph);
+  if (!graphField) return null;
+  const graph = decodeMessage(graphField.value as Uint8Array);
+  const mainNodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+  // The If, and nodes before it whose outputs its branches read (the Spanish model quantizes the
+  // encoder's states once, outside the If).
+  const branching = mainNodes.filter((n) => opType(n) === 'If');
+  if (branching.length !== 1) return null;
+  const before = mainNodes.filter((n) => n !== branching[0]);
+  let fresh: Field[] | null = null;
+  for (const f of branching[0]!.filter((x) => x.no === NODE.attribute)) {
+    const attr = decodeMessage(f.value as Uint8Array);
+    const g = attr.find((x) => x.no === ATTRIBUTE.g);
+    if (text(attr.find((x) => x.no === ATTR.name)) === 'else_branch' && g) fresh = decodeMessage(g.value as Uint8Array);
+  }
+  if (!fresh) return null;
+  const nodes = fresh.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+  // HF optimum names each layer's cross-attention `…/layers.N/encoder_attn/…`; its Softmax is the weights.
+  const attention = nodes
+    .filter((n) => opType(n) === 'Softmax' && /\/encoder_attn\//.test(nodeName(n)))
+    .map((n) => nodeOutputs(n)[0]!);
+  if (!attention.length) return null;
+  const g = standalone(
+    graph,
+    [...before, ...nodes],
+    graph.filter((f) => f.no === GRAPH.input),
+    [
+      ...fresh.filter((f) => f.no === GRAPH.output),
+      ...attention.map((name) => bytesField(GRAPH.output, encodeMessage([textField(VALUE_INFO.name, name)]))),
+    ],
+  );
+  return {
+    model: encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f))),
+    attention,
+  };
+}

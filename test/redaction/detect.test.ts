@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { detectPii, PII_KINDS, redact, type PiiKind } from '../../src/redaction/detect.ts';
-import { redactSegments } from '../../src/redaction/segments.ts';
+import { MARGIN_SECONDS, redactSegments, spansOf } from '../../src/redaction/segments.ts';
+import { textWords } from '../../src/transcription/align.ts';
 import type { Segment } from '../../src/call-columns.ts';
 
 const all = PII_KINDS;
@@ -153,31 +154,112 @@ describe('redactSegments', () => {
     channel: 1,
   });
 
-  test('a card read over three segments is redacted in each, with time spans over the digits', () => {
-    const { segments, spans } = redactSegments(
-      [
-        seg(0, 2, 'Can I have the card number?', 'agent'),
-        seg(2, 5, 'Yes it is 4532 0151'),
-        seg(5.5, 7, '1283 0366'),
-        seg(7.5, 9, 'Thank you.', 'agent'),
-      ],
-      PII_KINDS,
-      'en',
-    );
+  test('a card read over three segments is redacted in each; without word timings each segment is silenced whole', () => {
+    const input = [
+      seg(0, 2, 'Can I have the card number?', 'agent'),
+      seg(2, 5, 'Yes it is 4532 0151'),
+      seg(5.5, 7, '1283 0366'),
+      seg(7.5, 9, 'Thank you.', 'agent'),
+    ];
+    const { segments, pieces } = redactSegments(input, PII_KINDS, 'en');
     expect(segments.map((s) => s.text)).toEqual([
       'Can I have the card number?',
       'Yes it is [CARD_NUMBER]',
       '[CARD_NUMBER]',
       'Thank you.',
     ]);
-    expect(spans).toHaveLength(2);
-    expect(spans[0]?.start).toBeGreaterThan(2);
-    expect(spans[0]?.end).toBe(5);
-    expect(spans[1]).toMatchObject({ start: 5.5, end: 7, kind: 'card_number' });
+    expect(spansOf(input, pieces, new Map())).toEqual([
+      { kind: 'card_number', start: 2, end: 5 },
+      { kind: 'card_number', start: 5.5, end: 7 },
+    ]);
+  });
+
+  test('spans follow the words’ timings with a margin, not the characters’ place in the text', () => {
+    // "my card number is" is short text but the digits take most of the segment's time: the old
+    // estimate by character position began the beep two seconds after the first digit.
+    const text = 'Yes, my card number is 4539 1234 5678 9012 thank you';
+    const input = [seg(20, 30, text)];
+    const { pieces } = redactSegments(input, ['card_number'], 'en');
+    const at = [0, 0.5, 0.8, 1.1, 1.4, 1.7, 3.0, 4.5, 6.2, 7.8, 8.6];
+    const words = textWords(text).map((w, i) => ({ ...w, start: at[i]!, end: at[i + 1] ?? 9.5 }));
+    const [span] = spansOf(input, pieces, new Map([[0, words]]));
+    // From the earlier of the middle of "is" and the margin before the first digit; to the later of the middle of "thank" and the margin past the last.
+    expect(span!.start).toBeCloseTo(20 + Math.min(1.7 - MARGIN_SECONDS, (1.4 + 1.7) / 2), 3);
+    expect(span!.end).toBeCloseTo(20 + Math.max(7.8 + MARGIN_SECONDS, (7.8 + 8.6) / 2), 3);
+    // A number that ends the segment is silenced to the segment's end.
+    const end = [seg(0, 4, 'call me on 617 555 0142')];
+    const timed = textWords(end[0]!.text).map((w, i) => ({ ...w, start: i * 0.5, end: i * 0.5 + 0.5 }));
+    expect(spansOf(end, redactSegments(end, ['phone'], 'en').pieces, new Map([[0, timed]]))).toEqual([
+      { kind: 'phone', start: 1.25, end: 4 },
+    ]);
   });
 
   test('nothing found leaves the segments as they were', () => {
     const input = [seg(0, 2, 'Hello, how can I help?')];
-    expect(redactSegments(input, PII_KINDS, 'en')).toEqual({ segments: input, spans: [] });
+    expect(redactSegments(input, PII_KINDS, 'en')).toEqual({ segments: input, pieces: [] });
+  });
+});
+
+describe('a phone number is a phone number, and takes nothing after it', () => {
+  const seg = (start: number, text: string, speaker: Segment['speaker']): Segment => ({
+    start,
+    end: start + 3,
+    text,
+    speaker,
+    channel: speaker === 'agent' ? 0 : 1,
+  });
+  const texts = (segments: readonly Segment[], language: string) =>
+    redactSegments(segments, PII_KINDS, language).segments.map((s) => s.text);
+
+  // Each of these pairs was labelled [IBAN] with the agent's words before: two letters and the digits
+  // after them, then the next sentence's letters, passed mod 97 at some length by chance.
+  test.each([
+    ['en', 'call me back on 415 555 0100', 'Okay noted anything else today', 'call me back on [PHONE]'],
+    ['en', 'call me back on 212-555-0199', 'Thank you for calling Acme have a nice day', 'call me back on [PHONE]'],
+    ['en', 'call me back on 617 555 0142', 'One moment please', 'call me back on [PHONE]'],
+    ['en', 'it is six one seven five five five zero one four two', 'Two more questions then', 'it is [PHONE]'],
+    ['es', 'llámame al 666 77 88 99', 'Gracias por llamar que tenga buen día', 'llámame al [PHONE]'],
+    ['es', 'llámame al 617 555 014', 'Vale le llamo en un rato entonces', 'llámame al [PHONE]'],
+    [
+      'es',
+      'mi número es seis uno siete cinco cinco cinco cero uno cuatro',
+      'Un momento por favor',
+      'mi número es [PHONE]',
+    ],
+  ])('%s: "%s" then the agent\'s "%s"', (language, customer, agent, expected) => {
+    const out = texts([seg(0, customer, 'customer'), seg(3, agent, 'agent')], language);
+    expect(out).toEqual([expected, agent]);
+  });
+
+  test.each([
+    [
+      'en',
+      'call me back on 617-555-0142 Lovely is that your mobile number',
+      'call me back on [PHONE] Lovely is that your mobile number',
+    ],
+    [
+      'en',
+      'call me back on 212-555-0199 Thanks I will ring you later today',
+      'call me back on [PHONE] Thanks I will ring you later today',
+    ],
+    [
+      'en',
+      'my number is 617 555 0142. One more thing: the address.',
+      'my number is [PHONE]. One more thing: the address.',
+    ],
+    [
+      'es',
+      'llámame al 666 77 88 99 Vale le llamo en un rato entonces',
+      'llámame al [PHONE] Vale le llamo en un rato entonces',
+    ],
+    ['es', 'mi teléfono es 612 345 678. Uno de ellos, sí.', 'mi teléfono es [PHONE]. Uno de ellos, sí.'],
+  ])('%s, one speaker: %s', (language, text, expected) => {
+    expect(run(text, language)).toBe(expected);
+  });
+
+  test('an IBAN needs its country’s length and shape: a Spanish one read after "es" still is one', () => {
+    expect(run('mi IBAN es ES91 2100 0418 4502 0005 1332 gracias', 'es')).toBe('mi IBAN es [IBAN] gracias');
+    // Country "ES" but the account part runs into words: not an IBAN.
+    expect(run('es 91 2100 y nada más que decir hoy', 'es', ['iban'])).toBe('es 91 2100 y nada más que decir hoy');
   });
 });
