@@ -28,6 +28,11 @@ export interface TranscriptionEngine {
   /** Chunks it recognises at the same time (default 1): transcribeFile keeps this many in flight. */
   readonly parallelism?: number;
   transcribeChunk(samples: Float32Array, language: string | null, opts?: ChunkOptions): Promise<ChunkTranscript>;
+  /**
+   * Log-likelihood (nats) of each text as the whole transcript of `samples`, for engines that can say
+   * (Moonshine: teacher-forced decoding). Criteria are then judged from the audio (src/analysis/acoustic.ts).
+   */
+  scorePhrases?(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]>;
 }
 
 export interface ChunkOptions {

@@ -10,10 +10,12 @@ export interface ChunkRequest {
   samples: Float32Array;
   language: string;
   vocabulary?: string[];
+  /** Score these texts against the samples (MoonshineEngine.scorePhrases) instead of transcribing them. */
+  score?: string[];
 }
 
 export type ChunkReply =
-  | { id: number; result: ChunkTranscript }
+  | { id: number; result: ChunkTranscript | number[] }
   | { id: number; error: { message: string; stack?: string; operatorCheck?: string } };
 
 const engine = new MoonshineEngine(workerData as MoonshineOptions);
@@ -34,8 +36,11 @@ function sameVocabulary(vocabulary: string[]): string[] {
 parentPort!.on('message', async (req: ChunkRequest) => {
   let reply: ChunkReply;
   try {
-    const options = req.vocabulary ? { vocabulary: sameVocabulary(req.vocabulary) } : undefined;
-    reply = { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
+    if (req.score) reply = { id: req.id, result: await engine.scorePhrases(req.samples, req.language, req.score) };
+    else {
+      const options = req.vocabulary ? { vocabulary: sameVocabulary(req.vocabulary) } : undefined;
+      reply = { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
+    }
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     reply = {

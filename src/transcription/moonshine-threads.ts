@@ -16,7 +16,8 @@ export function defaultRecognitionThreads(): number {
 interface Task {
   request: ChunkRequest;
   transfer: ArrayBuffer;
-  resolve: (t: ChunkTranscript) => void;
+  // A transcript for a chunk, scores for a scoring request (the thread answers what it was asked).
+  resolve: (t: ChunkTranscript & number[]) => void;
   reject: (e: unknown) => void;
 }
 
@@ -71,6 +72,19 @@ export class MoonshineThreads implements TranscriptionEngine {
     });
   }
 
+  /** MoonshineEngine.scorePhrases on a recognition thread (queued with the chunks). */
+  scorePhrases(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]> {
+    if (!this.languages.includes(language))
+      return Promise.reject(new UnsupportedLanguageError(language, this.languages));
+    if (this.closed) return Promise.reject(new Error('The recognition threads were closed'));
+    return new Promise((resolve, reject) => {
+      const copy = new Float32Array(samples);
+      const request: ChunkRequest = { id: this.nextId++, samples: copy, language, score: [...texts] };
+      this.queue.push({ request, transfer: copy.buffer, resolve, reject });
+      this.dispatch();
+    });
+  }
+
   /** Stops every thread; chunks still waiting or running are rejected. */
   async close(): Promise<void> {
     this.closed = true;
@@ -106,7 +120,7 @@ export class MoonshineThreads implements TranscriptionEngine {
       thread.task = null;
       // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
       worker.unref();
-      if ('result' in reply) task.resolve(reply.result);
+      if ('result' in reply) task.resolve(reply.result as ChunkTranscript & number[]);
       else task.reject(threadError(reply.error));
       this.dispatch();
     });
