@@ -155,12 +155,12 @@ export async function listen(
   for (const request of requests)
     for (const index of request.segments) {
       const segment = segments[index]!;
-      let text = wordsOf.get(index);
-      if (!text) wordsOf.set(index, (text = words(segment.text)));
+      const text = wordsOf.get(index) ?? words(segment.text);
+      wordsOf.set(index, text);
       for (const phrase of request.phrases)
         for (const span of closestSpans(text, phrase)) {
-          let entry = perSegment.get(index);
-          if (!entry) perSegment.set(index, (entry = { texts: [segment.text], tries: [] }));
+          const entry = perSegment.get(index) ?? { texts: [segment.text], tries: [] };
+          perSegment.set(index, entry);
           const hypothesis = substitute(text, span, phrase);
           let at = entry.texts.indexOf(hypothesis);
           if (at < 0) at = entry.texts.push(hypothesis) - 1;

@@ -594,16 +594,10 @@ export async function analyzeCall(
   ]);
 
   const fromText = template.criteria.map((criterion): Outcome => {
-    switch (criterion.kind) {
-      case 'phrase':
-        return evaluatePhrase(ctx, criterion);
-      case 'forbidden':
-        return evaluateForbidden(ctx, criterion);
-      case 'metric':
-        return evaluateMetric(ctx, criterion);
-      case 'llm':
-        return llmOutcomes.get(criterion.key)!;
-    }
+    if (criterion.kind === 'phrase') return evaluatePhrase(ctx, criterion);
+    if (criterion.kind === 'forbidden') return evaluateForbidden(ctx, criterion);
+    if (criterion.kind === 'metric') return evaluateMetric(ctx, criterion);
+    return llmOutcomes.get(criterion.key)!;
   });
   const requests = opts.audio ? template.criteria.flatMap((c, i) => listenRequest(ctx, c, fromText[i]!) ?? []) : [];
   const heard = requests.length ? await listen(input.segments, requests, opts.audio!) : new Map<string, Heard[]>();
