@@ -47,6 +47,8 @@ export interface AnalyzeOptions {
    * does not settle them (src/analysis/acoustic.ts). Without it they are judged from the text.
    */
   audio?: AudioScorer | null;
+  /** Sees what the audio said for each criterion it was asked about (bench:verdicts calibrates on it). */
+  onListened?: (heard: ReadonlyMap<string, readonly Heard[]>) => void;
 }
 
 /** Forbidden words can be repeated all call long; a handful of quotes makes the point. */
@@ -601,6 +603,7 @@ export async function analyzeCall(
   });
   const requests = opts.audio ? template.criteria.flatMap((c, i) => listenRequest(ctx, c, fromText[i]!) ?? []) : [];
   const heard = requests.length ? await listen(input.segments, requests, opts.audio!) : new Map<string, Heard[]>();
+  opts.onListened?.(heard);
 
   const criteria = template.criteria.map((criterion, i): CriterionResult => {
     let outcome = fromText[i]!;
