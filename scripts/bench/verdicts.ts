@@ -24,7 +24,7 @@ import { parseArgs, promisify } from 'node:util';
 import { analyzeCall, enCustomerSupport, esAtencionCliente, tokenize } from '../../src/analysis/index.ts';
 import type { AnalysisResult } from '../../src/analysis/index.ts';
 import { HEARD_MARGIN, type Heard, UNSURE_MARGIN } from '../../src/analysis/acoustic.ts';
-import { templatePhrases } from '../../src/domain/vocabulary.ts';
+import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 import { recordingScorer } from '../../src/transcription/recording-scorer.ts';
@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     calls: { type: 'string' },
     stretches: { type: 'string' },
     margins: { type: 'boolean', default: false },
+    /** Stop starting new runs after this many minutes and report what finished (the machine is shared). */
+    minutes: { type: 'string' },
   },
 });
 const CALLS = Number(args.calls ?? (args.full ? 64 : 16));
@@ -361,6 +363,7 @@ async function main() {
       const reference = call.lines.flatMap((l) => tokenize(l.text));
       for (const cond of CONDITIONS)
         for (let stretch = 0; stretch < (cond.noise ? STRETCHES : 1); stretch++) {
+          if (args.minutes && performance.now() - started > Number(args.minutes) * 60_000) continue;
           const channels = audio.channels.map((c) => new Float32Array(c));
           if (cond.noise)
             for (const [ch, c] of channels.entries())
@@ -477,7 +480,7 @@ function report(outcomes: Outcome[]) {
       ]);
     }
   console.log(
-    `\nbench:verdicts: ${CALLS} calls (${outcomes.filter((o) => o.condition === 'clean').length} clean runs), ${STRETCHES} noise stretch(es) per noisy condition, on ${os.cpus().length} shared cores; thresholds heard ≥ ${HEARD_MARGIN}, unsure ≥ ${UNSURE_MARGIN} nats`,
+    `\nbench:verdicts: ${new Set(outcomes.map((o) => o.call.index)).size} calls (${outcomes.filter((o) => o.condition === 'clean').length} clean runs), ${STRETCHES} noise stretch(es) per noisy condition, on ${os.cpus().length} shared cores; thresholds heard ≥ ${HEARD_MARGIN}, unsure ≥ ${UNSURE_MARGIN} nats`,
   );
   console.log(
     'Verdicts of the phrase and forbidden criteria, text only (today) → with the audio. Agreement over decided verdicts; false fails, false passes and unsure over all; CPU seconds per call-minute.\n',

@@ -12,7 +12,7 @@ import { analyzeCall, enCustomerSupport, type AnalysisResult } from '../../src/a
 import { decodeAudio } from '../../src/audio/decode.ts';
 import { audioQuality } from '../../src/audio/snr.ts';
 import { encodeWav } from '../../src/audio/wav.ts';
-import { templatePhrases } from '../../src/domain/vocabulary.ts';
+import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 import { recordingScorer } from '../../src/transcription/recording-scorer.ts';
