@@ -5,6 +5,8 @@ import { carryOverReviews, effectiveTotals, lockCall } from '../src/review/revie
 import { getApplicableTemplate } from '../src/accounts/templates.ts';
 import { transition } from '../src/lifecycle/transition.ts';
 import { enqueueCallAnalyzed } from '../src/webhooks/enqueue.ts';
+import type { TranscriptionEngine } from '../src/transcription/index.ts';
+import { recordingScorer } from '../src/transcription/recording-scorer.ts';
 import { task } from '../src/jobs/catalog.ts';
 
 /**
@@ -12,7 +14,12 @@ import { task } from '../src/jobs/catalog.ts';
  * history entry and the webhook event commit together; a rerun of the same revision finds the
  * call already analyzed and does nothing, so no second event is ever created.
  */
-export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defaultLlm(app)) {
+export function createAnalyzeTask(
+  app: AppContext,
+  llm: LlmClient | null = defaultLlm(app),
+  /** The recognition engines, to judge phrase criteria from the recording (none: from the transcript alone). */
+  engines: readonly TranscriptionEngine[] = [],
+) {
   return task('analyze', async ({ callId }, helpers) => {
     const { db } = app;
     const call = await db.call.findUnique({ where: { id: callId } });
@@ -21,7 +28,7 @@ export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defau
       return;
     }
     try {
-      await analyze(app, call, llm);
+      await analyze(app, call, llm, engines);
     } catch (error) {
       // After the last retry the call must not stay "analyzing" forever: it keeps its transcript
       // and can be analyzed again from the app once the cause is fixed.
@@ -39,7 +46,7 @@ export function createAnalyzeTask(app: AppContext, llm: LlmClient | null = defau
 
 type CallRow = NonNullable<Awaited<ReturnType<AppContext['db']['call']['findUnique']>>>;
 
-async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
+async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null, engines: readonly TranscriptionEngine[]) {
   const { db, log } = app;
   const callId = call.id;
   const template = await getApplicableTemplate(db, {
@@ -56,16 +63,26 @@ async function analyze(app: AppContext, call: CallRow, llm: LlmClient | null) {
     );
     return;
   }
-  const result = await analyzeCall(
-    {
-      segments: parseColumn(Segments, call.segments) ?? [],
-      durationSeconds: call.durationSeconds ?? 0,
-      channels: call.channels ?? 1,
-      language: call.language ?? call.detectedLanguage ?? template.definition.language ?? 'en',
-    },
-    template.definition,
-    { llm, logger: log },
-  );
+  const language = call.language ?? call.detectedLanguage ?? template.definition.language ?? 'en';
+  const input = {
+    segments: parseColumn(Segments, call.segments) ?? [],
+    durationSeconds: call.durationSeconds ?? 0,
+    channels: call.channels ?? 1,
+    language,
+  };
+  const listens = template.definition.criteria.some((c) => c.kind === 'phrase' || c.kind === 'forbidden');
+  // Phrase criteria the transcript does not settle are judged from the recording (src/analysis/acoustic.ts).
+  // A recording that cannot be read leaves them to the transcript: the call is analysed either way.
+  const result =
+    listens && engines.length && (await app.storage.exists(call.storageKey).catch(() => false))
+      ? await app.storage.withLocalFile(call.storageKey, (file) =>
+          analyzeCall(input, template.definition, {
+            llm,
+            logger: log,
+            audio: recordingScorer(file, engines, language, app.config.decoder),
+          }),
+        )
+      : await analyzeCall(input, template.definition, { llm, logger: log });
   await db.$transaction(async (tx) => {
     // Reviewed results survive a re-analysis: a person's correction is re-applied on top of the new
     // automatic results. The row is read under lock here, not at the start, so a review committed

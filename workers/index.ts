@@ -9,7 +9,7 @@ import { createHousekeepingTask } from './housekeeping.ts';
 import { type JobName, JOBS, type NamedTask } from '../src/jobs/catalog.ts';
 import { createReplayWebhooksTask } from './replay-webhooks.ts';
 import { createRetentionTask } from './retention.ts';
-import { createTranscribeTask } from './transcribe.ts';
+import { createTranscribeTask, defaultEngines } from './transcribe.ts';
 
 /**
  * The task list, one consumer per name of the job catalog (src/jobs/catalog.ts): the type makes a
@@ -17,9 +17,11 @@ import { createTranscribeTask } from './transcribe.ts';
  * parses its payload with the catalog's zod schema before doing anything.
  */
 export function createTaskList(app: AppContext): TaskList {
+  // One set of recognition threads: analysis scores phrases on the models transcription loaded.
+  const engines = defaultEngines(app);
   const tasks: { [N in JobName]: NamedTask<N> } = {
-    transcribe: createTranscribeTask(app),
-    analyze: createAnalyzeTask(app),
+    transcribe: createTranscribeTask(app, engines),
+    analyze: createAnalyzeTask(app, undefined, engines),
     'deliver-webhook': createDeliverWebhookTask(
       app,
       app.config.webhookRetryScheduleMs ? { scheduleMs: app.config.webhookRetryScheduleMs } : {},

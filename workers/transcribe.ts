@@ -234,7 +234,8 @@ async function failCall(app: AppContext, callId: string, reason: string, detail:
   });
 }
 
-function defaultEngines(app: AppContext): TranscriptionEngine[] {
+/** The configured engines; the worker shares one set between transcription and analysis (workers/index.ts). */
+export function defaultEngines(app: AppContext): TranscriptionEngine[] {
   const t = app.config.transcription;
   return createEngines({
     engine: t.engine,

@@ -2,10 +2,11 @@
 // (LibriVox public-domain readings and CMU command recordings, BSD-2), synthetic English and Spanish from
 // several espeak-ng voices, and seeded noise (pink, babble of several voices, street-like).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { encodeWav } from '../../src/audio/wav.ts';
 import { speak } from '../../test/fixtures/audio.ts';
 
 const run = promisify(execFile);
@@ -241,4 +242,85 @@ export async function noiseStretches(kind: NoiseKind): Promise<Float32Array[]> {
           : babble(STRETCH_SECONDS, seed),
     ),
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mixing and the telephone chain (bench:asr and bench:verdicts)
+// ---------------------------------------------------------------------------------------------
+
+export function power(x: Float32Array, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += x[i]! * x[i]!;
+  return sum / Math.max(1, to - from);
+}
+
+/**
+ * Noise over the whole of `signal`, scaled to the SNR of the speech: each span of speech (with the gap
+ * before it) hears stretch `first + i` (cycling), at that span's own SNR.
+ */
+export function mixNoise(
+  signal: Float32Array,
+  spans: readonly (readonly [number, number])[],
+  stretches: readonly Float32Array[],
+  snr: number,
+  first = 0,
+): void {
+  spans.forEach(([s, e], i) => {
+    const noise = stretches[(first + i) % stretches.length]!;
+    const from = i === 0 ? 0 : spans[i - 1]![1];
+    const to = i === spans.length - 1 ? signal.length : e;
+    const speechPower = power(signal, s, e);
+    const noisePower = power(noise, 0, Math.min(noise.length, to - from));
+    const gain = Math.sqrt(speechPower / (noisePower * 10 ** (snr / 10)));
+    for (let k = from; k < to; k++) signal[k]! += gain * noise[(k - from) % noise.length]!;
+  });
+}
+
+/** Scales channels together so that no sample exceeds 0.95 (clipping would be another distortion). */
+export function limitPeak(channels: readonly Float32Array[]): void {
+  let peak = 0;
+  for (const c of channels) for (const v of c) peak = Math.max(peak, Math.abs(v));
+  if (peak > 0.95) for (const c of channels) for (let k = 0; k < c.length; k++) c[k]! *= 0.95 / peak;
+}
+
+export type Chain = 'none' | 'telephone' | 'gsm';
+
+/**
+ * Writes `channels` (16 kHz) to `<base>.wav`, then through the chain: telephone = 300–3400 Hz, 8 kHz,
+ * μ-law; gsm = the same band through GSM 06.10. Returns the file to transcribe.
+ */
+export async function throughChain(channels: Float32Array[], base: string, chain: Chain): Promise<string> {
+  const wav = `${base}.wav`;
+  writeFileSync(wav, channels.length === 1 ? encodeWav(channels[0]!, RATE) : stereoWav(channels[0]!, channels[1]!));
+  if (chain === 'none') return wav;
+  const out = `${base}.${chain}.wav`;
+  const codec = chain === 'gsm' ? ['-c:a', 'libgsm_ms'] : ['-c:a', 'pcm_mulaw'];
+  await run('ffmpeg', [
+    ...['-nostdin', '-v', 'error', '-y', '-i', wav],
+    ...['-af', 'highpass=f=300,lowpass=f=3400', '-ar', '8000', '-ac', String(channels.length), ...codec, out],
+  ]);
+  rmSync(wav);
+  return out;
+}
+
+/** 16-bit PCM stereo WAV (left, right of the same length). */
+function stereoWav(left: Float32Array, right: Float32Array): Buffer {
+  const frames = Math.min(left.length, right.length);
+  const out = Buffer.alloc(44 + frames * 4);
+  const mono = encodeWav(new Float32Array(0), RATE);
+  mono.copy(out, 0, 0, 44);
+  out.writeUInt32LE(36 + frames * 4, 4);
+  out.writeUInt16LE(2, 22);
+  out.writeUInt32LE(RATE * 4, 28);
+  out.writeUInt16LE(4, 32);
+  out.writeUInt32LE(frames * 4, 40);
+  const pcm = (v: number) => {
+    const s = Math.max(-1, Math.min(1, v));
+    return Math.round(s < 0 ? s * 0x8000 : s * 0x7fff);
+  };
+  for (let i = 0; i < frames; i++) {
+    out.writeInt16LE(pcm(left[i]!), 44 + 4 * i);
+    out.writeInt16LE(pcm(right[i]!), 46 + 4 * i);
+  }
+  return out;
 }

@@ -19,12 +19,11 @@
 //     off and on on the same files, the per-call choice (ASR_DENOISE=auto) is the one of the two its SNR
 //     estimate picks, and the estimate is printed beside the true SNR. `current` elsewhere uses the default.
 // Every figure is printed for today's greedy decoder (baseline) and the current default, measured in this run.
-import { execFile, spawn } from 'node:child_process';
-import { closeSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { promisify } from 'node:util';
 import { enCustomerSupport, esAtencionCliente, findPhrases } from '../../src/analysis/index.ts';
 import { encodeWav } from '../../src/audio/wav.ts';
 import type { Segment } from '../../src/transcription/engine.ts';
@@ -32,12 +31,21 @@ import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.
 import { DEFAULT_DENOISE, DENOISE_BELOW_DB } from '../../src/transcription/transcribe.ts';
 import { MoonshineEngine, type MoonshineOptions } from '../../src/transcription/moonshine.ts';
 import { MoonshineThreads, defaultRecognitionThreads } from '../../src/transcription/moonshine-threads.ts';
-import { RATE, noiseStretches, speechSets, type NoiseKind, type SpeechSet } from './asr-speech.ts';
+import {
+  RATE,
+  limitPeak,
+  mixNoise,
+  noiseStretches,
+  speechSets,
+  throughChain,
+  type Chain,
+  type NoiseKind,
+  type SpeechSet,
+} from './asr-speech.ts';
 import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
 import { benchWorkspace, note, round, table } from './lib.ts';
 
-const run = promisify(execFile);
 const { values: args } = parseArgs({
   strict: false,
   options: {
@@ -98,7 +106,6 @@ const VOCABULARY = {
 // Conditions
 // ---------------------------------------------------------------------------------------------
 
-type Chain = 'none' | 'telephone' | 'gsm';
 interface Condition {
   name: string;
   chain: Chain;
@@ -155,39 +162,9 @@ async function buildFile(set: SpeechSet, cond: Condition, dir: string, index: nu
     spans.push([at, at + u.samples.length]);
     at += u.samples.length + gap;
   }
-  if (cond.noise && cond.snr !== undefined) {
-    const stretches = await noiseStretches(cond.noise);
-    // Each utterance (with the gap before it) hears another stretch, at the utterance's own SNR.
-    spans.forEach(([s, e], i) => {
-      const noise = stretches[i % stretches.length]!;
-      const from = i === 0 ? 0 : spans[i - 1]![1];
-      const to = i === spans.length - 1 ? total : e;
-      const speechPower = power(signal, s, e);
-      const noisePower = power(noise, 0, Math.min(noise.length, to - from));
-      const gain = Math.sqrt(speechPower / (noisePower * 10 ** (cond.snr! / 10)));
-      for (let k = from; k < to; k++) signal[k]! += gain * noise[(k - from) % noise.length]!;
-    });
-  }
-  let peak = 0;
-  for (const v of signal) peak = Math.max(peak, Math.abs(v));
-  if (peak > 0.95) for (let k = 0; k < signal.length; k++) signal[k]! *= 0.95 / peak;
-  const wav = path.join(dir, `${index}.wav`);
-  writeFileSync(wav, encodeWav(signal, RATE));
-  if (cond.chain === 'none') return wav;
-  const out = path.join(dir, `${index}.${cond.chain}.wav`);
-  const codec = cond.chain === 'gsm' ? ['-c:a', 'libgsm_ms'] : ['-c:a', 'pcm_mulaw'];
-  await run('ffmpeg', [
-    ...['-nostdin', '-v', 'error', '-y', '-i', wav],
-    ...['-af', 'highpass=f=300,lowpass=f=3400', '-ar', '8000', '-ac', '1', ...codec, out],
-  ]);
-  rmSync(wav);
-  return out;
-}
-
-function power(x: Float32Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i < to; i++) sum += x[i]! * x[i]!;
-  return sum / Math.max(1, to - from);
+  if (cond.noise && cond.snr !== undefined) mixNoise(signal, spans, await noiseStretches(cond.noise), cond.snr);
+  limitPeak([signal]);
+  return throughChain([signal], path.join(dir, String(index)), cond.chain);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 /** Scores one call against a template: criteria, score, topic, summary and metrics. */
 import type { Logger } from 'pino';
+import { type AudioScorer, type Heard, type ListenRequest, listen } from './acoustic.ts';
 import type { LlmAnswer, LlmClient } from './llm.ts';
 import { findPhrases, type PhraseMatch } from './match.ts';
 import { computeMetrics, type CallMetrics } from './metrics.ts';
@@ -41,6 +42,13 @@ export interface AnalyzeOptions {
   /** Configured chat model; without one, `llm` criteria are `na` and topic/summary are computed locally. */
   llm?: LlmClient | null;
   logger?: Logger;
+  /**
+   * The recording, to judge phrase and forbidden criteria from the audio where the transcript alone
+   * does not settle them (src/analysis/acoustic.ts). Without it they are judged from the text.
+   */
+  audio?: AudioScorer | null;
+  /** Sees what the audio said for each criterion it was asked about (bench:verdicts calibrates on it). */
+  onListened?: (heard: ReadonlyMap<string, readonly Heard[]>) => void;
 }
 
 /** Forbidden words can be repeated all call long; a handful of quotes makes the point. */
@@ -182,6 +190,116 @@ function evaluateForbidden(ctx: Context, criterion: ForbiddenCriterion): Outcome
     reason: `said "${first.quote}" at ${clock(first.start)}${matches.length > 1 ? ` and ${matches.length - 1} more time(s)` : ''}${note}`,
     code: 'forbidden_said',
     params: { quote: first.quote, at: clock(first.start), more: matches.length - 1, mono },
+  };
+}
+
+/** Whether a moment (a match or a heard phrase) counts for the criterion's window. */
+function inWindow(ctx: Context, criterion: PhraseCriterion, at: { start: number; end: number }): boolean {
+  const { window } = criterion;
+  return !window || (window.from === 'start' ? at.start <= window.seconds : at.end >= ctx.duration - window.seconds);
+}
+
+/** Indexes of the segments a criterion looks at (scope), optionally only those a window can reach. */
+function scopeIndexes(ctx: Context, criterion: Criterion, window?: PhraseCriterion['window']): number[] {
+  const all = ctx.input.segments;
+  return all.flatMap((s, i) => {
+    if (criterion.speaker !== 'any' && ctx.known && s.speaker !== criterion.speaker) return [];
+    if (window && (window.from === 'start' ? s.start > window.seconds : s.end < ctx.duration - window.seconds))
+      return [];
+    return [i];
+  });
+}
+
+/**
+ * What to ask the audio: a phrase criterion the text did not pass, in the segments of its speaker and
+ * window where the text found none of its phrases; a forbidden criterion the text did not fail on
+ * words the recogniser was sure of, in all its speaker's segments. Nothing else costs a decoder run.
+ */
+function listenRequest(ctx: Context, criterion: Criterion, text: Outcome): ListenRequest | null {
+  if (criterion.kind === 'phrase') {
+    if (text.result === 'passed') return null;
+    const matched = new Set(
+      findPhrases(ctx.input.segments, criterion.phrases)
+        .filter((m) => inWindow(ctx, criterion, m))
+        .map((m) => m.segment),
+    );
+    const segments = scopeIndexes(ctx, criterion, criterion.window).filter((i) => !matched.has(i));
+    return segments.length ? { key: criterion.key, segments, phrases: criterion.phrases } : null;
+  }
+  if (criterion.kind === 'forbidden') {
+    if (text.result === 'failed' && !text.lowConfidence) return null;
+    const segments = scopeIndexes(ctx, criterion);
+    return segments.length ? { key: criterion.key, segments, phrases: criterion.phrases } : null;
+  }
+  return null;
+}
+
+function heardEvidence(h: Heard): Evidence {
+  return { quote: h.quote, start: h.start, end: h.end, speaker: h.speaker };
+}
+
+/** A phrase criterion the text did not pass, decided with what the audio says. */
+function phraseFromAudio(ctx: Context, criterion: PhraseCriterion, text: Outcome, heard: readonly Heard[]): Outcome {
+  const counted = findPhrases(scope(ctx, criterion.speaker), criterion.phrases).filter((m) =>
+    inWindow(ctx, criterion, m),
+  ).length;
+  const usable = heard.filter((h) => inWindow(ctx, criterion, h));
+  const yes = usable.filter((h) => h.hearing === 'heard');
+  const maybe = usable.filter((h) => h.hearing === 'unsure');
+  const note = monoNote(ctx, criterion);
+  const mono = isMonoFallback(ctx, criterion) ? 1 : 0;
+  if (counted + yes.length >= criterion.minCount) {
+    const first = yes[0]!;
+    return {
+      result: 'passed',
+      evidence: [...text.evidence, ...yes.map(heardEvidence)].slice(0, MAX_EVIDENCE),
+      reason: `the audio at ${clock(first.start)} matches "${first.phrase}" (the transcript heard "${first.quote}")${note}`,
+      code: 'phrase_heard_in_audio',
+      params: { phrase: first.phrase, quote: first.quote, at: clock(first.start), mono },
+    };
+  }
+  if (maybe.length > 0 && counted + yes.length + maybe.length >= criterion.minCount) {
+    const first = maybe[0]!;
+    return {
+      result: 'failed',
+      lowConfidence: true,
+      evidence: [...yes, ...maybe].map(heardEvidence).slice(0, MAX_EVIDENCE),
+      reason: `unsure: the audio at ${clock(first.start)} may say "${first.phrase}" (the transcript heard "${first.quote}"); a person should listen${note}`,
+      code: 'phrase_unsure',
+      params: { phrase: first.phrase, quote: first.quote, at: clock(first.start), mono },
+    };
+  }
+  // The audio does not find the phrase: the text's verdict stands as it was, its doubt included. In
+  // heavy noise (5 dB) phrases that were said score as low as phrases that were not, so a low margin
+  // may confirm a doubt but never silences it: an unsure fail still goes to a person.
+  return text;
+}
+
+/** A forbidden criterion the text did not fail for sure, decided with what the audio says. */
+function forbiddenFromAudio(ctx: Context, criterion: ForbiddenCriterion, heard: readonly Heard[]): Outcome {
+  const note = monoNote(ctx, criterion);
+  const mono = isMonoFallback(ctx, criterion) ? 1 : 0;
+  const yes = heard.filter((h) => h.hearing === 'heard');
+  const maybe = heard.filter((h) => h.hearing === 'unsure');
+  const said = yes[0] ?? maybe[0];
+  if (!said)
+    return {
+      result: 'passed',
+      evidence: [],
+      reason: `no forbidden phrase was said${note}`,
+      code: 'forbidden_none',
+      params: { mono },
+    };
+  const sure = yes.length > 0;
+  return {
+    result: 'failed',
+    ...(sure ? {} : { lowConfidence: true }),
+    evidence: (sure ? yes : maybe).map(heardEvidence).slice(0, MAX_EVIDENCE),
+    reason: sure
+      ? `the audio at ${clock(said.start)} matches "${said.phrase}" (the transcript heard "${said.quote}")${note}`
+      : `unsure: the audio at ${clock(said.start)} may say "${said.phrase}" (the transcript heard "${said.quote}"); a person should listen${note}`,
+    code: sure ? 'forbidden_heard_in_audio' : 'forbidden_unsure',
+    params: { phrase: said.phrase, quote: said.quote, at: clock(said.start), mono },
   };
 }
 
@@ -478,22 +596,21 @@ export async function analyzeCall(
     topicAndSummary(ctx, template, language, opts),
   ]);
 
-  const criteria = template.criteria.map((criterion): CriterionResult => {
-    let outcome: Outcome;
-    switch (criterion.kind) {
-      case 'phrase':
-        outcome = evaluatePhrase(ctx, criterion);
-        break;
-      case 'forbidden':
-        outcome = evaluateForbidden(ctx, criterion);
-        break;
-      case 'metric':
-        outcome = evaluateMetric(ctx, criterion);
-        break;
-      case 'llm':
-        outcome = llmOutcomes.get(criterion.key)!;
-        break;
-    }
+  const fromText = template.criteria.map((criterion): Outcome => {
+    if (criterion.kind === 'phrase') return evaluatePhrase(ctx, criterion);
+    if (criterion.kind === 'forbidden') return evaluateForbidden(ctx, criterion);
+    if (criterion.kind === 'metric') return evaluateMetric(ctx, criterion);
+    return llmOutcomes.get(criterion.key)!;
+  });
+  const requests = opts.audio ? template.criteria.flatMap((c, i) => listenRequest(ctx, c, fromText[i]!) ?? []) : [];
+  const heard = requests.length ? await listen(input.segments, requests, opts.audio!) : new Map<string, Heard[]>();
+  opts.onListened?.(heard);
+
+  const criteria = template.criteria.map((criterion, i): CriterionResult => {
+    let outcome = fromText[i]!;
+    const inAudio = heard.get(criterion.key);
+    if (inAudio && criterion.kind === 'phrase') outcome = phraseFromAudio(ctx, criterion, outcome, inAudio);
+    if (inAudio && criterion.kind === 'forbidden') outcome = forbiddenFromAudio(ctx, criterion, inAudio);
     const na = outcome.result === 'na';
     return {
       key: criterion.key,

@@ -34,6 +34,11 @@ export interface TranscriptionEngine {
    * the chunk's start. Engines that can time words say so by having it (redaction of audio uses it).
    */
   alignChunk?(samples: Float32Array, language: string, text: string): Promise<WordTiming[]>;
+  /**
+   * Log-likelihood (nats) of each text as the whole transcript of `samples`, for engines that can say
+   * (Moonshine: teacher-forced decoding). Criteria are then judged from the audio (src/analysis/acoustic.ts).
+   */
+  scorePhrases?(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]>;
 }
 
 export type { WordTiming };

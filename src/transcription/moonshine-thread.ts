@@ -13,10 +13,12 @@ export interface ChunkRequest {
   vocabulary?: string[];
   /** Time the words of this text in the chunk instead of transcribing it (MoonshineEngine.alignChunk). */
   align?: string;
+  /** Score these texts against the samples (MoonshineEngine.scorePhrases) instead of transcribing them. */
+  score?: string[];
 }
 
 export type ChunkReply =
-  | { id: number; result: ChunkTranscript }
+  | { id: number; result: ChunkTranscript | number[] }
   | { id: number; words: WordTiming[] }
   | { id: number; error: { message: string; stack?: string; operatorCheck?: string } };
 
@@ -38,11 +40,13 @@ function sameVocabulary(vocabulary: string[]): string[] {
 parentPort!.on('message', async (req: ChunkRequest) => {
   let reply: ChunkReply;
   try {
-    const options = req.vocabulary ? { vocabulary: sameVocabulary(req.vocabulary) } : undefined;
-    reply =
-      req.align !== undefined
-        ? { id: req.id, words: await engine.alignChunk(req.samples, req.language, req.align) }
-        : { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
+    if (req.score) reply = { id: req.id, result: await engine.scorePhrases(req.samples, req.language, req.score) };
+    else if (req.align !== undefined)
+      reply = { id: req.id, words: await engine.alignChunk(req.samples, req.language, req.align) };
+    else {
+      const options = req.vocabulary ? { vocabulary: sameVocabulary(req.vocabulary) } : undefined;
+      reply = { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
+    }
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     reply = {

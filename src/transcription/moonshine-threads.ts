@@ -16,8 +16,8 @@ export function defaultRecognitionThreads(): number {
 interface Task {
   request: ChunkRequest;
   transfer: ArrayBuffer;
-  /** With the request's kind of answer: a transcript, or word timings for an `align` request. */
-  resolve: (answer: ChunkTranscript | WordTiming[]) => void;
+  /** With the request's kind of answer: a transcript, word timings for `align`, scores for `score`. */
+  resolve: (answer: ChunkTranscript & WordTiming[] & number[]) => void;
   reject: (e: unknown) => void;
 }
 
@@ -94,6 +94,19 @@ export class MoonshineThreads implements TranscriptionEngine {
     });
   }
 
+  /** MoonshineEngine.scorePhrases on a recognition thread (queued with the chunks). */
+  scorePhrases(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]> {
+    if (!this.languages.includes(language))
+      return Promise.reject(new UnsupportedLanguageError(language, this.languages));
+    if (this.closed) return Promise.reject(new Error('The recognition threads were closed'));
+    return new Promise((resolve, reject) => {
+      const copy = new Float32Array(samples);
+      const request: ChunkRequest = { id: this.nextId++, samples: copy, language, score: [...texts] };
+      this.queue.push({ request, transfer: copy.buffer, resolve, reject });
+      this.dispatch();
+    });
+  }
+
   /** Stops every thread; chunks still waiting or running are rejected. */
   async close(): Promise<void> {
     this.closed = true;
@@ -129,8 +142,8 @@ export class MoonshineThreads implements TranscriptionEngine {
       thread.task = null;
       // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
       worker.unref();
-      if ('result' in reply) task.resolve(reply.result);
-      else if ('words' in reply) task.resolve(reply.words);
+      if ('result' in reply) task.resolve(reply.result as ChunkTranscript & WordTiming[] & number[]);
+      else if ('words' in reply) task.resolve(reply.words as ChunkTranscript & WordTiming[] & number[]);
       else task.reject(threadError(reply.error));
       this.dispatch();
     });

@@ -193,6 +193,30 @@ export class MoonshineEngine implements TranscriptionEngine {
     return alignWords(await aligner, samples, text);
   }
 
+  /**
+   * How likely each text is as the whole transcript of `samples` (the teacher-forced decoder
+   * log-likelihood of its tokens and the end token, in nats), for checking whether an expected phrase
+   * was said where the free decoding heard something else (src/analysis/acoustic.ts). The audio is
+   * encoded once; the texts go through the decoder's first step together, a few at a time, so one
+   * window costs an encoder run and a handful of batched decoder runs, not a decode per text.
+   */
+  async scorePhrases(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]> {
+    if (!this.languages.includes(language)) throw new UnsupportedLanguageError(language, this.languages);
+    if (!texts.length) return [];
+    const model = await this.model(language);
+    const { last_hidden_state: hidden } = await model.encoder.run({
+      input_values: new ort.Tensor('float32', samples, [1, samples.length]),
+    });
+    const sequences = texts.map((t) => {
+      const text = t.trim();
+      return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
+    });
+    const scores: number[] = [];
+    for (let from = 0; from < sequences.length; from += SCORE_BATCH)
+      scores.push(...(await teacherForced(model, hidden!, sequences.slice(from, from + SCORE_BATCH))));
+    return scores;
+  }
+
   private readonly tries = new WeakMap<readonly string[], BiasTrie>();
 
   /** The vocabulary's token trie, built once per list (a call passes the same list for every chunk). */
@@ -289,6 +313,70 @@ async function loadDecoder(
   ]);
   const crossValues = later.inputNames.filter((n) => /^past_key_values\.\d+\.encoder\.value$/.test(n));
   return { kind: 'split', first, later, crossKeys: split.crossKeys, crossValues };
+}
+
+/** Texts scored in one decoder run: the logits of a batch are batch × tokens × 32768 floats. */
+const SCORE_BATCH = 8;
+
+/**
+ * Teacher forcing: each sequence (after the start token) is fed whole to the decoder's first step, whose
+ * logits at every position give the probability of the next token; the sum over the sequence and its
+ * end token is the sequence's log-likelihood. Shorter sequences are padded at the end with the end token:
+ * the decoder is causal, so padding never changes the positions before it.
+ */
+async function teacherForced(model: Model, hidden: ort.Tensor, sequences: readonly number[][]): Promise<number[]> {
+  const n = sequences.length;
+  const length = 1 + Math.max(...sequences.map((s) => s.length));
+  const ids = new BigInt64Array(n * length).fill(BigInt(EOS_TOKEN));
+  sequences.forEach((s, i) => {
+    ids[i * length] = BigInt(START_TOKEN);
+    s.forEach((t, k) => {
+      ids[i * length + 1 + k] = BigInt(t);
+    });
+  });
+  const inputIds = new ort.Tensor('int64', ids, [n, length]);
+  // The encoder output once per sequence: the first step computes its cross-attention from it per row.
+  const [, frames, width] = hidden.dims as [number, number, number];
+  const tiled = new Float32Array(n * frames * width);
+  for (let i = 0; i < n; i++) tiled.set(hidden.data as Float32Array, i * frames * width);
+  const states = new ort.Tensor('float32', tiled, [n, frames, width]);
+  const d = model.decoder;
+  const out =
+    d.kind === 'split'
+      ? await d.first.run({ input_ids: inputIds, encoder_hidden_states: states }, ['logits'])
+      : await d.session.run(
+          {
+            input_ids: inputIds,
+            encoder_hidden_states: states,
+            use_cache_branch: new ort.Tensor('bool', [false], [1]),
+            ...Object.fromEntries(
+              d.pastNames.map((k) => [
+                k,
+                new ort.Tensor('float32', new Float32Array(0), [n, model.heads, 0, model.headDim]),
+              ]),
+            ),
+          },
+          ['logits'],
+        );
+  const logits = out.logits!.data as Float32Array;
+  const vocab = out.logits!.dims.at(-1)!;
+  return sequences.map((s, i) => {
+    let total = 0;
+    // Position k predicts token k of the sequence; the one after the last predicts the end token.
+    for (let k = 0; k <= s.length; k++) {
+      const row = logits.subarray((i * length + k) * vocab, (i * length + k + 1) * vocab);
+      total += row[k < s.length ? s[k]! : EOS_TOKEN]! - logSumExp(row);
+    }
+    return total;
+  });
+}
+
+function logSumExp(row: Float32Array): number {
+  let max = -Infinity;
+  for (let i = 0; i < row.length; i++) if (row[i]! > max) max = row[i]!;
+  let sum = 0;
+  for (let i = 0; i < row.length; i++) sum += Math.exp(row[i]! - max);
+  return max + Math.log(sum);
 }
 
 /**

@@ -1,0 +1,202 @@
+/**
+ * Phrase criteria judged from the audio. The free transcription of a noisy call mishears ("And you for
+ * calling at me" for "Thank you for calling Acme"), and a criterion read from that text fails an agent
+ * who did greet. The recogniser itself can be asked instead: in a segment where the transcript has
+ * something like an expected phrase, put the phrase in place of those words and compare how likely
+ * the model finds that transcript of the segment's audio with how likely it finds its own (both
+ * teacher-forced, the same model and audio). A phrase that was said costs little or nothing; one that
+ * was not costs many nats. Pure logic: the scores come from an `AudioScorer` (the engine).
+ */
+import { tokenize } from './normalize.ts';
+import type { Segment, SpeakerRole } from './types.ts';
+
+/**
+ * How likely texts are as the whole transcript of a segment's audio (log-likelihoods, nats), for
+ * several segments at once (in time order): the recording is read once for all of them.
+ */
+export interface AudioScorer {
+  score(jobs: readonly { segment: Segment; texts: readonly string[] }[]): Promise<number[][]>;
+}
+
+/**
+ * Thresholds on the margin: log-likelihood of the transcript with the phrase minus that of the
+ * transcript as heard, in nats. Calibrated on bench:verdicts' tuning calls only (docs/benchmarks/verdicts.md);
+ * the held-out calls report them.
+ */
+export const HEARD_MARGIN = -6;
+/** Between this and HEARD_MARGIN the audio neither confirms nor rules out the phrase: a person listens. */
+export const UNSURE_MARGIN = -12;
+/** Only stretches of the transcript at least this close (characters) to a phrase are tried. */
+const MIN_SIMILARITY = 0.5;
+/** Stretches tried per phrase and segment (the closest ones). */
+const SPANS_PER_PHRASE = 2;
+
+export type Hearing = 'heard' | 'unsure' | 'not_heard';
+
+export interface Heard {
+  /** Index in the analysed segments. */
+  segment: number;
+  phrase: string;
+  /** What the transcript has where the phrase would be. */
+  quote: string;
+  start: number;
+  end: number;
+  speaker: SpeakerRole;
+  /** Log-likelihood of the transcript with the phrase minus that of the transcript as heard (nats). */
+  margin: number;
+  hearing: Hearing;
+}
+
+export interface ListenRequest {
+  key: string;
+  /** Segments (indexes) where the criterion can apply. */
+  segments: readonly number[];
+  phrases: readonly string[];
+}
+
+interface Span {
+  from: number;
+  to: number;
+  similarity: number;
+}
+
+interface Word {
+  text: string;
+  norm: string;
+  start: number;
+  end: number;
+}
+
+function words(text: string): Word[] {
+  return [...text.matchAll(/\S+/g)].map((m) => ({
+    text: m[0],
+    norm: tokenize(m[0]).join(' '),
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+}
+
+function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The stretches of words closest in spelling to the phrase (a phrase misheard is mostly spelled alike). */
+export function closestSpans(text: readonly Word[], phrase: string, keep = SPANS_PER_PHRASE): Span[] {
+  const target = tokenize(phrase).join(' ');
+  const k = target.split(' ').length;
+  const spans: Span[] = [];
+  for (let from = 0; from < text.length; from++)
+    for (let len = Math.max(1, k - 2); len <= k + 2 && from + len <= text.length; len++) {
+      const said = text
+        .slice(from, from + len)
+        .map((w) => w.norm)
+        .filter(Boolean)
+        .join(' ');
+      const longest = Math.max(said.length, target.length);
+      if (1 - Math.abs(said.length - target.length) / longest < MIN_SIMILARITY) continue;
+      const similarity = 1 - levenshtein(said, target) / longest;
+      if (similarity >= MIN_SIMILARITY) spans.push({ from, to: from + len, similarity });
+    }
+  spans.sort((a, b) => b.similarity - a.similarity || a.from - b.from);
+  const kept: Span[] = [];
+  for (const s of spans) {
+    if (kept.length >= keep) break;
+    if (!kept.some((o) => s.from < o.to && o.from < s.to)) kept.push(s);
+  }
+  return kept;
+}
+
+/** The transcript with words [from, to) replaced by the phrase, in the recogniser's own style (capitals, punctuation). */
+function substitute(text: readonly Word[], span: Span, phrase: string): string {
+  const first = text[span.from]!.text;
+  const last = text[span.to - 1]!.text;
+  let said = phrase.trim();
+  if (/^\p{Lu}/u.test(first)) said = said.charAt(0).toUpperCase() + said.slice(1);
+  const trailing = /[.,;:!?]+$/.exec(last)?.[0] ?? '';
+  return [
+    ...text.slice(0, span.from).map((w) => w.text),
+    said + trailing,
+    ...text.slice(span.to).map((w) => w.text),
+  ].join(' ');
+}
+
+function timeAt(segment: Segment, charOffset: number): number {
+  const length = Math.max(segment.text.length, 1);
+  return Math.round((segment.start + ((segment.end - segment.start) * charOffset) / length) * 100) / 100;
+}
+
+export function hearingOf(margin: number): Hearing {
+  return margin >= HEARD_MARGIN ? 'heard' : margin >= UNSURE_MARGIN ? 'unsure' : 'not_heard';
+}
+
+/**
+ * For each request, the best-supported phrase per segment where any was tried, in time order. Each
+ * segment's audio is scored once for all requests (its transcript as heard and every candidate), so a
+ * segment costs one encoder run and a few batched decoder runs, and the recording is read once.
+ */
+export async function listen(
+  segments: readonly Segment[],
+  requests: readonly ListenRequest[],
+  scorer: AudioScorer,
+): Promise<Map<string, Heard[]>> {
+  const perSegment = new Map<
+    number,
+    { texts: string[]; tries: { key: string; phrase: string; span: Span; text: number }[] }
+  >();
+  const wordsOf = new Map<number, Word[]>();
+  for (const request of requests)
+    for (const index of request.segments) {
+      const segment = segments[index]!;
+      const text = wordsOf.get(index) ?? words(segment.text);
+      wordsOf.set(index, text);
+      for (const phrase of request.phrases)
+        for (const span of closestSpans(text, phrase)) {
+          const entry = perSegment.get(index) ?? { texts: [segment.text], tries: [] };
+          perSegment.set(index, entry);
+          const hypothesis = substitute(text, span, phrase);
+          let at = entry.texts.indexOf(hypothesis);
+          if (at < 0) at = entry.texts.push(hypothesis) - 1;
+          entry.tries.push({ key: request.key, phrase, span, text: at });
+        }
+    }
+  const heard = new Map<string, Heard[]>(requests.map((r) => [r.key, []]));
+  const order = [...perSegment].sort((a, b) => a[0] - b[0]);
+  const scored = await scorer.score(order.map(([index, { texts }]) => ({ segment: segments[index]!, texts })));
+  order.forEach(([index, { tries }], n) => {
+    const segment = segments[index]!;
+    const scores = scored[n]!;
+    // A segment the recording did not reach (cut short) has no scores: the text decides there.
+    if (scores.length !== perSegment.get(index)!.texts.length) return;
+    const best = new Map<string, Heard>();
+    for (const t of tries) {
+      // A phrase the transcript already has word for word scores 0: the audio cannot say more than that.
+      const margin = Math.min(0, scores[t.text]! - scores[0]!);
+      const previous = best.get(t.key);
+      if (previous && previous.margin >= margin) continue;
+      const text = wordsOf.get(index)!;
+      const from = text[t.span.from]!.start;
+      const to = text[t.span.to - 1]!.end;
+      best.set(t.key, {
+        segment: index,
+        phrase: t.phrase,
+        quote: segment.text.slice(from, to).replace(/[.,;:!?]+$/, ''),
+        start: timeAt(segment, from),
+        end: timeAt(segment, to),
+        speaker: segment.speaker,
+        margin: Math.round(margin * 100) / 100,
+        hearing: hearingOf(margin),
+      });
+    }
+    for (const [key, h] of best) heard.get(key)!.push(h);
+  });
+  for (const list of heard.values()) list.sort((a, b) => a.start - b.start);
+  return heard;
+}

@@ -1,0 +1,149 @@
+// Issue 27: phrase and forbidden criteria judged from the audio. The engine's scores are the input here
+// (a stand-in scorer says how likely each candidate transcript is); the real model's side is in
+// test/transcription/noisy-greeting.test.ts. What is checked is the analysis' decision: heard → passed
+// with the transcript's words as evidence, borderline → unsure (failed, flagged for the review queue),
+// ruled out → failed without a flag; and which segments the audio is asked about at all.
+import { describe, expect, it } from 'vitest';
+import { HEARD_MARGIN, UNSURE_MARGIN, type AudioScorer } from '../../src/analysis/acoustic.ts';
+import { analyzeCall } from '../../src/analysis/index.ts';
+import type { Segment } from '../../src/analysis/types.ts';
+import { stereo, template } from './helpers.ts';
+
+/**
+ * A scorer whose margin for a candidate depends on the phrase put into the transcript: the transcript as
+ * heard scores 0, a candidate with `phrase` scores margins[phrase], any other candidate −40.
+ */
+function scorer(margins: Record<string, number>) {
+  const asked: Segment[] = [];
+  const audio: AudioScorer = {
+    async score(jobs) {
+      return jobs.map(({ segment, texts }) => {
+        asked.push(segment);
+        return texts.map((t, i) => {
+          if (i === 0) return 0;
+          const hit = Object.keys(margins).find((p) => t.toLowerCase().includes(p.toLowerCase()));
+          return hit ? margins[hit]! : -40;
+        });
+      });
+    },
+  };
+  return { audio, asked };
+}
+
+const greetingTemplate = template({
+  criteria: [
+    {
+      key: 'greeting',
+      label: 'Greets with the company name',
+      kind: 'phrase',
+      speaker: 'agent',
+      weight: 3,
+      window: { from: 'start', seconds: 30 },
+      phrases: ['thank you for calling Acme'],
+    },
+    {
+      key: 'no_rudeness',
+      label: 'No rudeness',
+      kind: 'forbidden',
+      speaker: 'agent',
+      critical: true,
+      weight: 2,
+      phrases: ['not my problem'],
+    },
+  ],
+});
+
+// The agent's greeting misheard, a customer line, and an agent line after the greeting's window.
+const call = stereo(
+  [
+    [1, 4, 'agent', 'And you for calling at me, my name is Laura.'],
+    [5, 8, 'customer', 'Hi, thank you, my bill is wrong.'],
+    [40, 44, 'agent', 'That is not my program, sorry.'],
+  ],
+  60,
+);
+
+const criterion = (r: Awaited<ReturnType<typeof analyzeCall>>, key: string) => r.criteria.find((c) => c.key === key)!;
+
+describe('criteria judged from the audio', () => {
+  it('passes a phrase the audio supports, quoting what the transcript heard at its time', async () => {
+    const { audio } = scorer({ 'thank you for calling Acme': HEARD_MARGIN + 2, 'not my problem': -30 });
+    const r = await analyzeCall(call, greetingTemplate, { audio });
+    expect(criterion(r, 'greeting')).toMatchObject({
+      result: 'passed',
+      reason_code: 'phrase_heard_in_audio',
+      evidence: [{ quote: 'And you for calling at me', speaker: 'agent' }],
+    });
+    const [evidence] = criterion(r, 'greeting').evidence;
+    expect(evidence!.start).toBeGreaterThanOrEqual(1);
+    expect(evidence!.end).toBeLessThan(4);
+    // Without the recording the same transcript fails the agent.
+    expect(criterion(await analyzeCall(call, greetingTemplate), 'greeting').result).toBe('failed');
+  });
+
+  it('fails a phrase the audio rules out as the text did (a sure text fail gets no review flag)', async () => {
+    const { audio } = scorer({ 'thank you for calling Acme': UNSURE_MARGIN - 5, 'not my problem': -30 });
+    const greeting = criterion(await analyzeCall(call, greetingTemplate, { audio }), 'greeting');
+    expect(greeting).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+    expect(greeting.low_confidence).toBeUndefined();
+  });
+
+  it('sends a borderline phrase to review as unsure, never silently to failed', async () => {
+    const { audio } = scorer({
+      'thank you for calling Acme': (HEARD_MARGIN + UNSURE_MARGIN) / 2,
+      'not my problem': -30,
+    });
+    const r = await analyzeCall(call, greetingTemplate, { audio });
+    expect(criterion(r, 'greeting')).toMatchObject({
+      result: 'failed',
+      low_confidence: true,
+      reason_code: 'phrase_unsure',
+      reason_params: { phrase: 'thank you for calling Acme', quote: 'And you for calling at me' },
+    });
+    expect(criterion(r, 'greeting').reason).toMatch(/^unsure: .*a person should listen/);
+  });
+
+  it('fails a forbidden phrase the audio hears, and sends a borderline one to review', async () => {
+    const said = await analyzeCall(call, greetingTemplate, {
+      audio: scorer({ 'thank you for calling Acme': -30, 'not my problem': HEARD_MARGIN + 1 }).audio,
+    });
+    expect(criterion(said, 'no_rudeness')).toMatchObject({
+      result: 'failed',
+      reason_code: 'forbidden_heard_in_audio',
+      evidence: [{ quote: 'not my program', speaker: 'agent' }],
+    });
+    expect(said.score).toBe(0);
+    const maybe = await analyzeCall(call, greetingTemplate, {
+      audio: scorer({ 'thank you for calling Acme': -30, 'not my problem': UNSURE_MARGIN + 1 }).audio,
+    });
+    expect(criterion(maybe, 'no_rudeness')).toMatchObject({
+      result: 'failed',
+      low_confidence: true,
+      reason_code: 'forbidden_unsure',
+    });
+    const not = await analyzeCall(call, greetingTemplate, {
+      audio: scorer({ 'thank you for calling Acme': -30, 'not my problem': -30 }).audio,
+    });
+    expect(criterion(not, 'no_rudeness')).toMatchObject({ result: 'passed', reason_code: 'forbidden_none' });
+  });
+
+  it("asks the audio only about the criterion's speaker and window, and nothing when the text settles it", async () => {
+    const { audio, asked } = scorer({ 'thank you for calling Acme': -30, 'not my problem': -30 });
+    await analyzeCall(call, greetingTemplate, { audio });
+    // The greeting: the agent's first segment (the customer's words and the late agent line are not in scope);
+    // the forbidden phrase: both agent segments, the first only if a stretch of it is spelled like the phrase.
+    expect(asked.every((s) => s.speaker === 'agent')).toBe(true);
+    expect(asked.map((s) => s.start)).toContain(1);
+    expect(asked.map((s) => s.start)).toContain(40);
+
+    const clear = stereo([
+      [1, 4, 'agent', 'Thank you for calling Acme, my name is Laura.'],
+      [40, 44, 'agent', 'That is not my problem.'],
+    ]);
+    const quiet = scorer({});
+    const r = await analyzeCall(clear, greetingTemplate, { audio: quiet.audio });
+    expect(quiet.asked).toEqual([]);
+    expect(criterion(r, 'greeting').result).toBe('passed');
+    expect(criterion(r, 'no_rudeness').result).toBe('failed');
+  });
+});
