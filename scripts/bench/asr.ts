@@ -137,7 +137,7 @@ function conditions(full: boolean): Condition[] {
   return list;
 }
 // The baseline decodes the same way (greedy): it is run where a difference would show, to keep the bench short.
-const BASELINE_CONDITIONS = new Set(['clean 16 kHz', 'telephone pink 10 dB']);
+const BASELINE_CONDITIONS = new Set(['clean 16 kHz', 'clean 16 kHz, joined', 'telephone pink 10 dB']);
 // Noise suppression is compared (off / on on the same files) where the issue asks: clean, and telephone at 10/5/0 dB.
 const DENOISE_CONDITIONS = new Set([
   'clean 16 kHz',
@@ -397,10 +397,78 @@ try {
   }
 
   if ((conds.length <= 2 && !only) || args.dense) dense = await denseRuns(sets, !!args.long);
-  report(measures, dense, conds);
+  const same = conds.some((c) => c.joined) ? await determinism(sets, ws.work) : [];
+  report(measures, dense, conds, same);
   for (const d of engines) if (d.engine instanceof MoonshineThreads) await d.engine.close();
 } finally {
   await ws.cleanup();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Determinism: the same file three times, on one recognition thread and on two
+// ---------------------------------------------------------------------------------------------
+
+interface SameRun {
+  condition: string;
+  wer: number;
+  /** Per thread count: whether the three runs gave the same words (and segment times). */
+  same: Record<number, boolean>;
+  /** One thread and two gave the same words. */
+  across: boolean;
+}
+
+const DETERMINISM_RUNS = 3;
+const DETERMINISM_THREADS = [1, 2];
+
+/**
+ * The joined read speech clean, through the telephone line and with pink noise at 5 dB (the files issue
+ * 27 saw change between runs), each transcribed DETERMINISM_RUNS times as a worker does (vocabulary,
+ * speakers separated) with ASR_THREADS 1 and 2.
+ */
+async function determinism(sets: SpeechSet[], dir: string): Promise<SameRun[]> {
+  const set = sets.find((s) => s.name === JOINED_SET);
+  if (!set) return [];
+  const ref = set.utterances.flatMap((u) => normWords(u.text, 'en'));
+  const current = DECODERS.find((d) => d.name === 'current')!.options;
+  const files: [Condition, string][] = [];
+  for (const cond of [
+    { name: 'clean 16 kHz, joined', chain: 'none' },
+    { name: 'telephone μ-law, joined', chain: 'telephone' },
+    { name: 'telephone pink 5 dB, joined', chain: 'telephone', noise: 'pink', snr: 5 },
+  ] satisfies Condition[])
+    files.push([cond, await buildFile(set, { ...cond, joined: true }, dir, files.length + 10_000)]);
+  const heard = new Map<string, string[][]>();
+  for (const threads of DETERMINISM_THREADS) {
+    const engine = new MoonshineThreads({ modelsDir, ...current, threads });
+    try {
+      for (const [cond, file] of files)
+        for (let r = 0; r < DETERMINISM_RUNS; r++) {
+          const result = await transcribeFile(file, {
+            engines: [engine],
+            language: 'en',
+            vocabulary: VOCABULARY.en,
+            diarize: true,
+          });
+          const key = `${cond.name}/${threads}`;
+          heard.set(key, [...(heard.get(key) ?? []), result.segments.map((s) => `${s.start}-${s.end} ${s.text}`)]);
+          note(`bench:asr: determinism ${cond.name}, ${threads} thread(s), run ${r + 1}`);
+        }
+    } finally {
+      await engine.close();
+    }
+  }
+  const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
+  return files.map(([cond]) => {
+    const runs = DETERMINISM_THREADS.map((t) => heard.get(`${cond.name}/${t}`)!);
+    const first = runs[0]![0]!;
+    const hyp = first.flatMap((line) => normWords(line.slice(line.indexOf(' ') + 1), 'en'));
+    return {
+      condition: cond.name,
+      wer: (100 * editDistance(ref, hyp)) / ref.length,
+      same: Object.fromEntries(DETERMINISM_THREADS.map((t, i) => [t, runs[i]!.every((r) => same(r, runs[i]![0]!))])),
+      across: runs.every((r) => same(r[0]!, first)),
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -525,7 +593,7 @@ function pooled(ms: Measure[]) {
   };
 }
 
-function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
+function report(measures: Measure[], dense: DenseRun[], conds: Condition[], same: SameRun[]) {
   const by = (f: (m: Measure) => boolean, decoder: string) =>
     pooled(measures.filter((m) => f(m) && m.decoder === decoder));
   const pct = (x: number) => `${round(x, 1)} %`;
@@ -666,7 +734,7 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
     );
 
   if (args.json) {
-    console.log(JSON.stringify({ loadAtStart, measures, dense }, null, 2));
+    console.log(JSON.stringify({ loadAtStart, measures, dense, determinism: same }, null, 2));
     return;
   }
   console.log(
@@ -679,6 +747,23 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
   if (skipped.length) console.log(`\nNot run (--time-limit): ${skipped.join(', ')}`);
   console.log('\nGoals (WER pooled over the sets of each language; recall over the call lines)\n');
   console.log(table(['figure', 'baseline', 'current', 'goal', 'current vs goal'], summary));
+  if (same.length) {
+    const yes = (b: boolean) => (b ? 'yes' : 'NO');
+    console.log(
+      `\nDeterminism: the joined read speech ${DETERMINISM_RUNS} times per thread count (ASR_THREADS), as a worker runs it (vocabulary, speakers separated); goal: identical words and times\n`,
+    );
+    console.log(
+      table(
+        [
+          'file',
+          'WER',
+          ...DETERMINISM_THREADS.map((t) => `identical, ${t} thread${t > 1 ? 's' : ''}`),
+          'identical across',
+        ],
+        same.map((r) => [r.condition, pct(r.wer), ...DETERMINISM_THREADS.map((t) => yes(r.same[t]!)), yes(r.across)]),
+      ),
+    );
+  }
   console.log(
     `\nNoise suppression (RNNoise) on the long sets, same files; auto = ASR_DENOISE=auto, on at an estimated SNR ≤ ${DENOISE_BELOW_DB} dB; default ${DEFAULT_DENOISE}\n`,
   );
