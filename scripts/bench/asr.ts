@@ -61,6 +61,9 @@ if (args.help) {
 
 const GOALS = { joined: 1, tel10: 4, tel5: 15, short: 5, recall: 98, rtf: 0.03, rssOver5Min: 50 };
 const GAP_SECONDS = 1;
+// The determinism table: runs per thread count, and the thread counts (ASR_THREADS) compared.
+const DETERMINISM_RUNS = 3;
+const DETERMINISM_THREADS = [1, 2];
 const modelsDir = resolveModelsDir();
 
 // ---------------------------------------------------------------------------------------------
@@ -416,9 +419,6 @@ interface SameRun {
   /** One thread and two gave the same words. */
   across: boolean;
 }
-
-const DETERMINISM_RUNS = 3;
-const DETERMINISM_THREADS = [1, 2];
 
 /**
  * The joined read speech clean, through the telephone line and with pink noise at 5 dB (the files issue

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enCustomerSupport } from '../../src/analysis/index.ts';
 import { decodeAudio } from '../../src/audio/decode.ts';
-import { templatePhrases } from '../../src/domain/vocabulary.ts';
+import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
