@@ -2,12 +2,12 @@
 // (LibriVox public-domain readings and CMU command recordings, BSD-2), synthetic English and Spanish from
 // several espeak-ng voices, and seeded noise (pink, babble of several voices, street-like).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { encodeWav } from '../../src/audio/wav.ts';
 import { speak } from '../../test/fixtures/audio.ts';
+import { READ_UTTERANCES, readSpeechDir } from '../../test/fixtures/read-speech.ts';
 
 const run = promisify(execFile);
 export const RATE = 16000;
@@ -26,24 +26,8 @@ export interface SpeechSet {
   utterances: Utterance[];
 }
 
-// Reference transcripts of the recordings (from the package's own transcription files, kept here so the
-// bench does not depend on their layout). "a a amiable" is what the reader really says.
-const REAL_READ = [
-  [
-    'librivox/sense_and_sensibility_01_austen_64kb-0870.wav',
-    'and mister john dashwood had then leisure to consider how much there might be prudently in his power to do for them',
-  ],
-  ['librivox/sense_and_sensibility_01_austen_64kb-0880.wav', 'he was not an ill disposed young man'],
-  [
-    'librivox/sense_and_sensibility_01_austen_64kb-0890.wav',
-    'unless to be rather cold hearted and rather selfish is to be ill disposed',
-  ],
-  [
-    'librivox/sense_and_sensibility_01_austen_64kb-0920.wav',
-    'had he married a more amiable woman he might have been made still more respectable than he was',
-  ],
-  ['librivox/sense_and_sensibility_01_austen_64kb-0930.wav', 'he might even have been made amiable himself'],
-] as const;
+// The read utterances (and where their package comes from) are shared with the tests.
+const REAL_READ = READ_UTTERANCES;
 const REAL_SHORT = [
   ['cards/001.wav', 'ten of clubs'],
   ['cards/003.wav', 'seven of clubs'],
@@ -83,25 +67,6 @@ const BABBLE_LINES = [
   ['en-us+m4', 'Can somebody tell me where the new coffee machine is, the old one is broken again.'],
 ] as const;
 
-/** The folder holding pocketsphinx's test recordings, extracted from the Debian package on first use. */
-async function realSpeechDir(): Promise<string | null> {
-  const installed = '/usr/share/pocketsphinx/test/data';
-  if (existsSync(installed)) return installed;
-  const cache = path.join(os.tmpdir(), 'escucha-bench-speech');
-  const dir = path.join(cache, 'usr/share/pocketsphinx/test/data');
-  if (existsSync(dir)) return dir;
-  try {
-    mkdirSync(cache, { recursive: true });
-    await run('apt-get', ['download', 'pocketsphinx-testdata'], { cwd: cache });
-    const deb = readdirSync(cache).find((f) => f.startsWith('pocketsphinx-testdata') && f.endsWith('.deb'));
-    if (!deb) return null;
-    await run('dpkg-deb', ['-x', path.join(cache, deb), cache]);
-    return existsSync(dir) ? dir : null;
-  } catch {
-    return null;
-  }
-}
-
 /** 16 kHz mono float samples of any audio file (raw files are pocketsphinx's 16 kHz s16le). */
 export async function load16k(file: string): Promise<Float32Array> {
   const input = file.endsWith('.raw') ? ['-f', 's16le', '-ar', '16000', '-ac', '1', '-i', file] : ['-i', file];
@@ -120,7 +85,7 @@ async function spoken(text: string, voice: string): Promise<Utterance> {
 
 export async function speechSets(): Promise<{ sets: SpeechSet[]; real: boolean }> {
   const sets: SpeechSet[] = [];
-  const dir = await realSpeechDir();
+  const dir = await readSpeechDir();
   if (dir) {
     const load = async ([file, text]: readonly [string, string]) => ({
       source: 'real',

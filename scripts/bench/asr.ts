@@ -67,8 +67,11 @@ if (args.help) {
   process.exit(0);
 }
 
-const GOALS = { tel10: 4, tel5: 15, short: 5, recall: 98, rtf: 0.03, rssOver5Min: 50 };
+const GOALS = { joined: 1, tel10: 4, tel5: 15, short: 5, recall: 98, rtf: 0.03, rssOver5Min: 50 };
 const GAP_SECONDS = 1;
+// The determinism table: runs per thread count, and the thread counts (ASR_THREADS) compared.
+const DETERMINISM_RUNS = 3;
+const DETERMINISM_THREADS = [1, 2];
 const modelsDir = resolveModelsDir();
 
 // ---------------------------------------------------------------------------------------------
@@ -111,6 +114,11 @@ interface Condition {
   chain: Chain;
   noise?: NoiseKind;
   snr?: number;
+  /**
+   * The real read utterances back to back, no gap (one reader reading on: one long voice region), with
+   * mono speaker separation on as a worker runs it by default: where windows are cut inside speech.
+   */
+  joined?: boolean;
 }
 
 // In order of importance: a run cut short by --time-limit still has the figures with goals.
@@ -123,6 +131,7 @@ function conditions(full: boolean): Condition[] {
   });
   const list: Condition[] = [
     { name: 'clean 16 kHz', chain: 'none' },
+    { name: 'clean 16 kHz, joined', chain: 'none', joined: true },
     noisy('pink', 10),
     noisy('pink', 5),
     { name: 'telephone μ-law', chain: 'telephone' },
@@ -138,7 +147,7 @@ function conditions(full: boolean): Condition[] {
   return list;
 }
 // The baseline decodes the same way (greedy): it is run where a difference would show, to keep the bench short.
-const BASELINE_CONDITIONS = new Set(['clean 16 kHz', 'telephone pink 10 dB']);
+const BASELINE_CONDITIONS = new Set(['clean 16 kHz', 'clean 16 kHz, joined', 'telephone pink 10 dB']);
 // Noise suppression is compared (off / on on the same files) where the issue asks: clean, and telephone at 10/5/0 dB.
 const DENOISE_CONDITIONS = new Set([
   'clean 16 kHz',
@@ -147,12 +156,14 @@ const DENOISE_CONDITIONS = new Set([
   'telephone pink 5 dB',
   'telephone pink 0 dB',
 ]);
+// The joined condition and the determinism runs use the real read speech (issue 27).
+const JOINED_SET = 'en read (real)';
 // Short answers: the conditions the issue names for them.
 const SHORT_CONDITIONS = new Set(['clean 16 kHz', 'telephone μ-law', 'telephone pink 10 dB']);
 
 /** Utterances back to back with gaps; noise over the whole file, scaled to the SNR of the speech. */
 async function buildFile(set: SpeechSet, cond: Condition, dir: string, index: number): Promise<string> {
-  const gap = GAP_SECONDS * RATE;
+  const gap = cond.joined ? 0 : GAP_SECONDS * RATE;
   const total = set.utterances.reduce((n, u) => n + u.samples.length + gap, gap);
   const signal = new Float32Array(total);
   const spans: [number, number][] = [];
@@ -307,6 +318,7 @@ try {
     }
     for (const set of sets) {
       if (set.kind === 'short' && !SHORT_CONDITIONS.has(cond.name)) continue;
+      if (cond.joined && set.name !== JOINED_SET) continue;
       const file = await buildFile(set, cond, ws.work, index++);
       const ref = set.utterances.flatMap((u) => normWords(u.text, set.language));
       for (const d of engines) {
@@ -327,6 +339,7 @@ try {
             language: set.language,
             denoise,
             ...(vocabulary ? { vocabulary } : {}),
+            ...(cond.joined ? { diarize: true } : {}),
           }).catch(() => null);
           const wall = (performance.now() - t0) / 1000;
           const segments = result?.segments ?? [];
@@ -364,10 +377,75 @@ try {
   }
 
   if ((conds.length <= 2 && !only) || args.dense) dense = await denseRuns(sets, !!args.long);
-  report(measures, dense, conds);
+  const same = conds.some((c) => c.joined) ? await determinism(sets, ws.work) : [];
+  report(measures, dense, conds, same);
   for (const d of engines) if (d.engine instanceof MoonshineThreads) await d.engine.close();
 } finally {
   await ws.cleanup();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Determinism: the same file three times, on one recognition thread and on two
+// ---------------------------------------------------------------------------------------------
+
+interface SameRun {
+  condition: string;
+  wer: number;
+  /** Per thread count: whether the three runs gave the same words (and segment times). */
+  same: Record<number, boolean>;
+  /** One thread and two gave the same words. */
+  across: boolean;
+}
+
+/**
+ * The joined read speech clean, through the telephone line and with pink noise at 5 dB (the files issue
+ * 27 saw change between runs), each transcribed DETERMINISM_RUNS times as a worker does (vocabulary,
+ * speakers separated) with ASR_THREADS 1 and 2.
+ */
+async function determinism(sets: SpeechSet[], dir: string): Promise<SameRun[]> {
+  const set = sets.find((s) => s.name === JOINED_SET);
+  if (!set) return [];
+  const ref = set.utterances.flatMap((u) => normWords(u.text, 'en'));
+  const current = DECODERS.find((d) => d.name === 'current')!.options;
+  const files: [Condition, string][] = [];
+  for (const cond of [
+    { name: 'clean 16 kHz, joined', chain: 'none' },
+    { name: 'telephone μ-law, joined', chain: 'telephone' },
+    { name: 'telephone pink 5 dB, joined', chain: 'telephone', noise: 'pink', snr: 5 },
+  ] satisfies Condition[])
+    files.push([cond, await buildFile(set, { ...cond, joined: true }, dir, files.length + 10_000)]);
+  const heard = new Map<string, string[][]>();
+  for (const threads of DETERMINISM_THREADS) {
+    const engine = new MoonshineThreads({ modelsDir, ...current, threads });
+    try {
+      for (const [cond, file] of files)
+        for (let r = 0; r < DETERMINISM_RUNS; r++) {
+          const result = await transcribeFile(file, {
+            engines: [engine],
+            language: 'en',
+            vocabulary: VOCABULARY.en,
+            diarize: true,
+          });
+          const key = `${cond.name}/${threads}`;
+          heard.set(key, [...(heard.get(key) ?? []), result.segments.map((s) => `${s.start}-${s.end} ${s.text}`)]);
+          note(`bench:asr: determinism ${cond.name}, ${threads} thread(s), run ${r + 1}`);
+        }
+    } finally {
+      await engine.close();
+    }
+  }
+  const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
+  return files.map(([cond]) => {
+    const runs = DETERMINISM_THREADS.map((t) => heard.get(`${cond.name}/${t}`)!);
+    const first = runs[0]![0]!;
+    const hyp = first.flatMap((line) => normWords(line.slice(line.indexOf(' ') + 1), 'en'));
+    return {
+      condition: cond.name,
+      wer: (100 * editDistance(ref, hyp)) / ref.length,
+      same: Object.fromEntries(DETERMINISM_THREADS.map((t, i) => [t, runs[i]!.every((r) => same(r, runs[i]![0]!))])),
+      across: runs.every((r) => same(r[0]!, first)),
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -492,7 +570,7 @@ function pooled(ms: Measure[]) {
   };
 }
 
-function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
+function report(measures: Measure[], dense: DenseRun[], conds: Condition[], same: SameRun[]) {
   const by = (f: (m: Measure) => boolean, decoder: string) =>
     pooled(measures.filter((m) => f(m) && m.decoder === decoder));
   const pct = (x: number) => `${round(x, 1)} %`;
@@ -507,6 +585,7 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
 
   const long = (m: Measure) => m.kind === 'long';
   const clean = (m: Measure) => long(m) && m.condition === 'clean 16 kHz';
+  const joined = (m: Measure) => m.condition === 'clean 16 kHz, joined';
   const cleanBase = (lang: string) => by((m) => clean(m) && m.language === lang, 'baseline').wer;
   const tel = (snr: number) => (m: Measure) => long(m) && m.condition === `telephone pink ${snr} dB`;
   const at10 = (m: Measure) => long(m) && / 10 dB$/.test(m.condition);
@@ -524,6 +603,13 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
       'wer',
       (lang) => `≤ ${pct(cleanBase(lang))} (baseline)`,
       (v, lang) => v <= cleanBase(lang),
+    ],
+    [
+      'clean 16 kHz, read speech joined (speakers separated)',
+      joined,
+      'wer',
+      `≤ ${GOALS.joined} %`,
+      (v) => v <= GOALS.joined,
     ],
     [
       'telephone μ-law + GSM, no noise',
@@ -625,7 +711,7 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
     );
 
   if (args.json) {
-    console.log(JSON.stringify({ loadAtStart, measures, dense }, null, 2));
+    console.log(JSON.stringify({ loadAtStart, measures, dense, determinism: same }, null, 2));
     return;
   }
   console.log(
@@ -638,6 +724,23 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[]) {
   if (skipped.length) console.log(`\nNot run (--time-limit): ${skipped.join(', ')}`);
   console.log('\nGoals (WER pooled over the sets of each language; recall over the call lines)\n');
   console.log(table(['figure', 'baseline', 'current', 'goal', 'current vs goal'], summary));
+  if (same.length) {
+    const yes = (b: boolean) => (b ? 'yes' : 'NO');
+    console.log(
+      `\nDeterminism: the joined read speech ${DETERMINISM_RUNS} times per thread count (ASR_THREADS), as a worker runs it (vocabulary, speakers separated); goal: identical words and times\n`,
+    );
+    console.log(
+      table(
+        [
+          'file',
+          'WER',
+          ...DETERMINISM_THREADS.map((t) => `identical, ${t} thread${t > 1 ? 's' : ''}`),
+          'identical across',
+        ],
+        same.map((r) => [r.condition, pct(r.wer), ...DETERMINISM_THREADS.map((t) => yes(r.same[t]!)), yes(r.across)]),
+      ),
+    );
+  }
   console.log(
     `\nNoise suppression (RNNoise) on the long sets, same files; auto = ASR_DENOISE=auto, on at an estimated SNR ≤ ${DENOISE_BELOW_DB} dB; default ${DEFAULT_DENOISE}\n`,
   );

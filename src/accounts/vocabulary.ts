@@ -38,13 +38,21 @@ export async function callVocabulary(
     db.campaign.findMany({
       where: { accountId: call.accountId, archivedAt: null },
       select: { id: true, name: true, templateId: true },
+      // A fixed order: the list (and which entries the cap keeps) must not follow the table's row order,
+      // or the same recording could be heard differently from one run to the next (issue 27).
+      orderBy: { id: 'asc' },
     }),
-    db.agent.findMany({ where: { accountId: call.accountId, active: true }, select: { name: true } }),
+    db.agent.findMany({
+      where: { accountId: call.accountId, active: true },
+      select: { name: true },
+      orderBy: { id: 'asc' },
+    }),
   ]);
   const own = campaigns.find((c) => c.id === call.campaignId)?.templateId;
   const templates = await db.template.findMany({
     where: { accountId: call.accountId, deletedAt: null, ...(own ? { id: own } : {}) },
     select: { definition: true },
+    orderBy: { id: 'asc' },
   });
   const phrases = templates.flatMap((t) => templatePhrases(t.definition));
   return dedupe([

@@ -265,6 +265,48 @@ export function changePoints(frames: Float32Array, penalty: number, w: number): 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Pauses: where a region may be cut
+// ---------------------------------------------------------------------------------------------
+
+/** How far (s) a change point's cut may move to reach a pause. */
+const PAUSE_SEARCH_SECONDS = 0.35;
+/** A pause: PAUSE_WINDOW samples (a stop consonant's closure is shorter) this many dB below the region's loud frames (its 90th percentile)… */
+const PAUSE_BELOW_LOUD_DB = 25;
+/** …or within this many dB of its quietest ones (the line's noise floor, on a noisy call). */
+const PAUSE_ABOVE_FLOOR_DB = 6;
+const PAUSE_WINDOW = 2400; // 150 ms
+/** No piece shorter than this is cut off (the recogniser needs some context). */
+const MIN_PIECE_SECONDS = 0.6;
+
+/** Short-time energy of a region every 10 ms, and the quiet stretches among them. */
+export function pauses(samples: Float32Array): { near(at: number, within: number): number | null } {
+  const count = samples.length >= PAUSE_WINDOW ? Math.floor((samples.length - PAUSE_WINDOW) / HOP) + 1 : 0;
+  const db = new Float64Array(count);
+  for (let f = 0; f < count; f++) {
+    let e = 0;
+    for (let i = f * HOP; i < f * HOP + PAUSE_WINDOW; i++) e += samples[i]! * samples[i]!;
+    db[f] = 10 * Math.log10(e / PAUSE_WINDOW + 1e-12);
+  }
+  const sorted = Float64Array.from(db).sort();
+  const loud = sorted[Math.floor(count * 0.9)] ?? 0;
+  const floor = sorted[Math.floor(count * 0.05)] ?? 0;
+  const threshold = Math.max(loud - PAUSE_BELOW_LOUD_DB, floor + PAUSE_ABOVE_FLOOR_DB);
+  const centre = (f: number) => (f * HOP + PAUSE_WINDOW / 2) / SAMPLE_RATE;
+  return {
+    // The quietest window within `within` seconds of `at` (the nearer on a tie), if it is a pause.
+    near(at, within) {
+      let best = -1;
+      for (let f = 0; f < count; f++) {
+        const d = Math.abs(centre(f) - at);
+        if (d > within) continue;
+        if (best < 0 || db[f]! < db[best]! || (db[f] === db[best] && d < Math.abs(centre(best) - at))) best = f;
+      }
+      return best >= 0 && db[best]! <= threshold ? centre(best) : null;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The diarizer
 // ---------------------------------------------------------------------------------------------
 
@@ -308,16 +350,30 @@ export class Diarizer {
   /** Splits a region (start/end in seconds of the call, its 16 kHz samples) at voice changes. */
   split(region: { start: number; end: number; samples: Float32Array }): Piece[] {
     const { frames, times } = mfcc(region.samples);
-    const cuts = changePoints(frames, this.opts.changePenalty, this.opts.changeWindowFrames);
-    const bounds = [0, ...cuts, frames.length / DIMS];
+    const n = frames.length / DIMS;
+    // Each change point moves to the quiet stretch nearest to it, or is dropped when there is none:
+    // a cut through a word made both pieces hear half of it ("consider | consider", issue 27) and left
+    // slivers the recogniser filled with invented phrases. Voices change at a gap, however short.
+    const quiet = pauses(region.samples);
+    const cuts: { frame: number; at: number }[] = [];
+    for (const c of changePoints(frames, this.opts.changePenalty, this.opts.changeWindowFrames)) {
+      const at = quiet.near((times[c - 1]! + times[c]!) / 2, PAUSE_SEARCH_SECONDS);
+      if (at === null || at - (cuts.at(-1)?.at ?? 0) < MIN_PIECE_SECONDS) continue;
+      if (region.samples.length / SAMPLE_RATE - at < MIN_PIECE_SECONDS) continue;
+      // Frames are voiced frames only: the piece after the cut starts at the first one after it.
+      let frame = c;
+      while (frame > 0 && times[frame - 1]! > at) frame--;
+      while (frame < n && times[frame]! < at) frame++;
+      if (frame > (cuts.at(-1)?.frame ?? 0) && frame < n) cuts.push({ frame, at });
+    }
+    const bounds = [{ frame: 0, at: 0 }, ...cuts, { frame: n, at: region.end - region.start }];
     const out: Piece[] = [];
     for (let i = 0; i + 1 < bounds.length; i++) {
       const [a, b] = [bounds[i]!, bounds[i + 1]!];
-      // Cut halfway between the last frame of one voice and the first of the next (a pause, usually).
-      const start = i === 0 ? region.start : region.start + (times[a - 1]! + times[a]!) / 2;
-      const end = i + 2 === bounds.length ? region.end : region.start + (times[b - 1]! + times[b]!) / 2;
+      const start = i === 0 ? region.start : region.start + a.at;
+      const end = i + 2 === bounds.length ? region.end : region.start + b.at;
       out.push({ start, end });
-      this.pieces.push({ stats: statsOf(frames, a, b), seconds: end - start });
+      this.pieces.push({ stats: statsOf(frames, a.frame, b.frame), seconds: end - start });
     }
     return out;
   }

@@ -100,6 +100,11 @@ export interface Decoded {
   tokens: number[];
   /** The model's own log-probability of each token (biasing not included). */
   logProbs: number[];
+  /**
+   * The model's probability of ending at once, before any word: how sure it is that the audio holds
+   * no speech (Whisper's no-speech probability, read from end-of-text). 0 when not known.
+   */
+  noSpeech?: number;
 }
 
 interface Hyp extends Decoded {
@@ -127,6 +132,7 @@ export async function beamSearch(step: DecoderStep, o: BeamOptions): Promise<Dec
     { tokens: [], logProbs: [], last: o.start, lp: 0, bias: 0, node: root, pending: 0, used: new Set() },
   ];
   let parents: number[] | null = null;
+  let noSpeech = 0;
   const finished: { hyp: Decoded; score: number }[] = [];
   const finish = (h: Hyp, eosLp: number | null) => {
     const total = h.lp + (eosLp ?? 0) + h.bias - h.pending;
@@ -143,6 +149,7 @@ export async function beamSearch(step: DecoderStep, o: BeamOptions): Promise<Dec
       const row = rows[i]!;
       const limit = Math.min(row.length, o.vocabSize ?? row.length);
       const norm = logSumExp(row);
+      if (stepIndex === 0) noSpeech = Math.exp(row[o.eos]! - norm);
       const top = topK(row, o.width + 1, limit);
       const ids = new Set(top);
       const bestLp = row[top[0]!]! - norm;
@@ -168,7 +175,9 @@ export async function beamSearch(step: DecoderStep, o: BeamOptions): Promise<Dec
         cands.push({ from: i, token, lp, total: h.lp + lp + h.bias + (move?.delta ?? 0), move });
       }
     }
-    cands.sort((a, b) => b.total - a.total);
+    // Ties (equal scores happen: the same logits reached by two parents) go the same way every run:
+    // the older hypothesis, then the lower token id — never the order candidates happened to be listed in.
+    cands.sort((a, b) => b.total - a.total || a.from - b.from || a.token - b.token);
     const next: Hyp[] = [];
     const nextParents: number[] = [];
     for (const c of cands.slice(0, o.width)) {
@@ -195,8 +204,8 @@ export async function beamSearch(step: DecoderStep, o: BeamOptions): Promise<Dec
   }
   // Out of tokens: what is still open ends here (the length cap, as greedy decoding had).
   for (const h of active) if (finished.length < o.width || !finished.length) finish(h, null);
-  finished.sort((a, b) => b.score - a.score);
-  return finished[0]?.hyp ?? { tokens: [], logProbs: [] };
+  finished.sort((a, b) => b.score - a.score || compareTokens(a.hyp.tokens, b.hyp.tokens));
+  return { ...(finished[0]?.hyp ?? { tokens: [], logProbs: [] }), noSpeech };
 }
 
 interface Move {
@@ -251,6 +260,13 @@ export function repeatsTail(tokens: readonly number[], token: number): boolean {
     if (loop) return true;
   }
   return false;
+}
+
+/** Shorter first, then by the first token that differs: a fixed order for hypotheses that score the same. */
+function compareTokens(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) return a.length - b.length;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
 }
 
 function logSumExp(row: Float32Array): number {

@@ -10,6 +10,7 @@ import {
   beamSearch,
   biasTrie,
   type BiasTrie,
+  type Decoded,
   type DecoderStep,
   type TokenWeight,
 } from './beam.ts';
@@ -18,6 +19,7 @@ import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
 import { attentionDecoder, splitDecoder } from './onnx-rewrite.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
+import { heardWords } from './unheard.ts';
 
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
@@ -157,14 +159,17 @@ export class MoonshineEngine implements TranscriptionEngine {
     } finally {
       this.scratch.push(scratch);
     }
-    const { tokens, logProbs } = decoded;
+    const logProbSum = decoded.logProbs.reduce((a, b) => a + b, 0);
+    const avgLogProb = decoded.tokens.length ? logProbSum / decoded.tokens.length : -Infinity;
+    // Words the decoder wrote with no speech under them are cut (src/transcription/unheard.ts).
+    const { tokens, logProbs } = keepHeard(decoded, samples.length / SAMPLE_RATE, avgLogProb);
     // Moonshine's vocabulary is Llama's 32000 pieces plus unused padding ids; those never carry text.
     const known = tokens.filter((t) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
     const text = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
-    const logProbSum = logProbs.reduce((a, b) => a + b, 0);
     return {
       text,
-      avgLogProb: tokens.length ? logProbSum / tokens.length : -Infinity,
+      // The whole decode's figure (language detection compares models by it), cut words included.
+      avgLogProb,
       ...(text ? wordConfidence(text, tokens, logProbs) : {}),
     };
   }
@@ -485,6 +490,26 @@ function gather(t: ort.Tensor, rows: readonly number[], scratch: Scratch, name: 
   const data = scratch.get(name, size * rows.length);
   for (const [i, r] of rows.entries()) data.set(src.subarray(r * size, (r + 1) * size), i * size);
   return new ort.Tensor('float32', data, [rows.length, ...t.dims.slice(1)]);
+}
+
+/** The decoded tokens without the words `heardWords` finds no speech under. */
+function keepHeard(decoded: Decoded, seconds: number, avgLogProb: number): Decoded {
+  // Words as '▁'-led runs of pieces (as wordConfidence counts them), compared without case or punctuation.
+  const starts: number[] = [];
+  const words: string[] = [];
+  for (const [i, t] of decoded.tokens.entries()) {
+    const piece = llamaTokenizer.vocabById[t] ?? '';
+    if (t <= EOS_TOKEN || t >= llamaTokenizer.vocabById.length) continue;
+    if (!words.length || (piece.startsWith('▁') && piece.length > 1)) {
+      starts.push(i);
+      words.push('');
+    }
+    words[words.length - 1] += piece.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  }
+  const kept = heardWords({ words, seconds, noSpeech: decoded.noSpeech ?? 0, avgLogProb });
+  if (kept === words.length) return decoded;
+  const end = kept === 0 ? 0 : (starts[kept] ?? decoded.tokens.length);
+  return { tokens: decoded.tokens.slice(0, end), logProbs: decoded.logProbs.slice(0, end) };
 }
 
 // Below this probability a word is shown as uncertain (the least likely of its tokens counts).

@@ -264,9 +264,8 @@ async function transcribeStream(
         ? 'agent'
         : 'customer'
       : speakerOf(chunk.channel, channels, opts.agentChannel ?? 'left');
-  const segments: Segment[] = lines
-    .sort((a, b) => byTime(a.chunk, b.chunk))
-    .map(({ chunk, heard }) => ({
+  const segments: Segment[] = withoutSeamRepeats(lines.sort((a, b) => byTime(a.chunk, b.chunk))).map(
+    ({ chunk, heard }) => ({
       start: round(chunk.start),
       end: round(chunk.end),
       speaker: speaker(chunk),
@@ -274,7 +273,8 @@ async function transcribeStream(
       channel: chunk.channel,
       ...(heard.confidence !== undefined ? { confidence: heard.confidence } : {}),
       ...(heard.uncertainWords ? { uncertainWords: heard.uncertainWords } : {}),
-    }));
+    }),
+  );
   if (!segments.length) throw new NoSpeechError('Speech-like audio was found but no words were recognised');
   return {
     segments,
@@ -365,6 +365,48 @@ class TwinCheck {
 }
 
 const byTime = (a: Omit<Chunk, 'samples'>, b: Omit<Chunk, 'samples'>) => a.start - b.start || a.channel - b.channel;
+
+/** Longest run of words looked for where two windows meet. */
+const SEAM_WORDS = 3;
+
+/**
+ * Where a region of speech was cut into windows (at a voice change, or past the longest window), both
+ * sides may hear the words at the cut: a word heard by the window before it and again by the one after
+ * ("consider | consider") is kept once. The ends of the two texts are aligned word by word (the longest
+ * run, up to SEAM_WORDS, that ends the first and starts the second) and the second loses it.
+ */
+export function withoutSeamRepeats<L extends { chunk: Omit<Chunk, 'samples'>; heard: ChunkTranscript }>(
+  lines: L[],
+): L[] {
+  const out: L[] = [];
+  for (const line of lines) {
+    const before = out.findLast((l) => l.chunk.channel === line.chunk.channel);
+    // Only windows cut from one region touch (regions are apart by at least a pause).
+    const touching = before && Math.abs(before.chunk.end - line.chunk.start) < 1e-6;
+    const repeated = touching ? seamRepeat(before.heard.text, line.heard.text) : 0;
+    if (!repeated) {
+      out.push(line);
+      continue;
+    }
+    const words = line.heard.text.split(' ');
+    const text = words.slice(repeated).join(' ');
+    if (!text) continue;
+    const uncertain = line.heard.uncertainWords?.map((i) => i - repeated).filter((i) => i >= 0);
+    const { uncertainWords: _, ...heard } = line.heard;
+    out.push({ ...line, heard: { ...heard, text, ...(uncertain?.length ? { uncertainWords: uncertain } : {}) } });
+  }
+  return out;
+}
+
+/** How many words at the start of `after` repeat the end of `before` (0: none). */
+function seamRepeat(before: string, after: string): number {
+  const key = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const a = before.split(' ').map(key).filter(Boolean);
+  const b = after.split(' ').map(key);
+  for (let n = Math.min(SEAM_WORDS, a.length, b.length); n > 0; n--)
+    if (a.slice(-n).every((w, i) => w === b[i])) return n;
+  return 0;
+}
 
 function checkCovered(language: string, engines: readonly TranscriptionEngine[]): string {
   if (!engines.some((e) => e.languages.includes(language)))
