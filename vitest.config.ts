@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// The integrator kit under its published name, from source (test/webhooks/kit-package.test.ts runs the packed build).
+const kit = new URL('./src/webhooks/kit/index.ts', import.meta.url).pathname;
+
 export default defineConfig({
+  resolve: { alias: { '@escucha/webhooks': kit } },
   test: {
     include: ['test/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}'],
     globalSetup: ['test/support/global-setup.ts'],

@@ -12,7 +12,14 @@ export type { CallMetrics } from './metrics.ts';
 export { normalizeText, tokenize, tokenizeWithOffsets } from './normalize.ts';
 export type { Token } from './normalize.ts';
 export { extractiveSummary } from './summary.ts';
-export { CRITERION_KINDS, METRIC_OPS, METRICS, parseTemplate, TemplateDefinition } from './template.ts';
+export {
+  CRITERION_KINDS,
+  METRIC_OPS,
+  METRICS,
+  parseTemplate,
+  splitTemplateFile,
+  TemplateDefinition,
+} from './template.ts';
 export type {
   Criterion,
   CriterionKind,

@@ -276,3 +276,31 @@ export function parseTemplate(json: unknown): ParseTemplateResult {
     issues: result.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
   };
 }
+
+/** A template file as `template:import` and the examples read it: the definition, plus the template's name. */
+export interface TemplateFile {
+  /** The file's own top-level `name`, when it has one (not part of the stored definition). */
+  name: string | undefined;
+  /** Everything else, for `parseTemplate`; text that is not JSON is passed on as is, so it is reported like any issue. */
+  definition: unknown;
+}
+
+/**
+ * Splits a template file into its name and definition. The name travels with the file so a shared
+ * example is imported under its own name ("Atención al cliente"), not its file name; a `name` that is
+ * not text stays in the definition, where the validator reports it as an unknown field.
+ */
+export function splitTemplateFile(json: unknown): TemplateFile {
+  let data = json;
+  if (typeof json === 'string') {
+    try {
+      data = JSON.parse(json);
+    } catch {
+      return { name: undefined, definition: json };
+    }
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return { name: undefined, definition: data };
+  const { name, ...definition } = data as Record<string, unknown>;
+  if (typeof name !== 'string') return { name: undefined, definition: data };
+  return { name, definition };
+}

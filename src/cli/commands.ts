@@ -6,7 +6,15 @@ import { createAgent } from '../accounts/agents.ts';
 import { createApiKey, revokeApiKey } from '../accounts/api-keys.ts';
 import { createCampaign, findCampaignByName, setCampaignArchived } from '../accounts/campaigns.ts';
 import { notFound } from '../domain/errors.ts';
-import { createTemplate, setDefaultTemplate } from '../accounts/templates.ts';
+import { LLM_ADD_ON_FILE } from '../analysis/examples/index.ts';
+import { splitTemplateFile, type TemplateDefinition } from '../analysis/template.ts';
+import { parseLanguage } from '../domain/languages.ts';
+import {
+  createTemplate,
+  setDefaultTemplate,
+  setLanguageDefaultTemplate,
+  validateDefinition,
+} from '../accounts/templates.ts';
 import {
   createWebhookEndpoint,
   listWebhookEndpoints,
@@ -24,6 +32,24 @@ const account = { kind: 'uuid', required: true, placeholder: 'ID', description: 
 async function requireAccount(app: AppContext, id: string): Promise<void> {
   const row = await app.db.account.findUnique({ where: { id }, select: { id: true } });
   if (!row) throw notFound('Account');
+}
+
+/**
+ * What an import says about language-model questions when no LLM_URL is set: `llm` criteria then
+ * stay N/A (calls never reach full coverage), and a template without them may add them later.
+ */
+function llmNote(app: AppContext, definition: TemplateDefinition): { warning?: string; note?: string } {
+  if (app.config.llm) return {};
+  const llm = definition.criteria.filter((c) => c.kind === 'llm');
+  if (llm.length === 0)
+    return {
+      note: `Scores offline (phrases and metrics). Optional, with a language model (LLM_URL): yes/no questions as "llm" criteria, e.g. ${LLM_ADD_ON_FILE}.`,
+    };
+  const weight = (cs: readonly { weight: number }[]) => cs.reduce((sum, c) => sum + c.weight, 0);
+  const reachable = Math.round((100 * (weight(definition.criteria) - weight(llm))) / weight(definition.criteria));
+  return {
+    warning: `No LLM_URL is set: ${llm.map((c) => c.key).join(', ')} will be N/A, so calls reach at most ${reachable} % coverage. Set LLM_URL or remove them.`,
+  };
 }
 
 export const commands: readonly Command<any>[] = [
@@ -259,12 +285,24 @@ export const commands: readonly Command<any>[] = [
   }),
   defineCommand({
     name: 'template:import',
-    summary: 'Import an analysis template from a JSON file.',
+    summary: 'Import an analysis template from a JSON file, optionally as a default.',
     options: {
       account,
       file: { kind: 'text', required: true, placeholder: 'F', description: 'template JSON file' },
-      name: { kind: 'text', placeholder: 'N', description: 'template name (default: the file name)' },
-      default: { kind: 'flag', description: "also make it the account's default template" },
+      name: {
+        kind: 'text',
+        placeholder: 'N',
+        description: 'template name (default: the file\'s "name", else the file name)',
+      },
+      default: {
+        kind: 'flag',
+        description: "also make it the account's default template (with --language: for calls in that language)",
+      },
+      language: {
+        kind: 'text',
+        placeholder: 'L',
+        description: 'with --default: the call language it becomes the default for, e.g. es',
+      },
     },
     async run(app, o) {
       let text: string;
@@ -275,22 +313,36 @@ export const commands: readonly Command<any>[] = [
           `template:import: cannot read --file ${o.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
         );
       }
+      const language = o.language === undefined ? undefined : parseLanguage(o.language);
+      if (language === null)
+        throw new UsageError(`--language must be a language code such as en or es, got "${o.language}"`);
+      if (language && !o.default)
+        throw new UsageError('template:import: --language says which calls --default applies to; add --default');
       await requireAccount(app, o.account);
       // Text goes to the validator as is, so a JSON syntax error is reported like any other issue.
+      const file = splitTemplateFile(text);
+      const definition = validateDefinition(file.definition);
+      if (language && definition.language && definition.language !== language)
+        throw new UsageError(
+          `template:import: the template's language is "${definition.language}"; as the default for "${language}" calls every call would be flagged language_mismatch`,
+        );
       const t = await createTemplate(app.db, o.account, {
-        name: o.name ?? path.basename(o.file, path.extname(o.file)),
-        definition: text,
+        name: o.name ?? file.name ?? path.basename(o.file, path.extname(o.file)),
+        definition,
       });
-      if (o.default) await setDefaultTemplate(app.db, o.account, t.id);
-      const definition = t.definition as { criteria?: unknown[]; topics?: unknown[] };
+      if (language) await setLanguageDefaultTemplate(app.db, o.account, language, t.id);
+      else if (o.default) await setDefaultTemplate(app.db, o.account, t.id);
       return {
         template: {
           id: t.id,
           name: t.name,
-          criteria: definition.criteria?.length ?? 0,
-          topics: definition.topics?.length ?? 0,
+          language: definition.language ?? null,
+          criteria: definition.criteria.length,
+          topics: definition.topics.length,
         },
         default: Boolean(o.default),
+        defaultFor: o.default ? (language ?? 'any language') : null,
+        ...llmNote(app, definition),
       };
     },
   }),

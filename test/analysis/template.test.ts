@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { enCustomerSupport, esAtencionCliente, exampleTemplates, parseTemplate } from '../../src/analysis/index.ts';
+import { llmQuestions } from '../../src/analysis/examples/index.ts';
+import {
+  enCustomerSupport,
+  esAtencionCliente,
+  exampleTemplates,
+  parseTemplate,
+  splitTemplateFile,
+} from '../../src/analysis/index.ts';
 
 const phrase = { key: 'greeting', label: 'Greeting', kind: 'phrase', weight: 3, phrases: ['hello'] };
 
@@ -94,14 +101,60 @@ describe('parseTemplate', () => {
 });
 
 describe('example templates', () => {
-  it('parse and cover every criterion kind', () => {
-    expect(exampleTemplates.map((t) => t.id)).toEqual(['en-customer-support', 'es-atencion-cliente']);
+  it('parse, carry their own names and use every kind a call can be scored on offline', () => {
+    expect(exampleTemplates.map((t) => [t.id, t.name])).toEqual([
+      ['en-customer-support', 'Customer support'],
+      ['es-atencion-cliente', 'Atención al cliente'],
+    ]);
     for (const example of [enCustomerSupport, esAtencionCliente]) {
       const kinds = new Set(example.definition.criteria.map((c) => c.kind));
-      expect([...kinds].sort()).toEqual(['forbidden', 'llm', 'metric', 'phrase']);
+      expect([...kinds].sort()).toEqual(['forbidden', 'metric', 'phrase']);
       expect(example.definition.topics.length).toBeGreaterThanOrEqual(4);
     }
     expect(enCustomerSupport.definition.language).toBe('en');
     expect(esAtencionCliente.definition.language).toBe('es');
+  });
+
+  // Reports and filters merge rows by key: "Billing / Facturación" needs the same key in both.
+  it('share every criterion and topic key across languages, with labels of their own', () => {
+    const keys = (t: typeof enCustomerSupport, list: 'criteria' | 'topics') => t.definition[list].map((c) => c.key);
+    expect(keys(esAtencionCliente, 'criteria')).toEqual(keys(enCustomerSupport, 'criteria'));
+    expect(keys(esAtencionCliente, 'topics')).toEqual(keys(enCustomerSupport, 'topics'));
+    const billing = (t: typeof enCustomerSupport) => t.definition.topics.find((x) => x.key === 'billing')?.label;
+    expect([billing(enCustomerSupport), billing(esAtencionCliente)]).toEqual(['Billing', 'Facturación']);
+    enCustomerSupport.definition.criteria.forEach((c, i) => {
+      const es = esAtencionCliente.definition.criteria[i]!;
+      expect({ kind: es.kind, weight: es.weight, critical: es.critical }).toEqual({
+        kind: c.kind,
+        weight: c.weight,
+        critical: c.critical,
+      });
+      expect(es.label).not.toBe(c.label);
+    });
+  });
+
+  it('offer the language-model questions as an add-on with the same key in each language', () => {
+    const en = llmQuestions('en');
+    const es = llmQuestions('es');
+    expect(en.map((c) => [c.key, c.kind])).toEqual([['resolution', 'llm']]);
+    expect(es.map((c) => c.key)).toEqual(['resolution']);
+    expect(es[0]?.label).toBe('Resuelve la consulta');
+  });
+});
+
+describe('splitTemplateFile', () => {
+  it("takes the file's name out of the definition", () => {
+    expect(splitTemplateFile('{"name":"Ventas","version":1}')).toEqual({ name: 'Ventas', definition: { version: 1 } });
+  });
+
+  it('leaves what it cannot split for the validator to report', () => {
+    expect(splitTemplateFile('{ "version": ')).toEqual({ name: undefined, definition: '{ "version": ' });
+    expect(splitTemplateFile({ name: 7, version: 1 })).toEqual({
+      name: undefined,
+      definition: { name: 7, version: 1 },
+    });
+    expect(issues(splitTemplateFile({ name: 7, version: 1, criteria: [phrase] }).definition)).toEqual([
+      { path: '', message: 'unknown field "name"' },
+    ]);
   });
 });

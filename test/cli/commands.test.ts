@@ -329,9 +329,12 @@ describe('template:import', () => {
     const account = await newAccount();
     const r = await cli(app, 'template:import', '--account', account, '--file', path.join(examplesDir, file));
     expect(r.code).toBe(0);
-    expect(r.json.template.name).toBe(path.basename(file, '.json'));
+    // Named by the file's own "name", not its file name.
+    expect(r.json.template.name).toBe(file.startsWith('es-') ? 'Atención al cliente' : 'Customer support');
     expect(r.json.template.criteria).toBeGreaterThan(0);
     expect(r.json.default).toBe(false);
+    // With no LLM_URL the import says the examples score offline and where the optional questions are.
+    expect(r.json.note).toContain('src/analysis/examples/add-ons/llm-questions.json');
     const [acc] = await t.sql('SELECT default_template_id FROM accounts WHERE id = $1', [account]);
     expect(acc.default_template_id).toBeNull();
   });
@@ -353,6 +356,83 @@ describe('template:import', () => {
     expect(r.json).toMatchObject({ template: { name: 'QA 2026' }, default: true });
     const [acc] = await t.sql('SELECT default_template_id FROM accounts WHERE id = $1', [account]);
     expect(acc.default_template_id).toBe(r.json.template.id);
+  });
+
+  it('makes each language its own default with --language L --default', async () => {
+    const account = await newAccount();
+    const en = await cli(
+      app,
+      'template:import',
+      '--account',
+      account,
+      '--file',
+      path.join(examplesDir, 'en-customer-support.json'),
+      '--language',
+      'en',
+      '--default',
+    );
+    const es = await cli(
+      app,
+      'template:import',
+      '--account',
+      account,
+      '--file',
+      path.join(examplesDir, 'es-atencion-cliente.json'),
+      '--language',
+      'ES',
+      '--default',
+    );
+    expect([en.code, es.code]).toEqual([0, 0]);
+    expect(en.json).toMatchObject({ template: { name: 'Customer support', language: 'en' }, defaultFor: 'en' });
+    expect(es.json).toMatchObject({ template: { name: 'Atención al cliente', language: 'es' }, defaultFor: 'es' });
+    const rows = await t.sql(
+      'SELECT language, template_id FROM account_language_templates WHERE account_id = $1 ORDER BY language',
+      [account],
+    );
+    expect(rows).toEqual([
+      { language: 'en', template_id: en.json.template.id },
+      { language: 'es', template_id: es.json.template.id },
+    ]);
+    const [acc] = await t.sql('SELECT default_template_id FROM accounts WHERE id = $1', [account]);
+    expect(acc.default_template_id).toBeNull();
+  });
+
+  it('refuses --language without --default, an unknown language, and a template in another language (exit 2, nothing stored)', async () => {
+    const account = await newAccount();
+    const en = path.join(examplesDir, 'en-customer-support.json');
+    const cases: [string[], RegExp][] = [
+      [['--language', 'es'], /--language says which calls --default applies to; add --default/],
+      [['--language', 'klingon', '--default'], /--language must be a language code such as en or es, got "klingon"/],
+      [['--language', 'es', '--default'], /the template's language is "en"; as the default for "es" calls/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await cli(app, 'template:import', '--account', account, '--file', en, ...extra);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    expect(await t.sql('SELECT id FROM templates WHERE account_id = $1', [account])).toEqual([]);
+  });
+
+  it('warns that llm criteria stay N/A with no LLM_URL, with the coverage calls can reach', async () => {
+    const account = await newAccount();
+    const file = path.join(tmp.dir, 'with-llm.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'With a question',
+        version: 1,
+        criteria: [
+          { key: 'greeting', label: 'Greets', kind: 'phrase', weight: 3, phrases: ['hello'] },
+          { key: 'resolution', label: 'Resolves', kind: 'llm', weight: 1, question: 'Resolved?' },
+        ],
+      }),
+    );
+    const r = await cli(app, 'template:import', '--account', account, '--file', file);
+    expect(r.code).toBe(0);
+    expect(r.json.template.name).toBe('With a question');
+    expect(r.json.warning).toBe(
+      'No LLM_URL is set: resolution will be N/A, so calls reach at most 75 % coverage. Set LLM_URL or remove them.',
+    );
   });
 
   it('rejects an invalid template with readable issues and stores nothing (exit 1)', async () => {

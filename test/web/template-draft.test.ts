@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTemplate } from '../../src/analysis/template.ts';
+import { parseTemplate, splitTemplateFile } from '../../src/analysis/template.ts';
 import {
   definitionToDraft,
   draftToDefinition,
@@ -10,7 +10,10 @@ import {
   slugify,
   starterDraft,
 } from '../../src/web/lib/template-draft.ts';
-import en from '../../src/analysis/examples/en-customer-support.json' with { type: 'json' };
+import enFile from '../../src/analysis/examples/en-customer-support.json' with { type: 'json' };
+
+// The example file's own "name" is the template's name, not part of its definition.
+const en = splitTemplateFile(enFile).definition as Record<string, unknown>;
 
 describe('template editor draft ↔ definition', () => {
   it('the starter templates are valid for the server', () => {

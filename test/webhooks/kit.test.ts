@@ -1,4 +1,4 @@
-// The integrator kit (escucha/webhooks): signing, sample event, the JSON Schema served at
+// The integrator kit (@escucha/webhooks): signing, sample event, the JSON Schema served at
 // /v1/webhooks/schema.json, and the property that every payload the sender builds validates against it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleCallAnalyzed, sampleCallReviewed, signEvent, WebhookEvent } from 'escucha/webhooks';
+import { sampleCallAnalyzed, sampleCallReviewed, signEvent, WebhookEvent } from '@escucha/webhooks';
 import {
   callAnalyzedEvent,
   callFailedEvent,
@@ -15,6 +15,7 @@ import {
   webhookDisabledEvent,
 } from '../../src/webhooks/payload.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
+import { codeBlocks, docSection } from '../support/docs.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
@@ -167,12 +168,9 @@ describe('every payload the sender builds', () => {
   });
 });
 
-describe('docs/api/webhooks.md, "Testing your receiver"', () => {
-  it('shows exactly the msw example that readme-example.test.ts runs', () => {
-    const root = path.resolve(import.meta.dirname, '../..');
-    const readme = readFileSync(path.join(root, 'docs/api/webhooks.md'), 'utf8');
+describe('The docs, "Testing your receiver"', () => {
+  it('show exactly the msw example that readme-example.test.ts runs', () => {
     const example = readFileSync(path.join(import.meta.dirname, 'readme-example.test.ts'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Testing your receiver'));
-    expect(section).toContain(`\`\`\`ts\n${example}\`\`\``);
+    expect(codeBlocks(docSection('Testing your receiver'), 'ts')).toContain(example);
   });
 });

@@ -3,7 +3,7 @@ import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type CallAnalyzedEvent, sampleCallAnalyzed, signEvent } from 'escucha/webhooks';
+import { type CallAnalyzedEvent, sampleCallAnalyzed, signEvent } from '@escucha/webhooks';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const RECEIVER_URL = 'https://crm.example/webhooks/escucha';

@@ -1,5 +1,5 @@
 /**
- * escucha/webhooks: what an integrator needs to build and test a receiver of Escucha webhooks.
+ * @escucha/webhooks: what an integrator needs to build and test a receiver of Escucha webhooks.
  * No server dependencies (zod and standardwebhooks only), so it can be published on its own.
  */
 export {
