@@ -1162,4 +1162,6 @@ export const en = {
   'errors.invalid_dispute_window': 'The dispute window is a whole number of days from 1 to 365.',
   'settings.disputeWindow': 'Days agents have to acknowledge or dispute a scored call',
   'settings.disputeWindowHint': 'From 1 to 365; counted from when the call was analyzed.',
+  'qa.reviewed': "Reviewed",
+  'qa.reviewedAt': "A person reviewed this score on {when}.",
 } as const;

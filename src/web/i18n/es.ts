@@ -1169,4 +1169,6 @@ export const es: Record<keyof typeof en, string> = {
   'errors.invalid_dispute_window': 'El plazo de disputa es un número entero de días entre 1 y 365.',
   'settings.disputeWindow': 'Días que tienen los agentes para aceptar o impugnar una llamada puntuada',
   'settings.disputeWindowHint': 'De 1 a 365; se cuentan desde que se analizó la llamada.',
+  'qa.reviewed': "Revisada",
+  'qa.reviewedAt': "Una persona revisó esta puntuación el {when}.",
 };
