@@ -1173,4 +1173,8 @@ export const en = {
   'disputes.scoreNow': 'Score now',
   'disputes.scoreAuto': 'automatic {score}',
   'disputes.playingFrom': 'Playing from {at}',
+  'webhook.testWaiting': "Test event sent; waiting for your endpoint's answer…",
+  'webhook.testOk': 'Test event delivered: your endpoint answered HTTP {status} in {time}.',
+  'webhook.testFailed': 'Test event not accepted: {reason}. It is retried as a real event would be.',
+  'nav.settingsLink': 'Settings',
 } as const;

@@ -1180,4 +1180,8 @@ export const es: Record<keyof typeof en, string> = {
   'disputes.scoreNow': 'Puntuación actual',
   'disputes.scoreAuto': 'automática {score}',
   'disputes.playingFrom': 'Reproduciendo desde {at}',
+  'webhook.testWaiting': 'Evento de prueba enviado; esperando la respuesta de tu endpoint…',
+  'webhook.testOk': 'Evento de prueba entregado: tu endpoint respondió HTTP {status} en {time}.',
+  'webhook.testFailed': 'Evento de prueba no aceptado: {reason}. Se reintenta como un evento real.',
+  'nav.settingsLink': 'Ajustes',
 };
