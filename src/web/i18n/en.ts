@@ -198,8 +198,11 @@ export const en = {
   'failure.too_long': 'The recording is longer than the maximum allowed',
   'failure.unknown': 'The recording could not be processed',
   'reason.phrase_said': 'said “{quote}” at {at}',
-  'reason.phrase_too_few': 'said {count} time(s){window}; at least {min} needed',
+  'reason.phrase_too_few': 'said {n} times{window}; at least {min} needed',
+  'reason.phrase_too_few_one': 'said once{window}; at least {min} needed',
   'reason.phrase_outside_window': 'said only outside the time window: “{quote}” at {at}',
+  'reason.phrase_outside_window_expected':
+    'expected {phrases}{window}; heard only outside that window: “{quote}” at {at}',
   'reason.phrase_missing': 'none of {phrases} was said{window}',
   'reason.forbidden_none': 'no forbidden phrase was said',
   'reason.forbidden_said': 'said “{quote}” at {at}',
@@ -964,8 +967,10 @@ export const en = {
   'speakers.notSeparated':
     'Mono recording with only one voice told apart: the transcript keeps a single speaker (confidence {percent}).',
   'redaction.legend': 'Redacted (beep)',
-  'redaction.audioNotice': 'Redacted recording: {count} moment(s) replaced by a beep. The original was deleted.',
-  'redaction.textNotice': 'Redacted transcript: {count} item(s) replaced.',
+  'redaction.audioNotice': 'Redacted recording: {n} moments replaced by a beep. The original was deleted.',
+  'redaction.audioNotice_one': 'Redacted recording: 1 moment replaced by a beep. The original was deleted.',
+  'redaction.textNotice': 'Redacted transcript: {n} items replaced.',
+  'redaction.textNotice_one': 'Redacted transcript: 1 item replaced.',
   'transcript.uncertain': 'The recogniser was unsure of this word',
   // web polish
   'range.label': 'Date',

@@ -196,8 +196,11 @@ export const es: Record<keyof typeof en, string> = {
   'failure.too_long': 'La grabación supera la duración máxima permitida',
   'failure.unknown': 'No se pudo procesar la grabación',
   'reason.phrase_said': 'dijo «{quote}» en {at}',
-  'reason.phrase_too_few': 'lo dijo {count} vez/veces{window}; hacen falta al menos {min}',
+  'reason.phrase_too_few': 'lo dijo {n} veces{window}; hacen falta al menos {min}',
+  'reason.phrase_too_few_one': 'lo dijo una vez{window}; hacen falta al menos {min}',
   'reason.phrase_outside_window': 'solo lo dijo fuera del intervalo: «{quote}» en {at}',
+  'reason.phrase_outside_window_expected':
+    'se esperaba {phrases}{window}; solo se oyó fuera de ese intervalo: «{quote}» en {at}',
   'reason.phrase_missing': 'no se dijo ninguna de {phrases}{window}',
   'reason.forbidden_none': 'no se dijo ninguna frase prohibida',
   'reason.forbidden_said': 'dijo «{quote}» en {at}',
@@ -965,9 +968,10 @@ export const es: Record<keyof typeof en, string> = {
   'speakers.notSeparated':
     'Grabación mono en la que solo se distingue una voz: la transcripción mantiene un único interlocutor (confianza del {percent}).',
   'redaction.legend': 'Anonimizado (pitido)',
-  'redaction.audioNotice':
-    'Grabación anonimizada: {count} momento(s) sustituido(s) por un pitido. La original se borró.',
-  'redaction.textNotice': 'Transcripción anonimizada: {count} dato(s) sustituido(s).',
+  'redaction.audioNotice': 'Grabación anonimizada: {n} momentos sustituidos por un pitido. La original se borró.',
+  'redaction.audioNotice_one': 'Grabación anonimizada: 1 momento sustituido por un pitido. La original se borró.',
+  'redaction.textNotice': 'Transcripción anonimizada: {n} datos sustituidos.',
+  'redaction.textNotice_one': 'Transcripción anonimizada: 1 dato sustituido.',
   'transcript.uncertain': 'El reconocedor no estaba seguro de esta palabra',
   // web polish
   'range.label': 'Fecha',

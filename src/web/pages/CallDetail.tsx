@@ -1,6 +1,6 @@
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { SpeakersNotice } from '../components/speakers.tsx';
-import { RedactionNotice } from '../components/redacted.tsx';
+import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
 import { SentimentCard } from '../components/sentiment.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
@@ -310,9 +310,7 @@ function CallHeader({ call, audioDuration }: { call: CallData; audioDuration: nu
           <Icon name="chevronLeft" size={14} /> {t('nav.calls')}
         </Link>
         <div className="call-title">
-          <h1 className="truncate" style={{ maxWidth: 640 }}>
-            {callTitle(call)}
-          </h1>
+          <h1 className="truncate call-h1">{callTitle(call)}</h1>
           <StatusBadge status={call.status} />
         </div>
         <div className="call-meta">
@@ -693,7 +691,10 @@ function KeyMoments({
                   ? t('speaker.customer')
                   : t('speaker.speaker')}
             </span>
-            <span className="key-moment-text">{m.text}</span>
+            {/* Redacted words as the transcript shows them: a labelled chip, not "[CARD_NUMBER]". */}
+            <span className="key-moment-text">
+              <RedactedText text={m.text} />
+            </span>
           </button>
         </li>
       ))}
