@@ -451,6 +451,7 @@ function TestResult({ endpointId, deliveryId }: { endpointId: string; deliveryId
   const delivery = data?.webhookDeliveries.edges.map((e) => e.node).find((d) => d.id === deliveryId);
   const last = delivery?.attempts[delivery.attempts.length - 1];
   const settled = !!last || (delivery && delivery.status !== 'PENDING');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every answer (data) schedules the next read.
   useEffect(() => {
     if (settled) return;
     const timer = setTimeout(() => refetch({ requestPolicy: 'network-only' }), 1000);
