@@ -21,17 +21,49 @@ const DisputesQuery = graphql(`
   query Disputes($status: DisputeStatus) {
     disputes(status: $status) {
       id criterionKey status comment openedByName openedAt reply resolvedByName resolvedAt
-      call {
-        id startedAt score autoScore reviewedAt criticalFailed agent { id name }
-        criteria {
-          key label kind result points maxPoints critical lowConfidence reason reasonCode reasonParams
-          evidence { quote start end speaker }
-          autoResult reviewed reviewNote reviewedByName reviewedAt
-        }
+      call { id startedAt score autoScore reviewedAt criticalFailed agent { id name } criteria { key label } }
+    }
+  }
+`);
+
+// Each dispute reads its call's criteria on its own: evidence of every criterion of every listed call
+// in one query multiplies past the API's complexity limit (lists count ten times each).
+const DisputedCriterionQuery = graphql(`
+  query DisputedCriterion($id: ID!) {
+    call(id: $id) {
+      id
+      criteria {
+        key label kind result points maxPoints critical lowConfidence reason reasonCode reasonParams
+        evidence { quote start }
+        autoResult reviewed reviewNote reviewedByName reviewedAt
       }
     }
   }
 `);
+
+/** The disputed criterion as the call page shows it; its quotes play on this page. */
+function DisputedCriterion({
+  callId,
+  criterionKey,
+  onSeek,
+}: {
+  callId: string;
+  criterionKey: string;
+  onSeek: (seconds: number) => void;
+}) {
+  const [{ data }] = useQuery({
+    query: DisputedCriterionQuery,
+    variables: { id: callId },
+    requestPolicy: 'cache-and-network',
+  });
+  const criterion = data?.call?.criteria?.find((c) => c.key === criterionKey);
+  if (!criterion) return null;
+  return (
+    <ul className="criteria dispute-evidence" data-testid="dispute-evidence">
+      <CriterionItem c={criterion} onSeek={onSeek} />
+    </ul>
+  );
+}
 
 type Filter = 'OPEN' | 'ACCEPTED' | 'REJECTED' | 'ALL';
 
@@ -118,11 +150,11 @@ export function DisputesPage() {
                     }}
                     onChanged={() => refetch({ requestPolicy: 'network-only' })}
                   >
-                    {criterion && (
-                      <ul className="criteria dispute-evidence" data-testid="dispute-evidence">
-                        <CriterionItem c={criterion} onSeek={(at) => player.play(d.call.id, at)} />
-                      </ul>
-                    )}
+                    <DisputedCriterion
+                      callId={d.call.id}
+                      criterionKey={d.criterionKey}
+                      onSeek={(at) => player.play(d.call.id, at)}
+                    />
                     {player.callId === d.call.id && player.element}
                   </DisputeItem>
                 </div>
