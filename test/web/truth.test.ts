@@ -232,6 +232,8 @@ async function settled() {
 }
 
 async function signIn(who: keyof typeof users) {
+  // The sign-in form in English (a Spanish visit before leaves "Correo electrónico" there).
+  await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en')).catch(() => {});
   await browser.context.clearCookies();
   await signInAs(page, svc.url, users[who], PASSWORD);
   await page.waitForURL(/\/calls$/);
