@@ -148,7 +148,7 @@ function phraseOutcome(ctx: Context, criterion: PhraseCriterion): Outcome {
       evidence,
       reason: `said ${counted.length} time(s)${where}, at least ${criterion.minCount} needed${note}`,
       code: 'phrase_too_few',
-      params: { count: counted.length, min: criterion.minCount, ...win, mono },
+      params: { count: counted.length, min: criterion.minCount, phrases: quoted(criterion.phrases), ...win, mono },
     };
   const outside = matches[0];
   if (outside) {
@@ -157,7 +157,7 @@ function phraseOutcome(ctx: Context, criterion: PhraseCriterion): Outcome {
       evidence: [toEvidence(outside)],
       reason: `said only outside the window: "${outside.quote}" at ${clock(outside.start)}${note}`,
       code: 'phrase_outside_window',
-      params: { quote: outside.quote, at: clock(outside.start), ...win, mono },
+      params: { quote: outside.quote, at: clock(outside.start), phrases: quoted(criterion.phrases), ...win, mono },
     };
   }
   return {

@@ -28,6 +28,9 @@ export const CSV_COLUMNS = [
   'customer_sentiment',
   'customer_sentiment_trend',
   'agent_sentiment',
+  'critical_failed',
+  'reviewed_at',
+  'automatic_score',
 ] as const;
 
 export type CsvRow = (string | number | null)[];
@@ -58,6 +61,9 @@ interface ExportRecord {
   customer_sentiment: number | null;
   customer_sentiment_trend: number | null;
   agent_sentiment: number | null;
+  critical_failed: boolean;
+  reviewed_at: Date | null;
+  auto_score: number | null;
 }
 
 /**
@@ -84,8 +90,16 @@ export async function* exportCallRows(
              coalesce(c.language, c.detected_language) AS language, c.duration_seconds, c.status::text AS status,
              c.score, c.topic, c.summary, c.coverage, c.needs_review, c.language_mismatch,
              c.customer_sentiment, c.customer_sentiment_trend, (c.sentiment->'agent'->>'score')::float8 AS agent_sentiment,
+             c.reviewed_at, c.auto_score,
+             -- A critical fail said as such: a 0 from the rule reads differently from a 0 from the points.
+             (jsonb_typeof(c.criteria) = 'array' AND EXISTS (
+               SELECT 1 FROM jsonb_array_elements(c.criteria) AS k(e)
+                WHERE (e->>'critical')::boolean AND e->>'result' = 'failed')) IS TRUE AS critical_failed,
              CASE WHEN jsonb_typeof(c.criteria) = 'array' THEN (
-               SELECT string_agg(coalesce(e->>'label', e->>'key', '?') || ': ' || coalesce(e->>'result', '?'), '; ' ORDER BY i)
+               SELECT string_agg(coalesce(e->>'label', e->>'key', '?') || ': ' || coalesce(e->>'result', '?')
+                                 || CASE WHEN e ? 'auto_result' THEN ' (reviewed; automatic ' || (e->>'auto_result') || ')' ELSE '' END
+                                 || CASE WHEN (e->>'critical')::boolean AND e->>'result' = 'failed' THEN ' (critical)' ELSE '' END,
+                                 '; ' ORDER BY i)
                  FROM jsonb_array_elements(c.criteria) WITH ORDINALITY AS x(e, i)) END AS criteria
         FROM calls c
         JOIN agents a ON a.id = c.agent_id
@@ -128,6 +142,10 @@ function toCsvRow(r: ExportRecord, publicUrl: string): CsvRow {
     round2(r.customer_sentiment),
     round2(r.customer_sentiment_trend),
     round2(r.agent_sentiment),
+    r.critical_failed ? 'yes' : 'no',
+    r.reviewed_at?.toISOString() ?? null,
+    // The score before any person's review; empty when nobody reviewed the call.
+    r.reviewed_at ? r.auto_score : null,
   ];
 }
 

@@ -491,6 +491,7 @@ export async function reportDisputes(
     stillOpen: r.still_open,
     accepted: r.accepted,
     rejected: r.rejected,
-    medianHoursToResolve: r.median_seconds == null ? null : round1(Number(r.median_seconds) / 3600),
+    // To the nearest 3.6 s, not the tenth of an hour: a one-minute answer must not read as "0 h".
+    medianHoursToResolve: r.median_seconds == null ? null : Math.round(Number(r.median_seconds) / 3.6) / 1000,
   }));
 }

@@ -351,6 +351,14 @@ describe('reasons as codes, for apps that speak other languages', () => {
     const r = await result(call, [
       { ...base, key: 'said', kind: 'phrase', phrases: ['thank you for calling'] },
       { ...base, key: 'missing', kind: 'phrase', phrases: ['goodbye'], window: { from: 'end', seconds: 20 } },
+      // Said at 0:02, the window is the first second: what was expected is named beside what was heard.
+      {
+        ...base,
+        key: 'late',
+        kind: 'phrase',
+        phrases: ['thank you for calling'],
+        window: { from: 'start', seconds: 1 },
+      },
       { ...base, key: 'clean', kind: 'forbidden', phrases: ['stupid'] },
       { ...base, key: 'pace', kind: 'metric', metric: 'duration', op: 'lte', value: 30 },
       { ...base, key: 'resolved', kind: 'llm', question: 'Was the issue resolved?' },
@@ -362,6 +370,17 @@ describe('reasons as codes, for apps that speak other languages', () => {
         params: { quote: expect.stringMatching(/thank you for calling/i), at: '00:03', count: 1, mono: 0 },
       },
       missing: { code: 'phrase_missing', params: { phrases: '"goodbye"', from: 'end', seconds: 20, mono: 0 } },
+      late: {
+        code: 'phrase_outside_window',
+        params: {
+          quote: expect.stringMatching(/thank you for calling/i),
+          at: '00:03',
+          phrases: '"thank you for calling"',
+          from: 'start',
+          seconds: 1,
+          mono: 0,
+        },
+      },
       clean: { code: 'forbidden_none', params: { mono: 0 } },
       pace: {
         code: 'metric_lte',

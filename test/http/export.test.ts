@@ -31,6 +31,9 @@ const HEADER = [
   'customer_sentiment',
   'customer_sentiment_trend',
   'agent_sentiment',
+  'critical_failed',
+  'reviewed_at',
+  'automatic_score',
 ];
 
 let t: TestDb;
@@ -207,7 +210,50 @@ describe('GET /api/calls/export.csv', () => {
       customer_sentiment: '-0.12',
       customer_sentiment_trend: '0.46',
       agent_sentiment: '0.3',
+      critical_failed: 'no',
+      reviewed_at: '',
+      automatic_score: '',
     });
+  });
+
+  it("says a critical fail and a person's review as the app does: the flag, when, the automatic score, per criterion", async () => {
+    const reviewedAt = new Date('2024-03-04T10:00:00.000Z');
+    await svc.app.db.call.update({
+      where: { id: ids.cr! },
+      data: {
+        // The score stays 70 (later tests filter on it); the automatic one was 55.
+        autoScore: 55,
+        reviewedAt,
+        criteria: [
+          {
+            key: 'g',
+            label: 'Greeting',
+            kind: 'phrase',
+            result: 'passed',
+            auto_result: 'failed',
+            points: 5,
+            max_points: 5,
+            critical: false,
+            evidence: [],
+          },
+          {
+            key: 'p',
+            label: 'No insults',
+            kind: 'forbidden',
+            result: 'failed',
+            points: 0,
+            max_points: 5,
+            critical: true,
+            evidence: [],
+          },
+        ],
+      },
+    });
+    const row = (await download()).byId(ids.cr!)!;
+    expect(row.critical_failed).toBe('yes');
+    expect(row.reviewed_at).toBe('2024-03-04T10:00:00.000Z');
+    expect(row.automatic_score).toBe('55');
+    expect(row.criteria).toBe('Greeting: passed (reviewed; automatic failed); No insults: failed (critical)');
   });
 
   it('transcribed calls are listed and marked as not analyzed, with empty score', async () => {

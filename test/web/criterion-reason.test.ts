@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { criterionReason } from '../../src/web/lib/criterion-reason.ts';
 import { en } from '../../src/web/i18n/en.ts';
 import { es } from '../../src/web/i18n/es.ts';
+import * as i18nModule from '../../src/web/i18n/index.tsx';
 
 const tr = (dict: Record<string, string>) =>
   ((key: string, params: Record<string, string | number> = {}) =>
@@ -34,6 +35,33 @@ describe('criterion reasons in the UI language', () => {
     expect(criterionReason({ reason: 'x', reasonCode: 'forbidden_none', reasonParams: { mono: 1 } }, t)).toBe(
       'no se dijo ninguna frase prohibida (interlocutores desconocidos: se revisó todo el audio)',
     );
+  });
+
+  it('says what was expected beside what was heard outside the window, and counts in words (issue 26)', () => {
+    const { translate } = i18nModule;
+    const late = {
+      reason: 'x',
+      reasonCode: 'phrase_outside_window',
+      reasonParams: { quote: 'thank you for calling Acme', at: '00:49', phrases: '"acme"', from: 'start', seconds: 30 },
+    };
+    const en_ = (k: string, p?: Record<string, string | number>) => translate('en', k as never, p);
+    const es_ = (k: string, p?: Record<string, string | number>) => translate('es', k as never, p);
+    expect(criterionReason(late, en_)).toBe(
+      'expected "acme" in the first 30 s; heard only outside that window: “thank you for calling Acme” at 00:49',
+    );
+    expect(criterionReason(late, es_)).toBe(
+      'se esperaba "acme" en los primeros 30 s; solo se oyó fuera de ese intervalo: «thank you for calling Acme» en 00:49',
+    );
+    // Older analyses, without the phrases: what was heard, as before.
+    const { phrases: _, ...old } = late.reasonParams;
+    expect(criterionReason({ ...late, reasonParams: old }, en_)).toBe(
+      'said only outside the time window: “thank you for calling Acme” at 00:49',
+    );
+    const few = (count: number) => ({ reason: 'x', reasonCode: 'phrase_too_few', reasonParams: { count, min: 3 } });
+    expect(criterionReason(few(1), en_)).toBe('said once; at least 3 needed');
+    expect(criterionReason(few(2), en_)).toBe('said 2 times; at least 3 needed');
+    expect(criterionReason(few(1), es_)).toBe('lo dijo una vez; hacen falta al menos 3');
+    expect(criterionReason(few(2), es_)).not.toContain('(');
   });
 
   it('formats metric numbers in the UI language, by their unit', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { axisTicks } from '../../src/web/components/charts.tsx';
 import {
   durationBetween,
   formatBytes,
@@ -8,6 +9,7 @@ import {
   formatNumber,
   formatTimeZone,
   formatDuration,
+  formatHours,
   formatPercent,
   formatPeriod,
   formatRelative,
@@ -102,5 +104,27 @@ describe('the UI language and the account time zone', () => {
     expect(formatDateTime(at, 'en-US', opts, 'Mars/Olympus')).not.toBe('—');
     expect(formatTimeZone('Europe/Madrid', 'en-US', new Date(at))).toBe('Europe/Madrid (GMT+2)');
     expect(formatTimeZone('America/Mexico_City', 'es-ES', new Date(at))).toBe('America/Mexico City (GMT-6)');
+  });
+});
+
+describe('waits and axes as people read them (issue 26)', () => {
+  it('says a one-minute dispute in minutes, not "0 h"', () => {
+    expect(formatHours(1 / 60, 'en')).toBe('1 min');
+    expect(formatHours(0.004, 'en')).toBe('< 1 min');
+    expect(formatHours(0.75, 'es')).toBe('45 min');
+    expect(formatHours(2.5, 'es')).toBe('2,5 h');
+    expect(formatHours(24, 'en')).toBe('24 h');
+    expect(formatHours(72, 'en')).toBe('3 d');
+    expect(formatHours(null, 'en')).toBe('—');
+  });
+
+  it('gives count axes whole ticks only, however small the counts', () => {
+    for (const max of [1, 2, 3, 4, 7, 12, 37, 140])
+      for (const tick of axisTicks(max, true).ticks) expect(Number.isInteger(tick), `${max}: ${tick}`).toBe(true);
+    expect(axisTicks(1, true)).toEqual({ nice: 1, ticks: [0, 1] });
+    expect(axisTicks(2, true)).toEqual({ nice: 2, ticks: [0, 1, 2] });
+    expect(axisTicks(37, true)).toEqual({ nice: 50, ticks: [0, 10, 20, 30, 40, 50] });
+    // Minutes and scores keep quarter ticks.
+    expect(axisTicks(80, false).ticks).toEqual([0, 25, 50, 75, 100]);
   });
 });

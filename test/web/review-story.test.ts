@@ -145,6 +145,7 @@ describe('review story', () => {
     await page.goto(`${svc.url}/disputes`);
     const dispute = page.getByTestId('dispute-queue').getByTestId('dispute').first();
     await expect.poll(() => dispute.textContent()).toContain('anything more I can do');
+    await dispute.getByRole('button', { name: 'Answer the dispute of Offers more help' }).click();
     await dispute.getByLabel('Reply', { exact: true }).fill('Right, that offers more help.');
     await dispute.getByRole('button', { name: 'Accept and override' }).click();
     await expect.poll(() => page.getByTestId('dispute-queue').count()).toBe(0);

@@ -5,7 +5,7 @@
  *   Space play/pause · J / L back/forward 5 s (Shift: 15 s) · [ / ] slower/faster · N / P next/previous call.
  * Shortcuts are ignored while typing in a field, with a modifier key, or when a dialog is open.
  */
-import { useEffect, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { formatClock, formatNumber } from '../lib/format.ts';
 import { Link, navigate } from '../lib/router.tsx';
@@ -37,10 +37,12 @@ const SHORTCUTS: [string[], MessageKey][] = [
   [['?'], 'player.keyHelp'],
 ];
 
-/** True when a key press belongs to what has focus (a field, a select) rather than to the player. */
+/** True when a key press belongs to what has focus (a field, a select, an open form) rather than to the player. */
 function typingIn(el: Element | null): boolean {
   if (!(el instanceof HTMLElement)) return false;
   if (el.isContentEditable) return true;
+  // An open inline form (Override, Dispute, a reply) owns its keys, buttons included: N must not leave the page.
+  if (el.closest('[data-inline-form]')) return true;
   const tag = el.tagName;
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT';
 }
@@ -154,9 +156,26 @@ export function Player({
     return () => document.removeEventListener('keydown', onKey);
   });
 
+  // Its height (it wraps at 960 px) tells the page how far below the top a heading or a focused
+  // control must stop when scrolled to, so the sticky player never covers it (styles.css).
+  const box = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const root = document.documentElement;
+    const set = () => root.style.setProperty('--sticky-top', `${Math.ceil(el.getBoundingClientRect().height) + 12}px`);
+    set();
+    const ro = new ResizeObserver(set);
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      root.style.removeProperty('--sticky-top');
+    };
+  }, []);
+
   const pct = (s: number) => `${Math.max(0, Math.min(100, duration > 0 ? (s / duration) * 100 : 0))}%`;
   return (
-    <section className="card player-sticky" aria-label={t('player.label')} data-testid="player">
+    <section ref={box} className="card player-sticky" aria-label={t('player.label')} data-testid="player">
       {/* biome-ignore lint/a11y/useMediaCaption: the transcript beside the player is the recording's text. */}
       <audio
         ref={audioRef}

@@ -37,6 +37,8 @@ const NAV: {
       { to: '/team', label: 'nav.team', icon: 'users' },
       { to: '/integrations', label: 'nav.integrations', icon: 'plug' },
       { to: '/usage', label: 'nav.usage', icon: 'chart' },
+      // Also behind the user's name below, where nobody looked for it (issue 26).
+      { to: '/settings', label: 'nav.settingsLink', icon: 'settings' },
     ],
   },
 ];
@@ -123,7 +125,7 @@ export function Shell({ children }: { children: ReactNode }) {
               ))}
             </nav>
             <div className="sidebar-foot">
-              <Link to="/settings" className="user-chip" aria-current={pathname === '/settings' ? 'page' : undefined}>
+              <Link to="/settings" className="user-chip">
                 <span className="avatar" aria-hidden="true">
                   {initials(user?.name ?? '')}
                 </span>

@@ -105,14 +105,18 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
       ),
     ),
   );
-  const nice = niceCeil(max);
+  const { nice, ticks } = axisTicks(
+    max,
+    data.every(
+      (d) => (d.limit == null || Number.isInteger(d.limit)) && d.values.every((v) => Number.isInteger(v.value)),
+    ),
+  );
   const iw = W - pad.l - pad.r;
   const ih = H - pad.t - pad.b;
   // Slots at most 96 px wide, from the left: a few periods do not spread across the whole card.
   const slot = Math.min(96, iw / Math.max(1, data.length));
   const bw = Math.min(44, slot * 0.56);
   const y = (v: number) => pad.t + ih - (v / nice) * ih;
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * nice);
   const desc = data
     .map(
       (d) =>
@@ -178,6 +182,23 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
       </svg>
     </div>
   );
+}
+
+/**
+ * The axis's top and its ticks. Counts (calls, minutes) get whole ticks only: a quarter of a top of 1
+ * or 2 would label the axis "0.3", "0.5" (issue 26).
+ */
+export function axisTicks(max: number, integer: boolean): { nice: number; ticks: number[] } {
+  if (!integer) {
+    const nice = niceCeil(max);
+    return { nice, ticks: [0, 0.25, 0.5, 0.75, 1].map((f) => f * nice) };
+  }
+  const p = 10 ** Math.floor(Math.log10(Math.max(1, max)));
+  const nice = [1, 2, 5, 10].map((m) => m * p).find((v) => v >= max) ?? 10 * p;
+  const step = nice <= 5 ? 1 : nice / 5;
+  const ticks: number[] = [];
+  for (let v = 0; v <= nice; v += step) ticks.push(v);
+  return { nice, ticks };
 }
 
 function niceCeil(v: number): number {

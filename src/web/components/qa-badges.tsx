@@ -4,7 +4,7 @@
  * Shared by the calls list, the call page and the review queue.
  */
 import { useT } from '../i18n/index.tsx';
-import { formatPercent, formatScore } from '../lib/format.ts';
+import { formatPercent, formatScore, useFormat } from '../lib/format.ts';
 import { ScorePill, scoreClass, useScoreBands } from './call-bits.tsx';
 import { Icon } from './Icon.tsx';
 import { Badge } from './ui.tsx';
@@ -16,6 +16,8 @@ export interface QaFlags {
   languageMismatch?: boolean | null;
   /** A critical criterion failed (the score is 0 for that reason). */
   criticalFailed?: boolean | null;
+  /** A person reviewed the score (an override): when. */
+  reviewedAt?: string | null;
 }
 
 /** Coverage below this counts as partial (floating error aside, 1 means the whole weight). */
@@ -60,7 +62,8 @@ export function QaScore(p: QaFlags) {
   const partial = isPartial(p.coverage);
   return (
     <span className="qa-score" data-testid="qa-score" data-coverage={p.coverage ?? ''}>
-      {partial && p.score != null ? (
+      {/* A critical fail reads as one at any coverage: its 0 comes from the rule, not from the points. */}
+      {partial && p.score != null && !p.criticalFailed ? (
         <span
           className={`score ${scoreClass(p.score, bands)} score-partial`}
           role="img"
@@ -80,8 +83,20 @@ export function QaScore(p: QaFlags) {
           {t('qa.evaluated', { pct: formatPercent(p.coverage, locale) })}
         </span>
       )}
+      {p.reviewedAt && <ReviewedBadge at={p.reviewedAt} />}
       <QaBadges needsReview={p.needsReview} languageMismatch={p.languageMismatch} />
     </span>
+  );
+}
+
+/** "Reviewed": a person changed this score; the tooltip says when. */
+export function ReviewedBadge({ at }: { at?: string | null }) {
+  const { t } = useT();
+  const fmt = useFormat();
+  return (
+    <Badge tone="blue" title={at ? t('qa.reviewedAt', { when: fmt.dateTime(at) }) : undefined}>
+      <Icon name="check" size={12} /> <span className="qa-flag-text">{t('qa.reviewed')}</span>
+    </Badge>
   );
 }
 

@@ -55,6 +55,8 @@ export function RedactionNotice({ count, audio }: { count: number; audio: boolea
   const { t } = useT();
   if (count === 0) return null;
   return (
-    <Alert tone="blue">{audio ? t('redaction.audioNotice', { count }) : t('redaction.textNotice', { count })}</Alert>
+    <Alert tone="blue">
+      {audio ? t('redaction.audioNotice', { n: count }) : t('redaction.textNotice', { n: count })}
+    </Alert>
   );
 }

@@ -11,6 +11,7 @@ import {
   type InputHTMLAttributes,
   type KeyboardEvent,
   type ReactNode,
+  type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
@@ -29,6 +30,8 @@ export function Button({
   iconOnly,
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & {
+  /** React 19 passes it on to the <button> (the inline forms give the focus back to their opener). */
+  ref?: Ref<HTMLButtonElement>;
   variant?: Variant;
   size?: 'sm';
   icon?: IconName;

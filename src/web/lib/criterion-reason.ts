@@ -79,6 +79,10 @@ export function criterionReason(c: ReasonSource, t: Translate, locale = 'en'): s
     p.from === 'start' || p.from === 'end'
       ? t(`reason.window.${p.from}` as MessageKey, { seconds: p.seconds ?? 0 })
       : '';
-  const text = t(`reason.${code}` as MessageKey, params);
+  // "said once" / "said 2 times": the count picks the message's singular (translate's `n`).
+  if (p.count !== undefined) params.n = p.count;
+  // Newer analyses name the expected phrases, so a failed result says what was wanted, not only what was heard.
+  const key = code === 'phrase_outside_window' && p.phrases ? 'phrase_outside_window_expected' : code;
+  const text = t(`reason.${key}` as MessageKey, params);
   return p.mono ? `${text} ${t('reason.mono')}` : text;
 }

@@ -34,6 +34,19 @@ export function formatDuration(seconds: number | null | undefined, locale = 'en'
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
 }
 
+/**
+ * A waiting time given in hours, in the unit that reads best: "1 min", "45 min", "2,5 h", "3 d".
+ * (A one-minute answer read "0 h" when hours were the only unit.)
+ */
+export function formatHours(hours: number | null | undefined, locale = 'en'): string {
+  if (hours == null || !Number.isFinite(hours)) return '—';
+  const minutes = Math.max(0, hours * 60);
+  if (minutes < 1) return '< 1 min';
+  if (minutes < 60) return `${Math.round(minutes)} min`;
+  if (hours < 48) return `${formatNumber(hours, locale, hours < 10 ? 1 : 0)} h`;
+  return `${formatNumber(hours / 24, locale, 0)} d`;
+}
+
 /** Bytes with binary units: 512 B, 1.5 KB, 20 MB, 1.2 GB. */
 export function formatBytes(bytes: number | null | undefined, locale = 'en'): string {
   if (bytes == null || !Number.isFinite(bytes)) return '—';

@@ -8,7 +8,9 @@ import { Player } from '../components/Player.tsx';
 import { ScorePill } from '../components/call-bits.tsx';
 import { useMutation, useQuery } from 'urql';
 import { DisputeItem } from '../components/review/DisputeItem.tsx';
-import { outcomeKey, outcomeTone } from '../components/review/ReviewPanel.tsx';
+import { CriterionItem, type CriterionView } from '../components/review/Criteria.tsx';
+import { Transcript } from '../components/transcript.tsx';
+import { useInlineForm } from '../lib/inline-form.ts';
 import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextArea } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
@@ -23,11 +25,14 @@ const AgentCallQuery = graphql(`
   query AgentCall($id: ID!) {
     call(id: $id) {
       id startedAt status score criticalFailed autoScore reviewedAt acknowledgedAt disputeWindowClosesAt
-      criteria { key label result autoResult reviewed reviewNote }
+      criteria {
+        key label kind result points maxPoints critical lowConfidence reason reasonCode reasonParams evidence { quote start end speaker }
+        autoResult reviewed reviewNote reviewedByName reviewedAt
+      }
       disputes { id criterionKey status comment openedByName openedAt reply resolvedByName resolvedAt }
       comments { id authorName atSeconds body createdAt }
       durationSeconds
-      transcript { start end speaker text }
+      transcript { start end speaker text uncertainWords }
     }
   }
 `);
@@ -55,9 +60,6 @@ export function AgentCallPage({ id }: { id: string }) {
   const report = useOutcomeToast();
   const [{ data, error, fetching }, refetch] = useQuery({ query: AgentCallQuery, variables: { id } });
   const [{ fetching: acking }, acknowledge] = useMutation(Acknowledge);
-  const [{ fetching: disputing }, dispute] = useMutation(Dispute);
-  const [disputeKey, setDisputeKey] = useState<string | null>(null);
-  const [comment, setComment] = useState('');
   const reload = () => refetch({ requestPolicy: 'network-only' });
   // The tab names the call, as the managers' call page does, rather than the route's "Call".
   const startedAt = data?.call?.startedAt;
@@ -100,17 +102,6 @@ export function AgentCallPage({ id }: { id: string }) {
       </div>
     );
   const open = !!call.disputeWindowClosesAt && Date.parse(call.disputeWindowClosesAt) > Date.now();
-  const sendDispute = async (key: string) => {
-    const ok = report(
-      outcome(await dispute({ callId: call.id, key, comment: comment.trim() }), 'disputeCriterion'),
-      t('agentCall.disputeSent'),
-    );
-    if (ok) {
-      setDisputeKey(null);
-      setComment('');
-      reload();
-    }
-  };
   return (
     <div className="page stack">
       <PageHeader
@@ -152,7 +143,7 @@ export function AgentCallPage({ id }: { id: string }) {
         duration={call.durationSeconds ?? audioDuration ?? 0}
         playing={playing}
         segments={call.transcript ?? []}
-        marks={[]}
+        marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
         notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
         onSeek={seek}
         onTime={setTime}
@@ -171,58 +162,24 @@ export function AgentCallPage({ id }: { id: string }) {
         description={
           call.reviewedAt ? t('agentCall.autoScore', { score: formatScore(call.autoScore, locale) }) : undefined
         }
+        bodyClass="tight"
       >
-        <ul className="stack-sm" data-testid="agent-criteria">
-          {(call.criteria ?? []).map((c) => {
-            const hasOpen = call.disputes.some((d) => d.criterionKey === c.key && d.status === 'OPEN');
-            return (
-              <li key={c.key} className="stack-sm">
-                <div className="row">
-                  <strong>{c.label}</strong>
-                  <Badge tone={outcomeTone(c.result)}>{t(outcomeKey(c.result))}</Badge>
-                  {c.reviewed && (
-                    <span className="muted small">
-                      {t('agentCall.wasAuto', { auto: t(outcomeKey(c.autoResult)) })}
-                      {c.reviewNote && <q> {c.reviewNote}</q>}
-                    </span>
-                  )}
-                  <span className="spacer" />
-                  {open && !hasOpen && disputeKey !== c.key && (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={() => setDisputeKey(c.key)}
-                      aria-label={t('agentCall.disputeOf', { name: c.label })}
-                    >
-                      {t('agentCall.dispute')}
-                    </Button>
-                  )}
-                </div>
-                {disputeKey === c.key && (
-                  <div className="stack-sm">
-                    <TextArea
-                      label={t('agentCall.disputeComment')}
-                      value={comment}
-                      onChange={(e) => setComment(e.target.value)}
-                    />
-                    <div className="row">
-                      <Button
-                        size="sm"
-                        variant="primary"
-                        disabled={!comment.trim() || disputing}
-                        onClick={() => void sendDispute(c.key)}
-                      >
-                        {t('agentCall.sendDispute')}
-                      </Button>
-                      <Button size="sm" variant="ghost" onClick={() => setDisputeKey(null)}>
-                        {t('common.cancel')}
-                      </Button>
-                    </div>
-                  </div>
-                )}
-              </li>
-            );
-          })}
+        <ul className="criteria" data-testid="agent-criteria">
+          {(call.criteria ?? []).map((c) => (
+            <AgentCriterion
+              key={c.key}
+              callId={call.id}
+              c={c}
+              onSeek={seek}
+              // Only a result that cost points can be contested: a pass has nothing to dispute.
+              canDispute={
+                open &&
+                c.result === 'FAILED' &&
+                !call.disputes.some((d) => d.criterionKey === c.key && d.status === 'OPEN')
+              }
+              onSent={reload}
+            />
+          ))}
         </ul>
       </Card>
       {call.disputes.length > 0 && (
@@ -245,7 +202,13 @@ export function AgentCallPage({ id }: { id: string }) {
           <ul className="stack-sm small">
             {call.comments.map((c) => (
               <li key={c.id}>
-                {c.atSeconds != null && <span className="num">{formatClock(c.atSeconds)} </span>}
+                {c.atSeconds != null && (
+                  <>
+                    <button type="button" className="link num" onClick={() => seek(c.atSeconds!)}>
+                      {formatClock(c.atSeconds)}
+                    </button>{' '}
+                  </>
+                )}
                 <strong>{c.authorName}</strong>: {c.body}
               </li>
             ))}
@@ -253,17 +216,75 @@ export function AgentCallPage({ id }: { id: string }) {
         </Card>
       )}
       {call.transcript && (
-        <Card title={t('agentCall.transcript')}>
-          <ol className="stack-sm small">
-            {call.transcript.map((s) => (
-              <li key={`${s.start}-${s.speaker}`}>
-                <span className="num muted">{formatClock(s.start)}</span>{' '}
-                <strong>{t(`speaker.${s.speaker}` as 'speaker.agent')}</strong> {s.text}
-              </li>
-            ))}
-          </ol>
-        </Card>
+        <Transcript segments={call.transcript} time={time} playing={playing} onSeek={seek} status={call.status} />
       )}
     </div>
+  );
+}
+
+/** One criterion with its evidence, and Dispute (a failed result, the window open) as an inline form. */
+function AgentCriterion({
+  callId,
+  c,
+  onSeek,
+  canDispute,
+  onSent,
+}: {
+  callId: string;
+  c: CriterionView;
+  onSeek: (seconds: number) => void;
+  canDispute: boolean;
+  onSent: () => void;
+}) {
+  const { t } = useT();
+  const report = useOutcomeToast();
+  const form = useInlineForm();
+  const [comment, setComment] = useState('');
+  const [{ fetching }, dispute] = useMutation(Dispute);
+  const send = async () => {
+    const ok = report(
+      outcome(await dispute({ callId, key: c.key, comment: comment.trim() }), 'disputeCriterion'),
+      t('agentCall.disputeSent'),
+    );
+    if (ok) {
+      setComment('');
+      // Disputed, the criterion has no Dispute button any more: the focus goes back to its row.
+      form.done('row');
+      onSent();
+    }
+  };
+  return (
+    <CriterionItem c={c} onSeek={onSeek} rowRef={form.rowRef}>
+      {canDispute && !form.open && (
+        <div className="criterion-actions">
+          <Button
+            ref={form.opener}
+            size="sm"
+            variant="ghost"
+            onClick={form.show}
+            aria-label={t('agentCall.disputeOf', { name: c.label })}
+          >
+            {t('agentCall.dispute')}
+          </Button>
+        </div>
+      )}
+      {form.open && (
+        <div className="stack-sm criterion-actions" {...form.formProps} data-testid="dispute-form">
+          <TextArea
+            label={t('agentCall.disputeComment')}
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+          />
+          <div className="row">
+            <Button size="sm" variant="primary" disabled={!comment.trim() || fetching} onClick={() => void send()}>
+              {t('agentCall.sendDispute')}
+            </Button>
+            <Button size="sm" variant="ghost" onClick={form.cancel}>
+              {t('common.cancel')}
+            </Button>
+          </div>
+        </div>
+      )}
+    </CriterionItem>
   );
 }

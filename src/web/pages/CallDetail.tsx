@@ -1,7 +1,7 @@
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { SpeakersNotice } from '../components/speakers.tsx';
-import { RedactionNotice, TranscriptText } from '../components/redacted.tsx';
-import { SentimentCard, SentimentTag, type SentimentReading } from '../components/sentiment.tsx';
+import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
+import { SentimentCard } from '../components/sentiment.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import {
@@ -19,7 +19,6 @@ import { Player } from '../components/Player.tsx';
 import { neighbours, recallCallList } from '../lib/call-nav.ts';
 import { useDocumentTitle } from '../lib/page-title.ts';
 import { Icon } from '../components/Icon.tsx';
-import { criterionReason } from '../lib/criterion-reason.ts';
 import { historyDetail } from '../lib/history-detail.ts';
 import { QaScoreNote } from '../components/qa-badges.tsx';
 import { DeliveryBadge, useAttemptsText } from '../components/delivery.tsx';
@@ -41,8 +40,10 @@ import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { useFormat } from '../lib/format.ts';
 import { useOutcomeToast, useRedeliver } from '../lib/mutations.ts';
-import { keyMoments, segmentAtTime } from '../lib/segments.ts';
+import { keyMoments } from '../lib/segments.ts';
 import { ReviewPanel } from '../components/review/ReviewPanel.tsx';
+import { CriterionItem } from '../components/review/Criteria.tsx';
+import { Transcript } from '../components/transcript.tsx';
 
 const CallDetailQuery = graphql(`
   query CallDetail($id: ID!) {
@@ -57,7 +58,10 @@ const CallDetailQuery = graphql(`
       template { id name deleted }
       transcript { start end speaker text channel uncertainWords }
       sentiment { customerTrend agent { label score } customer { label score } segments { label score } }
-      criteria { key label kind result points maxPoints critical lowConfidence reason reasonCode reasonParams evidence { quote start end speaker } }
+      criteria {
+        key label kind result points maxPoints critical lowConfidence reason reasonCode reasonParams evidence { quote start end speaker }
+        autoResult reviewed reviewNote reviewedByName reviewedAt
+      }
       events { status at detail }
       webhookDeliveries {
         id eventType eventId status attemptCount createdAt completedAt nextAttemptAt
@@ -105,43 +109,6 @@ export function searchTerms(q: string | null): string[] {
     out.push(term);
   }
   return out;
-}
-
-const fold = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
-
-function Highlight({ text, terms }: { text: string; terms: string[] }) {
-  if (!terms.length) return <>{text}</>;
-  const folded = fold(text);
-  // Folding can change lengths only for rare characters; when it does, skip highlighting.
-  if (folded.length !== text.length) return <>{text}</>;
-  const marks: [number, number][] = [];
-  for (const term of terms.map(fold)) {
-    let i = folded.indexOf(term);
-    while (i !== -1 && term) {
-      marks.push([i, i + term.length]);
-      i = folded.indexOf(term, i + term.length);
-    }
-  }
-  if (!marks.length) return <>{text}</>;
-  marks.sort((a, b) => a[0] - b[0]);
-  const parts: ReactNode[] = [];
-  let at = 0;
-  marks.forEach(([s, e], k) => {
-    if (s < at) return;
-    parts.push(
-      text.slice(at, s),
-      <mark key={k} className="hl">
-        {text.slice(s, e)}
-      </mark>,
-    );
-    at = e;
-  });
-  parts.push(text.slice(at));
-  return <>{parts}</>;
 }
 
 export function CallDetailPage({ id }: { id: string }) {
@@ -278,8 +245,19 @@ export function CallDetailPage({ id }: { id: string }) {
           )}
         </div>
       </Player>
+      {/* The verdict first (issue 26): at 960 px the score and the criteria open the page, above
+          the transcript; on a wide screen they sit beside it. */}
       <div className="detail-grid">
-        <div className="stack">
+        <div className="stack detail-verdict">
+          <ScoreCard call={call} onSeek={seek} />
+          <ReviewPanel
+            callId={call.id}
+            time={time}
+            onSeek={seek}
+            onChanged={() => refetch({ requestPolicy: 'network-only' })}
+          />
+        </div>
+        <div className="stack detail-main">
           <Transcript
             segments={segments}
             time={time}
@@ -305,14 +283,7 @@ export function CallDetailPage({ id }: { id: string }) {
           {call.metrics && <MetricsCard metrics={call.metrics} duration={duration} />}
           {call.sentiment && <SentimentCard sentiment={call.sentiment} />}
         </div>
-        <div className="stack">
-          <ScoreCard call={call} onSeek={seek} />
-          <ReviewPanel
-            callId={call.id}
-            time={time}
-            onSeek={seek}
-            onChanged={() => refetch({ requestPolicy: 'network-only' })}
-          />
+        <div className="stack detail-side">
           <MetadataCard call={call} />
           <HistoryCard call={call} />
           <WebhooksCard call={call} onChanged={() => refetch({ requestPolicy: 'network-only' })} />
@@ -339,9 +310,7 @@ function CallHeader({ call, audioDuration }: { call: CallData; audioDuration: nu
           <Icon name="chevronLeft" size={14} /> {t('nav.calls')}
         </Link>
         <div className="call-title">
-          <h1 className="truncate" style={{ maxWidth: 640 }}>
-            {callTitle(call)}
-          </h1>
+          <h1 className="truncate call-h1">{callTitle(call)}</h1>
           <StatusBadge status={call.status} />
         </div>
         <div className="call-meta">
@@ -416,91 +385,6 @@ function StatusAlerts({ call }: { call: CallData }) {
   return content ? <div style={{ marginBottom: 16 }}>{content}</div> : null;
 }
 
-function Transcript({
-  segments,
-  time,
-  playing,
-  onSeek,
-  terms,
-  status,
-  sentiments,
-}: {
-  segments: Segment[];
-  /** Parallel to `segments`; absent until analyzed. */
-  sentiments?: SentimentReading[];
-  time: number;
-  playing: boolean;
-  onSeek: (s: number) => void;
-  terms: string[];
-  status: CallData['status'];
-}) {
-  const { t } = useT();
-  const active = useMemo(() => segmentAtTime(segments, time), [segments, time]);
-  const box = useRef<HTMLDivElement>(null);
-  // Keep the playing segment in view inside the transcript box (never scrolls the page).
-  useEffect(() => {
-    if (!playing || active < 0 || !box.current) return;
-    const el = box.current.querySelector<HTMLElement>(`[data-index="${active}"]`);
-    if (!el) return;
-    const b = box.current;
-    const top = el.offsetTop - b.offsetTop;
-    if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight)
-      b.scrollTop = Math.max(0, top - b.clientHeight / 3);
-  }, [active, playing]);
-  const speakerKey = (s: string): MessageKey =>
-    s === 'agent' ? 'speaker.agent' : s === 'customer' ? 'speaker.customer' : 'speaker.speaker';
-  return (
-    <Card
-      title={t('callDetail.transcript')}
-      description={segments.length ? t('callDetail.transcriptHint') : undefined}
-      bodyClass="tight"
-    >
-      {segments.length === 0 ? (
-        <EmptyState
-          icon="mic"
-          title={status === 'FAILED' ? t('callDetail.noTranscriptFailed') : t('callDetail.noTranscriptYet')}
-        >
-          {status === 'FAILED' ? t('callDetail.noTranscriptFailedBody') : t('callDetail.noTranscriptYetBody')}
-        </EmptyState>
-      ) : (
-        <div className="transcript" ref={box} data-testid="transcript">
-          {segments.map((s, i) => {
-            const mood = sentiments?.[i];
-            const tinted = mood && mood.label !== 'NEUTRAL';
-            return (
-              <button
-                key={i}
-                type="button"
-                className={tinted ? `seg-row sent-${mood.label.toLowerCase()}` : 'seg-row'}
-                data-index={i}
-                data-start={s.start}
-                aria-current={i === active ? 'true' : undefined}
-                onClick={() => onSeek(s.start)}
-                data-testid="segment"
-              >
-                <span className="t">{formatClock(s.start)}</span>
-                <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
-                <span>
-                  {s.text.includes('[') || s.uncertainWords.length > 0 ? (
-                    <TranscriptText text={s.text} uncertain={s.uncertainWords} />
-                  ) : (
-                    <Highlight text={s.text} terms={terms} />
-                  )}
-                  {tinted && (
-                    <span className="seg-sentiment">
-                      <SentimentTag reading={mood} />
-                    </span>
-                  )}
-                </span>
-              </button>
-            );
-          })}
-        </div>
-      )}
-    </Card>
-  );
-}
-
 function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => void }) {
   const { t, locale } = useT();
   const bands = useScoreBands();
@@ -543,54 +427,7 @@ function ScoreCard({ call, onSeek }: { call: CallData; onSeek: (s: number) => vo
       </div>
       <ul className="criteria" data-testid="criteria">
         {criteria.map((c) => (
-          <li key={c.key} className="criterion" data-testid="criterion" data-key={c.key} data-result={c.result}>
-            <div className="criterion-head">
-              <span className={`result-icon ${c.result.toLowerCase()}`} aria-hidden="true">
-                <Icon name={c.result === 'PASSED' ? 'check' : c.result === 'FAILED' ? 'x' : 'minus'} size={12} />
-              </span>
-              <span className="label">
-                {c.label}
-                <span className="sr-only"> — {t(`result.${c.result}` as MessageKey)}</span>
-                {c.critical && (
-                  <>
-                    {' '}
-                    <Badge tone="red">{t('templates.critical')}</Badge>
-                  </>
-                )}
-                {c.lowConfidence && (
-                  <>
-                    {' '}
-                    <span title={t('criterion.lowConfidenceHint')} data-testid="low-confidence">
-                      <Badge tone="amber">{t('review.reason.low_confidence')}</Badge>
-                    </span>
-                  </>
-                )}
-              </span>
-              <span className="points" title={t(`kind.${c.kind}` as MessageKey)}>
-                {c.result === 'NA'
-                  ? t('result.NA')
-                  : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
-              </span>
-            </div>
-            {/* With evidence, the quotes below say what the reason would. */}
-            {c.reason && c.evidence.length === 0 && <p className="reason">{criterionReason(c, t, locale)}</p>}
-            {c.evidence.length > 0 && (
-              <div className="evidence">
-                {c.evidence.map((e, i) => (
-                  <button
-                    key={i}
-                    type="button"
-                    onClick={() => onSeek(e.start)}
-                    aria-label={t('callDetail.playEvidence', { time: formatClock(e.start), quote: e.quote })}
-                    data-testid="evidence"
-                  >
-                    <span className="t">{formatClock(e.start)}</span>
-                    <span>“{e.quote}”</span>
-                  </button>
-                ))}
-              </div>
-            )}
-          </li>
+          <CriterionItem key={c.key} c={c} onSeek={onSeek} />
         ))}
       </ul>
     </Card>
@@ -854,7 +691,10 @@ function KeyMoments({
                   ? t('speaker.customer')
                   : t('speaker.speaker')}
             </span>
-            <span className="key-moment-text">{m.text}</span>
+            {/* Redacted words as the transcript shows them: a labelled chip, not "[CARD_NUMBER]". */}
+            <span className="key-moment-text">
+              <RedactedText text={m.text} />
+            </span>
           </button>
         </li>
       ))}

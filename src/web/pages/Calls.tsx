@@ -60,7 +60,7 @@ const CallsListQuery = graphql(`
       edges {
         node {
           id status startedAt createdAt updatedAt durationSeconds direction language detectedLanguage score topic criticalFailed
-          coverage needsReview languageMismatch
+          coverage needsReview languageMismatch reviewedAt
           failureReason failureDetail customerPhone customerName fileName
           agent { id name }
           campaign { id name }

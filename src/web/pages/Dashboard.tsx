@@ -6,7 +6,7 @@ import { signedScore } from '../components/sentiment.tsx';
 import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
-import { formatNumber, formatPercent, formatScore } from '../lib/format.ts';
+import { formatHours, formatNumber, formatPercent, formatScore } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 
 /*
@@ -795,7 +795,7 @@ function DisputesCard({
 }) {
   const { t, locale } = useT();
   const n = (v: number) => formatNumber(v, locale);
-  const hours = (v: number | null) => (v == null ? '—' : t('dashboard.hours', { n: formatNumber(v, locale) }));
+  const hours = (v: number | null) => formatHours(v, locale);
   const sum = (k: (typeof DISPUTE_PARTS)[number]['key']) => rows.reduce((s, r) => s + r[k], 0);
   return (
     <ReportCard

@@ -31,7 +31,7 @@ const ReviewItemFields = graphql(`
     reasons assignedAt doneAt
     assignedTo { id name }
     doneBy { id name }
-    call { id startedAt score coverage needsReview languageMismatch customerName customerPhone fileName agent { id name } }
+    call { id startedAt score criticalFailed reviewedAt coverage needsReview languageMismatch customerName customerPhone fileName agent { id name } }
   }
 `);
 

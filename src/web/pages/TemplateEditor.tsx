@@ -59,7 +59,11 @@ const TemplateQuery = graphql(`
   query Template($id: ID!) { template(id: $id) { id name isDefault deleted definition updatedAt } }
 `);
 const PreviewCallsQuery = graphql(`
-  query PreviewCalls { calls(first: 30, filter: { view: ANALYZED }) { edges { node { id fileName customerName customerPhone startedAt agent { name } } } } }
+  query PreviewCalls($language: String) {
+    calls(first: 30, filter: { view: ANALYZED, language: $language }) {
+      edges { node { id fileName customerName customerPhone startedAt agent { name } } }
+    }
+  }
 `);
 const CreateTemplate = graphql(`
   mutation CreateTemplate($name: String!, $definition: JSON!) {
@@ -240,7 +244,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
   };
 
   return (
-    <div className="page">
+    <div className="page template-editor">
       <PageHeader
         back={
           <Link to="/templates" className="breadcrumb">
@@ -285,6 +289,8 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                 icon="check"
                 onClick={save}
                 loading={cs.fetching || us.fetching}
+                // Nothing to save until something changed (issue 26).
+                disabled={!dirty}
                 data-testid="save-template"
               >
                 {id ? t('common.save') : t('templates.create')}
@@ -487,7 +493,11 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
           </section>
         </div>
         <div className="stack" style={{ position: 'sticky', top: 16 }}>
-          <PreviewPanel definition={definition} canRun={canEdit && draft.criteria.length > 0} />
+          <PreviewPanel
+            definition={definition}
+            canRun={canEdit && draft.criteria.length > 0}
+            language={draft.language}
+          />
           <Card title={t('templates.weights')}>
             {draft.criteria.length === 0 ? (
               <p className="muted small">{t('templates.noCriteria')}</p>
@@ -857,12 +867,21 @@ function Collapsible({
   );
 }
 
-function PreviewPanel({ definition, canRun }: { definition: Record<string, unknown>; canRun: boolean }) {
+function PreviewPanel({
+  definition,
+  canRun,
+  language,
+}: {
+  definition: Record<string, unknown>;
+  canRun: boolean;
+  /** The template's language: only calls in it are offered ('' = a template for any language). */
+  language: string;
+}) {
   const i18n = useT();
   const { t, locale } = i18n;
   const fmt = useFormat();
   const bands = useScoreBands();
-  const [{ data }] = useQuery({ query: PreviewCallsQuery });
+  const [{ data }] = useQuery({ query: PreviewCallsQuery, variables: { language: language || null } });
   const [callId, setCallId] = useState('');
   const [{ data: result, fetching }, preview] = useMutation(PreviewTemplate);
   const [error, setError] = useState<ApiError | null>(null);

@@ -28,6 +28,9 @@ interface Item {
 
 const CONCURRENCY = 2;
 
+/** Waiting, or refused by the server (it may take it after a change of agent): Upload sends it. */
+const toSend = (x: Item) => x.state === 'waiting' || (x.state === 'failed' && !x.localError && !!x.result);
+
 export function UploadPage() {
   const i18n = useT();
   const fmt = useFormat();
@@ -64,7 +67,7 @@ export function UploadPage() {
     setItems((xs) => xs.map((x) => (x.key === key ? { ...x, ...p } : x)));
 
   const start = async () => {
-    const queue = items.filter((x) => x.state === 'waiting');
+    const queue = items.filter(toSend);
     if (!queue.length) return;
     setRunning(true);
     const worker = async () => {
@@ -97,7 +100,9 @@ export function UploadPage() {
     return hasKey(k) ? t(k) : e.message || t('errors.unknown');
   };
 
-  const waiting = items.filter((x) => x.state === 'waiting').length;
+  // A file the server refused (no agent chosen, a full quota…) is sent again by the same button once
+  // the user has fixed what was wrong; one the browser refused (not audio, too big) is not.
+  const waiting = items.filter(toSend).length;
   const done = items.filter((x) => x.state === 'done').length;
   const agents = data?.agents ?? [];
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { DialogForm } from '../components/forms.tsx';
 import {
@@ -115,6 +115,7 @@ export function EndpointPanel({
   const [, reveal] = useMutation(Reveal);
   const [, rotate] = useMutation(Rotate);
   const [ts, sendTest] = useMutation(SendTest);
+  const [testId, setTestId] = useState<string | null>(null);
   const [, enable] = useMutation(Enable);
   const [, disable] = useMutation(Disable);
   const [, remove] = useMutation(Remove);
@@ -197,7 +198,8 @@ export function EndpointPanel({
           icon="send"
           loading={ts.fetching}
           onClick={async () => {
-            report(outcome(await sendTest(id), 'sendTestWebhook'), t('webhook.testQueued'));
+            const out = outcome(await sendTest(id), 'sendTestWebhook');
+            if (report(out)) setTestId(out.value.id);
             setTimeout(reload, 1500);
           }}
         >
@@ -224,6 +226,7 @@ export function EndpointPanel({
           {t('webhook.remove')}
         </Button>
       </div>
+      {testId && <TestResult endpointId={endpoint.id} deliveryId={testId} />}
       {editing && <EndpointDialog endpoint={endpoint} onClose={() => setEditing(false)} onSaved={reload} />}
       {replaying && <ReplayDialog endpoint={endpoint} onClose={() => setReplaying(false)} onStarted={reload} />}
       <ConfirmDialog
@@ -424,3 +427,57 @@ export function WebhookDisabledBanner() {
 }
 
 export type DisabledEndpoint = ResultOf<typeof DisabledEndpoints>['webhookEndpoints'][number];
+
+const TestDelivery = graphql(`
+  query TestDelivery($endpointId: ID!) {
+    webhookDeliveries(endpointId: $endpointId, first: 5) {
+      edges { node { id status attempts { statusCode durationMs error } } }
+    }
+  }
+`);
+
+/**
+ * What became of "Send test event" (issue 26: it gave no visible result): waiting, then what the
+ * endpoint answered, read again every second until the delivery is settled.
+ */
+function TestResult({ endpointId, deliveryId }: { endpointId: string; deliveryId: string }) {
+  const { t } = useT();
+  const fmt = useFormat();
+  const [{ data }, refetch] = useQuery({
+    query: TestDelivery,
+    variables: { endpointId },
+    requestPolicy: 'network-only',
+  });
+  const delivery = data?.webhookDeliveries.edges.map((e) => e.node).find((d) => d.id === deliveryId);
+  const last = delivery?.attempts[delivery.attempts.length - 1];
+  const settled = !!last || (delivery && delivery.status !== 'PENDING');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every answer (data) schedules the next read.
+  useEffect(() => {
+    if (settled) return;
+    const timer = setTimeout(() => refetch({ requestPolicy: 'network-only' }), 1000);
+    return () => clearTimeout(timer);
+  }, [settled, data, refetch]);
+  const ok = delivery?.status === 'SUCCEEDED';
+  return (
+    <div
+      role="status"
+      className="small"
+      data-testid="test-result"
+      data-state={settled ? (ok ? 'ok' : 'failed') : 'waiting'}
+    >
+      {!settled ? (
+        <span className="muted">{t('webhook.testWaiting')}</span>
+      ) : ok ? (
+        <Badge tone="green">
+          {t('webhook.testOk', { status: last?.statusCode ?? '—', time: fmt.step(last?.durationMs ?? null) })}
+        </Badge>
+      ) : (
+        <Badge tone="red" wrap>
+          {t('webhook.testFailed', {
+            reason: last?.statusCode != null ? `HTTP ${last.statusCode}` : (last?.error ?? '—'),
+          })}
+        </Badge>
+      )}
+    </div>
+  );
+}

@@ -5,14 +5,16 @@
  */
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { useT, type MessageKey } from '../../i18n/index.tsx';
+import { useT } from '../../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../../lib/auth.tsx';
 import { outcome } from '../../lib/errors.ts';
 import { formatClock, formatScore, useFormat } from '../../lib/format.ts';
 import { graphql, type ResultOf } from '../../lib/graphql.ts';
 import { useOutcomeToast } from '../../lib/mutations.ts';
 import { Badge, Button, Card, SelectField, TextArea } from '../ui.tsx';
+import { useInlineForm } from '../../lib/inline-form.ts';
 import { DisputeItem } from './DisputeItem.tsx';
+import { type Outcome, OUTCOMES, outcomeKey, outcomeTone } from './outcomes.ts';
 
 const ReviewQuery = graphql(`
   query CallReview($id: ID!) {
@@ -51,11 +53,6 @@ const AddComment = graphql(`
     }
   }
 `);
-
-export type Outcome = 'PASSED' | 'FAILED' | 'NA';
-export const OUTCOMES: Outcome[] = ['PASSED', 'FAILED', 'NA'];
-export const outcomeKey = (o: Outcome) => `review.outcome.${o}` as MessageKey;
-export const outcomeTone = (o: Outcome) => (o === 'PASSED' ? 'green' : o === 'FAILED' ? 'red' : 'gray');
 
 type ReviewData = NonNullable<ResultOf<typeof ReviewQuery>['call']>;
 
@@ -165,8 +162,9 @@ function CriterionRow({
   onChanged: () => void;
 }) {
   const { t } = useT();
+  const fmt = useFormat();
   const report = useOutcomeToast();
-  const [editing, setEditing] = useState(false);
+  const form = useInlineForm();
   const [result, setResult] = useState<Outcome>(c.result);
   const [note, setNote] = useState('');
   const [{ fetching }, override] = useMutation(Override);
@@ -176,74 +174,93 @@ function CriterionRow({
       t('review.saved'),
     );
     if (ok) {
-      setEditing(false);
+      form.done();
       setNote('');
       onChanged();
     }
   };
+  // The reviewer's note and the form take the table's whole width on a row of their own: in the
+  // Criterion column they were squeezed to ~100 px, and the form pushed the table past its card.
   return (
-    <tr>
-      <td>
-        {c.label}
-        {c.reviewed && c.reviewNote && (
-          <div className="muted small">
-            {c.reviewedByName}: <q>{c.reviewNote}</q>
+    <>
+      <tr ref={form.rowRef} tabIndex={-1} data-testid="review-row" data-key={c.key}>
+        <td>{c.label}</td>
+        <td>
+          <Badge tone={outcomeTone(c.autoResult)}>{t(outcomeKey(c.autoResult))}</Badge>
+        </td>
+        <td>
+          <div className="row">
+            {c.reviewed ? (
+              <Badge tone={outcomeTone(c.result)}>{t(outcomeKey(c.result))}</Badge>
+            ) : (
+              <span className="muted">—</span>
+            )}
+            {canReview && !form.open && (
+              <Button
+                ref={form.opener}
+                size="sm"
+                variant="ghost"
+                onClick={() => {
+                  setResult(c.result);
+                  form.show();
+                }}
+                aria-label={t('review.overrideOf', { name: c.label })}
+              >
+                {t('review.override')}
+              </Button>
+            )}
           </div>
-        )}
-        {editing && (
-          <div className="stack-sm">
-            <SelectField
-              label={t('review.newResult')}
-              value={result}
-              onChange={(e) => setResult(e.target.value as Outcome)}
-            >
-              {OUTCOMES.map((o) => (
-                <option key={o} value={o}>
-                  {t(outcomeKey(o))}
-                </option>
-              ))}
-            </SelectField>
-            <TextArea
-              label={t('review.note')}
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-              hint={t('review.noteHint')}
-              required
-            />
-            <div className="row">
-              <Button variant="primary" size="sm" onClick={() => void save()} disabled={!note.trim() || fetching}>
-                {t('review.save')}
-              </Button>
-              <Button variant="ghost" size="sm" onClick={() => setEditing(false)}>
-                {t('common.cancel')}
-              </Button>
+        </td>
+      </tr>
+      {c.reviewed && (
+        <tr className="sub-row" data-testid="review-note">
+          <td colSpan={3}>
+            <div className="small muted">
+              {t('criterion.reviewedBy', {
+                name: c.reviewedByName ?? '—',
+                when: fmt.dateTime(c.reviewedAt),
+                result: t(outcomeKey(c.result)),
+              })}
             </div>
-          </div>
-        )}
-      </td>
-      <td>
-        <Badge tone={outcomeTone(c.autoResult)}>{t(outcomeKey(c.autoResult))}</Badge>
-      </td>
-      <td>
-        <div className="row">
-          {c.reviewed ? (
-            <Badge tone={outcomeTone(c.result)}>{t(outcomeKey(c.result))}</Badge>
-          ) : (
-            <span className="muted">—</span>
-          )}
-          {canReview && !editing && (
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => setEditing(true)}
-              aria-label={t('review.overrideOf', { name: c.label })}
-            >
-              {t('review.override')}
-            </Button>
-          )}
-        </div>
-      </td>
-    </tr>
+            {c.reviewNote && <blockquote className="review-note">{c.reviewNote}</blockquote>}
+          </td>
+        </tr>
+      )}
+      {form.open && (
+        <tr className="sub-row">
+          <td colSpan={3}>
+            <div className="stack-sm" {...form.formProps} data-testid="override-form">
+              <SelectField
+                label={t('review.newResult')}
+                value={result}
+                onChange={(e) => setResult(e.target.value as Outcome)}
+              >
+                {OUTCOMES.map((o) => (
+                  <option key={o} value={o}>
+                    {t(outcomeKey(o))}
+                  </option>
+                ))}
+              </SelectField>
+              <TextArea
+                label={t('review.note')}
+                value={note}
+                onChange={(e) => setNote(e.target.value)}
+                hint={t('review.noteHint')}
+                required
+              />
+              <div className="row">
+                <Button variant="primary" size="sm" onClick={() => void save()} disabled={!note.trim() || fetching}>
+                  {t('review.save')}
+                </Button>
+                <Button variant="ghost" size="sm" onClick={form.cancel}>
+                  {t('common.cancel')}
+                </Button>
+              </div>
+            </div>
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 
