@@ -79,7 +79,7 @@ builder.mutationFields((t) => ({
     authScopes: { analyst: true },
     errors: directErrors,
     description:
-      'Re-analyzes every analyzed or transcribed call matching the filter (the calls list’s), optionally only those scored with `templateId`; `total` is the count. Analysts and above. Errors: `invalid_search`, `not_found` (template).',
+      'Re-analyzes every analyzed or transcribed call matching the filter (the calls list’s), optionally only those scored with `templateId`; `total` is the count. Analysts and above. Errors: `invalid_search`, `not_found` (a template, agent or campaign id not of this account).',
     args: { filter: t.arg({ type: CallFilter }), templateId: t.arg.id() },
     resolve: (_r, args, ctx) =>
       startBulkReanalysis(ctx.app.db, accountIdOf(ctx), sessionOf(ctx).user.id, {

@@ -73,7 +73,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: directErrors,
     description:
-      'Owners and admins. Deletes every call matching the filter (received until now), as `deleteCall` does. `expectedCount` is the count the user confirmed (`callsToDeleteCount`); if the filter matches another number now nothing is deleted. Audited once. Errors: `count_changed` (details.count), `invalid_search`, `invalid_input`.',
+      'Owners and admins. Deletes every call matching the filter (received until now), as `deleteCall` does. `expectedCount` is the count the user confirmed (`callsToDeleteCount`); if the filter matches another number now nothing is deleted. Audited once. Errors: `count_changed` (details.count), `invalid_search`, `invalid_input`, `not_found` (an agent or campaign id not of this account).',
     args: {
       filter: t.arg({ type: CallFilter }),
       expectedCount: t.arg.int({ required: true }),

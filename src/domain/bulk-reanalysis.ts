@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { type BulkReanalysis, Prisma } from '../generated/prisma/client.ts';
 import { type CallFilter, callFilterWhere } from './calls-filter.ts';
 import { DomainError, notFound } from './errors.ts';
+import { assertOwnIds } from './own-ids.ts';
 import { requestReanalysis } from './reanalyze.ts';
 
 /** Calls one run of the job moves to `analyzing` before it hands the worker back and queues itself again. */
@@ -69,11 +70,13 @@ export async function startBulkReanalysis(
   requestedById: string,
   scope: BulkScope,
 ): Promise<BulkReanalysis> {
-  if (scope.templateId) {
-    // A template of another account matches no call; refuse it as not found rather than run on nothing.
-    const template = await db.template.findFirst({ where: { id: scope.templateId, accountId }, select: { id: true } });
-    if (!template) throw notFound('Template');
-  }
+  // Ids of another account (or unknown ones) would match no call, but the row would keep them: refuse
+  // them as not found rather than store a filter that refers to another tenant's objects.
+  await assertOwnIds(db, accountId, {
+    agentIds: scope.filter.agentIds,
+    campaignIds: scope.filter.campaignIds,
+    templateIds: scope.templateId ? [scope.templateId] : null,
+  });
   return db.$transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx.$queryRaw<{ n: bigint }[]>`
