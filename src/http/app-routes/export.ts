@@ -9,7 +9,8 @@ import { CSV_COLUMNS, exportCallRows, exportFileName } from '../../export/calls-
 import { CSV_FORMAT } from '../../export/csv-safe.ts';
 import { filterFromQuery } from '../../export/filter-params.ts';
 import { FILE_RESPONSE_HEADERS, sendDomainError } from '../respond.ts';
-import type { RequestContext, Route } from '../server.ts';
+import type { RequestContext } from '../server.ts';
+import type { AppRoute } from './access.ts';
 import { requireSession } from './auth.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { isClientGone } from './streams.ts';
@@ -20,9 +21,9 @@ import { isClientGone } from './streams.ts';
  * (pipeline propagates back-pressure from the socket through csv-stringify to the row source),
  * so memory stays flat whatever the number of calls; a client that hangs up stops the queries.
  */
-export function exportRoute(app: AppContext): Route {
+export function exportRoute(app: AppContext): AppRoute {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, 'signedIn');
+    const session = await requireSession(app, req, res, 'callsCsv');
     if (!session) return;
     const { accountId } = session.user;
     let filter: ReturnType<typeof filterFromQuery>;
@@ -56,5 +57,5 @@ export function exportRoute(app: AppContext): Route {
     }
   }
 
-  return { method: 'GET', path: /^\/api\/calls\/export\.csv$/, handler };
+  return { access: 'callsCsv', method: 'GET', path: /^\/api\/calls\/export\.csv$/, handler };
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app/context.ts';
-import type { Route } from '../server.ts';
+import type { AppRoute } from './access.ts';
 import { auditExportRoute } from './audit-export.ts';
 import { exportRoute } from './export.ts';
 import { recordingRoute } from './recording.ts';
@@ -11,6 +11,6 @@ import { uploadRoute } from './upload.ts';
  * CSV exports (calls, dashboard tables, the owners' audit log) and manual upload — byte streams and
  * multipart that GraphQL is not made for.
  */
-export function appHttpRoutes(app: AppContext): Route[] {
+export function appHttpRoutes(app: AppContext): AppRoute[] {
   return [exportRoute(app), reportExportRoute(app), auditExportRoute(app), recordingRoute(app), uploadRoute(app)];
 }

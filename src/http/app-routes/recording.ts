@@ -5,7 +5,8 @@ import { isUuid } from '../../domain/api-keys.ts';
 import { callScope } from '../../domain/agent-scope.ts';
 import { servedAudioType } from '../../intake/audio-type.ts';
 import { FILE_RESPONSE_HEADERS, sendError } from '../respond.ts';
-import type { RequestContext, Route } from '../server.ts';
+import type { RequestContext } from '../server.ts';
+import type { AppRoute } from './access.ts';
 import { requireSession } from './auth.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { parseRange } from './range.ts';
@@ -17,9 +18,9 @@ import { isClientGone } from './streams.ts';
  * user only their own agent's calls); any other
  * id — foreign, deleted or malformed — is the same 404, so ids of other tenants reveal nothing.
  */
-export function recordingRoute(app: AppContext): Route {
+export function recordingRoute(app: AppContext): AppRoute {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, 'signedIn');
+    const session = await requireSession(app, req, res, 'recording');
     if (!session) return;
     const id = rc.params.id ?? '';
     const call = isUuid(id)
@@ -99,7 +100,7 @@ export function recordingRoute(app: AppContext): Route {
     }
   }
 
-  return { method: 'GET', path: /^\/api\/calls\/(?<id>[^/]+)\/recording\/?$/, handler };
+  return { access: 'recording', method: 'GET', path: /^\/api\/calls\/(?<id>[^/]+)\/recording\/?$/, handler };
 }
 
 function etagMatches(header: string | undefined, etag: string): boolean {

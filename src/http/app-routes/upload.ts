@@ -7,7 +7,8 @@ import { isStorageFault } from '../../intake/outcome.ts';
 import { ClientGone, type ReceivedForm, receiveForm } from '../../intake/multipart.ts';
 import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from '../../upload/manual-upload.ts';
 import { sendDomainError, sendErrorAndClose, sendJson } from '../respond.ts';
-import type { RequestContext, Route } from '../server.ts';
+import type { RequestContext } from '../server.ts';
+import type { AppRoute } from './access.ts';
 import { requireSession, requireWrite } from './auth.ts';
 
 /**
@@ -15,10 +16,10 @@ import { requireSession, requireWrite } from './auth.ts';
  * all of them. Answers 200 with one result per file in the order sent; only a request that is
  * broken as a whole (auth, CSRF, role, malformed form, too big) gets an error status.
  */
-export function uploadRoute(app: AppContext): Route {
+export function uploadRoute(app: AppContext): AppRoute {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, 'signedIn', { close: true });
-    if (!session || !requireWrite(req, res, session, 'analyst')) return;
+    const session = await requireSession(app, req, res, 'upload', { close: true, roleAfterCsrf: true });
+    if (!session || !requireWrite(req, res, session, 'upload')) return;
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
       return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
     }
@@ -72,5 +73,5 @@ export function uploadRoute(app: AppContext): Route {
     }
   }
 
-  return { method: 'POST', path: /^\/api\/uploads\/?$/, handler };
+  return { access: 'upload', method: 'POST', path: /^\/api\/uploads\/?$/, handler };
 }
