@@ -104,6 +104,8 @@ export const en = {
   'notFound.title': 'Page not found',
   'notFound.body': 'The address may be mistyped, or the page was moved.',
   'notFound.back': 'Go to calls',
+  'noAccess.title': 'No access to this page',
+  'noAccess.body': 'Your role ({role}) does not open this page. If you need it, ask an admin of your account.',
 
   // calls
   'calls.lead': 'Every recording, from the moment it arrives until it is scored.',

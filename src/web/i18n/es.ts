@@ -103,6 +103,9 @@ export const es: Record<keyof typeof en, string> = {
   'notFound.title': 'Página no encontrada',
   'notFound.body': 'Puede que la dirección esté mal escrita o que la página se haya movido.',
   'notFound.back': 'Ir a llamadas',
+  'noAccess.title': 'Sin acceso a esta página',
+  'noAccess.body':
+    'Tu rol ({role}) no da acceso a esta página. Si la necesitas, pídelo a un administrador de tu cuenta.',
 
   'calls.lead': 'Todas las grabaciones, desde que llegan hasta que quedan puntuadas.',
   'calls.views': 'Vistas de llamadas',
