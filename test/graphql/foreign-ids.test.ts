@@ -25,6 +25,7 @@ import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './su
  */
 
 type Kind =
+  | 'tombstone'
   | 'agent'
   | 'campaign'
   | 'template'
@@ -56,6 +57,7 @@ const BASES: Record<string, Base> = {
   bulkReanalysis: byId('bulk'),
   bulkReanalysisCount: { vars: {} },
   call: byId('call'),
+  deletedCall: byId('tombstone'),
   calls: { vars: { first: 10 } },
   callsToDeleteCount: { vars: {} },
   campaign: byId('campaign'),
@@ -190,7 +192,11 @@ beforeAll(async () => {
     const bulk = await h.app.db.bulkReanalysis.create({
       data: { accountId: S.account.id, requestedById: S.users.owner.id, filter: {}, total: 1 },
     });
+    const tombstone = await h.app.db.callTombstone.create({
+      data: { id: randomUUID(), accountId: S.account.id, deletedById: S.users.owner.id },
+    });
     return {
+      tombstone: tombstone.id,
       agent: s.agent.id,
       campaign: s.campaign.id,
       template: s.template.id,

@@ -72,7 +72,7 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const headers = (who: Who) => {
+const headers = (who: Who): Record<string, string> => {
   const c = clients[who];
   // A signed-out browser still sends a token (any): GraphQL checks it before the session.
   return c.cookie ? { cookie: c.cookie, 'x-escucha-csrf': c.csrf! } : { 'x-escucha-csrf': 'none' };
