@@ -274,6 +274,11 @@ export const en = {
   'callDetail.inProgressBody': 'This page updates by itself when processing finishes.',
   'callDetail.notFoundTitle': 'Call not found',
   'callDetail.notFoundBody': 'It may belong to another account, or the link is incomplete.',
+  'callDetail.deletedTitle': 'This call was deleted',
+  'callDetail.deletedBody':
+    'Deleted on {when} by {who}. Its recording, transcript and scores are gone; its id stays reserved, so a resend of it creates nothing.',
+  'callDetail.deletedBodyNoOne':
+    'Deleted on {when}. Its recording, transcript and scores are gone; its id stays reserved, so a resend of it creates nothing.',
   'callDetail.backToCalls': 'Back to calls',
 
   'speaker.agent': 'Agent',

@@ -272,6 +272,11 @@ export const es: Record<keyof typeof en, string> = {
   'callDetail.inProgressBody': 'Esta página se actualiza sola cuando termina el procesamiento.',
   'callDetail.notFoundTitle': 'Llamada no encontrada',
   'callDetail.notFoundBody': 'Puede que sea de otra cuenta o que el enlace esté incompleto.',
+  'callDetail.deletedTitle': 'Esta llamada se eliminó',
+  'callDetail.deletedBody':
+    'Eliminada el {when} por {who}. Su grabación, transcripción y puntuaciones ya no existen; su id queda reservado, así que reenviarla no crea nada.',
+  'callDetail.deletedBodyNoOne':
+    'Eliminada el {when}. Su grabación, transcripción y puntuaciones ya no existen; su id queda reservado, así que reenviarla no crea nada.',
   'callDetail.backToCalls': 'Volver a llamadas',
 
   'speaker.agent': 'Agente',

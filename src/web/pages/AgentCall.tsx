@@ -9,7 +9,8 @@ import { ScorePill } from '../components/call-bits.tsx';
 import { useMutation, useQuery } from 'urql';
 import { DisputeItem } from '../components/review/DisputeItem.tsx';
 import { outcomeKey, outcomeTone } from '../components/review/ReviewPanel.tsx';
-import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextArea } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, LoadingBlock, PageHeader, TextArea } from '../components/ui.tsx';
+import { CallGone } from '../components/call-gone.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatClock, formatScore, useFormat } from '../lib/format.ts';
@@ -91,14 +92,7 @@ export function AgentCallPage({ id }: { id: string }) {
   if (fetching && !data) return <LoadingBlock />;
   if (error && !data) return <Alert tone="red">{describeError(i18n, error)}</Alert>;
   const call = data?.call;
-  if (!call)
-    return (
-      <div className="page card">
-        <EmptyState icon="search" title={t('callDetail.notFoundTitle')}>
-          <Link to="/calls">{t('callDetail.backToCalls')}</Link>
-        </EmptyState>
-      </div>
-    );
+  if (!call) return <CallGone id={id} />;
   const open = !!call.disputeWindowClosesAt && Date.parse(call.disputeWindowClosesAt) > Date.now();
   const sendDispute = async (key: string) => {
     const ok = report(

@@ -1,3 +1,4 @@
+import { CallGone } from '../components/call-gone.tsx';
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { SpeakersNotice } from '../components/speakers.tsx';
 import { RedactionNotice, TranscriptText } from '../components/redacted.tsx';
@@ -208,22 +209,7 @@ export function CallDetailPage({ id }: { id: string }) {
       </div>
     );
   const call = data?.call;
-  if (!call)
-    return (
-      <div className="page card">
-        <EmptyState
-          icon="search"
-          title={t('callDetail.notFoundTitle')}
-          action={
-            <Link className="btn btn-primary" to="/calls">
-              {t('callDetail.backToCalls')}
-            </Link>
-          }
-        >
-          {t('callDetail.notFoundBody')}
-        </EmptyState>
-      </div>
-    );
+  if (!call) return <CallGone id={id} />;
 
   const segments = call.transcript ?? [];
   const duration = call.durationSeconds ?? audioDuration ?? (segments.length ? segments[segments.length - 1]!.end : 0);
