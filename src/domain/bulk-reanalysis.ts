@@ -171,3 +171,36 @@ export async function runBulkReanalysisBatch(db: Db, id: string): Promise<boolea
   await db.$transaction((tx) => scheduleBatch(tx, id));
   return true;
 }
+
+export interface BulkOutcomes {
+  /** Requested calls analyzed since. */
+  analyzed: number;
+  /** Requested calls whose analysis gave no score (back to transcribed) or that failed. */
+  failed: number;
+  /** Requested calls still waiting for or in analysis. */
+  waiting: number;
+}
+
+/**
+ * Where the calls a bulk re-analysis requested are now — "queued" is not "done" (issue 26: the bar
+ * was full when nothing had been analyzed yet). The requested calls are those whose history names
+ * this bulk re-analysis (requestReanalysis writes the detail); each is looked up through the
+ * (call_id, at) index, so the cost is one index probe per call of the account's scope: polled
+ * only while a progress dialog is open.
+ */
+export async function bulkOutcomes(db: Db, bulk: Pick<BulkReanalysis, 'id' | 'accountId' | 'createdAt'>) {
+  const rows = await db.$queryRaw<{ status: string; n: number }[]>`
+    SELECT c.status::text AS status, count(*)::int AS n FROM calls c
+     WHERE c.account_id = ${bulk.accountId}::uuid
+       AND EXISTS (SELECT 1 FROM call_events e
+                    WHERE e.call_id = c.id AND e.at >= ${bulk.createdAt}
+                      AND e.detail LIKE ${`bulk re-analysis ${bulk.id} %`})
+     GROUP BY c.status`;
+  const out: BulkOutcomes = { analyzed: 0, failed: 0, waiting: 0 };
+  for (const r of rows) {
+    if (r.status === 'analyzed') out.analyzed += r.n;
+    else if (r.status === 'analyzing') out.waiting += r.n;
+    else out.failed += r.n;
+  }
+  return out;
+}
