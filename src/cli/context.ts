@@ -1,6 +1,6 @@
 import pg from 'pg';
 import pino from 'pino';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import { runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';

@@ -11,7 +11,7 @@ import {
 } from '../../schema/graphql-js.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../schema/index.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { seedData } from './fixtures.ts';
 import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
