@@ -1,6 +1,8 @@
 import { builder } from '../builder.ts';
 import type { BulkReanalysis as BulkRow } from '../../src/generated/prisma/client.ts';
 import {
+  type BulkOutcomes,
+  bulkOutcomes,
   cancelBulkReanalysis,
   countBulkReanalysis,
   getBulkReanalysis,
@@ -17,6 +19,14 @@ const BulkStatusEnum = builder.enumType('BulkReanalysisStatus', {
   } as const,
 });
 
+const BulkOutcomesRef = builder.objectRef<BulkOutcomes>('BulkReanalysisOutcomes').implement({
+  fields: (t) => ({
+    analyzed: t.exposeInt('analyzed', { description: 'Requested calls analyzed since.' }),
+    failed: t.exposeInt('failed', { description: 'Requested calls whose analysis gave no score, or that failed.' }),
+    waiting: t.exposeInt('waiting', { description: 'Requested calls still waiting for, or in, analysis.' }),
+  }),
+});
+
 const BulkReanalysis = builder.objectRef<BulkRow>('BulkReanalysis').implement({
   description:
     'A re-analysis of every call matching a filter, run in batches below new calls’ priority. Reviewed results are kept as a single re-analysis keeps them.',
@@ -27,6 +37,12 @@ const BulkReanalysis = builder.objectRef<BulkRow>('BulkReanalysis').implement({
     requested: t.exposeInt('requested', { description: 'Calls queued for re-analysis so far.' }),
     skipped: t.exposeInt('skipped', {
       description: 'Calls that could not be re-analyzed when their turn came (being processed, no template).',
+    }),
+    outcomes: t.field({
+      type: BulkOutcomesRef,
+      description:
+        'Where the requested calls are now: analyzed, failed (no score) or still waiting. `requested` counts calls queued, not analyzed.',
+      resolve: (b, _a, ctx) => bulkOutcomes(ctx.app.db, b),
     }),
     templateId: t.exposeID('templateId', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -79,7 +95,7 @@ builder.mutationFields((t) => ({
     authScopes: { analyst: true },
     errors: directErrors,
     description:
-      'Re-analyzes every analyzed or transcribed call matching the filter (the calls list’s), optionally only those scored with `templateId`; `total` is the count. Analysts and above. Errors: `invalid_search`, `not_found` (template).',
+      'Re-analyzes every analyzed or transcribed call matching the filter (the calls list’s), optionally only those scored with `templateId`; `total` is the count. Analysts and above. Errors: `invalid_search`, `not_found` (a template, agent or campaign id not of this account).',
     args: { filter: t.arg({ type: CallFilter }), templateId: t.arg.id() },
     resolve: (_r, args, ctx) =>
       startBulkReanalysis(ctx.app.db, accountIdOf(ctx), sessionOf(ctx).user.id, {

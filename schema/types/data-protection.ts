@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import { countCallsToDelete, deleteCall, deleteCallsMatching } from '../../src/calls/call-deletion.ts';
 import { setRetention } from '../../src/calls/retention.ts';
 import { CallFilter, cleanFilter } from './call.ts';
-import { accountIdOf, actorOf, directErrors, parseUuid } from './common.ts';
+import { accountIdOf, actorOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
 
 builder.prismaObjectFields('Call', (t) => ({
   recordingDeletedAt: t.expose('recordingDeletedAt', {
@@ -39,6 +39,26 @@ const DeletedCallRef = builder.objectRef<{ id: string; externalId: string | null
   }),
 });
 
+interface CallDeletionShape {
+  id: string;
+  deletedAt: Date;
+  deletedBy: { name: string; removedAt: Date | null } | null;
+}
+
+const CallDeletionRef = builder.objectRef<CallDeletionShape>('CallDeletion').implement({
+  description:
+    'That a call of the account was deleted, when and by whom — nothing of its content (recording, transcript, scores are gone).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    deletedAt: t.expose('deletedAt', { type: 'DateTime' }),
+    deletedByName: t.string({
+      nullable: true,
+      description: 'Who deleted it; null when that user no longer exists.',
+      resolve: (d) => d.deletedBy?.name ?? null,
+    }),
+  }),
+});
+
 const BulkDeletionRef = builder.objectRef<{ count: number; queued: boolean }>('BulkDeletion').implement({
   fields: (t) => ({
     count: t.exposeInt('count', { description: 'Calls deleted (or being deleted when `queued`).' }),
@@ -58,6 +78,28 @@ builder.queryField('callsToDeleteCount', (t) =>
   }),
 );
 
+builder.queryFields((t) => ({
+  deletedCall: t.field({
+    type: CallDeletionRef,
+    nullable: true,
+    // As `call`: any signed-in user of the account, so the call's own link says "deleted" to whoever
+    // follows it (a webhook consumer's, an agent's) instead of "not found".
+    authScopes: { signedIn: true },
+    description:
+      'When a call of this account was deleted and by whom (its id stays valid: a resend of its external_id answers `exists`); null for an id that never was a call of this account.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => {
+      const id = uuidOrNull(args.id);
+      return id
+        ? ctx.app.db.callTombstone.findFirst({
+            where: { id, accountId: accountIdOf(ctx) },
+            select: { id: true, deletedAt: true, deletedBy: { select: { name: true, removedAt: true } } },
+          })
+        : null;
+    },
+  }),
+}));
+
 builder.mutationFields((t) => ({
   deleteCall: t.field({
     type: DeletedCallRef,
@@ -73,7 +115,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: directErrors,
     description:
-      'Owners and admins. Deletes every call matching the filter (received until now), as `deleteCall` does. `expectedCount` is the count the user confirmed (`callsToDeleteCount`); if the filter matches another number now nothing is deleted. Audited once. Errors: `count_changed` (details.count), `invalid_search`, `invalid_input`.',
+      'Owners and admins. Deletes every call matching the filter (received until now), as `deleteCall` does. `expectedCount` is the count the user confirmed (`callsToDeleteCount`); if the filter matches another number now nothing is deleted. Audited once. Errors: `count_changed` (details.count), `invalid_search`, `invalid_input`, `not_found` (an agent or campaign id not of this account).',
     args: {
       filter: t.arg({ type: CallFilter }),
       expectedCount: t.arg.int({ required: true }),

@@ -134,7 +134,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: directErrors,
     description:
-      'Owners and admins; only owners grant or take away the owner role; the last owner cannot be demoted. Role AGENT needs `agentId` (the agent of the team the user is). Errors: `agent_required`, `unknown_agent`, `last_owner`.',
+      'Owners and admins; only owners grant or take away the owner role; the last owner cannot be demoted. Role AGENT needs `agentId` (the agent of the team the user is). Errors: `agent_required`, `not_found` (an agent not of this account, whatever the role), `last_owner`.',
     args: {
       userId: t.arg.id({ required: true }),
       role: t.arg({ type: UserRoleEnum, required: true }),

@@ -49,10 +49,12 @@ function assertCanGrant(actor: Actor, role: UserRole) {
  * nothing), one of the account's agents, and meaningless for every other role.
  */
 async function linkedAgent(db: Db | Tx, accountId: string, role: UserRole, agentId: string | null | undefined) {
+  // Checked for every role: an id of another account's agent is refused as not found, like an
+  // unknown one, even where the role would drop it (issue 26: it used to pass silently).
+  const agent = agentId ? await db.agent.findFirst({ where: { id: agentId, accountId }, select: { id: true } }) : null;
+  if (agentId && !agent) throw notFound('Agent');
   if (role !== 'agent') return null;
-  if (!agentId) throw new DomainError('agent_required', 'Choose the agent this user is.');
-  const agent = await db.agent.findFirst({ where: { id: agentId, accountId }, select: { id: true } });
-  if (!agent) throw new DomainError('unknown_agent', 'That agent is not in your team.');
+  if (!agent) throw new DomainError('agent_required', 'Choose the agent this user is.');
   return agent.id;
 }
 

@@ -1,23 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
 import { checkCsrf, CSRF_HEADER, getSession, type AuthSession } from './session.ts';
-import { hasScope, type Scope } from './scopes.ts';
+import { hasScope } from './scopes.ts';
 import { logContext } from '../log.ts';
 import { sendError, sendErrorAndClose } from '../http/respond.ts';
+import { ROUTE_ACCESS, type RouteAccessName } from '../http/access.ts';
 
 /**
- * The signed-in session of an app request whose role has `scope` — the same scope as the GraphQL
- * field that returns the same data (src/auth/scopes.ts) — or null after answering 401 (no session)
- * or 403 (a role without the scope). Uploads pass `close: true` so a refused multipart body is not
- * read to the end, and check their scope after CSRF (`requireWrite`), so they ask for `signedIn` here.
+ * The signed-in session of an app request whose role has the route's scope (ROUTE_ACCESS: the
+ * scope of the GraphQL fields that return the same data) — or null after answering 401 (no
+ * session) or 403 (a role without the scope). Uploads pass `close: true` so a refused multipart
+ * body is not read to the end, and `roleAfterCsrf` to check the role in `requireWrite`, after CSRF.
  */
 export async function requireSession(
   app: AppContext,
   req: IncomingMessage,
   res: ServerResponse,
-  scope: Scope,
-  opts: { close?: boolean } = {},
+  route: RouteAccessName,
+  opts: { close?: boolean; roleAfterCsrf?: boolean } = {},
 ): Promise<AuthSession | null> {
+  const scope = opts.roleAfterCsrf ? 'signedIn' : ROUTE_ACCESS[route].scope;
   const session = await getSession(app, req, res);
   if (!session) {
     const message = 'Sign in to the app first (no valid session cookie).';
@@ -40,7 +42,13 @@ export async function requireSession(
  * For state-changing requests: the session's own CSRF token in `x-escucha-csrf` (a cross-site form
  * can carry the cookie but cannot read the token), then the role. Answers 403 and returns false.
  */
-export function requireWrite(req: IncomingMessage, res: ServerResponse, session: AuthSession, scope: Scope): boolean {
+export function requireWrite(
+  req: IncomingMessage,
+  res: ServerResponse,
+  session: AuthSession,
+  route: RouteAccessName,
+): boolean {
+  const { scope } = ROUTE_ACCESS[route];
   if (!checkCsrf(session, req)) {
     sendErrorAndClose(req, res, 'csrf', `The ${CSRF_HEADER} header is missing or does not match this session.`);
     return false;

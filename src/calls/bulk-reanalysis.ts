@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { type BulkReanalysis, Prisma } from '../generated/prisma/client.ts';
 import { type CallFilter, callFilterWhere } from './calls-filter.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
+import { assertOwnIds } from '../domain/own-ids.ts';
 import { requestReanalysis } from './reanalyze.ts';
 
 /** Calls one run of the job moves to `analyzing` before it hands the worker back and queues itself again. */
@@ -69,11 +70,13 @@ export async function startBulkReanalysis(
   requestedById: string,
   scope: BulkScope,
 ): Promise<BulkReanalysis> {
-  if (scope.templateId) {
-    // A template of another account matches no call; refuse it as not found rather than run on nothing.
-    const template = await db.template.findFirst({ where: { id: scope.templateId, accountId }, select: { id: true } });
-    if (!template) throw notFound('Template');
-  }
+  // Ids of another account (or unknown ones) would match no call, but the row would keep them: refuse
+  // them as not found rather than store a filter that refers to another tenant's objects.
+  await assertOwnIds(db, accountId, {
+    agentIds: scope.filter.agentIds,
+    campaignIds: scope.filter.campaignIds,
+    templateIds: scope.templateId ? [scope.templateId] : null,
+  });
   return db.$transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx.$queryRaw<{ n: bigint }[]>`
@@ -167,4 +170,37 @@ export async function runBulkReanalysisBatch(db: Db, id: string): Promise<boolea
   }
   await db.$transaction((tx) => scheduleBatch(tx, id));
   return true;
+}
+
+export interface BulkOutcomes {
+  /** Requested calls analyzed since. */
+  analyzed: number;
+  /** Requested calls whose analysis gave no score (back to transcribed) or that failed. */
+  failed: number;
+  /** Requested calls still waiting for or in analysis. */
+  waiting: number;
+}
+
+/**
+ * Where the calls a bulk re-analysis requested are now — "queued" is not "done" (issue 26: the bar
+ * was full when nothing had been analyzed yet). The requested calls are those whose history names
+ * this bulk re-analysis (requestReanalysis writes the detail); each is looked up through the
+ * (call_id, at) index, so the cost is one index probe per call of the account's scope: polled
+ * only while a progress dialog is open.
+ */
+export async function bulkOutcomes(db: Db, bulk: Pick<BulkReanalysis, 'id' | 'accountId' | 'createdAt'>) {
+  const rows = await db.$queryRaw<{ status: string; n: number }[]>`
+    SELECT c.status::text AS status, count(*)::int AS n FROM calls c
+     WHERE c.account_id = ${bulk.accountId}::uuid
+       AND EXISTS (SELECT 1 FROM call_events e
+                    WHERE e.call_id = c.id AND e.at >= ${bulk.createdAt}
+                      AND e.detail LIKE ${`bulk re-analysis ${bulk.id} %`})
+     GROUP BY c.status`;
+  const out: BulkOutcomes = { analyzed: 0, failed: 0, waiting: 0 };
+  for (const r of rows) {
+    if (r.status === 'analyzed') out.analyzed += r.n;
+    else if (r.status === 'analyzing') out.waiting += r.n;
+    else out.failed += r.n;
+  }
+  return out;
 }

@@ -7,6 +7,7 @@ import { recordAudit } from '../accounts/audit.ts';
 import { type CallFilter, callFilterWhere } from './calls-filter.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { type Actor, roleAtLeast } from '../accounts/users.ts';
+import { assertOwnIds } from '../domain/own-ids.ts';
 
 /** What deletion and retention need of the app (an AppContext fits; domain does not import the app). */
 export interface DataContext {
@@ -160,6 +161,8 @@ export async function deleteCallsMatching(
   now = new Date(),
 ): Promise<BulkDeletion> {
   assertCanDelete(actor);
+  // The filter goes into the audit entry (and the job): it must not name another account's objects.
+  await assertOwnIds(app.db, actor.accountId, { agentIds: filter.agentIds, campaignIds: filter.campaignIds });
   const where = bulkWhere(actor.accountId, filter, now);
   const { count, queued, storageKeys } = await app.db.$transaction(
     async (tx) => {

@@ -5,11 +5,12 @@ import { isUuid } from '../accounts/api-keys.ts';
 import { callScope } from '../auth/call-scope.ts';
 import { servedAudioType } from '../intake/audio-type.ts';
 import { FILE_RESPONSE_HEADERS, sendError } from '../http/respond.ts';
-import type { RequestContext, Route } from '../http/server.ts';
+import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { parseRange } from '../http/range.ts';
 import { isClientGone } from '../http/streams.ts';
+import type { AppRoute } from '../http/access.ts';
 
 /**
  * GET/HEAD /api/calls/:id/recording — the original recording, for the app's player (which seeks
@@ -17,9 +18,9 @@ import { isClientGone } from '../http/streams.ts';
  * user only their own agent's calls); any other
  * id — foreign, deleted or malformed — is the same 404, so ids of other tenants reveal nothing.
  */
-export function recordingRoute(app: AppContext): Route {
+export function recordingRoute(app: AppContext): AppRoute {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, 'signedIn');
+    const session = await requireSession(app, req, res, 'recording');
     if (!session) return;
     const id = rc.params.id ?? '';
     const call = isUuid(id)
@@ -99,7 +100,7 @@ export function recordingRoute(app: AppContext): Route {
     }
   }
 
-  return { method: 'GET', path: /^\/api\/calls\/(?<id>[^/]+)\/recording\/?$/, handler };
+  return { access: 'recording', method: 'GET', path: /^\/api\/calls\/(?<id>[^/]+)\/recording\/?$/, handler };
 }
 
 function etagMatches(header: string | undefined, etag: string): boolean {

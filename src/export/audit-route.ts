@@ -7,10 +7,11 @@ import { type AuditFilter, auditEntries, parseAuditActions } from '../accounts/a
 import { DomainError } from '../domain/errors.ts';
 import { safeText } from './csv-safe.ts';
 import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
-import type { RequestContext, Route } from '../http/server.ts';
+import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { isClientGone } from '../http/streams.ts';
+import type { AppRoute } from '../http/access.ts';
 
 export const AUDIT_CSV_COLUMNS = ['at', 'actor_email', 'actor_name', 'action', 'target_type', 'target_id', 'detail'];
 
@@ -32,9 +33,9 @@ function filterFromQuery(q: URLSearchParams): AuditFilter {
  * first, streamed in keyset batches like the calls export. Every text cell goes through the
  * export's formula guard (emails, names and details come from users).
  */
-export function auditExportRoute(app: AppContext): Route {
+export function auditExportRoute(app: AppContext): AppRoute {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, 'owner');
+    const session = await requireSession(app, req, res, 'auditCsv');
     if (!session) return;
     let filter: AuditFilter;
     try {
@@ -84,5 +85,5 @@ export function auditExportRoute(app: AppContext): Route {
     }
   }
 
-  return { method: 'GET', path: /^\/api\/audit-log\.csv$/, handler };
+  return { access: 'auditCsv', method: 'GET', path: /^\/api\/audit-log\.csv$/, handler };
 }

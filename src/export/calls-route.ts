@@ -9,10 +9,11 @@ import { CSV_COLUMNS, exportCallRows, exportFileName } from './calls-csv.ts';
 import { CSV_FORMAT } from './csv-safe.ts';
 import { filterFromQuery } from './filter-params.ts';
 import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
-import type { RequestContext, Route } from '../http/server.ts';
+import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { isClientGone } from '../http/streams.ts';
+import type { AppRoute } from '../http/access.ts';
 
 /**
  * GET /api/calls/export.csv?<CallFilter fields> — the analyzed view as CSV, for any role.
@@ -20,9 +21,9 @@ import { isClientGone } from '../http/streams.ts';
  * (pipeline propagates back-pressure from the socket through csv-stringify to the row source),
  * so memory stays flat whatever the number of calls; a client that hangs up stops the queries.
  */
-export function exportRoute(app: AppContext): Route {
+export function exportRoute(app: AppContext): AppRoute {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, 'signedIn');
+    const session = await requireSession(app, req, res, 'callsCsv');
     if (!session) return;
     const { accountId } = session.user;
     let filter: ReturnType<typeof filterFromQuery>;
@@ -56,5 +57,5 @@ export function exportRoute(app: AppContext): Route {
     }
   }
 
-  return { method: 'GET', path: /^\/api\/calls\/export\.csv$/, handler };
+  return { access: 'callsCsv', method: 'GET', path: /^\/api\/calls\/export\.csv$/, handler };
 }

@@ -32,7 +32,20 @@ export interface Accepted {
   id: string;
   status: 'queued' | 'exists';
   url: string;
+  /**
+   * With `exists`, when the call was deleted since (ISO 8601): the resend is still answered
+   * `exists` with the original id (the intake document's idempotent retry: nothing is created or
+   * charged again), and says the call is gone instead of handing out a link as if it were there.
+   */
+  deleted_at?: string;
 }
+
+const existsAnswer = (id: string, url: string, deletedAt: Date | null): Accepted => ({
+  id,
+  status: 'exists',
+  url,
+  ...(deletedAt && { deleted_at: deletedAt.toISOString() }),
+});
 
 const TEXT_MAX = 300;
 const EXTERNAL_ID_MAX = 200;
@@ -93,7 +106,8 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
     counting?.settle(read.counted!, countedAt);
     const account = read.facts;
     if (!account) throw notFound('Account');
-    if (account.existingId) return { id: account.existingId, status: 'exists', url: urlOf(account.existingId) };
+    if (account.existingId)
+      return existsAnswer(account.existingId, urlOf(account.existingId), account.existingDeletedAt);
     if (file.size === 0) throw badRequest('The file is empty.');
     const type = await detectAudioType(file, file.fileName, file.declaredType);
 
@@ -162,10 +176,10 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
       // A concurrent request with the same external_id committed first (or that call was deleted
       // since: its tombstone keeps the id): answer with its call.
       const where = { accountId_externalId: { accountId: input.accountId, externalId: f.externalId! } };
-      const winner =
-        (await db.call.findUnique({ where, select: { id: true } })) ??
-        (await db.callTombstone.findUniqueOrThrow({ where, select: { id: true } }));
-      return { id: winner.id, status: 'exists', url: urlOf(winner.id) };
+      const live = await db.call.findUnique({ where, select: { id: true } });
+      if (live) return existsAnswer(live.id, urlOf(live.id), null);
+      const gone = await db.callTombstone.findUniqueOrThrow({ where, select: { id: true, deletedAt: true } });
+      return existsAnswer(gone.id, urlOf(gone.id), gone.deletedAt);
     }
     return { id, status: 'queued', url: urlOf(id) };
   } catch (error) {

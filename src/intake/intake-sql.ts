@@ -9,6 +9,8 @@ export interface IntakeFacts {
   planMinutes: number;
   /** The call already created with this external_id, if any, deleted (tombstone) or not. */
   existingId: string | null;
+  /** When the call with that external_id was deleted (only a tombstone is left), else null. */
+  existingDeletedAt: Date | null;
   campaign: { id: string; language: string | null } | null;
   /** The active agent with the sent (normalized) agent_code, the usual case, found in the same query. */
   agentByCode: { id: string; codeNormalized: string | null } | null;
@@ -40,6 +42,9 @@ export async function readIntakeFacts(
            coalesce((SELECT c.id FROM calls c WHERE c.account_id = a.id AND c.external_id = ${q.externalId}),
                     (SELECT t.id FROM call_tombstones t WHERE t.account_id = a.id AND t.external_id = ${q.externalId}))
              AS existing_id,
+           -- Set when that call was deleted: the resend says so (issue 26) instead of a dead link.
+           (SELECT t.deleted_at FROM call_tombstones t WHERE t.account_id = a.id AND t.external_id = ${q.externalId})
+             AS existing_deleted_at,
            (SELECT json_build_object('id', p.id, 'language', p.language) FROM campaigns p
              WHERE p.account_id = a.id AND p.archived_at IS NULL
                AND (p.name_normalized = ${q.campaignName} OR p.id = ${q.campaignId}::uuid)
@@ -52,6 +57,7 @@ export async function readIntakeFacts(
     time_zone: string;
     plan_minutes: number;
     existing_id: string | null;
+    existing_deleted_at: Date | string | null;
     campaign: IntakeFacts['campaign'];
     agent: IntakeFacts['agentByCode'];
   };
@@ -78,6 +84,7 @@ export async function readIntakeFacts(
       timeZone: row.time_zone,
       planMinutes: row.plan_minutes,
       existingId: row.existing_id,
+      existingDeletedAt: row.existing_deleted_at == null ? null : new Date(row.existing_deleted_at),
       campaign: row.campaign,
       agentByCode: row.agent,
     },

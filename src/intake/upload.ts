@@ -7,18 +7,19 @@ import { isStorageFault } from './outcome.ts';
 import { ClientGone, type ReceivedForm, receiveForm } from './multipart.ts';
 import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from './manual-upload.ts';
 import { sendDomainError, sendErrorAndClose, sendJson } from '../http/respond.ts';
-import type { RequestContext, Route } from '../http/server.ts';
+import type { RequestContext } from '../http/server.ts';
 import { requireSession, requireWrite } from '../auth/require-session.ts';
+import type { AppRoute } from '../http/access.ts';
 
 /**
  * POST /api/uploads — the app's manual upload: up to 20 `file` parts plus fields that apply to
  * all of them. Answers 200 with one result per file in the order sent; only a request that is
  * broken as a whole (auth, CSRF, role, malformed form, too big) gets an error status.
  */
-export function uploadRoute(app: AppContext): Route {
+export function uploadRoute(app: AppContext): AppRoute {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, 'signedIn', { close: true });
-    if (!session || !requireWrite(req, res, session, 'analyst')) return;
+    const session = await requireSession(app, req, res, 'upload', { close: true, roleAfterCsrf: true });
+    if (!session || !requireWrite(req, res, session, 'upload')) return;
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
       return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
     }
@@ -72,5 +73,5 @@ export function uploadRoute(app: AppContext): Route {
     }
   }
 
-  return { method: 'POST', path: /^\/api\/uploads\/?$/, handler };
+  return { access: 'upload', method: 'POST', path: /^\/api\/uploads\/?$/, handler };
 }

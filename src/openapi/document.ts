@@ -118,6 +118,15 @@ export function openApiDocument(publicUrl: string) {
                         url: `${publicUrl}/calls/0b6f1f2e-8a53-4b0e-9d3c-1f9c4d1e2a77`,
                       },
                     },
+                    existsDeleted: {
+                      summary: 'The call with this external_id was deleted since',
+                      value: {
+                        id: '0b6f1f2e-8a53-4b0e-9d3c-1f9c4d1e2a77',
+                        status: 'exists',
+                        url: `${publicUrl}/calls/0b6f1f2e-8a53-4b0e-9d3c-1f9c4d1e2a77`,
+                        deleted_at: '2026-03-02T10:15:00.000Z',
+                      },
+                    },
                   },
                 },
               },
@@ -245,6 +254,12 @@ export function openApiDocument(publicUrl: string) {
             id: { type: 'string', format: 'uuid', description: 'The call; the same id is in the webhook.' },
             status: { type: 'string', enum: ['queued', 'exists'] },
             url: { type: 'string', format: 'uri', description: 'The call in the web app: `{app_url}/calls/{id}`.' },
+            deleted_at: {
+              type: 'string',
+              format: 'date-time',
+              description:
+                'Only with `exists`, when that call has been deleted since: when. The page at `url` says it was deleted, when and by whom; nothing is created or charged again.',
+            },
           },
         },
         Error: {

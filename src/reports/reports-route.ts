@@ -5,9 +5,10 @@ import { DomainError } from '../domain/errors.ts';
 import { CSV_FORMAT } from '../export/csv-safe.ts';
 import { isReportTable, reportCsv, reportFileName, reportParamsFromQuery } from './reports-csv.ts';
 import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
-import type { RequestContext, Route } from '../http/server.ts';
+import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
+import type { AppRoute } from '../http/access.ts';
 
 const PATH = /^\/api\/reports\/([a-z]+)\.csv$/;
 
@@ -17,9 +18,9 @@ const PATH = /^\/api\/reports\/([a-z]+)\.csv$/;
  * agent users are refused, as `reportAgents` refuses them), scoped to the session's account. The tables come from
  * the rollups (a few hundred rows), so the file is built whole rather than streamed.
  */
-export function reportExportRoute(app: AppContext): Route {
+export function reportExportRoute(app: AppContext): AppRoute {
   async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
-    const session = await requireSession(app, req, res, 'member');
+    const session = await requireSession(app, req, res, 'reportCsv');
     if (!session) return;
     const table = PATH.exec(rc.url.pathname)?.[1] ?? '';
     let csv: string;
@@ -43,5 +44,5 @@ export function reportExportRoute(app: AppContext): Route {
     res.end(req.method === 'HEAD' ? undefined : csv);
   }
 
-  return { method: 'GET', path: PATH, handler };
+  return { access: 'reportCsv', method: 'GET', path: PATH, handler };
 }

@@ -24,7 +24,8 @@ import { UsagePage } from './pages/Usage.tsx';
 import { AgentCallPage } from './pages/AgentCall.tsx';
 import { DisputesPage } from './pages/Disputes.tsx';
 import { MyCallsPage } from './pages/MyCalls.tsx';
-import { useRole } from './lib/auth.tsx';
+import { roleAtLeast, useRole, type Role } from './lib/auth.tsx';
+import { NoAccessPage } from './pages/NoAccess.tsx';
 
 /** An agent user gets their own pages for calls (only their calls, no account-wide filters). */
 function ByRole({ agent, other }: { agent: ReactNode; other: ReactNode }) {
@@ -34,29 +35,37 @@ function ByRole({ agent, other }: { agent: ReactNode; other: ReactNode }) {
 interface RouteDef {
   path: string;
   title: MessageKey;
+  /** The least role that may use the page (the scope of the data it shows); below it, the no-access page. */
+  min: Role;
   render: (params: Record<string, string>) => ReactNode;
 }
 
 const ROUTES: RouteDef[] = [
-  { path: '/calls', title: 'nav.calls', render: () => <ByRole agent={<MyCallsPage />} other={<CallsPage />} /> },
+  {
+    path: '/calls',
+    min: 'AGENT',
+    title: 'nav.calls',
+    render: () => <ByRole agent={<MyCallsPage />} other={<CallsPage />} />,
+  },
   {
     path: '/calls/:id',
+    min: 'AGENT',
     title: 'callDetail.title',
     render: (p) => <ByRole agent={<AgentCallPage id={p.id!} />} other={<CallDetailPage id={p.id!} />} />,
   },
-  { path: '/disputes', title: 'nav.disputes', render: () => <DisputesPage /> },
-  { path: '/upload', title: 'nav.upload', render: () => <UploadPage /> },
-  { path: '/review', title: 'review.title', render: () => <ReviewQueuePage /> },
-  { path: '/dashboard', title: 'nav.dashboard', render: () => <DashboardPage /> },
-  { path: '/team', title: 'nav.team', render: () => <TeamPage /> },
-  { path: '/campaigns', title: 'nav.campaigns', render: () => <CampaignsPage /> },
-  { path: '/templates', title: 'nav.templates', render: () => <TemplatesPage /> },
-  { path: '/templates/new', title: 'templates.new', render: () => <TemplateEditorPage id={null} /> },
-  { path: '/templates/:id', title: 'nav.templates', render: (p) => <TemplateEditorPage id={p.id!} /> },
-  { path: '/integrations', title: 'nav.integrations', render: () => <IntegrationsPage /> },
-  { path: '/usage', title: 'nav.usage', render: () => <UsagePage /> },
-  { path: '/settings', title: 'nav.settings', render: () => <SettingsPage /> },
-  { path: '/settings/audit', title: 'audit.title', render: () => <AuditLogPage /> },
+  { path: '/disputes', min: 'AGENT', title: 'nav.disputes', render: () => <DisputesPage /> },
+  { path: '/upload', min: 'ANALYST', title: 'nav.upload', render: () => <UploadPage /> },
+  { path: '/review', min: 'ANALYST', title: 'review.title', render: () => <ReviewQueuePage /> },
+  { path: '/dashboard', min: 'VIEWER', title: 'nav.dashboard', render: () => <DashboardPage /> },
+  { path: '/team', min: 'VIEWER', title: 'nav.team', render: () => <TeamPage /> },
+  { path: '/campaigns', min: 'VIEWER', title: 'nav.campaigns', render: () => <CampaignsPage /> },
+  { path: '/templates', min: 'VIEWER', title: 'nav.templates', render: () => <TemplatesPage /> },
+  { path: '/templates/new', min: 'ANALYST', title: 'templates.new', render: () => <TemplateEditorPage id={null} /> },
+  { path: '/templates/:id', min: 'VIEWER', title: 'nav.templates', render: (p) => <TemplateEditorPage id={p.id!} /> },
+  { path: '/integrations', min: 'VIEWER', title: 'nav.integrations', render: () => <IntegrationsPage /> },
+  { path: '/usage', min: 'VIEWER', title: 'nav.usage', render: () => <UsagePage /> },
+  { path: '/settings', min: 'AGENT', title: 'nav.settings', render: () => <SettingsPage /> },
+  { path: '/settings/audit', min: 'OWNER', title: 'audit.title', render: () => <AuditLogPage /> },
 ];
 
 function Redirect({ to }: { to: string }) {
@@ -66,7 +75,7 @@ function Redirect({ to }: { to: string }) {
 
 function Routes() {
   const { pathname, search } = useLocation();
-  const { status } = useAuth();
+  const { status, session } = useAuth();
   const { t } = useT();
   // A page's own title (useDocumentTitle) wins over its route's while that page is shown.
   const [pageTitle, setPageTitle] = useState<string | null>(null);
@@ -97,8 +106,9 @@ function Routes() {
     for (const r of ROUTES) {
       const params = matchPath(r.path, pathname);
       if (params) {
-        title = t(r.title);
-        page = r.render(params);
+        const allowed = roleAtLeast(session?.user.role, r.min);
+        title = t(allowed ? r.title : 'noAccess.title');
+        page = allowed ? r.render(params) : <NoAccessPage />;
         break;
       }
     }

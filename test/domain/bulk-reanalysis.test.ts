@@ -4,6 +4,7 @@ import { Logger, run } from 'graphile-worker';
 import { createTemplate } from '../../src/accounts/templates.ts';
 import {
   BULK_BATCH,
+  bulkOutcomes,
   cancelBulkReanalysis,
   countBulkReanalysis,
   runBulkReanalysisBatch,
@@ -149,6 +150,9 @@ describe('bulk re-analysis', () => {
     const a = await account(app, seed, 12);
     const bulk = await startBulkReanalysis(app.db, a.account.id, a.owner.id, { filter: {} });
     await runBulkReanalysisBatch(app.db, bulk.id);
+    // Every call is queued (the run is finished), but none is analyzed yet: that is what progress says.
+    expect((await app.db.bulkReanalysis.findUniqueOrThrow({ where: { id: bulk.id } })).status).toBe('finished');
+    expect(await bulkOutcomes(app.db, bulk)).toEqual({ analyzed: 0, failed: 0, waiting: bulk.total });
     // A new call, just transcribed, is queued for analysis (at the analyze job's own priority) after the backlog.
     const fresh = await insertCall(
       app.db,
@@ -175,6 +179,8 @@ describe('bulk re-analysis', () => {
     }
     const calls = await app.db.call.findMany({ where: { accountId: a.account.id }, orderBy: { analyzedAt: 'asc' } });
     expect(calls[0]!.id).toBe(fresh.id);
+    // Progress counts analyzed calls, not queued ones (the fresh call was not this bulk's).
+    expect(await bulkOutcomes(app.db, bulk)).toEqual({ analyzed: bulk.total, failed: 0, waiting: 0 });
     expect(calls.filter((c) => c.id !== fresh.id && c.analysisRevision === 1 && c.status === 'analyzed')).toHaveLength(
       bulk.total,
     );

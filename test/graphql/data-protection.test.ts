@@ -78,6 +78,12 @@ describe('deleting a call', () => {
     expect(await service.app.db.callTombstone.findUnique({ where: { id } })).toMatchObject({ externalId: 'crm-1' });
     const gone = await a.as.owner.gql(`query($id: ID!) { call(id: $id) { id } }`, { id });
     expect(gone.body.data.call).toBeNull();
+    // Its link still says what happened: deleted, when and by whom (nothing of its content).
+    const tomb = await a.as.viewer.gql(`query($id: ID!) { deletedCall(id: $id) { id deletedAt deletedByName } }`, {
+      id,
+    });
+    expect(tomb.body.data.deletedCall).toEqual({ id, deletedAt: expect.any(String), deletedByName: 'Deleto admin' });
+    const deletedAt = tomb.body.data.deletedCall.deletedAt as string;
 
     // The queued call's reservation was given back (no charge); storage went down and shows as freed.
     const after = await usageOf(a);
@@ -87,7 +93,13 @@ describe('deleting a call', () => {
     // Resent: 200 exists with the original id, nothing stored, nothing charged.
     const again = await post(service, a.key, 'crm-1', 2 * 1_048_576);
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ id, status: 'exists' });
+    // …and says the call was deleted (when), so the integrator does not follow a dead link unawares.
+    expect(again.body).toEqual({
+      id,
+      status: 'exists',
+      url: expect.stringMatching(new RegExp(`/calls/${id}$`)),
+      deleted_at: deletedAt,
+    });
     expect(service.storedFiles()).toHaveLength(0);
     expect(await usageOf(a)).toEqual(after);
     // The ledger is history: the reservation and its release outlive the call.

@@ -784,10 +784,10 @@ const TABLE: Record<string, Case[]> = {
       expect: invalid('agent_required'),
     },
     {
-      what: 'role agent with an unknown agent',
+      what: 'role agent with an unknown agent (not found, as an agent of another account is)',
       as: 'admin',
       vars: () => ({ email: 'agent-new@example.com', role: 'AGENT', agentId: UNKNOWN_ID }),
-      expect: invalid('unknown_agent'),
+      expect: notFound,
     },
     {
       what: 'not an email address',

@@ -23,7 +23,7 @@ const NAV: {
     section: 'nav.sectionWork',
     items: [
       { to: '/calls', label: 'nav.calls', icon: 'phone' },
-      { to: '/upload', label: 'nav.upload', icon: 'upload' },
+      { to: '/upload', label: 'nav.upload', icon: 'upload', analyst: true },
       { to: '/review', label: 'review.title', icon: 'check', analyst: true },
       { to: '/dashboard', label: 'nav.dashboard', icon: 'chart' },
       { to: '/disputes', label: 'nav.disputes', icon: 'flag' },

@@ -25,19 +25,19 @@ export const StartBulkReanalysis = graphql(`
   mutation StartBulkReanalysis($filter: CallFilter, $templateId: ID) {
     startBulkReanalysis(filter: $filter, templateId: $templateId) {
       __typename
-      ... on BulkReanalysis { id status total requested skipped }
+      ... on BulkReanalysis { id status total requested skipped outcomes { analyzed failed waiting } }
       ... on Error { code message }
     }
   }
 `);
 export const BulkReanalysisProgressQuery = graphql(`
-  query BulkReanalysisProgress($id: ID!) { bulkReanalysis(id: $id) { id status total requested skipped } }
+  query BulkReanalysisProgress($id: ID!) { bulkReanalysis(id: $id) { id status total requested skipped outcomes { analyzed failed waiting } } }
 `);
 export const CancelBulkReanalysis = graphql(`
   mutation CancelBulkReanalysis($id: ID!) {
     cancelBulkReanalysis(id: $id) {
       __typename
-      ... on BulkReanalysis { id status total requested skipped }
+      ... on BulkReanalysis { id status total requested skipped outcomes { analyzed failed waiting } }
       ... on Error { code message }
     }
   }
@@ -102,8 +102,10 @@ export function BulkReanalysisDialog({
   }, [open]);
 
   const running = bulk?.status === 'RUNNING';
+  // Polled until every requested call is analyzed (or failed), not only until all are queued.
+  const analysing = running || (bulk?.outcomes.waiting ?? 0) > 0;
   useEffect(() => {
-    if (!bulk || !running) return;
+    if (!bulk || !analysing) return;
     const timer = setInterval(async () => {
       const r = await client
         .query(BulkReanalysisProgressQuery, { id: bulk.id }, { requestPolicy: 'network-only' })
@@ -111,7 +113,7 @@ export function BulkReanalysisDialog({
       if (r.data?.bulkReanalysis) setBulk(r.data.bulkReanalysis);
     }, 1000);
     return () => clearInterval(timer);
-  }, [client, bulk, running]);
+  }, [client, bulk, analysing]);
 
   const run = async () => {
     setBusy(true);
@@ -125,7 +127,9 @@ export function BulkReanalysisDialog({
     if (report(out, t('bulk.cancelled'))) setBulk(out.value as Bulk);
   };
 
-  const done = bulk ? bulk.requested + bulk.skipped : 0;
+  // The bar is what is analyzed (or settled: failed, skipped), never what is merely queued.
+  const settled = bulk ? bulk.outcomes.analyzed + bulk.outcomes.failed + bulk.skipped : 0;
+  const allDone = bulk?.status === 'FINISHED' && bulk.outcomes.waiting === 0;
   return (
     <Dialog
       open={open}
@@ -160,10 +164,18 @@ export function BulkReanalysisDialog({
         {!bulk && !!count && <p className="muted small">{t('bulk.priorityNote')}</p>}
         {bulk && (
           <div className="stack-sm" data-testid="bulk-progress" data-status={bulk.status}>
-            <ProgressBar value={bulk.total ? done / bulk.total : 1} label={t('bulk.title')} />
-            <p>{t('bulk.progress', { done, total: bulk.total })}</p>
+            <ProgressBar value={bulk.total ? settled / bulk.total : 1} label={t('bulk.title')} />
+            <p data-testid="bulk-counts">
+              {t('bulk.counts', {
+                analyzed: bulk.outcomes.analyzed,
+                total: bulk.total,
+                waiting: bulk.outcomes.waiting,
+                queued: bulk.requested,
+              })}
+            </p>
+            {bulk.outcomes.failed > 0 && <p className="muted small">{t('bulk.failed', { n: bulk.outcomes.failed })}</p>}
             {bulk.skipped > 0 && <p className="muted small">{t('bulk.skipped', { n: bulk.skipped })}</p>}
-            {bulk.status === 'FINISHED' && <p className="strong">{t('bulk.finished')}</p>}
+            {allDone && <p className="strong">{t('bulk.finished')}</p>}
             {bulk.status === 'CANCELLED' && <p className="strong">{t('bulk.cancelled')}</p>}
           </div>
         )}

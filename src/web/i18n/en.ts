@@ -104,6 +104,8 @@ export const en = {
   'notFound.title': 'Page not found',
   'notFound.body': 'The address may be mistyped, or the page was moved.',
   'notFound.back': 'Go to calls',
+  'noAccess.title': 'No access to this page',
+  'noAccess.body': 'Your role ({role}) does not open this page. If you need it, ask an admin of your account.',
 
   // calls
   'calls.lead': 'Every recording, from the moment it arrives until it is scored.',
@@ -275,6 +277,11 @@ export const en = {
   'callDetail.inProgressBody': 'This page updates by itself when processing finishes.',
   'callDetail.notFoundTitle': 'Call not found',
   'callDetail.notFoundBody': 'It may belong to another account, or the link is incomplete.',
+  'callDetail.deletedTitle': 'This call was deleted',
+  'callDetail.deletedBody':
+    'Deleted on {when} by {who}. Its recording, transcript and scores are gone; its id stays reserved, so a resend of it creates nothing.',
+  'callDetail.deletedBodyNoOne':
+    'Deleted on {when}. Its recording, transcript and scores are gone; its id stays reserved, so a resend of it creates nothing.',
   'callDetail.backToCalls': 'Back to calls',
 
   'speaker.agent': 'Agent',
@@ -890,12 +897,13 @@ export const en = {
     'New calls keep their priority: this runs when the workers have time. Reviewed results are kept.',
   'bulk.confirm': 'Re-analyze {n} calls',
   'bulk.confirm_one': 'Re-analyze 1 call',
-  'bulk.progress': '{done} of {total} calls queued for analysis',
+  'bulk.counts': '{analyzed} of {total} calls analyzed · {waiting} waiting for analysis · {queued} queued so far',
+  'bulk.failed': '{n} could not be scored (no template applied, or the analysis failed)',
   'bulk.skipped': '{n} skipped (being processed, or no template applies)',
   'bulk.skipped_one': '1 skipped (being processed, or no template applies)',
   'bulk.stop': 'Stop',
   'bulk.hide': 'Keep running and close',
-  'bulk.finished': 'Done: every call is queued; scores update as they are analyzed.',
+  'bulk.finished': 'Done: every call has been analyzed again.',
   'bulk.cancelled': 'Stopped. Calls already queued are still analyzed.',
   'bulk.offerTitle': 'Apply the changes to recent calls?',
   'bulk.offer': 'Apply to the {n} calls of the last 30 days scored with this template?',

@@ -103,6 +103,9 @@ export const es: Record<keyof typeof en, string> = {
   'notFound.title': 'Página no encontrada',
   'notFound.body': 'Puede que la dirección esté mal escrita o que la página se haya movido.',
   'notFound.back': 'Ir a llamadas',
+  'noAccess.title': 'Sin acceso a esta página',
+  'noAccess.body':
+    'Tu rol ({role}) no da acceso a esta página. Si la necesitas, pídelo a un administrador de tu cuenta.',
 
   'calls.lead': 'Todas las grabaciones, desde que llegan hasta que quedan puntuadas.',
   'calls.views': 'Vistas de llamadas',
@@ -272,6 +275,11 @@ export const es: Record<keyof typeof en, string> = {
   'callDetail.inProgressBody': 'Esta página se actualiza sola cuando termina el procesamiento.',
   'callDetail.notFoundTitle': 'Llamada no encontrada',
   'callDetail.notFoundBody': 'Puede que sea de otra cuenta o que el enlace esté incompleto.',
+  'callDetail.deletedTitle': 'Esta llamada se eliminó',
+  'callDetail.deletedBody':
+    'Eliminada el {when} por {who}. Su grabación, transcripción y puntuaciones ya no existen; su id queda reservado, así que reenviarla no crea nada.',
+  'callDetail.deletedBodyNoOne':
+    'Eliminada el {when}. Su grabación, transcripción y puntuaciones ya no existen; su id queda reservado, así que reenviarla no crea nada.',
   'callDetail.backToCalls': 'Volver a llamadas',
 
   'speaker.agent': 'Agente',
@@ -891,12 +899,14 @@ export const es: Record<keyof typeof en, string> = {
     'Las llamadas nuevas mantienen su prioridad: esto avanza cuando los procesos tienen tiempo. Se conservan los resultados revisados.',
   'bulk.confirm': 'Reanalizar {n} llamadas',
   'bulk.confirm_one': 'Reanalizar 1 llamada',
-  'bulk.progress': '{done} de {total} llamadas en cola para analizar',
+  'bulk.counts':
+    '{analyzed} de {total} llamadas analizadas · {waiting} esperando análisis · {queued} en cola hasta ahora',
+  'bulk.failed': '{n} no se pudieron puntuar (no se aplicó ninguna plantilla o falló el análisis)',
   'bulk.skipped': '{n} omitidas (en proceso o sin plantilla aplicable)',
   'bulk.skipped_one': '1 omitida (en proceso o sin plantilla aplicable)',
   'bulk.stop': 'Detener',
   'bulk.hide': 'Seguir en segundo plano y cerrar',
-  'bulk.finished': 'Listo: todas las llamadas están en cola; las puntuaciones se actualizan a medida que se analizan.',
+  'bulk.finished': 'Listo: todas las llamadas se han vuelto a analizar.',
   'bulk.cancelled': 'Detenido. Las llamadas que ya estaban en cola se analizan igualmente.',
   'bulk.offerTitle': '¿Aplicar los cambios a las llamadas recientes?',
   'bulk.offer': '¿Aplicar a las {n} llamadas de los últimos 30 días puntuadas con esta plantilla?',

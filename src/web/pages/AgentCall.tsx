@@ -11,7 +11,8 @@ import { DisputeItem } from '../components/review/DisputeItem.tsx';
 import { CriterionItem, type CriterionView } from '../components/review/Criteria.tsx';
 import { Transcript } from '../components/transcript.tsx';
 import { useInlineForm } from '../lib/inline-form.ts';
-import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextArea } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, LoadingBlock, PageHeader, TextArea } from '../components/ui.tsx';
+import { CallGone } from '../components/call-gone.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatClock, formatScore, useFormat } from '../lib/format.ts';
@@ -93,14 +94,7 @@ export function AgentCallPage({ id }: { id: string }) {
   if (fetching && !data) return <LoadingBlock />;
   if (error && !data) return <Alert tone="red">{describeError(i18n, error)}</Alert>;
   const call = data?.call;
-  if (!call)
-    return (
-      <div className="page card">
-        <EmptyState icon="search" title={t('callDetail.notFoundTitle')}>
-          <Link to="/calls">{t('callDetail.backToCalls')}</Link>
-        </EmptyState>
-      </div>
-    );
+  if (!call) return <CallGone id={id} />;
   const open = !!call.disputeWindowClosesAt && Date.parse(call.disputeWindowClosesAt) > Date.now();
   return (
     <div className="page stack">

@@ -1,3 +1,4 @@
+import { CallGone } from '../components/call-gone.tsx';
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { SpeakersNotice } from '../components/speakers.tsx';
 import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
@@ -22,7 +23,7 @@ import { Icon } from '../components/Icon.tsx';
 import { historyDetail } from '../lib/history-detail.ts';
 import { QaScoreNote } from '../components/qa-badges.tsx';
 import { DeliveryBadge, useAttemptsText } from '../components/delivery.tsx';
-import { Alert, Badge, Button, Card, EmptyState, LoadingBlock } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, LoadingBlock } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
@@ -175,22 +176,7 @@ export function CallDetailPage({ id }: { id: string }) {
       </div>
     );
   const call = data?.call;
-  if (!call)
-    return (
-      <div className="page card">
-        <EmptyState
-          icon="search"
-          title={t('callDetail.notFoundTitle')}
-          action={
-            <Link className="btn btn-primary" to="/calls">
-              {t('callDetail.backToCalls')}
-            </Link>
-          }
-        >
-          {t('callDetail.notFoundBody')}
-        </EmptyState>
-      </div>
-    );
+  if (!call) return <CallGone id={id} />;
 
   const segments = call.transcript ?? [];
   const duration = call.durationSeconds ?? audioDuration ?? (segments.length ? segments[segments.length - 1]!.end : 0);
