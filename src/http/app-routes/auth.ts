@@ -3,7 +3,7 @@ import type { AppContext } from '../../app/context.ts';
 import { checkCsrf, CSRF_HEADER, getSession, type AuthSession } from '../../auth/session.ts';
 import { hasScope, type Scope } from '../../auth/scopes.ts';
 import { logContext } from '../../log.ts';
-import { sendError, sendErrorAndClose } from '../respond.ts';
+import { sendError, sendEarlyError } from '../respond.ts';
 
 /**
  * The signed-in session of an app request whose role has `scope` — the same scope as the GraphQL
@@ -21,7 +21,7 @@ export async function requireSession(
   const session = await getSession(app, req, res);
   if (!session) {
     const message = 'Sign in to the app first (no valid session cookie).';
-    if (opts.close) sendErrorAndClose(req, res, 'unauthorized', message);
+    if (opts.close) sendEarlyError(req, res, 'unauthorized', message);
     else sendError(res, 'unauthorized', message);
     return null;
   }
@@ -29,7 +29,7 @@ export async function requireSession(
   if (store) store.accountId = session.user.accountId;
   if (!hasScope(session.user.role, scope)) {
     const message = `Your role (${session.user.role}) does not allow this.`;
-    if (opts.close) sendErrorAndClose(req, res, 'forbidden', message);
+    if (opts.close) sendEarlyError(req, res, 'forbidden', message);
     else sendError(res, 'forbidden', message);
     return null;
   }
@@ -42,11 +42,11 @@ export async function requireSession(
  */
 export function requireWrite(req: IncomingMessage, res: ServerResponse, session: AuthSession, scope: Scope): boolean {
   if (!checkCsrf(session, req)) {
-    sendErrorAndClose(req, res, 'csrf', `The ${CSRF_HEADER} header is missing or does not match this session.`);
+    sendEarlyError(req, res, 'csrf', `The ${CSRF_HEADER} header is missing or does not match this session.`);
     return false;
   }
   if (!hasScope(session.user.role, scope)) {
-    sendErrorAndClose(req, res, 'forbidden', `Your role (${session.user.role}) cannot do this; ask an admin.`);
+    sendEarlyError(req, res, 'forbidden', `Your role (${session.user.role}) cannot do this; ask an admin.`);
     return false;
   }
   return true;
