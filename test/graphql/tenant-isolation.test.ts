@@ -369,6 +369,11 @@ const MUTATIONS: Record<string, Case> = {
       `mutation { rotateWebhookSecret(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpointWithSecret { endpoint { url } } } }`,
     expect: nf,
   },
+  reissueWebhookSecret: {
+    doc: (i) =>
+      `mutation { reissueWebhookSecret(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpointWithSecret { endpoint { url } } } }`,
+    expect: nf,
+  },
   disableWebhookEndpoint: {
     doc: (i) =>
       `mutation { disableWebhookEndpoint(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpoint { url enabled } } }`,
@@ -539,6 +544,7 @@ describe('roles', () => {
       'removeUser',
       'setWebhookEndpoint',
       'rotateWebhookSecret',
+      'reissueWebhookSecret',
       'revealWebhookSecret',
       'disableWebhookEndpoint',
       'enableWebhookEndpoint',
