@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { AppContext } from '../src/app/context.ts';
+import type { AppContext } from '../src/context.ts';
 import type { AuthSession } from '../src/auth/session.ts';
 import type { CallUpdatesHub } from '../src/lifecycle/updates.ts';
 

@@ -58,7 +58,7 @@ export const CriterionResult = z.object({
   /** The criterion's weight in the template (absent on calls analyzed before reviews existed). */
   weight: z.number().optional(),
   /**
-   * Present when a reviewer overrode the result (src/domain/review.ts): `result`, `points` and
+   * Present when a reviewer overrode the result (src/review/review.ts): `result`, `points` and
    * `max_points` are then the reviewed values and this is what the analysis said.
    */
   auto_result: CriterionOutcome.optional(),

@@ -136,7 +136,7 @@ export interface Config {
   shutdownGraceSeconds: number;
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | null;
   webhookAllowPrivate: boolean;
-  /** Waits between webhook attempts; null = PRODUCT.md's schedule (5 s … 10 h). */
+  /** Waits between webhook attempts; null = docs/api/product-decisions.md's schedule (5 s … 10 h). */
   webhookRetryScheduleMs: number[] | null;
   /** After a rotation the previous secret also signs deliveries for this long. */
   webhookSecretOverlapHours: number;

@@ -1,11 +1,11 @@
-import type { AppContext } from '../src/app/context.ts';
+import type { AppContext } from '../src/context.ts';
 import { analyzeCall, createLlmClient, type LlmClient } from '../src/analysis/index.ts';
 import { Criteria, parseColumn, Segments } from '../src/call-columns.ts';
-import { carryOverReviews, effectiveTotals, lockCall } from '../src/domain/review.ts';
-import { getApplicableTemplate } from '../src/domain/templates.ts';
+import { carryOverReviews, effectiveTotals, lockCall } from '../src/review/review.ts';
+import { getApplicableTemplate } from '../src/accounts/templates.ts';
 import { transition } from '../src/lifecycle/transition.ts';
 import { enqueueCallAnalyzed } from '../src/webhooks/enqueue.ts';
-import { task } from './jobs.ts';
+import { task } from '../src/jobs/catalog.ts';
 
 /**
  * analyzing → analyzed, scoring the transcript with the applicable template. The result, its

@@ -1,6 +1,6 @@
-import type { AppContext } from '../src/app/context.ts';
-import { runBulkReanalysisBatch } from '../src/domain/bulk-reanalysis.ts';
-import { task } from './jobs.ts';
+import type { AppContext } from '../src/context.ts';
+import { runBulkReanalysisBatch } from '../src/calls/bulk-reanalysis.ts';
+import { task } from '../src/jobs/catalog.ts';
 
 /** Task `bulk-reanalyze`: one batch of a bulk re-analysis; it queues the next itself. */
 export function createBulkReanalyzeTask(app: AppContext) {

@@ -1,6 +1,6 @@
-import type { AppContext } from '../src/app/context.ts';
-import { filterFromDetail, runBulkDeletion } from '../src/domain/call-deletion.ts';
-import { task } from './jobs.ts';
+import type { AppContext } from '../src/context.ts';
+import { filterFromDetail, runBulkDeletion } from '../src/calls/call-deletion.ts';
+import { task } from '../src/jobs/catalog.ts';
 
 /** A bulk deletion too large for one request: batch after batch until nothing matches. */
 export function createDeleteCallsTask(app: AppContext) {

@@ -1,6 +1,6 @@
-import type { AppContext } from '../src/app/context.ts';
+import type { AppContext } from '../src/context.ts';
 import { type DeliveryOptions, deliverWebhook } from '../src/webhooks/deliver.ts';
-import { task } from './jobs.ts';
+import { task } from '../src/jobs/catalog.ts';
 
 /** Task `deliver-webhook`: one attempt of one webhook delivery. */
 export function createDeliverWebhookTask(app: AppContext, options: DeliveryOptions = {}) {

@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppContext } from '../src/app/context.ts';
-import { task } from './jobs.ts';
+import type { AppContext } from '../src/context.ts';
+import { task } from '../src/jobs/catalog.ts';
 import { deleteEndedRateLimits } from '../src/db/rate-limiter.ts';
 
 const HOUR = 3_600_000;

@@ -1,18 +1,18 @@
 import type { Task, TaskList } from 'graphile-worker';
-import type { AppContext } from '../src/app/context.ts';
+import type { AppContext } from '../src/context.ts';
 import { logContext } from '../src/log.ts';
 import { createAnalyzeTask } from './analyze.ts';
 import { createDeleteCallsTask } from './delete-calls.ts';
 import { createBulkReanalyzeTask } from './bulk-reanalyze.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
-import { type JobName, JOBS, type NamedTask } from './jobs.ts';
+import { type JobName, JOBS, type NamedTask } from '../src/jobs/catalog.ts';
 import { createReplayWebhooksTask } from './replay-webhooks.ts';
 import { createRetentionTask } from './retention.ts';
 import { createTranscribeTask } from './transcribe.ts';
 
 /**
- * The task list, one consumer per name of the job catalog (workers/jobs.ts): the type makes a
+ * The task list, one consumer per name of the job catalog (src/jobs/catalog.ts): the type makes a
  * missing task, an extra one or a task filed under another job's name a compile error. Each task
  * parses its payload with the catalog's zod schema before doing anything.
  */

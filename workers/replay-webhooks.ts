@@ -1,7 +1,7 @@
-import type { AppContext } from '../src/app/context.ts';
+import type { AppContext } from '../src/context.ts';
 import type { DeliveryOptions } from '../src/webhooks/deliver.ts';
 import { runReplay } from '../src/webhooks/replay.ts';
-import { task } from './jobs.ts';
+import { task } from '../src/jobs/catalog.ts';
 
 /** Task `replay-webhooks`: one batch of a bulk replay; it queues the next itself. */
 export function createReplayWebhooksTask(app: AppContext, options: DeliveryOptions = {}) {

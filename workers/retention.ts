@@ -1,6 +1,6 @@
-import type { AppContext } from '../src/app/context.ts';
-import { applyRetention } from '../src/domain/retention.ts';
-import { task } from './jobs.ts';
+import type { AppContext } from '../src/context.ts';
+import { applyRetention } from '../src/calls/retention.ts';
+import { task } from '../src/jobs/catalog.ts';
 
 /** Daily: recordings and transcripts past their account's retention period are removed. */
 export function createRetentionTask(app: AppContext) {

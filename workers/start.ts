@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { WorkerEvents } from 'graphile-worker';
-import type { AppContext } from '../src/app/context.ts';
+import type { AppContext } from '../src/context.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { CRONTAB, createTaskList } from './index.ts';
 import { workerLogger } from './logger.ts';

@@ -1,8 +1,8 @@
-import type { AppContext } from '../src/app/context.ts';
+import type { AppContext } from '../src/context.ts';
 import { enqueueCallFailed } from '../src/webhooks/enqueue.ts';
-import { getApplicableTemplate } from '../src/domain/templates.ts';
+import { getApplicableTemplate } from '../src/accounts/templates.ts';
 import { foldAccents } from '../src/domain/text.ts';
-import { adjustStorage, minutesForDuration, releaseMinutes, settleMinutes } from '../src/domain/usage.ts';
+import { adjustStorage, minutesForDuration, releaseMinutes, settleMinutes } from '../src/accounts/usage.ts';
 import { transition } from '../src/lifecycle/transition.ts';
 import {
   TranscriptionFailure,
@@ -10,15 +10,15 @@ import {
   transcribeFile,
   type TranscriptionEngine,
 } from '../src/transcription/index.ts';
-import { callVocabulary } from '../src/domain/vocabulary.ts';
-import { enqueue, task } from './jobs.ts';
+import { callVocabulary } from '../src/accounts/vocabulary.ts';
+import { enqueue, task } from '../src/jobs/catalog.ts';
 import { OperatorFault } from '../src/audio/failure.ts';
-import { asOperatorFault } from '../src/health/faults.ts';
+import { asOperatorFault } from '../src/ops/faults.ts';
 import { waitForOperator } from '../src/ops/operator-wait.ts';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { redactionOf } from '../src/domain/redaction.ts';
-import { agentPhrases, assignAgentByPhrases, monoSpeakersOf } from '../src/domain/mono-speakers.ts';
+import { redactionOf } from '../src/accounts/redaction.ts';
+import { agentPhrases, assignAgentByPhrases, monoSpeakersOf } from '../src/accounts/mono-speakers.ts';
 import { REDACTED_CONTENT_TYPE, REDACTED_EXTENSION, writeRedactedAudio } from '../src/redaction/audio.ts';
 import { redactSegments, type RedactedSpan } from '../src/redaction/segments.ts';
 

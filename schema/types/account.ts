@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
-import { updateAccountSettings } from '../../src/domain/accounts.ts';
-import { monoSpeakersOf } from '../../src/domain/mono-speakers.ts';
+import { updateAccountSettings } from '../../src/accounts/accounts.ts';
+import { monoSpeakersOf } from '../../src/accounts/mono-speakers.ts';
 import { accountIdOf, directErrors } from './common.ts';
 
 const Plan = builder.objectRef<{ minutes: number; seats: number; manualUploadMaxBytes: bigint }>('Plan').implement({

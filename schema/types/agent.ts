@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
-import { createAgent, setAgentActive, updateAgent } from '../../src/domain/agents.ts';
+import { createAgent, setAgentActive, updateAgent } from '../../src/accounts/agents.ts';
 import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull } from './common.ts';
 import { parseInput } from './errors.ts';
 

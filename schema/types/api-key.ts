@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
-import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.ts';
+import { createApiKey, revokeApiKey } from '../../src/accounts/api-keys.ts';
 import { accountIdOf, directErrors, parseUuid, sessionOf } from './common.ts';
 import { parseInput } from './errors.ts';
 

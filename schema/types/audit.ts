@@ -1,7 +1,7 @@
 // The audit log (issue 13.6): who did what and when. Owners only; CSV at /api/audit-log.csv.
 import { builder, MAX_PAGE_SIZE } from '../builder.ts';
-import { AUDIT_ACTIONS } from '../../src/domain/audit.ts';
-import { AUDIT_ORDER, auditWhere, parseAuditActions } from '../../src/domain/audit-query.ts';
+import { AUDIT_ACTIONS } from '../../src/accounts/audit.ts';
+import { AUDIT_ORDER, auditWhere, parseAuditActions } from '../../src/accounts/audit-query.ts';
 import { accountIdOf } from './common.ts';
 
 builder.prismaObject('AuditLog', {

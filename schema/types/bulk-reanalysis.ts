@@ -5,7 +5,7 @@ import {
   countBulkReanalysis,
   getBulkReanalysis,
   startBulkReanalysis,
-} from '../../src/domain/bulk-reanalysis.ts';
+} from '../../src/calls/bulk-reanalysis.ts';
 import { CallFilter, cleanFilter } from './call.ts';
 import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 

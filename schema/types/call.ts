@@ -22,11 +22,11 @@ import {
   type CallCount,
   type CallFilter as CallFilterShape,
   type CallSort,
-} from '../../src/domain/calls-query.ts';
-import { searchSnippets, type SearchSnippet } from '../../src/domain/calls-search.ts';
+} from '../../src/calls/calls-query.ts';
+import { searchSnippets, type SearchSnippet } from '../../src/calls/calls-search.ts';
 import { DomainError } from '../../src/domain/errors.ts';
-import { requestReanalysis } from '../../src/domain/reanalyze.ts';
-import { callScope, scopeFilter } from '../../src/domain/agent-scope.ts';
+import { requestReanalysis } from '../../src/calls/reanalyze.ts';
+import { callScope, scopeFilter } from '../../src/auth/call-scope.ts';
 import { audioQuality } from '../../src/audio/snr.ts';
 import { accountIdOf, cachedRows, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 
@@ -385,7 +385,7 @@ const CriterionOptionRef = builder.objectRef<{ key: string; label: string }>('Cr
   fields: (t) => ({ key: t.exposeString('key'), label: t.exposeString('label') }),
 });
 
-/** The account's filter options, from the api process's cache when it has one (src/domain/filter-options-cache.ts). */
+/** The account's filter options, from the api process's cache when it has one (src/calls/filter-options-cache.ts). */
 function filterOptionsOf(ctx: GraphQLContext): Promise<CallFilterOptions> {
   const accountId = accountIdOf(ctx);
   const load = () => callFilterOptions(ctx.app.db, accountId);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
-import { createCampaign, setCampaignArchived, updateCampaign } from '../../src/domain/campaigns.ts';
+import { createCampaign, setCampaignArchived, updateCampaign } from '../../src/accounts/campaigns.ts';
 import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull } from './common.ts';
 import { parseInput } from './errors.ts';
 

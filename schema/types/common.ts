@@ -1,7 +1,7 @@
-import { isUuid } from '../../src/domain/api-keys.ts';
+import { isUuid } from '../../src/accounts/api-keys.ts';
 import { notFound } from '../../src/domain/errors.ts';
-import type { Actor } from '../../src/domain/users.ts';
-import type { AuditBy } from '../../src/domain/audit.ts';
+import type { Actor } from '../../src/accounts/users.ts';
+import type { AuditBy } from '../../src/accounts/audit.ts';
 import { GraphQLError } from '../graphql-js.ts';
 import type { AuthSession } from '../../src/auth/session.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -24,7 +24,7 @@ export function actorOf(ctx: GraphQLContext): Actor {
 
 export const accountIdOf = (ctx: GraphQLContext) => sessionOf(ctx).user.accountId;
 
-/** The signed-in user as the author of an audited change (src/domain/audit.ts). */
+/** The signed-in user as the author of an audited change (src/accounts/audit.ts). */
 export const byUser = (ctx: GraphQLContext): AuditBy => ({ userId: sessionOf(ctx).user.id });
 /** The signed-in user as a viewer of calls (an agent user sees only their agent's calls). */
 export const callViewerOf = (ctx: GraphQLContext) => sessionOf(ctx).user;
@@ -66,7 +66,7 @@ export function uuidOrNull(id: string | number): string | null {
 
 /**
  * Rows of an account-wide list the calls list's filters show (agents, campaigns, templates), from
- * the api process's cache when it has one (src/domain/filter-options-cache.ts: dropped at once
+ * the api process's cache when it has one (src/calls/filter-options-cache.ts: dropped at once
  * when any of them changes). `part` names the list and its arguments; the GraphQL selection is
  * part of the key. Only plain columns are cached: rows with relations beneath them could change
  * without the cache hearing of it, so those are always read. The rows are the same for every

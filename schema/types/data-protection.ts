@@ -1,7 +1,7 @@
 // Retention and deletion (issue 13.4–5): the fields they add to Call and Account, and their mutations.
 import { builder } from '../builder.ts';
-import { countCallsToDelete, deleteCall, deleteCallsMatching } from '../../src/domain/call-deletion.ts';
-import { setRetention } from '../../src/domain/retention.ts';
+import { countCallsToDelete, deleteCall, deleteCallsMatching } from '../../src/calls/call-deletion.ts';
+import { setRetention } from '../../src/calls/retention.ts';
 import { CallFilter, cleanFilter } from './call.ts';
 import { accountIdOf, actorOf, directErrors, parseUuid } from './common.ts';
 

@@ -1,7 +1,7 @@
 // Redaction settings of the account and what was redacted in a call (src/redaction).
 import { builder } from '../builder.ts';
 import { parseColumn, Redactions } from '../../src/call-columns.ts';
-import { REDACTION_MODES, RedactionInput, redactionOf, setRedaction } from '../../src/domain/redaction.ts';
+import { REDACTION_MODES, RedactionInput, redactionOf, setRedaction } from '../../src/accounts/redaction.ts';
 import { PII_KINDS, type PiiKind } from '../../src/redaction/detect.ts';
 import { accountIdOf, directErrors } from './common.ts';
 import { parseInput } from './errors.ts';

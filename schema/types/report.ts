@@ -18,12 +18,12 @@ import {
   type SentimentPoint,
   type TopicPoint,
   type TrendPoint,
-} from '../../src/domain/reports.ts';
+} from '../../src/reports/reports.ts';
 import { accountIdOf, directErrors } from './common.ts';
 
 /*
  * The dashboard's aggregate queries (issue 10.5), every one scoped to the signed-in account and
- * read from the daily rollups (src/domain/reports.ts), except disputes, read from their own table.
+ * read from the daily rollups (src/reports/reports.ts), except disputes, read from their own table.
  * Viewers and above. Each takes the same `ReportFilter`; a filter that does not validate answers a
  * ValidationError listing its issues.
  */

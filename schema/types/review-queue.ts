@@ -9,7 +9,7 @@ import {
   type ReviewItem as ReviewItemShape,
   type ReviewReason,
   setReviewSamplePercent,
-} from '../../src/domain/review-queue.ts';
+} from '../../src/review/review-queue.ts';
 import { Account } from './account.ts';
 import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 

@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
-import { callScope } from '../../src/domain/agent-scope.ts';
-import { addCallComment } from '../../src/domain/comments.ts';
+import { callScope } from '../../src/auth/call-scope.ts';
+import { addCallComment } from '../../src/review/comments.ts';
 import {
   acknowledgeCall,
   DISPUTE_STATUSES,

@@ -8,7 +8,7 @@ import {
   type AuthSession,
 } from '../../src/auth/session.ts';
 import { signIn } from '../../src/auth/sign-in.ts';
-import { acceptInvitation, changePassword } from '../../src/domain/users.ts';
+import { acceptInvitation, changePassword } from '../../src/accounts/users.ts';
 import { directErrors, sessionOf, wrappedErrors } from './common.ts';
 import { parseInput } from './errors.ts';
 

@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
 import type { CallUpdate } from '../../src/lifecycle/updates.ts';
-import { callScope } from '../../src/domain/agent-scope.ts';
+import { callScope } from '../../src/auth/call-scope.ts';
 import { accountIdOf, callViewerOf, uuidOrNull } from './common.ts';
 
 builder.subscriptionField('callUpdated', (t) =>

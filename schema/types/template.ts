@@ -11,7 +11,7 @@ import {
   setLanguageDefaultTemplate,
   updateTemplate,
   validateDefinition,
-} from '../../src/domain/templates.ts';
+} from '../../src/accounts/templates.ts';
 import { parseLanguage } from '../../src/domain/languages.ts';
 import { Account } from './account.ts';
 import { CriterionResultRef } from './call.ts';

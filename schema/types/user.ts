@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { changeUserRole, inviteUser, removeUser, renameSelf, revokeInvitation } from '../../src/domain/users.ts';
+import { changeUserRole, inviteUser, removeUser, renameSelf, revokeInvitation } from '../../src/accounts/users.ts';
 import { accountIdOf, actorOf, directErrors, parseUuid, sessionOf, UserRoleEnum } from './common.ts';
 
 export const User = builder.prismaObject('User', {

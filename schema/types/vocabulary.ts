@@ -1,6 +1,6 @@
-// The account's vocabulary: words the recogniser is biased towards (src/domain/vocabulary.ts).
+// The account's vocabulary: words the recogniser is biased towards (src/accounts/vocabulary.ts).
 import { builder } from '../builder.ts';
-import { VocabularyInput, setVocabulary } from '../../src/domain/vocabulary.ts';
+import { VocabularyInput, setVocabulary } from '../../src/accounts/vocabulary.ts';
 import { Account } from './account.ts';
 import { accountIdOf, directErrors } from './common.ts';
 import { parseInput } from './errors.ts';

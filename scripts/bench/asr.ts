@@ -33,7 +33,7 @@ import { DEFAULT_DENOISE, DENOISE_BELOW_DB } from '../../src/transcription/trans
 import { MoonshineEngine, type MoonshineOptions } from '../../src/transcription/moonshine.ts';
 import { MoonshineThreads, defaultRecognitionThreads } from '../../src/transcription/moonshine-threads.ts';
 import { RATE, noiseStretches, speechSets, type NoiseKind, type SpeechSet } from './asr-speech.ts';
-import { templatePhrases } from '../../src/domain/vocabulary.ts';
+import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
 import { benchWorkspace, note, round, table } from './lib.ts';
 
@@ -76,7 +76,7 @@ interface Decoder {
 // session; the ONNX graphs as shipped; greedy; no vocabulary).
 // current: the worker's defaults with WORKER_CONCURRENCY=2 (cores shared out, sequential execution),
 // the beam of --beam, and biased towards the example template's phrases, as a worker biases each
-// call towards its account's templates (src/domain/vocabulary.ts).
+// call towards its account's templates (src/accounts/vocabulary.ts).
 const BIAS_BOOST = args['bias-boost'] === undefined ? DEFAULT_BIAS_BOOST : Number(args['bias-boost']);
 const DECODERS: Decoder[] = [
   {

@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createSession } from '../../src/auth/session.ts';
 import { createDb } from '../../src/db/client.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { MiB, benchWorkspace, note, round, startChild, table, type BenchDb } from './lib.ts';
 
 // `npm run bench` passes every bench the same arguments: unknown ones belong to other benches.

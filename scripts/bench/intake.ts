@@ -14,9 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb } from '../../src/db/client.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
-import { createAgent } from '../../src/domain/agents.ts';
-import { createApiKey } from '../../src/domain/api-keys.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { createAgent } from '../../src/accounts/agents.ts';
+import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { MiB, benchWorkspace, note, percentile, round, startChild, table } from './lib.ts';
 
 const { values: args } = parseArgs({

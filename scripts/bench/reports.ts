@@ -18,8 +18,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createDb } from '../../src/db/client.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { benchWorkspace, note, percentile, repoRoot, round, startChild, table } from './lib.ts';
 
 const { values: args } = parseArgs({

@@ -17,8 +17,8 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createDb } from '../../src/db/client.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { benchWorkspace, type MeasuredChild, note, percentile, repoRoot, round, startChild, table } from './lib.ts';
 
 const { values: args } = parseArgs({

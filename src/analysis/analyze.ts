@@ -433,7 +433,7 @@ async function topicAndSummary(
 
 /**
  * Score = 100 × points / max points over the criteria that were evaluated, 0 after a critical
- * failure. Exported because a reviewer's override recomputes it (src/domain/review.ts): one rule.
+ * failure. Exported because a reviewer's override recomputes it (src/review/review.ts): one rule.
  */
 export function score(
   criteria: readonly Pick<CriterionResult, 'result' | 'critical' | 'points' | 'max_points'>[],

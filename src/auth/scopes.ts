@@ -1,5 +1,5 @@
 import type { UserRole } from '../generated/prisma/client.ts';
-import { roleAtLeast } from '../domain/users.ts';
+import { roleAtLeast } from '../accounts/users.ts';
 
 /**
  * The one set of permission scopes. GraphQL fields name one in `authScopes` (schema/builder.ts) and

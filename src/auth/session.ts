@@ -1,11 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseCookie, stringifySetCookie } from 'cookie';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import type { AuthSession, ResolvedSession } from '../sessions/session-cache.ts';
+import type { AuthSession, ResolvedSession } from './session-cache.ts';
 
-export type { AuthSession, SessionUser } from '../sessions/session-cache.ts';
+export type { AuthSession, SessionUser } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'escucha_session';
 /** Header the web app sends with every GraphQL request; its value must equal the session's csrf token for mutations. */
@@ -110,7 +110,7 @@ function cookieHeaderOf(req: AnyRequest): string | null {
 export async function getSession(app: AppContext, req: AnyRequest, res?: ServerResponse): Promise<AuthSession | null> {
   const token = sessionTokenFrom(cookieHeaderOf(req));
   if (!token) return null;
-  // The api role keeps live sessions in memory (src/sessions/session-cache.ts); elsewhere, and for
+  // The api role keeps live sessions in memory (src/auth/session-cache.ts); elsewhere, and for
   // anything it may not answer, the database is asked.
   const resolved = app.sessions
     ? token.length > 200

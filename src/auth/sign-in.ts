@@ -1,8 +1,8 @@
 import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { sharedLimiter } from '../db/rate-limiter.ts';
 import { DomainError } from '../domain/errors.ts';
-import { hashPassword, verifyPassword } from '../domain/passwords.ts';
+import { hashPassword, verifyPassword } from '../accounts/passwords.ts';
 import { createSession, type AuthSession } from './session.ts';
 
 /** Failed sign-ins allowed per email + IP before the pair is locked out for the rest of the window. */

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import type { OptionSpecs, OptionValues } from './options.ts';
 
 export interface Command<O extends OptionSpecs = OptionSpecs> {

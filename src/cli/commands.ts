@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppContext } from '../app/context.ts';
-import { createAccount, updateAccountSettings } from '../domain/accounts.ts';
-import { createAgent } from '../domain/agents.ts';
-import { createApiKey, revokeApiKey } from '../domain/api-keys.ts';
-import { createCampaign, findCampaignByName, setCampaignArchived } from '../domain/campaigns.ts';
+import type { AppContext } from '../context.ts';
+import { createAccount, updateAccountSettings } from '../accounts/accounts.ts';
+import { createAgent } from '../accounts/agents.ts';
+import { createApiKey, revokeApiKey } from '../accounts/api-keys.ts';
+import { createCampaign, findCampaignByName, setCampaignArchived } from '../accounts/campaigns.ts';
 import { notFound } from '../domain/errors.ts';
-import { createTemplate, setDefaultTemplate } from '../domain/templates.ts';
+import { createTemplate, setDefaultTemplate } from '../accounts/templates.ts';
 import {
   createWebhookEndpoint,
   listWebhookEndpoints,

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import pino from 'pino';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { type Config, ConfigError } from '../config.ts';
 import { APP_SECRET_MISMATCH, appSecretMatches } from '../crypto/key-check.ts';
 import { createDb } from '../db/client.ts';

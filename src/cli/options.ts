@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isUuid } from '../domain/api-keys.ts';
+import { isUuid } from '../accounts/api-keys.ts';
 import { UsageError } from './errors.ts';
 
 /** How an option is read: `uuid` and `count` are checked here so handlers never see a malformed id or number. */

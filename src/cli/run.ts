@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { ConfigError } from '../config.ts';
 import { DomainError, type ErrorKind } from '../domain/errors.ts';
 import { commands, findCommand } from './commands.ts';

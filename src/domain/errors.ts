@@ -5,7 +5,7 @@
  * must be placed everywhere before it compiles, and `DomainError` only takes codes listed here.
  *
  * Adding a code is one line here: `code: { kind, status }` (and, when it is new to clients, a line
- * in the README's tables).
+ * in the docs' tables).
  */
 export const ERRORS = {
   // The request as a whole is malformed (intake document §7).

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
-import { callFilterWhere } from '../domain/calls-filter.ts';
-import type { CallFilter } from '../domain/calls-query.ts';
+import { callFilterWhere } from '../calls/calls-filter.ts';
+import type { CallFilter } from '../calls/calls-query.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { safeText } from './csv-safe.ts';
 
@@ -113,7 +113,7 @@ function toCsvRow(r: ExportRecord, publicUrl: string): CsvRow {
     safeText(r.customer_name),
     safeText(r.language),
     r.duration_seconds == null ? null : Math.round(r.duration_seconds * 10) / 10,
-    // PRODUCT.md: the analyzed view also lists transcribed calls, marked as not analyzed.
+    // docs/api/product-decisions.md: the analyzed view also lists transcribed calls, marked as not analyzed.
     r.status === 'transcribed' ? 'transcribed (not analyzed)' : r.status,
     r.score,
     safeText(r.topic),

@@ -1,5 +1,5 @@
-import { isUuid } from '../domain/api-keys.ts';
-import type { CallFilter } from '../domain/calls-query.ts';
+import { isUuid } from '../accounts/api-keys.ts';
+import type { CallFilter } from '../calls/calls-query.ts';
 import { DomainError } from '../domain/errors.ts';
 import { assertCleanText } from '../domain/text.ts';
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendEarlyError } from '../http/respond.ts';
 import type { Route } from '../http/server.ts';

@@ -2,7 +2,7 @@ import { clientIp } from '../http/client-ip.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, getOperationAST } from '../../schema/graphql-js.ts';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { DomainError } from '../domain/errors.ts';
 import { depthLimit } from './depth-limit.ts';
 import { hostileInputPlugin } from './hostile-input.ts';
@@ -65,8 +65,8 @@ function csrfPlugin(allowGraphiqlPage: boolean): Plugin<GraphQLContext> {
 
 /**
  * A mutation may change what this process keeps in memory for its account: the lists the calls
- * filters show (src/domain/filter-options-cache.ts) and its users' sessions (a user removed or
- * demoted, a sign-out; src/sessions/session-cache.ts). The database announces every such change, but
+ * filters show (src/calls/filter-options-cache.ts) and its users' sessions (a user removed or
+ * demoted, a sign-out; src/auth/session-cache.ts). The database announces every such change, but
  * the request that follows a mutation must not race that notification: a mutation drops its
  * account's entries in this process before it runs and again once it is done.
  */

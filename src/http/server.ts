@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { type ErrorCode, httpStatusOf } from '../domain/errors.ts';
 import { logContext } from '../log.ts';
 import { sendError } from './respond.ts';

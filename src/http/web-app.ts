@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { sendError } from './respond.ts';
 import type { Handler } from './server.ts';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { parseLanguage } from '../domain/languages.ts';
 import { periodOf } from '../domain/period.ts';
 import { assertCleanText, normalizeCode, normalizeName, stripControls, truncate } from '../domain/text.ts';
-import { minutesForBytes } from '../domain/usage.ts';
+import { minutesForBytes } from '../accounts/usage.ts';
 import { detectAudioType } from './audio-type.ts';
 import { badRequest } from './errors.ts';
 import { parseFileName } from './filename.ts';

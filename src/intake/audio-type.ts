@@ -19,7 +19,7 @@ const AUDIO_EXTENSIONS = new Set([
   'amr',
   '3gp',
 ]);
-// Containers that carry audio as often as video: accepted whatever the name (PRODUCT.md).
+// Containers that carry audio as often as video: accepted whatever the name (docs/api/product-decisions.md).
 const AUDIO_CONTAINERS = new Set([
   'ogg',
   'oga',

@@ -2,7 +2,7 @@ import { normalizeCode } from '../domain/text.ts';
 import { inRange } from './started-at.ts';
 import { zonedTimeToUtc } from './zoned-time.ts';
 
-/** What a recording's file name says (PRODUCT.md "File-name rules"); every field may be absent. */
+/** What a recording's file name says (docs/api/product-decisions.md "File-name rules"); every field may be absent. */
 export interface FileNameFacts {
   direction?: 'inbound' | 'outbound';
   startedAt?: Date;

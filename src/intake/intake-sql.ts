@@ -1,4 +1,4 @@
-import { addJobSql } from '../../workers/jobs.ts';
+import { addJobSql } from '../jobs/catalog.ts';
 import { type Db, queryDirect, type Tx } from '../db/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { creationEventSql } from '../lifecycle/transition.ts';

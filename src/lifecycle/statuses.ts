@@ -7,9 +7,9 @@ export const NONE = 'none';
 export type FromStatus = CallStatus | typeof NONE;
 
 /**
- * Every status a call can be in, and the app's view it is listed under (PRODUCT.md "States").
+ * Every status a call can be in, and the app's view it is listed under (docs/api/product-decisions.md "States").
  * A new status is one line here (the compiler then asks for its view), one in prisma's
- * `CallStatus` enum with its migration, and its arrows in TRANSITIONS and the README diagram.
+ * `CallStatus` enum with its migration, and its arrows in TRANSITIONS and the diagram of docs/guides/processing.md.
  */
 export const STATUSES = {
   queued: { view: 'in_progress' },
@@ -36,7 +36,7 @@ export function viewOf(status: CallStatus): CallView {
 }
 
 /**
- * The README's state diagram ("Processing") as data; test/lifecycle/diagram.test.ts checks that
+ * The state diagram of docs/guides/processing.md as data; test/lifecycle/diagram.test.ts checks that
  * they agree. `transition()` refuses any other move, so a status changes only along these arrows.
  */
 export const TRANSITIONS = {

@@ -1,5 +1,5 @@
 import { INTAKE_LANGUAGES } from '../transcription/openai.ts';
-import { INTAKE_MAX_BYTES } from '../http/intake-routes.ts';
+import { INTAKE_MAX_BYTES } from '../intake/routes.ts';
 
 const error = (code: string, message: string) => ({ value: { error: { code, message } } });
 

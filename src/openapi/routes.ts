@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import type { Route } from '../http/server.ts';
 import { openApiDocument } from './document.ts';
 

@@ -1,8 +1,8 @@
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { transition } from '../lifecycle/transition.ts';
-import { enqueue } from '../../workers/jobs.ts';
+import { enqueue } from '../jobs/catalog.ts';
 import type { OperatorFault } from '../audio/failure.ts';
-import { operatorRetryDelaySeconds } from '../health/faults.ts';
+import { operatorRetryDelaySeconds } from './faults.ts';
 
 /**
  * transcribing → queued, with the reason in the call's history, and the transcription job scheduled

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { locate } from '../audio/binaries.ts';
 import { moonshineLanguages } from '../transcription/moonshine.ts';
 

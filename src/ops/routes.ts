@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { sendError, sendJson } from '../http/respond.ts';
 import type { Route } from '../http/server.ts';
 import { checkReadiness, readinessChecks } from './readiness.ts';

@@ -1,8 +1,8 @@
 import { Criteria, type CriterionOutcome, parseColumn } from '../call-columns.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { type CallViewer, callScope, isAgentUser } from '../domain/agent-scope.ts';
+import { type CallViewer, callScope, isAgentUser } from '../auth/call-scope.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
-import { cleanNote, lockCall, type Reviewer } from '../domain/review.ts';
+import { cleanNote, lockCall, type Reviewer } from './review.ts';
 import { overrideInTx } from './override.ts';
 
 /**

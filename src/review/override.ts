@@ -1,7 +1,7 @@
 import { Criteria, parseColumn } from '../call-columns.ts';
 import type { CriterionOutcome } from '../call-columns.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { recordAudit } from '../domain/audit.ts';
+import { recordAudit } from '../accounts/audit.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import {
   cleanNote,
@@ -11,7 +11,7 @@ import {
   weightOf,
   withResult,
   writeEffectiveCriteria,
-} from '../domain/review.ts';
+} from './review.ts';
 import { enqueueCallReviewed, refreshCallAnalyzedPayloads } from '../webhooks/enqueue.ts';
 
 /**

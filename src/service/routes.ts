@@ -1,7 +1,11 @@
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import type { Handler, Route } from '../http/server.ts';
-import { intakeRoutes } from '../http/intake-routes.ts';
-import { appHttpRoutes } from '../http/app-routes/index.ts';
+import { intakeRoutes } from '../intake/routes.ts';
+import { auditExportRoute } from '../export/audit-route.ts';
+import { exportRoute } from '../export/calls-route.ts';
+import { reportExportRoute } from '../reports/reports-route.ts';
+import { recordingRoute } from '../calls/recording-route.ts';
+import { uploadRoute } from '../intake/upload.ts';
 import { graphqlRoutes } from '../graphql/routes.ts';
 import { webAppFallback } from '../http/web-app.ts';
 import { webhookRoutes } from '../webhooks/routes.ts';
@@ -15,7 +19,13 @@ export async function buildRoutes(app: AppContext): Promise<Route[]> {
     ...intakeRoutes(app),
     ...openApiRoutes(app),
     ...webhookRoutes(),
-    ...appHttpRoutes(app),
+    // The web app's endpoints beside GraphQL (session cookie): byte streams and multipart that
+    // GraphQL is not made for — CSV exports, the recording, manual upload.
+    exportRoute(app),
+    reportExportRoute(app),
+    auditExportRoute(app),
+    recordingRoute(app),
+    uploadRoute(app),
     ...graphqlRoutes(app),
   ];
 }

@@ -2,9 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/client.ts';
-import { ApiKeyCache } from '../domain/api-key-cache.ts';
-import { FilterOptionsCache } from '../domain/filter-options-cache.ts';
-import { SessionCache } from '../sessions/session-cache.ts';
+import { ApiKeyCache } from '../accounts/api-key-cache.ts';
+import { FilterOptionsCache } from '../calls/filter-options-cache.ts';
+import { SessionCache } from '../auth/session-cache.ts';
 import { SLIDE_STEP_MS } from '../auth/session.ts';
 import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
@@ -14,11 +14,11 @@ import { createStorage } from '../storage/index.ts';
 import { createHttpServer } from '../http/server.ts';
 import { tuneGcForUploads } from './gc.ts';
 import { buildRoutes, buildFallback } from './routes.ts';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { startWorkerRole, type WorkerRole } from '../../workers/start.ts';
-import { FaultBoard } from '../health/faults.ts';
+import { FaultBoard } from '../ops/faults.ts';
 import { trackRequests, type HttpDrain } from '../ops/http-drain.ts';
-import { createMetrics } from '../health/metrics.ts';
+import { createMetrics } from '../ops/metrics.ts';
 import { checkReadiness, readinessChecks } from '../ops/readiness.ts';
 
 export interface Roles {

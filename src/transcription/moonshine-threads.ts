@@ -28,7 +28,7 @@ interface Thread {
 /**
  * Moonshine on a pool of worker threads, each with its own ONNX sessions (one intra-op thread each).
  * onnxruntime-node runs a model synchronously on the JS thread that calls it, and ONNX Runtime's own
- * intra-op threads gained no wall-clock time on these small models (README, bench:asr): so a call's
+ * intra-op threads gained no wall-clock time on these small models (docs/benchmarks/asr.md): so a call's
  * chunks, and the chunks of jobs running side by side, are recognised on as many threads as the pool
  * has, and the worker's JS thread stays free for its HTTP server, heartbeats and the next block of audio.
  * Threads start on first use, load the models on their first chunk, and do not keep the process alive

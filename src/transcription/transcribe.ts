@@ -29,7 +29,7 @@ export interface TranscribeOptions {
   denoise?: DenoiseMode;
   /**
    * Mono recordings: tell two voices apart (src/audio/diarize.ts). The voice heard first becomes the
-   * agent; callers that decide otherwise swap afterwards (src/domain/mono-speakers.ts). Default off.
+   * agent; callers that decide otherwise swap afterwards (src/accounts/mono-speakers.ts). Default off.
    */
   diarize?: boolean | DiarizeOptions;
 }
@@ -46,7 +46,7 @@ export type DenoiseMode = 'auto' | 'on' | 'off';
 
 /**
  * Off by default: bench:asr measured RNNoise costing words at every SNR it was tried on (clean, and
- * telephone pink noise at 10, 5 and 0 dB; README, bench:asr). Moonshine copes with noise better than with
+ * telephone pink noise at 10, 5 and 0 dB; docs/benchmarks/asr.md). Moonshine copes with noise better than with
  * the distortion the suppressor leaves, so the stage stays available (ASR_DENOISE) but does not run.
  */
 export const DEFAULT_DENOISE: DenoiseMode = 'off';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/client.ts';
 import { notFound } from '../domain/errors.ts';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../generated/prisma/client.ts';
@@ -6,10 +6,10 @@ import { openSigningSecrets } from './endpoints.ts';
 import { enqueueWebhookDisabled, scheduleDeliveryJob } from './enqueue.ts';
 import { webhookDisabled } from './errors.ts';
 import { WEBHOOK_TEST } from './payload.ts';
-import { countWebhookAttempt } from '../health/metrics.ts';
+import { countWebhookAttempt } from '../ops/metrics.ts';
 import { retryAfterMs, sendWebhook, type SendOutcome } from './send.ts';
 
-/** Waits after each failed automatic attempt (PRODUCT.md); after the last, the delivery fails. */
+/** Waits after each failed automatic attempt (docs/api/product-decisions.md); after the last, the delivery fails. */
 export const DELIVERY_SCHEDULE_MS: readonly number[] = [
   5_000,
   5 * 60_000,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import { openSecret, sealSecret } from '../crypto/secret-box.ts';
 import type { Tx } from '../db/client.ts';
-import { type AuditBy, auditActor, recordAudit } from '../domain/audit.ts';
+import { type AuditBy, auditActor, recordAudit } from '../accounts/audit.ts';
 import { notFound } from '../domain/errors.ts';
 import type { WebhookEndpoint } from '../generated/prisma/client.ts';
 import { validateWebhookUrl } from './address-guard.ts';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { enqueue, type JobName } from '../../workers/jobs.ts';
-import type { AppContext } from '../app/context.ts';
+import { enqueue, type JobName } from '../jobs/catalog.ts';
+import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/client.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Prisma, WebhookDelivery } from '../generated/prisma/client.ts';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../app/context.ts';
-import type { AuditBy } from '../domain/audit.ts';
+import type { AppContext } from '../context.ts';
+import type { AuditBy } from '../accounts/audit.ts';
 import type { WebhookReplay } from '../generated/prisma/client.ts';
 import { type PublicWebhookEndpoint, reissueWebhookSecret } from './endpoints.ts';
 import { startReplay } from './replay.ts';

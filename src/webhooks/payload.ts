@@ -9,7 +9,7 @@ import type {
 } from './kit/events.ts';
 
 /**
- * Event bodies. Field names are a public contract (PRODUCT.md, "Webhook `call.analyzed`"):
+ * Event bodies. Field names are a public contract (docs/api/product-decisions.md, "Webhook `call.analyzed`"):
  * within /v1 fields may be added, never renamed or removed.
  */
 

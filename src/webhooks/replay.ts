@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/client.ts';
 import { notFound } from '../domain/errors.ts';
 import type { WebhookReplay } from '../generated/prisma/client.ts';
 import { attempt, type DeliveryOptions, record } from './deliver.ts';
 import { invalidSince, webhookDisabled } from './errors.ts';
-import { enqueue } from '../../workers/jobs.ts';
+import { enqueue } from '../jobs/catalog.ts';
 
 /** Deliveries one run of the job attempts before it hands the worker back and queues itself again. */
 const BATCH = 50;

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../src/app/context.ts';
-import { authenticateApiKey } from '../../src/domain/api-keys.ts';
-import { verifyPassword } from '../../src/domain/passwords.ts';
+import type { AppContext } from '../../src/context.ts';
+import { authenticateApiKey } from '../../src/accounts/api-keys.ts';
+import { verifyPassword } from '../../src/accounts/passwords.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { cli, repoRoot, tempDir, testApp } from './support.ts';
 

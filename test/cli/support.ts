@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AppContext } from '../../src/app/context.ts';
+import type { AppContext } from '../../src/context.ts';
 import { runCli } from '../../src/cli/run.ts';
 import type { TestDb } from '../support/db.ts';
 import { testApp as harnessApp } from '../support/harness.ts';

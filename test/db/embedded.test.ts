@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startService } from '../../src/service/start.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
 import { createLogger } from '../../src/log.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-embedded-'));

@@ -1,18 +1,18 @@
 // Bulk re-analysis (issue 10.6): the count shown first is the number of calls re-analyzed, cancel
 // stops between calls, the work queues below new calls, and another account's calls are never touched.
 import { Logger, run } from 'graphile-worker';
-import { createTemplate } from '../../src/domain/templates.ts';
+import { createTemplate } from '../../src/accounts/templates.ts';
 import {
   BULK_BATCH,
   cancelBulkReanalysis,
   countBulkReanalysis,
   runBulkReanalysisBatch,
   startBulkReanalysis,
-} from '../../src/domain/bulk-reanalysis.ts';
-import { requestReanalysis } from '../../src/domain/reanalyze.ts';
+} from '../../src/calls/bulk-reanalysis.ts';
+import { requestReanalysis } from '../../src/calls/reanalyze.ts';
 import { createAnalyzeTask } from '../../workers/analyze.ts';
 import { createBulkReanalyzeTask } from '../../workers/bulk-reanalyze.ts';
-import { JOBS } from '../../workers/jobs.ts';
+import { JOBS } from '../../src/jobs/catalog.ts';
 import { insertCall, SEGMENTS, TEMPLATE_DEFINITION } from '../graphql/fixtures.ts';
 import { describe, expect, test } from '../support/harness.ts';
 import type { TestApp } from '../support/harness.ts';

@@ -84,9 +84,9 @@ describe('error catalog', () => {
     }
   });
 
-  it("answers the intake codes with the statuses of the README's intake table", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('## Intake API'), readme.indexOf('Every response carries'));
+  it('answers the intake codes with the statuses of the intake table (docs/api/intake.md)', () => {
+    const readme = readFileSync(new URL('../../docs/api/intake.md', import.meta.url), 'utf8');
+    const table = readme.slice(0, readme.indexOf('Every response carries'));
     let rows = 0;
     for (const line of table.split('\n')) {
       const status = /\|\s*(\d{3})\b[^|]*\|\s*([^|]*)\|\s*$/.exec(line);

@@ -7,7 +7,7 @@ import {
   listReviewQueue,
   REVIEW_REASON_KEYS,
   setReviewSamplePercent,
-} from '../../src/domain/review-queue.ts';
+} from '../../src/review/review-queue.ts';
 import { insertCall } from '../graphql/fixtures.ts';
 import { describe, expect, test } from '../support/harness.ts';
 import type { TestApp } from '../support/harness.ts';

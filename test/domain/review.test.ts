@@ -12,9 +12,9 @@ import {
   openDispute,
   resolveDispute,
 } from '../../src/review/disputes.ts';
-import { requestReanalysis } from '../../src/domain/reanalyze.ts';
+import { requestReanalysis } from '../../src/calls/reanalyze.ts';
 import { overrideCriterion } from '../../src/review/override.ts';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import type { TestApp } from '../support/harness.ts';
 import { describe, expect, test } from '../support/harness.ts';
 

@@ -2,14 +2,14 @@
 // account's default for its language, else the any-language default — flagged when the template
 // is in another language than the call.
 import { enCustomerSupport, esAtencionCliente } from '../../src/analysis/examples/index.ts';
-import { createCampaign } from '../../src/domain/campaigns.ts';
+import { createCampaign } from '../../src/accounts/campaigns.ts';
 import {
   createTemplate,
   deleteTemplate,
   getApplicableTemplate,
   setDefaultTemplate,
   setLanguageDefaultTemplate,
-} from '../../src/domain/templates.ts';
+} from '../../src/accounts/templates.ts';
 import { describe, expect, test } from '../support/harness.ts';
 
 describe('template routing', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enCustomerSupport, esAtencionCliente } from '../../src/analysis/examples/index.ts';
-import { createCampaign } from '../../src/domain/campaigns.ts';
+import { createCampaign } from '../../src/accounts/campaigns.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import {
   createTemplate,
@@ -10,7 +10,7 @@ import {
   listTemplates,
   setDefaultTemplate,
   updateTemplate,
-} from '../../src/domain/templates.ts';
+} from '../../src/accounts/templates.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 
 let t: TestDb;

@@ -1,8 +1,8 @@
 // What one call's recognition listens for: the account's words, the phrases of the template that
 // will score it, campaign and agent names — and never forbidden phrases.
-import { createCampaign } from '../../src/domain/campaigns.ts';
-import { createTemplate } from '../../src/domain/templates.ts';
-import { callVocabulary, setVocabulary } from '../../src/domain/vocabulary.ts';
+import { createCampaign } from '../../src/accounts/campaigns.ts';
+import { createTemplate } from '../../src/accounts/templates.ts';
+import { callVocabulary, setVocabulary } from '../../src/accounts/vocabulary.ts';
 import { describe, expect, test } from '../support/harness.ts';
 
 const definition = (greeting: string) => ({

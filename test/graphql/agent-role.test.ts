@@ -1,7 +1,7 @@
 // Role rules of review and disputes (issue 10.3–10.4) through the real service: an agent user sees
 // only their own agent's calls — in GraphQL, the recording download and the CSV export — and
 // cannot review; analysts override and answer disputes; admins make agent users.
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { postCall } from '../support/intake.ts';
 import { wavBytes } from '../http/support.ts';
 import { describe, expect, test } from '../support/harness.ts';

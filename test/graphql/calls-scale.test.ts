@@ -2,7 +2,7 @@
 // triggers, capped counts, prefix search with snippets.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_CAP } from '../../src/domain/calls-query.ts';
+import { COUNT_CAP } from '../../src/calls/calls-query.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
 import { seedAccount, startGraphql, type Harness } from './support.ts';

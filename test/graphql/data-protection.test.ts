@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createAgent } from '../../src/domain/agents.ts';
-import { createApiKey } from '../../src/domain/api-keys.ts';
-import { runBulkDeletion, filterFromDetail } from '../../src/domain/call-deletion.ts';
-import { applyRetention } from '../../src/domain/retention.ts';
+import { createAgent } from '../../src/accounts/agents.ts';
+import { createApiKey } from '../../src/accounts/api-keys.ts';
+import { runBulkDeletion, filterFromDetail } from '../../src/calls/call-deletion.ts';
+import { applyRetention } from '../../src/calls/retention.ts';
 import { insertQueuedCall } from '../../src/intake/intake-sql.ts';
 import { createHousekeepingTask } from '../../workers/housekeeping.ts';
 import { describe, expect, test } from '../support/harness.ts';

@@ -3,7 +3,7 @@
 // changes the answer in one (or straight in SQL) reaches the other at once through LISTEN/NOTIFY,
 // each account keeps its own answer, and roles are still checked on every request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FilterOptionsCache } from '../../src/domain/filter-options-cache.ts';
+import { FilterOptionsCache } from '../../src/calls/filter-options-cache.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
 import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';

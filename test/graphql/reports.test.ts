@@ -4,7 +4,7 @@
 // report counts openings and answers on their own days.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NONE_ID } from '../../src/domain/reports.ts';
+import { NONE_ID } from '../../src/reports/reports.ts';
 import { openDispute, resolveDispute } from '../../src/review/disputes.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startTestService } from '../support/service.ts';

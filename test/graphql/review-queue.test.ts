@@ -1,6 +1,6 @@
 // Review queue and bulk re-analysis over GraphQL (issue 10.6–7), as the web app uses them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBulkReanalysisBatch } from '../../src/domain/bulk-reanalysis.ts';
+import { runBulkReanalysisBatch } from '../../src/calls/bulk-reanalysis.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
 import { seedAccount, startGraphql, type Harness } from './support.ts';

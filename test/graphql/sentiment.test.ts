@@ -2,8 +2,8 @@
 // angry and ends thankful is analyzed, and the app reads a rising trend, a label per transcript line
 // and the "ends no worse than they started" criterion passed; the reports count the customer as ending better.
 import type { JobHelpers } from 'graphile-worker';
-import { hashPassword } from '../../src/domain/passwords.ts';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { createAnalyzeTask } from '../../workers/analyze.ts';
 import { describe, expect, test } from '../support/harness.ts';
 import { Browser, PASSWORD } from './support.ts';

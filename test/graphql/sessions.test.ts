@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/session.ts';
 import { LOGIN_MAX_FAILURES } from '../../src/auth/sign-in.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
 

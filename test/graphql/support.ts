@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
-import type { AppContext } from '../../src/app/context.ts';
+import type { AppContext } from '../../src/context.ts';
 import type { Db } from '../../src/db/client.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
 import { graphqlRoutes } from '../../src/graphql/routes.ts';
 import { createHttpServer } from '../../src/http/server.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../schema/index.ts';
-import { roleAtLeast } from '../../src/domain/users.ts';
+import { roleAtLeast } from '../../src/accounts/users.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { seedData } from './fixtures.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
 
 let t: TestDb;

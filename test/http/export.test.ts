@@ -1,6 +1,6 @@
 // GET /api/calls/export.csv: the analyzed view as CSV, same filters as the app, formula-safe, streamed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/domain/accounts.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
 import { exportCallRows } from '../../src/export/calls-csv.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startTestService, type TestService } from '../support/service.ts';

@@ -1,9 +1,9 @@
 // The pure pieces behind the app routes: Range parsing, Content-Disposition, formula neutralising.
 import { describe, expect, it } from 'vitest';
 import { safeText } from '../../src/export/csv-safe.ts';
-import { contentDisposition } from '../../src/http/app-routes/content-disposition.ts';
-import { parseRange } from '../../src/http/app-routes/range.ts';
-import { uploadLimits, UPLOAD_REQUEST_CAP } from '../../src/upload/manual-upload.ts';
+import { contentDisposition } from '../../src/http/content-disposition.ts';
+import { parseRange } from '../../src/http/range.ts';
+import { uploadLimits, UPLOAD_REQUEST_CAP } from '../../src/intake/manual-upload.ts';
 
 describe('parseRange', () => {
   it.each([

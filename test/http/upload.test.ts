@@ -1,6 +1,6 @@
 // POST /api/uploads: the app's manual upload, several files, one result per file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../src/domain/campaigns.ts';
+import { createCampaign } from '../../src/accounts/campaigns.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 import { signedIn, wavBytes, type Signed } from './support.ts';

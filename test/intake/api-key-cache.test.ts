@@ -1,7 +1,7 @@
 // API keys are cached in each api process and a revocation reaches every process at once
 // (LISTEN/NOTIFY), so a revoked key stops working everywhere without waiting for a timeout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../src/domain/api-keys.ts';
+import { revokeApiKey } from '../../src/accounts/api-keys.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';

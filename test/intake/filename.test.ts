@@ -1,4 +1,4 @@
-// PRODUCT.md "File-name rules": the examples the product decision names, and each rule.
+// docs/api/product-decisions.md "File-name rules": the examples the product decision names, and each rule.
 import { describe, expect, it } from 'vitest';
 import { parseFileName } from '../../src/intake/filename.ts';
 

@@ -1,6 +1,6 @@
 // §7/§8 limits and malformed bodies: the documented error (or a clean close) and nothing left behind.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INTAKE_MAX_BYTES } from '../../src/http/intake-routes.ts';
+import { INTAKE_MAX_BYTES } from '../../src/intake/routes.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { multipart, rawRequest, writeBytes } from '../support/raw-http.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';

@@ -1,8 +1,8 @@
-// One test per rule of the intake document (§2, §4, §5, §7) and PRODUCT.md's intake decisions.
+// One test per rule of the intake document (§2, §4, §5, §7) and docs/api/product-decisions.md's intake decisions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent } from '../../src/domain/agents.ts';
-import { createCampaign, setCampaignArchived } from '../../src/domain/campaigns.ts';
-import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.ts';
+import { createAgent } from '../../src/accounts/agents.ts';
+import { createCampaign, setCampaignArchived } from '../../src/accounts/campaigns.ts';
+import { createApiKey, revokeApiKey } from '../../src/accounts/api-keys.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';

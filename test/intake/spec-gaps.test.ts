@@ -1,11 +1,11 @@
-// Rules of the intake document (../shared/spec/000_39f1f6aeb7837f7f.txt) that no other test
+// Rules of the intake document (docs/api/intake-document.txt) that no other test
 // asserted, found by the spec audit of lane-audit. Each test names the section it checks.
 import net from 'node:net';
 import type { JobHelpers } from 'graphile-worker';
-import { createAgent } from '../../src/domain/agents.ts';
-import { createCampaign, setCampaignArchived } from '../../src/domain/campaigns.ts';
+import { createAgent } from '../../src/accounts/agents.ts';
+import { createCampaign, setCampaignArchived } from '../../src/accounts/campaigns.ts';
 import { LANGUAGES } from '../../src/domain/languages.ts';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { transition } from '../../src/lifecycle/transition.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { createAnalyzeTask } from '../../workers/analyze.ts';

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_UPDATED_CHANNEL } from '../../src/lifecycle/updates.ts';
 import { transition } from '../../src/lifecycle/transition.ts';
-import { enqueue } from '../../workers/jobs.ts';
+import { enqueue } from '../../src/jobs/catalog.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';

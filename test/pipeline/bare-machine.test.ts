@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { locate, resolveDecoder } from '../../src/audio/binaries.ts';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { AUDIO_FORMATS, convert, makeStereoCall, speak, synth } from '../fixtures/audio.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { makeStereoCall } from '../fixtures/audio.ts';
 import type { TestDb } from '../support/db.ts';

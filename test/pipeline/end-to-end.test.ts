@@ -2,8 +2,8 @@
 // real analysis, and a signed `call.analyzed` received by a real HTTP server on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { createCampaign } from '../../src/domain/campaigns.ts';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { createCampaign } from '../../src/accounts/campaigns.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { convert, makeStereoCall, type Turn } from '../fixtures/audio.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';

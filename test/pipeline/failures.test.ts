@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { probeAudio } from '../../src/audio/decode.ts';
 import { createWebhookEndpoint, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { makeStereoCall, synth } from '../fixtures/audio.ts';

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { makeStereoCall, type Turn } from '../fixtures/audio.ts';
 import { expect, testWithService } from '../support/harness.ts';

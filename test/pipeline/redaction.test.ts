@@ -3,11 +3,11 @@
 // number must appear nowhere: not in the database, search, CSV, webhook, nor the stored audio
 // (checked by transcribing the stored copy again), and the stored audio beeps where it was said.
 import { Webhook } from 'standardwebhooks';
-import { setRedaction } from '../../src/domain/redaction.ts';
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { setRedaction } from '../../src/accounts/redaction.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { detectPii, PII_KINDS } from '../../src/redaction/detect.ts';
 import { digitRuns, numberWords } from '../../src/redaction/numbers.ts';
-import { countCalls } from '../../src/domain/calls-query.ts';
+import { countCalls } from '../../src/calls/calls-query.ts';
 import { exportCallRows } from '../../src/export/calls-csv.ts';
 import { createEngines, transcribeFile } from '../../src/transcription/index.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';

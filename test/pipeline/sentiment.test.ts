@@ -1,7 +1,7 @@
 // Issue 14, sentiment end to end: real speech (espeak-ng), real intake, real Moonshine. A customer
 // who complains at the start and thanks the agent at the end comes out negative then positive, with
 // a rising trend, in English and in Spanish; the webhook carries it and the trend criterion passes.
-import { createTemplate, setDefaultTemplate } from '../../src/domain/templates.ts';
+import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { makeStereoCall, type Turn } from '../fixtures/audio.ts';
 import { expect, testWithService } from '../support/harness.ts';

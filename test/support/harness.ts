@@ -4,7 +4,7 @@
 // to change when the app's wiring changes.
 import { rmSync } from 'node:fs';
 import { test as base } from 'vitest';
-import type { AppContext } from '../../src/app/context.ts';
+import type { AppContext } from '../../src/context.ts';
 import { createLogger } from '../../src/log.ts';
 import { createStorage } from '../../src/storage/index.ts';
 import { createTestDb, type TestDb } from './db.ts';

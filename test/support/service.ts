@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startService, type Service } from '../../src/service/start.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
-import { createAgent } from '../../src/domain/agents.ts';
-import { createApiKey } from '../../src/domain/api-keys.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { createAgent } from '../../src/accounts/agents.ts';
+import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { createLogger } from '../../src/log.ts';
 import type { TestDb } from './db.ts';
 

@@ -2,7 +2,7 @@
 // pieces drawn from one or two Gaussian "voices", with a seeded generator so every run is the same.
 import { describe, expect, it } from 'vitest';
 import { DIMS, changePoints, clusterTwo, statsOf } from '../../src/audio/diarize.ts';
-import { assignAgentByPhrases } from '../../src/domain/mono-speakers.ts';
+import { assignAgentByPhrases } from '../../src/accounts/mono-speakers.ts';
 import type { Segment } from '../../src/call-columns.ts';
 
 function prng(seed: number): () => number {

@@ -1,5 +1,5 @@
 // Issue 18: a call whose agent says the template's greeting in a noisy room is measured as noisy. (Being
-// scored as greeted is not reached yet with the real model at 7–10 dB: see README "Noise suppression".) The greeting is spoken by espeak-ng, pink noise is mixed in at 7 dB SNR (the street-side mobile
+// scored as greeted is not reached yet with the real model at 7–10 dB: see docs/benchmarks/asr.md.) The greeting is spoken by espeak-ng, pink noise is mixed in at 7 dB SNR (the street-side mobile
 // caller's 5–10 dB), and the file goes through the real recogniser with the vocabulary a worker would give
 // it (the template's phrases), then through the analysis with the example English template.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { enCustomerSupport } from '../../src/analysis/index.ts';
 import { decodeAudio } from '../../src/audio/decode.ts';
 import { audioQuality } from '../../src/audio/snr.ts';
 import { encodeWav } from '../../src/audio/wav.ts';
-import { templatePhrases } from '../../src/domain/vocabulary.ts';
+import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 import { speak } from '../fixtures/audio.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startTestService, type TestService } from '../support/service.ts';

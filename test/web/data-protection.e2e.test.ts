@@ -3,9 +3,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
-import { createAgent } from '../../src/domain/agents.ts';
-import { createApiKey } from '../../src/domain/api-keys.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { createAgent } from '../../src/accounts/agents.ts';
+import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/domain/accounts.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { convert, makeStereoCall, type Turn } from '../fixtures/audio.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { insertCall, seedData } from '../graphql/fixtures.ts';
 import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';

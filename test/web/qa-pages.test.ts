@@ -4,8 +4,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
-import { setReviewSamplePercent } from '../../src/domain/review-queue.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { setReviewSamplePercent } from '../../src/review/review-queue.ts';
 import { insertCall, TEMPLATE_DEFINITION } from '../graphql/fixtures.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';

@@ -3,8 +3,8 @@
 // overridden), and the dashboard's average score and disputes move with each step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { insertCall } from '../graphql/fixtures.ts';
 import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';

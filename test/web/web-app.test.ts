@@ -5,7 +5,7 @@ import path from 'node:path';
 import { get as httpGet } from 'node:http';
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../src/app/context.ts';
+import type { AppContext } from '../../src/context.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { pickEncoding, webAppFallback } from '../../src/http/web-app.ts';

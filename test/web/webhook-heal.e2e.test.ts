@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { sealSecret } from '../../src/crypto/secret-box.ts';
-import { createAccount } from '../../src/domain/accounts.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { runReplay } from '../../src/webhooks/replay.ts';

@@ -67,7 +67,7 @@ describe('enqueueCallAnalyzed', () => {
     expect(await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, call.id, 1, app.config.publicUrl))).toBeNull();
   });
 
-  it('stores the call.analyzed body of PRODUCT.md', async () => {
+  it('stores the call.analyzed body of docs/api/product-decisions.md', async () => {
     const app = makeApp(t);
     const { account, agent, campaign, template, call } = await seedAnalyzedCall(app);
     await setWebhookEndpoint(app, account.id, 'http://127.0.0.1:9/hooks');

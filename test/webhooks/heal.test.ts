@@ -7,7 +7,7 @@ import { setupServer } from 'msw/node';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sealSecret } from '../../src/crypto/secret-box.ts';
-import { hashPassword } from '../../src/domain/passwords.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { createWebhookEndpoint, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { runReplay } from '../../src/webhooks/replay.ts';

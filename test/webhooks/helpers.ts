@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../src/app/context.ts';
+import type { AppContext } from '../../src/context.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { enqueueCallAnalyzed } from '../../src/webhooks/enqueue.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';

@@ -167,12 +167,12 @@ describe('every payload the sender builds', () => {
   });
 });
 
-describe('README, "Testing your receiver"', () => {
+describe('docs/api/webhooks.md, "Testing your receiver"', () => {
   it('shows exactly the msw example that readme-example.test.ts runs', () => {
     const root = path.resolve(import.meta.dirname, '../..');
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const readme = readFileSync(path.join(root, 'docs/api/webhooks.md'), 'utf8');
     const example = readFileSync(path.join(import.meta.dirname, 'readme-example.test.ts'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Testing your receiver'));
+    const section = readme.slice(readme.indexOf('## Testing your receiver'));
     expect(section).toContain(`\`\`\`ts\n${example}\`\`\``);
   });
 });

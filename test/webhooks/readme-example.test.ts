@@ -1,4 +1,4 @@
-// receiver.test.ts: an integrator's test of their Escucha webhook receiver (README, "Testing your receiver").
+// receiver.test.ts: an integrator's test of their Escucha webhook receiver (docs/api/webhooks.md, "Testing your receiver").
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { Webhook } from 'standardwebhooks';

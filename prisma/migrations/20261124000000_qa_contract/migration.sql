@@ -9,7 +9,7 @@ ALTER TABLE calls
   ADD COLUMN needs_review boolean NOT NULL DEFAULT false;
 
 -- Who did what and when, per account. Written inside the transaction of the change it records
--- (src/domain/audit.ts); never updated. actor_user_id is null for the system (retention, API).
+-- (src/accounts/audit.ts); never updated. actor_user_id is null for the system (retention, API).
 CREATE TABLE audit_log (
   id bigserial NOT NULL PRIMARY KEY,
   account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE ON UPDATE CASCADE,

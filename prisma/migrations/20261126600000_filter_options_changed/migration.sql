@@ -1,5 +1,5 @@
 -- The calls list's filter options (callFilterOptions) are kept in memory per account by every api
--- process (src/domain/filter-options-cache.ts). Whatever could change the answer tells them at
+-- process (src/calls/filter-options-cache.ts). Whatever could change the answer tells them at
 -- once, by account id: a facet value coming into use or going out of use (a counter row appearing,
 -- disappearing, or crossing zero: the counts themselves change with every call and are not part of
 -- the answer), and any change to the account's agents, campaigns or templates (names, labels,

@@ -12,7 +12,7 @@ import { graphql } from '../lib/graphql.ts';
 /*
  * The dashboard (issue 10.5): score and coverage over time, per agent, campaign and criterion,
  * score distribution, topics over time, the customers' sentiment (issue 14) and agents' disputes, each from one GraphQL report query
- * (read from daily rollups, see src/domain/reports.ts; disputes from their table) with the same filter, and each table downloadable as CSV
+ * (read from daily rollups, see src/reports/reports.ts; disputes from their table) with the same filter, and each table downloadable as CSV
  * from /api/reports/<table>.csv with that filter. bench:reports sends these documents as they are.
  */
 

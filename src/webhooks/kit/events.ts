@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The one definition of every webhook event body (PRODUCT.md, "Webhook `call.analyzed`"). The
+ * The one definition of every webhook event body (docs/api/product-decisions.md, "Webhook `call.analyzed`"). The
  * TypeScript types, the JSON Schema served at /v1/webhooks/schema.json and the sender's own check
  * of every payload all come from here. Field names are a public contract: within /v1 fields may be
  * added, never renamed or removed, so objects are loose (receivers must ignore unknown fields).

@@ -1,0 +1,81 @@
+import type { Db } from '../db/client.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import { DomainError, notFound } from '../domain/errors.ts';
+import { LANGUAGES, parseLanguage } from '../domain/languages.ts';
+import { normalizeName } from '../domain/text.ts';
+
+export interface CampaignInput {
+  name: string;
+  language?: string | null;
+  templateId?: string | null;
+}
+
+async function clean(db: Db, accountId: string, input: CampaignInput) {
+  const name = input.name.trim();
+  if (!name) throw new DomainError('invalid_name', 'A campaign needs a name.');
+  // Same reading as intake: "es", "ES" and "es-MX" all mean Spanish.
+  const sent = input.language?.trim() || null;
+  const language = sent ? parseLanguage(sent) : null;
+  if (sent && !language) {
+    throw new DomainError(
+      'invalid_language',
+      `"${sent}" is not a supported language code (${[...LANGUAGES].join(' ')}).`,
+    );
+  }
+  const templateId = input.templateId || null;
+  if (templateId) {
+    const t = await db.template.findFirst({
+      where: { id: templateId, accountId, deletedAt: null },
+      select: { id: true },
+    });
+    if (!t) throw notFound('Template');
+  }
+  return { name, nameNormalized: normalizeName(name), language, templateId };
+}
+
+function nameConflict(error: unknown, name: string): never {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+    throw new DomainError(
+      'name_taken',
+      `A campaign named "${name}" already exists (names are compared ignoring case and accents).`,
+    );
+  }
+  throw error;
+}
+
+export async function createCampaign(db: Db, accountId: string, input: CampaignInput) {
+  const data = await clean(db, accountId, input);
+  try {
+    return await db.campaign.create({ data: { accountId, ...data } });
+  } catch (error) {
+    nameConflict(error, data.name);
+  }
+}
+
+export async function updateCampaign(db: Db, accountId: string, id: string, input: Partial<CampaignInput>) {
+  const existing = await db.campaign.findFirst({ where: { id, accountId } });
+  if (!existing) throw notFound('Campaign');
+  const data = await clean(db, accountId, {
+    name: input.name ?? existing.name,
+    language: input.language === undefined ? existing.language : input.language,
+    templateId: input.templateId === undefined ? existing.templateId : input.templateId,
+  });
+  try {
+    return await db.campaign.update({ where: { id }, data });
+  } catch (error) {
+    nameConflict(error, data.name);
+  }
+}
+
+export async function setCampaignArchived(db: Db, accountId: string, id: string, archived: boolean) {
+  const existing = await db.campaign.findFirst({ where: { id, accountId } });
+  if (!existing) throw notFound('Campaign');
+  return db.campaign.update({
+    where: { id },
+    data: { archivedAt: archived ? (existing.archivedAt ?? new Date()) : null },
+  });
+}
+
+export async function findCampaignByName(db: Db, accountId: string, name: string) {
+  return db.campaign.findFirst({ where: { accountId, nameNormalized: normalizeName(name) } });
+}

@@ -1,0 +1,115 @@
+import { ChangeFeed } from '../db/change-feed.ts';
+import type { Logger } from '../log.ts';
+import type { UserRole } from '../generated/prisma/client.ts';
+
+// The session types live here, not in src/auth, so that AppContext (src/app) can name the cache
+// without src/app and src/auth importing each other.
+export interface SessionUser {
+  id: string;
+  accountId: string;
+  email: string;
+  name: string;
+  role: UserRole;
+  /** Role `agent`: the agent whose calls this user sees (src/auth/call-scope.ts). */
+  agentId: string | null;
+}
+
+export interface AuthSession {
+  id: string;
+  csrfToken: string;
+  expiresAt: Date;
+  user: SessionUser;
+}
+
+/** The channel the migration's `notify_session_changed` trigger sends `s:<token hash>` or `u:<user id>` on. */
+export const SESSION_CHANGED_CHANNEL = 'session_changed';
+
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  session: AuthSession;
+  /** When the sessions row was last slid (ms): past the slide step the database is asked again, and slides it. */
+  lastSeenAt: number;
+}
+
+/** What resolveSession answers, with the row's last_seen_at so a cached copy knows when to slide. */
+export interface ResolvedSession {
+  session: AuthSession;
+  renewed: boolean;
+  lastSeenAt: Date;
+}
+
+/**
+ * Live sessions by token hash, kept in memory by each api process so a request does not read its
+ * session from the database every time. A session ends or changes (signing out, expiry slid, a
+ * password change) or its user does (removed, role or agent changed) only through a row change
+ * the database announces at once (LISTEN/NOTIFY, see the migration session_changed); a mutation
+ * made through this process also drops its account's sessions here before and after it runs, so
+ * its own next request cannot race that notification. While the feed is not listening nothing is
+ * served from memory. Expiry is checked on every hit, and past the slide step the database is
+ * asked again (and the expiry slid), as without the cache.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly feed: ChangeFeed;
+  private forgotten = 0;
+
+  constructor(
+    connectionString: string,
+    log: Logger,
+    private readonly slideStepMs: number,
+  ) {
+    this.feed = new ChangeFeed(connectionString, SESSION_CHANGED_CHANNEL, log, {
+      onChange: (payload) => this.drop(payload),
+      onReset: () => this.entries.clear(),
+    });
+  }
+
+  listening(): Promise<void> {
+    return this.feed.listening();
+  }
+
+  close(): Promise<void> {
+    return this.feed.close();
+  }
+
+  /** Drops every session of an account held here (see the class comment). */
+  forgetAccount(accountId: string): void {
+    this.forgotten++;
+    for (const [hash, e] of this.entries) if (e.session.user.accountId === accountId) this.entries.delete(hash);
+  }
+
+  /** The session of a token hash, from memory when it may be, else from `load` (and remembered). */
+  async resolve(
+    tokenHash: string,
+    load: () => Promise<ResolvedSession | null>,
+    now = Date.now(),
+  ): Promise<{ session: AuthSession; renewed: boolean } | null> {
+    this.feed.start();
+    const live = this.feed.live;
+    const hit = live ? this.entries.get(tokenHash) : undefined;
+    if (hit && hit.session.expiresAt.getTime() > now && now - hit.lastSeenAt <= this.slideStepMs) {
+      return { session: hit.session, renewed: false };
+    }
+    const changesBefore = this.feed.changes;
+    const forgottenBefore = this.forgotten;
+    const found = await load();
+    // Only what was read while listening, with no change heard in between, is remembered; an
+    // unknown token is never remembered (a session made on another process works at once).
+    if (found && live && this.feed.live && this.feed.changes === changesBefore && this.forgotten === forgottenBefore) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(tokenHash, { session: found.session, lastSeenAt: found.lastSeenAt.getTime() });
+    } else if (!found) {
+      this.entries.delete(tokenHash);
+    }
+    return found && { session: found.session, renewed: found.renewed };
+  }
+
+  private drop(payload: string): void {
+    if (payload.startsWith('s:')) this.entries.delete(payload.slice(2));
+    else if (payload.startsWith('u:')) {
+      const userId = payload.slice(2);
+      for (const [hash, e] of this.entries) if (e.session.user.id === userId) this.entries.delete(hash);
+    } else this.entries.clear();
+  }
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import type { AppContext } from '../context.ts';
+import { type AuditFilter, auditEntries, parseAuditActions } from '../accounts/audit-query.ts';
+import { DomainError } from '../domain/errors.ts';
+import { safeText } from './csv-safe.ts';
+import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
+import type { RequestContext, Route } from '../http/server.ts';
+import { requireSession } from '../auth/require-session.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
+import { isClientGone } from '../http/streams.ts';
+
+export const AUDIT_CSV_COLUMNS = ['at', 'actor_email', 'actor_name', 'action', 'target_type', 'target_id', 'detail'];
+
+function filterFromQuery(q: URLSearchParams): AuditFilter {
+  const date = (name: string) => {
+    const v = q.get(name);
+    if (!v) return null;
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime()))
+      throw new DomainError('invalid_input', `${name} is not a date (ISO 8601).`, { field: name });
+    return d;
+  };
+  const actions = q.getAll('action').flatMap((v) => v.split(',').filter(Boolean));
+  return { actions: parseAuditActions(actions), from: date('from'), to: date('to') };
+}
+
+/**
+ * GET /api/audit-log.csv?action=…&from=…&to=… — the account's audit log as CSV, owners only, newest
+ * first, streamed in keyset batches like the calls export. Every text cell goes through the
+ * export's formula guard (emails, names and details come from users).
+ */
+export function auditExportRoute(app: AppContext): Route {
+  async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
+    const session = await requireSession(app, req, res, 'owner');
+    if (!session) return;
+    let filter: AuditFilter;
+    try {
+      filter = filterFromQuery(rc.url.searchParams);
+    } catch (error) {
+      if (error instanceof DomainError) return sendDomainError(res, error);
+      throw error;
+    }
+    res.writeHead(200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': contentDisposition(
+        'attachment',
+        `escucha-audit-log-${new Date().toISOString().slice(0, 10)}.csv`,
+      ),
+      'Cache-Control': 'no-store',
+      ...FILE_RESPONSE_HEADERS,
+    });
+    if (req.method === 'HEAD') return void res.end();
+    const rows = Readable.from(
+      (async function* () {
+        for await (const e of auditEntries(app.db, session.user.accountId, filter)) {
+          yield [
+            e.createdAt.toISOString(),
+            safeText(e.actor?.email ?? null),
+            safeText(e.actor?.name ?? (e.actorUserId ? null : 'system')),
+            e.action,
+            e.targetType,
+            safeText(e.targetId),
+            safeText(JSON.stringify(e.detail)),
+          ];
+        }
+      })(),
+    );
+    const csv = stringify({
+      header: true,
+      columns: AUDIT_CSV_COLUMNS,
+      bom: true,
+      record_delimiter: 'windows',
+      quoted_match: /[\r\n]/,
+    });
+    try {
+      await pipeline(rows, csv, res);
+    } catch (error) {
+      if (isClientGone(error, res)) return;
+      app.log.error({ err: error }, 'audit export failed mid-stream');
+      res.destroy();
+    }
+  }
+
+  return { method: 'GET', path: /^\/api\/audit-log\.csv$/, handler };
+}

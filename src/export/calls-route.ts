@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import type { AppContext } from '../context.ts';
+import { scopeFilter } from '../auth/call-scope.ts';
+import { DomainError } from '../domain/errors.ts';
+import { CSV_COLUMNS, exportCallRows, exportFileName } from './calls-csv.ts';
+import { CSV_FORMAT } from './csv-safe.ts';
+import { filterFromQuery } from './filter-params.ts';
+import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
+import type { RequestContext, Route } from '../http/server.ts';
+import { requireSession } from '../auth/require-session.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
+import { isClientGone } from '../http/streams.ts';
+
+/**
+ * GET /api/calls/export.csv?<CallFilter fields> — the analyzed view as CSV, for any role.
+ * Streamed: the database is read a batch at a time only as fast as the client takes the bytes
+ * (pipeline propagates back-pressure from the socket through csv-stringify to the row source),
+ * so memory stays flat whatever the number of calls; a client that hangs up stops the queries.
+ */
+export function exportRoute(app: AppContext): Route {
+  async function handler(req: IncomingMessage, res: ServerResponse, rc: RequestContext) {
+    const session = await requireSession(app, req, res, 'signedIn');
+    if (!session) return;
+    const { accountId } = session.user;
+    let filter: ReturnType<typeof filterFromQuery>;
+    try {
+      // An agent user exports only their own agent's calls.
+      filter = scopeFilter(filterFromQuery(rc.url.searchParams), session.user);
+    } catch (error) {
+      if (error instanceof DomainError) return sendDomainError(res, error);
+      throw error;
+    }
+    const account = await app.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { timeZone: true } });
+
+    res.writeHead(200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': contentDisposition('attachment', exportFileName(new Date(), account.timeZone)),
+      'Cache-Control': 'no-store',
+      ...FILE_RESPONSE_HEADERS,
+    });
+    if (req.method === 'HEAD') return void res.end();
+
+    const rows = Readable.from(exportCallRows(app.db, accountId, filter, { publicUrl: app.config.publicUrl }));
+    const csv = stringify({ header: true, columns: [...CSV_COLUMNS], ...CSV_FORMAT });
+    try {
+      await pipeline(rows, csv, res);
+    } catch (error) {
+      if (isClientGone(error, res)) return;
+      // Headers are gone: the truncated body is all we can signal, so cut the connection rather
+      // than let the client believe a short file is complete.
+      app.log.error({ err: error }, 'export failed mid-stream');
+      res.destroy();
+    }
+  }
+
+  return { method: 'GET', path: /^\/api\/calls\/export\.csv$/, handler };
+}
