@@ -68,7 +68,7 @@ describe('§4 File type rule and PRODUCT magic-byte sniffing', () => {
 
   it('an Ogg container whose first stream file-type does not name (a Skeleton track before the Vorbis audio) is accepted whatever its name', async () => {
     // Ogg files from several tools start with a Skeleton stream ("fishead"); file-type then only
-    // says application/ogg. PRODUCT.md: an Ogg container is accepted whatever its name.
+    // says application/ogg. docs/api/product-decisions.md: an Ogg container is accepted whatever its name.
     const vorbis = readFileSync(await convert(speech, 'ogg'));
     const file = path.join(os.tmpdir(), 'escucha-fixture-skeleton.ogg');
     writeFileSync(file, Buffer.concat([skeletonPage(), vorbis]));
