@@ -133,7 +133,14 @@ builder.objectType(LimitError, {
   description: 'A plan limit is reached: `seat_limit`, `no_minutes`, `webhook_endpoint_limit` (10 endpoints).',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    limit: t.int({ nullable: true, resolve: (e) => (typeof e.details?.seats === 'number' ? e.details.seats : null) }),
+    // The limit reached: `details.limit` (webhook endpoints), or the plan's seats for seat_limit.
+    limit: t.int({
+      nullable: true,
+      resolve: (e) => {
+        const limit = e.details?.limit ?? e.details?.seats;
+        return typeof limit === 'number' ? limit : null;
+      },
+    }),
   }),
 });
 builder.objectType(ForbiddenError, {

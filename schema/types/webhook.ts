@@ -7,10 +7,12 @@ import {
   removeWebhookEndpoint,
   revealWebhookSecret,
   rotateWebhookSecret,
+  secretsReadable,
   setWebhookEndpoint,
   updateWebhookEndpoint,
 } from '../../src/webhooks/endpoints.ts';
 import { sendTestEvent } from '../../src/webhooks/enqueue.ts';
+import { healWebhookEndpoint } from '../../src/webhooks/heal.ts';
 import { startReplay } from '../../src/webhooks/replay.ts';
 import { accountIdOf, byUser, directErrors, parseUuid, uuidOrNull, wrappedErrors } from './common.ts';
 
@@ -84,6 +86,12 @@ builder.prismaObject('WebhookEndpoint', {
       select: { previousSecretExpiresAt: true },
       resolve: (e) =>
         e.previousSecretExpiresAt && e.previousSecretExpiresAt > new Date() ? e.previousSecretExpiresAt : null,
+    }),
+    secretReadable: t.boolean({
+      description:
+        'False when this service cannot open the signing secret (it was sealed under another APP_SECRET): every delivery fails until `reissueWebhookSecret`.',
+      select: { accountId: true, secretEncrypted: true, previousSecretEncrypted: true, previousSecretExpiresAt: true },
+      resolve: (e, _a, ctx) => secretsReadable(ctx.app, e),
     }),
     replays: t.relation('replays', {
       description: 'The latest bulk replays, newest first.',
@@ -340,6 +348,23 @@ builder.mutationFields((t) => {
           ctx.app,
           accountIdOf(ctx),
           endpointIdArg(args.id),
+          byUser(ctx),
+        );
+        return { endpointId: endpoint.id, secret };
+      },
+    }),
+    reissueWebhookSecret: t.field({
+      type: EndpointWithSecret,
+      authScopes: { admin: true },
+      errors: directErrors,
+      description:
+        'For an endpoint whose secret cannot be opened (`secretReadable: false`): a new signing secret now, with no overlap (the old one cannot sign). The endpoint, its history and its pending deliveries stay (signed with the new secret from their next attempt), and the deliveries that failed meanwhile are replayed (see `replays`).',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (_r, args, ctx) => {
+        const { endpoint, secret } = await healWebhookEndpoint(
+          ctx.app,
+          accountIdOf(ctx),
+          parseUuid(args.id, 'Webhook endpoint'),
           byUser(ctx),
         );
         return { endpointId: endpoint.id, secret };

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'invitation.revoked',
   'webhook.url_changed',
   'webhook.secret_rotated',
+  'webhook.secret_reissued',
   'criterion.overridden',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

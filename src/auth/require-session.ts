@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { checkCsrf, CSRF_HEADER, getSession, type AuthSession } from './session.ts';
 import { hasScope } from './scopes.ts';
 import { logContext } from '../log.ts';
-import { sendError, sendErrorAndClose } from '../http/respond.ts';
+import { sendError, sendEarlyError } from '../http/respond.ts';
 import { ROUTE_ACCESS, type RouteAccessName } from '../http/access.ts';
 
 /**
@@ -23,7 +23,7 @@ export async function requireSession(
   const session = await getSession(app, req, res);
   if (!session) {
     const message = 'Sign in to the app first (no valid session cookie).';
-    if (opts.close) sendErrorAndClose(req, res, 'unauthorized', message);
+    if (opts.close) sendEarlyError(req, res, 'unauthorized', message);
     else sendError(res, 'unauthorized', message);
     return null;
   }
@@ -31,7 +31,7 @@ export async function requireSession(
   if (store) store.accountId = session.user.accountId;
   if (!hasScope(session.user.role, scope)) {
     const message = `Your role (${session.user.role}) does not allow this.`;
-    if (opts.close) sendErrorAndClose(req, res, 'forbidden', message);
+    if (opts.close) sendEarlyError(req, res, 'forbidden', message);
     else sendError(res, 'forbidden', message);
     return null;
   }
@@ -50,11 +50,11 @@ export function requireWrite(
 ): boolean {
   const { scope } = ROUTE_ACCESS[route];
   if (!checkCsrf(session, req)) {
-    sendErrorAndClose(req, res, 'csrf', `The ${CSRF_HEADER} header is missing or does not match this session.`);
+    sendEarlyError(req, res, 'csrf', `The ${CSRF_HEADER} header is missing or does not match this session.`);
     return false;
   }
   if (!hasScope(session.user.role, scope)) {
-    sendErrorAndClose(req, res, 'forbidden', `Your role (${session.user.role}) cannot do this; ask an admin.`);
+    sendEarlyError(req, res, 'forbidden', `Your role (${session.user.role}) cannot do this; ask an admin.`);
     return false;
   }
   return true;

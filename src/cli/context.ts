@@ -1,7 +1,8 @@
 import pg from 'pg';
 import pino from 'pino';
 import type { AppContext } from '../context.ts';
-import type { Config } from '../config.ts';
+import { type Config, ConfigError } from '../config.ts';
+import { APP_SECRET_MISMATCH, appSecretMatches } from '../crypto/key-check.ts';
 import { createDb } from '../db/client.ts';
 import { runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
@@ -66,6 +67,12 @@ export async function openCliContext(
     throw error;
   }
   const db = createDb(url, { max: 2 });
+  // A CLI with another APP_SECRET would seal webhook secrets the service cannot open (issue 25).
+  if (!(await appSecretMatches(db, config.appSecret))) {
+    await db.$disconnect();
+    await stop?.();
+    throw new ConfigError(APP_SECRET_MISMATCH);
+  }
   return {
     app: { config: { ...config, databaseUrl: url }, log, db, storage: createStorage(config) },
     async close() {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { drainAndClose, sendError } from '../http/respond.ts';
+import { sendEarlyError } from '../http/respond.ts';
 import type { Route } from '../http/server.ts';
 import { createGraphqlServer, GRAPHQL_PATH } from './server.ts';
 import type { CallUpdatesHub } from '../lifecycle/updates.ts';
@@ -42,12 +42,13 @@ export function callUpdatesHubOf(app: AppContext): CallUpdatesHub | undefined {
  * resolves null.
  */
 function readBounded(req: IncomingMessage, res: ServerResponse, max: number): Promise<Buffer | null> {
-  const refuse = () => {
-    sendError(res, 'payload_too_large', `A GraphQL request must weigh at most ${max} bytes (GRAPHQL_MAX_BODY_BYTES).`, {
-      Connection: 'close',
-    });
-    drainAndClose(req);
-  };
+  const refuse = () =>
+    sendEarlyError(
+      req,
+      res,
+      'payload_too_large',
+      `A GraphQL request must weigh at most ${max} bytes (GRAPHQL_MAX_BODY_BYTES).`,
+    );
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
     refuse();

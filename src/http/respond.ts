@@ -61,42 +61,58 @@ export const DRAIN_MAX_MS = 30_000;
 
 /**
  * Reads and discards what is left of a request body, at most `maxBytes` and `maxMs`, then closes
- * the connection. Clients that write the whole body before reading (Node's fetch, many SDKs) only
- * see an early answer if the server keeps reading: closing at once resets the socket under them
- * (EPIPE/ECONNRESET) and the JSON is lost. Past either bound the socket is cut all the same.
+ * the connection — only then. Clients that write the whole body before reading (Node's fetch,
+ * Python's requests, many SDKs) see an early answer only if the server keeps reading until they
+ * have finished writing: a socket closed under a client still writing resets, and the client
+ * reports EPIPE/ECONNRESET instead of the answer. Node itself destroys a `Connection: close`
+ * socket as soon as the answer is written (`destroySoon`), body still arriving; here the socket
+ * only half-closes then (the answer and a FIN go out, reading goes on) and is destroyed once the
+ * body has ended. Past either bound it is cut all the same (measured with every client in its
+ * own process: test/security/early-answers.test.ts).
  */
-export function drainAndClose(req: IncomingMessage, opts: { maxBytes?: number; maxMs?: number } = {}): void {
+export function closeAfterBody(req: IncomingMessage, opts: { maxBytes?: number; maxMs?: number } = {}): void {
+  const socket = req.socket;
+  if (req.complete || req.destroyed || !socket) return;
   const maxBytes = opts.maxBytes ?? DRAIN_MAX_BYTES;
-  if (req.complete || req.destroyed) return;
   let read = 0;
-  const stop = () => {
+  // Called by Node once the answer is written: end our side only; the read side ends with the body.
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+  };
+  // The body has ended: the client has finished writing, so closing resets nothing (after the answer).
+  const finish = () => {
     clearTimeout(timer);
     req.off('data', count);
+    if (socket.writable) socket.end();
+    if (socket.writableFinished) socket.destroy();
+    else socket.once('finish', () => socket.destroy());
+  };
+  const cut = () => {
+    clearTimeout(timer);
+    req.off('data', count);
+    req.pause();
     // Let the answer leave the socket before the reset that unread bytes provoke.
-    setTimeout(() => req.destroy(), 250).unref();
+    setTimeout(() => socket.destroy(), 250).unref();
   };
   const count = (chunk: Buffer) => {
     read += chunk.length;
-    if (read > maxBytes) {
-      req.pause();
-      stop();
-    }
+    if (read > maxBytes) cut();
   };
-  const timer = setTimeout(stop, opts.maxMs ?? DRAIN_MAX_MS);
+  const timer = setTimeout(cut, opts.maxMs ?? DRAIN_MAX_MS);
   timer.unref();
   req.unpipe();
   req.on('data', count);
+  req.once('end', finish);
+  req.once('close', () => clearTimeout(timer));
   req.on('error', () => clearTimeout(timer));
-  req.on('end', () => clearTimeout(timer));
-  req.on('close', () => clearTimeout(timer));
   req.resume();
 }
 
 /**
- * Answers before the request body has been read, then drains the rest of the body (bounded, see
- * drainAndClose) and closes the connection, so the socket is never reused mid-body.
+ * Answers before the request body has been read (`Connection: close`: the socket is not reused),
+ * then reads and discards the rest and closes (bounded, see closeAfterBody).
  */
-export function sendErrorAndClose(
+export function sendEarlyError(
   req: IncomingMessage,
   res: ServerResponse,
   code: ErrorCode,
@@ -104,7 +120,7 @@ export function sendErrorAndClose(
   headers: Record<string, string> = {},
 ): void {
   sendError(res, code, message, { Connection: 'close', ...headers });
-  drainAndClose(req);
+  closeAfterBody(req);
 }
 
 /**

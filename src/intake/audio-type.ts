@@ -24,6 +24,7 @@ const AUDIO_CONTAINERS = new Set([
   'ogg',
   'oga',
   'ogv',
+  'ogm',
   'opus',
   'webm',
   'mka',
@@ -74,6 +75,9 @@ export async function detectAudioType(
     (file.head?.length ? await fileTypeFromBuffer(file.head) : undefined) ??
     (whole ? undefined : await fileTypeFromFile(file.tempPath));
   if (sniffed) {
+    // An Ogg stream file-type does not name (application/ogg, "ogx") is still an Ogg container, which
+    // docs/api/product-decisions.md accepts whatever its name; stored and served as audio/ogg. ffmpeg decides later.
+    if (sniffed.ext === 'ogx') return { contentType: 'audio/ogg', extension: 'ogg', by: 'magic' };
     if (sniffed.mime.startsWith('audio/') || AUDIO_CONTAINERS.has(sniffed.ext)) {
       return { contentType: servedAudioType(sniffed.mime, sniffed.ext), extension: sniffed.ext, by: 'magic' };
     }

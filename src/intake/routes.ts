@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
 import { authenticateApiKey } from '../accounts/api-keys.ts';
 import { DomainError, type ErrorCode, httpStatusOf } from '../domain/errors.ts';
-import { sendDomainError, sendError, sendErrorAndClose, sendJson, sentErrorCode } from '../http/respond.ts';
+import { sendDomainError, sendError, sendEarlyError, sendJson, sentErrorCode } from '../http/respond.ts';
 import type { Route } from '../http/server.ts';
 import { logContext } from '../log.ts';
 import { acceptRecording } from './accept.ts';
@@ -39,7 +39,7 @@ export function intakeRoutes(app: AppContext): Route[] {
     headers: Record<string, string> = {},
   ) {
     reportIntakeOutcome(app.log, ROUTE, { outcome: 'refused', code, status: httpStatusOf(code) });
-    sendErrorAndClose(req, res, code, message, headers);
+    sendEarlyError(req, res, code, message, headers);
   }
 
   function isRateLimited(error: unknown): error is DomainError {

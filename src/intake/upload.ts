@@ -6,7 +6,7 @@ import { insufficientStorage } from './errors.ts';
 import { isStorageFault } from './outcome.ts';
 import { ClientGone, type ReceivedForm, receiveForm } from './multipart.ts';
 import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from './manual-upload.ts';
-import { sendDomainError, sendErrorAndClose, sendJson } from '../http/respond.ts';
+import { sendDomainError, sendEarlyError, sendJson } from '../http/respond.ts';
 import type { RequestContext } from '../http/server.ts';
 import { requireSession, requireWrite } from '../auth/require-session.ts';
 import type { AppRoute } from '../http/access.ts';
@@ -21,12 +21,12 @@ export function uploadRoute(app: AppContext): AppRoute {
     const session = await requireSession(app, req, res, 'upload', { close: true, roleAfterCsrf: true });
     if (!session || !requireWrite(req, res, session, 'upload')) return;
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
-      return sendErrorAndClose(req, res, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
+      return sendEarlyError(req, res, 'bad_request', 'The body must be multipart/form-data with `file` parts.');
     }
     const space = await checkFreeSpace([app.config.tmpDir, app.config.storageDir], app.config.minFreeDiskMb);
     if (!space.ok) {
       const e = insufficientStorage();
-      return sendErrorAndClose(req, res, e.code, e.message, { 'Retry-After': '60' });
+      return sendEarlyError(req, res, e.code, e.message, { 'Retry-After': '60' });
     }
     const account = await app.db.account.findUniqueOrThrow({
       where: { id: session.user.accountId },
@@ -36,7 +36,7 @@ export function uploadRoute(app: AppContext): AppRoute {
     const tooBig = `The upload must weigh less than ${Math.floor(limits.requestBytes / 1_048_576)} MB in all; send the files in several uploads.`;
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length >= limits.requestBytes)
-      return sendErrorAndClose(req, res, 'bad_request', tooBig);
+      return sendEarlyError(req, res, 'bad_request', tooBig);
 
     let form: ReceivedForm;
     try {
@@ -49,11 +49,11 @@ export function uploadRoute(app: AppContext): AppRoute {
       });
     } catch (error) {
       if (error instanceof ClientGone) return void res.destroy();
-      if (error instanceof DomainError) return sendErrorAndClose(req, res, error.code, error.message);
+      if (error instanceof DomainError) return sendEarlyError(req, res, error.code, error.message);
       if (isStorageFault(error)) {
         app.log.error({ err: error }, 'ALERT storage cannot write recordings (disk full or failing)');
         const e = insufficientStorage();
-        return sendErrorAndClose(req, res, e.code, e.message, { 'Retry-After': '60' });
+        return sendEarlyError(req, res, e.code, e.message, { 'Retry-After': '60' });
       }
       throw error;
     }

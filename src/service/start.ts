@@ -8,6 +8,7 @@ import { SessionCache } from '../auth/session-cache.ts';
 import { SLIDE_STEP_MS } from '../auth/session.ts';
 import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
+import { APP_SECRET_MISMATCH, appSecretMatches } from '../crypto/key-check.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createStorage } from '../storage/index.ts';
 import { createHttpServer } from '../http/server.ts';
@@ -71,6 +72,10 @@ async function startRoles(
   mkdirSync(config.tmpDir, { recursive: true });
 
   const db = createDb(databaseUrl);
+  if (!(await appSecretMatches(db, config.appSecret))) {
+    await db.$disconnect();
+    throw new StartupError(APP_SECRET_MISMATCH);
+  }
   const app: AppContext = {
     config: { ...config, databaseUrl },
     log,

@@ -253,6 +253,60 @@ export async function rotateWebhookSecret(
   return { endpoint: (await getWebhookEndpoint(app, accountId, current.id))!, secret };
 }
 
+/**
+ * "Issue a new secret now", for an endpoint whose secret cannot be opened (sealed under another
+ * APP_SECRET, see src/crypto/key-check.ts): a new secret replaces it and no previous one signs (it
+ * cannot be opened either). The endpoint, its delivery history and its pending deliveries stay;
+ * those are signed with the new secret from their next attempt (signing happens per attempt).
+ */
+export async function reissueWebhookSecret(
+  app: AppContext,
+  accountId: string,
+  id: string,
+  by: AuditBy = { system: 'cli' },
+): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
+  const current = await requireEndpoint(app, accountId, id);
+  const secret = newSecret();
+  const endpoint = await app.db.$transaction(async (tx) => {
+    const updated = await tx.webhookEndpoint.update({
+      where: { id: current.id },
+      data: {
+        secretEncrypted: seal(app, accountId, secret),
+        previousSecretEncrypted: null,
+        previousSecretExpiresAt: null,
+      },
+      omit: hideSecret,
+    });
+    const actor = auditActor(by);
+    await recordAudit(tx, {
+      accountId,
+      actorUserId: actor.actorUserId,
+      action: 'webhook.secret_reissued',
+      targetType: 'webhook_endpoint',
+      targetId: current.id,
+      detail: { ...actor.detail, url: current.url, readableBefore: secretsReadable(app, current) },
+    });
+    return updated;
+  });
+  return { endpoint, secret };
+}
+
+/** Whether this APP_SECRET opens every secret that signs the endpoint's deliveries now. */
+export function secretsReadable(
+  app: AppContext,
+  endpoint: Pick<
+    WebhookEndpoint,
+    'accountId' | 'secretEncrypted' | 'previousSecretEncrypted' | 'previousSecretExpiresAt'
+  >,
+): boolean {
+  try {
+    openSigningSecrets(app, endpoint);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The secret is encrypted, not hashed, precisely so admins can see it again. */
 export async function revealWebhookSecret(app: AppContext, accountId: string, id?: string | null): Promise<string> {
   const row = await requireEndpoint(app, accountId, id);

@@ -375,6 +375,11 @@ const MUTATIONS: Record<string, Case> = {
       `mutation { rotateWebhookSecret(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpointWithSecret { endpoint { url } } } }`,
     expect: nf,
   },
+  reissueWebhookSecret: {
+    doc: (i) =>
+      `mutation { reissueWebhookSecret(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpointWithSecret { endpoint { url } } } }`,
+    expect: nf,
+  },
   disableWebhookEndpoint: {
     doc: (i) =>
       `mutation { disableWebhookEndpoint(id: "${i.endpoint.id}") { ${R} ... on WebhookEndpoint { url enabled } } }`,
@@ -546,6 +551,7 @@ describe('roles', () => {
       'removeUser',
       'setWebhookEndpoint',
       'rotateWebhookSecret',
+      'reissueWebhookSecret',
       'revealWebhookSecret',
       'disableWebhookEndpoint',
       'enableWebhookEndpoint',

@@ -1215,6 +1215,7 @@ const NO_INPUT: Record<string, string> = {
   setDefaultTemplate: 'an optional id only (null clears the default)',
   revokeApiKey: 'an id only; revoking twice is idempotent',
   rotateWebhookSecret: 'an optional endpoint id only; fails only with not_found',
+  reissueWebhookSecret: 'an endpoint id only; fails only with not_found',
   revealWebhookSecret: 'an optional endpoint id only; fails only with not_found',
   disableWebhookEndpoint: 'an optional endpoint id only; fails only with not_found',
   enableWebhookEndpoint: 'an optional endpoint id only; fails only with not_found',

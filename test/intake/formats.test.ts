@@ -1,5 +1,5 @@
 // §8 accepted formats and §4 "File type rule", with real audio made by espeak-ng + ffmpeg.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,18 @@ describe('§4 File type rule and PRODUCT magic-byte sniffing', () => {
     ).toBe(201);
   });
 
+  it('an Ogg container whose first stream file-type does not name (a Skeleton track before the Vorbis audio) is accepted whatever its name', async () => {
+    // Ogg files from several tools start with a Skeleton stream ("fishead"); file-type then only
+    // says application/ogg. docs/api/product-decisions.md: an Ogg container is accepted whatever its name.
+    const vorbis = readFileSync(await convert(speech, 'ogg'));
+    const file = path.join(os.tmpdir(), 'escucha-fixture-skeleton.ogg');
+    writeFileSync(file, Buffer.concat([skeletonPage(), vorbis]));
+    const r = await send({ path: file, name: 'recording.bin', type: 'application/octet-stream' });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const [row] = await t.sql('SELECT content_type FROM calls WHERE id = $1', [r.body.id]);
+    expect(row.content_type).toBe('audio/ogg');
+  });
+
   it('a sniffed non-audio type is not_audio even with an audio name and type: PDF named call.mp3 as audio/mpeg', async () => {
     const before = await countCalls();
     const r = await send({ path: pdf, name: 'call.mp3', type: 'audio/mpeg' });
@@ -98,3 +110,38 @@ describe('§4 File type rule and PRODUCT magic-byte sniffing', () => {
     expect(svc.storedFiles().length).toBe(files);
   });
 });
+
+/** An Ogg page (RFC 3533) holding one packet, with its CRC (polynomial 0x04c11db7, unreflected). */
+function oggPage(packet: Buffer, serial: number, flags: number, sequence: number): Buffer {
+  const segments = [];
+  for (let left = packet.length; ; left -= 255) {
+    segments.push(Math.min(left, 255));
+    if (left < 255) break;
+  }
+  const header = Buffer.alloc(27 + segments.length);
+  header.write('OggS', 0, 'latin1');
+  header[5] = flags;
+  header.writeUInt32LE(serial, 14);
+  header.writeUInt32LE(sequence, 18);
+  header[26] = segments.length;
+  Buffer.from(segments).copy(header, 27);
+  const page = Buffer.concat([header, packet]);
+  let crc = 0;
+  for (const byte of page) {
+    crc ^= byte << 24;
+    for (let i = 0; i < 8; i++) crc = crc & 0x80000000 ? (crc << 1) ^ 0x04c11db7 : crc << 1;
+  }
+  page.writeUInt32LE(crc >>> 0, 22);
+  return page;
+}
+
+/** The first page of an Ogg Skeleton 3.0 stream (its "fishead" packet), as tools put before the media. */
+function skeletonPage(): Buffer {
+  const fishead = Buffer.alloc(64);
+  fishead.write('fishead\0', 0, 'latin1');
+  fishead.writeUInt16LE(3, 8);
+  fishead.writeUInt16LE(0, 10);
+  fishead.writeBigUInt64LE(1000n, 20); // presentation time denominator
+  fishead.writeBigUInt64LE(1000n, 36); // base time denominator
+  return oggPage(fishead, 0x5ce1e70, 0x02, 0);
+}

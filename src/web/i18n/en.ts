@@ -629,6 +629,12 @@ export const en = {
   'webhook.secret': 'Signing secret',
   'webhook.secretHint': 'Use it to verify the webhook-signature header (Standard Webhooks).',
   'webhook.reveal': 'Reveal secret',
+  'webhook.unreadableTitle': 'This endpoint cannot sign its deliveries',
+  'webhook.unreadableBody':
+    'Its signing secret was sealed with another APP_SECRET (for example by a command run with another DATA_DIR), so every delivery fails. Issue a new secret now: the endpoint, its history and its pending deliveries stay, they are signed with the new secret, and the failed ones are sent again.',
+  'webhook.reissue': 'Issue a new secret now',
+  'webhook.reissued':
+    'New secret issued; the failed deliveries are being sent again. Give your receiver the new secret.',
   'webhook.rotate': 'Rotate secret',
   'webhook.rotateTitle': 'Rotate the signing secret?',
   'webhook.rotateBody':
@@ -831,6 +837,7 @@ export const en = {
   'audit.action.invitation.revoked': 'Invitation revoked',
   'audit.action.webhook.url_changed': 'Webhook URL changed',
   'audit.action.webhook.secret_rotated': 'Webhook secret rotated',
+  'audit.action.webhook.secret_reissued': 'Webhook secret reissued (the old one could not be opened)',
   'audit.action.criterion.overridden': 'Score overridden',
   // The details column: a stored detail's key as a label, and who acted when no person did.
   'audit.detail.by': 'Via',

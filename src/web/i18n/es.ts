@@ -628,6 +628,12 @@ export const es: Record<keyof typeof en, string> = {
   'webhook.secret': 'Secreto de firma',
   'webhook.secretHint': 'Úsalo para verificar la cabecera webhook-signature (Standard Webhooks).',
   'webhook.reveal': 'Mostrar secreto',
+  'webhook.unreadableTitle': 'Este destino no puede firmar sus envíos',
+  'webhook.unreadableBody':
+    'Su secreto de firma se cifró con otro APP_SECRET (por ejemplo, con un comando ejecutado con otro DATA_DIR), así que todos los envíos fallan. Emite un secreto nuevo ahora: el destino, su historial y sus envíos pendientes se conservan, se firman con el secreto nuevo y los fallidos se reenvían.',
+  'webhook.reissue': 'Emitir un secreto nuevo ahora',
+  'webhook.reissued':
+    'Secreto nuevo emitido; los envíos fallidos se están reenviando. Da a tu receptor el secreto nuevo.',
   'webhook.rotate': 'Renovar secreto',
   'webhook.rotateTitle': '¿Renovar el secreto de firma?',
   'webhook.rotateBody':
@@ -831,6 +837,7 @@ export const es: Record<keyof typeof en, string> = {
   'audit.action.invitation.revoked': 'Invitación revocada',
   'audit.action.webhook.url_changed': 'URL del webhook cambiada',
   'audit.action.webhook.secret_rotated': 'Secreto del webhook rotado',
+  'audit.action.webhook.secret_reissued': 'Secreto del webhook emitido de nuevo (el anterior no se podía abrir)',
   'audit.action.criterion.overridden': 'Puntuación corregida',
   // The details column: a stored detail's key as a label, and who acted when no person did.
   'audit.detail.by': 'Vía',

@@ -33,7 +33,7 @@ const WebhookQuery = graphql(`
   query Webhook {
     webhookEndpoints {
       id url description eventTypes campaign { id name } ratePerSecond enabled disabledReason disabledAt failingSince
-      previousSecretExpiresAt replays { id status since total attempted succeeded failed createdAt finishedAt }
+      previousSecretExpiresAt secretReadable replays { id status since total attempted succeeded failed createdAt finishedAt }
     }
     webhookDeliveries(first: 25) {
       edges {

@@ -23,7 +23,7 @@ import { Link } from '../lib/router.tsx';
 /** Everything the Integrations page shows of an endpoint. */
 export const EndpointFields = `
   id url description eventTypes campaign { id name } ratePerSecond enabled disabledReason disabledAt failingSince
-  previousSecretExpiresAt replays { id status since total attempted succeeded failed createdAt finishedAt }
+  previousSecretExpiresAt secretReadable replays { id status since total attempted succeeded failed createdAt finishedAt }
 `;
 
 const EVENT_TYPES = ['CALL_ANALYZED', 'CALL_FAILED', 'WEBHOOK_DISABLED'] as const;
@@ -44,6 +44,8 @@ export interface Endpoint {
   disabledReason: string | null;
   failingSince: string | null;
   previousSecretExpiresAt: string | null;
+  /** False when the service cannot open the signing secret (sealed under another APP_SECRET). */
+  secretReadable: boolean;
   replays: {
     id: string;
     status: 'RUNNING' | 'FINISHED' | 'STOPPED';
@@ -60,6 +62,9 @@ const Reveal = graphql(`
 `);
 const Rotate = graphql(`
   mutation RotateEndpointSecret($id: ID) { rotateWebhookSecret(id: $id) { __typename ... on WebhookEndpointWithSecret { secret endpoint { id previousSecretExpiresAt } } ... on Error { code message } } }
+`);
+const Reissue = graphql(`
+  mutation ReissueEndpointSecret($id: ID!) { reissueWebhookSecret(id: $id) { __typename ... on WebhookEndpointWithSecret { secret endpoint { id secretReadable } } ... on Error { code message } } }
 `);
 const SendTest = graphql(`
   mutation SendEndpointTest($id: ID) { sendTestWebhook(id: $id) { __typename ... on WebhookDelivery { id status } ... on Error { code message } } }
@@ -114,6 +119,7 @@ export function EndpointPanel({
   const [replaying, setReplaying] = useState(false);
   const [, reveal] = useMutation(Reveal);
   const [, rotate] = useMutation(Rotate);
+  const [rs, reissue] = useMutation(Reissue);
   const [ts, sendTest] = useMutation(SendTest);
   const [testId, setTestId] = useState<string | null>(null);
   const [, enable] = useMutation(Enable);
@@ -153,6 +159,29 @@ export function EndpointPanel({
       {!endpoint.enabled && (
         <Alert tone="amber" title={t('webhook.disabled')}>
           {endpoint.disabledReason ?? t('webhook.disabledBody')}
+        </Alert>
+      )}
+      {!endpoint.secretReadable && (
+        <Alert tone="red" title={t('webhook.unreadableTitle')}>
+          <div className="stack-sm" data-testid="secret-unreadable">
+            <span>{t('webhook.unreadableBody')}</span>
+            <div>
+              <Button
+                variant="primary"
+                loading={rs.fetching}
+                onClick={async () => {
+                  const out = outcome(await reissue({ id: endpoint.id }), 'reissueWebhookSecret');
+                  if (report(out)) {
+                    onSecret(out.value.secret ?? null);
+                    toast(t('webhook.reissued'));
+                  }
+                  reload();
+                }}
+              >
+                {t('webhook.reissue')}
+              </Button>
+            </div>
+          </div>
         </Alert>
       )}
       {endpoint.enabled && endpoint.failingSince && (
