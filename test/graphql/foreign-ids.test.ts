@@ -100,6 +100,7 @@ const BASES: Record<string, Base> = {
   },
   reactivateAgent: byId('agent'),
   reanalyzeCall: byId('call'),
+  reissueWebhookSecret: endpoint,
   redeliverWebhook: { vars: {} },
   removeUser: { vars: {} },
   removeWebhookEndpoint: endpoint,
