@@ -227,7 +227,10 @@ function listenRequest(ctx: Context, criterion: Criterion, text: Outcome): Liste
     return segments.length ? { key: criterion.key, segments, phrases: criterion.phrases } : null;
   }
   if (criterion.kind === 'forbidden') {
-    if (text.result === 'failed' && !text.lowConfidence) return null;
+    // Only a forbidden phrase the text heard on unsure words is checked against the audio. Searching the
+    // audio for phrases the text did not hear turned clean calls into critical fails (a near match in the
+    // unsure band zeroes the score), and a false critical fail is the worst verdict an agent can get.
+    if (text.result !== 'failed' || !text.lowConfidence) return null;
     const segments = scopeIndexes(ctx, criterion);
     return segments.length ? { key: criterion.key, segments, phrases: criterion.phrases } : null;
   }
@@ -276,20 +279,19 @@ function phraseFromAudio(ctx: Context, criterion: PhraseCriterion, text: Outcome
 }
 
 /** A forbidden criterion the text did not fail for sure, decided with what the audio says. */
-function forbiddenFromAudio(ctx: Context, criterion: ForbiddenCriterion, heard: readonly Heard[]): Outcome {
+function forbiddenFromAudio(
+  ctx: Context,
+  criterion: ForbiddenCriterion,
+  text: Outcome,
+  heard: readonly Heard[],
+): Outcome {
   const note = monoNote(ctx, criterion);
   const mono = isMonoFallback(ctx, criterion) ? 1 : 0;
   const yes = heard.filter((h) => h.hearing === 'heard');
   const maybe = heard.filter((h) => h.hearing === 'unsure');
   const said = yes[0] ?? maybe[0];
-  if (!said)
-    return {
-      result: 'passed',
-      evidence: [],
-      reason: `no forbidden phrase was said${note}`,
-      code: 'forbidden_none',
-      params: { mono },
-    };
+  // Not found in the audio: the text's unsure fail stands, and a person listens.
+  if (!said) return text;
   const sure = yes.length > 0;
   return {
     result: 'failed',
@@ -610,7 +612,7 @@ export async function analyzeCall(
     let outcome = fromText[i]!;
     const inAudio = heard.get(criterion.key);
     if (inAudio && criterion.kind === 'phrase') outcome = phraseFromAudio(ctx, criterion, outcome, inAudio);
-    if (inAudio && criterion.kind === 'forbidden') outcome = forbiddenFromAudio(ctx, criterion, inAudio);
+    if (inAudio && criterion.kind === 'forbidden') outcome = forbiddenFromAudio(ctx, criterion, outcome, inAudio);
     const na = outcome.result === 'na';
     return {
       key: criterion.key,

@@ -103,38 +103,23 @@ describe('criteria judged from the audio', () => {
     expect(criterion(r, 'greeting').reason).toMatch(/^unsure: .*a person should listen/);
   });
 
-  it('fails a forbidden phrase the audio hears, and sends a borderline one to review', async () => {
-    const said = await analyzeCall(call, greetingTemplate, {
-      audio: scorer({ 'thank you for calling Acme': -30, 'not my problem': HEARD_MARGIN + 1 }).audio,
-    });
-    expect(criterion(said, 'no_rudeness')).toMatchObject({
-      result: 'failed',
-      reason_code: 'forbidden_heard_in_audio',
-      evidence: [{ quote: 'not my program', speaker: 'agent' }],
-    });
-    expect(said.score).toBe(0);
-    const maybe = await analyzeCall(call, greetingTemplate, {
-      audio: scorer({ 'thank you for calling Acme': -30, 'not my problem': UNSURE_MARGIN + 1 }).audio,
-    });
-    expect(criterion(maybe, 'no_rudeness')).toMatchObject({
-      result: 'failed',
-      low_confidence: true,
-      reason_code: 'forbidden_unsure',
-    });
-    const not = await analyzeCall(call, greetingTemplate, {
-      audio: scorer({ 'thank you for calling Acme': -30, 'not my problem': -30 }).audio,
-    });
-    expect(criterion(not, 'no_rudeness')).toMatchObject({ result: 'passed', reason_code: 'forbidden_none' });
+  it('never searches the audio for a forbidden phrase the transcript did not hear: no false critical fail', async () => {
+    // "not my program" is not the forbidden phrase in the text; even an audio that would "hear" it is not
+    // asked, because a near match in the unsure band would zero the score of a clean call.
+    const { audio, asked } = scorer({ 'thank you for calling Acme': -30, 'not my problem': HEARD_MARGIN + 1 });
+    const r = await analyzeCall(call, greetingTemplate, { audio });
+    expect(criterion(r, 'no_rudeness')).toMatchObject({ result: 'passed', reason_code: 'forbidden_none' });
+    expect(asked.some((s) => s.start === 40)).toBe(false);
   });
 
   it("asks the audio only about the criterion's speaker and window, and nothing when the text settles it", async () => {
     const { audio, asked } = scorer({ 'thank you for calling Acme': -30, 'not my problem': -30 });
     await analyzeCall(call, greetingTemplate, { audio });
     // The greeting: the agent's first segment (the customer's words and the late agent line are not in scope);
-    // the forbidden phrase: both agent segments, the first only if a stretch of it is spelled like the phrase.
+    // the forbidden phrase: not at all, since the text did not hear it.
     expect(asked.every((s) => s.speaker === 'agent')).toBe(true);
     expect(asked.map((s) => s.start)).toContain(1);
-    expect(asked.map((s) => s.start)).toContain(40);
+    expect(asked.map((s) => s.start)).not.toContain(40);
 
     const clear = stereo([
       [1, 4, 'agent', 'Thank you for calling Acme, my name is Laura.'],
