@@ -83,17 +83,25 @@ export interface SplitDecoder {
  */
 export function splitDecoder(
   model: Uint8Array,
-  keyPattern: RegExp = /^past_key_values\.\d+\.encoder\.key$/,
-  valuePattern: RegExp = /^past_key_values\.\d+\.encoder\.value$/,
+  opts: {
+    /** Also split a decoder whose cross-attention keys do not have the expected shape (then without that edit). */
+    plainBranches?: boolean;
+  } = {},
 ): SplitDecoder | null {
+  const keyPattern = /^past_key_values\.\d+\.encoder\.key$/;
+  const valuePattern = /^past_key_values\.\d+\.encoder\.value$/;
   const fields = decodeMessage(model);
   const graphField = fields.find((f) => f.no === MODEL.graph);
   if (!graphField) return null;
   const graph = decodeMessage(graphField.value as Uint8Array);
   const mainNodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
-  if (mainNodes.length !== 1 || opType(mainNodes[0]!) !== 'If') return null;
+  // The If, and nodes before it that only the first step reads (the Spanish model quantizes the
+  // encoder's states once, outside the If: later steps never read them).
+  const branching = mainNodes.filter((n) => opType(n) === 'If');
+  if (branching.length !== 1) return null;
+  const before = mainNodes.filter((n) => n !== branching[0]);
   const branch = (name: string) => {
-    for (const f of mainNodes[0]!.filter((x) => x.no === NODE.attribute)) {
+    for (const f of branching[0]!.filter((x) => x.no === NODE.attribute)) {
       const attr = decodeMessage(f.value as Uint8Array);
       const g = attr.find((x) => x.no === ATTRIBUTE.g);
       if (text(attr.find((x) => x.no === ATTR.name)) === name && g) return decodeMessage(g.value as Uint8Array);
@@ -105,34 +113,49 @@ export function splitDecoder(
   if (!cached || !fresh) return null;
   const nodesOf = (g: Field[]) => g.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
   const laterNodes = nodesOf(cached);
-  const firstNodes = nodesOf(fresh);
+  const firstNodes = [...before, ...nodesOf(fresh)];
   const readers = (nodes: Node[], name: string) => nodes.filter((n) => nodeInputs(n).includes(name));
+  const outer = new Set(before.flatMap(nodeOutputs));
+  const laterReads = new Set<string>();
+  eachGraph(encodeMessage(laterNodes.map((n) => bytesField(GRAPH.node, encodeMessage(n)))), (ns) => {
+    for (const n of ns) for (const i of nodeInputs(n)) laterReads.add(i);
+  });
+  if ([...outer].some((o) => laterReads.has(o))) return null;
   const inputName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
   const inputs = graph.filter((f) => f.no === GRAPH.input);
 
   // Each key: read only by a Transpose (last two dims) read only by a Mul, whose namesake in the first
   // branch computes the same tensor from the same values.
-  const crossKeys: { input: string; output: string; removed: Node[]; scaled: string }[] = [];
-  for (const key of inputs.map(inputName).filter((n) => keyPattern.test(n))) {
-    const [transpose, ...more] = readers(laterNodes, key);
-    if (!transpose || more.length || opType(transpose) !== 'Transpose') return null;
-    if (intsAttribute(transpose, 'perm')?.join(',') !== '0,1,3,2') return null;
-    const [mul, ...others] = readers(laterNodes, nodeOutputs(transpose)[0]!);
-    if (!mul || others.length || opType(mul) !== 'Mul') return null;
-    const twin = firstNodes.find((n) => nodeName(n) === nodeName(mul) && opType(n) === 'Mul');
-    if (!twin) return null;
-    const scaled = nodeOutputs(mul)[0]!;
-    if (!readers(laterNodes, scaled).every((n) => opType(n) === 'MatMul')) return null;
-    crossKeys.push({
-      input: `${key}.scaled_transposed`,
-      output: nodeOutputs(twin)[0]!,
-      removed: [transpose, mul],
-      scaled,
-    });
-  }
-  const values = inputs.map(inputName).filter((n) => valuePattern.test(n));
-  if (!crossKeys.length || !values.every((v) => readers(laterNodes, v).every((n) => opType(n) === 'MatMul')))
-    return null;
+  type KeyEdit = { input: string; output: string; removed: Node[]; scaled: string };
+  const keyEdits = (): KeyEdit[] | null => {
+    const edits: KeyEdit[] = [];
+    for (const key of inputs.map(inputName).filter((n) => keyPattern.test(n))) {
+      const [transpose, ...more] = readers(laterNodes, key);
+      if (!transpose || more.length || opType(transpose) !== 'Transpose') return null;
+      if (intsAttribute(transpose, 'perm')?.join(',') !== '0,1,3,2') return null;
+      const [mul, ...others] = readers(laterNodes, nodeOutputs(transpose)[0]!);
+      if (!mul || others.length || opType(mul) !== 'Mul') return null;
+      const twin = firstNodes.find((n) => nodeName(n) === nodeName(mul) && opType(n) === 'Mul');
+      if (!twin) return null;
+      const scaled = nodeOutputs(mul)[0]!;
+      if (!readers(laterNodes, scaled).every((n) => opType(n) === 'MatMul')) return null;
+      edits.push({
+        input: `${key}.scaled_transposed`,
+        output: nodeOutputs(twin)[0]!,
+        removed: [transpose, mul],
+        scaled,
+      });
+    }
+    const values = inputs.map(inputName).filter((n) => valuePattern.test(n));
+    if (!edits.length || !values.every((v) => readers(laterNodes, v).every((n) => opType(n) === 'MatMul'))) return null;
+    return edits;
+  };
+  const edits = keyEdits();
+  // The Spanish export pads the cross-attention keys and values where the English one transposes and
+  // scales them: its later steps keep those nodes (still one model per step kind, no If).
+  if (!edits && !opts.plainBranches) return null;
+  const crossKeys = edits ?? [];
+  const values = edits ? inputs.map(inputName).filter((n) => valuePattern.test(n)) : [];
 
   // Later steps: the Transposes and Muls removed, their MatMuls reading the new inputs.
   const removed = new Set(crossKeys.flatMap((k) => k.removed));
@@ -238,6 +261,37 @@ const crossBatch = (dims: Field[]) => [
   bytesField(SHAPE_DIM, encodeMessage([textField(DIM_PARAM, 'cross_batch')])),
   ...dims.slice(1),
 ];
+
+/**
+ * The part of the first-step model that computes the chunk's cross-attention inputs of later steps (each
+ * layer's encoder keys, scaled and transposed, and values) from the encoder's states, and nothing else:
+ * the same nodes, on the same values, so the same floats. With it, the first token can go through the
+ * later-step model with an empty self-attention cache, and a process holds one copy of the decoder's
+ * weights (the first-step model held a second one, its 54 MB float output projection included).
+ */
+export function crossAttentionModel(first: Uint8Array, outputs: readonly string[]): Uint8Array {
+  const fields = decodeMessage(first);
+  const graphField = fields.find((f) => f.no === MODEL.graph)!;
+  const graph = decodeMessage(graphField.value as Uint8Array);
+  const nodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+  // Nodes are in topological order: walk back from the outputs, keeping each node an output needs.
+  const needed = new Set(outputs);
+  const kept: Node[] = [];
+  for (const n of [...nodes].reverse()) {
+    if (!nodeOutputs(n).some((o) => needed.has(o))) continue;
+    kept.unshift(n);
+    for (const i of nodeInputs(n)) needed.add(i);
+  }
+  const valueName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const declared = graph.filter((f) => f.no === GRAPH.output && outputs.includes(valueName(f)));
+  const g = standalone(
+    graph,
+    kept,
+    graph.filter((f) => f.no === GRAPH.input),
+    [...outputs.map((o) => declared.find((f) => valueName(f) === o)!)],
+  );
+  return encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
+}
 
 export interface AttentionDecoder {
   /** The first-step decoder (all of `input_ids` at once, no cache) also returning `attention`. */
