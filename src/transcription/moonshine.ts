@@ -17,7 +17,7 @@ import {
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
-import { attentionDecoder, crossAttentionModel, splitDecoder } from './onnx-rewrite.ts';
+import { attentionDecoder, crossAttentionModel, crossAttentionShapes, splitDecoder } from './onnx-rewrite.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 import { heardWords } from './unheard.ts';
 
@@ -377,13 +377,9 @@ async function loadDecoder(
     const crossInputs = later.inputNames
       .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n))
       .map((input) => ({ input, output: split.crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
-    const cross = await ort.InferenceSession.create(
-      crossAttentionModel(
-        split.first,
-        crossInputs.map((c) => c.output),
-      ),
-      options,
-    );
+    const outputs = crossInputs.map((c) => c.output);
+    const constants = await firstStepShapes(split.first, outputs, options);
+    const cross = await ort.InferenceSession.create(crossAttentionModel(split.first, outputs, constants), options);
     return { kind: 'cached', cross, later, crossInputs, crossReadsIds: cross.inputNames.includes('input_ids') };
   }
   const split = splitDecoder(await readFile(file));
@@ -394,6 +390,52 @@ async function loadDecoder(
   ]);
   const crossValues = later.inputNames.filter((n) => /^past_key_values\.\d+\.encoder\.value$/.test(n));
   return { kind: 'split', first, later, crossKeys: split.crossKeys, crossValues };
+}
+
+/**
+ * The values of the shapes crossAttentionModel may fold (crossAttentionShapes) at the first step: one row
+ * of the start token, run twice on encoder states of two lengths; a shape that is the same both times
+ * does not depend on the audio (the decoder's own [1, 1, 416]) and becomes a constant. The probe, which
+ * still holds the decoder's layers, is released at once.
+ */
+async function firstStepShapes(
+  first: Uint8Array,
+  outputs: readonly string[],
+  options: ort.InferenceSession.SessionOptions,
+): Promise<Map<string, bigint[]>> {
+  const shapes = crossAttentionShapes(first, outputs);
+  if (!shapes.length) return new Map();
+  const probe = await ort.InferenceSession.create(crossAttentionModel(first, [...outputs, ...shapes]), options);
+  try {
+    const width = probe.inputMetadata.find((m) => m.name === 'encoder_hidden_states');
+    const dims = width?.isTensor ? width.shape : [];
+    const hiddenSize = dims[2];
+    if (typeof hiddenSize !== 'number') return new Map();
+    const run = async (frames: number) => {
+      const out = await probe.run(
+        {
+          ...(probe.inputNames.includes('input_ids')
+            ? { input_ids: new ort.Tensor('int64', BigInt64Array.from([BigInt(START_TOKEN)]), [1, 1]) }
+            : {}),
+          encoder_hidden_states: new ort.Tensor('float32', new Float32Array(frames * hiddenSize), [
+            1,
+            frames,
+            hiddenSize,
+          ]),
+        },
+        shapes,
+      );
+      return shapes.map((name) => [...(out[name]!.data as BigInt64Array)]);
+    };
+    const [a, b] = [await run(3), await run(5)];
+    return new Map(
+      shapes.flatMap((name, i) =>
+        a[i]!.length === b[i]!.length && a[i]!.every((v, k) => v === b[i]![k]) ? [[name, a[i]!] as const] : [],
+      ),
+    );
+  } finally {
+    await probe.release();
+  }
 }
 
 /** Texts scored in one decoder run: the logits of a batch are batch × tokens × 32768 floats. */

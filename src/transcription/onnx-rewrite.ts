@@ -264,17 +264,53 @@ const crossBatch = (dims: Field[]) => [
 
 /**
  * The part of the first-step model that computes the chunk's cross-attention inputs of later steps (each
- * layer's encoder keys, scaled and transposed, and values) from the encoder's states, and nothing else:
- * the same nodes, on the same values, so the same floats. With it, the first token can go through the
- * later-step model with an empty self-attention cache, and a process holds one copy of the decoder's
- * weights (the first-step model held a second one, its 54 MB float output projection included).
+ * layer's encoder keys, scaled and transposed, and values) from the encoder's states: the same nodes, on
+ * the same values, so the same floats. With it, the first token goes through the later-step model with
+ * an empty self-attention cache, and a thread holds one copy of the decoder's weights (the first-step
+ * model held a second one, its 54 MB float output projection included).
+ *
+ * Each layer reshapes its keys and values with the batch size read from the shape of the decoder's own
+ * hidden state, which would pull every layer below it into this model. `constants` gives such shapes'
+ * values (the first step always has one row of one token; crossAttentionShapes lists them, the caller
+ * measures which do not depend on the audio's length): those Shape nodes become constants, and the
+ * model keeps only the encoder's side.
  */
-export function crossAttentionModel(first: Uint8Array, outputs: readonly string[]): Uint8Array {
+export function crossAttentionModel(
+  first: Uint8Array,
+  outputs: readonly string[],
+  constants: ReadonlyMap<string, readonly bigint[]> = new Map(),
+): Uint8Array {
   const fields = decodeMessage(first);
   const graphField = fields.find((f) => f.no === MODEL.graph)!;
   const graph = decodeMessage(graphField.value as Uint8Array);
+  const nodes = graph
+    .filter((f) => f.no === GRAPH.node)
+    .map((f) => decodeMessage(f.value as Uint8Array))
+    .filter((n) => !nodeOutputs(n).every((o) => constants.has(o)));
+  const kept = backwardSlice(nodes, outputs);
+  const valueName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const declared = new Map(graph.filter((f) => f.no === GRAPH.output).map((f) => [valueName(f), f]));
+  const initializers = [...constants].map(([name, values]) => bytesField(GRAPH.initializer, int64Tensor(name, values)));
+  const g = standalone(
+    [...graph, ...initializers],
+    kept,
+    graph.filter((f) => f.no === GRAPH.input),
+    outputs.map((o) => declared.get(o) ?? bytesField(GRAPH.output, encodeMessage([textField(VALUE_INFO.name, o)]))),
+  );
+  return encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
+}
+
+/** The outputs of the Shape nodes crossAttentionModel would keep for `outputs` (see `constants` there). */
+export function crossAttentionShapes(first: Uint8Array, outputs: readonly string[]): string[] {
+  const graph = decodeMessage(decodeMessage(first).find((f) => f.no === MODEL.graph)!.value as Uint8Array);
   const nodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
-  // Nodes are in topological order: walk back from the outputs, keeping each node an output needs.
+  return backwardSlice(nodes, outputs)
+    .filter((n) => opType(n) === 'Shape')
+    .flatMap(nodeOutputs);
+}
+
+/** The nodes (topologically ordered, as ONNX lists them) that `outputs` need, in order. */
+function backwardSlice(nodes: Node[], outputs: readonly string[]): Node[] {
   const needed = new Set(outputs);
   const kept: Node[] = [];
   for (const n of [...nodes].reverse()) {
@@ -282,15 +318,20 @@ export function crossAttentionModel(first: Uint8Array, outputs: readonly string[
     kept.unshift(n);
     for (const i of nodeInputs(n)) needed.add(i);
   }
-  const valueName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
-  const declared = graph.filter((f) => f.no === GRAPH.output && outputs.includes(valueName(f)));
-  const g = standalone(
-    graph,
-    kept,
-    graph.filter((f) => f.no === GRAPH.input),
-    [...outputs.map((o) => declared.find((f) => valueName(f) === o)!)],
-  );
-  return encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
+  return kept;
+}
+
+/** A 1-D int64 TensorProto (dims 1, data_type 7, name 8, raw_data 9). */
+function int64Tensor(name: string, values: readonly bigint[]): Uint8Array {
+  const raw = new Uint8Array(values.length * 8);
+  const view = new DataView(raw.buffer);
+  values.forEach((v, i) => view.setBigInt64(i * 8, v, true));
+  return encodeMessage([
+    { no: 1, wire: 0, value: BigInt(values.length) },
+    { no: 2, wire: 0, value: 7n },
+    textField(8, name),
+    bytesField(9, raw),
+  ]);
 }
 
 export interface AttentionDecoder {

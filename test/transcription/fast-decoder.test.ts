@@ -51,7 +51,9 @@ describe('the decoder graph edited at load', () => {
     );
   });
 
-  it('with one copy of the weights (every step through the later-step model), hears what the first-step model heard, in both languages', async () => {
+  it('with one copy of the weights (every step through the later-step model), hears what the first-step model heard, in both languages', {
+    timeout: 600_000,
+  }, async () => {
     // Issue 30: the first step goes through the later-step model, its cross-attention from a model of
     // those nodes alone; before, a first-step model held a second copy of the decoder's weights.
     const vocabulary = ['Zentrix', 'número de cuenta'];
@@ -80,7 +82,7 @@ describe('the decoder graph edited at load', () => {
     }
   });
 
-  it('hears the same words as the models as shipped, greedy and with a beam', async () => {
+  it('hears the same words as the models as shipped, greedy and with a beam', { timeout: 600_000 }, async () => {
     for (const beam of [1, 4]) {
       const shipped = new MoonshineEngine({ modelsDir, concurrency: 1, beam, asShipped: true });
       const fast = new MoonshineEngine({ modelsDir, concurrency: 1, beam });
