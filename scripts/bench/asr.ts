@@ -52,6 +52,7 @@ const { values: args } = parseArgs({
     json: { type: 'boolean', default: false },
     long: { type: 'boolean', default: false },
     dense: { type: 'boolean', default: false },
+    minutes: { type: 'string' },
     full: { type: 'boolean', default: false },
     only: { type: 'string' },
     'time-limit': { type: 'string', default: '3600' },
@@ -62,7 +63,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--dense (only the dense-speech runs)] [--full (every noise at every SNR)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)]",
+    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--dense (only the dense-speech runs)] [--full (every noise at every SNR)] [--minutes 1,5 (dense-speech lengths)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)]",
   );
   process.exit(0);
 }
@@ -482,7 +483,8 @@ interface DenseRun {
 async function denseRuns(sets: SpeechSet[], long: boolean): Promise<DenseRun[]> {
   const english = sets.filter((s) => s.language === 'en' && s.kind === 'long').flatMap((s) => s.utterances);
   const out: DenseRun[] = [];
-  for (const minutes of long ? [1, 5, 20, 60] : [1]) {
+  const lengths = args.minutes ? String(args.minutes).split(',').map(Number) : long ? [1, 5, 20, 60] : [1];
+  for (const minutes of lengths) {
     const file = path.join(ws.work, `dense-${minutes}.wav`);
     const said = writeDense(file, english, minutes * 60);
     const ref = said.flatMap((u) => normWords(u.text, 'en'));
