@@ -12,9 +12,10 @@
 //   - WER (words normalised: case, accents, punctuation, numbers as words) and the real-time factor;
 //   - phrase recall at 10 dB: the share of the example templates' phrases said in the call lines that the
 //     analysis' phrase matcher finds in the transcript;
-//   - dense speech (utterances back to back) for 1 minute in a fresh process: RTF, CPU seconds per audio
-//     second, peak RSS and WER against the utterances' texts (the words, baseline beside current);
-//     --long adds 5, 20 and 60 minutes; --dense runs only these;
+//   - dense speech (utterances back to back) for 1 minute in a fresh process with the en and es models
+//     loaded: RTF, CPU seconds per audio second, peak RSS, WER against the utterances' texts and whether
+//     the words are those of the decoder before issue 30 (run beside it); --long adds 5, 20 and 60
+//     minutes, --minutes picks lengths; --dense runs only these;
 //   - noise suppression: on clean, telephone and telephone pink 10/5/0 dB, `current` is run with the denoiser
 //     off and on on the same files, the per-call choice (ASR_DENOISE=auto) is the one of the two its SNR
 //     estimate picks, and the estimate is printed beside the true SNR. `current` elsewhere uses the default.

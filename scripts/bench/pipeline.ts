@@ -5,7 +5,8 @@
 //      (espeak-ng speech, agent left / customer right), timed with transcribeFile after one warm-up run;
 //      model load time is measured separately. Reported as the real-time factor RTF = wall / audio, once
 //      with the language detected (what intake does for a call sent without a language) and once with
-//      the language given.
+//      the language given; then with the decoder before issue 30 on as many threads (the baseline): CPU
+//      seconds per audio second and whether the words are the same.
 //   2. Intake-201-to-webhook-received latency through the real service (api + worker in one child
 //      process, WORKER_CONCURRENCY printed) with a signed-webhook receiver on loopback: short (~8–15 s)
 //      two-speaker calls posted over HTTP, first one at a time (the first call is cold: the worker loads
