@@ -325,7 +325,7 @@ function backwardSlice(nodes: Node[], outputs: readonly string[]): Node[] {
 function int64Tensor(name: string, values: readonly bigint[]): Uint8Array {
   const raw = new Uint8Array(values.length * 8);
   const view = new DataView(raw.buffer);
-  values.forEach((v, i) => view.setBigInt64(i * 8, v, true));
+  for (const [i, v] of values.entries()) view.setBigInt64(i * 8, v, true);
   return encodeMessage([
     { no: 1, wire: 0, value: BigInt(values.length) },
     { no: 2, wire: 0, value: 7n },
