@@ -23,7 +23,20 @@ export interface CallFilter {
   criticalFail?: boolean | null;
   /** Web-search syntax ("quoted phrase", -word, or) over the transcript, accent- and case-insensitive. */
   search?: string | null;
+  /** Calls on which a person checked this criterion's verdict (src/calibration/machine-agreement.ts). */
+  checkedCriterion?: string | null;
+  /** With `checkedCriterion`: only where the machine's verdict stood, was changed, or was a false fail / pass. */
+  checkedChange?: CheckedChange | null;
 }
+
+export const CHECKED_CHANGES = ['stood', 'changed', 'false_fail', 'false_pass'] as const;
+export type CheckedChange = (typeof CHECKED_CHANGES)[number];
+const CHANGE_SQL: Record<CheckedChange, Prisma.Sql> = {
+  stood: Prisma.sql`AND h.machine = h.human`,
+  changed: Prisma.sql`AND h.machine IS DISTINCT FROM h.human`,
+  false_fail: Prisma.sql`AND h.machine = 'failed' AND h.human = 'passed'`,
+  false_pass: Prisma.sql`AND h.machine = 'passed' AND h.human = 'failed'`,
+};
 
 /**
  * The SQL conditions (over `calls c`) of a call filter, for any query that must list exactly what
@@ -49,6 +62,12 @@ export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] 
   // search_text is stored folded the same way, so "Peña" finds "pena" and vice versa.
   const search = searchTsquery(f.search);
   if (search) where.push(Prisma.sql`c.search_vector @@ ${search}`);
+  // The same SQL function as the machine-agreement report, so its counts and this list agree.
+  if (f.checkedCriterion)
+    where.push(
+      Prisma.sql`c.id IN (SELECT h.call_id FROM human_checks(${accountId}::uuid) h
+                           WHERE h.criterion_key = ${f.checkedCriterion} ${f.checkedChange ? CHANGE_SQL[f.checkedChange] : Prisma.empty})`,
+    );
   return where;
 }
 
