@@ -69,7 +69,9 @@ const CalibrationGrader = builder.objectRef<SessionView['graders'][number]>('Cal
   fields: (t) => ({
     userId: t.id({ resolve: (g) => g.userId }),
     name: t.exposeString('name'),
-    benchmark: t.exposeBoolean('benchmark', { description: 'The benchmark grader, whom the others are compared with.' }),
+    benchmark: t.exposeBoolean('benchmark', {
+      description: 'The benchmark grader, whom the others are compared with.',
+    }),
     submitted: t.exposeBoolean('submitted', { description: 'Answered every criterion of every call.' }),
     answered: t.exposeInt('answered', { description: 'Answers given so far.' }),
   }),
@@ -99,7 +101,11 @@ const CalibrationCell = builder.objectRef<Cell>('CalibrationCell').implement({
   fields: (t) => ({
     callId: t.id({ resolve: (c) => c.callId }),
     criterionKey: t.exposeString('criterionKey'),
-    answers: t.field({ type: [GraderAnswer], description: 'Each grader (not the benchmark), in the order of `graders`.', resolve: (c) => c.answers }),
+    answers: t.field({
+      type: [GraderAnswer],
+      description: 'Each grader (not the benchmark), in the order of `graders`.',
+      resolve: (c) => c.answers,
+    }),
     benchmark: t.field({ type: CriterionOutcomeEnum, nullable: true, resolve: (c) => c.benchmark }),
     majority: t.field({
       type: CriterionOutcomeEnum,
@@ -145,16 +151,14 @@ const CalibrationCriterionAgreement = builder.objectRef<CriterionAgreement>('Cal
   }),
 });
 
-const CalibrationResults = builder
-  .objectRef<NonNullable<SessionView['results']>>('CalibrationResults')
-  .implement({
-    fields: (t) => ({
-      cells: t.field({ type: [CalibrationCell], resolve: (r) => r.cells }),
-      graders: t.field({ type: [CalibrationAlignment], resolve: (r) => r.graders }),
-      machine: t.field({ type: CalibrationAlignment, resolve: (r) => r.machine }),
-      criteria: t.field({ type: [CalibrationCriterionAgreement], resolve: (r) => r.criteria }),
-    }),
-  });
+const CalibrationResults = builder.objectRef<NonNullable<SessionView['results']>>('CalibrationResults').implement({
+  fields: (t) => ({
+    cells: t.field({ type: [CalibrationCell], resolve: (r) => r.cells }),
+    graders: t.field({ type: [CalibrationAlignment], resolve: (r) => r.graders }),
+    machine: t.field({ type: CalibrationAlignment, resolve: (r) => r.machine }),
+    criteria: t.field({ type: [CalibrationCriterionAgreement], resolve: (r) => r.criteria }),
+  }),
+});
 
 const CalibrationSeatEnum = builder.enumType('CalibrationSeat', {
   values: { GRADER: { value: 'grader' }, BENCHMARK: { value: 'benchmark' } } as const,
@@ -200,7 +204,9 @@ const CalibrationSession = builder.objectRef<SessionView>('CalibrationSession').
     }),
     graders: t.field({ type: [CalibrationGrader], resolve: (s) => s.graders }),
     mySeat: t.field({ type: CalibrationSeatEnum, nullable: true, resolve: (s) => s.mySeat }),
-    canManage: t.exposeBoolean('canManage', { description: 'The viewer may close the session and apply the benchmark.' }),
+    canManage: t.exposeBoolean('canManage', {
+      description: 'The viewer may close the session and apply the benchmark.',
+    }),
     myAnswers: t.field({ type: [CalibrationAnswer], resolve: (s) => s.myAnswers }),
     results: t.field({
       type: CalibrationResults,
@@ -237,7 +243,10 @@ const CreateCalibrationInput = builder.inputType('CreateCalibrationSessionInput'
     name: t.string({ required: true }),
     templateId: t.id({ required: true, description: 'The template whose criteria every grader answers.' }),
     callIds: t.idList({ description: 'Calls picked by hand (analyzed; at most 50)…' }),
-    filter: t.field({ type: CallFilter, description: '…or a random sample of the analyzed calls matching a calls-list filter.' }),
+    filter: t.field({
+      type: CallFilter,
+      description: '…or a random sample of the analyzed calls matching a calls-list filter.',
+    }),
     sampleSize: t.int({ description: 'With `filter`: how many calls to sample (1–50).' }),
     graderIds: t.idList({ required: true, description: 'Users who grade (analysts and above; 1–20).' }),
     benchmarkUserId: t.id({ description: 'Optional benchmark grader (not also one of the graders).' }),

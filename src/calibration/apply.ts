@@ -12,7 +12,13 @@ import type { Reviewer } from '../review/review.ts';
  * naming the session. Answers equal to the current result change nothing; calls no longer analyzed
  * are left alone. Returns how many criteria changed.
  */
-export async function applyBenchmark(db: Db, manager: Reviewer, sessionId: string, publicUrl: string, now = new Date()) {
+export async function applyBenchmark(
+  db: Db,
+  manager: Reviewer,
+  sessionId: string,
+  publicUrl: string,
+  now = new Date(),
+) {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM calibration_sessions WHERE id = ${sessionId}::uuid AND account_id = ${manager.accountId}::uuid FOR UPDATE`;
     const session = await tx.calibrationSession.findFirst({

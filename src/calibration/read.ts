@@ -24,7 +24,10 @@ const INCLUDE = {
   template: { select: { name: true } },
   createdBy: { select: { name: true } },
   calls: { orderBy: { position: 'asc' as const } },
-  graders: { include: { user: { select: { name: true } } }, orderBy: [{ benchmark: 'asc' as const }] },
+  graders: {
+    include: { user: { select: { name: true } } },
+    orderBy: [{ benchmark: 'asc' as const }, { user: { name: 'asc' as const } }, { userId: 'asc' as const }],
+  },
 } satisfies Prisma.CalibrationSessionInclude;
 
 type Row = Prisma.CalibrationSessionGetPayload<{ include: typeof INCLUDE }>;

@@ -62,7 +62,11 @@ export async function createSession(db: Db, manager: Reviewer, input: CreateSess
   if (graderIds.length > MAX_GRADERS) throw invalid(`A session can have at most ${MAX_GRADERS} graders.`);
   const benchmark = input.benchmarkUserId ?? null;
   const people = await db.user.findMany({
-    where: { accountId: manager.accountId, removedAt: null, id: { in: [...graderIds, ...(benchmark ? [benchmark] : [])] } },
+    where: {
+      accountId: manager.accountId,
+      removedAt: null,
+      id: { in: [...graderIds, ...(benchmark ? [benchmark] : [])] },
+    },
     select: { id: true, role: true, name: true },
   });
   // Every id is checked before any rule, so an id of another account always answers not found.
