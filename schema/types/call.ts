@@ -295,7 +295,8 @@ export const CallFilter = builder.inputType('CallFilter', {
     }),
     checkedChange: t.field({
       type: CheckedChangeEnum,
-      description: 'With `checkedCriterion`: only where the verdict stood, was changed, or was a false fail / false pass.',
+      description:
+        'With `checkedCriterion`: only where the verdict stood, was changed, or was a false fail / false pass.',
     }),
   }),
 });

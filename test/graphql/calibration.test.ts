@@ -83,8 +83,8 @@ describe('calibration', () => {
         benchmarkUserId: bench.id,
       };
       // Roles: analysts grade but do not start sessions; viewers see none of it.
-      expect((await create(g1.as, input)).body.errors[0].extensions.code).toBe('FORBIDDEN');
-      expect((await acme.as.viewer.gql(`{ calibrationSessions { id } }`)).body.errors[0].extensions.code).toBe(
+      expect((await create(g1.as, input)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect((await acme.as.viewer.gql(`{ calibrationSessions { id } }`)).body.errors?.[0]?.extensions?.code).toBe(
         'FORBIDDEN',
       );
       // Another account's template, call or user: not found, as an unknown one.
@@ -231,7 +231,7 @@ describe('calibration', () => {
       // Applying the benchmark: managers only; two overrides through the ordinary path.
       const apply = (as: Browser) =>
         as.gql(`mutation { applyCalibrationBenchmark(id: "${sid}") { ${R} ... on CalibrationSession { appliedAt } } }`);
-      expect((await apply(g1.as)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect((await apply(g1.as)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect((await apply(manager)).body.data.applyCalibrationBenchmark.appliedAt).toBeTruthy();
       expect((await apply(manager)).body.data.applyCalibrationBenchmark).toMatchObject({ code: 'calibration_closed' });
       const reviews = await h.app.db.criterionReview.findMany({ where: { callId: { in: ids } } });
@@ -309,7 +309,7 @@ describe('calibration', () => {
         as.gql(
           `mutation { setMachineAgreementThreshold(percent: ${percent}) { ${R} ... on Account { machineAgreementThreshold } } }`,
         );
-      expect((await setT(acme.as.analyst, 50)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect((await setT(acme.as.analyst, 50)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect((await setT(manager, 101)).body.data.setMachineAgreementThreshold).toMatchObject({
         code: 'invalid_input',
       });
