@@ -25,7 +25,7 @@ import {
 } from '../../src/calls/calls-query.ts';
 import { searchSnippets, type SearchSnippet } from '../../src/calls/calls-search.ts';
 import { CHECKED_CHANGES, type CheckedChange } from '../../src/calls/calls-filter.ts';
-import { blindCallsWhere } from '../../src/calibration/read.ts';
+import { blindCallsWhere, blindFilter } from '../../src/calibration/read.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/calls/reanalyze.ts';
 import { callScope, scopeFilter } from '../../src/auth/call-scope.ts';
@@ -476,7 +476,9 @@ builder.queryFields((t) => ({
       const backward = args.last != null || args.before != null;
       const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, (backward ? args.last : args.first) ?? 20));
       // The agent role's restriction is part of the filter, so the page, its counts and snippets all obey it.
-      const filter = scopeFilter(cleanFilter(args.filter), callViewerOf(ctx));
+      const viewer = callViewerOf(ctx);
+      // So are a calibration grader's blind calls (src/calibration/read.ts).
+      const filter = await blindFilter(ctx.app.db, viewer.id, scopeFilter(cleanFilter(args.filter), viewer));
       const accountId = accountIdOf(ctx);
       const asked = selectedFields(info);
       let ids: string[] = [];

@@ -1,5 +1,6 @@
 import { roleAtLeast } from '../accounts/users.ts';
 import { parseColumn } from '../call-columns.ts';
+import type { CallFilter } from '../calls/calls-filter.ts';
 import type { Db } from '../db/client.ts';
 import type { Prisma, UserRole } from '../generated/prisma/client.ts';
 import { type CalibrationResults, calibrationResults, type Outcome } from './results.ts';
@@ -130,4 +131,17 @@ async function view(db: Db, viewer: Viewer, row: Row, withResults: boolean): Pro
  */
 export function blindCallsWhere(userId: string): Prisma.CallWhereInput {
   return { calibrations: { none: { session: { status: 'open', graders: { some: { userId } } } } } };
+}
+
+/**
+ * A calls-list filter that also leaves out the calls the user grades blind (the list, its counts and
+ * the CSV export). Unchanged — so counts still come from the kept counters — for everyone who holds
+ * no seat in an open session.
+ */
+export async function blindFilter(db: Db, userId: string, filter: CallFilter): Promise<CallFilter> {
+  const seat = await db.calibrationGrader.findFirst({
+    where: { userId, session: { status: 'open' } },
+    select: { sessionId: true },
+  });
+  return seat ? { ...filter, blindFor: userId } : filter;
 }

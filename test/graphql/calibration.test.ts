@@ -138,6 +138,13 @@ describe('calibration', () => {
       expect((await lookup(g2.as)).body.data.call).toBeNull();
       expect((await lookup(bench.as)).body.data.call).toBeNull();
       expect((await lookup(manager)).body.data.call).toMatchObject({ id: ids[1] });
+      // Nor are they in a grader's calls list (nor counted); the manager's list has them.
+      const listed = async (as: Browser) =>
+        (await as.gql(`{ calls(first: 50) { totalCount edges { node { id score } } } }`)).body.data.calls;
+      const g2List = await listed(g2.as);
+      expect(g2List.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([data.call.id]);
+      expect(g2List.totalCount).toBe(1);
+      expect((await listed(manager)).totalCount).toBe(4);
       // An analyst who does not grade it learns nothing of the session.
       expect(await read(outsider.as)).toBeNull();
       expect((await answer(outsider, ids[0]!, P, P)).body.data.saveCalibrationAnswers).toMatchObject({
@@ -217,8 +224,9 @@ describe('calibration', () => {
       );
       expect(cell).toMatchObject({ benchmark: 'PASSED', majority: 'PASSED', machine: 'FAILED' });
       expect(cell.answers.map((a: { result: string }) => a.result)).toEqual(['PASSED', 'PASSED', 'FAILED']);
-      // The call can be looked up again.
+      // The call can be looked up and listed again.
       expect((await lookup(g2.as)).body.data.call).toMatchObject({ id: ids[1] });
+      expect((await listed(g2.as)).totalCount).toBe(4);
 
       // Calibration changed no call.
       const after = await h.app.db.call.findMany({
