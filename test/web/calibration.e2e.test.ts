@@ -231,6 +231,12 @@ describe('calibration journey', () => {
         .toMatch(/Greets the customer \(60%\)/);
       expect(await page.getByTestId('machine-agreement-flag').textContent()).not.toMatch(/Offers more help/);
 
+      // And in the template editor, for the template's criteria.
+      await page.goto(`${service.url}/templates/${template.id}`);
+      await expect.poll(() => page.getByTestId('machine-agreement-flag').textContent()).toMatch(
+        /Greets the customer \(60%\)/,
+      );
+
       // Spanish.
       await page.getByRole('button', { name: 'ES' }).click();
       await page.goto(`${service.url}/agreement`);
