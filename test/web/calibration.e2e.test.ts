@@ -238,8 +238,8 @@ describe('calibration journey', () => {
       );
 
       // Spanish.
-      await page.getByRole('button', { name: 'ES' }).click();
       await page.goto(`${service.url}/agreement`);
+      await page.getByRole('group', { name: 'Language', exact: true }).getByRole('button', { name: 'ES' }).click();
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Acuerdo con la máquina');
       await page.goto(sessionUrl);
       await expect.poll(() => page.getByText('Alineación de los evaluadores').count()).toBe(1);
