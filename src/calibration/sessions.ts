@@ -193,13 +193,20 @@ export async function saveAnswers(
         data: { submittedAt: complete ? now : null },
       });
     const waiting = await tx.calibrationGrader.count({ where: { sessionId, submittedAt: null } });
-    if (waiting === 0) await closeInTx(tx, session.id, grader.accountId, null, now);
+    if (waiting === 0) await closeInTx(tx, session.id, grader.accountId, grader.id, 'last_answer', now);
     return { sessionId, closed: waiting === 0 };
   });
 }
 
 /** Freezes the machine's answers on each call and closes the session. */
-async function closeInTx(tx: Tx, sessionId: string, accountId: string, byUserId: string | null, now: Date) {
+async function closeInTx(
+  tx: Tx,
+  sessionId: string,
+  accountId: string,
+  byUserId: string,
+  how: 'manager' | 'last_answer',
+  now: Date,
+) {
   const calls = await tx.calibrationCall.findMany({
     where: { sessionId },
     select: { callId: true, call: { select: { criteria: true } } },
@@ -220,7 +227,8 @@ async function closeInTx(tx: Tx, sessionId: string, accountId: string, byUserId:
     action: 'calibration.closed',
     targetType: 'calibration',
     targetId: sessionId,
-    detail: byUserId ? { by: 'manager' } : { by: 'last_answer' },
+    // The last grader to answer closes it as surely as a manager who closes it early.
+    detail: { closed_by: how },
   });
 }
 
@@ -229,6 +237,6 @@ export async function closeSession(db: Db, manager: Reviewer, sessionId: string,
   await db.$transaction(async (tx) => {
     const session = await lockSession(tx, manager.accountId, sessionId);
     if (session.status !== 'open') throw new DomainError('calibration_closed', 'This calibration is already closed.');
-    await closeInTx(tx, session.id, manager.accountId, manager.id, now);
+    await closeInTx(tx, session.id, manager.accountId, manager.id, 'manager', now);
   });
 }
