@@ -1206,6 +1206,7 @@ export const en = {
   'audit.action.machine_agreement.threshold_changed': 'Machine agreement threshold changed',
   'errors.calibration_closed': 'This calibration is closed.',
   'calibration.title': 'Calibration',
+  'calibration.sessions': 'Sessions',
   'calibration.lead':
     'Several graders score the same calls blind, then compare with each other, the benchmark grader and the machine. Calibration answers never change a call unless a manager applies the benchmark.',
   'calibration.empty': 'No calibration yet',
@@ -1297,6 +1298,7 @@ export const en = {
   'calibration.needCalls': 'Pick at least one call.',
   'calibration.needGraders': 'Pick at least one grader.',
   'agreement.title': 'Machine agreement',
+  'agreement.byCriterion': 'Per criterion',
   'agreement.lead':
     'Every time a person checked a criterion — an override, an answered dispute, a calibration’s benchmark (or majority) — they measured the machine. Per criterion: how often its verdict stood and how it was changed, over the calls started in the period.',
   'agreement.from': 'From',

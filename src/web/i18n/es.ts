@@ -1214,6 +1214,7 @@ export const es: Record<keyof typeof en, string> = {
   'audit.action.machine_agreement.threshold_changed': 'Umbral de acuerdo con la máquina cambiado',
   'errors.calibration_closed': 'Esta calibración está cerrada.',
   'calibration.title': 'Calibración',
+  'calibration.sessions': 'Sesiones',
   'calibration.lead':
     'Varios evaluadores puntúan las mismas llamadas a ciegas y luego se comparan entre sí, con el evaluador de referencia y con la máquina. Las respuestas de calibración nunca cambian una llamada salvo que un responsable aplique la referencia.',
   'calibration.empty': 'Aún no hay calibraciones',
@@ -1306,6 +1307,7 @@ export const es: Record<keyof typeof en, string> = {
   'calibration.needCalls': 'Elige al menos una llamada.',
   'calibration.needGraders': 'Elige al menos un evaluador.',
   'agreement.title': 'Acuerdo con la máquina',
+  'agreement.byCriterion': 'Por criterio',
   'agreement.lead':
     'Cada vez que una persona revisó un criterio — una corrección, una disputa respondida, la referencia (o mayoría) de una calibración — midió a la máquina. Por criterio: cuántas veces se mantuvo su veredicto y cómo se cambió, en las llamadas iniciadas en el periodo.',
   'agreement.from': 'Desde',

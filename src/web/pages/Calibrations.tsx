@@ -77,46 +77,46 @@ export function CalibrationsPage() {
       {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
       {fetching && !data ? (
         <LoadingBlock />
-      ) : list.length === 0 ? (
-        <div className="card">
-          <EmptyState icon="check" title={t('calibration.empty')}>
-            {t('calibration.emptyBody')}
-          </EmptyState>
-        </div>
       ) : (
-        <Card bodyClass="tight">
-          <DataTable
-            testId="calibration-sessions"
-            head={
-              <>
-                <th scope="col">{t('calibration.colName')}</th>
-                <th scope="col">{t('calibration.colStatus')}</th>
-                <th scope="col">{t('calibration.colProgress')}</th>
-                <th scope="col">{t('calibration.colCreated')}</th>
-              </>
-            }
-          >
-            {list.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link to={`/calibration/${s.id}`}>{s.name}</Link>
-                  {s.templateName && <div className="muted small">{s.templateName}</div>}
-                </td>
-                <td>
-                  <Badge tone={s.status === 'OPEN' ? 'blue' : 'green'}>
-                    {t(`calibration.status.${s.status}` as MessageKey)}
-                  </Badge>
-                </td>
-                <td>
-                  {t('calibration.progress', {
-                    done: s.graders.filter((g) => g.submitted).length,
-                    total: s.graders.length,
-                  })}
-                </td>
-                <td>{fmt.dateTime(s.createdAt)}</td>
-              </tr>
-            ))}
-          </DataTable>
+        <Card title={t('calibration.sessions')} bodyClass={list.length ? 'tight' : undefined}>
+          {list.length === 0 ? (
+            <EmptyState icon="check" title={t('calibration.empty')}>
+              {t('calibration.emptyBody')}
+            </EmptyState>
+          ) : (
+            <DataTable
+              testId="calibration-sessions"
+              head={
+                <>
+                  <th scope="col">{t('calibration.colName')}</th>
+                  <th scope="col">{t('calibration.colStatus')}</th>
+                  <th scope="col">{t('calibration.colProgress')}</th>
+                  <th scope="col">{t('calibration.colCreated')}</th>
+                </>
+              }
+            >
+              {list.map((s) => (
+                <tr key={s.id}>
+                  <td>
+                    <Link to={`/calibration/${s.id}`}>{s.name}</Link>
+                    {s.templateName && <div className="muted small">{s.templateName}</div>}
+                  </td>
+                  <td>
+                    <Badge tone={s.status === 'OPEN' ? 'blue' : 'green'}>
+                      {t(`calibration.status.${s.status}` as MessageKey)}
+                    </Badge>
+                  </td>
+                  <td>
+                    {t('calibration.progress', {
+                      done: s.graders.filter((g) => g.submitted).length,
+                      total: s.graders.length,
+                    })}
+                  </td>
+                  <td>{fmt.dateTime(s.createdAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
         </Card>
       )}
     </div>

@@ -94,11 +94,11 @@ export function MachineAgreementPage() {
       {fetching && !data ? (
         <LoadingBlock />
       ) : !report?.rows.length ? (
-        <div className="card">
+        <Card title={t('agreement.byCriterion')}>
           <EmptyState icon="check" title={t('agreement.empty')}>
             {t('agreement.emptyBody')}
           </EmptyState>
-        </div>
+        </Card>
       ) : (
         <>
           <p data-testid="agreement-most">
@@ -117,7 +117,7 @@ export function MachineAgreementPage() {
               t('agreement.noneChanged')
             )}
           </p>
-          <Card bodyClass="tight" description={t('agreement.explain')}>
+          <Card title={t('agreement.byCriterion')} bodyClass="tight" description={t('agreement.explain')}>
             <DataTable
               testId="agreement-table"
               head={
