@@ -233,9 +233,9 @@ describe('calibration journey', () => {
 
       // And in the template editor, for the template's criteria.
       await page.goto(`${service.url}/templates/${template.id}`);
-      await expect.poll(() => page.getByTestId('machine-agreement-flag').textContent()).toMatch(
-        /Greets the customer \(60%\)/,
-      );
+      await expect
+        .poll(() => page.getByTestId('machine-agreement-flag').textContent())
+        .toMatch(/Greets the customer \(60%\)/);
 
       // Spanish.
       await page.goto(`${service.url}/agreement`);
