@@ -279,6 +279,8 @@ export function toExportQuery(q: CallsQuery): string {
   if (q.failed) p.set('failedCriterion', q.failed);
   if (q.critical) p.set('criticalFail', 'true');
   if (q.q) p.set('search', q.q);
+  if (q.checked) p.set('checkedCriterion', q.checked);
+  if (q.checked && q.change) p.set('checkedChange', q.change);
   p.set('sort', q.sort);
   p.set('order', q.order);
   return p.toString();
