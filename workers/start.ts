@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { WorkerEvents } from 'graphile-worker';
 import type { AppContext } from '../src/context.ts';
+import { withApplicationName } from '../src/db/urls.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { CRONTAB, createTaskList } from './index.ts';
 import { workerLogger } from './logger.ts';
@@ -24,7 +25,8 @@ export async function startWorkerRole(app: AppContext): Promise<WorkerRole> {
   const runner = await startSupervisedRunner(
     {
       events,
-      connectionString: config.databaseUrl!,
+      // graphile-worker LISTENs for new jobs: a session of its own, never through a transaction pooler.
+      connectionString: withApplicationName(config.databaseDirectUrl ?? config.databaseUrl!, 'escucha-worker-jobs'),
       concurrency: config.workerConcurrency,
       taskList: createTaskList(app),
       crontab: CRONTAB,

@@ -22,7 +22,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(
   env: NodeJS.ProcessEnv,
   args: string[] = [],
-  opts: { npmScript?: string } = {},
+  opts: { npmScript?: string; detached?: boolean } = {},
 ): Promise<ServiceProcess> {
   // With `npmScript`, the exact command the docs tell operators to run (`npm run start:api` …): the
   // child is npm itself, as a process manager would see it.
@@ -33,6 +33,9 @@ export async function startServiceProcess(
     cwd: repoRoot,
     env: { LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group (the child leads it), to be signalled as a whole as systemd and a
+    // terminal's Ctrl-C do: `process.kill(-child.pid, signal)`.
+    detached: opts.detached ?? false,
   });
   const logs: any[] = [];
   const waiters: { match: (l: any) => boolean; resolve: (l: any) => void }[] = [];
