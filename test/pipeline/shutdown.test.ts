@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { readFile, readdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeStereoCall, type Turn } from '../fixtures/audio.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { startServiceProcess } from '../support/process.ts';
@@ -24,6 +24,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await seeder.stop();
   await t.drop();
+});
+// Each case's worker must start on that case's call, not on a job an earlier case left queued.
+beforeEach(async () => {
+  await t.sql('DELETE FROM graphile_worker._private_jobs');
 });
 
 const LONG: Turn[] = Array.from({ length: 8 }, (_, i) => ({
@@ -155,16 +159,20 @@ describe('graceful shutdown on SIGTERM', () => {
         expect(late.body.status).toBe('queued');
 
         // npm exits with the service's own code.
-        expect(await svc.exited).toBe(0);
+        const code = await svc.exited;
+        expect(code, `${svc.stderr()}\n${svc.logs.slice(-5).map((l) => JSON.stringify(l)).join('\n')}`).toBe(0);
         // The job that was running finished before the exit, or was handed back for another worker.
         const ended = await status(running.body.id);
         if (!['transcribed', 'analyzed'].includes(ended)) {
+          // Handed back: its job waits, unlocked, for any worker. (Signalled as a group, the decoder
+          // the job was running got the SIGTERM too; the call is then queued again rather than failed.)
+          expect(['queued', 'transcribing']).toContain(ended);
           const [job] = await t.sql(
-            'SELECT locked_at, last_error FROM graphile_worker._private_jobs WHERE key = $1',
+            'SELECT locked_at, attempts, max_attempts FROM graphile_worker._private_jobs WHERE key = $1',
             [`transcribe:${running.body.id}`],
           );
           expect(job.locked_at).toBeNull();
-          expect(job.last_error).toContain('shutdown grace period over');
+          expect(job.attempts).toBeLessThan(job.max_attempts);
         }
         expect(await status(late.body.id)).toBe('queued');
         expect(await readdir(incoming)).toEqual([]);
