@@ -101,7 +101,13 @@ function startApi(env: Record<string, string>): Promise<Api> {
   });
 }
 
-function post(agent: http.Agent, url: string, key: string, file: Buffer, n: number): Promise<{ ok: boolean; ms: number; status: number }> {
+function post(
+  agent: http.Agent,
+  url: string,
+  key: string,
+  file: Buffer,
+  n: number,
+): Promise<{ ok: boolean; ms: number; status: number }> {
   const boundary = `----hot-${randomUUID()}`;
   const body = Buffer.concat([
     Buffer.from(
@@ -124,7 +130,9 @@ function post(agent: http.Agent, url: string, key: string, file: Buffer, n: numb
     });
     req.on('response', (res) => {
       res.resume();
-      res.on('end', () => resolve({ ok: res.statusCode === 201, ms: performance.now() - started, status: res.statusCode ?? 0 }));
+      res.on('end', () =>
+        resolve({ ok: res.statusCode === 201, ms: performance.now() - started, status: res.statusCode ?? 0 }),
+      );
     });
     req.on('error', () => resolve({ ok: false, ms: performance.now() - started, status: 0 }));
     req.end(body);
@@ -144,7 +152,12 @@ function sampleLocks(url: string) {
   const done = (async () => {
     await client.connect();
     while (on) {
-      const { rows } = await client.query<{ query: string; wait: string | null; locktype: string | null; relation: string | null }>(
+      const { rows } = await client.query<{
+        query: string;
+        wait: string | null;
+        locktype: string | null;
+        relation: string | null;
+      }>(
         `SELECT a.query, a.wait_event_type AS wait,
                 (SELECT l.locktype FROM pg_locks l WHERE l.pid = a.pid AND NOT l.granted LIMIT 1) AS locktype,
                 -- A row lock is waited for holding (or queueing for) the row's tuple lock: it names the table.
@@ -201,7 +214,9 @@ function sampleLocks(url: string) {
 async function drive(apis: Api[], keys: string[], file: Buffer, dbUrl: string) {
   const agents = apis.map(() => new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY }));
   // Warm-up: JIT, pools, prepared statements on every process.
-  await Promise.all(apis.flatMap((a, i) => Array.from({ length: 4 }, (_, n) => post(agents[i]!, a.url, keys[0]!, file, n))));
+  await Promise.all(
+    apis.flatMap((a, i) => Array.from({ length: 4 }, (_, n) => post(agents[i]!, a.url, keys[0]!, file, n))),
+  );
   const sampler = sampleLocks(dbUrl);
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
@@ -263,7 +278,12 @@ async function main() {
     const prisma = createDb(db.url, { max: 2 });
     const keys: string[] = [];
     for (let i = 0; i < ACCOUNTS; i++) {
-      const { account } = await createAccount(prisma, { name: `Hot ${i}`, minutes: 2_000_000_000, seats: 10, timeZone: 'UTC' });
+      const { account } = await createAccount(prisma, {
+        name: `Hot ${i}`,
+        minutes: 2_000_000_000,
+        seats: 10,
+        timeZone: 'UTC',
+      });
       await createAgent(prisma, account.id, { name: 'Hot Agent', code: AGENT_CODE });
       keys.push((await createApiKey(prisma, account.id)).key);
     }
@@ -316,7 +336,15 @@ async function main() {
       const rows = [...new Set([...Object.keys(one.byRow), ...Object.keys(spread.byRow)])].sort();
       console.log(
         table(
-          ['load', 'calls/s (runs)', 'p50 ms', 'p95 ms', 'backends waiting for a lock, %', ...rows.map((r) => `… on ${r}`), 'failed'],
+          [
+            'load',
+            'calls/s (runs)',
+            'p50 ms',
+            'p95 ms',
+            'backends waiting for a lock, %',
+            ...rows.map((r) => `… on ${r}`),
+            'failed',
+          ],
           [one, spread].map((r, i) => [
             i === 0 ? '1 account' : `${ACCOUNTS} accounts`,
             `${r.callsPerSecond} (${r.callsPerSecondByRun.join(', ')})`,
@@ -328,7 +356,9 @@ async function main() {
           ]),
         ),
       );
-      console.log(`\n${APIS} apis, ${CONCURRENCY} uploads in flight, 2 runs of ${SECONDS} s per load. Decision: ${decision}.`);
+      console.log(
+        `\n${APIS} apis, ${CONCURRENCY} uploads in flight, 2 runs of ${SECONDS} s per load. Decision: ${decision}.`,
+      );
     }
   } finally {
     await Promise.all(

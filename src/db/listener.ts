@@ -48,8 +48,8 @@ export class Listener {
   async add(feed: ListenerFeed): Promise<void> {
     if (!/^[a-z_]+$/.test(feed.channel)) throw new Error(`not a plain channel name: ${feed.channel}`);
     if (this.closed) return;
-    let set = this.feeds.get(feed.channel);
-    if (!set) this.feeds.set(feed.channel, (set = new Set()));
+    const set = this.feeds.get(feed.channel) ?? new Set<ListenerFeed>();
+    this.feeds.set(feed.channel, set);
     set.add(feed);
     const client = this.client;
     if (!client) {

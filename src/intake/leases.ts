@@ -48,8 +48,12 @@ export class IntakeLeases {
           this.renewal = null;
         }
         // A lease that cannot be given back (database away) frees itself when it expires.
-        await queryDirect(this.db, Prisma.sql`DELETE FROM intake_leases WHERE id = ${lease}::uuid`, 'give_intake_lease').catch(
-          (error: Error) => this.log.warn({ err: error.message }, 'could not give back an intake lease; it expires by itself'),
+        await queryDirect(
+          this.db,
+          Prisma.sql`DELETE FROM intake_leases WHERE id = ${lease}::uuid`,
+          'give_intake_lease',
+        ).catch((error: Error) =>
+          this.log.warn({ err: error.message }, 'could not give back an intake lease; it expires by itself'),
         );
       },
     };

@@ -47,7 +47,10 @@ function start(role: 'api' | 'worker', extra: Record<string, string> = {}) {
       ...extra,
     },
     ['--role', role],
-  ).then((p) => (procs.push(p), p));
+  ).then((p) => {
+    procs.push(p);
+    return p;
+  });
 }
 
 const SHORT: Turn[] = [
@@ -163,7 +166,11 @@ describe('connections per process', () => {
 
     const file = await makeStereoCall(SHORT);
     const uploads = Array.from({ length: 8 }, (_, i) =>
-      postCall(api.url, { key: s.key, fields: { agent_code: 'AG-07', external_id: `load-${i}` }, file: { path: file } }),
+      postCall(api.url, {
+        key: s.key,
+        fields: { agent_code: 'AG-07', external_id: `load-${i}` },
+        file: { path: file },
+      }),
     );
     const reads = Array.from({ length: 30 }, () =>
       browser.gql('{ calls(first: 20) { edges { node { id status score } } } callFilterOptions { topics } }'),
@@ -175,7 +182,9 @@ describe('connections per process', () => {
     const done = await until(
       // No QA template on the seeded account: a call ends transcribed.
       () =>
-        t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM calls WHERE id = ANY($1) AND status = 'transcribed'`, [ids]),
+        t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM calls WHERE id = ANY($1) AND status = 'transcribed'`, [
+          ids,
+        ]),
       (r) => r[0]!.n === ids.length,
       240_000,
     );
@@ -203,7 +212,12 @@ describe('connections per process', () => {
     expect(peak.get('escucha-worker-jobs') ?? 0).toBeLessThanOrEqual(JOBS_POOL_SIZE);
     expect(worker_).toBeLessThanOrEqual(APP_POOL_SIZE + JOBS_POOL_SIZE);
     // Nothing else connects: every connection of the processes is one of these kinds.
-    expect(Object.keys(figures).sort()).toEqual(['escucha-api', 'escucha-api-listen', 'escucha-worker', 'escucha-worker-jobs']);
+    expect(Object.keys(figures).sort()).toEqual([
+      'escucha-api',
+      'escucha-api-listen',
+      'escucha-worker',
+      'escucha-worker-jobs',
+    ]);
 
     for (const p of [api, worker]) p.child.kill('SIGTERM');
     expect(await Promise.all([api.exited, worker.exited])).toEqual([0, 0]);
@@ -218,13 +232,17 @@ describe('INTAKE_MAX_CONCURRENT_PER_KEY across api processes', () => {
     const prefix = s.key.slice(0, 12);
     const path = await makeStereoCall(SHORT);
     const file = await readFile(path);
-    const send = (url: string) =>
-      postCall(url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path } });
+    const send = (url: string) => postCall(url, { key: s.key, fields: { agent_code: 'AG-07' }, file: { path } });
 
     // Three uploads in flight: two on one api, one on the other.
     const held = [await heldUpload(a.url, s.key, file), await heldUpload(a.url, s.key, file)];
     held.push(await heldUpload(b.url, s.key, file));
-    expect(await until(() => leases(prefix), (n) => n === 3)).toBe(3);
+    expect(
+      await until(
+        () => leases(prefix),
+        (n) => n === 3,
+      ),
+    ).toBe(3);
 
     // A fourth, on either api, is refused: the cap counts both.
     for (const url of [b.url, a.url]) {
@@ -237,12 +255,22 @@ describe('INTAKE_MAX_CONCURRENT_PER_KEY across api processes', () => {
     // One ends: its slot is free for the other api at once.
     expect((await held.shift()!.finish()).status).toBe(201);
     // (given back just after the answer goes out)
-    expect(await until(() => leases(prefix), (n) => n === 2)).toBe(2);
+    expect(
+      await until(
+        () => leases(prefix),
+        (n) => n === 2,
+      ),
+    ).toBe(2);
     expect((await send(b.url)).status).toBe(201);
 
     // Api `a` takes the free slot again and dies with two uploads in flight: no goodbye, no release.
     held.push(await heldUpload(a.url, s.key, file));
-    expect(await until(() => leases(prefix), (n) => n === 3)).toBe(3);
+    expect(
+      await until(
+        () => leases(prefix),
+        (n) => n === 3,
+      ),
+    ).toBe(3);
     const killed = Date.now();
     a.child.kill('SIGKILL');
     await a.exited;
@@ -260,6 +288,11 @@ describe('INTAKE_MAX_CONCURRENT_PER_KEY across api processes', () => {
     expect((await held[1]!.finish()).status).toBe(201);
     b.child.kill('SIGTERM');
     expect(await b.exited).toBe(0);
-    expect(await until(() => leases(prefix), (n) => n === 0)).toBe(0);
+    expect(
+      await until(
+        () => leases(prefix),
+        (n) => n === 0,
+      ),
+    ).toBe(0);
   }, 200_000);
 });

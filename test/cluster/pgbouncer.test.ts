@@ -49,7 +49,10 @@ function freePort(): Promise<number> {
 async function accepting(port: number): Promise<void> {
   for (let i = 0; ; i++) {
     const ok = await new Promise<boolean>((resolve) => {
-      const c = net.connect(port, '127.0.0.1', () => (c.end(), resolve(true)));
+      const c = net.connect(port, '127.0.0.1', () => {
+        c.end();
+        resolve(true);
+      });
       c.on('error', () => resolve(false));
     });
     if (ok) return;
@@ -148,7 +151,10 @@ function start(role: 'api' | 'worker') {
       INTAKE_MAX_CONCURRENT_PER_KEY: '100',
     },
     ['--role', role],
-  ).then((p) => (procs.push(p), p));
+  ).then((p) => {
+    procs.push(p);
+    return p;
+  });
 }
 
 const SHORT: Turn[] = [

@@ -160,7 +160,13 @@ describe('graceful shutdown on SIGTERM', () => {
 
         // npm exits with the service's own code.
         const code = await svc.exited;
-        expect(code, `${svc.stderr()}\n${svc.logs.slice(-5).map((l) => JSON.stringify(l)).join('\n')}`).toBe(0);
+        expect(
+          code,
+          `${svc.stderr()}\n${svc.logs
+            .slice(-5)
+            .map((l) => JSON.stringify(l))
+            .join('\n')}`,
+        ).toBe(0);
         // The job that was running finished before the exit, or was handed back for another worker.
         const ended = await status(running.body.id);
         if (!['transcribed', 'analyzed'].includes(ended)) {
