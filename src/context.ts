@@ -19,6 +19,8 @@ export interface AppContext {
   faults?: FaultBoard;
   /** Prometheus metrics of this process; set by startService. */
   metrics?: Metrics;
+  /** Aborted when the process starts shutting down (set by startService). */
+  stopping?: AbortSignal;
   /** The process's one LISTEN connection, shared by the change feeds below and live updates (the api role's). */
   listener?: Listener;
   /**

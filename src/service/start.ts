@@ -83,7 +83,9 @@ async function startRoles(
     await db.$disconnect();
     throw new StartupError(APP_SECRET_MISMATCH);
   }
+  const stopping = new AbortController();
   const app: AppContext = {
+    stopping: stopping.signal,
     config: { ...config, databaseUrl, databaseDirectUrl: directUrl },
     log,
     db,
@@ -124,6 +126,7 @@ async function startRoles(
     url,
     worker,
     async close(graceMs = config.shutdownGraceSeconds * 1000) {
+      stopping.abort();
       // The api and the worker wind down side by side, within the same grace period.
       await Promise.all([drain?.close(graceMs), worker?.stop(graceMs)]);
       await Promise.all([app.apiKeys?.close(), app.filterOptions?.close(), app.sessions?.close()]);
