@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CALL_VIEWS, type CallFilter, callFilterParts, callFilterWhere, topicLabels } from './calls-filter.ts';
+import { countScoreBand } from './score-band-count.ts';
 import { type KeysetPart, searchWalkBudget, type WalkedRow, walkedSearchPage } from './search-walk.ts';
 import type { CallStatus } from '../generated/prisma/client.ts';
 
@@ -212,27 +213,30 @@ type Facet = { kind: 'agent' | 'campaign' | 'topic' | 'language' | 'direction'; 
 
 /**
  * How a filter can be counted from the counters: null for a view (or all calls) alone, the one
- * facet it narrows by when that is all it does, 'scan' otherwise.
+ * facet it narrows by when that is all it does, 'band' for a score band alone, 'scan' otherwise.
  */
-function countingPlan(f: CallFilter): null | Facet | 'scan' {
+function countingPlan(f: CallFilter): null | Facet | 'band' | 'scan' {
   const facets: Facet[] = [];
   let other = false;
+  let band = false;
   for (const [key, v] of Object.entries(f) as [keyof CallFilter, unknown][]) {
     if (key === 'view' || v == null || v === '' || (Array.isArray(v) && !v.length)) continue;
-    if (key === 'agentIds') facets.push({ kind: 'agent', values: v as string[] });
+    if (key === 'scoreMin' || key === 'scoreMax') band = true;
+    else if (key === 'agentIds') facets.push({ kind: 'agent', values: v as string[] });
     else if (key === 'campaignIds') facets.push({ kind: 'campaign', values: v as string[] });
     else if (key === 'topic' || key === 'language' || key === 'direction')
       facets.push({ kind: key, values: [String(v)] });
     else other = true;
   }
-  if (other || facets.length > 1) return 'scan';
-  return facets[0] ?? null;
+  if (other || facets.length > 1 || (band && facets.length)) return 'scan';
+  return band ? 'band' : (facets[0] ?? null);
 }
 
 /**
  * Calls matching a filter. A view (or all calls), alone or narrowed by one agent, campaign, topic,
- * language or direction, is read from the counters the triggers on calls keep exact; any other
- * filter (dates, scores, several facets) counts matching rows up to COUNT_CAP, a search up to
+ * language or direction, is read from the counters the triggers on calls keep exact, and a score
+ * band alone mostly from its whole points' counters (score-band-count.ts); any other filter (dates,
+ * a band with a facet, several facets) counts matching rows up to COUNT_CAP, a search up to
  * SEARCH_COUNT_CAP.
  */
 export async function countCalls(db: Db, accountId: string, filter: CallFilter): Promise<CallCount> {
@@ -243,6 +247,17 @@ export async function countCalls(db: Db, accountId: string, filter: CallFilter):
       SELECT coalesce(sum(calls), 0)::int AS n FROM call_counts
        WHERE account_id = ${accountId}::uuid AND status = ANY(${statuses}::"CallStatus"[])`;
     return { count: row?.n ?? 0, exact: true };
+  }
+  if (plan === 'band') {
+    const n = await countScoreBand(
+      db,
+      accountId,
+      statuses,
+      filter.scoreMin ?? null,
+      filter.scoreMax ?? null,
+      COUNT_CAP,
+    );
+    return n == null ? { count: COUNT_CAP, exact: false } : { count: n, exact: true };
   }
   if (plan !== 'scan') {
     // A topic counts with its other-language labels, as the list filters it.

@@ -4,7 +4,9 @@
 // index, and a score band reads the date index. Whatever the path, every page holds the calls the
 // plain SQL order gives (same rows, same order, nulls last descending and first ascending), forwards
 // and backwards, with the same counts.
+import fc from 'fast-check';
 import { hashPassword } from '../../src/accounts/passwords.ts';
+import { COUNT_CAP } from '../../src/calls/calls-query.ts';
 import { callFilterParts } from '../../src/calls/calls-filter.ts';
 import { searchWalkBudget } from '../../src/calls/search-walk.ts';
 import { describe, expect, test } from '../support/harness.ts';
@@ -36,7 +38,8 @@ const ANALYZED = `status IN ('analyzed', 'transcribed')`;
 
 /**
  * One account of 6,000 calls: "router" in one call of five, "gracias" in one of two, "hipoteca"
- * in one of 400; ties in start time and score; unscored, unmeasured, failed and queued calls.
+ * in one of 400; ties in start time and score, quarter points; unscored, unmeasured, failed (some
+ * scored) and queued calls.
  * Another of 2,600 English calls says "router" three times. A few hundred other words, so the
  * statistics list more than 100 (below that the planner guesses every prefix's frequency). Then
  * ANALYZE, as autovacuum would.
@@ -53,7 +56,8 @@ async function seedCalls(db: TestDb, service: TestService, seed: Seed) {
                         storage_key, reserved_minutes, period, score, duration_seconds, search_text)
      SELECT gen_random_uuid(), $1, $2, 'api', st::"CallStatus", timestamptz '2024-03-01' + (g / 3) * interval '1 minute',
             'f.wav', 1, 'x', 'audio/wav', 'k', 1, '2024-03',
-            CASE WHEN st = 'analyzed' THEN CASE WHEN g % 11 = 0 THEN 0 ELSE (g * 37) % 101 END END,
+            CASE WHEN st = 'analyzed' THEN CASE WHEN g % 11 = 0 THEN 0 ELSE least(100, (g * 37) % 101 + (g % 4) * 0.25) END
+                 WHEN st = 'failed' AND g % 40 = 1 THEN g % 101 END,
             CASE WHEN g % 9 <> 0 THEN (g * 13) % 600 END,
             CASE WHEN st IN ('analyzed', 'transcribed') THEN concat_ws(' ', 'hola', 'w' || g % 97, 'v' || g % 89, CASE WHEN g % 5 = 0 THEN 'el router no va' END,
                  CASE WHEN g % 400 = 3 THEN 'una hipoteca' END, CASE WHEN g % 2 = 0 THEN 'muchas gracias' END, 'adios') END
@@ -186,19 +190,22 @@ describe('search pages by the path the statistics choose', () => {
 });
 
 describe('score bands', () => {
-  test('every sort of a band, and the band count, are what SQL gives', async ({ db, service, seed }) => {
+  const BANDS: [min: number | null, max: number | null][] = [
+    [0, 20],
+    [0, 0],
+    [50.5, 60],
+    [50.3, 50.6],
+    [20.5, 20.75],
+    [90, null],
+    [null, 10.25],
+  ];
+  const bandWhere = (min: number | null, max: number | null) =>
+    [min != null && `score >= ${min}`, max != null && `score <= ${max}`].filter(Boolean).join(' AND ');
+
+  test('every sort of a band, and the band count in every view, are what SQL gives', async ({ db, service, seed }) => {
     const { main } = await calls(db, service, seed);
-    const bands: [min: number | null, max: number | null][] = [
-      [0, 20],
-      [0, 0],
-      [50.5, 60],
-      [90, null],
-      [null, 10],
-    ];
-    for (const [min, max] of bands) {
-      const where = [ANALYZED, min != null && `score >= ${min}`, max != null && `score <= ${max}`]
-        .filter(Boolean)
-        .join(' AND ');
+    for (const [min, max] of BANDS) {
+      const where = `${ANALYZED} AND ${bandWhere(min, max)}`;
       for (const [sort, column] of SORTS) {
         for (const order of ['DESC', 'ASC'] as const) {
           const want = await truth(db, main.accountId, where, column, order);
@@ -210,9 +217,119 @@ describe('score bands', () => {
           );
         }
       }
-      const page = await list(main.browser, { filter: { view: 'ANALYZED', scoreMin: min, scoreMax: max }, first: 1 });
-      const n = (await truth(db, main.accountId, where, 'id', 'ASC')).length;
-      expect([page.totalCount, page.totalCountExact]).toEqual([n, true]);
+      const views: [view: string | null, statuses: string][] = [
+        ['ANALYZED', ANALYZED],
+        ['FAILED', `status = 'failed'`],
+        ['IN_PROGRESS', `status IN ('queued', 'transcribing', 'analyzing')`],
+        [null, 'TRUE'],
+      ];
+      for (const [view, statuses] of views) {
+        const page = await list(main.browser, { filter: { view, scoreMin: min, scoreMax: max }, first: 1 });
+        const n = (await truth(db, main.accountId, `${statuses} AND ${bandWhere(min, max)}`, 'id', 'ASC')).length;
+        expect([view, min, max, page.totalCount, page.totalCountExact]).toEqual([view, min, max, n, true]);
+      }
     }
+  });
+
+  test('a band over more calls than the cap counts "10,000+", a narrower one exactly', async ({
+    service,
+    seed,
+    db,
+  }) => {
+    const big = await signedIn(service, seed, 'Big');
+    await db.sql(
+      `INSERT INTO calls (id, account_id, agent_id, source, status, started_at, file_name, file_size, file_sha256,
+                          content_type, storage_key, reserved_minutes, period, score)
+       SELECT gen_random_uuid(), $1, $2, 'api', 'analyzed', timestamptz '2024-03-01' + g * interval '1 minute', 'f.wav', 1,
+              'x', 'audio/wav', 'k', 1, '2024-03', g % 100 + (g % 2) * 0.5 FROM generate_series(1, $3::int) g`,
+      [big.accountId, big.agentId, COUNT_CAP + 500],
+    );
+    const bands: [number | null, number | null][] = [
+      [0, 99],
+      [null, 50],
+      [10, null],
+      [0, 9.5],
+      [10.5, 20],
+      [42, 42.5],
+    ];
+    for (const [min, max] of bands) {
+      const n = (await truth(db, big.accountId, bandWhere(min, max), 'id', 'ASC')).length;
+      const page = await list(big.browser, { filter: { view: 'ANALYZED', scoreMin: min, scoreMax: max }, first: 1 });
+      expect([min, max, page.totalCount, page.totalCountExact]).toEqual([
+        min,
+        max,
+        Math.min(n, COUNT_CAP),
+        n <= COUNT_CAP,
+      ]);
+    }
+  });
+
+  test('the counters behind them equal a direct count after any inserts, score and status changes, and deletes', async ({
+    service,
+    seed,
+    db,
+  }) => {
+    const s = await signedIn(service, seed, 'Counters');
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant('insert' as const),
+        n: fc.integer({ min: 1, max: 3 }),
+        status: fc.constantFrom('queued', 'analyzed', 'transcribed', 'failed'),
+        score: fc.option(fc.constantFrom(0, 19.5, 20, 77.25, 100), { nil: null }),
+      }),
+      fc.record({
+        kind: fc.constant('score' as const),
+        pick: fc.nat(),
+        score: fc.option(fc.constantFrom(0, 0.5, 20, 20.25, 99.75), { nil: null }),
+      }),
+      fc.record({
+        kind: fc.constant('status' as const),
+        pick: fc.nat(),
+        status: fc.constantFrom('analyzed', 'failed'),
+      }),
+      fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+    );
+    const pickOne = `(SELECT id FROM calls WHERE account_id = $1 ORDER BY id OFFSET $2 % greatest(1, (SELECT count(*) FROM calls WHERE account_id = $1)) LIMIT 1)`;
+    const kept = () =>
+      db.sql(
+        `SELECT status::text, bucket, calls FROM call_score_counts WHERE account_id = $1 AND calls <> 0 ORDER BY 1, 2`,
+        [s.accountId],
+      );
+    const direct = () =>
+      db.sql(
+        `SELECT status::text, floor(score) AS bucket, count(*)::int AS calls FROM calls
+          WHERE account_id = $1 AND score IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+        [s.accountId],
+      );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async (ops) => {
+        for (const o of ops) {
+          if (o.kind === 'insert') {
+            await db.sql(
+              `INSERT INTO calls (id, account_id, agent_id, source, status, started_at, file_name, file_size, file_sha256,
+                                  content_type, storage_key, reserved_minutes, period, score)
+               SELECT gen_random_uuid(), $1, $2, 'api', $3::"CallStatus", now(), 'f.wav', 1, 'x', 'audio/wav', 'k', 1,
+                      '2024-01', $4 FROM generate_series(1, $5::int)`,
+              [s.accountId, s.agentId, o.status, o.score, o.n],
+            );
+          } else if (o.kind === 'score') {
+            await db.sql(`UPDATE calls SET score = $3 WHERE id = ${pickOne}`, [s.accountId, o.pick, o.score]);
+          } else if (o.kind === 'status') {
+            await db.sql(`UPDATE calls SET status = $3::"CallStatus" WHERE id = ${pickOne}`, [
+              s.accountId,
+              o.pick,
+              o.status,
+            ]);
+          } else {
+            await db.sql(`DELETE FROM calls WHERE id = ${pickOne}`, [s.accountId, o.pick]);
+          }
+        }
+        expect(await kept()).toEqual(await direct());
+      }),
+      { numRuns: 20 },
+    );
+    // Deleting the account leaves no counter behind.
+    await service.app.db.account.delete({ where: { id: s.accountId } });
+    expect(await kept()).toEqual([]);
   });
 });
