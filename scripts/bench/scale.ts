@@ -705,6 +705,41 @@ async function baselineSql(url: string, accountId: string): Promise<SqlPair[]> {
       ],
       30,
     );
+    // Issue 30: the two list cases it measured, page and count together, as sent before and now.
+    const band = `${view} AND score >= 0 AND score <= 20`;
+    await pair(
+      'score 0–20: page and count (issue 30)',
+      [
+        `SELECT id FROM calls c WHERE account_id = $1 AND ${band} ORDER BY started_at DESC, id DESC LIMIT 26`,
+        `SELECT count(*) FROM (SELECT 1 FROM calls WHERE account_id = $1 AND ${band} LIMIT 10001) x`,
+      ],
+      [
+        `SELECT id FROM calls c WHERE account_id = $1 AND ${band} ORDER BY started_at DESC, id DESC LIMIT 26`,
+        `SELECT coalesce(sum(calls), 0) FROM call_score_counts WHERE account_id = $1
+            AND status = ANY('{analyzed,transcribed}'::"CallStatus"[]) AND bucket >= 0 AND bucket < 20`,
+        `SELECT count(*) FROM (SELECT 1 FROM calls c WHERE account_id = $1 AND ${view} AND score >= 20 AND score <= 20 LIMIT 10001) x`,
+      ],
+      30,
+    );
+    const router = `search_vector @@ to_tsquery('simple', 'router:*')`;
+    await pair(
+      'search "router": page and count (issue 30)',
+      [
+        `SELECT id FROM calls c WHERE account_id = $1 AND ${view} AND ${router} LIMIT 2001`,
+        `SELECT id FROM calls c WHERE account_id = $1 AND ${view} AND ${router} ORDER BY started_at DESC, id DESC LIMIT 26`,
+        `SELECT count(*) FROM (SELECT 1 FROM calls c WHERE account_id = $1 AND ${view} AND ${router} LIMIT 1001) x`,
+      ],
+      [
+        `SELECT reltuples, $1::uuid FROM pg_class WHERE oid = 'calls'::regclass`,
+        `EXPLAIN (FORMAT JSON) SELECT 1 FROM calls c WHERE ${router} AND $1::uuid IS NOT NULL`,
+        `SELECT c.id FROM (SELECT c.id, c.started_at, ${router} AS hit,
+                (row_number() OVER (ORDER BY c.started_at DESC, c.id DESC))::int AS n
+             FROM calls c WHERE account_id = $1 AND ${view} ORDER BY c.started_at DESC, c.id DESC LIMIT 2000) c
+          WHERE c.hit OR c.n = 2000 ORDER BY c.started_at DESC, c.id DESC LIMIT 26`,
+        `SELECT count(*) FROM (SELECT 1 FROM calls c WHERE account_id = $1 AND ${view} AND ${router} LIMIT 1001) x`,
+      ],
+      60,
+    );
     await pair(
       'count of search "gracias"',
       [
@@ -762,7 +797,9 @@ function report(results: Result[], baseline: SqlPair[], seedSeconds: number | nu
       ]),
     ),
   );
-  console.log("\nThe database's share, same data, same run: the SQL sent before issue 12 and the SQL sent now (ms)\n");
+  console.log(
+    "\nThe database's share, same data, same run: the SQL sent before issue 12 (or issue 30, where marked) and the SQL sent now (ms)\n",
+  );
   console.log(
     table(
       ['case', 'before p50', 'before p95', 'now p50', 'now p95', 'goal (whole request)'],

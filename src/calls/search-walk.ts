@@ -35,23 +35,33 @@ const MAX_BUDGET = 20_000;
  * of the date index; listing its 200,000 matches first is what made such a search slow (issue 30).
  */
 export async function searchWalkBudget(db: Db, search: Prisma.Sql, limit: number): Promise<number | null> {
-  const [table] = await db.$queryRaw<{ total: number }[]>`
-    SELECT reltuples::float8 AS total FROM pg_class WHERE oid = 'calls'::regclass`;
-  // Never analyzed (-1) or empty: no statistics to decide from.
-  if (!table || !(table.total > 0)) return null;
-  const rows = planRows(
-    await db.$queryRaw<Record<string, unknown>[]>`EXPLAIN (FORMAT JSON) SELECT 1 FROM calls c WHERE ${search}`,
-  );
-  const fraction = rows == null ? 0 : Math.min(1, rows / table.total);
+  // One plan, two estimates: the search's rows and the table's, on the same basis (the table's
+  // statistics and its current size). Never analyzed, the search gets the planner's default
+  // fraction, which is not common.
+  const plan = await db.$queryRaw<Record<string, unknown>[]>`
+    EXPLAIN (FORMAT JSON) SELECT 1 FROM calls c WHERE ${search} UNION ALL SELECT 1 FROM calls c`;
+  const [matches, total] = appendRows(plan);
+  if (matches == null || total == null || !(total > 0)) return null;
+  const fraction = Math.min(1, matches / total);
   if (fraction < COMMON_FRACTION) return null;
   return Math.round(Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, (BUDGET_FACTOR * (limit + 1)) / fraction)));
 }
 
-function planRows(result: Record<string, unknown>[]): number | null {
+type PlanNode = { 'Plan Rows'?: unknown; Plans?: PlanNode[] };
+
+/**
+ * The estimated rows of each branch of an EXPLAIN (FORMAT JSON) of a UNION ALL: the children of its
+ * Append (under a Gather when the planner goes parallel; both branches then per worker alike).
+ */
+function appendRows(result: Record<string, unknown>[]): (number | undefined)[] {
   const raw = result[0]?.['QUERY PLAN'];
-  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: unknown } }[] | undefined;
-  const rows = plan?.[0]?.Plan?.['Plan Rows'];
-  return typeof rows === 'number' && Number.isFinite(rows) ? rows : null;
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: PlanNode }[] | undefined;
+  let node = plan?.[0]?.Plan;
+  while (node?.Plans?.length === 1) node = node.Plans[0];
+  return (node?.Plans ?? []).map((p) => {
+    const rows = p['Plan Rows'];
+    return typeof rows === 'number' && Number.isFinite(rows) ? rows : undefined;
+  });
 }
 
 /**
