@@ -437,6 +437,26 @@ format($q$
 $q$, src)]
 $function$;
 
+-- take_intake_lease(p_key uuid, p_holder text, p_cap integer, p_ttl_ms integer)
+CREATE OR REPLACE FUNCTION public.take_intake_lease(p_key uuid, p_holder text, p_cap integer, p_ttl_ms integer)
+ RETURNS uuid
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  lease uuid;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('intake_lease:' || p_key::text, 0));
+  DELETE FROM intake_leases WHERE key_id = p_key AND expires_at <= clock_timestamp();
+  IF (SELECT count(*) FROM intake_leases WHERE key_id = p_key) >= p_cap THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO intake_leases (id, key_id, holder, expires_at)
+  VALUES (gen_random_uuid(), p_key, p_holder, clock_timestamp() + p_ttl_ms * interval '1 millisecond')
+  RETURNING id INTO lease;
+  RETURN lease;
+END
+$function$;
+
 -- ───────────── Triggers ─────────────
 
 CREATE TRIGGER accounts_report_time_zone AFTER UPDATE OF time_zone ON accounts FOR EACH ROW WHEN (old.time_zone IS DISTINCT FROM new.time_zone) EXECUTE FUNCTION accounts_report_time_zone();
