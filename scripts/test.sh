@@ -3,10 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System tools the tests use for real: ffmpeg decodes, espeak-ng speaks fixtures, Chromium runs the web app.
+# System tools the tests use for real: ffmpeg decodes, espeak-ng speaks fixtures, Chromium runs the web app,
+# PgBouncer pools connections.
 missing=()
-for pair in ffmpeg:ffmpeg ffprobe:ffmpeg espeak-ng:espeak-ng sox:sox chromium:chromium; do
-  command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
+# PgBouncer (in /usr/sbin) fronts the database in the pooler test (test/cluster/pgbouncer.test.ts).
+for pair in ffmpeg:ffmpeg ffprobe:ffmpeg espeak-ng:espeak-ng sox:sox chromium:chromium pgbouncer:pgbouncer; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${pair%%:*}" ] || missing+=("${pair#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing Debian packages: ${missing[*]}"

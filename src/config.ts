@@ -17,6 +17,7 @@ const bool = z
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ message: 'DATABASE_URL must be a postgres:// URL' }).optional(),
+  DATABASE_DIRECT_URL: z.url({ message: 'DATABASE_DIRECT_URL must be a postgres:// URL' }).optional(),
   DATA_DIR: z.string().default(path.join(repoRoot, '.data')),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),
@@ -88,6 +89,7 @@ const EnvSchema = z.object({
   INTAKE_MIN_BYTES_PER_SECOND: z.coerce.number().min(0).default(1024),
   INTAKE_MIN_RATE_WINDOW_SECONDS: z.coerce.number().min(1).default(60),
   INTAKE_MAX_CONCURRENT_PER_KEY: z.coerce.number().int().min(1).default(10),
+  INTAKE_LEASE_SECONDS: z.coerce.number().min(1).default(60),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -95,6 +97,12 @@ export type Env = z.input<typeof EnvSchema>;
 export interface Config {
   env: 'development' | 'production' | 'test';
   databaseUrl: string | undefined;
+  /**
+   * The same database without a pooler in between, for what needs a session of its own (LISTEN,
+   * graphile-worker, migrations' advisory lock). Set, it also says `databaseUrl` is a transaction
+   * pooler: no named prepared statements there. Null: `databaseUrl` is direct.
+   */
+  databaseDirectUrl: string | null;
   dataDir: string;
   /** Embedded PostgreSQL's port; null = 54329, or a free one when that is taken. */
   embeddedPgPort: number | null;
@@ -159,6 +167,8 @@ export interface Config {
     minBytesPerSecond: number;
     minRateWindowMs: number;
     maxConcurrentPerKey: number;
+    /** How long an upload's slot of that cap outlives its api process's last renewal (a process that died). */
+    leaseMs: number;
   };
 }
 
@@ -185,6 +195,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? null,
     dataDir,
     embeddedPgPort: e.EMBEDDED_PG_PORT ?? null,
     host: e.HOST,
@@ -244,6 +255,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       minBytesPerSecond: e.INTAKE_MIN_BYTES_PER_SECOND,
       minRateWindowMs: e.INTAKE_MIN_RATE_WINDOW_SECONDS * 1000,
       maxConcurrentPerKey: e.INTAKE_MAX_CONCURRENT_PER_KEY,
+      leaseMs: e.INTAKE_LEASE_SECONDS * 1000,
     },
   };
 }

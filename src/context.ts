@@ -3,6 +3,7 @@ import type { SessionCache } from './auth/session-cache.ts';
 import type { ApiKeyCache } from './accounts/api-key-cache.ts';
 import type { FilterOptionsCache } from './calls/filter-options-cache.ts';
 import type { Db } from './db/client.ts';
+import type { Listener } from './db/listener.ts';
 import type { Logger } from './log.ts';
 import type { Storage } from './storage/storage.ts';
 import type { FaultBoard } from './ops/faults.ts';
@@ -18,6 +19,10 @@ export interface AppContext {
   faults?: FaultBoard;
   /** Prometheus metrics of this process; set by startService. */
   metrics?: Metrics;
+  /** Aborted when the process starts shutting down (set by startService). */
+  stopping?: AbortSignal;
+  /** The process's one LISTEN connection, shared by the change feeds below and live updates (the api role's). */
+  listener?: Listener;
   /**
    * API keys kept in memory with immediate invalidation (the api role's); without it, as in the CLI
    * and the worker, every key is read from the database.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../src/context.ts';
 import { task } from '../src/jobs/catalog.ts';
 import { deleteEndedRateLimits } from '../src/db/rate-limiter.ts';
+import { deleteExpiredIntakeLeases } from '../src/intake/leases.ts';
 
 const HOUR = 3_600_000;
 
@@ -36,6 +37,8 @@ export function createHousekeepingTask(app: AppContext) {
       }
     }
     const rateLimits = await deleteEndedRateLimits(app.db);
-    if (temps || orphans || rateLimits) app.log.info({ temps, orphans, rateLimits }, 'housekeeping removed leftovers');
+    const intakeLeases = await deleteExpiredIntakeLeases(app.db);
+    if (temps || orphans || rateLimits || intakeLeases)
+      app.log.info({ temps, orphans, rateLimits, intakeLeases }, 'housekeeping removed leftovers');
   });
 }

@@ -10,15 +10,15 @@ import { type JobName, JOBS, type NamedTask } from '../src/jobs/catalog.ts';
 import { createReplayWebhooksTask } from './replay-webhooks.ts';
 import { createRetentionTask } from './retention.ts';
 import { createTranscribeTask, defaultEngines } from './transcribe.ts';
+import type { TranscriptionEngine } from '../src/transcription/index.ts';
 
 /**
  * The task list, one consumer per name of the job catalog (src/jobs/catalog.ts): the type makes a
  * missing task, an extra one or a task filed under another job's name a compile error. Each task
  * parses its payload with the catalog's zod schema before doing anything.
  */
-export function createTaskList(app: AppContext): TaskList {
+export function createTaskList(app: AppContext, engines: TranscriptionEngine[] = defaultEngines(app)): TaskList {
   // One set of recognition threads: analysis scores phrases on the models transcription loaded.
-  const engines = defaultEngines(app);
   const tasks: { [N in JobName]: NamedTask<N> } = {
     transcribe: createTranscribeTask(app, engines),
     analyze: createAnalyzeTask(app, undefined, engines),

@@ -82,6 +82,10 @@ export function createTranscribeTask(app: AppContext, engines: TranscriptionEngi
         helpers.logger.info(`call ${callId} was deleted; nothing to transcribe`);
         return;
       }
+      // The process is stopping: the error may be the stop itself (a decoder killed by a SIGTERM sent
+      // to the whole process group, as systemd and Ctrl-C do). Never a verdict on the recording: the
+      // job is handed back and retried.
+      if (app.stopping?.aborted) throw error;
       // A missing model or decoder, an unreachable API: the operator's to fix, so the call waits.
       const fault = asOperatorFault(error);
       if (fault) {

@@ -1,5 +1,6 @@
 import { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/client.ts';
+import type { Listener } from '../db/listener.ts';
 import type { Logger } from '../log.ts';
 import { authenticateApiKey, hashApiKey, isApiKeyShaped, type AuthenticatedKey } from './api-keys.ts';
 
@@ -30,10 +31,10 @@ export class ApiKeyCache {
 
   private readonly db: Db;
   private readonly log: Logger;
-  constructor(db: Db, connectionString: string, log: Logger) {
+  constructor(db: Db, listener: Listener, log: Logger) {
     this.db = db;
     this.log = log;
-    this.feed = new ChangeFeed(connectionString, API_KEY_CHANGED_CHANNEL, log, {
+    this.feed = new ChangeFeed(listener, API_KEY_CHANGED_CHANNEL, {
       onChange: (hash) => this.invalidate(hash || undefined),
       onReset: () => this.entries.clear(),
     });

@@ -1,5 +1,5 @@
 import { ChangeFeed } from '../db/change-feed.ts';
-import type { Logger } from '../log.ts';
+import type { Listener } from '../db/listener.ts';
 import type { UserRole } from '../generated/prisma/client.ts';
 
 // The session types live here, not in src/auth, so that AppContext (src/app) can name the cache
@@ -55,9 +55,9 @@ export class SessionCache {
   private forgotten = 0;
 
   private readonly slideStepMs: number;
-  constructor(connectionString: string, log: Logger, slideStepMs: number) {
+  constructor(listener: Listener, slideStepMs: number) {
     this.slideStepMs = slideStepMs;
-    this.feed = new ChangeFeed(connectionString, SESSION_CHANGED_CHANNEL, log, {
+    this.feed = new ChangeFeed(listener, SESSION_CHANGED_CHANNEL, {
       onChange: (payload) => this.drop(payload),
       onReset: () => this.entries.clear(),
     });

@@ -1,5 +1,5 @@
 import { ChangeFeed } from '../db/change-feed.ts';
-import type { Logger } from '../log.ts';
+import type { Listener } from '../db/listener.ts';
 
 /** The channel the migration's `notify_filter_options_changed` trigger sends an account id on. */
 export const FILTER_OPTIONS_CHANGED_CHANNEL = 'filter_options_changed';
@@ -24,8 +24,8 @@ export class FilterOptionsCache {
   /** Bumped by forget(): a read that raced it is not remembered. */
   private forgotten = 0;
 
-  constructor(connectionString: string, log: Logger) {
-    this.feed = new ChangeFeed(connectionString, FILTER_OPTIONS_CHANGED_CHANNEL, log, {
+  constructor(listener: Listener) {
+    this.feed = new ChangeFeed(listener, FILTER_OPTIONS_CHANGED_CHANNEL, {
       onChange: (accountId) => (accountId ? this.accounts.delete(accountId) : this.accounts.clear()),
       onReset: () => this.accounts.clear(),
     });

@@ -41,9 +41,30 @@ function serialise(tx: Transaction): Transaction {
 // The pg pool under each client, for the few libraries that speak pg themselves (the shared rate
 // limiters): they borrow the app's connections instead of opening their own.
 const pools = new WeakMap<Db, pg.Pool>();
+// Pools whose address is a transaction pooler (PgBouncer): a named prepared statement would live on
+// one server session and be missing on the next transaction's.
+const behindPooler = new WeakSet<pg.Pool>();
 
-export function createDb(connectionString: string, opts: { max?: number; onQuery?: () => void } = {}): Db {
-  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10 });
+/** Connections of the app's pool per process (the figure docs/operations/scaling.md sizes with). */
+export const APP_POOL_SIZE = 10;
+
+export function createDb(
+  connectionString: string,
+  opts: {
+    max?: number;
+    onQuery?: () => void;
+    /** Shown in pg_stat_activity.application_name, so an operator can count connections per kind of process. */
+    applicationName?: string;
+    /** `connectionString` is a transaction pooler: no named prepared statements. */
+    pooler?: boolean;
+  } = {},
+): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.max ?? APP_POOL_SIZE,
+    ...(opts.applicationName && { application_name: opts.applicationName }),
+  });
+  if (opts.pooler) behindPooler.add(pool);
   // $disconnect ends the pool, as it would a pool of the adapter's own.
   const adapter = new SerialTransactionPg(pool, { disposeExternalPool: true });
   let db: Db;
@@ -78,5 +99,6 @@ export function poolOf(db: Db): pg.Pool {
 export async function queryDirect<T>(db: Db | Tx, query: Prisma.Sql, name?: string): Promise<T[]> {
   const pool = pools.get(db as Db);
   if (!pool) return (db as Db).$queryRaw<T[]>(query);
-  return (await pool.query<T & pg.QueryResultRow>({ name, text: query.text, values: query.values })).rows;
+  const named = behindPooler.has(pool) ? undefined : name;
+  return (await pool.query<T & pg.QueryResultRow>({ name: named, text: query.text, values: query.values })).rows;
 }

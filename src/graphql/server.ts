@@ -10,6 +10,7 @@ import { checkCsrf, CSRF_HEADER, getSession } from '../auth/session.ts';
 import { schema } from '../../schema/index.ts';
 import type { GraphQLContext } from '../../schema/context.ts';
 import { CallUpdatesHub } from '../lifecycle/updates.ts';
+import { Listener } from '../db/listener.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -92,7 +93,9 @@ export function createGraphqlServer(app: AppContext): {
   callUpdates: CallUpdatesHub;
 } {
   if (!app.config.databaseUrl) throw new Error('GraphQL subscriptions need config.databaseUrl');
-  const callUpdates = new CallUpdatesHub(app.config.databaseUrl, app.log);
+  // The process's shared LISTEN connection; an app built without one (tests) gets its own.
+  const listener = app.listener ?? new Listener(app.config.databaseDirectUrl ?? app.config.databaseUrl, app.log);
+  const callUpdates = new CallUpdatesHub(listener, app.log);
   const dev = app.config.env === 'development';
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,

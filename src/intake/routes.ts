@@ -10,6 +10,7 @@ import { freeSpaceCheck } from '../storage/free-space.ts';
 import { insufficientStorage } from './errors.ts';
 import { ClientGone, type ReceivedForm, receiveForm, tooLarge } from './multipart.ts';
 import { isStorageFault, reportIntakeOutcome, StorageAlert } from './outcome.ts';
+import { IntakeLeases } from './leases.ts';
 import { IntakeRateLimit, type RequestCount } from './rate-limit.ts';
 
 /** Strictly less than 20 MB (20 × 1,048,576 bytes) for the whole request (intake document §8). */
@@ -27,8 +28,11 @@ export function intakeRoutes(app: AppContext): Route[] {
 
   const storageAlert = new StorageAlert(app.log);
   const freeSpace = freeSpaceCheck([app.config.tmpDir, app.config.storageDir], app.config.minFreeDiskMb);
-  // Uploads in flight per API key (this process), for INTAKE_MAX_CONCURRENT_PER_KEY.
-  const inFlight = new Map<string, number>();
+  // Uploads in flight per API key across every api process, for INTAKE_MAX_CONCURRENT_PER_KEY.
+  const leases = new IntakeLeases(app.db, app.log, {
+    cap: app.config.intake.maxConcurrentPerKey,
+    leaseMs: app.config.intake.leaseMs,
+  });
 
   /** Answers an error before or while the body arrives, drains the rest, and reports the outcome. */
   function refuse(
@@ -108,21 +112,19 @@ export function intakeRoutes(app: AppContext): Route[] {
       return refuseCounted(e.code, e.message, { 'Retry-After': String(STORAGE_RETRY_SECONDS) });
     }
 
-    const running = inFlight.get(key.keyId) ?? 0;
-    if (running >= app.config.intake.maxConcurrentPerKey) {
+    const lease = await leases.take(key.keyId);
+    if (!lease) {
+      const cap = app.config.intake.maxConcurrentPerKey;
       return refuseCounted(
         'rate_limited',
-        `This API key already has ${running} uploads in progress (at most ${app.config.intake.maxConcurrentPerKey}); retry when one ends.`,
+        `This API key already has ${cap} uploads in progress (at most ${cap}); retry when one ends.`,
         { 'Retry-After': String(CONCURRENCY_RETRY_SECONDS) },
       );
     }
-    inFlight.set(key.keyId, running + 1);
     try {
       await receiveAndAccept(req, res, key.accountId, count);
     } finally {
-      const left = (inFlight.get(key.keyId) ?? 1) - 1;
-      if (left > 0) inFlight.set(key.keyId, left);
-      else inFlight.delete(key.keyId);
+      await lease.release();
     }
   }
 

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type { Listener, ListenerFeed } from '../db/listener.ts';
 import type { Logger } from '../log.ts';
 
 export const CALL_UPDATED_CHANNEL = 'call_updated';
@@ -20,27 +20,32 @@ interface Subscriber {
 }
 
 /**
- * One LISTEN connection per process, shared by every subscriber and filtered by account here.
- * It is opened with the first subscriber and closed with the last, so an idle api process holds
- * no extra connection (and tests need no shutdown hook).
+ * Live call updates for GraphQL subscriptions, on the process's one LISTEN connection (`Listener`),
+ * shared by every subscriber and filtered by account here. The channel is listened to from the first
+ * subscriber to the last, so an idle api process receives no updates.
  */
 export class CallUpdatesHub {
   private readonly subscribers = new Set<Subscriber>();
-  private client: pg.Client | null = null;
-  private connecting: Promise<void> | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private retryMs = 500;
+  private adding: Promise<void> | null = null;
+  private readonly feed: ListenerFeed;
 
-  private readonly connectionString: string;
+  private readonly listener: Listener;
   private readonly log: Logger;
-  constructor(connectionString: string, log: Logger) {
-    this.connectionString = connectionString;
+  constructor(listener: Listener, log: Logger) {
+    this.listener = listener;
     this.log = log;
+    this.feed = {
+      channel: CALL_UPDATED_CHANNEL,
+      notify: (payload) => this.dispatch(payload),
+      up: () => {},
+      // Updates during the gap are lost; subscribers re-read state on the next one, and the UI refetches on reconnect.
+      down: () => this.log.debug('call updates paused until the change feed is back'),
+    };
   }
 
   /** Resolves once notifications are being received (used by tests to avoid racing the LISTEN). */
   async listening(): Promise<void> {
-    await this.connecting;
+    await this.adding;
   }
 
   subscribe(accountId: string): AsyncIterableIterator<CallUpdate> {
@@ -94,46 +99,14 @@ export class CallUpdatesHub {
   }
 
   private ensureConnected() {
-    if (this.client || this.connecting || this.retryTimer) return;
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'escucha-call-updates' });
-    this.connecting = (async () => {
-      try {
-        await client.connect();
-        client.on('notification', (msg) => this.dispatch(msg.payload));
-        client.on('error', (err) => this.lost(client, err));
-        client.on('end', () => this.lost(client, null));
-        await client.query(`LISTEN ${CALL_UPDATED_CHANNEL}`);
-        this.client = client;
-        this.retryMs = 500;
-        if (this.subscribers.size === 0) this.maybeDisconnect();
-      } catch (error) {
-        client.end().catch(() => {});
-        this.lost(client, error as Error);
-      } finally {
-        this.connecting = null;
-      }
-    })();
-  }
-
-  private lost(client: pg.Client, error: Error | null) {
-    if (this.client && this.client !== client) return;
-    this.client = null;
-    if (this.subscribers.size === 0) return;
-    // Updates during the gap are lost; subscribers re-read state on the next one, and the UI refetches on reconnect.
-    this.log.warn({ err: error ?? undefined, retryMs: this.retryMs }, 'call_updated listener lost; reconnecting');
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      if (this.subscribers.size > 0) this.ensureConnected();
-    }, this.retryMs);
-    this.retryTimer.unref();
-    this.retryMs = Math.min(30_000, this.retryMs * 2);
+    if (this.adding) return;
+    this.adding = this.listener.add(this.feed);
   }
 
   private maybeDisconnect() {
-    if (this.subscribers.size > 0 || !this.client) return;
-    const client = this.client;
-    this.client = null;
-    client.end().catch(() => {});
+    if (this.subscribers.size > 0 || !this.adding) return;
+    this.adding = null;
+    this.listener.remove(this.feed).catch(() => {});
   }
 
   private dispatch(payload: string | undefined) {

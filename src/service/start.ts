@@ -7,6 +7,7 @@ import { FilterOptionsCache } from '../calls/filter-options-cache.ts';
 import { SessionCache } from '../auth/session-cache.ts';
 import { SLIDE_STEP_MS } from '../auth/session.ts';
 import { StartupError, startEmbeddedPostgres, type EmbeddedDb } from '../db/embedded.ts';
+import { Listener } from '../db/listener.ts';
 import { migrate } from '../db/migrate.ts';
 import { APP_SECRET_MISMATCH, appSecretMatches } from '../crypto/key-check.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -67,26 +68,35 @@ async function startRoles(
   databaseUrl: string,
   embedded: EmbeddedDb | null,
 ): Promise<Service> {
-  const report = await migrate(databaseUrl);
+  // What needs a session of its own (migrations' advisory lock, LISTEN, graphile-worker) goes to the
+  // direct address when DATABASE_URL is a transaction pooler.
+  const directUrl = config.databaseDirectUrl ?? databaseUrl;
+  const role = roles.api && roles.worker ? 'all' : roles.api ? 'api' : 'worker';
+  const report = await migrate(directUrl);
   if (report.applied.length) log.info({ applied: report.applied }, 'migrations applied');
   mkdirSync(config.tmpDir, { recursive: true });
 
-  const db = createDb(databaseUrl);
+  const db = createDb(databaseUrl, { applicationName: `escucha-${role}`, pooler: config.databaseDirectUrl !== null });
+  // One LISTEN connection for every change feed of the process (issue 29).
+  const listener = roles.api ? new Listener(directUrl, log, `escucha-${role}-listen`) : undefined;
   if (!(await appSecretMatches(db, config.appSecret))) {
     await db.$disconnect();
     throw new StartupError(APP_SECRET_MISMATCH);
   }
+  const stopping = new AbortController();
   const app: AppContext = {
-    config: { ...config, databaseUrl },
+    stopping: stopping.signal,
+    config: { ...config, databaseUrl, databaseDirectUrl: directUrl },
     log,
     db,
     storage: createStorage(config),
     faults: new FaultBoard(),
     metrics: createMetrics(db),
-    ...(roles.api && {
-      apiKeys: new ApiKeyCache(db, databaseUrl, log),
-      filterOptions: new FilterOptionsCache(databaseUrl, log),
-      sessions: new SessionCache(databaseUrl, log, SLIDE_STEP_MS),
+    ...(listener && {
+      listener,
+      apiKeys: new ApiKeyCache(db, listener, log),
+      filterOptions: new FilterOptionsCache(listener),
+      sessions: new SessionCache(listener, SLIDE_STEP_MS),
     }),
   };
 
@@ -116,9 +126,11 @@ async function startRoles(
     url,
     worker,
     async close(graceMs = config.shutdownGraceSeconds * 1000) {
+      stopping.abort();
       // The api and the worker wind down side by side, within the same grace period.
       await Promise.all([drain?.close(graceMs), worker?.stop(graceMs)]);
       await Promise.all([app.apiKeys?.close(), app.filterOptions?.close(), app.sessions?.close()]);
+      await listener?.close();
       await app.db.$disconnect();
       if (embedded) await embedded.stop();
     },

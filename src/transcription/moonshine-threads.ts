@@ -24,7 +24,12 @@ interface Task {
 interface Thread {
   worker: Worker;
   task: Task | null;
+  /** Called when the thread's task ends (close() waits on it). */
+  onIdle?: () => void;
 }
+
+/** How long close() lets a chunk being recognised finish before stopping its thread anyway. */
+const CLOSE_WAIT_MS = 30_000;
 
 /**
  * Moonshine on a pool of worker threads, each with its own ONNX sessions (one intra-op thread each).
@@ -107,10 +112,18 @@ export class MoonshineThreads implements TranscriptionEngine {
     });
   }
 
-  /** Stops every thread; chunks still waiting or running are rejected. */
+  /**
+   * Stops every thread; chunks still waiting are rejected. A chunk being recognised is let finish
+   * first (up to CLOSE_WAIT_MS): a thread stopped, or a process exiting, while ONNX Runtime runs a
+   * model aborts the whole process (SIGABRT, "terminate called after throwing Napi::Error").
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(new Error('The recognition threads were closed'));
+    const busy = this.threads.filter((t) => t.task).map((t) => new Promise<void>((resolve) => (t.onIdle = resolve)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(busy), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
     await Promise.all(this.threads.splice(0).map((t) => t.worker.terminate()));
   }
 
@@ -140,6 +153,7 @@ export class MoonshineThreads implements TranscriptionEngine {
       const task = thread.task;
       if (!task || task.request.id !== reply.id) return;
       thread.task = null;
+      thread.onIdle?.();
       // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
       worker.unref();
       if ('result' in reply) task.resolve(reply.result as ChunkTranscript & WordTiming[] & number[]);
@@ -154,6 +168,7 @@ export class MoonshineThreads implements TranscriptionEngine {
       this.threads.splice(i, 1);
       thread.task?.reject(err);
       thread.task = null;
+      thread.onIdle?.();
       this.dispatch();
     };
     worker.on('error', (err) => lost(new Error(`A recognition thread failed: ${err.message}`, { cause: err })));

@@ -143,7 +143,7 @@ describe('session cache', () => {
     const listeners = async () =>
       (
         await t.sql<{ pid: number }>(
-          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN session_changed'`,
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'escucha-%-listen'`,
         )
       ).map((r) => r.pid);
     const before = await listeners();

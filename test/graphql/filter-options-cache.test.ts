@@ -4,6 +4,7 @@
 // each account keeps its own answer, and roles are still checked on every request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilterOptionsCache } from '../../src/calls/filter-options-cache.ts';
+import { Listener } from '../../src/db/listener.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
 import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
@@ -20,7 +21,7 @@ const OPTIONS = `{ callFilterOptions { topics languages agents { id name } campa
 /** An api process with its own cache, as startService builds it. */
 async function apiProcess(): Promise<Harness> {
   const h = await startGraphql(t);
-  h.app.filterOptions = new FilterOptionsCache(t.url, h.app.log);
+  h.app.filterOptions = new FilterOptionsCache(new Listener(t.url, h.app.log));
   await h.app.filterOptions.listening();
   return h;
 }
@@ -196,7 +197,7 @@ describe('filter options cache', () => {
     const listeners = async () =>
       (
         await t.sql<{ pid: number }>(
-          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN filter_options_changed'`,
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'escucha-listen'`,
         )
       ).map((r) => r.pid);
     const before = await listeners();

@@ -58,7 +58,8 @@ describe('API key cache', () => {
     expect((await send(one, key)).status).toBe(201);
     const listeners = () =>
       t.sql<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN api_key_changed'`,
+        // Each process's one LISTEN connection, shared by all its change feeds.
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'escucha-%-listen'`,
       );
     const before = (await listeners()).map((r) => r.pid);
     expect(before).toHaveLength(2);

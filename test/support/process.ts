@@ -10,7 +10,8 @@ export interface ServiceProcess {
   logs: any[];
   /** Resolves with the first log line (past or future) `match` accepts. */
   waitForLog(match: (line: any) => boolean, ms?: number): Promise<any>;
-  exited: Promise<number | null>;
+  /** The exit code, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals | null>;
   /** What the process wrote to stderr so far. */
   stderr(): string;
 }
@@ -22,7 +23,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(
   env: NodeJS.ProcessEnv,
   args: string[] = [],
-  opts: { npmScript?: string } = {},
+  opts: { npmScript?: string; detached?: boolean } = {},
 ): Promise<ServiceProcess> {
   // With `npmScript`, the exact command the docs tell operators to run (`npm run start:api` …): the
   // child is npm itself, as a process manager would see it.
@@ -33,6 +34,9 @@ export async function startServiceProcess(
     cwd: repoRoot,
     env: { LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group (the child leads it), to be signalled as a whole as systemd and a
+    // terminal's Ctrl-C do: `process.kill(-child.pid, signal)`.
+    detached: opts.detached ?? false,
   });
   const logs: any[] = [];
   const waiters: { match: (l: any) => boolean; resolve: (l: any) => void }[] = [];
@@ -54,7 +58,9 @@ export async function startServiceProcess(
     }
   });
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.on('close', (code, signal) => resolve(code ?? signal)),
+  );
   const waitForLog = (match: (l: any) => boolean, ms = 60_000) =>
     new Promise<any>((resolve, reject) => {
       const seen = logs.find(match);
@@ -72,6 +78,8 @@ export async function startServiceProcess(
       });
       exited.then(() => reject(new Error(`the service exited; stderr: ${stderr.slice(-2000)}`)));
     });
-  const listening = await waitForLog((l) => l.msg === 'api listening', 90_000);
-  return { child, url: listening.url, logs, waitForLog, exited, stderr: () => stderr };
+  // A worker-only process has no address: it is ready once its worker runs.
+  const workerOnly = args.includes('worker');
+  const ready = await waitForLog((l) => l.msg === (workerOnly ? 'worker running' : 'api listening'), 90_000);
+  return { child, url: ready.url ?? '', logs, waitForLog, exited, stderr: () => stderr };
 }
