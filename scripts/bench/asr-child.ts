@@ -1,7 +1,7 @@
 // One transcription in a fresh process for bench:asr's dense-speech runs: prints wall and CPU time, audio
 // length, the process's peak RSS and the transcript as JSON (CPU time is this process's: the ffmpeg child
-// that decodes is not counted). Arguments: the audio file, the MoonshineEngine options as JSON and the
-// vocabulary as JSON (an array; empty: none).
+// that decodes is not counted). Arguments: the audio file, the MoonshineEngine options as JSON (with `load`:
+// the languages whose models are loaded first, default English) and the vocabulary as JSON (an array; empty: none).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
@@ -9,12 +9,14 @@ import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 
 const [file, optionsJson, vocabularyJson] = process.argv.slice(2);
 const vocabulary = JSON.parse(vocabularyJson ?? '[]') as string[];
-const options = { modelsDir: resolveModelsDir(), ...JSON.parse(optionsJson ?? '{}') };
+const { load = ['en'], ...options } = { modelsDir: resolveModelsDir(), ...JSON.parse(optionsJson ?? '{}') };
 // With `threads`, the worker's engine (a pool of recognition threads); without, one in this thread.
 const engine = options.threads ? new MoonshineThreads(options) : new MoonshineEngine(options);
-// Load the model before timing (on every thread), as a running worker has it loaded.
+// Load the models of `load` (languages) before timing, on every thread, as a running worker that has
+// heard calls in those languages has them loaded.
 const second = new Float32Array(16000);
-await Promise.all(Array.from({ length: options.threads ?? 1 }, () => engine.transcribeChunk(second, 'en')));
+for (const language of load as string[])
+  await Promise.all(Array.from({ length: options.threads ?? 1 }, () => engine.transcribeChunk(second, language)));
 // Loading the model has a peak of its own (the ONNX files parsed and optimised), the same for any call:
 // Linux resets the process's peak RSS on request, so the peak reported is the transcription's.
 const resetPeak = (() => {

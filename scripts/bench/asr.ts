@@ -12,9 +12,10 @@
 //   - WER (words normalised: case, accents, punctuation, numbers as words) and the real-time factor;
 //   - phrase recall at 10 dB: the share of the example templates' phrases said in the call lines that the
 //     analysis' phrase matcher finds in the transcript;
-//   - dense speech (utterances back to back) for 1 minute in a fresh process: RTF, CPU seconds per audio
-//     second, peak RSS and WER against the utterances' texts (the words, baseline beside current);
-//     --long adds 5, 20 and 60 minutes; --dense runs only these;
+//   - dense speech (utterances back to back) for 1 minute in a fresh process with the en and es models
+//     loaded: RTF, CPU seconds per audio second, peak RSS, WER against the utterances' texts and whether
+//     the words are those of the decoder before issue 30 (run beside it); --long adds 5, 20 and 60
+//     minutes, --minutes picks lengths; --dense runs only these;
 //   - noise suppression: on clean, telephone and telephone pink 10/5/0 dB, `current` is run with the denoiser
 //     off and on on the same files, the per-call choice (ASR_DENOISE=auto) is the one of the two its SNR
 //     estimate picks, and the estimate is printed beside the true SNR. `current` elsewhere uses the default.
@@ -52,6 +53,7 @@ const { values: args } = parseArgs({
     json: { type: 'boolean', default: false },
     long: { type: 'boolean', default: false },
     dense: { type: 'boolean', default: false },
+    minutes: { type: 'string' },
     full: { type: 'boolean', default: false },
     only: { type: 'string' },
     'time-limit': { type: 'string', default: '3600' },
@@ -62,7 +64,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--dense (only the dense-speech runs)] [--full (every noise at every SNR)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)]",
+    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--dense (only the dense-speech runs)] [--full (every noise at every SNR)] [--minutes 1,5 (dense-speech lengths)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)]",
   );
   process.exit(0);
 }
@@ -99,6 +101,19 @@ const DECODERS: Decoder[] = [
     options: { threads: defaultRecognitionThreads(), beam: Number(args.beam), biasBoost: BIAS_BOOST },
   },
 ];
+/**
+ * Dense speech compares the worker's decoder with the one before issue 30 (the same beam, vocabulary and
+ * threads; the first decoder step in a model of its own, a second copy of the decoder's weights per
+ * thread), each in a fresh process with both languages' models loaded, as a worker that has heard calls
+ * in both holds them.
+ */
+const DENSE_DECODERS: Decoder[] = [
+  { name: 'before', options: { ...DECODERS[1]!.options, firstStepModel: true } },
+  { name: 'current', options: DECODERS[1]!.options },
+];
+const DENSE_LOAD = ['en', 'es'];
+/** Peak RSS of one worker with both languages loaded (issue 30). */
+const RSS_GOAL_MIB = 700;
 /** What `current` is biased towards: the phrases of the example template of the call's language. */
 const VOCABULARY = {
   en: templatePhrases(enCustomerSupport.definition),
@@ -455,6 +470,8 @@ async function determinism(sets: SpeechSet[], dir: string): Promise<SameRun[]> {
 interface DenseRun {
   minutes: number;
   decoder: string;
+  /** The same words as `before` at this length (null: not compared). */
+  sameWords: boolean | null;
   rtf: number;
   /** CPU seconds (all threads) per audio second: steadier than wall time on a shared machine. */
   cpuPerAudio: number;
@@ -467,18 +484,22 @@ interface DenseRun {
 async function denseRuns(sets: SpeechSet[], long: boolean): Promise<DenseRun[]> {
   const english = sets.filter((s) => s.language === 'en' && s.kind === 'long').flatMap((s) => s.utterances);
   const out: DenseRun[] = [];
-  for (const minutes of long ? [1, 5, 20, 60] : [1]) {
+  const lengths = args.minutes ? String(args.minutes).split(',').map(Number) : long ? [1, 5, 20, 60] : [1];
+  for (const minutes of lengths) {
     const file = path.join(ws.work, `dense-${minutes}.wav`);
     const said = writeDense(file, english, minutes * 60);
     const ref = said.flatMap((u) => normWords(u.text, 'en'));
-    for (const d of DECODERS) {
-      if (d.name === 'baseline' && minutes > 5) continue; // its speed and words are known from 1 and 5 min
-      // As the condition runs: `current` listens for the template's words, as a worker does for its account's.
-      const r = await child(file, d.options, d.name === 'current' && BIAS_BOOST > 0 ? VOCABULARY.en : []);
+    let before: string | null = null;
+    for (const d of DENSE_DECODERS) {
+      if (d.name === 'before' && minutes > 20) continue; // its speed and words are known from 1 to 20 min
+      // As the conditions run: listening for the template's words, as a worker does for its account's.
+      const r = await child(file, { ...d.options, load: DENSE_LOAD }, BIAS_BOOST > 0 ? VOCABULARY.en : []);
       const hyp = normWords(r.text, 'en');
+      if (d.name === 'before') before = r.text;
       out.push({
         minutes,
         decoder: d.name,
+        sameWords: d.name === 'before' || before === null ? null : r.text === before,
         rtf: r.wallSeconds / r.audioSeconds,
         cpuPerAudio: r.cpuSeconds / r.audioSeconds,
         peakRssMiB: r.maxRssKb / 1024,
@@ -521,7 +542,7 @@ function writeDense<U extends { samples: Float32Array }>(file: string, utterance
 
 async function child(
   file: string,
-  options: Decoder['options'],
+  options: Decoder['options'] & { load?: string[] },
   vocabulary: readonly string[],
 ): Promise<{
   wallSeconds: number;
@@ -675,11 +696,12 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[], same
     `${d.minutes} min`,
     d.decoder,
     round(d.rtf, 3),
-    `≤ ${GOALS.rtf}`,
-    d.rtf <= GOALS.rtf ? 'met' : 'NOT met',
+    d.decoder !== 'current' ? '—' : d.rtf <= GOALS.rtf ? 'met' : 'NOT met',
     round(d.cpuPerAudio, 3),
     `${round(d.wer, 1)} %`,
+    d.sameWords === null ? '—' : d.sameWords ? 'yes' : 'NO',
     `${round(d.peakRssMiB, 0)} MiB`,
+    d.decoder !== 'current' ? '—' : d.peakRssMiB <= RSS_GOAL_MIB ? 'met' : 'NOT met',
     `${round(d.processPeakMiB, 0)} MiB`,
     fiveMin === undefined || d.decoder !== 'current'
       ? '—'
@@ -751,11 +773,23 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[], same
     ),
   );
   console.log(
-    '\nDense speech, fresh process per run (RTF = wall / audio; CPU = CPU seconds of all threads per audio second; WER against the utterances said; peak RSS while transcribing, goal: within 50 MiB of 5 min; process peak including the model load)\n',
+    `\nDense speech, fresh process per run with the en and es models loaded; before = the decoder before issue 30 (a first-step model per thread), current = one copy of the decoder's weights per thread; both beam ${args.beam}, the template's vocabulary, ${DECODERS[1]!.options.threads} recognition threads (RTF = wall / audio, goal ≤ ${GOALS.rtf}; CPU = CPU seconds of all threads per audio second; WER against the utterances said; same words = the current transcript is the before one, character for character; peak RSS while transcribing, goals ≤ ${RSS_GOAL_MIB} MiB and within ${GOALS.rssOver5Min} MiB of 5 min; process peak including the model load)\n`,
   );
   console.log(
     table(
-      ['length', 'decoder', 'RTF', 'goal', 'vs goal', 'CPU', 'WER', 'peak RSS', 'process peak', 'RSS goal'],
+      [
+        'length',
+        'decoder',
+        'RTF',
+        'RTF goal',
+        'CPU',
+        'WER',
+        'same words',
+        'peak RSS',
+        `≤ ${RSS_GOAL_MIB} MiB`,
+        'process peak',
+        'vs 5 min',
+      ],
       denseRows,
     ),
   );

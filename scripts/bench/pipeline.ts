@@ -5,7 +5,8 @@
 //      (espeak-ng speech, agent left / customer right), timed with transcribeFile after one warm-up run;
 //      model load time is measured separately. Reported as the real-time factor RTF = wall / audio, once
 //      with the language detected (what intake does for a call sent without a language) and once with
-//      the language given.
+//      the language given; then with the decoder before issue 30 on as many threads (the baseline): CPU
+//      seconds per audio second and whether the words are the same.
 //   2. Intake-201-to-webhook-received latency through the real service (api + worker in one child
 //      process, WORKER_CONCURRENCY printed) with a signed-webhook receiver on loopback: short (~8–15 s)
 //      two-speaker calls posted over HTTP, first one at a time (the first call is cold: the worker loads
@@ -32,7 +33,8 @@ import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates
 import { createLogger } from '../../src/log.ts';
 import { createStorage } from '../../src/storage/index.ts';
 import { closeEngines, createEngines, transcribeFile } from '../../src/transcription/index.ts';
-import { MoonshineEngine, moonshineLanguages } from '../../src/transcription/moonshine.ts';
+import { moonshineLanguages } from '../../src/transcription/moonshine.ts';
+import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { Turn } from '../../test/fixtures/audio.ts';
 import {
@@ -180,11 +182,16 @@ interface RtfRun {
   customerSegments: number;
 }
 
-/** The same call on one recognition thread in the calling thread, as a worker ran it before ASR_THREADS. */
+/**
+ * The same call through the decoder before issue 30 (the same recognition threads, beam and languages;
+ * the first decoder step in a model of its own: a second copy of the decoder's weights per thread).
+ */
 interface RtfBaseline {
   wallSeconds: number;
   rtf: number;
-  /** The recognition threads heard exactly these words. */
+  /** CPU seconds of the process (every thread) per audio second: steadier than RTF on a shared machine. */
+  cpuPerAudio: number;
+  /** The current decoder heard exactly these words. */
   sameWords: boolean;
 }
 
@@ -194,6 +201,13 @@ const RTF_GOAL = 0.03;
 interface RtfResult {
   engine: string;
   baseline: RtfBaseline;
+  /** The current decoder's CPU per audio second, language given (as the baseline's). */
+  cpuPerAudio: number;
+  /**
+   * What the process's RSS grew by when the models of every language loaded on every thread (measured
+   * first, in a fresh process; the baseline's is in bench:asr, each decoder in a process of its own).
+   */
+  modelsMB: number;
   languages: string[];
   threads: string;
   audioSeconds: number;
@@ -207,6 +221,11 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
   const languages = moonshineLanguages(modelsDir);
   if (!languages.includes('en'))
     throw new Error(`no English Moonshine model in ${modelsDir} (run \`npm run models:fetch\`)`);
+  const rssMB = () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    return process.memoryUsage().rss / MiB;
+  };
+  const rssBefore = rssMB();
   const engines = createEngines({ engine: 'moonshine', modelsDir });
   const [engine] = engines;
   const threads = engine!.parallelism ?? 1;
@@ -217,6 +236,7 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
   for (const lang of languages)
     await Promise.all(Array.from({ length: threads }, () => engine!.transcribeChunk(silence, lang)));
   const modelLoadSeconds = seconds(performance.now() - t);
+  const modelsMB = rssMB() - rssBefore;
   note(`  models loaded (${languages.join(', ')}) in ${modelLoadSeconds} s; warm-up run…`);
 
   t = performance.now();
@@ -227,13 +247,18 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
   let speechSeconds = 0;
   const text = (r: { segments: { text: string }[] }) => r.segments.map((x) => x.text).join(' | ');
   let heardInEnglish = '';
+  let cpuPerAudio = 0;
   for (const language of [null, 'en'] as const) {
     if (left() < 10_000) throw new Error('time limit reached during the transcription benchmark');
     note(`  timed run, language ${language ?? 'detected'}…`);
     t = performance.now();
+    const cpu = process.cpuUsage();
     const result = await transcribeFile(rec.path, { engines, language });
     const wall = (performance.now() - t) / 1000;
-    if (language === 'en') heardInEnglish = text(result);
+    if (language === 'en') {
+      heardInEnglish = text(result);
+      cpuPerAudio = cpuSecondsSince(cpu) / result.durationSeconds;
+    }
     speechSeconds = result.segments.reduce((s, x) => s + x.end - x.start, 0);
     runs.push({
       language: language ?? 'detected',
@@ -248,20 +273,28 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
   }
   await closeEngines(engines);
 
-  // Baseline, same run: one engine in this thread (one ONNX thread), as each worker job ran before.
-  note('  baseline run: one thread…');
-  const one = new MoonshineEngine({ modelsDir, intraOpThreads: 1 });
-  await one.transcribeChunk(silence, 'en');
+  // Baseline, same run: the decoder before issue 30 on as many threads, both languages loaded, language given.
+  note('  baseline run: the decoder before issue 30…');
+  const before = new MoonshineThreads({ modelsDir, threads, firstStepModel: true });
+  for (const lang of languages)
+    await Promise.all(Array.from({ length: threads }, () => before.transcribeChunk(silence, lang)));
+  await transcribeFile(rec.path, { engines: [before], language: 'en' });
   t = performance.now();
-  const alone = await transcribeFile(rec.path, { engines: [one], language: 'en' });
+  const cpu = process.cpuUsage();
+  const alone = await transcribeFile(rec.path, { engines: [before], language: 'en' });
   const baselineWall = (performance.now() - t) / 1000;
+  const baselineCpu = cpuSecondsSince(cpu);
+  await before.close();
   return {
     engine: 'moonshine (local, int8 ONNX)',
     baseline: {
       wallSeconds: round(baselineWall, 2),
       rtf: round(baselineWall / alone.durationSeconds, 3),
+      cpuPerAudio: round(baselineCpu / alone.durationSeconds, 3),
       sameWords: heardInEnglish === text(alone),
     },
+    cpuPerAudio: round(cpuPerAudio, 3),
+    modelsMB: round(modelsMB, 0),
     languages,
     threads: `${threads} recognition threads (ASR_THREADS default on ${os.availableParallelism()} cores), one ONNX thread each`,
     audioSeconds: round(rec.seconds, 1),
@@ -270,6 +303,11 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
     warmupSeconds,
     runs,
   };
+}
+
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -757,7 +795,10 @@ function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recor
     `   ${rtf.audioSeconds} s two-speaker English call (${rtf.speechSeconds} s of speech); model load ${rtf.modelLoadSeconds} s; warm-up run ${rtf.warmupSeconds} s\n`,
   );
   console.log(
-    `   Same words as the baseline (one engine in one thread, as each job ran before ASR_THREADS): ${rtf.baseline.sameWords ? 'yes' : 'NO'}\n`,
+    `   Baseline: the decoder before issue 30 (a first-step model per thread: two copies of the decoder's weights), same threads, language given. Same words as the baseline: ${rtf.baseline.sameWords ? 'yes' : 'NO'}`,
+  );
+  console.log(
+    `   CPU seconds per audio second (language given): ${rtf.cpuPerAudio} (baseline ${rtf.baseline.cpuPerAudio}); RSS the models added, ${rtf.languages.join('+')} on every thread: ${rtf.modelsMB} MB\n`,
   );
   console.log(
     table(
@@ -787,7 +828,7 @@ function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recor
           `${r.segments} (${r.agentSegments}/${r.customerSegments})`,
         ]),
         [
-          'en, baseline: one thread',
+          'en, baseline: before issue 30',
           'en',
           rtf.audioSeconds,
           rtf.baseline.wallSeconds.toFixed(2),

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import llamaTokenizer from 'llama-tokenizer-js';
@@ -17,7 +19,7 @@ import {
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
-import { attentionDecoder, splitDecoder } from './onnx-rewrite.ts';
+import { attentionDecoder, crossAttentionModel, crossAttentionShapes, splitDecoder } from './onnx-rewrite.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 import { heardWords } from './unheard.ts';
 
@@ -47,6 +49,11 @@ export interface MoonshineOptions {
   biasBoost?: number;
   /** Run the ONNX files exactly as shipped, without the load-time speed-ups (bench:asr's baseline). */
   asShipped?: boolean;
+  /**
+   * The first decoder step in a model of its own, as before issue 30 (a second copy of the decoder's
+   * weights per thread; the Spanish decoder as shipped): bench:asr's and bench:pipeline's baseline only.
+   */
+  firstStepModel?: boolean;
 }
 
 /**
@@ -76,8 +83,11 @@ export function vocabularyTokens(vocabulary: readonly string[]): number[][][] {
 
 interface Model {
   encoder: ort.InferenceSession;
-  /** The decoder: as shipped (one graph, its If choosing the branch), or split into its two steps (splitDecoder). */
-  decoder: MergedDecoder | SplitDecoderSessions;
+  /**
+   * The decoder: as shipped (one graph, its If choosing the branch), split into its two steps
+   * (splitDecoder, before issue 30), or one later-step model for every step (CachedDecoder).
+   */
+  decoder: MergedDecoder | SplitDecoderSessions | CachedDecoder;
   /** The self-attention cache's inputs per layer, e.g. `past_key_values.0.decoder.key`. */
   selfNames: string[];
   heads: number;
@@ -99,6 +109,23 @@ interface SplitDecoderSessions {
   crossKeys: { input: string; output: string }[];
   /** `past_key_values.N.encoder.value`, fed to later steps as the first step returned them. */
   crossValues: string[];
+}
+
+/**
+ * One copy of the decoder's weights: every step, the first one included, runs the later-step model;
+ * the first step's cross-attention inputs come from a small model holding only the nodes that compute
+ * them from the encoder's states (crossAttentionModel), and its self-attention cache is empty. Checked
+ * bit for bit against the first-step model on both languages' decoders (logits and caches), so the
+ * words are the same; the process holds the 54 MB float output projection once per thread, not twice.
+ */
+interface CachedDecoder {
+  kind: 'cached';
+  cross: ort.InferenceSession;
+  later: ort.InferenceSession;
+  /** The cross model's inputs besides the encoder's states (it reads the batch size from `input_ids`). */
+  crossReadsIds: boolean;
+  /** Per later-step input of the cross-attention: the cross model's output that feeds it. */
+  crossInputs: { input: string; output: string }[];
 }
 
 /** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
@@ -190,7 +217,7 @@ export class MoonshineEngine implements TranscriptionEngine {
         const rewritten = attentionDecoder(bytes);
         if (!rewritten) throw new Error(`The decoder in ${file} has no cross-attention to align words with`);
         const decoder = await ort.InferenceSession.create(rewritten.model, alignerSessionOptions(this.threads()));
-        return { encoder, decoder, attention: rewritten.attention, startToken: START_TOKEN };
+        return afterLoad({ encoder, decoder, attention: rewritten.attention, startToken: START_TOKEN });
       });
       aligner.catch(() => this.aligners.delete(language));
       this.aligners.set(language, aligner);
@@ -216,10 +243,37 @@ export class MoonshineEngine implements TranscriptionEngine {
       const text = t.trim();
       return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
     });
+    const firstStep = model.decoder.kind === 'merged' ? null : await this.firstStep(language, model.decoder);
     const scores: number[] = [];
     for (let from = 0; from < sequences.length; from += SCORE_BATCH)
-      scores.push(...(await teacherForced(model, hidden!, sequences.slice(from, from + SCORE_BATCH))));
+      scores.push(...(await teacherForced(model, firstStep, hidden!, sequences.slice(from, from + SCORE_BATCH))));
     return scores;
+  }
+
+  private readonly firstSteps = new Map<string, Promise<ort.InferenceSession>>();
+
+  /**
+   * The first-step model, which reads a whole sequence at once (teacher forcing). Recognition does not
+   * need it (CachedDecoder), so it is loaded on the first phrase scored: only processes that judge
+   * criteria from the audio hold its copy of the decoder's weights.
+   */
+  private firstStep(language: string, d: SplitDecoderSessions | CachedDecoder): Promise<ort.InferenceSession> {
+    if (d.kind === 'split') return Promise.resolve(d.first);
+    let session = this.firstSteps.get(language);
+    if (!session) {
+      const file = path.join(this.opts.modelsDir, `moonshine-base-${language}`, 'decoder_model_merged.onnx');
+      session = readFile(file)
+        .then((bytes) =>
+          ort.InferenceSession.create(
+            splitDecoder(bytes, { plainBranches: true })!.first,
+            sessionOptions(this.threads(), true),
+          ),
+        )
+        .then(afterLoad);
+      session.catch(() => this.firstSteps.delete(language));
+      this.firstSteps.set(language, session);
+    }
+    return session;
   }
 
   private readonly tries = new WeakMap<readonly string[], BiasTrie>();
@@ -255,11 +309,14 @@ export class MoonshineEngine implements TranscriptionEngine {
           ),
         );
       const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
-      model = loadModel(dir, this.threads(), !this.opts.asShipped).catch((err: unknown) => {
-        throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
-          cause: err,
+      const decoder = this.opts.asShipped ? 'shipped' : this.opts.firstStepModel ? 'split' : 'cached';
+      model = loadModel(dir, this.threads(), decoder)
+        .then(afterLoad)
+        .catch((err: unknown) => {
+          throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
+            cause: err,
+          });
         });
-      });
       model.catch(() => this.models.delete(language));
       this.models.set(language, model);
     }
@@ -267,9 +324,52 @@ export class MoonshineEngine implements TranscriptionEngine {
   }
 }
 
-async function loadModel(dir: string, threads: number, optimise: boolean): Promise<Model> {
+type DecoderKind = 'shipped' | 'split' | 'cached';
+
+let collect: (() => void) | null | undefined;
+
+/**
+ * A full garbage collection once a model has loaded. Loading reads the ONNX files and writes the edited
+ * graphs as buffers (about 200 MB per language, garbage once the sessions exist); a recognition thread
+ * then allocates little on its own heap, so V8 kept them for the life of the thread: measured with both
+ * languages on two threads, 1,389 MiB after the first chunks, 895 MiB with this collection.
+ */
+function afterLoad<T>(loaded: T): T {
+  if (collect === undefined) {
+    try {
+      // V8 gives the collector to contexts created after the flag is set (node's --expose-gc cannot be
+      // given to a worker thread); the flag changes nothing else.
+      v8.setFlagsFromString('--expose-gc');
+      collect = vm.runInNewContext('gc') as () => void;
+    } catch {
+      collect = null;
+    }
+  }
+  collect?.();
+  return loaded;
+}
+
+async function loadModel(dir: string, threads: number, kind: DecoderKind): Promise<Model> {
+  const options = sessionOptions(threads, kind !== 'shipped');
+  const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
+  const [encoder, decoder] = await Promise.all([
+    ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
+    loadDecoder(decoderFile, options, kind),
+  ]);
+  const inputs = decoder.kind === 'merged' ? decoder.session.inputMetadata : decoder.later.inputMetadata;
+  const selfNames = inputs.map((m) => m.name).filter((n) => /^past_key_values\.\d+\.decoder\./.test(n));
+  // Shape [batch, heads, seq, headDim]; read from the model so en and es (or other sizes) need no constants.
+  const meta = inputs.find((m) => m.name === selfNames[0]);
+  const shape = meta?.isTensor ? meta.shape : [];
+  const [heads, headDim] = [shape[1], shape[3]];
+  if (typeof heads !== 'number' || typeof headDim !== 'number')
+    throw new Error(`Unexpected decoder cache shape in ${dir}`);
+  return { encoder, decoder, selfNames, heads, headDim };
+}
+
+function sessionOptions(threads: number, optimise: boolean): ort.InferenceSession.SessionOptions {
   // The graphs are sequential: inter-op threads would only add hand-offs.
-  const options: ort.InferenceSession.SessionOptions = {
+  return {
     graphOptimizationLevel: 'all',
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
@@ -284,32 +384,33 @@ async function loadModel(dir: string, threads: number, optimise: boolean): Promi
     // back to the allocator: the same speed there, and no growth (+15, −107 MiB).
     ...(optimise ? { enableCpuMemArena: false } : {}),
   };
-  const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
-  const [encoder, decoder] = await Promise.all([
-    ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
-    loadDecoder(decoderFile, options, optimise),
-  ]);
-  const inputs = decoder.kind === 'merged' ? decoder.session.inputMetadata : decoder.later.inputMetadata;
-  const selfNames = inputs.map((m) => m.name).filter((n) => /^past_key_values\.\d+\.decoder\./.test(n));
-  // Shape [batch, heads, seq, headDim]; read from the model so en and es (or other sizes) need no constants.
-  const meta = inputs.find((m) => m.name === selfNames[0]);
-  const shape = meta?.isTensor ? meta.shape : [];
-  const [heads, headDim] = [shape[1], shape[3]];
-  if (typeof heads !== 'number' || typeof headDim !== 'number')
-    throw new Error(`Unexpected decoder cache shape in ${dir}`);
-  return { encoder, decoder, selfNames, heads, headDim };
 }
 
 async function loadDecoder(
   file: string,
   options: ort.InferenceSession.SessionOptions,
-  optimise: boolean,
-): Promise<MergedDecoder | SplitDecoderSessions> {
+  kind: DecoderKind,
+): Promise<MergedDecoder | SplitDecoderSessions | CachedDecoder> {
   const merged = async (): Promise<MergedDecoder> => {
     const session = await ort.InferenceSession.create(file, options);
     return { kind: 'merged', session, pastNames: session.inputNames.filter((n) => n.startsWith('past_key_values.')) };
   };
-  if (!optimise) return merged();
+  if (kind === 'shipped') return merged();
+  if (kind === 'cached') {
+    const split = splitDecoder(await readFile(file), { plainBranches: true });
+    if (!split) return merged();
+    const later = await ort.InferenceSession.create(split.later, options);
+    const present = (past: string) => past.replace('past_key_values', 'present');
+    // The later model's cross-attention inputs: the keys as the split left them (scaled and transposed,
+    // or as shipped) and the values; each is a first-step output of the same name or a named tensor.
+    const crossInputs = later.inputNames
+      .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n))
+      .map((input) => ({ input, output: split.crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
+    const outputs = crossInputs.map((c) => c.output);
+    const constants = await firstStepShapes(split.first, outputs, options);
+    const cross = await ort.InferenceSession.create(crossAttentionModel(split.first, outputs, constants), options);
+    return { kind: 'cached', cross, later, crossInputs, crossReadsIds: cross.inputNames.includes('input_ids') };
+  }
   const split = splitDecoder(await readFile(file));
   if (!split) return merged();
   const [first, later] = await Promise.all([
@@ -318,6 +419,52 @@ async function loadDecoder(
   ]);
   const crossValues = later.inputNames.filter((n) => /^past_key_values\.\d+\.encoder\.value$/.test(n));
   return { kind: 'split', first, later, crossKeys: split.crossKeys, crossValues };
+}
+
+/**
+ * The values of the shapes crossAttentionModel may fold (crossAttentionShapes) at the first step: one row
+ * of the start token, run twice on encoder states of two lengths; a shape that is the same both times
+ * does not depend on the audio (the decoder's own [1, 1, 416]) and becomes a constant. The probe, which
+ * still holds the decoder's layers, is released at once.
+ */
+async function firstStepShapes(
+  first: Uint8Array,
+  outputs: readonly string[],
+  options: ort.InferenceSession.SessionOptions,
+): Promise<Map<string, bigint[]>> {
+  const shapes = crossAttentionShapes(first, outputs);
+  if (!shapes.length) return new Map();
+  const probe = await ort.InferenceSession.create(crossAttentionModel(first, [...outputs, ...shapes]), options);
+  try {
+    const width = probe.inputMetadata.find((m) => m.name === 'encoder_hidden_states');
+    const dims = width?.isTensor ? width.shape : [];
+    const hiddenSize = dims[2];
+    if (typeof hiddenSize !== 'number') return new Map();
+    const run = async (frames: number) => {
+      const out = await probe.run(
+        {
+          ...(probe.inputNames.includes('input_ids')
+            ? { input_ids: new ort.Tensor('int64', BigInt64Array.from([BigInt(START_TOKEN)]), [1, 1]) }
+            : {}),
+          encoder_hidden_states: new ort.Tensor('float32', new Float32Array(frames * hiddenSize), [
+            1,
+            frames,
+            hiddenSize,
+          ]),
+        },
+        shapes,
+      );
+      return shapes.map((name) => [...(out[name]!.data as BigInt64Array)]);
+    };
+    const [a, b] = [await run(3), await run(5)];
+    return new Map(
+      shapes.flatMap((name, i) =>
+        a[i]!.length === b[i]!.length && a[i]!.every((v, k) => v === b[i]![k]) ? [[name, a[i]!] as const] : [],
+      ),
+    );
+  } finally {
+    await probe.release();
+  }
 }
 
 /** Texts scored in one decoder run: the logits of a batch are batch × tokens × 32768 floats. */
@@ -329,7 +476,12 @@ const SCORE_BATCH = 8;
  * end token is the sequence's log-likelihood. Shorter sequences are padded at the end with the end token:
  * the decoder is causal, so padding never changes the positions before it.
  */
-async function teacherForced(model: Model, hidden: ort.Tensor, sequences: readonly number[][]): Promise<number[]> {
+async function teacherForced(
+  model: Model,
+  firstStep: ort.InferenceSession | null,
+  hidden: ort.Tensor,
+  sequences: readonly number[][],
+): Promise<number[]> {
   const n = sequences.length;
   const length = 1 + Math.max(...sequences.map((s) => s.length));
   const ids = new BigInt64Array(n * length).fill(BigInt(EOS_TOKEN));
@@ -347,8 +499,8 @@ async function teacherForced(model: Model, hidden: ort.Tensor, sequences: readon
   const states = new ort.Tensor('float32', tiled, [n, frames, width]);
   const d = model.decoder;
   const out =
-    d.kind === 'split'
-      ? await d.first.run({ input_ids: inputIds, encoder_hidden_states: states }, ['logits'])
+    d.kind !== 'merged'
+      ? await firstStep!.run({ input_ids: inputIds, encoder_hidden_states: states }, ['logits'])
       : await d.session.run(
           {
             input_ids: inputIds,
@@ -418,6 +570,18 @@ function decoderStep(model: Model, hidden: ort.Tensor, scratch: Scratch): Decode
   const laterFetches = ['logits', ...model.selfNames.map(present)];
 
   const first = async (inputIds: ort.Tensor) => {
+    if (d.kind === 'cached') {
+      const projected = await d.cross.run({
+        ...(d.crossReadsIds ? { input_ids: inputIds } : {}),
+        encoder_hidden_states: hidden,
+      });
+      cross = Object.fromEntries(d.crossInputs.map((c) => [c.input, projected[c.output]!]));
+      const empty = new ort.Tensor('float32', new Float32Array(0), [1, model.heads, 0, model.headDim]);
+      return d.later.run(
+        { input_ids: inputIds, ...cross, ...Object.fromEntries(model.selfNames.map((k) => [k, empty])) },
+        laterFetches,
+      );
+    }
     if (d.kind === 'split') {
       const out = await d.first.run({ input_ids: inputIds, encoder_hidden_states: hidden }, [
         ...laterFetches,
@@ -442,7 +606,7 @@ function decoderStep(model: Model, hidden: ort.Tensor, scratch: Scratch): Decode
   };
 
   const later = (inputIds: ort.Tensor, past: Record<string, ort.Tensor>) =>
-    d.kind === 'split'
+    d.kind !== 'merged'
       ? d.later.run({ input_ids: inputIds, ...cross, ...past }, laterFetches)
       : // The cache branch reads the encoder only through the cross-attention cache; its hidden-states input just has to be there.
         d.session.run(

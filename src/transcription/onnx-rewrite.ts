@@ -83,17 +83,25 @@ export interface SplitDecoder {
  */
 export function splitDecoder(
   model: Uint8Array,
-  keyPattern: RegExp = /^past_key_values\.\d+\.encoder\.key$/,
-  valuePattern: RegExp = /^past_key_values\.\d+\.encoder\.value$/,
+  opts: {
+    /** Also split a decoder whose cross-attention keys do not have the expected shape (then without that edit). */
+    plainBranches?: boolean;
+  } = {},
 ): SplitDecoder | null {
+  const keyPattern = /^past_key_values\.\d+\.encoder\.key$/;
+  const valuePattern = /^past_key_values\.\d+\.encoder\.value$/;
   const fields = decodeMessage(model);
   const graphField = fields.find((f) => f.no === MODEL.graph);
   if (!graphField) return null;
   const graph = decodeMessage(graphField.value as Uint8Array);
   const mainNodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
-  if (mainNodes.length !== 1 || opType(mainNodes[0]!) !== 'If') return null;
+  // The If, and nodes before it that only the first step reads (the Spanish model quantizes the
+  // encoder's states once, outside the If: later steps never read them).
+  const branching = mainNodes.filter((n) => opType(n) === 'If');
+  if (branching.length !== 1) return null;
+  const before = mainNodes.filter((n) => n !== branching[0]);
   const branch = (name: string) => {
-    for (const f of mainNodes[0]!.filter((x) => x.no === NODE.attribute)) {
+    for (const f of branching[0]!.filter((x) => x.no === NODE.attribute)) {
       const attr = decodeMessage(f.value as Uint8Array);
       const g = attr.find((x) => x.no === ATTRIBUTE.g);
       if (text(attr.find((x) => x.no === ATTR.name)) === name && g) return decodeMessage(g.value as Uint8Array);
@@ -105,34 +113,49 @@ export function splitDecoder(
   if (!cached || !fresh) return null;
   const nodesOf = (g: Field[]) => g.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
   const laterNodes = nodesOf(cached);
-  const firstNodes = nodesOf(fresh);
+  const firstNodes = [...before, ...nodesOf(fresh)];
   const readers = (nodes: Node[], name: string) => nodes.filter((n) => nodeInputs(n).includes(name));
+  const outer = new Set(before.flatMap(nodeOutputs));
+  const laterReads = new Set<string>();
+  eachGraph(encodeMessage(laterNodes.map((n) => bytesField(GRAPH.node, encodeMessage(n)))), (ns) => {
+    for (const n of ns) for (const i of nodeInputs(n)) laterReads.add(i);
+  });
+  if ([...outer].some((o) => laterReads.has(o))) return null;
   const inputName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
   const inputs = graph.filter((f) => f.no === GRAPH.input);
 
   // Each key: read only by a Transpose (last two dims) read only by a Mul, whose namesake in the first
   // branch computes the same tensor from the same values.
-  const crossKeys: { input: string; output: string; removed: Node[]; scaled: string }[] = [];
-  for (const key of inputs.map(inputName).filter((n) => keyPattern.test(n))) {
-    const [transpose, ...more] = readers(laterNodes, key);
-    if (!transpose || more.length || opType(transpose) !== 'Transpose') return null;
-    if (intsAttribute(transpose, 'perm')?.join(',') !== '0,1,3,2') return null;
-    const [mul, ...others] = readers(laterNodes, nodeOutputs(transpose)[0]!);
-    if (!mul || others.length || opType(mul) !== 'Mul') return null;
-    const twin = firstNodes.find((n) => nodeName(n) === nodeName(mul) && opType(n) === 'Mul');
-    if (!twin) return null;
-    const scaled = nodeOutputs(mul)[0]!;
-    if (!readers(laterNodes, scaled).every((n) => opType(n) === 'MatMul')) return null;
-    crossKeys.push({
-      input: `${key}.scaled_transposed`,
-      output: nodeOutputs(twin)[0]!,
-      removed: [transpose, mul],
-      scaled,
-    });
-  }
-  const values = inputs.map(inputName).filter((n) => valuePattern.test(n));
-  if (!crossKeys.length || !values.every((v) => readers(laterNodes, v).every((n) => opType(n) === 'MatMul')))
-    return null;
+  type KeyEdit = { input: string; output: string; removed: Node[]; scaled: string };
+  const keyEdits = (): KeyEdit[] | null => {
+    const edits: KeyEdit[] = [];
+    for (const key of inputs.map(inputName).filter((n) => keyPattern.test(n))) {
+      const [transpose, ...more] = readers(laterNodes, key);
+      if (!transpose || more.length || opType(transpose) !== 'Transpose') return null;
+      if (intsAttribute(transpose, 'perm')?.join(',') !== '0,1,3,2') return null;
+      const [mul, ...others] = readers(laterNodes, nodeOutputs(transpose)[0]!);
+      if (!mul || others.length || opType(mul) !== 'Mul') return null;
+      const twin = firstNodes.find((n) => nodeName(n) === nodeName(mul) && opType(n) === 'Mul');
+      if (!twin) return null;
+      const scaled = nodeOutputs(mul)[0]!;
+      if (!readers(laterNodes, scaled).every((n) => opType(n) === 'MatMul')) return null;
+      edits.push({
+        input: `${key}.scaled_transposed`,
+        output: nodeOutputs(twin)[0]!,
+        removed: [transpose, mul],
+        scaled,
+      });
+    }
+    const values = inputs.map(inputName).filter((n) => valuePattern.test(n));
+    if (!edits.length || !values.every((v) => readers(laterNodes, v).every((n) => opType(n) === 'MatMul'))) return null;
+    return edits;
+  };
+  const edits = keyEdits();
+  // The Spanish export pads the cross-attention keys and values where the English one transposes and
+  // scales them: its later steps keep those nodes (still one model per step kind, no If).
+  if (!edits && !opts.plainBranches) return null;
+  const crossKeys = edits ?? [];
+  const values = edits ? inputs.map(inputName).filter((n) => valuePattern.test(n)) : [];
 
   // Later steps: the Transposes and Muls removed, their MatMuls reading the new inputs.
   const removed = new Set(crossKeys.flatMap((k) => k.removed));
@@ -238,6 +261,78 @@ const crossBatch = (dims: Field[]) => [
   bytesField(SHAPE_DIM, encodeMessage([textField(DIM_PARAM, 'cross_batch')])),
   ...dims.slice(1),
 ];
+
+/**
+ * The part of the first-step model that computes the chunk's cross-attention inputs of later steps (each
+ * layer's encoder keys, scaled and transposed, and values) from the encoder's states: the same nodes, on
+ * the same values, so the same floats. With it, the first token goes through the later-step model with
+ * an empty self-attention cache, and a thread holds one copy of the decoder's weights (the first-step
+ * model held a second one, its 54 MB float output projection included).
+ *
+ * Each layer reshapes its keys and values with the batch size read from the shape of the decoder's own
+ * hidden state, which would pull every layer below it into this model. `constants` gives such shapes'
+ * values (the first step always has one row of one token; crossAttentionShapes lists them, the caller
+ * measures which do not depend on the audio's length): those Shape nodes become constants, and the
+ * model keeps only the encoder's side.
+ */
+export function crossAttentionModel(
+  first: Uint8Array,
+  outputs: readonly string[],
+  constants: ReadonlyMap<string, readonly bigint[]> = new Map(),
+): Uint8Array {
+  const fields = decodeMessage(first);
+  const graphField = fields.find((f) => f.no === MODEL.graph)!;
+  const graph = decodeMessage(graphField.value as Uint8Array);
+  const nodes = graph
+    .filter((f) => f.no === GRAPH.node)
+    .map((f) => decodeMessage(f.value as Uint8Array))
+    .filter((n) => !nodeOutputs(n).every((o) => constants.has(o)));
+  const kept = backwardSlice(nodes, outputs);
+  const valueName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const declared = new Map(graph.filter((f) => f.no === GRAPH.output).map((f) => [valueName(f), f]));
+  const initializers = [...constants].map(([name, values]) => bytesField(GRAPH.initializer, int64Tensor(name, values)));
+  const g = standalone(
+    [...graph, ...initializers],
+    kept,
+    graph.filter((f) => f.no === GRAPH.input),
+    outputs.map((o) => declared.get(o) ?? bytesField(GRAPH.output, encodeMessage([textField(VALUE_INFO.name, o)]))),
+  );
+  return encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
+}
+
+/** The outputs of the Shape nodes crossAttentionModel would keep for `outputs` (see `constants` there). */
+export function crossAttentionShapes(first: Uint8Array, outputs: readonly string[]): string[] {
+  const graph = decodeMessage(decodeMessage(first).find((f) => f.no === MODEL.graph)!.value as Uint8Array);
+  const nodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+  return backwardSlice(nodes, outputs)
+    .filter((n) => opType(n) === 'Shape')
+    .flatMap(nodeOutputs);
+}
+
+/** The nodes (topologically ordered, as ONNX lists them) that `outputs` need, in order. */
+function backwardSlice(nodes: Node[], outputs: readonly string[]): Node[] {
+  const needed = new Set(outputs);
+  const kept: Node[] = [];
+  for (const n of [...nodes].reverse()) {
+    if (!nodeOutputs(n).some((o) => needed.has(o))) continue;
+    kept.unshift(n);
+    for (const i of nodeInputs(n)) needed.add(i);
+  }
+  return kept;
+}
+
+/** A 1-D int64 TensorProto (dims 1, data_type 7, name 8, raw_data 9). */
+function int64Tensor(name: string, values: readonly bigint[]): Uint8Array {
+  const raw = new Uint8Array(values.length * 8);
+  const view = new DataView(raw.buffer);
+  for (const [i, v] of values.entries()) view.setBigInt64(i * 8, v, true);
+  return encodeMessage([
+    { no: 1, wire: 0, value: BigInt(values.length) },
+    { no: 2, wire: 0, value: 7n },
+    textField(8, name),
+    bytesField(9, raw),
+  ]);
+}
 
 export interface AttentionDecoder {
   /** The first-step decoder (all of `input_ids` at once, no cache) also returning `attention`. */
