@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'webhook.secret_reissued',
   'criterion.overridden',
+  'coaching.assigned',
+  'coaching.completed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -36,7 +36,8 @@ type Kind =
   | 'bulk'
   | 'dispute'
   | 'apiKey'
-  | 'invitation';
+  | 'invitation'
+  | 'coaching';
 interface Base {
   /** Variables that make a valid call with B's own objects (ids as `$kind` placeholders, e.g. '$campaign'). */
   vars: Record<string, unknown>;
@@ -61,6 +62,7 @@ const BASES: Record<string, Base> = {
   calls: { vars: { first: 10 } },
   callsToDeleteCount: { vars: {} },
   campaign: byId('campaign'),
+  coachingItems: { vars: {} },
   reportAgents: report,
   reportCampaigns: report,
   reportCriteria: report,
@@ -75,6 +77,9 @@ const BASES: Record<string, Base> = {
   webhookEndpoint: endpoint,
   // Mutations
   acknowledgeCall: { ...byId('call'), asAgent: true },
+  acknowledgeCoaching: { ...byId('coaching'), asAgent: true },
+  assignCoaching: { vars: { callId: '$call', criterionKeys: ['greeting'], improve: 'Greet by name.' } },
+  completeCoaching: byId('coaching', { note: 'Better now.' }),
   addCallComment: { vars: { callId: '$call', body: 'hi', atSeconds: 1 } },
   archiveCampaign: byId('campaign'),
   assignReview: { vars: { callId: '$call' } },
@@ -209,6 +214,7 @@ beforeAll(async () => {
       dispute: s.dispute.id,
       apiKey: s.apiKey.id,
       invitation: s.invitation.id,
+      coaching: s.coaching.id,
     };
   };
   aIds = await ids(A, 'Acme');

@@ -839,6 +839,8 @@ export const en = {
   'audit.action.webhook.secret_rotated': 'Webhook secret rotated',
   'audit.action.webhook.secret_reissued': 'Webhook secret reissued (the old one could not be opened)',
   'audit.action.criterion.overridden': 'Score overridden',
+  'audit.action.coaching.assigned': 'Coaching assigned',
+  'audit.action.coaching.completed': 'Coaching completed',
   // The details column: a stored detail's key as a label, and who acted when no person did.
   'audit.detail.by': 'Via',
   'audit.detail.name': 'Name',

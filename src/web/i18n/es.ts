@@ -839,6 +839,8 @@ export const es: Record<keyof typeof en, string> = {
   'audit.action.webhook.secret_rotated': 'Secreto del webhook rotado',
   'audit.action.webhook.secret_reissued': 'Secreto del webhook emitido de nuevo (el anterior no se podía abrir)',
   'audit.action.criterion.overridden': 'Puntuación corregida',
+  'audit.action.coaching.assigned': 'Coaching asignado',
+  'audit.action.coaching.completed': 'Coaching completado',
   // The details column: a stored detail's key as a label, and who acted when no person did.
   'audit.detail.by': 'Vía',
   'audit.detail.name': 'Nombre',
