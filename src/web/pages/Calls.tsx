@@ -22,6 +22,7 @@ import { useT, type MessageKey } from '../i18n/index.tsx';
 import {
   activeFilterCount,
   clearFilters,
+  drillDownOn,
   exportUrl,
   idList,
   PAGE_SIZES,
@@ -279,6 +280,22 @@ export function CallsPage() {
             }
           >
             {t('calls.noTemplateBody')}
+          </Alert>
+        </div>
+      )}
+
+      {drillDownOn(q) && (
+        <div style={{ marginBottom: 16 }} data-testid="drill-down-note">
+          <Alert
+            tone="blue"
+            title={t('drill.noteTitle')}
+            action={
+              <Link className="btn btn-sm" to={`/calls?${serializeCallsQuery(clearFilters(q))}`}>
+                {t('drill.clear')}
+              </Link>
+            }
+          >
+            {t('drill.noteBody')}
           </Alert>
         </div>
       )}
