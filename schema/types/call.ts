@@ -280,7 +280,8 @@ const DisputeOutcomeEnum = builder.enumType('DisputeOutcomeFilter', {
 });
 
 const CriterionFilter = builder.inputType('CriterionFilter', {
-  description: "A criterion key whose result on the call is one of `results`; with `critical`, a critical criterion's fail.",
+  description:
+    "A criterion key whose result on the call is one of `results`; with `critical`, a critical criterion's fail.",
   fields: (t) => ({
     key: t.string({ required: true }),
     results: t.field({ type: [CriterionOutcomeEnum], required: true }),
@@ -328,9 +329,12 @@ export const CallFilter = builder.inputType('CallFilter', {
         "First day (YYYY-MM-DD) in the account's time zone, as the dashboard counts days (`startedFrom` is an instant).",
     }),
     dayTo: t.string({ description: "Last day (YYYY-MM-DD, inclusive) in the account's time zone." }),
-    scored: t.boolean({ description: 'true: only scored calls (analyzed with a score), the calls the dashboard counts.' }),
+    scored: t.boolean({
+      description: 'true: only scored calls (analyzed with a score), the calls the dashboard counts.',
+    }),
     languageMismatch: t.boolean({
-      description: "false: leave out calls whose language did not match their template's (as the dashboard does by default); true: only those.",
+      description:
+        "false: leave out calls whose language did not match their template's (as the dashboard does by default); true: only those.",
     }),
     scoreBelow: t.float({ description: 'Score strictly below this (a score band’s upper bound).' }),
     exactTopic: t.boolean({
@@ -378,7 +382,9 @@ export function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined)
     languageMismatch: f.languageMismatch ?? null,
     scoreBelow: f.scoreBelow ?? null,
     exactTopic: f.exactTopic ?? null,
-    criterion: f.criterion ? { key: f.criterion.key, results: f.criterion.results, critical: f.criterion.critical } : null,
+    criterion: f.criterion
+      ? { key: f.criterion.key, results: f.criterion.results, critical: f.criterion.critical }
+      : null,
     customerSentiment: f.customerSentiment ?? null,
     dispute: f.dispute
       ? {

@@ -118,7 +118,9 @@ export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] 
   if (f.scoreMin != null) where.push(Prisma.sql`c.score >= ${f.scoreMin}`);
   if (f.scoreMax != null) where.push(Prisma.sql`c.score <= ${f.scoreMax}`);
   if (f.topic)
-    where.push(f.exactTopic ? Prisma.sql`c.topic = ${f.topic}` : Prisma.sql`c.topic = ANY(${topicLabels(accountId, f.topic)})`);
+    where.push(
+      f.exactTopic ? Prisma.sql`c.topic = ${f.topic}` : Prisma.sql`c.topic = ANY(${topicLabels(accountId, f.topic)})`,
+    );
   if (f.language) where.push(Prisma.sql`coalesce(c.language, c.detected_language) = ${f.language}`);
   // Containment on the criteria array is what the GIN (jsonb_path_ops) index on calls.criteria answers.
   if (f.failedCriterion)

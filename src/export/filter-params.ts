@@ -70,7 +70,11 @@ function drillDown(q: URLSearchParams, one: (name: string) => string | null): Pa
     scoreBelow,
     exactTopic: bool(one('exactTopic'), 'exactTopic'),
     criterion: key
-      ? { key, results: results as ('passed' | 'failed' | 'na')[], critical: bool(one('criterionCritical'), 'criterionCritical') }
+      ? {
+          key,
+          results: results as ('passed' | 'failed' | 'na')[],
+          critical: bool(one('criterionCritical'), 'criterionCritical'),
+        }
       : null,
     customerSentiment: sentiment as CallFilter['customerSentiment'],
     dispute: outcome

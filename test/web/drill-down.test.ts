@@ -76,7 +76,15 @@ describe('dashboard drill-down', () => {
     const yesterday = localDay(-1);
     const calls: [string, string, string, number | null, object[], string | null, object][] = [
       // agent, started at, status, score, criteria, topic, extra columns
-      [anna.id, at(first, '00:10'), 'analyzed', 80, [crit('greeting', 'passed')], 'Billing', { campaign_id: campaign.id }],
+      [
+        anna.id,
+        at(first, '00:10'),
+        'analyzed',
+        80,
+        [crit('greeting', 'passed')],
+        'Billing',
+        { campaign_id: campaign.id },
+      ],
       [anna.id, at(yesterday, '00:30'), 'analyzed', 79.95, [crit('greeting', 'failed')], 'Facturación', {}],
       [
         anna.id,
@@ -87,11 +95,27 @@ describe('dashboard drill-down', () => {
         'Billing',
         { customer_sentiment: 0.4, customer_sentiment_trend: 0.3 },
       ],
-      [bruno.id, at(yesterday, '12:00'), 'analyzed', 100, [crit('greeting', 'na')], null, { customer_sentiment: -0.2, customer_sentiment_trend: -0.5 }],
+      [
+        bruno.id,
+        at(yesterday, '12:00'),
+        'analyzed',
+        100,
+        [crit('greeting', 'na')],
+        null,
+        { customer_sentiment: -0.2, customer_sentiment_trend: -0.5 },
+      ],
       // Not counted: the day before the range, no score, a language mismatch.
       [bruno.id, at(localDay(-30), '23:50'), 'analyzed', 60, [crit('greeting', 'failed')], 'Billing', {}],
       [bruno.id, at(yesterday, '10:00'), 'transcribed', null, [], null, {}],
-      [bruno.id, at(yesterday, '11:00'), 'analyzed', 90, [crit('greeting', 'failed')], 'Billing', { language_mismatch: true }],
+      [
+        bruno.id,
+        at(yesterday, '11:00'),
+        'analyzed',
+        90,
+        [crit('greeting', 'failed')],
+        'Billing',
+        { language_mismatch: true },
+      ],
     ];
     const ids: string[] = [];
     for (const [agent, started, status, score, criteria, topic, extra] of calls) {
@@ -153,7 +177,8 @@ describe('dashboard drill-down', () => {
       for (const link of links) {
         await page.goto(`${service.url}${link.href}`);
         const total = await listTotal(page);
-        if (total !== link.count) wrong.push(`${link.label}: ${link.count} on the dashboard, ${total} listed (${link.href})`);
+        if (total !== link.count)
+          wrong.push(`${link.label}: ${link.count} on the dashboard, ${total} listed (${link.href})`);
       }
       expect(wrong).toEqual([]);
 

@@ -209,7 +209,17 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
  * A part of a chart that opens the calls it counts (the dashboard's drill-down): an SVG link,
  * focusable and followed with Enter like any link, navigating inside the app.
  */
-function SvgLink({ href, label, count, children }: { href: string; label: string; count: number; children: ReactNode }) {
+function SvgLink({
+  href,
+  label,
+  count,
+  children,
+}: {
+  href: string;
+  label: string;
+  count: number;
+  children: ReactNode;
+}) {
   const open = (e: MouseEvent) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();

@@ -1202,7 +1202,8 @@ export const en = {
   // Dashboard drill-down and coaching (issue 31.3–31.4).
   'drill.open': 'Open the {n} calls: {what}',
   'drill.noteTitle': 'The calls behind a dashboard number',
-  'drill.noteBody': 'This list is filtered as the dashboard counts: days in the account’s time zone, scored calls only, and what the number counted. Its total is the number you clicked.',
+  'drill.noteBody':
+    'This list is filtered as the dashboard counts: days in the account’s time zone, scored calls only, and what the number counted. Its total is the number you clicked.',
   'drill.clear': 'Show all calls',
   'drill.calls': 'calls',
   'drill.criticalFails': 'calls with a critical fail',
@@ -1252,7 +1253,8 @@ export const en = {
   'coaching.completedToast': 'Coaching item marked done.',
   'coaching.assign': 'Assign coaching',
   'coaching.assignTitle': 'Assign coaching to {agent}',
-  'coaching.assignLead': 'From the criteria of this call: choose what to work on, the moments that show it and, if you want, a due date.',
+  'coaching.assignLead':
+    'From the criteria of this call: choose what to work on, the moments that show it and, if you want, a due date.',
   'coaching.assignSubmit': 'Assign',
   'coaching.assignedToast': 'Coaching assigned to {agent}.',
   'coaching.pickCriterion': 'Choose at least one criterion.',

@@ -1210,7 +1210,8 @@ export const es: Record<keyof typeof en, string> = {
   // Desglose del panel y coaching (issue 31.3–31.4).
   'drill.open': 'Abrir las {n} llamadas: {what}',
   'drill.noteTitle': 'Las llamadas detrás de una cifra del panel',
-  'drill.noteBody': 'Esta lista está filtrada como cuenta el panel: días en la zona horaria de la cuenta, solo llamadas puntuadas, y lo que contaba la cifra. Su total es la cifra que pulsaste.',
+  'drill.noteBody':
+    'Esta lista está filtrada como cuenta el panel: días en la zona horaria de la cuenta, solo llamadas puntuadas, y lo que contaba la cifra. Su total es la cifra que pulsaste.',
   'drill.clear': 'Ver todas las llamadas',
   'drill.calls': 'llamadas',
   'drill.criticalFails': 'llamadas con un fallo crítico',
@@ -1227,7 +1228,8 @@ export const es: Record<keyof typeof en, string> = {
   'nav.coaching': 'Coaching',
   'coaching.title': 'Coaching',
   'coaching.lead': 'En qué trabaja cada agente a partir de sus llamadas: puntos abiertos, vencidos y hechos.',
-  'coaching.agentLead': 'Lo que tus responsables te han pedido trabajar, con los momentos de tus llamadas que lo muestran.',
+  'coaching.agentLead':
+    'Lo que tus responsables te han pedido trabajar, con los momentos de tus llamadas que lo muestran.',
   'coaching.report': 'Coaching por agente',
   'coaching.agent': 'Agente',
   'coaching.open': 'Abiertos',
@@ -1241,7 +1243,8 @@ export const es: Record<keyof typeof en, string> = {
   'coaching.improve': 'Qué mejorar',
   'coaching.criteria': 'Criterios',
   'coaching.moments': 'Momentos',
-  'coaching.momentsHint': 'Tiempos de la grabación (m:ss), separados por comas; cada uno se reproduce desde su momento.',
+  'coaching.momentsHint':
+    'Tiempos de la grabación (m:ss), separados por comas; cada uno se reproduce desde su momento.',
   'coaching.due': 'Vence',
   'coaching.dueOn': 'Vence el {day}',
   'coaching.noDue': 'Sin fecha límite',
@@ -1260,7 +1263,8 @@ export const es: Record<keyof typeof en, string> = {
   'coaching.completedToast': 'Punto de coaching marcado como hecho.',
   'coaching.assign': 'Asignar coaching',
   'coaching.assignTitle': 'Asignar coaching a {agent}',
-  'coaching.assignLead': 'A partir de los criterios de esta llamada: elige qué trabajar, los momentos que lo muestran y, si quieres, una fecha límite.',
+  'coaching.assignLead':
+    'A partir de los criterios de esta llamada: elige qué trabajar, los momentos que lo muestran y, si quieres, una fecha límite.',
   'coaching.assignSubmit': 'Asignar',
   'coaching.assignedToast': 'Coaching asignado a {agent}.',
   'coaching.pickCriterion': 'Elige al menos un criterio.',

@@ -397,7 +397,11 @@ export function DashboardPage() {
           </Stat>
           <Stat label={t('dashboard.averageCoverage')}>{pct(avgCoverage)}</Stat>
           <Stat label={t('dashboard.criticalFails')} testId="dashboard-critical">
-            <DrillCount value={criticalFails} href={drillHref(f, { critical: true })} label={t('drill.criticalFails')} />
+            <DrillCount
+              value={criticalFails}
+              href={drillHref(f, { critical: true })}
+              label={t('drill.criticalFails')}
+            />
           </Stat>
         </div>
 
@@ -672,7 +676,11 @@ function BreakdownTable({
         <tr key={r.id ?? 'none'}>
           <td>{r.name}</td>
           <td className="num">
-            <DrillCount value={r.calls} href={href(r, {})} label={t('drill.of', { what: t('drill.calls'), name: r.name })} />
+            <DrillCount
+              value={r.calls}
+              href={href(r, {})}
+              label={t('drill.of', { what: t('drill.calls'), name: r.name })}
+            />
           </td>
           <td className="num">{fmt.score(r.averageScore)}</td>
           <td className="num">{fmt.pct(r.averageCoverage)}</td>
@@ -800,7 +808,10 @@ function SentimentReportCard({
                 <td className="num">
                   <DrillCount
                     value={r.sentimentCalls}
-                    href={drillHref(filters, { ...bucketDays(r.period, filters.interval, filters), sentiment: 'measured' })}
+                    href={drillHref(filters, {
+                      ...bucketDays(r.period, filters.interval, filters),
+                      sentiment: 'measured',
+                    })}
                     label={t('drill.sentimentCalls')}
                   />
                 </td>
@@ -894,7 +905,11 @@ function DisputesCard({
           >
             {rows.map((r) => {
               const days = bucketDays(r.period, filters.interval, filters);
-              const cell = (value: number, outcome: 'opened' | 'still_open' | 'accepted' | 'rejected', what: MessageKey) => (
+              const cell = (
+                value: number,
+                outcome: 'opened' | 'still_open' | 'accepted' | 'rejected',
+                what: MessageKey,
+              ) => (
                 <td className="num">
                   <DrillCount
                     value={value}
