@@ -60,7 +60,7 @@ describe('dashboard drill-down', () => {
     for (const [name, label] of [
       ['EN', 'Billing'],
       ['ES', 'Facturación'],
-    ])
+    ] as const)
       await db.template.create({
         data: {
           accountId,
@@ -170,7 +170,7 @@ describe('dashboard drill-down', () => {
       const links = await drillLinks(page);
       // Every chart and table has its numbers as links: stats, trend, agents, campaigns, criteria,
       // distribution, topics (bars and legend), sentiment, disputes (bars and table).
-      const kinds = new Set(links.map((l) => new URLSearchParams(l.href.split('?')[1]).keys().toArray().join(',')));
+      const kinds = new Set(links.map((l) => [...new URLSearchParams(l.href.split('?')[1]).keys()].join(',')));
       expect(links.length).toBeGreaterThan(25);
       expect(kinds.size).toBeGreaterThan(8);
       const wrong: string[] = [];
