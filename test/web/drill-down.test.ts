@@ -179,6 +179,13 @@ describe('dashboard drill-down', () => {
         const total = await listTotal(page);
         if (total !== link.count)
           wrong.push(`${link.label}: ${link.count} on the dashboard, ${total} listed (${link.href})`);
+        // The list's CSV export holds the same calls.
+        const csv = await page.getByTestId('export-csv').getAttribute('href');
+        const rows = await page.evaluate(async (u) => {
+          const text = await (await fetch(u as string)).text();
+          return text.split(/\r?\n/).filter((l) => /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(l)).length;
+        }, csv);
+        if (rows !== link.count) wrong.push(`${link.label}: ${link.count} on the dashboard, ${rows} exported (${csv})`);
       }
       expect(wrong).toEqual([]);
 
