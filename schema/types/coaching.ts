@@ -35,6 +35,17 @@ const CoachingViewEnum = builder.enumType('CoachingView', {
   values: { OPEN: { value: 'open' }, OVERDUE: { value: 'overdue' }, DONE: { value: 'done' } } as const,
 });
 
+/** Today in the account's zone, read once per request however many items ask (not once per item). */
+const todays = new WeakMap<object, Promise<Date>>();
+function todayOf(ctx: Parameters<typeof sessionOf>[0], accountId: string): Promise<Date> {
+  let today = todays.get(ctx);
+  if (!today) {
+    today = accountToday(ctx.app.db, accountId);
+    todays.set(ctx, today);
+  }
+  return today;
+}
+
 interface CoachingCriterion {
   key: string;
   label: string;
@@ -81,7 +92,7 @@ const CoachingItem = builder.prismaObject('CoachingItem', {
     overdue: t.boolean({
       description: "Not done and its due day has passed in the account's time zone.",
       select: { status: true, dueOn: true, accountId: true },
-      resolve: async (i, _a, ctx) => isOverdue(i, await accountToday(ctx.app.db, i.accountId)),
+      resolve: async (i, _a, ctx) => isOverdue(i, await todayOf(ctx, i.accountId)),
     }),
     assignedByName: t.string({
       nullable: true,
@@ -134,7 +145,7 @@ builder.queryFields((t) => ({
       const none = '00000000-0000-0000-0000-000000000000';
       const agentId = args.agentId == null ? null : (uuidOrNull(args.agentId) ?? none);
       const callId = args.callId == null ? null : (uuidOrNull(args.callId) ?? none);
-      const today = await accountToday(ctx.app.db, viewer.accountId);
+      const today = await todayOf(ctx, viewer.accountId);
       return ctx.app.db.coachingItem.findMany({
         ...query,
         where: coachingWhere(viewer, { agentId, callId, view: args.view ?? null }, today),
