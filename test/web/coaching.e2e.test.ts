@@ -77,6 +77,9 @@ describe('coaching journey', () => {
       await expect.poll(() => item.getByTestId('coaching-status').textContent()).toBe('Acknowledged');
       // No way for the agent to mark it done.
       expect(await item.getByRole('button', { name: 'Mark done' }).count()).toBe(0);
+      // Their call page shows it too, under the criteria.
+      await page.goto(`${service.url}/calls/${call.id}`);
+      await expect.poll(() => page.getByTestId('call-coaching').textContent()).toContain('Say your name');
 
       // The manager reads it in the report and marks it done with a note.
       await context.clearCookies();

@@ -143,6 +143,7 @@ export function CoachingPage() {
             <div key={item.id} className="stack-sm">
               <CoachingItemCard
                 item={item}
+                level={2}
                 canAcknowledge={isAgent}
                 canComplete={roleAtLeast(role, 'ANALYST')}
                 onPlay={(at) => player.play(item.call.id, at)}

@@ -117,7 +117,7 @@ export function CallCoaching({
           <CoachingItemCard
             key={item.id}
             item={item}
-            canAcknowledge={false}
+            canAcknowledge={role === 'AGENT'}
             canComplete={roleAtLeast(role, 'ANALYST')}
             onPlay={onSeek}
             onChanged={() => refetch({ requestPolicy: 'network-only' })}

@@ -59,6 +59,7 @@ export function CoachingItemCard({
   canComplete,
   onPlay,
   onChanged,
+  level = 3,
 }: {
   item: CoachingItemData;
   canAcknowledge: boolean;
@@ -66,8 +67,11 @@ export function CoachingItemCard({
   /** Plays the item's call from a moment (seconds). */
   onPlay: (seconds: number) => void;
   onChanged: () => void;
+  /** The item's heading level: 2 on the coaching page, 3 inside the call page's card. */
+  level?: 2 | 3;
 }) {
   const { t } = useT();
+  const Heading = level === 2 ? 'h2' : 'h3';
   const fmt = useFormat();
   const report = useOutcomeToast();
   const [, acknowledge] = useMutation(AcknowledgeCoaching);
@@ -86,9 +90,9 @@ export function CoachingItemCard({
     <article className="card" data-testid="coaching-item" aria-labelledby={`coach-${item.id}`}>
       <div className="card-body stack-sm">
         <div className="row-wrap">
-          <h3 id={`coach-${item.id}`} className="coaching-what">
+          <Heading id={`coach-${item.id}`} className="coaching-what">
             {item.improve}
-          </h3>
+          </Heading>
           <span className="spacer" />
           <Badge tone={TONE[item.status]}>
             <span data-testid="coaching-status">{t(`coaching.status.${item.status}` as MessageKey)}</span>
