@@ -25,5 +25,7 @@ import './types/diarization.ts';
 import './types/review.ts';
 import './types/coaching.ts';
 import './types/sentiment.ts';
+import './types/calibration.ts';
+import './types/machine-agreement.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

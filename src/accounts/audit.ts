@@ -23,6 +23,10 @@ export const AUDIT_ACTIONS = [
   'criterion.overridden',
   'coaching.assigned',
   'coaching.completed',
+  'calibration.created',
+  'calibration.closed',
+  'calibration.applied',
+  'machine_agreement.threshold_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

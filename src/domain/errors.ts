@@ -75,6 +75,7 @@ export const ERRORS = {
   already_disputed: { kind: 'conflict', status: 409 },
   dispute_closed: { kind: 'conflict', status: 409 },
   coaching_done: { kind: 'conflict', status: 409 },
+  calibration_closed: { kind: 'conflict', status: 409 },
 
   // Plan limits.
   no_minutes: { kind: 'limit', status: 402 },

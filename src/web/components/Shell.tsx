@@ -28,6 +28,8 @@ const NAV: {
       { to: '/dashboard', label: 'nav.dashboard', icon: 'chart' },
       { to: '/disputes', label: 'nav.disputes', icon: 'flag' },
       { to: '/coaching', label: 'nav.coaching', icon: 'check' },
+      { to: '/calibration', label: 'nav.calibration', icon: 'users', analyst: true },
+      { to: '/agreement', label: 'nav.agreement', icon: 'check' },
     ],
   },
   {

@@ -9,6 +9,8 @@ export const SORTS = ['started_at', 'score', 'duration'] as const;
 export type SortField = (typeof SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
 export type Direction = 'inbound' | 'outbound';
+export const CHECKED_CHANGES = ['stood', 'changed', 'false_fail', 'false_pass'] as const;
+export type CheckedChange = (typeof CHECKED_CHANGES)[number];
 
 export interface CallsQuery {
   view: View;
@@ -54,6 +56,9 @@ export interface CallsQuery {
   dispute: (typeof DISPUTES)[number] | null;
   disputeFrom: string | null;
   disputeTo: string | null;
+  /** A criterion key a person checked (machine agreement's calls), and what they found. */
+  checked: string | null;
+  change: CheckedChange | null;
   sort: SortField;
   order: SortOrder;
   /** Cursor pagination: at most one of these. */
@@ -99,6 +104,8 @@ export const DEFAULT_QUERY: CallsQuery = {
   dispute: null,
   disputeFrom: null,
   disputeTo: null,
+  checked: null,
+  change: null,
   sort: 'started_at',
   order: 'desc',
   after: null,
@@ -168,6 +175,8 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
     dispute: oneOf(str(p, 'dispute'), DISPUTES),
     disputeFrom: day(p, 'disputeFrom'),
     disputeTo: day(p, 'disputeTo'),
+    checked: str(p, 'checked'),
+    change: oneOf(str(p, 'change'), CHECKED_CHANGES),
     sort: oneOf(str(p, 'sort'), SORTS) ?? DEFAULT_QUERY.sort,
     order: oneOf(str(p, 'order'), ['asc', 'desc'] as const) ?? DEFAULT_QUERY.order,
     after,
@@ -207,6 +216,8 @@ const ORDER: (keyof CallsQuery)[] = [
   'dispute',
   'disputeFrom',
   'disputeTo',
+  'checked',
+  'change',
   'sort',
   'order',
   'size',
@@ -273,6 +284,7 @@ export function activeFilterCount(q: CallsQuery): number {
     'critical',
     'q',
     ...DRILL_DOWN_KEYS,
+    'checked',
   ];
   return keys.filter((k) => q[k] != null && q[k] !== false).length;
 }
@@ -317,6 +329,8 @@ export interface GqlCallFilter {
   criterion?: { key: string; results: ('PASSED' | 'FAILED' | 'NA')[]; critical?: boolean | null } | null;
   customerSentiment?: 'MEASURED' | 'TREND' | 'IMPROVED' | 'WORSENED' | null;
   dispute?: { outcome: 'OPENED' | 'STILL_OPEN' | 'ACCEPTED' | 'REJECTED'; dayFrom: string; dayTo: string } | null;
+  checkedCriterion?: string | null;
+  checkedChange?: 'STOOD' | 'CHANGED' | 'FALSE_FAIL' | 'FALSE_PASS' | null;
 }
 
 /** The ids of a comma-separated list ("a,b" → ['a', 'b']); empty for none. */
@@ -363,6 +377,8 @@ export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
       dayFrom: q.disputeFrom ?? '1970-01-01',
       dayTo: q.disputeTo ?? '9999-12-31',
     };
+  if (q.checked) f.checkedCriterion = q.checked;
+  if (q.checked && q.change) f.checkedChange = q.change.toUpperCase() as GqlCallFilter['checkedChange'];
   return f;
 }
 
@@ -403,6 +419,8 @@ export function toExportQuery(q: CallsQuery): string {
     p.set('disputeFrom', f.dispute.dayFrom);
     p.set('disputeTo', f.dispute.dayTo);
   }
+  if (q.checked) p.set('checkedCriterion', q.checked);
+  if (q.checked && q.change) p.set('checkedChange', q.change);
   p.set('sort', q.sort);
   p.set('order', q.order);
   return p.toString();
