@@ -23,6 +23,7 @@ import './types/review-queue.ts';
 import './types/redaction.ts';
 import './types/diarization.ts';
 import './types/review.ts';
+import './types/coaching.ts';
 import './types/sentiment.ts';
 import './types/calibration.ts';
 import './types/machine-agreement.ts';

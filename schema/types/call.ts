@@ -24,6 +24,7 @@ import {
   type CallSort,
 } from '../../src/calls/calls-query.ts';
 import { searchSnippets, type SearchSnippet } from '../../src/calls/calls-search.ts';
+import { CUSTOMER_SENTIMENT_FILTERS, DISPUTE_OUTCOMES } from '../../src/calls/calls-filter.ts';
 import { CHECKED_CHANGES, type CheckedChange } from '../../src/calls/calls-filter.ts';
 import { blindCallsWhere, blindFilter } from '../../src/calibration/read.ts';
 import { DomainError } from '../../src/domain/errors.ts';
@@ -258,6 +259,47 @@ export const Call = builder.prismaObject('Call', {
   }),
 });
 
+const CustomerSentimentFilterEnum = builder.enumType('CustomerSentimentFilter', {
+  description:
+    'MEASURED: the customer has a sentiment; TREND: the customer has a trend (two turns or more); IMPROVED / WORSENED: the customer ended at least 0.1 better / worse than they started (as the dashboard counts).',
+  values: Object.fromEntries(CUSTOMER_SENTIMENT_FILTERS.map((v) => [v.toUpperCase(), { value: v }])) as {
+    MEASURED: { value: 'measured' };
+    TREND: { value: 'trend' };
+    IMPROVED: { value: 'improved' };
+    WORSENED: { value: 'worsened' };
+  },
+});
+
+const DisputeOutcomeEnum = builder.enumType('DisputeOutcomeFilter', {
+  description:
+    'OPENED / STILL_OPEN: a dispute opened within the days (still open now); ACCEPTED / REJECTED: a dispute answered so within the days.',
+  values: Object.fromEntries(DISPUTE_OUTCOMES.map((v) => [v.toUpperCase(), { value: v }])) as {
+    OPENED: { value: 'opened' };
+    STILL_OPEN: { value: 'still_open' };
+    ACCEPTED: { value: 'accepted' };
+    REJECTED: { value: 'rejected' };
+  },
+});
+
+const CriterionFilter = builder.inputType('CriterionFilter', {
+  description:
+    "A criterion key whose result on the call is one of `results`; with `critical`, a critical criterion's fail.",
+  fields: (t) => ({
+    key: t.string({ required: true }),
+    results: t.field({ type: [CriterionOutcomeEnum], required: true }),
+    critical: t.boolean(),
+  }),
+});
+
+const DisputeFilter = builder.inputType('DisputeFilter', {
+  description: "Calls with a dispute that had `outcome` within the days (YYYY-MM-DD, the account's time zone).",
+  fields: (t) => ({
+    outcome: t.field({ type: DisputeOutcomeEnum, required: true }),
+    dayFrom: t.string({ required: true }),
+    dayTo: t.string({ required: true }),
+  }),
+});
+
 const CheckedChangeEnum = builder.enumType('CheckedChange', {
   values: Object.fromEntries(CHECKED_CHANGES.map((c) => [c.toUpperCase(), { value: c }])) as {
     [K in CheckedChange as Uppercase<K>]: { value: K };
@@ -289,6 +331,26 @@ export const CallFilter = builder.inputType('CallFilter', {
       description:
         'Full-text search in transcripts, ignoring case and accents; web-search syntax: "exact phrase", -excluded, or.',
     }),
+    templateIds: t.idList({ description: 'Templates that scored the call.' }),
+    dayFrom: t.string({
+      description:
+        "First day (YYYY-MM-DD) in the account's time zone, as the dashboard counts days (`startedFrom` is an instant).",
+    }),
+    dayTo: t.string({ description: "Last day (YYYY-MM-DD, inclusive) in the account's time zone." }),
+    scored: t.boolean({
+      description: 'true: only scored calls (analyzed with a score), the calls the dashboard counts.',
+    }),
+    languageMismatch: t.boolean({
+      description:
+        "false: leave out calls whose language did not match their template's (as the dashboard does by default); true: only those.",
+    }),
+    scoreBelow: t.float({ description: 'Score strictly below this (a score band’s upper bound).' }),
+    exactTopic: t.boolean({
+      description: 'true: `topic` matches that label only, not the same topic’s labels in other templates.',
+    }),
+    criterion: t.field({ type: CriterionFilter }),
+    customerSentiment: t.field({ type: CustomerSentimentFilterEnum }),
+    dispute: t.field({ type: DisputeFilter }),
     checkedCriterion: t.string({
       description:
         "A criterion key on which a person checked the machine's verdict (override, resolved dispute, closed calibration): the calls behind a row of `machineAgreement`.",
@@ -300,6 +362,14 @@ export const CallFilter = builder.inputType('CallFilter', {
     }),
   }),
 });
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+function dayOrThrow(v: string | null | undefined, name: string): string | null {
+  if (v == null || v === '') return null;
+  if (!DAY_RE.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))
+    throw new DomainError('invalid_input', `${name}: must be a date written YYYY-MM-DD.`);
+  return v;
+}
 
 export function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined): CallFilterShape {
   if (!f) return {};
@@ -322,6 +392,24 @@ export function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined)
     failedCriterion: f.failedCriterion?.trim() || null,
     criticalFail: f.criticalFail ?? null,
     search: f.search ?? null,
+    templateIds: ids(f.templateIds),
+    dayFrom: dayOrThrow(f.dayFrom, 'dayFrom'),
+    dayTo: dayOrThrow(f.dayTo, 'dayTo'),
+    scored: f.scored ?? null,
+    languageMismatch: f.languageMismatch ?? null,
+    scoreBelow: f.scoreBelow ?? null,
+    exactTopic: f.exactTopic ?? null,
+    criterion: f.criterion
+      ? { key: f.criterion.key, results: f.criterion.results, critical: f.criterion.critical }
+      : null,
+    customerSentiment: f.customerSentiment ?? null,
+    dispute: f.dispute
+      ? {
+          outcome: f.dispute.outcome,
+          dayFrom: dayOrThrow(f.dispute.dayFrom || '-', 'dispute.dayFrom') as string,
+          dayTo: dayOrThrow(f.dispute.dayTo || '-', 'dispute.dayTo') as string,
+        }
+      : null,
     checkedCriterion: f.checkedCriterion?.trim() || null,
     checkedChange: f.checkedChange ?? null,
   };

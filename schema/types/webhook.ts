@@ -12,6 +12,7 @@ import {
   updateWebhookEndpoint,
 } from '../../src/webhooks/endpoints.ts';
 import { sendTestEvent } from '../../src/webhooks/enqueue.ts';
+import type { SubscribableEventType } from '../../src/webhooks/kit/events.ts';
 import { healWebhookEndpoint } from '../../src/webhooks/heal.ts';
 import { startReplay } from '../../src/webhooks/replay.ts';
 import { accountIdOf, byUser, directErrors, parseUuid, uuidOrNull, wrappedErrors } from './common.ts';
@@ -34,6 +35,11 @@ const WebhookEventTypeEnum = builder.enumType('WebhookEventType', {
       value: 'webhook.disabled',
       description: 'Another endpoint of the account was disabled after failing for days.',
     },
+    COACHING_ASSIGNED: {
+      value: 'coaching.assigned',
+      description: "A coaching item was assigned to a call's agent.",
+    },
+    COACHING_COMPLETED: { value: 'coaching.completed', description: 'A coaching item was marked done.' },
   } as const,
 });
 
@@ -60,7 +66,7 @@ builder.prismaObject('WebhookEndpoint', {
     eventTypes: t.field({
       type: [WebhookEventTypeEnum],
       select: { eventTypes: true },
-      resolve: (e) => e.eventTypes as ('call.analyzed' | 'call.reviewed' | 'call.failed' | 'webhook.disabled')[],
+      resolve: (e) => e.eventTypes as SubscribableEventType[],
     }),
     campaign: t.relation('campaign', {
       nullable: true,

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'webhook.secret_reissued',
   'criterion.overridden',
+  'coaching.assigned',
+  'coaching.completed',
   'calibration.created',
   'calibration.closed',
   'calibration.applied',

@@ -75,7 +75,7 @@ export async function startBulkReanalysis(
   await assertOwnIds(db, accountId, {
     agentIds: scope.filter.agentIds,
     campaignIds: scope.filter.campaignIds,
-    templateIds: scope.templateId ? [scope.templateId] : null,
+    templateIds: [...(scope.filter.templateIds ?? []), ...(scope.templateId ? [scope.templateId] : [])],
   });
   return db.$transaction(async (tx) => {
     const now = new Date();

@@ -162,7 +162,11 @@ export async function deleteCallsMatching(
 ): Promise<BulkDeletion> {
   assertCanDelete(actor);
   // The filter goes into the audit entry (and the job): it must not name another account's objects.
-  await assertOwnIds(app.db, actor.accountId, { agentIds: filter.agentIds, campaignIds: filter.campaignIds });
+  await assertOwnIds(app.db, actor.accountId, {
+    agentIds: filter.agentIds,
+    campaignIds: filter.campaignIds,
+    templateIds: filter.templateIds,
+  });
   const where = bulkWhere(actor.accountId, filter, now);
   const { count, queued, storageKeys } = await app.db.$transaction(
     async (tx) => {

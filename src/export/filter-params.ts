@@ -1,6 +1,12 @@
 import { isUuid } from '../accounts/api-keys.ts';
 import type { CallFilter } from '../calls/calls-query.ts';
-import { CHECKED_CHANGES, type CheckedChange } from '../calls/calls-filter.ts';
+import {
+  CHECKED_CHANGES,
+  type CheckedChange,
+  CUSTOMER_SENTIMENT_FILTERS,
+  DISPUTE_OUTCOMES,
+  type DisputeOutcome,
+} from '../calls/calls-filter.ts';
 import { DomainError } from '../domain/errors.ts';
 import { assertCleanText } from '../domain/text.ts';
 
@@ -45,7 +51,58 @@ export function filterFromQuery(q: URLSearchParams): CallFilter {
     search,
     checkedCriterion: one('checkedCriterion'),
     checkedChange: checkedChange as CheckedChange | null,
+    ...drillDown(q, one),
   };
+}
+
+/**
+ * The dashboard's drill-down filters (issue 31.4), under the GraphQL names; the criterion and the
+ * dispute are flattened: `criterion`, `criterionResults` (comma-separated), `criterionCritical`;
+ * `disputeOutcome`, `disputeFrom`, `disputeTo`.
+ */
+function drillDown(q: URLSearchParams, one: (name: string) => string | null): Partial<CallFilter> {
+  const key = one('criterion');
+  const results = (one('criterionResults') ?? 'failed').split(',').map((r) => r.trim().toLowerCase());
+  if (results.some((r) => !(['passed', 'failed', 'na'] as string[]).includes(r)))
+    throw invalid('criterionResults', 'passed, failed or na (comma-separated)');
+  const sentiment = one('customerSentiment')?.toLowerCase() ?? null;
+  if (sentiment && !(CUSTOMER_SENTIMENT_FILTERS as readonly string[]).includes(sentiment))
+    throw invalid('customerSentiment', CUSTOMER_SENTIMENT_FILTERS.join(', '));
+  const outcome = one('disputeOutcome')?.toLowerCase() ?? null;
+  if (outcome && !(DISPUTE_OUTCOMES as readonly string[]).includes(outcome))
+    throw invalid('disputeOutcome', DISPUTE_OUTCOMES.join(', '));
+  const scoreBelow = score(one('scoreBelow'), 'scoreBelow');
+  return {
+    templateIds: ids(q.getAll('templateIds')),
+    dayFrom: day(one('dayFrom'), 'dayFrom'),
+    dayTo: day(one('dayTo'), 'dayTo'),
+    scored: bool(one('scored'), 'scored'),
+    languageMismatch: bool(one('languageMismatch'), 'languageMismatch'),
+    scoreBelow,
+    exactTopic: bool(one('exactTopic'), 'exactTopic'),
+    criterion: key
+      ? {
+          key,
+          results: results as ('passed' | 'failed' | 'na')[],
+          critical: bool(one('criterionCritical'), 'criterionCritical'),
+        }
+      : null,
+    customerSentiment: sentiment as CallFilter['customerSentiment'],
+    dispute: outcome
+      ? {
+          outcome: outcome as DisputeOutcome,
+          dayFrom: day(one('disputeFrom'), 'disputeFrom') ?? '1970-01-01',
+          dayTo: day(one('disputeTo'), 'disputeTo') ?? '9999-12-31',
+        }
+      : null,
+  };
+}
+
+function day(v: string | null, name: string): string | null {
+  if (!v) return null;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))
+    throw invalid(name, 'a day written YYYY-MM-DD');
+  return v;
 }
 
 const invalid = (name: string, expected: string) => new DomainError('bad_request', `\`${name}\` must be ${expected}.`);

@@ -23,6 +23,7 @@ import { UploadPage } from './pages/Upload.tsx';
 import { UsagePage } from './pages/Usage.tsx';
 import { AgentCallPage } from './pages/AgentCall.tsx';
 import { DisputesPage } from './pages/Disputes.tsx';
+import { CoachingPage } from './pages/Coaching.tsx';
 import { MyCallsPage } from './pages/MyCalls.tsx';
 import { roleAtLeast, useRole, type Role } from './lib/auth.tsx';
 import { NoAccessPage } from './pages/NoAccess.tsx';
@@ -57,6 +58,7 @@ const ROUTES: RouteDef[] = [
     render: (p) => <ByRole agent={<AgentCallPage id={p.id!} />} other={<CallDetailPage id={p.id!} />} />,
   },
   { path: '/disputes', min: 'AGENT', title: 'nav.disputes', render: () => <DisputesPage /> },
+  { path: '/coaching', min: 'AGENT', title: 'coaching.title', render: () => <CoachingPage /> },
   { path: '/upload', min: 'ANALYST', title: 'nav.upload', render: () => <UploadPage /> },
   { path: '/review', min: 'ANALYST', title: 'review.title', render: () => <ReviewQueuePage /> },
   { path: '/calibration', min: 'ANALYST', title: 'calibration.title', render: () => <CalibrationsPage /> },

@@ -176,6 +176,25 @@ export async function enqueueWebhookDisabled(tx: Tx, endpointId: string): Promis
   });
 }
 
+/**
+ * A coaching event (opt-in), in the transaction that assigns or completes the item; one event per
+ * item and type. The call's campaign filter applies: coaching is about a call.
+ */
+export async function enqueueCoachingEvent(
+  tx: Tx,
+  item: { id: string; accountId: string; call: { id: string; campaignId: string | null } },
+  type: 'coaching.assigned' | 'coaching.completed',
+  payload: () => WebhookEvent,
+): Promise<string[]> {
+  return fanOut(tx, {
+    accountId: item.accountId,
+    eventId: eventIdOf(type, item.id),
+    type,
+    payload,
+    call: item.call,
+  });
+}
+
 /** A `webhook.test` event to one endpoint (the first by default), one attempt, no retries. */
 export async function sendTestEvent(app: AppContext, accountId: string, id?: string | null): Promise<WebhookDelivery> {
   const endpoint = await app.db.webhookEndpoint.findFirst({

@@ -154,7 +154,11 @@ export async function seedData(db: Db, accountId: string, label: string, invited
     data: { accountId, callId: call.id, criterionKey: 'greeting', comment: `${label} says hello was said` },
   });
   await db.call.update({ where: { id: call.id }, data: { openDisputes: 1 } });
-  return { agent, template, campaign, call, endpoint, delivery, apiKey, invitation, dispute };
+  // A coaching item from the call's greeting, for the agent.
+  const coaching = await db.coachingItem.create({
+    data: { accountId, callId: call.id, agentId: agent.id, criterionKeys: ['greeting'], improve: `${label}: greet` },
+  });
+  return { agent, template, campaign, call, endpoint, delivery, apiKey, invitation, dispute, coaching };
 }
 
 /** One phrase criterion's stored result (5 points), for calls seeded straight into `criteria`. */

@@ -37,6 +37,7 @@ type Kind =
   | 'dispute'
   | 'apiKey'
   | 'invitation'
+  | 'coaching'
   | 'calibration';
 interface Base {
   /** Variables that make a valid call with B's own objects (ids as `$kind` placeholders, e.g. '$campaign'). */
@@ -62,6 +63,7 @@ const BASES: Record<string, Base> = {
   calls: { vars: { first: 10 } },
   callsToDeleteCount: { vars: {} },
   campaign: byId('campaign'),
+  coachingItems: { vars: {} },
   calibrationSession: byId('calibration'),
   reportAgents: report,
   reportCampaigns: report,
@@ -77,6 +79,9 @@ const BASES: Record<string, Base> = {
   webhookEndpoint: endpoint,
   // Mutations
   acknowledgeCall: { ...byId('call'), asAgent: true },
+  acknowledgeCoaching: { ...byId('coaching'), asAgent: true },
+  assignCoaching: { vars: { callId: '$call', criterionKeys: ['greeting'], improve: 'Greet by name.' } },
+  completeCoaching: byId('coaching', { note: 'Better now.' }),
   applyCalibrationBenchmark: byId('calibration'),
   closeCalibrationSession: byId('calibration'),
   // Calls picked by hand, graders, benchmark and the sample filter's agents and campaigns: each checked.
@@ -235,6 +240,7 @@ beforeAll(async () => {
       dispute: s.dispute.id,
       apiKey: s.apiKey.id,
       invitation: s.invitation.id,
+      coaching: s.coaching.id,
     };
   };
   aIds = await ids(A, 'Acme');

@@ -190,6 +190,14 @@ const QUERIES: Record<string, Case> = {
     doc: () => `{ disputes { id comment call { id } } }`,
     expect: own((v) => expect(v.map((d: any) => d.comment)).toEqual(['Bolt says hello was said'])),
   },
+  coachingItems: {
+    doc: (i) => `{ coachingItems(agentId: "${i.agent.id}") { id improve } }`,
+    expect: own((v) => expect(v).toEqual([])),
+  },
+  coachingReport: {
+    doc: () => `{ coachingReport { agentName open } }`,
+    expect: own((v) => expect(v).toEqual([{ agentName: 'Bolt Agent', open: 1 }])),
+  },
   usageHistory: {
     doc: () => `{ usageHistory { period calls } }`,
     expect: own((v) => expect(v).toEqual([{ period: '2024-01', calls: 1 }])),
@@ -349,6 +357,19 @@ const MUTATIONS: Record<string, Case> = {
     doc: (i) => `mutation { resolveDispute(id: "${i.dispute.id}", accept: true, reply: "ok") { ${R} } }`,
     expect: nf,
   },
+  assignCoaching: {
+    doc: (i) =>
+      `mutation { assignCoaching(callId: "${i.call.id}", criterionKeys: ["greeting"], improve: "x") { ${R} } }`,
+    expect: nf,
+  },
+  completeCoaching: {
+    doc: (i) => `mutation { completeCoaching(id: "${i.coaching.id}", note: "x") { ${R} } }`,
+    expect: nf,
+  },
+  acknowledgeCoaching: {
+    doc: (i) => `mutation { acknowledgeCoaching(id: "${i.coaching.id}") { ${R} } }`,
+    expect: code('forbidden'),
+  },
   // Only agent users acknowledge or dispute; B's owner is refused before any lookup.
   acknowledgeCall: {
     doc: (i) => `mutation { acknowledgeCall(id: "${i.call.id}") { ${R} } }`,
@@ -491,6 +512,7 @@ async function snapshotA() {
       'reviews', (SELECT count(*) FROM criterion_reviews WHERE account_id = $1),
       'disputes', (SELECT json_agg(x ORDER BY id) FROM disputes x WHERE account_id = $1),
       'comments', (SELECT count(*) FROM call_comments WHERE account_id = $1),
+      'coaching', (SELECT json_agg(x ORDER BY id) FROM coaching_items x WHERE account_id = $1),
       'calibrations', (SELECT json_agg(x ORDER BY id) FROM calibration_sessions x WHERE account_id = $1),
       'calibrationAnswers', (SELECT count(*) FROM calibration_answers a JOIN calibration_sessions s ON s.id = a.session_id WHERE s.account_id = $1),
       'keys', (SELECT json_agg(x ORDER BY id) FROM api_keys x WHERE account_id = $1),
@@ -583,6 +605,8 @@ describe('roles', () => {
       'overrideCriterion',
       'resolveDispute',
       'addCallComment',
+      'assignCoaching',
+      'completeCoaching',
     ]) {
       expect(needs[f], f).toBe('analyst');
     }
@@ -624,12 +648,19 @@ describe('roles', () => {
     const openToAgents = Object.entries(needs)
       .filter(([, role]) => role === 'viewer' || role === 'agent')
       .map(([f]) => f);
-    // Viewers change nothing but their password and name; agent users also acknowledge and dispute their calls.
-    expect(openToAgents.sort()).toEqual(['acknowledgeCall', 'changePassword', 'disputeCriterion', 'updateMyProfile']);
+    // Viewers change nothing but their password and name; agent users also acknowledge and dispute their
+    // calls and acknowledge their coaching.
+    expect(openToAgents.sort()).toEqual([
+      'acknowledgeCall',
+      'acknowledgeCoaching',
+      'changePassword',
+      'disputeCriterion',
+      'updateMyProfile',
+    ]);
     const agentQueries = rootFields('query')
       .filter((f) => minimumRole(f) === 'agent')
       .map((f) => f.name);
-    expect(agentQueries.sort()).toEqual(['call', 'calls', 'deletedCall', 'disputes', 'me']);
+    expect(agentQueries.sort()).toEqual(['call', 'calls', 'coachingItems', 'deletedCall', 'disputes', 'me']);
   });
 
   it('lets every role read the reports (viewer and above)', () => {

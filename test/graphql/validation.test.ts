@@ -591,6 +591,63 @@ const TABLE: Record<string, Case[]> = {
       expect: forbidden,
     },
   ],
+  assignCoaching: [
+    {
+      what: 'nothing to improve',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, criterionKeys: ['greeting'], improve: ' ' }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'no criterion',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, criterionKeys: [], improve: 'x' }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'a criterion the call does not have',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, criterionKeys: ['nope'], improve: 'x' }),
+      expect: notFound,
+    },
+    {
+      what: 'a moment after the recording',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, criterionKeys: ['greeting'], improve: 'x', moments: [100_000] }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'a due day that does not exist',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.a.call.id, criterionKeys: ['greeting'], improve: 'x', dueOn: '2026-02-30' }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'a call being analyzed',
+      as: 'analyst',
+      vars: (f) => ({ callId: f.calls.analyzing.id, criterionKeys: ['greeting'], improve: 'x' }),
+      expect: conflict('not_ready'),
+    },
+    {
+      what: 'an unknown call',
+      as: 'analyst',
+      vars: () => ({ callId: UNKNOWN_ID, criterionKeys: ['greeting'], improve: 'x' }),
+      expect: notFound,
+    },
+  ],
+  completeCoaching: [
+    {
+      what: 'an empty note',
+      as: 'analyst',
+      vars: (f) => ({ id: f.a.coaching.id, note: '' }),
+      expect: invalid('invalid_input'),
+    },
+    { what: 'an unknown item', as: 'analyst', vars: () => ({ id: UNKNOWN_ID, note: 'x' }), expect: notFound },
+  ],
+  acknowledgeCoaching: [
+    { what: 'a user who is not an agent', as: 'analyst', vars: (f) => ({ id: f.a.coaching.id }), expect: forbidden },
+    { what: 'an unknown item', as: 'agent', vars: () => ({ id: UNKNOWN_ID }), expect: notFound },
+  ],
   resolveDispute: [
     {
       what: 'an empty reply',
@@ -1402,7 +1459,8 @@ async function snapshot() {
       'audit', (SELECT count(*) FROM audit_log),
       'usage', (SELECT json_agg(x ORDER BY account_id, period) FROM usage_periods x),
       'bulk', (SELECT count(*) FROM bulk_reanalyses),
-      'reviews', (SELECT count(*) FROM call_reviews)
+      'reviews', (SELECT count(*) FROM call_reviews),
+      'coaching', (SELECT json_agg(x ORDER BY id) FROM coaching_items x)
     ) AS snap`);
   return row.snap;
 }

@@ -427,6 +427,8 @@ describe('web app polish (issue 11)', () => {
       ['dashboard', '/dashboard'],
       ['review', '/review'],
       ['disputes', '/disputes'],
+      ['coaching', '/coaching'],
+      ['calls-drill-down', '/calls?view=analyzed&scored=1&mismatch=exclude&critical=1'],
       ['calibration', '/calibration'],
       ['agreement', '/agreement'],
       ['upload', '/upload'],
@@ -565,6 +567,8 @@ describe('web app polish (issue 11)', () => {
       ['dashboard', '/dashboard'],
       ['review', '/review'],
       ['disputes', '/disputes'],
+      ['coaching', '/coaching'],
+      ['calls-drill-down', '/calls?view=analyzed&scored=1&mismatch=exclude&critical=1'],
       ['calibration', '/calibration'],
       ['agreement', '/agreement'],
       ['upload', '/upload'],
@@ -636,6 +640,7 @@ describe('web app polish (issue 11)', () => {
       ...(await visitAll([
         ['my-calls', '/calls'],
         ['agent-call', `/calls/${callId}`],
+        ['agent-coaching', '/coaching'],
       ])),
     );
     // The agent's call page with a critical fail says so by the score.

@@ -7,7 +7,13 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleCallAnalyzed, sampleCallReviewed, signEvent, WebhookEvent } from '@escucha/webhooks';
+import {
+  sampleCallAnalyzed,
+  sampleCallReviewed,
+  sampleCoachingAssigned,
+  signEvent,
+  WebhookEvent,
+} from '@escucha/webhooks';
 import {
   callAnalyzedEvent,
   callFailedEvent,
@@ -65,12 +71,21 @@ describe('the published JSON Schema', () => {
     expect(served.contentType).toMatch(/^application\/json/);
     expect(served.schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     const types = served.schema.oneOf.map((s: any) => s.properties.type.const).sort();
-    expect(types).toEqual(['call.analyzed', 'call.failed', 'call.reviewed', 'webhook.disabled', 'webhook.test']);
+    expect(types).toEqual([
+      'call.analyzed',
+      'call.failed',
+      'call.reviewed',
+      'coaching.assigned',
+      'coaching.completed',
+      'webhook.disabled',
+      'webhook.test',
+    ]);
   });
 
   it('accepts the sample event and refuses a broken one', () => {
     expect(validate(sampleCallAnalyzed())).toBe(true);
     expect(validate(sampleCallReviewed())).toBe(true);
+    expect(validate(sampleCoachingAssigned())).toBe(true);
     const broken = sampleCallAnalyzed() as any;
     broken.data.score = 'eighty';
     expect(validate(broken)).toBe(false);

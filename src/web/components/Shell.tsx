@@ -27,6 +27,7 @@ const NAV: {
       { to: '/review', label: 'review.title', icon: 'check', analyst: true },
       { to: '/dashboard', label: 'nav.dashboard', icon: 'chart' },
       { to: '/disputes', label: 'nav.disputes', icon: 'flag' },
+      { to: '/coaching', label: 'nav.coaching', icon: 'check' },
       { to: '/calibration', label: 'nav.calibration', icon: 'users', analyst: true },
       { to: '/agreement', label: 'nav.agreement', icon: 'check' },
     ],
@@ -83,7 +84,7 @@ export function Shell({ children }: { children: ReactNode }) {
     ? [
         {
           section: NAV[0]!.section,
-          items: NAV[0]!.items.filter((i) => i.to === '/calls' || i.to === '/disputes'),
+          items: NAV[0]!.items.filter((i) => i.to === '/calls' || i.to === '/disputes' || i.to === '/coaching'),
         },
       ]
     : NAV;

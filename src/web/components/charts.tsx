@@ -1,5 +1,6 @@
 /** Inline SVG charts: no chart library, sized by the viewBox, labelled for screen readers. */
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type MouseEvent, type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
+import { navigate } from '../lib/router.tsx';
 import { useT } from '../i18n/index.tsx';
 import { formatCompact, formatDuration, formatNumber, formatPercent } from '../lib/format.ts';
 
@@ -67,8 +68,8 @@ export function TalkBar({ split }: { split: TalkSplit }) {
 
 export interface BarDatum {
   label: string;
-  /** Stacked values, bottom first. */
-  values: { value: number; color: string; name: string }[];
+  /** Stacked values, bottom first; with `href`, the segment is a link to the calls it counts. */
+  values: { value: number; color: string; name: string; href?: string }[];
   /** An optional limit line (e.g. plan minutes). */
   limit?: number;
 }
@@ -125,7 +126,15 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
     .join('; ');
   return (
     <div ref={box}>
-      <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${desc}`}>
+      <svg
+        className="chart"
+        width={W}
+        height={H}
+        viewBox={`0 0 ${W} ${H}`}
+        // With links inside, a group (an image's children are not reachable); each link names its bar.
+        role={data.some((d) => d.values.some((v) => v.href)) ? 'group' : 'img'}
+        aria-label={`${title}. ${desc}`}
+      >
         {ticks.map((tv) => (
           <g key={tv}>
             <line
@@ -150,7 +159,7 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
                 const y0 = y(acc);
                 acc += v.value;
                 const y1 = y(acc);
-                return (
+                const rect = (
                   <rect
                     key={v.name}
                     x={cx - bw / 2}
@@ -160,6 +169,18 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
                     rx={3}
                     style={{ fill: v.color }}
                   />
+                );
+                return v.href && v.value > 0 ? (
+                  <SvgLink
+                    key={v.name}
+                    href={v.href}
+                    label={`${d.label}: ${v.name} ${formatNumber(v.value, locale)}${unit ? ` ${unit}` : ''}`}
+                    count={v.value}
+                  >
+                    {rect}
+                  </SvgLink>
+                ) : (
+                  rect
                 );
               })}
               {d.limit != null && (
@@ -181,6 +202,34 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
         })}
       </svg>
     </div>
+  );
+}
+
+/**
+ * A part of a chart that opens the calls it counts (the dashboard's drill-down): an SVG link,
+ * focusable and followed with Enter like any link, navigating inside the app.
+ */
+function SvgLink({
+  href,
+  label,
+  count,
+  children,
+}: {
+  href: string;
+  label: string;
+  count: number;
+  children: ReactNode;
+}) {
+  const open = (e: MouseEvent) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(href);
+  };
+  return (
+    <a href={href} onClick={open} aria-label={label} data-drill={count} className="chart-link">
+      <title>{label}</title>
+      {children}
+    </a>
   );
 }
 
@@ -245,11 +294,14 @@ export function LineChart({
   series,
   title,
   max = 100,
+  links,
 }: {
   labels: string[];
   series: LineSeries[];
   title: string;
   max?: number;
+  /** Per bucket, the calls it is made of: the bucket's column is a link to them. */
+  links?: ({ href: string; count: number; label: string } | null)[];
 }) {
   const { locale } = useT();
   const [box, W] = useWidth();
@@ -282,7 +334,14 @@ export function LineChart({
   };
   return (
     <div ref={box}>
-      <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${desc}`}>
+      <svg
+        className="chart"
+        width={W}
+        height={H}
+        viewBox={`0 0 ${W} ${H}`}
+        role={links ? 'group' : 'img'}
+        aria-label={`${title}. ${desc}`}
+      >
         {[0, 0.25, 0.5, 0.75, 1].map((f) => (
           <g key={f}>
             <line
@@ -309,6 +368,13 @@ export function LineChart({
             )}
           </g>
         ))}
+        {links?.map((link, i) =>
+          link && link.count > 0 ? (
+            <SvgLink key={labels[i]} href={link.href} label={link.label} count={link.count}>
+              <rect x={x(i) - step / 2} y={pad.t} width={step} height={ih} className="chart-hit" />
+            </SvgLink>
+          ) : null,
+        )}
         {labels.map((l, i) =>
           i % every === 0 ? (
             <text key={l} x={x(i)} y={H - 8} textAnchor="middle">

@@ -32,6 +32,30 @@ export interface CallsQuery {
   critical: boolean;
   /** Full-text search in transcripts. */
   q: string | null;
+  // The dashboard's drill-down (issue 31.4): what a number there counts, so the list shows exactly
+  // those calls. The calls list has no controls for these; a note above the list says they are on.
+  /** `from`/`to` are days in the account's time zone (the dashboard's), not the browser's. */
+  accountDays: boolean;
+  /** Template ids, comma-separated. */
+  template: string | null;
+  /** Only scored calls (analyzed with a score). */
+  scored: boolean;
+  /** Calls whose language did not match their template: left out or the only ones. */
+  mismatch: 'exclude' | 'only' | null;
+  /** Score strictly below (a band's upper bound). */
+  scoreBelow: number | null;
+  /** The topic label only, not its other-language labels. */
+  exactTopic: boolean;
+  /** A criterion key with one of `results` (comma-separated passed, failed, na). */
+  criterion: string | null;
+  results: string | null;
+  /** With `criterion`: only its critical fails. */
+  criterionCritical: boolean;
+  sentiment: (typeof SENTIMENTS)[number] | null;
+  /** Calls with a dispute opened / still open / accepted / rejected within disputeFrom–disputeTo (account days). */
+  dispute: (typeof DISPUTES)[number] | null;
+  disputeFrom: string | null;
+  disputeTo: string | null;
   /** A criterion key a person checked (machine agreement's calls), and what they found. */
   checked: string | null;
   change: CheckedChange | null;
@@ -49,6 +73,9 @@ export interface CallsQuery {
 }
 
 export const PAGE_SIZES = [25, 50, 100] as const;
+export const SENTIMENTS = ['measured', 'trend', 'improved', 'worsened'] as const;
+export const DISPUTES = ['opened', 'still_open', 'accepted', 'rejected'] as const;
+const RESULTS = ['passed', 'failed', 'na'] as const;
 
 export const DEFAULT_QUERY: CallsQuery = {
   view: 'analyzed',
@@ -64,6 +91,19 @@ export const DEFAULT_QUERY: CallsQuery = {
   failed: null,
   critical: false,
   q: null,
+  accountDays: false,
+  template: null,
+  scored: false,
+  mismatch: null,
+  scoreBelow: null,
+  exactTopic: false,
+  criterion: null,
+  results: null,
+  criterionCritical: false,
+  sentiment: null,
+  dispute: null,
+  disputeFrom: null,
+  disputeTo: null,
   checked: null,
   change: null,
   sort: 'started_at',
@@ -98,6 +138,11 @@ function oneOf<T extends string>(v: string | null, allowed: readonly T[]): T | n
   return v != null && (allowed as readonly string[]).includes(v) ? (v as T) : null;
 }
 
+function resultList(v: string | null): string | null {
+  const list = (v ?? '').split(',').filter((r) => (RESULTS as readonly string[]).includes(r));
+  return list.length ? list.join(',') : null;
+}
+
 /** Reads a location's query (`?view=failed&agent=…`); anything malformed falls back to the default. */
 export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
   const p =
@@ -117,6 +162,19 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
     failed: str(p, 'failed'),
     critical: p.get('critical') === '1',
     q: str(p, 'q'),
+    accountDays: p.get('accountDays') === '1',
+    template: str(p, 'template'),
+    scored: p.get('scored') === '1',
+    mismatch: oneOf(str(p, 'mismatch'), ['exclude', 'only'] as const),
+    scoreBelow: score(p, 'scoreBelow'),
+    exactTopic: p.get('exactTopic') === '1',
+    criterion: str(p, 'criterion'),
+    results: resultList(str(p, 'results')),
+    criterionCritical: p.get('criterionCritical') === '1',
+    sentiment: oneOf(str(p, 'sentiment'), SENTIMENTS),
+    dispute: oneOf(str(p, 'dispute'), DISPUTES),
+    disputeFrom: day(p, 'disputeFrom'),
+    disputeTo: day(p, 'disputeTo'),
     checked: str(p, 'checked'),
     change: oneOf(str(p, 'change'), CHECKED_CHANGES),
     sort: oneOf(str(p, 'sort'), SORTS) ?? DEFAULT_QUERY.sort,
@@ -145,6 +203,19 @@ const ORDER: (keyof CallsQuery)[] = [
   'language',
   'failed',
   'critical',
+  'accountDays',
+  'template',
+  'scored',
+  'mismatch',
+  'scoreBelow',
+  'exactTopic',
+  'criterion',
+  'results',
+  'criterionCritical',
+  'sentiment',
+  'dispute',
+  'disputeFrom',
+  'disputeTo',
   'checked',
   'change',
   'sort',
@@ -180,6 +251,23 @@ export function updateCallsQuery(q: CallsQuery, patch: Partial<CallsQuery>): Cal
   return next;
 }
 
+/** The drill-down's filters (no control of the list shows them; see drillDownOn). */
+export const DRILL_DOWN_KEYS = [
+  'template',
+  'scored',
+  'mismatch',
+  'scoreBelow',
+  'exactTopic',
+  'criterion',
+  'criterionCritical',
+  'sentiment',
+  'dispute',
+] as const satisfies (keyof CallsQuery)[];
+
+/** Whether the list carries filters from a dashboard number (shown as a note with a way out). */
+export const drillDownOn = (q: CallsQuery) =>
+  q.accountDays || DRILL_DOWN_KEYS.some((k) => q[k] != null && q[k] !== false);
+
 /** Filters that narrow the list (the view, sort and page are not filters). */
 export function activeFilterCount(q: CallsQuery): number {
   const keys: (keyof CallsQuery)[] = [
@@ -195,6 +283,7 @@ export function activeFilterCount(q: CallsQuery): number {
     'failed',
     'critical',
     'q',
+    ...DRILL_DOWN_KEYS,
     'checked',
   ];
   return keys.filter((k) => q[k] != null && q[k] !== false).length;
@@ -230,6 +319,16 @@ export interface GqlCallFilter {
   failedCriterion?: string | null;
   criticalFail?: boolean | null;
   search?: string | null;
+  templateIds?: string[] | null;
+  dayFrom?: string | null;
+  dayTo?: string | null;
+  scored?: boolean | null;
+  languageMismatch?: boolean | null;
+  scoreBelow?: number | null;
+  exactTopic?: boolean | null;
+  criterion?: { key: string; results: ('PASSED' | 'FAILED' | 'NA')[]; critical?: boolean | null } | null;
+  customerSentiment?: 'MEASURED' | 'TREND' | 'IMPROVED' | 'WORSENED' | null;
+  dispute?: { outcome: 'OPENED' | 'STILL_OPEN' | 'ACCEPTED' | 'REJECTED'; dayFrom: string; dayTo: string } | null;
   checkedCriterion?: string | null;
   checkedChange?: 'STOOD' | 'CHANGED' | 'FALSE_FAIL' | 'FALSE_PASS' | null;
 }
@@ -243,8 +342,13 @@ export function idList(v: string | null): string[] {
 export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
   const f: GqlCallFilter = {};
   if (withView) f.view = q.view.toUpperCase() as GqlCallFilter['view'];
-  if (q.from) f.startedFrom = startOfDayIso(q.from);
-  if (q.to) f.startedTo = endOfDayIso(q.to);
+  if (q.accountDays) {
+    if (q.from) f.dayFrom = q.from;
+    if (q.to) f.dayTo = q.to;
+  } else {
+    if (q.from) f.startedFrom = startOfDayIso(q.from);
+    if (q.to) f.startedTo = endOfDayIso(q.to);
+  }
   if (q.agent) f.agentIds = idList(q.agent);
   if (q.campaign) f.campaignIds = idList(q.campaign);
   if (q.direction) f.direction = q.direction.toUpperCase() as GqlCallFilter['direction'];
@@ -255,6 +359,24 @@ export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
   if (q.failed) f.failedCriterion = q.failed;
   if (q.critical) f.criticalFail = true;
   if (q.q) f.search = q.q;
+  if (q.template) f.templateIds = idList(q.template);
+  if (q.scored) f.scored = true;
+  if (q.mismatch) f.languageMismatch = q.mismatch === 'only';
+  if (q.scoreBelow != null) f.scoreBelow = q.scoreBelow;
+  if (q.exactTopic) f.exactTopic = true;
+  if (q.criterion)
+    f.criterion = {
+      key: q.criterion,
+      results: (q.results ?? 'failed').split(',').map((r) => r.toUpperCase() as 'PASSED'),
+      critical: q.criterionCritical || null,
+    };
+  if (q.sentiment) f.customerSentiment = q.sentiment.toUpperCase() as GqlCallFilter['customerSentiment'];
+  if (q.dispute)
+    f.dispute = {
+      outcome: q.dispute.toUpperCase() as 'OPENED',
+      dayFrom: q.disputeFrom ?? '1970-01-01',
+      dayTo: q.disputeTo ?? '9999-12-31',
+    };
   if (q.checked) f.checkedCriterion = q.checked;
   if (q.checked && q.change) f.checkedChange = q.change.toUpperCase() as GqlCallFilter['checkedChange'];
   return f;
@@ -279,6 +401,24 @@ export function toExportQuery(q: CallsQuery): string {
   if (q.failed) p.set('failedCriterion', q.failed);
   if (q.critical) p.set('criticalFail', 'true');
   if (q.q) p.set('search', q.q);
+  if (f.dayFrom) p.set('dayFrom', f.dayFrom);
+  if (f.dayTo) p.set('dayTo', f.dayTo);
+  if (q.template) p.set('templateIds', q.template);
+  if (q.scored) p.set('scored', 'true');
+  if (f.languageMismatch != null) p.set('languageMismatch', String(f.languageMismatch));
+  if (q.scoreBelow != null) p.set('scoreBelow', String(q.scoreBelow));
+  if (q.exactTopic) p.set('exactTopic', 'true');
+  if (f.criterion) {
+    p.set('criterion', f.criterion.key);
+    p.set('criterionResults', f.criterion.results.join(',').toLowerCase());
+    if (f.criterion.critical) p.set('criterionCritical', 'true');
+  }
+  if (q.sentiment) p.set('customerSentiment', q.sentiment);
+  if (f.dispute) {
+    p.set('disputeOutcome', q.dispute as string);
+    p.set('disputeFrom', f.dispute.dayFrom);
+    p.set('disputeTo', f.dispute.dayTo);
+  }
   if (q.checked) p.set('checkedCriterion', q.checked);
   if (q.checked && q.change) p.set('checkedChange', q.change);
   p.set('sort', q.sort);

@@ -21,6 +21,7 @@ import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { useDocumentTitle } from '../lib/page-title.ts';
 import { Link } from '../lib/router.tsx';
+import { CallCoaching } from '../components/coaching/CallCoaching.tsx';
 
 const AgentCallQuery = graphql(`
   query AgentCall($id: ID!) {
@@ -191,6 +192,7 @@ export function AgentCallPage({ id }: { id: string }) {
           </div>
         </Card>
       )}
+      <CallCoaching callId={call.id} time={time} onSeek={seek} />
       {call.comments.length > 0 && (
         <Card title={t('review.comments')}>
           <ul className="stack-sm small">

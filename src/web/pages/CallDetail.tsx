@@ -45,6 +45,7 @@ import { keyMoments } from '../lib/segments.ts';
 import { ReviewPanel } from '../components/review/ReviewPanel.tsx';
 import { CriterionItem } from '../components/review/Criteria.tsx';
 import { Transcript } from '../components/transcript.tsx';
+import { CallCoaching } from '../components/coaching/CallCoaching.tsx';
 
 const CallDetailQuery = graphql(`
   query CallDetail($id: ID!) {
@@ -242,6 +243,7 @@ export function CallDetailPage({ id }: { id: string }) {
             onSeek={seek}
             onChanged={() => refetch({ requestPolicy: 'network-only' })}
           />
+          <CallCoaching callId={call.id} time={time} onSeek={seek} />
         </div>
         <div className="stack detail-main">
           <Transcript

@@ -23,6 +23,7 @@ import { useT, type MessageKey } from '../i18n/index.tsx';
 import {
   activeFilterCount,
   clearFilters,
+  drillDownOn,
   exportUrl,
   idList,
   PAGE_SIZES,
@@ -280,6 +281,22 @@ export function CallsPage() {
             }
           >
             {t('calls.noTemplateBody')}
+          </Alert>
+        </div>
+      )}
+
+      {drillDownOn(q) && (
+        <div style={{ marginBottom: 16 }} data-testid="drill-down-note">
+          <Alert
+            tone="blue"
+            title={t('drill.noteTitle')}
+            action={
+              <Link className="btn btn-sm" to={`/calls?${serializeCallsQuery(clearFilters(q))}`}>
+                {t('drill.clear')}
+              </Link>
+            }
+          >
+            {t('drill.noteBody')}
           </Alert>
         </div>
       )}

@@ -1,10 +1,11 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { BarChart, LineChart } from '../components/charts.tsx';
-import { Icon } from '../components/Icon.tsx';
+import { DrillCount, ReportCard as Report } from '../components/report-card.tsx';
 import { signedScore } from '../components/sentiment.tsx';
 import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
-import { useT } from '../i18n/index.tsx';
+import { bandNarrow, bucketDays, disputeHref, drillHref } from '../lib/drill-down.ts';
+import { type MessageKey, useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
 import { formatHours, formatNumber, formatPercent, formatScore } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
@@ -267,6 +268,7 @@ export function DashboardPage() {
           name: topic,
           value: rows.find((r) => r.topic === topic)?.calls ?? 0,
           color: TOPIC_COLORS[i]!,
+          href: drillHref(f, { ...bucketDays(p, f.interval, f), topic, exactTopic: true }),
         })),
         ...(other ? [{ name: t('dashboard.otherTopics'), value: other, color: TOPIC_COLORS[6]! }] : []),
       ],
@@ -389,10 +391,20 @@ export function DashboardPage() {
         {failure && <Alert tone="red">{describeError(i18n, failure)}</Alert>}
 
         <div className="grid-4">
-          <Stat label={t('dashboard.calls')} value={n(total)} testId="dashboard-calls" />
-          <Stat label={t('dashboard.averageScore')} value={score(avgScore)} testId="dashboard-average" />
-          <Stat label={t('dashboard.averageCoverage')} value={pct(avgCoverage)} />
-          <Stat label={t('dashboard.criticalFails')} value={n(criticalFails)} />
+          <Stat label={t('dashboard.calls')} testId="dashboard-calls">
+            <DrillCount value={total} href={drillHref(f)} label={t('drill.calls')} />
+          </Stat>
+          <Stat label={t('dashboard.averageScore')} testId="dashboard-average">
+            {score(avgScore)}
+          </Stat>
+          <Stat label={t('dashboard.averageCoverage')}>{pct(avgCoverage)}</Stat>
+          <Stat label={t('dashboard.criticalFails')} testId="dashboard-critical">
+            <DrillCount
+              value={criticalFails}
+              href={drillHref(f, { critical: true })}
+              label={t('drill.criticalFails')}
+            />
+          </Stat>
         </div>
 
         {empty ? (
@@ -412,6 +424,14 @@ export function DashboardPage() {
               <LineChart
                 title={t('dashboard.trendTitle')}
                 labels={trendRows.map((r) => periodLabel(r.period))}
+                links={trendRows.map((r) => ({
+                  href: drillHref(f, bucketDays(r.period, f.interval, f)),
+                  count: r.calls,
+                  label: t('drill.open', {
+                    n: n(r.calls),
+                    what: t('drill.period', { period: periodLabel(r.period, 'long') }),
+                  }),
+                }))}
                 series={[
                   {
                     name: t('dashboard.averageScore'),
@@ -450,6 +470,7 @@ export function DashboardPage() {
                 first={t('dashboard.agent')}
                 rows={agentRows.map((r) => ({ ...r, name: r.name ?? '—' }))}
                 fmt={{ n, score, pct, signed, feeling }}
+                href={(r, narrow) => drillHref(f, { agent: r.id, ...narrow })}
               />
             </ReportCard>
 
@@ -459,6 +480,7 @@ export function DashboardPage() {
                 first={t('dashboard.campaign')}
                 rows={campaignRows.map((r) => ({ ...r, name: r.name ?? t('dashboard.noCampaign') }))}
                 fmt={{ n, score, pct, signed, feeling }}
+                href={(r, narrow) => drillHref(f, { campaign: r.id ?? NO_CAMPAIGN, ...narrow })}
               />
             </ReportCard>
 
@@ -481,16 +503,28 @@ export function DashboardPage() {
                   </>
                 }
               >
-                {criterionRows.map((r) => (
-                  <tr key={r.key}>
-                    <td>{r.label ?? r.key}</td>
-                    <td className="num">{pct(r.passRate)}</td>
-                    <td className="num">{n(r.passed)}</td>
-                    <td className="num">{n(r.failed)}</td>
-                    <td className="num">{n(r.na)}</td>
-                    <td className="num">{n(r.criticalFails)}</td>
-                  </tr>
-                ))}
+                {criterionRows.map((r) => {
+                  const criterion = r.label ?? r.key;
+                  const cell = (value: number, results: string, what: MessageKey, critical = false) => (
+                    <td className="num">
+                      <DrillCount
+                        value={value}
+                        href={drillHref(f, { criterion: r.key, results, criterionCritical: critical })}
+                        label={t(what, { criterion })}
+                      />
+                    </td>
+                  );
+                  return (
+                    <tr key={r.key}>
+                      <td>{criterion}</td>
+                      <td className="num">{pct(r.passRate)}</td>
+                      {cell(r.passed, 'passed', 'drill.passed')}
+                      {cell(r.failed, 'failed', 'drill.failed')}
+                      {cell(r.na, 'na', 'drill.na')}
+                      {cell(r.criticalFails, 'failed', 'drill.criticalCriterion', true)}
+                    </tr>
+                  );
+                })}
               </DataTable>
             </ReportCard>
 
@@ -500,7 +534,14 @@ export function DashboardPage() {
                   title={t('dashboard.distributionTitle')}
                   data={bands.map((b) => ({
                     label: `${b.from}–${b.to}`,
-                    values: [{ name: t('dashboard.calls'), value: b.calls, color: 'var(--accent)' }],
+                    values: [
+                      {
+                        name: t('dashboard.calls'),
+                        value: b.calls,
+                        color: 'var(--accent)',
+                        href: drillHref(f, bandNarrow(b.from, b.to)),
+                      },
+                    ],
                   }))}
                 />
               </ReportCard>
@@ -514,7 +555,18 @@ export function DashboardPage() {
                       {[...top, ...(topicTotals.size > top.length ? [t('dashboard.otherTopics')] : [])].map((k, i) => (
                         <span key={k}>
                           <i style={{ background: TOPIC_COLORS[i < top.length ? i : 6] }} />
-                          {k} <strong className="num">{n(topicTotals.get(k) ?? otherTotal)}</strong>
+                          {k}{' '}
+                          <strong className="num">
+                            {top.includes(k) ? (
+                              <DrillCount
+                                value={topicTotals.get(k) ?? 0}
+                                href={drillHref(f, { topic: k, exactTopic: true })}
+                                label={t('drill.topic', { topic: k })}
+                              />
+                            ) : (
+                              n(otherTotal)
+                            )}
+                          </strong>
                         </span>
                       ))}
                     </div>
@@ -542,13 +594,11 @@ function errorOf(answer: { __typename: string } | null | undefined): { code: str
   return answer && 'code' in answer && 'message' in answer ? (answer as { code: string; message: string }) : null;
 }
 
-/** One dashboard view: a card with its title and the CSV download of its table under the same filter. */
+/** One dashboard view: the shared report card, its CSV under the dashboard's filter. */
 function ReportCard({
   table,
   filters,
-  title,
-  description,
-  children,
+  ...card
 }: {
   table: string;
   filters: Filters;
@@ -556,20 +606,7 @@ function ReportCard({
   description?: string;
   children: ReactNode;
 }) {
-  const { t } = useT();
-  return (
-    <Card
-      title={title}
-      description={description}
-      actions={
-        <a className="btn btn-sm" href={csvUrl(table, filters)} download data-testid={`csv-${table}`}>
-          <Icon name="download" /> {t('dashboard.csv')}
-        </a>
-      }
-    >
-      {children}
-    </Card>
-  );
+  return <Report {...card} csvId={table} csvHref={csvUrl(table, filters)} />;
 }
 
 function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
@@ -581,12 +618,12 @@ function Field({ id, label, children }: { id: string; label: string; children: R
   );
 }
 
-function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+function Stat({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
     <div className="card stat">
       <div className="label">{label}</div>
       <div className="value" data-testid={testId}>
-        {value}
+        {children}
       </div>
     </div>
   );
@@ -609,11 +646,14 @@ function BreakdownTable({
   first,
   testId,
   fmt,
+  href,
 }: {
   rows: BreakdownRow[];
   first: string;
   testId: string;
   fmt: Record<'n' | 'score' | 'pct' | 'signed' | 'feeling', (v: number | null | undefined) => string>;
+  /** The calls list of a row, narrowed further (critical fails). */
+  href: (row: BreakdownRow, narrow: { critical?: boolean }) => string;
 }) {
   const { t } = useT();
   return (
@@ -637,10 +677,22 @@ function BreakdownTable({
       {rows.map((r) => (
         <tr key={r.id ?? 'none'}>
           <td>{r.name}</td>
-          <td className="num">{fmt.n(r.calls)}</td>
+          <td className="num">
+            <DrillCount
+              value={r.calls}
+              href={href(r, {})}
+              label={t('drill.of', { what: t('drill.calls'), name: r.name })}
+            />
+          </td>
           <td className="num">{fmt.score(r.averageScore)}</td>
           <td className="num">{fmt.pct(r.averageCoverage)}</td>
-          <td className="num">{fmt.n(r.criticalFails)}</td>
+          <td className="num">
+            <DrillCount
+              value={r.criticalFails}
+              href={href(r, { critical: true })}
+              label={t('drill.of', { what: t('drill.criticalFails'), name: r.name })}
+            />
+          </td>
           <td className="num">{fmt.score(r.previousAverageScore)}</td>
           <td className="num">{fmt.signed(r.change)}</td>
           <td className="num">{fmt.feeling(r.averageCustomerSentiment)}</td>
@@ -676,7 +728,6 @@ function SentimentReportCard({
   filters: Filters;
 }) {
   const { t, locale } = useT();
-  const n = (v: number) => formatNumber(v, locale);
   const pct = (v: number | null) => formatPercent(v, locale);
   const feeling = (v: number | null) => (v == null ? '—' : signedScore(v, locale));
   const withSentiment = rows.filter((r) => r.sentimentCalls > 0 && r.averageCustomerSentiment != null);
@@ -756,7 +807,16 @@ function SentimentReportCard({
             {rows.map((r) => (
               <tr key={r.period}>
                 <td>{label(r.period)}</td>
-                <td className="num">{n(r.sentimentCalls)}</td>
+                <td className="num">
+                  <DrillCount
+                    value={r.sentimentCalls}
+                    href={drillHref(filters, {
+                      ...bucketDays(r.period, filters.interval, filters),
+                      sentiment: 'measured',
+                    })}
+                    label={t('drill.sentimentCalls')}
+                  />
+                </td>
                 <td className="num">{feeling(r.averageCustomerSentiment)}</td>
                 <td className="num">{pct(r.improvedShare)}</td>
                 <td className="num">{pct(r.worsenedShare)}</td>
@@ -780,9 +840,9 @@ interface DisputeRow {
 
 /** The outcomes the chart stacks, with their colour and label. */
 const DISPUTE_PARTS = [
-  { key: 'accepted', color: '#10b981', label: 'dashboard.disputesAccepted' },
-  { key: 'rejected', color: '#ef4444', label: 'dashboard.disputesRejected' },
-  { key: 'stillOpen', color: '#f59e0b', label: 'dashboard.disputesStillOpen' },
+  { key: 'accepted', outcome: 'accepted', color: '#10b981', label: 'dashboard.disputesAccepted' },
+  { key: 'rejected', outcome: 'rejected', color: '#ef4444', label: 'dashboard.disputesRejected' },
+  { key: 'stillOpen', outcome: 'still_open', color: '#f59e0b', label: 'dashboard.disputesStillOpen' },
 ] as const;
 
 /** Agents' disputes per period: a chart of their outcomes and the table the CSV holds. */
@@ -816,7 +876,12 @@ function DisputesCard({
             title={t('dashboard.disputesTitle')}
             data={rows.map((r) => ({
               label: label(r.period),
-              values: DISPUTE_PARTS.map((p) => ({ name: t(p.label), value: r[p.key], color: p.color })),
+              values: DISPUTE_PARTS.map((p) => ({
+                name: t(p.label),
+                value: r[p.key],
+                color: p.color,
+                href: disputeHref(filters, p.outcome, bucketDays(r.period, filters.interval, filters)),
+              })),
             }))}
           />
           <div className="legend">
@@ -840,16 +905,32 @@ function DisputesCard({
               </>
             }
           >
-            {rows.map((r) => (
-              <tr key={r.period}>
-                <td>{label(r.period)}</td>
-                <td className="num">{n(r.opened)}</td>
-                <td className="num">{n(r.stillOpen)}</td>
-                <td className="num">{n(r.accepted)}</td>
-                <td className="num">{n(r.rejected)}</td>
-                <td className="num">{hours(r.medianHoursToResolve)}</td>
-              </tr>
-            ))}
+            {rows.map((r) => {
+              const days = bucketDays(r.period, filters.interval, filters);
+              const cell = (
+                value: number,
+                outcome: 'opened' | 'still_open' | 'accepted' | 'rejected',
+                what: MessageKey,
+              ) => (
+                <td className="num">
+                  <DrillCount
+                    value={value}
+                    href={disputeHref(filters, outcome, days)}
+                    label={t('drill.dispute', { outcome: t(what).toLowerCase() })}
+                  />
+                </td>
+              );
+              return (
+                <tr key={r.period}>
+                  <td>{label(r.period)}</td>
+                  {cell(r.opened, 'opened', 'dashboard.disputesOpened')}
+                  {cell(r.stillOpen, 'still_open', 'dashboard.disputesStillOpen')}
+                  {cell(r.accepted, 'accepted', 'dashboard.disputesAccepted')}
+                  {cell(r.rejected, 'rejected', 'dashboard.disputesRejected')}
+                  <td className="num">{hours(r.medianHoursToResolve)}</td>
+                </tr>
+              );
+            })}
           </DataTable>
         </>
       )}

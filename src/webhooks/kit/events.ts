@@ -122,6 +122,33 @@ export const WebhookDisabledData = z.looseObject({
 
 export const WebhookTestData = z.looseObject({ account_id: z.uuid(), message: z.string() });
 
+/** What every coaching event says about the item (issue 31.3; docs/guides/coaching.md). */
+const coachingCommon = {
+  id: z.uuid(),
+  url: z.url().describe("The agent's coaching in the Escucha web app."),
+  call: z.looseObject({ id: z.uuid(), url: z.url() }),
+  agent: z.looseObject({ id: z.string(), name: z.string(), code: z.string().nullable() }),
+  criteria: z
+    .array(z.looseObject({ key: z.string(), label: z.string() }))
+    .describe('The criteria of the call the item was made from.'),
+  improve: z.string().describe('What the agent should improve, in the words of the person who assigned it.'),
+  moments: z.array(z.number()).describe('Seconds from the start of the recording; each plays from its moment.'),
+  due_on: z.iso.date().nullable().describe("A calendar day in the account's time zone; null for no due date."),
+  assigned_by: z.string().nullable().describe("The assigner's name."),
+  assigned_at: isoDateTime,
+};
+
+export const CoachingAssignedData = z.looseObject({ ...coachingCommon, status: z.literal('open') });
+
+export const CoachingCompletedData = z.looseObject({
+  ...coachingCommon,
+  status: z.literal('done'),
+  acknowledged_at: isoDateTime.nullable().describe('When the agent acknowledged it; null if they never did.'),
+  completed_at: isoDateTime,
+  completed_by: z.string().nullable().describe('The name of the person who marked it done.'),
+  completion_note: z.string(),
+});
+
 const event = <T extends string, D extends z.ZodType>(type: T, data: D, description: string) =>
   z.looseObject({ type: z.literal(type), timestamp: isoDateTime, data }).describe(description);
 
@@ -145,6 +172,16 @@ export const WebhookDisabledEvent = event(
   WebhookDisabledData,
   'Another endpoint of the account was disabled after failing every attempt for days. Opt-in.',
 );
+export const CoachingAssignedEvent = event(
+  'coaching.assigned',
+  CoachingAssignedData,
+  "A manager or analyst assigned a coaching item to a call's agent. Opt-in.",
+);
+export const CoachingCompletedEvent = event(
+  'coaching.completed',
+  CoachingCompletedData,
+  'A coaching item was marked done, with a note. Opt-in.',
+);
 export const WebhookTestEvent = event(
   'webhook.test',
   WebhookTestData,
@@ -157,6 +194,8 @@ export const WebhookEvent = z.discriminatedUnion('type', [
   CallReviewedEvent,
   CallFailedEvent,
   WebhookDisabledEvent,
+  CoachingAssignedEvent,
+  CoachingCompletedEvent,
   WebhookTestEvent,
 ]);
 
@@ -165,11 +204,20 @@ export type CallFailedEvent = z.infer<typeof CallFailedEvent>;
 export type CallReviewedEvent = z.infer<typeof CallReviewedEvent>;
 export type WebhookDisabledEvent = z.infer<typeof WebhookDisabledEvent>;
 export type WebhookTestEvent = z.infer<typeof WebhookTestEvent>;
+export type CoachingAssignedEvent = z.infer<typeof CoachingAssignedEvent>;
+export type CoachingCompletedEvent = z.infer<typeof CoachingCompletedEvent>;
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 export type WebhookEventType = WebhookEvent['type'];
 
 /** The types an endpoint can subscribe to; webhook.test is not one (it is sent on request). */
-export const SUBSCRIBABLE_EVENT_TYPES = ['call.analyzed', 'call.reviewed', 'call.failed', 'webhook.disabled'] as const;
+export const SUBSCRIBABLE_EVENT_TYPES = [
+  'call.analyzed',
+  'call.reviewed',
+  'call.failed',
+  'webhook.disabled',
+  'coaching.assigned',
+  'coaching.completed',
+] as const;
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 /** What a new endpoint receives: the one event the intake document promises. */
 export const DEFAULT_EVENT_TYPES: readonly SubscribableEventType[] = ['call.analyzed'];

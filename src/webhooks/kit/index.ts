@@ -6,6 +6,8 @@ export {
   CallAnalyzedEvent,
   CallFailedEvent,
   CallReviewedEvent,
+  CoachingAssignedEvent,
+  CoachingCompletedEvent,
   DEFAULT_EVENT_TYPES,
   SUBSCRIBABLE_EVENT_TYPES,
   WebhookDisabledEvent,
@@ -15,5 +17,5 @@ export {
   type SubscribableEventType,
   type WebhookEventType,
 } from './events.ts';
-export { sampleCallAnalyzed, sampleCallReviewed } from './sample.ts';
+export { sampleCallAnalyzed, sampleCallReviewed, sampleCoachingAssigned } from './sample.ts';
 export { deliveryHeaders, signatureHeader, signEvent, type SignedRequest } from './sign.ts';

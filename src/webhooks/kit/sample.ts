@@ -1,4 +1,4 @@
-import type { CallAnalyzedEvent, CallReviewedEvent } from './events.ts';
+import type { CallAnalyzedEvent, CallReviewedEvent, CoachingAssignedEvent } from './events.ts';
 
 /**
  * A realistic `call.analyzed` event, valid against the published schema, for an integrator's
@@ -92,6 +92,29 @@ export function sampleCallReviewed(
         reviewed_at: '2026-01-16T09:12:40.101Z',
       },
       ...overrides.data,
+    },
+  };
+}
+
+/** A realistic `coaching.assigned` event: a manager asks the agent of the sample call to greet by name. */
+export function sampleCoachingAssigned(overrides: { timestamp?: string } = {}): CoachingAssignedEvent {
+  const call = sampleCallAnalyzed().data;
+  const id = '3d1f6a2b-7c4e-4b8a-9f0d-2e5c6b7a8d9e';
+  return {
+    type: 'coaching.assigned',
+    timestamp: overrides.timestamp ?? '2026-01-16T09:20:11.004Z',
+    data: {
+      id,
+      url: `https://escucha.example/coaching/${id}`,
+      status: 'open',
+      call: { id: call.id, url: call.url },
+      agent: call.agent,
+      criteria: [{ key: 'greeting', label: 'Greets the customer' }],
+      improve: 'Say your name and the company in the first sentence.',
+      moments: [1.2, 64],
+      due_on: '2026-01-23',
+      assigned_by: 'Marta Ruiz',
+      assigned_at: '2026-01-16T09:20:10.990Z',
     },
   };
 }
