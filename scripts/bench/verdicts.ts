@@ -25,6 +25,7 @@ import { analyzeCall, enCustomerSupport, esAtencionCliente, tokenize } from '../
 import type { AnalysisResult } from '../../src/analysis/index.ts';
 import { HEARD_MARGIN, type Heard, UNSURE_MARGIN } from '../../src/analysis/acoustic.ts';
 import { templatePhrases } from '../../src/accounts/vocabulary.ts';
+import { NoSpeechError } from '../../src/transcription/engine.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 import { recordingScorer } from '../../src/transcription/recording-scorer.ts';
@@ -381,11 +382,17 @@ async function main() {
           );
           const language = call.language;
           let since = process.cpuUsage();
+          // A call where the recogniser hears no words at all (it happens at 5 dB babble) is judged on
+          // an empty transcript, as the analysis would see it, rather than ending the bench.
           const heard = await transcribeFile(file, {
             engines,
             language,
             agentChannel: 'left',
             vocabulary: vocabulary[language],
+          }).catch((err: unknown) => {
+            if (!(err instanceof NoSpeechError)) throw err;
+            note(`#${i} ${cond.name}: no words recognised in the whole call`);
+            return { segments: [], durationSeconds: audio.seconds, channels: 2 };
           });
           const transcribe = cpuSeconds(since);
           const input = {

@@ -34,7 +34,7 @@ export const WIDE_BEAM = 8;
 /** Vocabulary spans substituted per chunk (the closest ones): keeps the scoring bounded on long chunks. */
 const MAX_SUBSTITUTIONS = 6;
 /** Vocabulary entries tried whole on a short chunk (the shortest entries: answers are short). */
-const MAX_WHOLE_ENTRIES = 24;
+const MAX_WHOLE_ENTRIES = 8;
 /** A stretch of the free decode this close (characters, 0–1) to a vocabulary entry is tried as that entry. */
 const MIN_SIMILARITY = 0.5;
 /** Digit positions tried one by one (each with the nine other digits). */

@@ -180,14 +180,17 @@ export class MoonshineEngine implements TranscriptionEngine {
     let decoded = await decode(width);
     // A chunk the decoder itself doubts is decoded again with a wider beam before its words are shown
     // as uncertain; the wider decode is kept only when the model finds it likelier (per token).
-    if (expected && decoded.tokens.length && Math.exp(mean(decoded)) < LOW_CONFIDENCE && width < WIDE_BEAM) {
+    const seconds = samples.length / SAMPLE_RATE;
+    // Only short chunks (answers): on long ones the second decode costs much and changed nothing measured.
+    const doubtful = decoded.tokens.length > 0 && Math.exp(mean(decoded)) < LOW_CONFIDENCE;
+    if (expected && doubtful && seconds <= SHORT_SECONDS && width < WIDE_BEAM) {
       const wide = await decode(WIDE_BEAM);
       if (mean(wide) > mean(decoded)) decoded = wide;
     }
-    const seconds = samples.length / SAMPLE_RATE;
     // A short chunk the decoder ends at once (no speech, it says) is asked what it would say if it had
     // to: a short answer the VAD heard ("No.", "Thursday.") starts that forced decode with a word the
     // model gives a real chance, noise with one it does not (see FIRST_WORD).
+    const decodedFirst = decoded.tokens.length > 0;
     if (expected && !decoded.tokens.length && seconds <= SHORT_SECONDS) {
       const spoken = await decode(WIDE_BEAM, true);
       if ((spoken.logProbs[0] ?? Number.NEGATIVE_INFINITY) >= FIRST_WORD) decoded = { ...spoken, noSpeech: 0 };
@@ -198,7 +201,9 @@ export class MoonshineEngine implements TranscriptionEngine {
     // Moonshine's vocabulary is Llama's 32000 pieces plus unused padding ids; those never carry text.
     const known = tokens.filter((t) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
     let text = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
-    if (expected && text) {
+    // Rescoring is for short chunks the decoder doubted (or could only be made to speak): a confident
+    // decode was never beaten by 2 nats in what was measured, and scoring every turn doubled the CPU.
+    if (expected && text && seconds <= SHORT_SECONDS && (doubtful || !decodedFirst)) {
       const better = await rescoreExpected(model, hidden!, text, seconds, language, chunk?.vocabulary);
       if (better) ({ text, tokens, logProbs } = better);
     }

@@ -118,5 +118,5 @@ describe('without the second decode (expected: false)', () => {
       if (!heard.segments.flatMap((s) => tokenize(s.text)).includes(c.word)) lost++;
     }
     expect(lost).toBe(cases.length);
-  });
+  }, 180_000);
 });
