@@ -17,7 +17,7 @@
 //   npm run bench:verdicts -- --full           64 calls, all three noise stretches (several hours here)
 //   npm run bench:verdicts -- --calls 24 --stretches 2 --margins
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -25,6 +25,7 @@ import { analyzeCall, enCustomerSupport, esAtencionCliente, tokenize } from '../
 import type { AnalysisResult } from '../../src/analysis/index.ts';
 import { HEARD_MARGIN, type Heard, UNSURE_MARGIN } from '../../src/analysis/acoustic.ts';
 import { templatePhrases } from '../../src/accounts/vocabulary.ts';
+import { NoSpeechError } from '../../src/transcription/engine.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 import { recordingScorer } from '../../src/transcription/recording-scorer.ts';
@@ -40,6 +41,10 @@ const { values: args } = parseArgs({
     margins: { type: 'boolean', default: false },
     /** Stop starting new runs after this many minutes and report what finished (the machine is shared). */
     minutes: { type: 'string' },
+    /** Append each finished run to this JSON-lines file (a long run that is stopped keeps what it did). */
+    out: { type: 'string' },
+    /** Print the table of a JSON-lines file written by --out, without running anything. */
+    report: { type: 'string' },
   },
 });
 const CALLS = Number(args.calls ?? (args.full ? 64 : 16));
@@ -157,7 +162,7 @@ const POOLS = {
     ],
   },
 } as const;
-// The Spanish template's keys for the same five criteria.
+// The template's key of each of the five criteria, per language.
 const KEYS: Record<Lang, Record<string, string>> = {
   en: {
     greeting: 'greeting',
@@ -166,12 +171,13 @@ const KEYS: Record<Lang, Record<string, string>> = {
     no_inappropriate_language: 'no_inappropriate_language',
     closing: 'closing',
   },
+  // The example Spanish template keeps the English keys (only its labels and phrases are Spanish).
   es: {
-    greeting: 'saludo',
-    identify_customer: 'identificacion_cliente',
-    empathy: 'empatia',
-    no_inappropriate_language: 'lenguaje_inapropiado',
-    closing: 'cierre',
+    greeting: 'greeting',
+    identify_customer: 'identify_customer',
+    empathy: 'empathy',
+    no_inappropriate_language: 'no_inappropriate_language',
+    closing: 'closing',
   },
 };
 // Voices and speeds (words per minute): tuning calls use set A, held-out calls set B.
@@ -376,11 +382,17 @@ async function main() {
           );
           const language = call.language;
           let since = process.cpuUsage();
+          // A call where the recogniser hears no words at all (it happens at 5 dB babble) is judged on
+          // an empty transcript, as the analysis would see it, rather than ending the bench.
           const heard = await transcribeFile(file, {
             engines,
             language,
             agentChannel: 'left',
             vocabulary: vocabulary[language],
+          }).catch((err: unknown) => {
+            if (!(err instanceof NoSpeechError)) throw err;
+            note(`#${i} ${cond.name}: no words recognised in the whole call`);
+            return { segments: [], durationSeconds: audio.seconds, channels: 2 };
           });
           const transcribe = cpuSeconds(since);
           const input = {
@@ -422,6 +434,7 @@ async function main() {
             seconds: heard.durationSeconds,
             cpu: { transcribe, text, audio: audioCpu },
           });
+          if (args.out) appendFileSync(args.out, `${JSON.stringify(outcomes.at(-1))}\n`);
           if (args.margins)
             for (const v of outcomes.at(-1)!.verdicts)
               if (v.margin !== null)
@@ -504,4 +517,11 @@ function report(outcomes: Outcome[]) {
   );
 }
 
-await main();
+if (args.report)
+  report(
+    readFileSync(args.report, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Outcome),
+  );
+else await main();

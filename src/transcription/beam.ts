@@ -94,6 +94,8 @@ export interface BeamOptions {
   bias?: BiasTrie | null;
   /** Ids at or above this are never chosen (padding beyond the tokenizer's vocabulary). */
   vocabSize?: number;
+  /** Never end before the first token: what the model would say if the chunk holds speech. */
+  speak?: boolean;
 }
 
 export interface Decoded {
@@ -160,6 +162,7 @@ export async function beamSearch(step: DecoderStep, o: BeamOptions): Promise<Dec
       for (const token of ids) {
         const lp = row[token]! - norm;
         if (token === o.eos) {
+          if (o.speak && stepIndex === 0) continue;
           cands.push({ from: i, token, lp, total: h.lp + lp + h.bias - h.pending, move: null });
           continue;
         }

@@ -22,6 +22,14 @@ import { OperatorFault } from '../audio/failure.ts';
 import { attentionDecoder, crossAttentionModel, crossAttentionShapes, splitDecoder } from './onnx-rewrite.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 import { heardWords } from './unheard.ts';
+import {
+  expectedCandidates,
+  LOW_CONFIDENCE,
+  FIRST_WORD,
+  SHORT_SECONDS,
+  RESCORE_MARGIN,
+  WIDE_BEAM,
+} from './expected.ts';
 
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
@@ -47,6 +55,11 @@ export interface MoonshineOptions {
   beam?: number;
   /** Boost per token of a vocabulary word, in nats (see BiasTrie). */
   biasBoost?: number;
+  /**
+   * Short answers and expected words (src/transcription/expected.ts): rescore short chunks against
+   * yes/no, digits and the vocabulary, and decode doubtful chunks again with a wider beam. Default on.
+   */
+  expected?: boolean;
   /** Run the ONNX files exactly as shipped, without the load-time speed-ups (bench:asr's baseline). */
   asShipped?: boolean;
   /**
@@ -171,28 +184,57 @@ export class MoonshineEngine implements TranscriptionEngine {
     });
     const maxTokens = Math.max(MIN_TOKENS, Math.ceil((samples.length / SAMPLE_RATE) * TOKENS_PER_SECOND));
     const width = this.opts.beam ?? DEFAULT_BEAM;
-    // Jobs running side by side interleave their decoder steps: each decode has its own scratch.
-    const scratch = this.scratch.pop() ?? new Scratch();
-    let decoded: Awaited<ReturnType<typeof beamSearch>>;
-    try {
-      decoded = await beamSearch(decoderStep(model, hidden!, scratch), {
-        width,
-        maxTokens,
-        start: START_TOKEN,
-        eos: EOS_TOKEN,
-        vocabSize: llamaTokenizer.vocabById.length,
-        bias: chunk?.vocabulary ? this.trie(chunk.vocabulary) : null,
-      });
-    } finally {
-      this.scratch.push(scratch);
+    const expected = this.opts.expected !== false;
+    const decode = async (beam: number, speak = false) => {
+      // Jobs running side by side interleave their decoder steps: each decode has its own scratch.
+      const scratch = this.scratch.pop() ?? new Scratch();
+      try {
+        return await beamSearch(decoderStep(model, hidden!, scratch), {
+          width: beam,
+          maxTokens,
+          start: START_TOKEN,
+          eos: EOS_TOKEN,
+          vocabSize: llamaTokenizer.vocabById.length,
+          bias: chunk?.vocabulary ? this.trie(chunk.vocabulary) : null,
+          speak,
+        });
+      } finally {
+        this.scratch.push(scratch);
+      }
+    };
+    const mean = (d: Decoded) =>
+      d.tokens.length ? d.logProbs.reduce((a, b) => a + b, 0) / d.tokens.length : Number.NEGATIVE_INFINITY;
+    let decoded = await decode(width);
+    // A chunk the decoder itself doubts is decoded again with a wider beam before its words are shown
+    // as uncertain; the wider decode is kept only when the model finds it likelier (per token).
+    const seconds = samples.length / SAMPLE_RATE;
+    // Only short chunks (answers): on long ones the second decode costs much and changed nothing measured.
+    const doubtful = decoded.tokens.length > 0 && Math.exp(mean(decoded)) < LOW_CONFIDENCE;
+    if (expected && doubtful && seconds <= SHORT_SECONDS && width < WIDE_BEAM) {
+      const wide = await decode(WIDE_BEAM);
+      if (mean(wide) > mean(decoded)) decoded = wide;
     }
-    const logProbSum = decoded.logProbs.reduce((a, b) => a + b, 0);
-    const avgLogProb = decoded.tokens.length ? logProbSum / decoded.tokens.length : -Infinity;
+    // A short chunk the decoder ends at once (no speech, it says) is asked what it would say if it had
+    // to: a short answer the VAD heard ("No.", "Thursday.") starts that forced decode with a word the
+    // model gives a real chance, noise with one it does not (see FIRST_WORD).
+    const decodedFirst = decoded.tokens.length > 0;
+    if (expected && !decoded.tokens.length && seconds <= SHORT_SECONDS) {
+      const spoken = await decode(WIDE_BEAM, true);
+      if ((spoken.logProbs[0] ?? Number.NEGATIVE_INFINITY) >= FIRST_WORD) decoded = { ...spoken, noSpeech: 0 };
+    }
+    const avgLogProb = decoded.tokens.length ? mean(decoded) : -Infinity;
     // Words the decoder wrote with no speech under them are cut (src/transcription/unheard.ts).
-    const { tokens, logProbs } = keepHeard(decoded, samples.length / SAMPLE_RATE, avgLogProb);
+    let { tokens, logProbs } = keepHeard(decoded, seconds, avgLogProb);
     // Moonshine's vocabulary is Llama's 32000 pieces plus unused padding ids; those never carry text.
     const known = tokens.filter((t) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
-    const text = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
+    let text = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
+    // Rescoring is for short chunks the decoder doubted (or could only be made to speak): a confident
+    // decode was never beaten by 2 nats in what was measured, and scoring every turn doubled the CPU.
+    if (expected && text && seconds <= SHORT_SECONDS && (doubtful || !decodedFirst)) {
+      const firstStep = model.decoder.kind === 'merged' ? null : await this.firstStep(language, model.decoder);
+      const better = await rescoreExpected(model, firstStep, hidden!, text, seconds, language, chunk?.vocabulary);
+      if (better) ({ text, tokens, logProbs } = better);
+    }
     return {
       text,
       // The whole decode's figure (language detection compares models by it), cut words included.
@@ -482,6 +524,16 @@ async function teacherForced(
   hidden: ort.Tensor,
   sequences: readonly number[][],
 ): Promise<number[]> {
+  return (await teacherForcedTokens(model, firstStep, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
+}
+
+/** Teacher forcing, per token: each sequence's token log-probabilities, its end token's last. */
+async function teacherForcedTokens(
+  model: Model,
+  firstStep: ort.InferenceSession | null,
+  hidden: ort.Tensor,
+  sequences: readonly number[][],
+): Promise<number[][]> {
   const n = sequences.length;
   const length = 1 + Math.max(...sequences.map((s) => s.length));
   const ids = new BigInt64Array(n * length).fill(BigInt(EOS_TOKEN));
@@ -518,14 +570,43 @@ async function teacherForced(
   const logits = out.logits!.data as Float32Array;
   const vocab = out.logits!.dims.at(-1)!;
   return sequences.map((s, i) => {
-    let total = 0;
+    const lps: number[] = [];
     // Position k predicts token k of the sequence; the one after the last predicts the end token.
     for (let k = 0; k <= s.length; k++) {
       const row = logits.subarray((i * length + k) * vocab, (i * length + k + 1) * vocab);
-      total += row[k < s.length ? s[k]! : EOS_TOKEN]! - logSumExp(row);
+      lps.push(row[k < s.length ? s[k]! : EOS_TOKEN]! - logSumExp(row));
     }
-    return total;
+    return lps;
   });
+}
+
+/**
+ * The free decode against the expected answers of src/transcription/expected.ts, all teacher-forced on
+ * the chunk's encoding: the likeliest candidate replaces `text` when it beats it by RESCORE_MARGIN nats.
+ */
+async function rescoreExpected(
+  model: Model,
+  firstStep: ort.InferenceSession | null,
+  hidden: ort.Tensor,
+  text: string,
+  seconds: number,
+  language: string,
+  vocabulary: readonly string[] | undefined,
+): Promise<{ text: string; tokens: number[]; logProbs: number[] } | null> {
+  const candidates = expectedCandidates(text, seconds, language, vocabulary);
+  if (!candidates.length) return null;
+  const texts = [text, ...candidates];
+  const sequences = texts.map((t) => llamaTokenizer.encode(t, false, true) as number[]);
+  const scored: number[][] = [];
+  for (let from = 0; from < sequences.length; from += SCORE_BATCH)
+    scored.push(...(await teacherForcedTokens(model, firstStep, hidden, sequences.slice(from, from + SCORE_BATCH))));
+  const totals = scored.map((lps) => lps.reduce((a, b) => a + b, 0));
+  let best = 0;
+  // Strictly greater: ties keep the earlier text, so the choice never depends on anything but the list.
+  for (let i = 1; i < totals.length; i++) if (totals[i]! > totals[best]!) best = i;
+  if (best === 0 || totals[best]! < totals[0]! + RESCORE_MARGIN) return null;
+  const tokens = [...sequences[best]!, EOS_TOKEN];
+  return { text: texts[best]!, tokens, logProbs: scored[best]! };
 }
 
 function logSumExp(row: Float32Array): number {
