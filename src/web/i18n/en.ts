@@ -269,6 +269,19 @@ export const en = {
   'callDetail.webhooks': 'Webhook deliveries',
   'callDetail.noWebhooks':
     'No webhook events for this call. Set a webhook under Integrations to receive results in your systems.',
+  'callDetail.webhookProcessing': 'No webhook events yet: the call is still being processed.',
+  'callDetail.webhookNotAnalyzed':
+    'No webhook events: the call was transcribed without a template, and only analyzed calls send call.analyzed.',
+  'callDetail.webhookOtherCampaigns_one': "Your webhook endpoint receives only another campaign's calls.",
+  'callDetail.webhookOtherCampaigns_other': "Your webhook endpoints receive only other campaigns' calls.",
+  'callDetail.webhookNotSubscribed_one': 'Your webhook endpoint is not subscribed to {event}.',
+  'callDetail.webhookNotSubscribed_other': 'Your webhook endpoints are not subscribed to {event}.',
+  'callDetail.webhookDisabled': 'The endpoint subscribed to {event} is disabled.',
+  'callDetail.webhookNoneSent':
+    'No {event} event was sent for this call: events go to the endpoints subscribed when the call finished.',
+  'callDetail.webhookChange': 'Change it under Integrations.',
+  'callDetail.webhookSubscribe': 'Subscribe under Integrations.',
+  'callDetail.webhookEnable': 'Enable it under Integrations.',
   'callDetail.failedBody':
     'The call was not charged. Check the file and send it again, or contact support if it keeps happening.',
   'callDetail.notAnalyzedTitle': 'Transcribed, not analyzed',

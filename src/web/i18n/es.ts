@@ -267,6 +267,19 @@ export const es: Record<keyof typeof en, string> = {
   'callDetail.webhooks': 'Envíos al webhook',
   'callDetail.noWebhooks':
     'No hay eventos de webhook para esta llamada. Configura un webhook en Integraciones para recibir los resultados en tus sistemas.',
+  'callDetail.webhookProcessing': 'Aún no hay eventos de webhook: la llamada se está procesando.',
+  'callDetail.webhookNotAnalyzed':
+    'No hay eventos de webhook: la llamada se transcribió sin plantilla y solo las llamadas analizadas envían call.analyzed.',
+  'callDetail.webhookOtherCampaigns_one': 'Tu endpoint de webhook solo recibe las llamadas de otra campaña.',
+  'callDetail.webhookOtherCampaigns_other': 'Tus endpoints de webhook solo reciben las llamadas de otras campañas.',
+  'callDetail.webhookNotSubscribed_one': 'Tu endpoint de webhook no está suscrito a {event}.',
+  'callDetail.webhookNotSubscribed_other': 'Tus endpoints de webhook no están suscritos a {event}.',
+  'callDetail.webhookDisabled': 'El endpoint suscrito a {event} está desactivado.',
+  'callDetail.webhookNoneSent':
+    'No se envió ningún evento {event} de esta llamada: los eventos van a los endpoints suscritos cuando la llamada terminó.',
+  'callDetail.webhookChange': 'Cámbialo en Integraciones.',
+  'callDetail.webhookSubscribe': 'Suscríbelo en Integraciones.',
+  'callDetail.webhookEnable': 'Actívalo en Integraciones.',
   'callDetail.failedBody':
     'La llamada no se ha cobrado. Revisa el archivo y vuelve a enviarlo, o contacta con soporte si sigue pasando.',
   'callDetail.notAnalyzedTitle': 'Transcrita, sin analizar',

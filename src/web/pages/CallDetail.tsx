@@ -64,6 +64,7 @@ const CallDetailQuery = graphql(`
         autoResult reviewed reviewNote reviewedByName reviewedAt
       }
       events { status at detail }
+      webhookCoverage { event endpoints forCampaign subscribed enabled }
       webhookDeliveries {
         id eventType eventId status attemptCount createdAt completedAt nextAttemptAt
         attempts { id at attemptNumber statusCode durationMs error manual responseExcerpt }
@@ -612,7 +613,7 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
   return (
     <Card title={t('callDetail.webhooks')} bodyClass={deliveries.length ? 'tight' : undefined}>
       {deliveries.length === 0 ? (
-        <p className="muted small">{t('callDetail.noWebhooks')}</p>
+        <NoDeliveriesNote call={call} />
       ) : (
         <ul className="criteria">
           {deliveries.map((d) => {
@@ -648,6 +649,38 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
         </ul>
       )}
     </Card>
+  );
+}
+
+/**
+ * Why the call has no delivery, said as it is (issue 26): "set a webhook" only to an account that has
+ * none; otherwise the event the call sends and what keeps the endpoints from receiving it.
+ */
+function NoDeliveriesNote({ call }: { call: CallData }) {
+  const { t } = useT();
+  const c = call.webhookCoverage;
+  if (!c || c.endpoints === 0) return <p className="muted small">{t('callDetail.noWebhooks')}</p>;
+  const many = c.endpoints === 1 ? 'one' : 'other';
+  const event = c.event ?? '';
+  const [text, fix]: [string, MessageKey | null] = !c.event
+    ? [t(call.status === 'TRANSCRIBED' ? 'callDetail.webhookNotAnalyzed' : 'callDetail.webhookProcessing'), null]
+    : c.forCampaign === 0
+      ? [t(`callDetail.webhookOtherCampaigns_${many}` as MessageKey), 'callDetail.webhookChange']
+      : c.subscribed === 0
+        ? [t(`callDetail.webhookNotSubscribed_${many}` as MessageKey, { event }), 'callDetail.webhookSubscribe']
+        : c.enabled === 0
+          ? [t('callDetail.webhookDisabled', { event }), 'callDetail.webhookEnable']
+          : [t('callDetail.webhookNoneSent', { event }), null];
+  return (
+    <p className="muted small" data-testid="webhook-note">
+      {text}
+      {fix && (
+        <>
+          {' '}
+          <Link to="/integrations">{t(fix)}</Link>
+        </>
+      )}
+    </p>
   );
 }
 
