@@ -66,7 +66,18 @@ export function auditObjectReader(db: Db, accountId: string) {
       where: { accountId, id: { in: uuids(ids) } },
       select: { id: true, customerName: true, customerPhone: true, fileName: true, externalId: true },
     });
-    return new Map(rows.map((r) => [r.id, r.customerName || r.customerPhone || r.fileName || r.externalId || null]));
+    const live = new Map<string, { name: string | null; gone: boolean }>(
+      rows.map((r) => [r.id, { name: r.customerName || r.customerPhone || r.fileName || r.externalId || null, gone: false }]),
+    );
+    // A deleted call is named by what its tombstone keeps: its external id, never its content.
+    const missing = uuids(ids).filter((id) => !live.has(id));
+    if (missing.length)
+      for (const t of await db.callTombstone.findMany({
+        where: { accountId, id: { in: missing } },
+        select: { id: true, externalId: true },
+      }))
+        live.set(t.id, { name: t.externalId, gone: true });
+    return live;
   });
   const templates = batched(async (ids) => {
     const rows = await db.template.findMany({
@@ -123,8 +134,8 @@ export function auditObjectReader(db: Db, accountId: string) {
     const id = e.targetId;
     switch (e.targetType) {
       case 'call': {
-        const name = id ? await calls(id) : undefined;
-        const out = [obj('call', id, name ?? text(d.externalId), name === undefined)];
+        const found = id ? await calls(id) : undefined;
+        const out = [obj('call', id, found?.name ?? text(d.externalId), found?.gone ?? true)];
         if (text(d.dispute_id)) out.push(await dispute(String(d.dispute_id), d));
         return out;
       }
