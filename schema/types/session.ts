@@ -24,8 +24,7 @@ export const Session = builder.objectRef<AuthSession>('Session').implement({
     }),
     csrfToken: t.exposeString('csrfToken', { description: 'Send as `x-escucha-csrf` with every mutation.' }),
     timeZone: t.string({
-      description:
-        "The account's time zone, for every role (agent users included): every time the app shows is in it.",
+      description: "The account's time zone, for every role (agent users included): every time the app shows is in it.",
       resolve: async (s, _a, ctx) =>
         (
           await ctx.app.db.account.findUniqueOrThrow({

@@ -67,7 +67,10 @@ export function auditObjectReader(db: Db, accountId: string) {
       select: { id: true, customerName: true, customerPhone: true, fileName: true, externalId: true },
     });
     const live = new Map<string, { name: string | null; gone: boolean }>(
-      rows.map((r) => [r.id, { name: r.customerName || r.customerPhone || r.fileName || r.externalId || null, gone: false }]),
+      rows.map((r) => [
+        r.id,
+        { name: r.customerName || r.customerPhone || r.fileName || r.externalId || null, gone: false },
+      ]),
     );
     // A deleted call is named by what its tombstone keeps: its external id, never its content.
     const missing = uuids(ids).filter((id) => !live.has(id));

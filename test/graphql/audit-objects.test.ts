@@ -17,9 +17,8 @@ beforeAll(async () => {
   t = await createTestDb();
   h = await startGraphql(t);
   acme = await seedAccount(h, 'Acme');
-  agentId = (
-    await h.app.db.agent.create({ data: { accountId: acme.account.id, name: 'Ana', nameNormalized: 'ana' } })
-  ).id;
+  agentId = (await h.app.db.agent.create({ data: { accountId: acme.account.id, name: 'Ana', nameNormalized: 'ana' } }))
+    .id;
 });
 afterAll(async () => {
   await h?.close();
@@ -143,9 +142,12 @@ describe('an audit log people can act on', () => {
       'resolveDispute',
     );
     ok(
-      await analyst.gql(`mutation($id: ID!) { resolveDispute(id: $id, accept: false, reply: "It passed") { __typename } }`, {
-        id: rejected.id,
-      }),
+      await analyst.gql(
+        `mutation($id: ID!) { resolveDispute(id: $id, accept: false, reply: "It passed") { __typename } }`,
+        {
+          id: rejected.id,
+        },
+      ),
       'resolveDispute',
     );
     const bulk = ok(
@@ -275,7 +277,9 @@ describe("a call's webhook note says what is true", () => {
     ).endpoint.id as string;
     // The case the issue saw: an endpoint exists, subscribed to call.analyzed only.
     expect(await coverage()).toEqual({ event: 'call.failed', endpoints: 1, forCampaign: 1, subscribed: 0, enabled: 0 });
-    const campaign = await h.app.db.campaign.create({ data: { accountId: acme.account.id, name: 'Other', nameNormalized: 'other' } });
+    const campaign = await h.app.db.campaign.create({
+      data: { accountId: acme.account.id, name: 'Other', nameNormalized: 'other' },
+    });
     await h.app.db.webhookEndpoint.update({
       where: { id: ep },
       data: { eventTypes: ['call.analyzed', 'call.failed'], campaignId: campaign.id },

@@ -130,7 +130,7 @@ describe('waits and axes as people read them (issue 26)', () => {
   });
 });
 
-describe('dates in the browser\'s order, in the account\'s zone (issue 26)', () => {
+describe("dates in the browser's order, in the account's zone (issue 26)", () => {
   const at = '2026-11-03T23:30:00Z';
   it('an en-GB browser reads day/month, an en-US one month/day; Spanish follows es-*; another language falls back', () => {
     expect(dateLocale('en', ['en-GB', 'en'])).toBe('en-GB');

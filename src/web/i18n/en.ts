@@ -823,7 +823,8 @@ export const en = {
   'errors.count_changed': 'The number of matching calls changed. Check the new count and confirm again.',
   'errors.recording_deleted': 'The recording of this call was deleted by the retention period.',
   'audit.title': 'Audit log',
-  'audit.lead': 'Who did what and when: deletions, retention, settings, templates, reviews, API keys, roles, invitations and webhooks. Each entry links what it changed.',
+  'audit.lead':
+    'Who did what and when: deletions, retention, settings, templates, reviews, API keys, roles, invitations and webhooks. Each entry links what it changed.',
   'audit.open': 'Open the audit log',
   'audit.ownersOnly': 'Only owners can see the audit log.',
   'audit.export': 'Export CSV',

@@ -823,7 +823,8 @@ export const es: Record<keyof typeof en, string> = {
     'El número de llamadas que coinciden ha cambiado. Revisa el nuevo número y confirma otra vez.',
   'errors.recording_deleted': 'La grabación de esta llamada se eliminó por el periodo de conservación.',
   'audit.title': 'Registro de auditoría',
-  'audit.lead': 'Quién hizo qué y cuándo: eliminaciones, conservación, ajustes, plantillas, revisiones, claves de API, roles, invitaciones y webhooks. Cada entrada enlaza lo que cambió.',
+  'audit.lead':
+    'Quién hizo qué y cuándo: eliminaciones, conservación, ajustes, plantillas, revisiones, claves de API, roles, invitaciones y webhooks. Cada entrada enlaza lo que cambió.',
   'audit.open': 'Abrir el registro de auditoría',
   'audit.ownersOnly': 'Solo los propietarios pueden ver el registro de auditoría.',
   'audit.export': 'Exportar CSV',

@@ -265,11 +265,7 @@ export function AuditLogPage() {
                     ))}
                   </td>
                   <td className="muted">
-                    {describeDetail(
-                      e.detail,
-                      i18n,
-                      e.objects.some((o) => o.kind === 'template') ? ['template'] : [],
-                    )}
+                    {describeDetail(e.detail, i18n, e.objects.some((o) => o.kind === 'template') ? ['template'] : [])}
                   </td>
                 </tr>
               )}
