@@ -142,6 +142,53 @@ BEGIN
 END
 $function$;
 
+-- human_checks(p_account uuid)
+CREATE OR REPLACE FUNCTION public.human_checks(p_account uuid)
+ RETURNS TABLE(call_id uuid, criterion_key text, machine text, human text, source text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  WITH on_call AS (
+    SELECT c.id AS call_id, e->>'key' AS criterion_key,
+           coalesce(e->>'auto_result', e->>'result') AS machine, e->>'result' AS human,
+           CASE WHEN e ? 'auto_result' THEN 'override' ELSE 'dispute' END AS source
+      FROM calls c CROSS JOIN LATERAL jsonb_array_elements(c.criteria) e
+     WHERE c.account_id = p_account AND jsonb_typeof(c.criteria) = 'array'
+       AND (c.reviewed_at IS NOT NULL
+            OR c.id IN (SELECT d.call_id FROM disputes d WHERE d.account_id = p_account AND d.status <> 'open'))
+       AND (e ? 'auto_result'
+            OR EXISTS (SELECT 1 FROM disputes d
+                        WHERE d.call_id = c.id AND d.criterion_key = e->>'key' AND d.status <> 'open'))
+  ), votes AS (
+    SELECT s.id AS session_id, s.closed_at, a.call_id, a.criterion_key, a.result, g.benchmark,
+           EXISTS (SELECT 1 FROM calibration_graders b WHERE b.session_id = s.id AND b.benchmark) AS has_benchmark,
+           (SELECT count(*) FROM calibration_graders x WHERE x.session_id = s.id AND NOT x.benchmark) AS graders
+      FROM calibration_sessions s
+      JOIN calibration_answers a ON a.session_id = s.id
+      JOIN calibration_graders g ON g.session_id = a.session_id AND g.user_id = a.user_id
+     WHERE s.account_id = p_account AND s.status = 'closed'
+  ), reference AS (
+    SELECT session_id, closed_at, call_id, criterion_key, result FROM votes WHERE benchmark
+    UNION ALL
+    SELECT session_id, max(closed_at), call_id, criterion_key, result FROM votes
+     WHERE NOT benchmark AND NOT has_benchmark
+     GROUP BY session_id, call_id, criterion_key, result
+    HAVING count(*) * 2 > max(graders)
+  ), calibrated AS (
+    SELECT DISTINCT ON (r.call_id, r.criterion_key)
+           r.call_id, r.criterion_key, cc.machine->>r.criterion_key AS machine, r.result AS human,
+           'calibration' AS source
+      FROM reference r
+      JOIN calibration_calls cc ON cc.session_id = r.session_id AND cc.call_id = r.call_id
+     WHERE cc.machine ? r.criterion_key
+     ORDER BY r.call_id, r.criterion_key, r.closed_at DESC
+  )
+  SELECT * FROM on_call
+  UNION ALL
+  SELECT k.* FROM calibrated k
+   WHERE NOT EXISTS (SELECT 1 FROM on_call o WHERE o.call_id = k.call_id AND o.criterion_key = k.criterion_key)
+$function$;
+
 -- intake_refuse(reason text)
 CREATE OR REPLACE FUNCTION public.intake_refuse(reason text)
  RETURNS boolean

@@ -35,6 +35,10 @@ export const AUDIT_ACTIONS = [
   'template.language_default_changed',
   'bulk_reanalysis.started',
   'bulk_reanalysis.cancelled',
+  'calibration.created',
+  'calibration.closed',
+  'calibration.applied',
+  'machine_agreement.threshold_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
