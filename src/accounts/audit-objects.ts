@@ -174,8 +174,14 @@ const readers = new WeakMap<object, Map<string, ReturnType<typeof auditObjectRea
 /** The reader of this request (`scope`, e.g. the GraphQL context) for the account. */
 export function auditObjectsLoader(scope: object, db: Db, accountId: string) {
   let byAccount = readers.get(scope);
-  if (!byAccount) readers.set(scope, (byAccount = new Map()));
+  if (!byAccount) {
+    byAccount = new Map();
+    readers.set(scope, byAccount);
+  }
   let reader = byAccount.get(accountId);
-  if (!reader) byAccount.set(accountId, (reader = auditObjectReader(db, accountId)));
+  if (!reader) {
+    reader = auditObjectReader(db, accountId);
+    byAccount.set(accountId, reader);
+  }
   return reader;
 }

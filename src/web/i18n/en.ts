@@ -273,9 +273,9 @@ export const en = {
   'callDetail.webhookNotAnalyzed':
     'No webhook events: the call was transcribed without a template, and only analyzed calls send call.analyzed.',
   'callDetail.webhookOtherCampaigns_one': "Your webhook endpoint receives only another campaign's calls.",
-  'callDetail.webhookOtherCampaigns_other': "Your webhook endpoints receive only other campaigns' calls.",
+  'callDetail.webhookOtherCampaigns': "Your webhook endpoints receive only other campaigns' calls.",
   'callDetail.webhookNotSubscribed_one': 'Your webhook endpoint is not subscribed to {event}.',
-  'callDetail.webhookNotSubscribed_other': 'Your webhook endpoints are not subscribed to {event}.',
+  'callDetail.webhookNotSubscribed': 'Your webhook endpoints are not subscribed to {event}.',
   'callDetail.webhookDisabled': 'The endpoint subscribed to {event} is disabled.',
   'callDetail.webhookNoneSent':
     'No {event} event was sent for this call: events go to the endpoints subscribed when the call finished.',

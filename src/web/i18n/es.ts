@@ -271,9 +271,9 @@ export const es: Record<keyof typeof en, string> = {
   'callDetail.webhookNotAnalyzed':
     'No hay eventos de webhook: la llamada se transcribió sin plantilla y solo las llamadas analizadas envían call.analyzed.',
   'callDetail.webhookOtherCampaigns_one': 'Tu endpoint de webhook solo recibe las llamadas de otra campaña.',
-  'callDetail.webhookOtherCampaigns_other': 'Tus endpoints de webhook solo reciben las llamadas de otras campañas.',
+  'callDetail.webhookOtherCampaigns': 'Tus endpoints de webhook solo reciben las llamadas de otras campañas.',
   'callDetail.webhookNotSubscribed_one': 'Tu endpoint de webhook no está suscrito a {event}.',
-  'callDetail.webhookNotSubscribed_other': 'Tus endpoints de webhook no están suscritos a {event}.',
+  'callDetail.webhookNotSubscribed': 'Tus endpoints de webhook no están suscritos a {event}.',
   'callDetail.webhookDisabled': 'El endpoint suscrito a {event} está desactivado.',
   'callDetail.webhookNoneSent':
     'No se envió ningún evento {event} de esta llamada: los eventos van a los endpoints suscritos cuando la llamada terminó.',

@@ -660,14 +660,13 @@ function NoDeliveriesNote({ call }: { call: CallData }) {
   const { t } = useT();
   const c = call.webhookCoverage;
   if (!c || c.endpoints === 0) return <p className="muted small">{t('callDetail.noWebhooks')}</p>;
-  const many = c.endpoints === 1 ? 'one' : 'other';
   const event = c.event ?? '';
   const [text, fix]: [string, MessageKey | null] = !c.event
     ? [t(call.status === 'TRANSCRIBED' ? 'callDetail.webhookNotAnalyzed' : 'callDetail.webhookProcessing'), null]
     : c.forCampaign === 0
-      ? [t(`callDetail.webhookOtherCampaigns_${many}` as MessageKey), 'callDetail.webhookChange']
+      ? [t('callDetail.webhookOtherCampaigns', { n: c.endpoints }), 'callDetail.webhookChange']
       : c.subscribed === 0
-        ? [t(`callDetail.webhookNotSubscribed_${many}` as MessageKey, { event }), 'callDetail.webhookSubscribe']
+        ? [t('callDetail.webhookNotSubscribed', { event, n: c.endpoints }), 'callDetail.webhookSubscribe']
         : c.enabled === 0
           ? [t('callDetail.webhookDisabled', { event }), 'callDetail.webhookEnable']
           : [t('callDetail.webhookNoneSent', { event }), null];
