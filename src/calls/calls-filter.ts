@@ -49,6 +49,15 @@ const CHANGE_SQL: Record<CheckedChange, Prisma.Sql> = {
  * its counts and the export can never disagree).
  */
 export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] {
+  const { where, search } = callFilterParts(accountId, f);
+  return search ? [...where, search] : where;
+}
+
+/**
+ * The same conditions with the transcript search apart: the list walks a sort index under the
+ * other conditions and checks the search on the rows it meets (calls-query.ts).
+ */
+export function callFilterParts(accountId: string, f: CallFilter): { where: Prisma.Sql[]; search: Prisma.Sql | null } {
   const where: Prisma.Sql[] = [Prisma.sql`c.account_id = ${accountId}::uuid`];
   if (f.view) where.push(Prisma.sql`c.status = ANY(${[...CALL_VIEWS[f.view]]}::"CallStatus"[])`);
   if (f.startedFrom) where.push(Prisma.sql`c.started_at >= ${f.startedFrom}`);
@@ -66,7 +75,6 @@ export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] 
   if (f.criticalFail != null) where.push(Prisma.sql`c.critical_fail = ${f.criticalFail}`);
   // search_text is stored folded the same way, so "Peña" finds "pena" and vice versa.
   const search = searchTsquery(f.search);
-  if (search) where.push(Prisma.sql`c.search_vector @@ ${search}`);
   if (f.blindFor)
     where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM calibration_calls cc
                         JOIN calibration_sessions s ON s.id = cc.session_id AND s.status = 'open'
@@ -78,7 +86,7 @@ export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] 
       Prisma.sql`c.id IN (SELECT h.call_id FROM human_checks(${accountId}::uuid) h
                            WHERE h.criterion_key = ${f.checkedCriterion} ${f.checkedChange ? CHANGE_SQL[f.checkedChange] : Prisma.empty})`,
     );
-  return where;
+  return { where, search: search ? Prisma.sql`c.search_vector @@ ${search}` : null };
 }
 
 /**
