@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { updateAccountSettings } from '../../src/accounts/accounts.ts';
 import { monoSpeakersOf } from '../../src/accounts/mono-speakers.ts';
-import { accountIdOf, directErrors } from './common.ts';
+import { accountIdOf, directErrors, byUser } from './common.ts';
 
 const Plan = builder.objectRef<{ minutes: number; seats: number; manualUploadMaxBytes: bigint }>('Plan').implement({
   fields: (t) => ({
@@ -95,16 +95,21 @@ builder.mutationField('updateAccountSettings', (t) =>
     },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
-      await updateAccountSettings(ctx.app.db, id, {
-        ...(args.agentChannel != null && { agentChannel: args.agentChannel }),
-        ...(args.timeZone != null && { timeZone: args.timeZone.trim() }),
-        ...((args.scoreGood != null || args.scoreFair != null) && {
-          // Both or neither: one alone could silently cross the other.
-          scoreBands: { good: args.scoreGood ?? Number.NaN, fair: args.scoreFair ?? Number.NaN },
-        }),
-        ...(args.disputeWindowDays != null && { disputeWindowDays: args.disputeWindowDays }),
-        ...(args.monoSpeakers != null && { monoSpeakers: args.monoSpeakers }),
-      });
+      await updateAccountSettings(
+        ctx.app.db,
+        id,
+        {
+          ...(args.agentChannel != null && { agentChannel: args.agentChannel }),
+          ...(args.timeZone != null && { timeZone: args.timeZone.trim() }),
+          ...((args.scoreGood != null || args.scoreFair != null) && {
+            // Both or neither: one alone could silently cross the other.
+            scoreBands: { good: args.scoreGood ?? Number.NaN, fair: args.scoreFair ?? Number.NaN },
+          }),
+          ...(args.disputeWindowDays != null && { disputeWindowDays: args.disputeWindowDays }),
+          ...(args.monoSpeakers != null && { monoSpeakers: args.monoSpeakers }),
+        },
+        byUser(ctx),
+      );
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -2,7 +2,23 @@
 import { builder, MAX_PAGE_SIZE } from '../builder.ts';
 import { AUDIT_ACTIONS } from '../../src/accounts/audit.ts';
 import { AUDIT_ORDER, auditWhere, parseAuditActions } from '../../src/accounts/audit-query.ts';
+import { type AuditObject, auditObjectsLoader } from '../../src/accounts/audit-objects.ts';
 import { accountIdOf } from './common.ts';
+
+const AuditObjectRef = builder.objectRef<AuditObject>('AuditObject').implement({
+  description:
+    'What an entry is about, named: its name now, or the name the entry kept once the object is gone (never only an id).',
+  fields: (t) => ({
+    kind: t.exposeString('kind', {
+      description:
+        '`call`, `template`, `webhook_endpoint`, `user`, `invitation`, `api_key`, `dispute`, `settings`, `calls`, `bulk_reanalysis`.',
+    }),
+    id: t.exposeString('id', { nullable: true }),
+    name: t.exposeString('name', { nullable: true }),
+    gone: t.exposeBoolean('gone', { description: 'Deleted, removed or revoked since the entry.' }),
+    callId: t.exposeID('callId', { nullable: true, description: "A dispute's call." }),
+  }),
+});
 
 builder.prismaObject('AuditLog', {
   name: 'AuditEntry',
@@ -20,6 +36,12 @@ builder.prismaObject('AuditLog', {
     targetId: t.exposeString('targetId', { nullable: true }),
     detail: t.expose('detail', { type: 'JSON', description: 'What changed (never secrets).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    objects: t.field({
+      type: [AuditObjectRef],
+      description: 'What the entry is about, the main object first (a score override: the call, then the dispute).',
+      select: { accountId: true, action: true, targetType: true, targetId: true, detail: true },
+      resolve: (e, _a, ctx) => auditObjectsLoader(ctx, ctx.app.db, e.accountId)(e),
+    }),
   }),
 });
 

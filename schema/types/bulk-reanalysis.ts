@@ -9,7 +9,7 @@ import {
   startBulkReanalysis,
 } from '../../src/calls/bulk-reanalysis.ts';
 import { CallFilter, cleanFilter } from './call.ts';
-import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull, byUser } from './common.ts';
 
 const BulkStatusEnum = builder.enumType('BulkReanalysisStatus', {
   values: {
@@ -111,6 +111,6 @@ builder.mutationFields((t) => ({
       'Stops a running bulk re-analysis after the call in hand; calls already queued finish. Errors: `not_found`, `not_ready` (already finished or cancelled).',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) =>
-      cancelBulkReanalysis(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Bulk re-analysis')),
+      cancelBulkReanalysis(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Bulk re-analysis'), byUser(ctx)),
   }),
 }));

@@ -31,7 +31,21 @@ import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/calls/reanalyze.ts';
 import { callScope, scopeFilter } from '../../src/auth/call-scope.ts';
 import { audioQuality } from '../../src/audio/snr.ts';
+import { callWebhookCoverage, type CallWebhookCoverage } from '../../src/webhooks/call-coverage.ts';
 import { accountIdOf, cachedRows, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+
+const WebhookCoverageRef = builder.objectRef<CallWebhookCoverage>('CallWebhookCoverage').implement({
+  fields: (t) => ({
+    event: t.exposeString('event', {
+      nullable: true,
+      description: "The event the call's outcome sends (`call.analyzed`, `call.failed`); null while it is processed.",
+    }),
+    endpoints: t.exposeInt('endpoints', { description: "The account's endpoints." }),
+    forCampaign: t.exposeInt('forCampaign', { description: "Those taking this call's campaign (all, or this one)." }),
+    subscribed: t.exposeInt('subscribed', { description: 'Of those, the ones subscribed to `event`.' }),
+    enabled: t.exposeInt('enabled', { description: 'Of those, the ones enabled.' }),
+  }),
+});
 
 export const CallStatusEnum = builder.enumType('CallStatus', {
   description: 'TRANSCRIBED means transcribed but not analyzed (no template applied).',
@@ -250,6 +264,14 @@ export const Call = builder.prismaObject('Call', {
       authScopes: { member: true },
       description: 'Webhook deliveries of this call, newest first. Viewers and above.',
       query: { orderBy: { createdAt: 'desc' } },
+    }),
+    webhookCoverage: t.field({
+      type: WebhookCoverageRef,
+      authScopes: { member: true },
+      description:
+        "Which event this call's outcome sends and how many of the account's endpoints receive it: why a call has no delivery (no endpoint, not subscribed, another campaign, disabled). Viewers and above.",
+      select: { accountId: true, campaignId: true, status: true },
+      resolve: (c, _a, ctx) => callWebhookCoverage(ctx.app.db, c),
     }),
     recordingUrl: t.string({
       description: 'Download of the original recording (needs the session cookie).',

@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import { parseColumn, Redactions } from '../../src/call-columns.ts';
 import { REDACTION_MODES, RedactionInput, redactionOf, setRedaction } from '../../src/accounts/redaction.ts';
 import { PII_KINDS, type PiiKind } from '../../src/redaction/detect.ts';
-import { accountIdOf, directErrors } from './common.ts';
+import { accountIdOf, directErrors, byUser } from './common.ts';
 import { parseInput } from './errors.ts';
 
 const RedactionMode = builder.enumType('RedactionMode', {
@@ -70,7 +70,12 @@ builder.mutationField('setRedaction', (t) =>
     },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
-      await setRedaction(ctx.app.db, id, parseInput(RedactionInput, { mode: args.mode, kinds: args.kinds }));
+      await setRedaction(
+        ctx.app.db,
+        id,
+        parseInput(RedactionInput, { mode: args.mode, kinds: args.kinds }),
+        byUser(ctx),
+      );
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

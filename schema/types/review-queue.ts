@@ -11,7 +11,7 @@ import {
   setReviewSamplePercent,
 } from '../../src/review/review-queue.ts';
 import { Account } from './account.ts';
-import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull, byUser } from './common.ts';
 
 // The enum follows the domain's list of reasons: a reason added there is a value here.
 const ReviewReasonEnum = builder.enumType('ReviewReason', {
@@ -149,7 +149,7 @@ builder.mutationFields((t) => ({
     args: { percent: t.arg.float({ required: true }) },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
-      await setReviewSamplePercent(ctx.app.db, id, args.percent);
+      await setReviewSamplePercent(ctx.app.db, id, args.percent, byUser(ctx));
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

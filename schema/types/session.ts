@@ -23,6 +23,16 @@ export const Session = builder.objectRef<AuthSession>('Session').implement({
       resolve: (query, s, _a, ctx) => ctx.app.db.user.findUniqueOrThrow({ ...query, where: { id: s.user.id } }),
     }),
     csrfToken: t.exposeString('csrfToken', { description: 'Send as `x-escucha-csrf` with every mutation.' }),
+    timeZone: t.string({
+      description: "The account's time zone, for every role (agent users included): every time the app shows is in it.",
+      resolve: async (s, _a, ctx) =>
+        (
+          await ctx.app.db.account.findUniqueOrThrow({
+            where: { id: s.user.accountId },
+            select: { timeZone: true },
+          })
+        ).timeZone,
+    }),
     expiresAt: t.expose('expiresAt', {
       type: 'DateTime',
       description: 'Slides forward (14 days) while the session is used.',

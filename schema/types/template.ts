@@ -15,7 +15,7 @@ import {
 import { parseLanguage } from '../../src/domain/languages.ts';
 import { Account } from './account.ts';
 import { CriterionResultRef } from './call.ts';
-import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull } from './common.ts';
+import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull, byUser } from './common.ts';
 
 interface Warning {
   criterionKey: string;
@@ -162,7 +162,7 @@ builder.mutationFields((t) => ({
       definition: t.arg({ type: 'JSON', required: true, description: 'Parsed JSON or JSON text.' }),
     },
     resolve: (_r, args, ctx) =>
-      createTemplate(ctx.app.db, accountIdOf(ctx), { name: args.name, definition: args.definition }),
+      createTemplate(ctx.app.db, accountIdOf(ctx), { name: args.name, definition: args.definition }, byUser(ctx)),
   }),
   updateTemplate: t.field({
     type: Template,
@@ -171,10 +171,16 @@ builder.mutationFields((t) => ({
     description: 'Calls already analyzed keep their results until re-analyzed.',
     args: { id: t.arg.id({ required: true }), name: t.arg.string(), definition: t.arg({ type: 'JSON' }) },
     resolve: (_r, args, ctx) =>
-      updateTemplate(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Template'), {
-        ...(args.name != null && { name: args.name }),
-        ...(args.definition != null && { definition: args.definition }),
-      }),
+      updateTemplate(
+        ctx.app.db,
+        accountIdOf(ctx),
+        parseUuid(args.id, 'Template'),
+        {
+          ...(args.name != null && { name: args.name }),
+          ...(args.definition != null && { definition: args.definition }),
+        },
+        byUser(ctx),
+      ),
   }),
   deleteTemplate: t.field({
     type: Template,
@@ -182,7 +188,8 @@ builder.mutationFields((t) => ({
     errors: directErrors,
     description: 'Soft delete: detached from the account default and campaigns; analyzed calls keep pointing at it.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => deleteTemplate(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Template')),
+    resolve: (_r, args, ctx) =>
+      deleteTemplate(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Template'), byUser(ctx)),
   }),
   setDefaultTemplate: t.prismaField({
     type: 'Account',
@@ -195,6 +202,7 @@ builder.mutationFields((t) => ({
         ctx.app.db,
         accountIdOf(ctx),
         args.id == null ? null : parseUuid(args.id, 'Template'),
+        byUser(ctx),
       );
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: account.id } });
     },
@@ -216,6 +224,7 @@ builder.mutationFields((t) => ({
         accountId,
         language,
         args.id == null ? null : parseUuid(args.id, 'Template'),
+        byUser(ctx),
       );
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id: accountId } });
     },

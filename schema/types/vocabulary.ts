@@ -2,7 +2,7 @@
 import { builder } from '../builder.ts';
 import { VocabularyInput, setVocabulary } from '../../src/accounts/vocabulary.ts';
 import { Account } from './account.ts';
-import { accountIdOf, directErrors } from './common.ts';
+import { accountIdOf, directErrors, byUser } from './common.ts';
 import { parseInput } from './errors.ts';
 
 builder.objectField(Account, 'vocabulary', (t) =>
@@ -22,7 +22,7 @@ builder.mutationField('setVocabulary', (t) =>
     args: { words: t.arg.stringList({ required: true }) },
     resolve: async (query, _r, args, ctx) => {
       const id = accountIdOf(ctx);
-      await setVocabulary(ctx.app.db, id, parseInput(VocabularyInput, args.words));
+      await setVocabulary(ctx.app.db, id, parseInput(VocabularyInput, args.words), byUser(ctx));
       return ctx.app.db.account.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { type AuditBy, changedFields, recordBy } from './audit.ts';
 import { DomainError } from '../domain/errors.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { isValidTimeZone } from '../domain/period.ts';
@@ -63,7 +64,8 @@ export interface AccountSettings {
   monoSpeakers?: MonoSpeakers;
 }
 
-export async function updateAccountSettings(db: Db, accountId: string, settings: AccountSettings) {
+/** Changes what is given; with `by`, the values that changed go to the audit log in the same transaction. */
+export async function updateAccountSettings(db: Db, accountId: string, settings: AccountSettings, by?: AuditBy) {
   if (settings.agentChannel !== undefined && !['left', 'right'].includes(settings.agentChannel)) {
     throw new DomainError('invalid_agent_channel', 'The agent channel is `left` or `right`.');
   }
@@ -102,14 +104,25 @@ export async function updateAccountSettings(db: Db, accountId: string, settings:
   ) {
     throw new DomainError('invalid_dispute_window', 'The dispute window is a whole number of days from 1 to 365.');
   }
-  return db.account.update({
-    where: { id: accountId },
-    data: {
-      ...(bands !== undefined && { scoreGood: bands.good, scoreFair: bands.fair }),
-      ...(settings.disputeWindowDays !== undefined && { disputeWindowDays: settings.disputeWindowDays }),
-      ...(settings.agentChannel !== undefined && { agentChannel: settings.agentChannel }),
-      ...(settings.timeZone !== undefined && { timeZone: settings.timeZone }),
-      ...(settings.monoSpeakers !== undefined && { monoSpeakers: settings.monoSpeakers }),
-    },
+  const data = {
+    ...(bands !== undefined && { scoreGood: bands.good, scoreFair: bands.fair }),
+    ...(settings.disputeWindowDays !== undefined && { disputeWindowDays: settings.disputeWindowDays }),
+    ...(settings.agentChannel !== undefined && { agentChannel: settings.agentChannel }),
+    ...(settings.timeZone !== undefined && { timeZone: settings.timeZone }),
+    ...(settings.monoSpeakers !== undefined && { monoSpeakers: settings.monoSpeakers }),
+  };
+  return db.$transaction(async (tx) => {
+    const before = await tx.account.findUnique({ where: { id: accountId } });
+    const updated = await tx.account.update({ where: { id: accountId }, data });
+    const changes = before ? changedFields(before, data) : {};
+    if (by && Object.keys(changes).length)
+      await recordBy(tx, by, {
+        accountId,
+        action: 'settings.changed',
+        targetType: 'account',
+        targetId: accountId,
+        detail: changes,
+      });
+    return updated;
   });
 }

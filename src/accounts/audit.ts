@@ -17,12 +17,26 @@ export const AUDIT_ACTIONS = [
   'user.renamed',
   'invitation.created',
   'invitation.revoked',
+  'webhook.endpoint_created',
   'webhook.url_changed',
+  'webhook.endpoint_removed',
   'webhook.secret_rotated',
   'webhook.secret_reissued',
   'criterion.overridden',
   'coaching.assigned',
   'coaching.completed',
+  'dispute.rejected',
+  'settings.changed',
+  'redaction.changed',
+  'vocabulary.changed',
+  'review_sample.changed',
+  'template.created',
+  'template.updated',
+  'template.deleted',
+  'template.default_changed',
+  'template.language_default_changed',
+  'bulk_reanalysis.started',
+  'bulk_reanalysis.cancelled',
   'calibration.created',
   'calibration.closed',
   'calibration.applied',
@@ -63,4 +77,32 @@ export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
       detail: entry.detail ?? {},
     },
   });
+}
+
+/** One entry for a change made by `by` (a user, or the system with `detail.by`). */
+export async function recordBy(
+  tx: Tx,
+  by: AuditBy,
+  entry: Omit<AuditEntry, 'actorUserId' | 'detail'> & { detail?: Prisma.InputJsonObject },
+): Promise<void> {
+  const actor = auditActor(by);
+  await recordAudit(tx, { ...entry, actorUserId: actor.actorUserId, detail: { ...actor.detail, ...entry.detail } });
+}
+
+/**
+ * The settings that changed, each as { from, to } (nothing when nothing did): an entry says what a
+ * person changed, not every value the form sent again.
+ */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, { from: Prisma.InputJsonValue | null; to: Prisma.InputJsonValue | null }> {
+  const out: Record<string, { from: Prisma.InputJsonValue | null; to: Prisma.InputJsonValue | null }> = {};
+  for (const [k, to] of Object.entries(after)) {
+    if (to === undefined) continue;
+    const from = before[k];
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    out[k] = { from: (from ?? null) as Prisma.InputJsonValue | null, to: (to ?? null) as Prisma.InputJsonValue | null };
+  }
+  return out;
 }

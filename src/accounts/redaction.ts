@@ -1,6 +1,7 @@
 // The account's redaction settings (src/redaction does the work in the transcribe job).
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
+import { type AuditBy, changedFields, recordBy } from './audit.ts';
 import { PII_KINDS, type PiiKind } from '../redaction/detect.ts';
 
 export const REDACTION_MODES = ['off', 'text', 'text_audio'] as const;
@@ -33,9 +34,27 @@ export function redactionOf(row: { redactionMode: string; redactionKinds: string
 }
 
 /** Takes effect for calls transcribed from now on; stored transcripts are not rewritten. */
-export async function setRedaction(db: Db, accountId: string, settings: RedactionSettings) {
-  return db.account.update({
-    where: { id: accountId },
-    data: { redactionMode: settings.mode, redactionKinds: settings.kinds },
+export async function setRedaction(db: Db, accountId: string, settings: RedactionSettings, by?: AuditBy) {
+  return db.$transaction(async (tx) => {
+    const before = await tx.account.findUnique({ where: { id: accountId } });
+    const updated = await tx.account.update({
+      where: { id: accountId },
+      data: { redactionMode: settings.mode, redactionKinds: settings.kinds },
+    });
+    const changes = before
+      ? changedFields(
+          { mode: before.redactionMode, kinds: before.redactionKinds },
+          { mode: settings.mode, kinds: settings.kinds },
+        )
+      : {};
+    if (by && Object.keys(changes).length)
+      await recordBy(tx, by, {
+        accountId,
+        action: 'redaction.changed',
+        targetType: 'account',
+        targetId: accountId,
+        detail: changes,
+      });
+    return updated;
   });
 }

@@ -1,4 +1,5 @@
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { type AuditBy, recordBy } from './audit.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { parseTemplate, type TemplateDefinition, type TemplateIssue } from '../analysis/template.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
@@ -40,49 +41,125 @@ export function validateDefinition(definition: unknown): TemplateDefinition {
 
 // The accounts → templates foreign key does not know about tenants, so every lookup carries the
 // account id: a template id from another account is indistinguishable from one that never existed.
-async function findLiveTemplate(db: Db, accountId: string, id: string) {
+async function findLiveTemplate(db: Tx, accountId: string, id: string) {
   const row = await db.template.findFirst({ where: { id, accountId, deletedAt: null } });
   if (!row) throw notFound('Template');
   return row;
 }
 
-export async function createTemplate(db: Db, accountId: string, input: TemplateInput) {
+export async function createTemplate(db: Db, accountId: string, input: TemplateInput, by?: AuditBy) {
   const name = cleanName(input.name);
   const definition = validateDefinition(input.definition);
   const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true } });
   if (!account) throw notFound('Account');
-  return db.template.create({ data: { accountId, name, definition: definition as Prisma.InputJsonValue } });
+  return db.$transaction(async (tx) => {
+    const created = await tx.template.create({
+      data: { accountId, name, definition: definition as Prisma.InputJsonValue },
+    });
+    if (by)
+      await recordBy(tx, by, {
+        accountId,
+        action: 'template.created',
+        targetType: 'template',
+        targetId: created.id,
+        detail: { name, criteria: definition.criteria.length },
+      });
+    return created;
+  });
 }
 
-export async function updateTemplate(db: Db, accountId: string, id: string, input: Partial<TemplateInput>) {
-  await findLiveTemplate(db, accountId, id);
+type CriterionLike = { key: string; label?: string };
+const criteriaOf = (definition: unknown): CriterionLike[] =>
+  ((definition as { criteria?: CriterionLike[] } | null)?.criteria ?? []).filter((c) => c && typeof c.key === 'string');
+
+/** What an edit changed, for the audit log: the name, and the criteria added, removed or changed (by label). */
+function templateChanges(before: { name: string; definition: unknown }, name: string, definition: unknown) {
+  const detail: Record<string, Prisma.InputJsonValue> = {};
+  if (before.name !== name) detail.name = { from: before.name, to: name };
+  const old = new Map(criteriaOf(before.definition).map((c) => [c.key, c]));
+  const now = criteriaOf(definition);
+  const label = (c: CriterionLike) => c.label || c.key;
+  const added = now.filter((c) => !old.has(c.key)).map(label);
+  const removed = [...old.values()].filter((c) => !now.some((n) => n.key === c.key)).map(label);
+  const changed = now.filter((c) => old.has(c.key) && JSON.stringify(old.get(c.key)) !== JSON.stringify(c)).map(label);
+  if (added.length) detail.criteriaAdded = added.join(', ');
+  if (removed.length) detail.criteriaRemoved = removed.join(', ');
+  if (changed.length) detail.criteriaChanged = changed.join(', ');
+  const rest = (d: unknown) => JSON.stringify({ ...(d as object), criteria: undefined });
+  if (rest(before.definition) !== rest(definition)) detail.settingsChanged = true;
+  return detail;
+}
+
+export async function updateTemplate(
+  db: Db,
+  accountId: string,
+  id: string,
+  input: Partial<TemplateInput>,
+  by?: AuditBy,
+) {
   const data: Prisma.TemplateUpdateInput = {};
   if (input.name !== undefined) data.name = cleanName(input.name);
   if (input.definition !== undefined) data.definition = validateDefinition(input.definition) as Prisma.InputJsonValue;
-  return db.template.update({ where: { id }, data });
+  return db.$transaction(async (tx) => {
+    const before = await findLiveTemplate(tx, accountId, id);
+    const updated = await tx.template.update({ where: { id }, data });
+    const detail = templateChanges(before, updated.name, updated.definition);
+    if (by && Object.keys(detail).length)
+      await recordBy(tx, by, {
+        accountId,
+        action: 'template.updated',
+        targetType: 'template',
+        targetId: id,
+        detail: { ...(detail.name ? {} : { template: updated.name }), ...detail },
+      });
+    return updated;
+  });
 }
 
 /**
  * Soft delete: calls analysed with the template keep pointing at it, but it stops applying to new
  * calls, so it is detached from the account default and from every campaign in the same step.
  */
-export async function deleteTemplate(db: Db, accountId: string, id: string) {
+export async function deleteTemplate(db: Db, accountId: string, id: string, by?: AuditBy) {
   return db.$transaction(async (tx) => {
     const row = await tx.template.findFirst({ where: { id, accountId, deletedAt: null } });
     if (!row) throw notFound('Template');
     await tx.account.updateMany({ where: { id: accountId, defaultTemplateId: id }, data: { defaultTemplateId: null } });
     await tx.campaign.updateMany({ where: { accountId, templateId: id }, data: { templateId: null } });
     await tx.accountLanguageTemplate.deleteMany({ where: { accountId, templateId: id } });
+    if (by)
+      await recordBy(tx, by, {
+        accountId,
+        action: 'template.deleted',
+        targetType: 'template',
+        targetId: id,
+        detail: { name: row.name },
+      });
     return tx.template.update({ where: { id }, data: { deletedAt: new Date() } });
   });
 }
 
 /** Sets (or with null clears) the template used by calls whose campaign has none. */
-export async function setDefaultTemplate(db: Db, accountId: string, templateId: string | null) {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true } });
-  if (!account) throw notFound('Account');
-  if (templateId) await findLiveTemplate(db, accountId, templateId);
-  return db.account.update({ where: { id: accountId }, data: { defaultTemplateId: templateId } });
+export async function setDefaultTemplate(db: Db, accountId: string, templateId: string | null, by?: AuditBy) {
+  return db.$transaction(async (tx) => {
+    const account = await tx.account.findUnique({
+      where: { id: accountId },
+      select: { id: true, defaultTemplate: { select: { id: true, name: true } } },
+    });
+    if (!account) throw notFound('Account');
+    const to = templateId ? await findLiveTemplate(tx, accountId, templateId) : null;
+    const updated = await tx.account.update({ where: { id: accountId }, data: { defaultTemplateId: templateId } });
+    const from = account.defaultTemplate;
+    if (by && (from?.id ?? null) !== templateId)
+      await recordBy(tx, by, {
+        accountId,
+        action: 'template.default_changed',
+        targetType: 'template',
+        targetId: to?.id ?? from?.id ?? null,
+        detail: { from: from?.name ?? null, to: to?.name ?? null },
+      });
+    return updated;
+  });
 }
 
 export async function getTemplate(db: Db, accountId: string, id: string) {
@@ -152,16 +229,30 @@ export async function setLanguageDefaultTemplate(
   accountId: string,
   language: string,
   templateId: string | null,
+  by?: AuditBy,
 ) {
-  if (!templateId) {
-    await db.accountLanguageTemplate.deleteMany({ where: { accountId, language } });
-    return;
-  }
-  await findLiveTemplate(db, accountId, templateId);
-  await db.accountLanguageTemplate.upsert({
-    where: { accountId_language: { accountId, language } },
-    create: { accountId, language, templateId },
-    update: { templateId, updatedAt: new Date() },
+  await db.$transaction(async (tx) => {
+    const before = await tx.accountLanguageTemplate.findUnique({
+      where: { accountId_language: { accountId, language } },
+      select: { template: { select: { id: true, name: true } } },
+    });
+    const to = templateId ? await findLiveTemplate(tx, accountId, templateId) : null;
+    if (!templateId) await tx.accountLanguageTemplate.deleteMany({ where: { accountId, language } });
+    else
+      await tx.accountLanguageTemplate.upsert({
+        where: { accountId_language: { accountId, language } },
+        create: { accountId, language, templateId },
+        update: { templateId, updatedAt: new Date() },
+      });
+    const from = before?.template ?? null;
+    if (by && (from?.id ?? null) !== (to?.id ?? null))
+      await recordBy(tx, by, {
+        accountId,
+        action: 'template.language_default_changed',
+        targetType: 'template',
+        targetId: to?.id ?? from?.id ?? null,
+        detail: { language, from: from?.name ?? null, to: to?.name ?? null },
+      });
   });
 }
 

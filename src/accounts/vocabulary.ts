@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TemplateDefinition } from '../analysis/template.ts';
 import type { Db } from '../db/client.ts';
+import { type AuditBy, recordBy } from './audit.ts';
 
 /** At most this many entries of the account's own list, each at most this long. */
 export const VOCABULARY_MAX_ENTRIES = 500;
@@ -19,9 +20,29 @@ export const VocabularyInput = z
   .transform((words) => dedupe(words.filter(Boolean)))
   .pipe(z.array(z.string()).max(VOCABULARY_MAX_ENTRIES, `At most ${VOCABULARY_MAX_ENTRIES} entries.`));
 
-export async function setVocabulary(db: Db, accountId: string, words: readonly string[]): Promise<string[]> {
-  const account = await db.account.update({ where: { id: accountId }, data: { vocabulary: [...words] } });
-  return account.vocabulary;
+export async function setVocabulary(
+  db: Db,
+  accountId: string,
+  words: readonly string[],
+  by?: AuditBy,
+): Promise<string[]> {
+  return db.$transaction(async (tx) => {
+    const before = await tx.account.findUnique({ where: { id: accountId }, select: { vocabulary: true } });
+    const account = await tx.account.update({ where: { id: accountId }, data: { vocabulary: [...words] } });
+    const old = new Set(before?.vocabulary ?? []);
+    const added = account.vocabulary.filter((w) => !old.has(w));
+    const removed = [...old].filter((w) => !account.vocabulary.includes(w));
+    // The words themselves: a vocabulary holds product and people's names, not secrets.
+    if (by && (added.length || removed.length))
+      await recordBy(tx, by, {
+        accountId,
+        action: 'vocabulary.changed',
+        targetType: 'account',
+        targetId: accountId,
+        detail: { added: added.join(', '), removed: removed.join(', ') },
+      });
+    return account.vocabulary;
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { enqueue, JOBS } from '../jobs/catalog.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { type AuditBy, recordBy } from '../accounts/audit.ts';
 import { type BulkReanalysis, Prisma } from '../generated/prisma/client.ts';
 import { type CallFilter, callFilterWhere } from './calls-filter.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
@@ -94,6 +95,20 @@ export async function startBulkReanalysis(
       },
     });
     if (total > 0) await scheduleBatch(tx, bulk.id);
+    const template = scope.templateId
+      ? await tx.template.findFirst({ where: { id: scope.templateId, accountId }, select: { name: true } })
+      : null;
+    await recordBy(
+      tx,
+      { userId: requestedById },
+      {
+        accountId,
+        action: 'bulk_reanalysis.started',
+        targetType: 'bulk_reanalysis',
+        targetId: bulk.id,
+        detail: { count: total, ...(template && { template: template.name }), filter: storedFilter(scope.filter) },
+      },
+    );
     return bulk;
   });
 }
@@ -106,17 +121,33 @@ export async function getBulkReanalysis(db: Db, accountId: string, id: string): 
  * Stops a running bulk re-analysis. The job checks the status before each call, so no call is
  * requested after this returns; calls already requested finish their analysis.
  */
-export async function cancelBulkReanalysis(db: Db, accountId: string, id: string): Promise<BulkReanalysis> {
+export async function cancelBulkReanalysis(
+  db: Db,
+  accountId: string,
+  id: string,
+  by?: AuditBy,
+): Promise<BulkReanalysis> {
   const bulk = await db.bulkReanalysis.findFirst({ where: { id, accountId } });
   if (!bulk) throw notFound('Bulk re-analysis');
   if (bulk.status !== 'running') {
     throw new DomainError('not_ready', `This bulk re-analysis is already ${bulk.status}.`);
   }
-  await db.bulkReanalysis.updateMany({
-    where: { id, status: 'running' },
-    data: { status: 'cancelled', finishedAt: new Date() },
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.bulkReanalysis.updateMany({
+      where: { id, status: 'running' },
+      data: { status: 'cancelled', finishedAt: new Date() },
+    });
+    const row = await tx.bulkReanalysis.findUniqueOrThrow({ where: { id } });
+    if (by && count)
+      await recordBy(tx, by, {
+        accountId,
+        action: 'bulk_reanalysis.cancelled',
+        targetType: 'bulk_reanalysis',
+        targetId: id,
+        detail: { count: row.total, requested: row.requested },
+      });
+    return row;
   });
-  return db.bulkReanalysis.findUniqueOrThrow({ where: { id } });
 }
 
 /**

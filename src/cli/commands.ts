@@ -99,7 +99,12 @@ export const commands: readonly Command<any>[] = [
       const channel = o['agent-channel'];
       if (channel !== undefined && channel !== 'left' && channel !== 'right')
         throw new UsageError('--agent-channel must be left or right');
-      const a = await updateAccountSettings(app.db, o.account, { agentChannel: channel, timeZone: o.timezone });
+      const a = await updateAccountSettings(
+        app.db,
+        o.account,
+        { agentChannel: channel, timeZone: o.timezone },
+        { system: 'cli' },
+      );
       return { account: { id: a.id, agentChannel: a.agentChannel, timeZone: a.timeZone } };
     },
   }),
@@ -326,12 +331,17 @@ export const commands: readonly Command<any>[] = [
         throw new UsageError(
           `template:import: the template's language is "${definition.language}"; as the default for "${language}" calls every call would be flagged language_mismatch`,
         );
-      const t = await createTemplate(app.db, o.account, {
-        name: o.name ?? file.name ?? path.basename(o.file, path.extname(o.file)),
-        definition,
-      });
-      if (language) await setLanguageDefaultTemplate(app.db, o.account, language, t.id);
-      else if (o.default) await setDefaultTemplate(app.db, o.account, t.id);
+      const t = await createTemplate(
+        app.db,
+        o.account,
+        {
+          name: o.name ?? file.name ?? path.basename(o.file, path.extname(o.file)),
+          definition,
+        },
+        { system: 'cli' },
+      );
+      if (language) await setLanguageDefaultTemplate(app.db, o.account, language, t.id, { system: 'cli' });
+      else if (o.default) await setDefaultTemplate(app.db, o.account, t.id, { system: 'cli' });
       return {
         template: {
           id: t.id,

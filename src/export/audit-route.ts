@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { AppContext } from '../context.ts';
 import { type AuditFilter, auditEntries, parseAuditActions } from '../accounts/audit-query.ts';
+import { auditObjectReader } from '../accounts/audit-objects.ts';
 import { DomainError } from '../domain/errors.ts';
 import { safeText } from './csv-safe.ts';
 import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
@@ -13,7 +14,16 @@ import { contentDisposition } from '../http/content-disposition.ts';
 import { isClientGone } from '../http/streams.ts';
 import type { AppRoute } from '../http/access.ts';
 
-export const AUDIT_CSV_COLUMNS = ['at', 'actor_email', 'actor_name', 'action', 'target_type', 'target_id', 'detail'];
+export const AUDIT_CSV_COLUMNS = [
+  'at',
+  'actor_email',
+  'actor_name',
+  'action',
+  'target_type',
+  'target_id',
+  'target_name',
+  'detail',
+];
 
 function filterFromQuery(q: URLSearchParams): AuditFilter {
   const date = (name: string) => {
@@ -56,17 +66,37 @@ export function auditExportRoute(app: AppContext): AppRoute {
     if (req.method === 'HEAD') return void res.end();
     const rows = Readable.from(
       (async function* () {
-        for await (const e of auditEntries(app.db, session.user.accountId, filter)) {
-          yield [
-            e.createdAt.toISOString(),
-            safeText(e.actor?.email ?? null),
-            safeText(e.actor?.name ?? (e.actorUserId ? null : 'system')),
-            e.action,
-            e.targetType,
-            safeText(e.targetId),
-            safeText(JSON.stringify(e.detail)),
-          ];
+        const accountId = session.user.accountId;
+        const objectsOf = auditObjectReader(app.db, accountId);
+        type Entry = Parameters<typeof objectsOf>[0] & {
+          createdAt: Date;
+          actor: { email: string; name: string } | null;
+          actorUserId: string | null;
+        };
+        // Named a chunk at a time: the chunk's objects are asked for together, one query per kind.
+        const flush = async function* (rows: Entry[]) {
+          const named = await Promise.all(rows.map((e) => objectsOf(e)));
+          for (const [i, e] of rows.entries())
+            yield [
+              e.createdAt.toISOString(),
+              safeText(e.actor?.email ?? null),
+              safeText(e.actor?.name ?? (e.actorUserId ? null : 'system')),
+              e.action,
+              e.targetType,
+              safeText(e.targetId),
+              safeText(named[i]?.[0]?.name ?? null),
+              safeText(JSON.stringify(e.detail)),
+            ];
+        };
+        let chunk: Entry[] = [];
+        for await (const e of auditEntries(app.db, accountId, filter)) {
+          chunk.push({ ...e, accountId });
+          if (chunk.length >= 500) {
+            yield* flush(chunk);
+            chunk = [];
+          }
         }
+        yield* flush(chunk);
       })(),
     );
     const csv = stringify({

@@ -1,3 +1,4 @@
+import { recordAudit } from '../accounts/audit.ts';
 import { Criteria, type CriterionOutcome, parseColumn } from '../call-columns.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { type CallViewer, callScope, isAgentUser } from '../auth/call-scope.ts';
@@ -180,6 +181,16 @@ export async function resolveDispute(
         publicUrl,
         now,
       );
+    } else {
+      const current = (parseColumn(Criteria, call.criteria) ?? []).find((c) => c.key === dispute.criterionKey);
+      await recordAudit(tx, {
+        accountId: reviewer.accountId,
+        actorUserId: reviewer.id,
+        action: 'dispute.rejected',
+        targetType: 'dispute',
+        targetId: dispute.id,
+        detail: { criterion: dispute.criterionKey, criterion_label: current?.label ?? dispute.criterionKey, reply },
+      });
     }
     return tx.dispute.findUniqueOrThrow({ where: { id: dispute.id } });
   });

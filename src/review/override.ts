@@ -93,6 +93,7 @@ export async function overrideInTx(
     targetId: call.id,
     detail: {
       criterion: input.key,
+      criterion_label: current.label,
       from: current.result,
       to: input.result,
       note,

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { type AuditBy, recordBy } from '../accounts/audit.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 
@@ -197,11 +198,23 @@ export async function completeReview(
 }
 
 /** The account's sample share, percent of each agent's calls (0 turns sampling off). */
-export async function setReviewSamplePercent(db: Db, accountId: string, percent: number) {
+export async function setReviewSamplePercent(db: Db, accountId: string, percent: number, by?: AuditBy) {
   if (!Number.isFinite(percent) || percent < 0 || percent > 100) {
     throw new DomainError('invalid_input', 'The review sample must be a percentage from 0 to 100.', {
       issues: [{ path: 'percent', message: 'must be a percentage from 0 to 100' }],
     });
   }
-  return db.account.update({ where: { id: accountId }, data: { reviewSamplePercent: percent } });
+  return db.$transaction(async (tx) => {
+    const before = await tx.account.findUnique({ where: { id: accountId }, select: { reviewSamplePercent: true } });
+    const updated = await tx.account.update({ where: { id: accountId }, data: { reviewSamplePercent: percent } });
+    if (by && before && before.reviewSamplePercent !== percent)
+      await recordBy(tx, by, {
+        accountId,
+        action: 'review_sample.changed',
+        targetType: 'account',
+        targetId: accountId,
+        detail: { from: before.reviewSamplePercent, to: percent },
+      });
+    return updated;
+  });
 }

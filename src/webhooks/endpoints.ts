@@ -84,7 +84,7 @@ async function checkCampaign(tx: Tx, accountId: string, campaignId: string | nul
   if (!campaign) throw notFound('Campaign');
 }
 
-/** The audit entry of an endpoint's URL change (created: from null; removed: to null). */
+/** The audit entry of an endpoint's URL: created (from null), changed, or removed (to null). */
 async function auditUrl(
   tx: Tx,
   accountId: string,
@@ -95,13 +95,20 @@ async function auditUrl(
 ) {
   if (from === to) return;
   const actor = auditActor(by);
+  // A removal read "URL changed … → —" (issue 26): created and removed are entries of their own.
+  const [action, detail] =
+    from == null
+      ? (['webhook.endpoint_created', { url: to }] as const)
+      : to == null
+        ? (['webhook.endpoint_removed', { url: from }] as const)
+        : (['webhook.url_changed', { from, to }] as const);
   await recordAudit(tx, {
     accountId,
     actorUserId: actor.actorUserId,
-    action: 'webhook.url_changed',
+    action,
     targetType: 'webhook_endpoint',
     targetId: endpointId,
-    detail: { ...actor.detail, from, to },
+    detail: { ...actor.detail, ...detail },
   });
 }
 

@@ -396,15 +396,15 @@ describe('audit log', () => {
       ['invitation.created', a.users.admin.email],
       ['invitation.revoked', a.users.admin.email],
       ['user.removed', a.users.admin.email],
-      ['webhook.url_changed', a.users.admin.email],
+      ['webhook.endpoint_created', a.users.admin.email],
       ['webhook.url_changed', a.users.admin.email],
       ['webhook.secret_rotated', a.users.admin.email],
     ]);
     const urlChanges = entries.filter((e) => e.action === 'webhook.url_changed').map((e) => e.detail);
-    expect(urlChanges).toEqual([
-      { from: 'https://93.184.216.34/a', to: 'https://93.184.216.34/b' },
-      { from: null, to: 'https://93.184.216.34/a' },
-    ]);
+    expect(urlChanges).toEqual([{ from: 'https://93.184.216.34/a', to: 'https://93.184.216.34/b' }]);
+    expect(entries.find((e) => e.action === 'webhook.endpoint_created')!.detail).toEqual({
+      url: 'https://93.184.216.34/a',
+    });
     expect(entries.find((e) => e.action === 'user.role_changed')!.detail).toMatchObject({
       from: 'viewer',
       to: 'analyst',
@@ -454,7 +454,7 @@ describe('audit log', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('at,actor_email,actor_name,action,target_type,target_id,detail');
+    expect(lines[0]).toBe('at,actor_email,actor_name,action,target_type,target_id,target_name,detail');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(`,"'=HYPERLINK(""x"")",api_key.revoked,`);
     expect(lines[3]).toContain(',,system,api_key.created,');

@@ -42,6 +42,8 @@ export async function launchChromium(
     reportCsp?: boolean;
     /** Flags beyond CHROMIUM_ARGS (for example an autoplay policy). */
     args?: string[];
+    /** The browser's language (navigator.languages, Accept-Language); en-US unless given. */
+    locale?: string;
   } = {},
 ): Promise<TestBrowser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'escucha-chromium-'));
@@ -51,7 +53,7 @@ export async function launchChromium(
       executablePath: '/usr/bin/chromium',
       args: [...CHROMIUM_ARGS, ...(opts.args ?? [])],
       viewport: opts.viewport ?? { width: 1440, height: 900 },
-      locale: 'en-US',
+      locale: opts.locale ?? 'en-US',
       acceptDownloads: opts.acceptDownloads ?? false,
       bypassCSP: opts.bypassCSP ?? false,
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { axisTicks } from '../../src/web/components/charts.tsx';
 import {
+  dateLocale,
   durationBetween,
   formatBytes,
   formatClock,
@@ -126,5 +127,21 @@ describe('waits and axes as people read them (issue 26)', () => {
     expect(axisTicks(37, true)).toEqual({ nice: 50, ticks: [0, 10, 20, 30, 40, 50] });
     // Minutes and scores keep quarter ticks.
     expect(axisTicks(80, false).ticks).toEqual([0, 25, 50, 75, 100]);
+  });
+});
+
+describe("dates in the browser's order, in the account's zone (issue 26)", () => {
+  const at = '2026-11-03T23:30:00Z';
+  it('an en-GB browser reads day/month, an en-US one month/day; Spanish follows es-*; another language falls back', () => {
+    expect(dateLocale('en', ['en-GB', 'en'])).toBe('en-GB');
+    expect(dateLocale('en', ['es-ES', 'en-US'])).toBe('en-US');
+    expect(dateLocale('es', ['es-MX'])).toBe('es-MX');
+    // A Spanish UI in an English browser: Spanish dates, not English ones.
+    expect(dateLocale('es', ['en-GB'])).toBe('es');
+    const short = { dateStyle: 'short', timeStyle: 'short' } as const;
+    // 23:30 UTC is already the 4th in Madrid: the zone is the account's, whatever the browser's.
+    expect(formatDateTime(at, dateLocale('en', ['en-GB']), short, 'Europe/Madrid')).toBe('04/11/2026, 00:30');
+    expect(formatDateTime(at, dateLocale('en', ['en-US']), short, 'Europe/Madrid')).toMatch(/^11\/4\/26, 12:30\sAM$/);
+    expect(formatDateTime(at, dateLocale('es', ['es-ES']), short, 'Europe/Madrid')).toBe('4/11/26, 0:30');
   });
 });

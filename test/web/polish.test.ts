@@ -10,6 +10,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
+import { deleteCall } from '../../src/calls/call-deletion.ts';
+import { overrideCriterion } from '../../src/review/override.ts';
 import { insertCall, seedData } from '../graphql/fixtures.ts';
 import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
 import { createTestDb, type TestDb } from '../support/db.ts';
@@ -94,6 +96,8 @@ let owner: { email: string; password: string };
 let callId: string;
 let criticalCallId: string;
 let templateId: string;
+/** Issue 26's states: a critical fail at 74 % coverage (disputed, with evidence), a deleted call. */
+const truth = { partial: '', deleted: '' };
 /** An agent user (the calls' agent): My calls and the agent's call page. */
 const agentUser = { email: '', password: 'agent-password-1234' };
 
@@ -187,6 +191,47 @@ beforeAll(async () => {
           : 'No speech found in the recording',
       }),
     });
+  // Issue 26's states: a critical fail at partial coverage with its quote, disputed by the agent; a
+  // reviewed criterion (on the first call); a deleted call.
+  const agentRow = await svc.app.db.user.findUniqueOrThrow({ where: { email: agentUser.email } });
+  truth.partial = (
+    await insertCall(svc.app.db, base, {
+      storageKey: 'polish/tone.wav',
+      fileSize: BigInt(toneWav().length),
+      customerName: 'Cobertura Parcial',
+      startedAt: new Date(now - 40 * 3_600_000),
+      durationSeconds: 20,
+      segments: SEGMENTS,
+      score: 0,
+      coverage: 0.74,
+      criteria: [
+        criterion('greets_the_customer', 'Greets the customer and says their name', 'passed', 5, 0),
+        criterion('no_offensive_language', 'No offensive language', 'failed', 0, 7.5, true),
+      ],
+    })
+  ).id;
+  await svc.app.db.dispute.create({
+    data: {
+      accountId,
+      callId: truth.partial,
+      criterionKey: 'no_offensive_language',
+      comment: 'I apologised, I did not insult anyone.',
+      openedById: agentRow.id,
+    },
+  });
+  await svc.app.db.call.update({ where: { id: truth.partial }, data: { openDisputes: 1 } });
+  await overrideCriterion(
+    svc.app.db,
+    { id: ownerUser.id, accountId, name: 'María José Fernández' },
+    { callId, key: 'apologises', result: 'failed', note: 'The apology came after the refund, not before.' },
+    svc.app.config.publicUrl,
+  );
+  const doomed = await insertCall(svc.app.db, base, {
+    customerName: 'Borrada',
+    startedAt: new Date(now - 50 * 3_600_000),
+  });
+  await deleteCall(svc.app, { id: ownerUser.id, accountId, role: 'owner' }, doomed.id);
+  truth.deleted = doomed.id;
   // Something in the audit log.
   await svc.app.db.auditLog.createMany({
     data: [
@@ -635,7 +680,8 @@ describe('web app polish (issue 11)', () => {
     await page.waitForURL(/\/calls$/);
     await page.getByTestId('my-calls').waitFor();
     // The agent's own list says a critical fail as the managers' list does, not as a plain 0.
-    expect(await page.getByTestId('my-calls').locator('[data-critical="true"]').count()).toBe(1);
+    // Two: the full-coverage one and issue 26's at 74 % coverage.
+    expect(await page.getByTestId('my-calls').locator('[data-critical="true"]').count()).toBe(2);
     problems.push(
       ...(await visitAll([
         ['my-calls', '/calls'],
@@ -650,4 +696,40 @@ describe('web app polish (issue 11)', () => {
     expect(problems).toEqual([]);
     expect(browser.errors).toEqual([]);
   }, 300_000);
+
+  it("issue 26's states fit 960, 1366 and 1920 px in both languages, with zero axe violations at every width", async () => {
+    const problems: string[] = [];
+    const visit = async (who: { email: string; password: string }, pages: [string, string, string][]) => {
+      await browser.context.clearCookies();
+      await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en')).catch(() => {});
+      await signInAs(page, svc.url, who.email, who.password);
+      await page.waitForURL(/\/calls$/);
+      for (const lang of ['en', 'es'] as const) {
+        await page.evaluate((l) => window.localStorage.setItem('escucha.lang', l), lang);
+        for (const width of WIDTHS) {
+          await page.setViewportSize({ width, height: 900 });
+          for (const [name, url, ready] of pages) {
+            await page.goto(`${svc.url}${url}`);
+            await page.locator(ready).first().waitFor();
+            await settled();
+            await page.screenshot({ path: path.join(SHOTS, `${name}-${lang}-${width}.png`) });
+            problems.push(...(await layoutProblems()).map((p) => `${name} ${lang} ${width}: ${p}`));
+            problems.push(...(await axe(`${name} ${lang} ${width}`)));
+          }
+        }
+      }
+    };
+    await visit(owner, [
+      ['critical-partial', `/calls/${truth.partial}`, '[data-testid="criteria"]'],
+      ['reviewed-criterion', `/calls/${callId}`, '[data-testid="review-note"]'],
+      ['deleted-call', `/calls/${truth.deleted}`, '[data-testid="call-deleted"]'],
+      ['disputes-evidence', '/disputes', '[data-testid="dispute-evidence"]'],
+    ]);
+    await visit(agentUser, [
+      ['agent-evidence', `/calls/${truth.partial}`, '[data-testid="evidence"]'],
+      ['no-access', '/dashboard', '[data-testid="no-access"]'],
+    ]);
+    expect(problems).toEqual([]);
+    expect(browser.errors).toEqual([]);
+  }, 600_000);
 });

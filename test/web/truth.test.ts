@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { createAccount } from '../../src/accounts/accounts.ts';
+import { createAccount, updateAccountSettings } from '../../src/accounts/accounts.ts';
+import { createWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { insertCall } from '../graphql/fixtures.ts';
 import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
@@ -94,7 +95,7 @@ let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
 const users = { owner: '', analyst: '', agent: '' };
-const ids = { late: '', critical: '', spanish: '', template: '' };
+const ids = { late: '', critical: '', spanish: '', template: '', failed: '' };
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -208,6 +209,18 @@ beforeAll(async () => {
       language: 'es',
     })
   ).id;
+  // A failed call of an account whose one endpoint takes call.analyzed only: the call page must say
+  // so, not "set a webhook".
+  ids.failed = (
+    await insertCall(db, own, {
+      status: 'failed',
+      startedAt: new Date(startedAt.getTime() - 10_800_000),
+      customerName: 'Failed Call',
+      failureReason: 'no_speech',
+      failureDetail: 'No speech found in the recording',
+    })
+  ).id;
+  await createWebhookEndpoint(svc.app, accountId, { url: 'https://93.184.216.34/hook' }, { system: 'cli' });
   browser = await launchChromium({
     viewport: { width: 960, height: 900 },
     consoleErrors: true,
@@ -560,6 +573,83 @@ describe('what the app shows is what is true (issue 26, web)', () => {
     expect(problems).toEqual([]);
     expect(browser.errors).toEqual([]);
   }, 600_000);
+
+  it("names what is true: the webhook note, an audit log that links its objects, times in one zone in the browser's order", async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await signIn('owner');
+    // The failed call: an endpoint exists but takes call.analyzed only; the note says that, in both languages.
+    await page.goto(`${svc.url}/calls/${ids.failed}`);
+    const note = page.getByTestId('webhook-note');
+    await expect.poll(() => note.innerText()).toContain('Your webhook endpoint is not subscribed to call.failed.');
+    expect(await note.getByRole('link', { name: 'Subscribe under Integrations.' }).getAttribute('href')).toBe(
+      '/integrations',
+    );
+    expect(await page.locator('main').innerText()).not.toContain('Set a webhook under Integrations');
+
+    // The audit log: a change of settings and of the template, each entry naming and linking its object.
+    const accountId = (await svc.app.db.template.findUniqueOrThrow({ where: { id: ids.template } })).accountId;
+    const owner = await svc.app.db.user.findFirstOrThrow({ where: { accountId, role: 'owner' } });
+    await updateAccountSettings(svc.app.db, accountId, { timeZone: 'Europe/Madrid' }, { userId: owner.id });
+    await page.goto(`${svc.url}/settings/audit`);
+    const table = page.getByTestId('audit-table');
+    const row = (action: string) => table.locator('tr', { hasText: action }).first();
+    await row('Settings changed').waitFor();
+    expect(await row('Settings changed').innerText()).toContain('Time zone: UTC → Europe/Madrid');
+    // The override names its call and links it; the accepted dispute and the rejected one name their criterion.
+    const override = row('Score overridden');
+    expect(await override.getByRole('link', { name: 'Late Greeting' }).first().getAttribute('href')).toBe(
+      `/calls/${ids.late}`,
+    );
+    expect(await row('Dispute rejected').innerText()).toContain(`Dispute: ${LABELS.empathy}`);
+    const text = await table.innerText();
+    expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'es'));
+    await page.reload();
+    await table.locator('tr', { hasText: 'Puntuación corregida' }).first().waitFor();
+    expect(await table.locator('tr', { hasText: 'Ajustes cambiados' }).first().innerText()).toContain(
+      'Zona horaria: UTC → Europe/Madrid',
+    );
+    expect(await table.innerText()).toContain('Llamada: Late Greeting');
+    await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));
+
+    // Times: an en-GB browser reads day/month, in the account's zone (now Europe/Madrid) for the
+    // manager and the agent alike, the zone named on the page; a Spanish browser its own way.
+    const call = await svc.app.db.call.findUniqueOrThrow({ where: { id: ids.late } });
+    const expected = (locale: string) =>
+      new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Madrid' }).format(
+        call.startedAt,
+      );
+    for (const [locale, lang] of [
+      ['en-GB', 'en'],
+      ['es-ES', 'es'],
+    ] as const) {
+      const other = await launchChromium({ viewport: { width: 1366, height: 900 }, locale });
+      try {
+        const p = other.page;
+        for (const who of ['owner', 'agent'] as const) {
+          await other.context.clearCookies();
+          // Signed in through the English form, then the page in the browser's language.
+          await p.goto(`${svc.url}/signin`);
+          await p.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));
+          await signInAs(p, svc.url, users[who], PASSWORD);
+          await p.waitForURL(/\/calls$/);
+          await p.evaluate((l) => window.localStorage.setItem('escucha.lang', l), lang);
+          await p.goto(`${svc.url}/calls/${ids.late}`);
+          await p.locator('main h1').first().waitFor();
+          await expect.poll(() => p.locator('main').innerText()).toContain(expected(locale));
+          const zones = await p.getByTestId('time-zone').allInnerTexts();
+          const header = await p.locator('main').innerText();
+          // The zone is named on the page (the agent's note, the manager's header).
+          expect(zones.join(' ') + header, `${who} ${locale}`).toMatch(/Europe\/Madrid/);
+          if (lang === 'en') expect(header).not.toContain(expected('en-US'));
+        }
+        expect(other.errors).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    }
+    expect(browser.errors).toEqual([]);
+  }, 180_000);
 
   it('a refused upload can be sent again; Settings is in the sidebar; the template editor saves only a change, tried on its language', async () => {
     await page.setViewportSize({ width: 960, height: 900 });

@@ -94,7 +94,8 @@ export function Shell({ children }: { children: ReactNode }) {
 
   return (
     <ScoreBandsContext.Provider value={data?.account.scoreBands ?? DEFAULT_BANDS}>
-      <AccountTimeZoneContext.Provider value={data?.account.timeZone ?? null}>
+      {/* The session carries the account's zone for every role: agents' pages too (issue 26). */}
+      <AccountTimeZoneContext.Provider value={session?.timeZone ?? data?.account.timeZone ?? null}>
         <div className="shell">
           <a className="skip-link" href="#main">
             {t('common.skipToContent')}

@@ -28,14 +28,14 @@ export function CallGone({ id }: { id: string }) {
   return (
     <div className="page card" data-testid={deleted ? 'call-deleted' : 'call-not-found'}>
       {deleted ? (
-        <EmptyState icon="trash" title={t('callDetail.deletedTitle')} action={back}>
+        <EmptyState icon="trash" page title={t('callDetail.deletedTitle')} action={back}>
           {deleted.deletedByName
             ? t('callDetail.deletedBody', { when: fmt.dateTime(deleted.deletedAt), who: deleted.deletedByName })
             : t('callDetail.deletedBodyNoOne', { when: fmt.dateTime(deleted.deletedAt) })}{' '}
           {fmt.timeZone && <span className="muted">({fmt.zone()})</span>}
         </EmptyState>
       ) : (
-        <EmptyState icon="search" title={t('callDetail.notFoundTitle')} action={back}>
+        <EmptyState icon="search" page title={t('callDetail.notFoundTitle')} action={back}>
           {t('callDetail.notFoundBody')}
         </EmptyState>
       )}

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from 'urql';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
-import { formatDate, formatNumber } from '../lib/format.ts';
+import { formatNumber, useFormat } from '../lib/format.ts';
 import { graphql, type VariablesOf } from '../lib/graphql.ts';
 import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 import { Link, navigate } from '../lib/router.tsx';
@@ -62,7 +62,8 @@ const RetentionState = graphql(`
 
 /** On the call page: what retention already removed from this call, and when. */
 export function RetentionNotice({ callId }: { callId: string }) {
-  const { t, locale } = useT();
+  const { t } = useT();
+  const fmt = useFormat();
   const [{ data }] = useQuery({ query: RetentionState, variables: { id: callId } });
   const call = data?.call;
   if (!call || (!call.recordingDeletedAt && !call.transcriptDeletedAt)) return null;
@@ -70,10 +71,10 @@ export function RetentionNotice({ callId }: { callId: string }) {
     <Alert tone="blue" icon="archive">
       <span data-testid="retention-notice">
         {call.recordingDeletedAt &&
-          t('dataProtection.recordingDeletedOn', { date: formatDate(String(call.recordingDeletedAt), locale) })}
+          t('dataProtection.recordingDeletedOn', { date: fmt.date(String(call.recordingDeletedAt)) })}
         {call.recordingDeletedAt && call.transcriptDeletedAt && ' '}
         {call.transcriptDeletedAt &&
-          t('dataProtection.transcriptDeletedOn', { date: formatDate(String(call.transcriptDeletedAt), locale) })}
+          t('dataProtection.transcriptDeletedOn', { date: fmt.date(String(call.transcriptDeletedAt)) })}
       </span>
     </Alert>
   );

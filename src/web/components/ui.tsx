@@ -273,18 +273,22 @@ export function EmptyState({
   title,
   children,
   action,
+  page = false,
 }: {
   icon?: IconName;
   title: ReactNode;
   children?: ReactNode;
   action?: ReactNode;
+  /** The whole page is this state (no access, a deleted call): its title is the page's h1. */
+  page?: boolean;
 }) {
+  const Heading = page ? 'h1' : 'h3';
   return (
     <div className="empty">
       <div className="empty-icon" aria-hidden="true">
         <Icon name={icon} size={22} />
       </div>
-      <h3>{title}</h3>
+      <Heading>{title}</Heading>
       {children && <p>{children}</p>}
       {action}
     </div>

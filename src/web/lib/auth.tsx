@@ -12,6 +12,7 @@ export const SessionFields = graphql(`
   fragment SessionFields on Session {
     csrfToken
     expiresAt
+    timeZone
     user { id name email role }
   }
 `);

@@ -162,10 +162,37 @@ export function formatStep(ms: number | null, locale = 'en'): string {
 /** The account's time zone (Account.timeZone), provided by the app shell; null outside it. */
 export const AccountTimeZoneContext = createContext<string | null>(null);
 
-/** The formatters bound to the UI language and the account's time zone. */
+/**
+ * The locale dates are written in: the browser's own for the UI language (an en-GB browser reads
+ * 27/11/2026, an en-US one 11/27/2026, es-MX and es-ES their own), else the UI language's default.
+ * Numbers stay in the UI language; only the order and words of dates follow the browser.
+ */
+export function dateLocale(uiLocale: string, browser: readonly string[] = browserLanguages()): string {
+  const base = uiLocale.toLowerCase().split('-')[0];
+  for (const tag of browser) {
+    if (tag.toLowerCase().split('-')[0] !== base) continue;
+    try {
+      return new Intl.DateTimeFormat(tag).resolvedOptions().locale;
+    } catch {
+      // An unusable tag: try the next.
+    }
+  }
+  return uiLocale;
+}
+
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+/**
+ * The formatters bound to the UI language and the account's time zone. Every time the app shows
+ * goes through `dateTime` / `date` here: in the account's zone, in the browser's date order.
+ */
 export function useFormat() {
   const { locale } = useT();
   const timeZone = useContext(AccountTimeZoneContext);
+  const dates = useMemo(() => dateLocale(locale), [locale]);
   return useMemo(
     () => ({
       locale,
@@ -178,11 +205,11 @@ export function useFormat() {
       step: (ms: number | null) => formatStep(ms, locale),
       bytes: (b: number | null | undefined) => formatBytes(b, locale),
       dateTime: (iso: string | null | undefined, opts?: Intl.DateTimeFormatOptions) =>
-        formatDateTime(iso, locale, opts, timeZone),
-      date: (iso: string | null | undefined) => formatDate(iso, locale, timeZone),
+        formatDateTime(iso, dates, opts, timeZone),
+      date: (iso: string | null | undefined) => formatDate(iso, dates, timeZone),
       relative: (iso: string | null | undefined) => formatRelative(iso, locale),
       zone: () => formatTimeZone(timeZone, locale),
     }),
-    [locale, timeZone],
+    [locale, dates, timeZone],
   );
 }

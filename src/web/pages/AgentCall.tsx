@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 /**
  * The call page of an agent user (issue 10.4): the recording, the score with each criterion's
  * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
@@ -102,11 +103,14 @@ export function AgentCallPage({ id }: { id: string }) {
       <PageHeader
         title={t('agentCall.title', { when: fmt.dateTime(call.startedAt) })}
         description={
-          call.disputeWindowClosesAt
-            ? t(open ? 'agentCall.windowOpen' : 'agentCall.windowClosed', {
-                when: fmt.dateTime(call.disputeWindowClosesAt),
-              })
-            : undefined
+          <>
+            {call.disputeWindowClosesAt
+              ? `${t(open ? 'agentCall.windowOpen' : 'agentCall.windowClosed', {
+                  when: fmt.dateTime(call.disputeWindowClosesAt),
+                })} `
+              : null}
+            <TimeZoneNote />
+          </>
         }
         back={<Link to="/calls">{t('callDetail.backToCalls')}</Link>}
         actions={

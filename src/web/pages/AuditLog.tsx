@@ -25,7 +25,7 @@ import { Link } from '../lib/router.tsx';
 const AuditLogQuery = graphql(`
   query AuditLog($actions: [String!], $from: DateTime, $to: DateTime, $after: String) {
     auditLog(actions: $actions, from: $from, to: $to, first: 50, after: $after) {
-      edges { node { id action targetType targetId detail createdAt actor { id name email } } }
+      edges { node { id action targetType targetId detail createdAt actor { id name email } objects { kind id name gone callId } } }
       pageInfo { hasNextPage endCursor }
     }
   }
@@ -36,13 +36,81 @@ const AuditActions = graphql(`
 `);
 
 type Entry = ResultOf<typeof AuditLogQuery>['auditLog']['edges'][number]['node'];
+type AuditObject = Entry['objects'][number];
+
+/** Keys that only carry ids: the entry's named objects link what they point at. */
+const HIDDEN_DETAIL = new Set(['dispute_id']);
+
+/**
+ * What the action reads as. An endpoint's creation and removal were once stored as URL changes from
+ * or to nothing ("Webhook URL changed … → —"): they read as what they were.
+ */
+export function auditActionKey(action: string, detail: unknown): string {
+  if (action === 'webhook.url_changed' && detail && typeof detail === 'object') {
+    const d = detail as { from?: unknown; to?: unknown };
+    if (d.to == null) return 'webhook.endpoint_removed';
+    if (d.from == null) return 'webhook.endpoint_created';
+  }
+  return action;
+}
+
+/** Where an object is looked at in the app; null when there is no page for it (or it is gone). */
+function objectHref(o: AuditObject): string | null {
+  switch (o.kind) {
+    case 'call':
+      // A deleted call's page says deleted, when and by whom.
+      return o.id ? `/calls/${o.id}` : null;
+    case 'dispute':
+      return o.callId ? `/calls/${o.callId}` : null;
+    case 'template':
+      return o.id && !o.gone ? `/templates/${o.id}` : null;
+    case 'webhook_endpoint':
+    case 'api_key':
+      return '/integrations';
+    case 'user':
+    case 'invitation':
+      return '/team';
+    case 'settings':
+      return '/settings';
+    default:
+      return null;
+  }
+}
+
+/** "Call: Late Greeting", "Template: Soporte (deleted)" — linked where the app has a page for it. */
+function AuditObjectLine({ o }: { o: AuditObject }) {
+  const { t } = useT();
+  const kindKey = `audit.object.${o.kind}`;
+  if (!hasKey(kindKey)) return null;
+  const href = objectHref(o);
+  const name = o.name ?? (o.kind === 'settings' ? null : t('audit.unnamed'));
+  const gone = o.gone ? ` (${t(o.kind === 'call' ? 'audit.deleted' : 'audit.gone')})` : '';
+  const label = name ? `${name}${gone}` : t(kindKey as MessageKey);
+  return (
+    <div className="small" data-testid="audit-object" data-kind={o.kind}>
+      {name && <span className="muted">{t(kindKey as MessageKey)}: </span>}
+      {href ? (
+        <Link to={href} className="strong">
+          {label}
+        </Link>
+      ) : (
+        <span className="strong">{label}</span>
+      )}
+    </div>
+  );
+}
 
 /**
  * The entry's details in one line, in the UI language: a top-level change as "from → to", other
  * changes as "Label: from → to", the rest as "Label: value". Labels and known values (roles, who
  * acted when no person did) are translated; a key the app does not know yet shows as stored.
  */
-export function describeDetail(detail: unknown, i18n: { t: (k: MessageKey) => string; locale: string }): string {
+export function describeDetail(
+  detail: unknown,
+  i18n: { t: (k: MessageKey) => string; locale: string },
+  /** Keys the entry's named object already says (a template's name beside the template's link). */
+  named: readonly string[] = [],
+): string {
   if (!detail || typeof detail !== 'object') return '';
   const { t, locale } = i18n;
   const label = (k: string) => (hasKey(`audit.detail.${k}`) ? t(`audit.detail.${k}` as MessageKey) : k);
@@ -50,6 +118,7 @@ export function describeDetail(detail: unknown, i18n: { t: (k: MessageKey) => st
     if (v == null || v === '') return '—';
     if (typeof v === 'number') return k === 'bytesFreed' ? formatBytes(v, locale) : formatNumber(v, locale, 1);
     if (typeof v === 'boolean') return t(v ? 'common.yes' : 'common.no');
+    if (Array.isArray(v)) return v.map((x) => value(k, x)).join(', ');
     if (typeof v === 'object') return JSON.stringify(v);
     const s = String(v);
     const role = `roles.${s.toUpperCase()}`;
@@ -58,13 +127,21 @@ export function describeDetail(detail: unknown, i18n: { t: (k: MessageKey) => st
     const result = `result.${s.toUpperCase()}`;
     if ((k === 'from' || k === 'to') && hasKey(result)) return t(result);
     if (k === 'by' && hasKey(`audit.by.${s}`)) return t(`audit.by.${s}` as MessageKey);
+    // Stored setting values (redaction mode and detectors, mono speakers, channel) in words.
+    const up = s.toUpperCase();
+    if (k === 'mode' && hasKey(`redaction.mode.${up}`)) return t(`redaction.mode.${up}` as MessageKey);
+    if (k === 'kinds' && hasKey(`redaction.kind.${up}`)) return t(`redaction.kind.${up}` as MessageKey);
+    if (hasKey(`audit.value.${s}`)) return t(`audit.value.${s}` as MessageKey);
     return s;
   };
   const d = detail as Record<string, unknown>;
   const parts: string[] = [];
   if ('from' in d || 'to' in d) parts.push(`${value('from', d.from)} → ${value('to', d.to)}`);
   for (const [k, v] of Object.entries(d)) {
-    if (k === 'from' || k === 'to') continue;
+    if (k === 'from' || k === 'to' || HIDDEN_DETAIL.has(k) || named.includes(k)) continue;
+    // The criterion's key beside its label says nothing more.
+    if (k === 'criterion' && 'criterion_label' in d) continue;
+    if (v === '' || (Array.isArray(v) && v.length === 0)) continue;
     if (v && typeof v === 'object' && 'from' in v && 'to' in v) {
       const { from, to } = v as { from: unknown; to: unknown };
       parts.push(`${label(k)}: ${value(k, from)} → ${value(k, to)}`);
@@ -181,8 +258,15 @@ export function AuditLogPage() {
                 <tr key={e.id}>
                   <td className="nowrap">{fmt.dateTime(String(e.createdAt))}</td>
                   <td>{e.actor ? `${e.actor.name} (${e.actor.email})` : t('audit.system')}</td>
-                  <td>{actionLabel(e.action)}</td>
-                  <td className="muted">{describeDetail(e.detail, i18n)}</td>
+                  <td>
+                    <div>{actionLabel(auditActionKey(e.action, e.detail))}</div>
+                    {e.objects.map((o, i) => (
+                      <AuditObjectLine key={i} o={o} />
+                    ))}
+                  </td>
+                  <td className="muted">
+                    {describeDetail(e.detail, i18n, e.objects.some((o) => o.kind === 'template') ? ['template'] : [])}
+                  </td>
                 </tr>
               )}
               describe={(err) => describeError(i18n, err)}

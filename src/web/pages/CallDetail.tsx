@@ -65,6 +65,7 @@ const CallDetailQuery = graphql(`
         autoResult reviewed reviewNote reviewedByName reviewedAt
       }
       events { status at detail }
+      webhookCoverage { event endpoints forCampaign subscribed enabled }
       webhookDeliveries {
         id eventType eventId status attemptCount createdAt completedAt nextAttemptAt
         attempts { id at attemptNumber statusCode durationMs error manual responseExcerpt }
@@ -614,7 +615,7 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
   return (
     <Card title={t('callDetail.webhooks')} bodyClass={deliveries.length ? 'tight' : undefined}>
       {deliveries.length === 0 ? (
-        <p className="muted small">{t('callDetail.noWebhooks')}</p>
+        <NoDeliveriesNote call={call} />
       ) : (
         <ul className="criteria">
           {deliveries.map((d) => {
@@ -650,6 +651,37 @@ function WebhooksCard({ call, onChanged }: { call: CallData; onChanged: () => vo
         </ul>
       )}
     </Card>
+  );
+}
+
+/**
+ * Why the call has no delivery, said as it is (issue 26): "set a webhook" only to an account that has
+ * none; otherwise the event the call sends and what keeps the endpoints from receiving it.
+ */
+function NoDeliveriesNote({ call }: { call: CallData }) {
+  const { t } = useT();
+  const c = call.webhookCoverage;
+  if (!c || c.endpoints === 0) return <p className="muted small">{t('callDetail.noWebhooks')}</p>;
+  const event = c.event ?? '';
+  const [text, fix]: [string, MessageKey | null] = !c.event
+    ? [t(call.status === 'TRANSCRIBED' ? 'callDetail.webhookNotAnalyzed' : 'callDetail.webhookProcessing'), null]
+    : c.forCampaign === 0
+      ? [t('callDetail.webhookOtherCampaigns', { n: c.endpoints }), 'callDetail.webhookChange']
+      : c.subscribed === 0
+        ? [t('callDetail.webhookNotSubscribed', { event, n: c.endpoints }), 'callDetail.webhookSubscribe']
+        : c.enabled === 0
+          ? [t('callDetail.webhookDisabled', { event }), 'callDetail.webhookEnable']
+          : [t('callDetail.webhookNoneSent', { event }), null];
+  return (
+    <p className="muted small" data-testid="webhook-note">
+      {text}
+      {fix && (
+        <>
+          {' '}
+          <Link to="/integrations">{t(fix)}</Link>
+        </>
+      )}
+    </p>
   );
 }
 

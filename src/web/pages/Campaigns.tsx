@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
@@ -87,7 +88,11 @@ export function CampaignsPage() {
     <div className="page">
       <PageHeader
         title={t('nav.campaigns')}
-        description={t('campaigns.lead')}
+        description={
+          <>
+            {t('campaigns.lead')} <TimeZoneNote />
+          </>
+        }
         actions={
           canManage && (
             <Button variant="primary" icon="plus" onClick={() => setEditing('new')} data-testid="new-campaign">

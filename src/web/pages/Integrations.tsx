@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
@@ -74,7 +75,14 @@ export function IntegrationsPage() {
   const isAdmin = roleAtLeast(useRole(), 'ADMIN');
   return (
     <div className="page">
-      <PageHeader title={t('nav.integrations')} description={t('integrations.lead')} />
+      <PageHeader
+        title={t('nav.integrations')}
+        description={
+          <>
+            {t('integrations.lead')} <TimeZoneNote />
+          </>
+        }
+      />
       <div className="stack">
         {!isAdmin && <Alert tone="blue">{t('integrations.adminOnly')}</Alert>}
         {isAdmin && <ApiKeysCard />}

@@ -15,6 +15,7 @@ export function NoAccessPage() {
     <div className="page card" data-testid="no-access">
       <EmptyState
         icon="lock"
+        page
         title={t('noAccess.title')}
         action={
           <Link className="btn btn-primary" to="/calls">

@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
@@ -118,7 +119,11 @@ export function TeamPage() {
     <div className="page">
       <PageHeader
         title={t('nav.team')}
-        description={t('team.lead')}
+        description={
+          <>
+            {t('team.lead')} <TimeZoneNote />
+          </>
+        }
         actions={
           isAdmin && (
             <>

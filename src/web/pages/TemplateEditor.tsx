@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { TemplateQaCard, TemplateReanalysisOffer } from '../components/template-qa.tsx';
@@ -901,7 +902,15 @@ function PreviewPanel({
       ? result.previewTemplate
       : null;
   return (
-    <Card title={t('templates.preview')} description={t('templates.previewLead')} bodyClass="tight">
+    <Card
+      title={t('templates.preview')}
+      description={
+        <>
+          {t('templates.previewLead')} <TimeZoneNote />
+        </>
+      }
+      bodyClass="tight"
+    >
       <div className="card-body stack-sm">
         {calls.length === 0 ? (
           <p className="muted small">{t('templates.previewNoCalls')}</p>
