@@ -1,47 +1,8 @@
-import { EventEmitter } from 'node:events';
-import type { WorkerEvents } from 'graphile-worker';
 import type { AppContext } from '../src/context.ts';
-import { startHeartbeat } from './heartbeat.ts';
+import { runWorkerRole, type WorkerRole } from '../src/jobs/worker-role.ts';
 import { CRONTAB, createTaskList } from './index.ts';
-import { workerLogger } from './logger.ts';
-import { type SupervisedRunner, startSupervisedRunner } from './supervised-runner.ts';
 
-export interface WorkerRole {
-  runner: SupervisedRunner;
-  /** Lets running jobs finish; after `graceMs` the ones still running are handed back. */
-  stop(graceMs?: number): Promise<void>;
-}
-
-/** The worker role of a process: the task list on a supervised graphile-worker runner, with heartbeats. */
-export async function startWorkerRole(app: AppContext): Promise<WorkerRole> {
-  const { config, log } = app;
-  // Created before run() so the heartbeat sees the workers run() creates.
-  const events = new EventEmitter() as WorkerEvents;
-  const heartbeat = startHeartbeat(app, events, {
-    staleMs: config.workerStaleSeconds * 1000,
-    intervalMs: Math.min(5000, (config.workerStaleSeconds * 1000) / 3),
-  });
-  const runner = await startSupervisedRunner(
-    {
-      events,
-      connectionString: config.databaseUrl!,
-      concurrency: config.workerConcurrency,
-      taskList: createTaskList(app),
-      crontab: CRONTAB,
-      noHandleSignals: true,
-      pollInterval: 1000,
-      logger: workerLogger(log),
-    },
-    log,
-  );
-  const stopHeartbeat = await heartbeat;
-  log.info({ concurrency: config.workerConcurrency }, 'worker running');
-  return {
-    runner,
-    async stop(graceMs?: number) {
-      // Heartbeats go on while jobs finish, so no other worker takes them as abandoned meanwhile.
-      await runner.stop(graceMs);
-      await stopHeartbeat();
-    },
-  };
+/** The worker role of a process: this folder's task list on the runner of src/jobs/worker-role.ts. */
+export function startWorkerRole(app: AppContext): Promise<WorkerRole> {
+  return runWorkerRole(app, createTaskList(app), CRONTAB);
 }
