@@ -8,6 +8,7 @@ import {
   DEFAULT_BEAM,
   DEFAULT_BIAS_BOOST,
   beamSearch,
+  logSumExp,
   biasTrie,
   type BiasTrie,
   type Decoded,
@@ -374,14 +375,6 @@ async function teacherForced(model: Model, hidden: ort.Tensor, sequences: readon
     }
     return total;
   });
-}
-
-function logSumExp(row: Float32Array): number {
-  let max = -Infinity;
-  for (let i = 0; i < row.length; i++) if (row[i]! > max) max = row[i]!;
-  let sum = 0;
-  for (let i = 0; i < row.length; i++) sum += Math.exp(row[i]! - max);
-  return max + Math.log(sum);
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { openSecret, sealSecret } from '../crypto/secret-box.ts';
 import type { Tx } from '../db/client.ts';
-import { type AuditBy, auditActor, recordAudit } from '../accounts/audit.ts';
+import { type AuditBy, recordAuditBy } from '../accounts/audit.ts';
 import { notFound } from '../domain/errors.ts';
 import type { WebhookEndpoint } from '../generated/prisma/client.ts';
 import { validateWebhookUrl } from './address-guard.ts';
@@ -94,14 +94,12 @@ async function auditUrl(
   to: string | null,
 ) {
   if (from === to) return;
-  const actor = auditActor(by);
-  await recordAudit(tx, {
+  await recordAuditBy(tx, by, {
     accountId,
-    actorUserId: actor.actorUserId,
     action: 'webhook.url_changed',
     targetType: 'webhook_endpoint',
     targetId: endpointId,
-    detail: { ...actor.detail, from, to },
+    detail: { from, to },
   });
 }
 
@@ -237,14 +235,12 @@ export async function rotateWebhookSecret(
     });
     if (count) {
       // Never the secrets themselves: only that it changed, and how long the old one still signs.
-      const actor = auditActor(by);
-      await recordAudit(tx, {
+      await recordAuditBy(tx, by, {
         accountId,
-        actorUserId: actor.actorUserId,
         action: 'webhook.secret_rotated',
         targetType: 'webhook_endpoint',
         targetId: current.id,
-        detail: { ...actor.detail, url: current.url, overlapHours: app.config.webhookSecretOverlapHours },
+        detail: { url: current.url, overlapHours: app.config.webhookSecretOverlapHours },
       });
     }
     return count;
@@ -277,14 +273,12 @@ export async function reissueWebhookSecret(
       },
       omit: hideSecret,
     });
-    const actor = auditActor(by);
-    await recordAudit(tx, {
+    await recordAuditBy(tx, by, {
       accountId,
-      actorUserId: actor.actorUserId,
       action: 'webhook.secret_reissued',
       targetType: 'webhook_endpoint',
       targetId: current.id,
-      detail: { ...actor.detail, url: current.url, readableBefore: secretsReadable(app, current) },
+      detail: { url: current.url, readableBefore: secretsReadable(app, current) },
     });
     return updated;
   });
