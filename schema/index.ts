@@ -24,5 +24,7 @@ import './types/redaction.ts';
 import './types/diarization.ts';
 import './types/review.ts';
 import './types/sentiment.ts';
+import './types/calibration.ts';
+import './types/machine-agreement.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

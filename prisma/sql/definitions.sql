@@ -53,6 +53,51 @@ BEGIN
 END
 $function$;
 
+-- calls_score_tally_deleted()
+CREATE OR REPLACE FUNCTION public.calls_score_tally_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  UPDATE call_score_counts t SET calls = t.calls - d.n
+    FROM (SELECT account_id, status, floor(score) AS bucket, count(*) AS n FROM old_calls WHERE score IS NOT NULL
+           GROUP BY 1, 2, 3 ORDER BY 1, 2, 3) d
+   WHERE t.account_id = d.account_id AND t.status = d.status AND t.bucket = d.bucket;
+  RETURN NULL;
+END
+$function$;
+
+-- calls_score_tally_inserted()
+CREATE OR REPLACE FUNCTION public.calls_score_tally_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO call_score_counts AS t (account_id, status, bucket, calls)
+  SELECT account_id, status, floor(score), count(*) FROM new_calls WHERE score IS NOT NULL
+   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (account_id, status, bucket) DO UPDATE SET calls = t.calls + excluded.calls;
+  RETURN NULL;
+END
+$function$;
+
+-- calls_score_tally_updated()
+CREATE OR REPLACE FUNCTION public.calls_score_tally_updated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO call_score_counts AS t (account_id, status, bucket, calls)
+  SELECT account_id, status, bucket, sum(n)
+    FROM (VALUES (OLD.account_id, OLD.status, floor(OLD.score), -1), (NEW.account_id, NEW.status, floor(NEW.score), 1))
+         AS d (account_id, status, bucket, n)
+   WHERE bucket IS NOT NULL
+   GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3
+  ON CONFLICT (account_id, status, bucket) DO UPDATE SET calls = t.calls + excluded.calls;
+  RETURN NULL;
+END
+$function$;
+
 -- calls_tally_deleted()
 CREATE OR REPLACE FUNCTION public.calls_tally_deleted()
  RETURNS trigger
@@ -140,6 +185,53 @@ BEGIN
   ON CONFLICT (account_id, kind, value, status) DO UPDATE SET calls = t.calls + excluded.calls;
   RETURN NULL;
 END
+$function$;
+
+-- human_checks(p_account uuid)
+CREATE OR REPLACE FUNCTION public.human_checks(p_account uuid)
+ RETURNS TABLE(call_id uuid, criterion_key text, machine text, human text, source text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  WITH on_call AS (
+    SELECT c.id AS call_id, e->>'key' AS criterion_key,
+           coalesce(e->>'auto_result', e->>'result') AS machine, e->>'result' AS human,
+           CASE WHEN e ? 'auto_result' THEN 'override' ELSE 'dispute' END AS source
+      FROM calls c CROSS JOIN LATERAL jsonb_array_elements(c.criteria) e
+     WHERE c.account_id = p_account AND jsonb_typeof(c.criteria) = 'array'
+       AND (c.reviewed_at IS NOT NULL
+            OR c.id IN (SELECT d.call_id FROM disputes d WHERE d.account_id = p_account AND d.status <> 'open'))
+       AND (e ? 'auto_result'
+            OR EXISTS (SELECT 1 FROM disputes d
+                        WHERE d.call_id = c.id AND d.criterion_key = e->>'key' AND d.status <> 'open'))
+  ), votes AS (
+    SELECT s.id AS session_id, s.closed_at, a.call_id, a.criterion_key, a.result, g.benchmark,
+           EXISTS (SELECT 1 FROM calibration_graders b WHERE b.session_id = s.id AND b.benchmark) AS has_benchmark,
+           (SELECT count(*) FROM calibration_graders x WHERE x.session_id = s.id AND NOT x.benchmark) AS graders
+      FROM calibration_sessions s
+      JOIN calibration_answers a ON a.session_id = s.id
+      JOIN calibration_graders g ON g.session_id = a.session_id AND g.user_id = a.user_id
+     WHERE s.account_id = p_account AND s.status = 'closed'
+  ), reference AS (
+    SELECT session_id, closed_at, call_id, criterion_key, result FROM votes WHERE benchmark
+    UNION ALL
+    SELECT session_id, max(closed_at), call_id, criterion_key, result FROM votes
+     WHERE NOT benchmark AND NOT has_benchmark
+     GROUP BY session_id, call_id, criterion_key, result
+    HAVING count(*) * 2 > max(graders)
+  ), calibrated AS (
+    SELECT DISTINCT ON (r.call_id, r.criterion_key)
+           r.call_id, r.criterion_key, cc.machine->>r.criterion_key AS machine, r.result AS human,
+           'calibration' AS source
+      FROM reference r
+      JOIN calibration_calls cc ON cc.session_id = r.session_id AND cc.call_id = r.call_id
+     WHERE cc.machine ? r.criterion_key
+     ORDER BY r.call_id, r.criterion_key, r.closed_at DESC
+  )
+  SELECT * FROM on_call
+  UNION ALL
+  SELECT k.* FROM calibrated k
+   WHERE NOT EXISTS (SELECT 1 FROM on_call o WHERE o.call_id = k.call_id AND o.criterion_key = k.criterion_key)
 $function$;
 
 -- intake_refuse(reason text)
@@ -356,6 +448,9 @@ CREATE TRIGGER calls_notify_updated AFTER INSERT OR UPDATE OF status, score, ana
 CREATE TRIGGER calls_report_deleted AFTER DELETE ON calls REFERENCING OLD TABLE AS old_calls FOR EACH STATEMENT EXECUTE FUNCTION calls_report_tally();
 CREATE TRIGGER calls_report_inserted AFTER INSERT ON calls REFERENCING NEW TABLE AS new_calls FOR EACH STATEMENT EXECUTE FUNCTION calls_report_tally();
 CREATE TRIGGER calls_report_updated AFTER UPDATE OF account_id, status, score, coverage, criteria, topic, language, detected_language, agent_id, campaign_id, template_id, started_at, language_mismatch, customer_sentiment, customer_sentiment_trend ON calls FOR EACH ROW WHEN (old.account_id IS DISTINCT FROM new.account_id OR old.status IS DISTINCT FROM new.status OR old.score IS DISTINCT FROM new.score OR old.coverage IS DISTINCT FROM new.coverage OR old.criteria IS DISTINCT FROM new.criteria OR old.topic IS DISTINCT FROM new.topic OR old.language IS DISTINCT FROM new.language OR old.detected_language IS DISTINCT FROM new.detected_language OR old.agent_id IS DISTINCT FROM new.agent_id OR old.campaign_id IS DISTINCT FROM new.campaign_id OR old.template_id IS DISTINCT FROM new.template_id OR old.started_at IS DISTINCT FROM new.started_at OR old.language_mismatch IS DISTINCT FROM new.language_mismatch OR old.customer_sentiment IS DISTINCT FROM new.customer_sentiment OR old.customer_sentiment_trend IS DISTINCT FROM new.customer_sentiment_trend) EXECUTE FUNCTION calls_report_tally();
+CREATE TRIGGER calls_score_tally_deleted AFTER DELETE ON calls REFERENCING OLD TABLE AS old_calls FOR EACH STATEMENT EXECUTE FUNCTION calls_score_tally_deleted();
+CREATE TRIGGER calls_score_tally_inserted AFTER INSERT ON calls REFERENCING NEW TABLE AS new_calls FOR EACH STATEMENT EXECUTE FUNCTION calls_score_tally_inserted();
+CREATE TRIGGER calls_score_tally_updated AFTER UPDATE OF account_id, status, score ON calls FOR EACH ROW WHEN (old.account_id IS DISTINCT FROM new.account_id OR old.status IS DISTINCT FROM new.status OR floor(old.score) IS DISTINCT FROM floor(new.score)) EXECUTE FUNCTION calls_score_tally_updated();
 CREATE TRIGGER calls_tally_deleted AFTER DELETE ON calls REFERENCING OLD TABLE AS old_calls FOR EACH STATEMENT EXECUTE FUNCTION calls_tally_deleted();
 CREATE TRIGGER calls_tally_inserted AFTER INSERT ON calls REFERENCING NEW TABLE AS new_calls FOR EACH STATEMENT EXECUTE FUNCTION calls_tally_inserted();
 CREATE TRIGGER calls_tally_updated AFTER UPDATE OF account_id, status, topic, language, detected_language, agent_id, campaign_id, direction ON calls FOR EACH ROW WHEN (old.account_id IS DISTINCT FROM new.account_id OR old.status IS DISTINCT FROM new.status OR old.topic IS DISTINCT FROM new.topic OR old.language IS DISTINCT FROM new.language OR old.detected_language IS DISTINCT FROM new.detected_language OR old.agent_id IS DISTINCT FROM new.agent_id OR old.campaign_id IS DISTINCT FROM new.campaign_id OR old.direction IS DISTINCT FROM new.direction) EXECUTE FUNCTION calls_tally_updated();

@@ -24,6 +24,8 @@ import {
   type CallSort,
 } from '../../src/calls/calls-query.ts';
 import { searchSnippets, type SearchSnippet } from '../../src/calls/calls-search.ts';
+import { CHECKED_CHANGES, type CheckedChange } from '../../src/calls/calls-filter.ts';
+import { blindCallsWhere, blindFilter } from '../../src/calibration/read.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/calls/reanalyze.ts';
 import { callScope, scopeFilter } from '../../src/auth/call-scope.ts';
@@ -114,7 +116,7 @@ export const CriterionResultRef = builder.objectRef<CriterionResult>('CriterionR
   }),
 });
 
-const SegmentRef = builder.objectRef<Segment>('TranscriptSegment').implement({
+export const SegmentRef = builder.objectRef<Segment>('TranscriptSegment').implement({
   fields: (t) => ({
     start: t.exposeFloat('start'),
     end: t.exposeFloat('end'),
@@ -256,6 +258,12 @@ export const Call = builder.prismaObject('Call', {
   }),
 });
 
+const CheckedChangeEnum = builder.enumType('CheckedChange', {
+  values: Object.fromEntries(CHECKED_CHANGES.map((c) => [c.toUpperCase(), { value: c }])) as {
+    [K in CheckedChange as Uppercase<K>]: { value: K };
+  },
+});
+
 export const CallFilter = builder.inputType('CallFilter', {
   fields: (t) => ({
     view: t.field({ type: CallViewEnum }),
@@ -281,6 +289,15 @@ export const CallFilter = builder.inputType('CallFilter', {
       description:
         'Full-text search in transcripts, ignoring case and accents; web-search syntax: "exact phrase", -excluded, or.',
     }),
+    checkedCriterion: t.string({
+      description:
+        "A criterion key on which a person checked the machine's verdict (override, resolved dispute, closed calibration): the calls behind a row of `machineAgreement`.",
+    }),
+    checkedChange: t.field({
+      type: CheckedChangeEnum,
+      description:
+        'With `checkedCriterion`: only where the verdict stood, was changed, or was a false fail / false pass.',
+    }),
   }),
 });
 
@@ -305,6 +322,8 @@ export function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined)
     failedCriterion: f.failedCriterion?.trim() || null,
     criticalFail: f.criticalFail ?? null,
     search: f.search ?? null,
+    checkedCriterion: f.checkedCriterion?.trim() || null,
+    checkedChange: f.checkedChange ?? null,
   };
 }
 
@@ -457,7 +476,9 @@ builder.queryFields((t) => ({
       const backward = args.last != null || args.before != null;
       const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, (backward ? args.last : args.first) ?? 20));
       // The agent role's restriction is part of the filter, so the page, its counts and snippets all obey it.
-      const filter = scopeFilter(cleanFilter(args.filter), callViewerOf(ctx));
+      const viewer = callViewerOf(ctx);
+      // So are a calibration grader's blind calls (src/calibration/read.ts).
+      const filter = await blindFilter(ctx.app.db, viewer.id, scopeFilter(cleanFilter(args.filter), viewer));
       const accountId = accountIdOf(ctx);
       const asked = selectedFields(info);
       let ids: string[] = [];
@@ -510,7 +531,11 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _r, args, ctx) => {
       const id = uuidOrNull(args.id);
-      return id ? ctx.app.db.call.findFirst({ ...query, where: { id, ...callScope(callViewerOf(ctx)) } }) : null;
+      const viewer = callViewerOf(ctx);
+      // A grader of an open calibration scores its calls blind: the lookup answers as for an unknown call.
+      return id
+        ? ctx.app.db.call.findFirst({ ...query, where: { id, ...callScope(viewer), ...blindCallsWhere(viewer.id) } })
+        : null;
     },
   }),
   callTopics: t.stringList({

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import type { CallUpdate } from '../../src/lifecycle/updates.ts';
 import { callScope } from '../../src/auth/call-scope.ts';
+import { blindCallsWhere } from '../../src/calibration/read.ts';
 import { accountIdOf, callViewerOf, uuidOrNull } from './common.ts';
 
 builder.subscriptionField('callUpdated', (t) =>
@@ -19,7 +20,10 @@ builder.subscriptionField('callUpdated', (t) =>
     },
     // The notification carries only ids; the row is re-read so the client sees committed, current state.
     resolve: (query, update: CallUpdate, _a, ctx) =>
-      ctx.app.db.call.findFirst({ ...query, where: { id: update.id, ...callScope(callViewerOf(ctx)) } }),
+      ctx.app.db.call.findFirst({
+        ...query,
+        where: { id: update.id, ...callScope(callViewerOf(ctx)), ...blindCallsWhere(callViewerOf(ctx).id) },
+      }),
   }),
 );
 

@@ -21,6 +21,10 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'webhook.secret_reissued',
   'criterion.overridden',
+  'calibration.created',
+  'calibration.closed',
+  'calibration.applied',
+  'machine_agreement.threshold_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

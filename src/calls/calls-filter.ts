@@ -23,7 +23,25 @@ export interface CallFilter {
   criticalFail?: boolean | null;
   /** Web-search syntax ("quoted phrase", -word, or) over the transcript, accent- and case-insensitive. */
   search?: string | null;
+  /** Calls on which a person checked this criterion's verdict (src/calibration/machine-agreement.ts). */
+  checkedCriterion?: string | null;
+  /** With `checkedCriterion`: only where the machine's verdict stood, was changed, or was a false fail / pass. */
+  checkedChange?: CheckedChange | null;
+  /**
+   * Not a user's filter: leaves out the calls this user grades blind in an open calibration
+   * (src/calibration/read.ts sets it only for users who hold such a seat).
+   */
+  blindFor?: string | null;
 }
+
+export const CHECKED_CHANGES = ['stood', 'changed', 'false_fail', 'false_pass'] as const;
+export type CheckedChange = (typeof CHECKED_CHANGES)[number];
+const CHANGE_SQL: Record<CheckedChange, Prisma.Sql> = {
+  stood: Prisma.sql`AND h.machine = h.human`,
+  changed: Prisma.sql`AND h.machine IS DISTINCT FROM h.human`,
+  false_fail: Prisma.sql`AND h.machine = 'failed' AND h.human = 'passed'`,
+  false_pass: Prisma.sql`AND h.machine = 'passed' AND h.human = 'failed'`,
+};
 
 /**
  * The SQL conditions (over `calls c`) of a call filter, for any query that must list exactly what
@@ -31,6 +49,15 @@ export interface CallFilter {
  * its counts and the export can never disagree).
  */
 export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] {
+  const { where, search } = callFilterParts(accountId, f);
+  return search ? [...where, search] : where;
+}
+
+/**
+ * The same conditions with the transcript search apart: the list walks a sort index under the
+ * other conditions and checks the search on the rows it meets (calls-query.ts).
+ */
+export function callFilterParts(accountId: string, f: CallFilter): { where: Prisma.Sql[]; search: Prisma.Sql | null } {
   const where: Prisma.Sql[] = [Prisma.sql`c.account_id = ${accountId}::uuid`];
   if (f.view) where.push(Prisma.sql`c.status = ANY(${[...CALL_VIEWS[f.view]]}::"CallStatus"[])`);
   if (f.startedFrom) where.push(Prisma.sql`c.started_at >= ${f.startedFrom}`);
@@ -48,8 +75,18 @@ export function callFilterWhere(accountId: string, f: CallFilter): Prisma.Sql[] 
   if (f.criticalFail != null) where.push(Prisma.sql`c.critical_fail = ${f.criticalFail}`);
   // search_text is stored folded the same way, so "Peña" finds "pena" and vice versa.
   const search = searchTsquery(f.search);
-  if (search) where.push(Prisma.sql`c.search_vector @@ ${search}`);
-  return where;
+  if (f.blindFor)
+    where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM calibration_calls cc
+                        JOIN calibration_sessions s ON s.id = cc.session_id AND s.status = 'open'
+                        JOIN calibration_graders g ON g.session_id = s.id AND g.user_id = ${f.blindFor}::uuid
+                       WHERE cc.call_id = c.id)`);
+  // The same SQL function as the machine-agreement report, so its counts and this list agree.
+  if (f.checkedCriterion)
+    where.push(
+      Prisma.sql`c.id IN (SELECT h.call_id FROM human_checks(${accountId}::uuid) h
+                           WHERE h.criterion_key = ${f.checkedCriterion} ${f.checkedChange ? CHANGE_SQL[f.checkedChange] : Prisma.empty})`,
+    );
+  return { where, search: search ? Prisma.sql`c.search_vector @@ ${search}` : null };
 }
 
 /**

@@ -2,7 +2,9 @@ import { isUuid } from '../accounts/api-keys.ts';
 import type { Db } from '../db/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { DomainError } from '../domain/errors.ts';
-import { CALL_VIEWS, type CallFilter, callFilterWhere, topicLabels } from './calls-filter.ts';
+import { CALL_VIEWS, type CallFilter, callFilterParts, callFilterWhere, topicLabels } from './calls-filter.ts';
+import { countScoreBand } from './score-band-count.ts';
+import { type KeysetPart, searchWalkBudget, type WalkedRow, walkedSearchPage } from './search-walk.ts';
 import type { CallStatus } from '../generated/prisma/client.ts';
 
 export { CALL_VIEWS, type CallFilter, type CallView, viewOf } from './calls-filter.ts';
@@ -75,7 +77,7 @@ function decodeCursor(sort: CallSort, cursor: string): CursorValue {
  * index range. A keyset condition over both ("after (42, id) or any null") is not a range, so the
  * page is read run by run: the cursor's run from the cursor on, then the next run from its start.
  */
-function keysetParts(page: CallPageRequest, cursor: CursorValue | null): { where: Prisma.Sql[]; order: Prisma.Sql }[] {
+function keysetParts(page: CallPageRequest, cursor: CursorValue | null): KeysetPart[] {
   const { column, nullable } = SORT_COLUMN[page.sort];
   const descending = (page.order === 'desc') !== !!page.backward;
   // Spelled as the indexes are: started_at is never null (default NULLS placement), the others are NULLS FIRST.
@@ -122,26 +124,16 @@ export async function listCallPage(
   const backward = !!page.backward;
   const cursorText = backward ? page.before : page.after;
   const cursor = cursorText ? decodeCursor(page.sort, cursorText) : null;
-  const { column } = SORT_COLUMN[page.sort];
-  const dir = Prisma.raw((page.order === 'desc') !== backward ? 'DESC' : 'ASC');
-  const where = callFilterWhere(accountId, filter);
-  const few = filter.search?.trim() ? await fewSearchMatches(db, where) : null;
-  // OFFSET 0 fences the few rows off, so they are read by primary key and sorted, never found by
-  // walking a sort index.
-  const from = few ? Prisma.sql`(SELECT * FROM calls WHERE id = ANY(${few}::uuid[]) OFFSET 0) c` : Prisma.sql`calls c`;
-  const parts = keysetParts(page, cursor).map(
-    (part, i) => Prisma.sql`(SELECT ${i} AS part, c.id, ${column} AS sort_value FROM ${from}
-      WHERE ${Prisma.join([...(few ? [Prisma.sql`TRUE`] : where), ...part.where], ' AND ')}
-      ORDER BY ${part.order} LIMIT ${page.limit + 1})`,
-  );
-  // Each part is sorted and limited on its own (an index range scan); the outer sort only orders
-  // the few rows they return.
-  const rows =
-    parts.length === 1
-      ? await db.$queryRaw<{ id: string; sort_value: Date | number | null }[]>`${parts[0]!}`
-      : await db.$queryRaw<{ id: string; sort_value: Date | number | null }[]>`
-          SELECT id, sort_value FROM (${Prisma.join(parts, ' UNION ALL ')}) p
-           ORDER BY p.part, p.sort_value ${dir}, p.id ${dir} LIMIT ${page.limit + 1}`;
+  const parts = keysetParts(page, cursor);
+  const { where, search } = callFilterParts(accountId, filter);
+  // A common word: its newest matches are met within a few hundred calls of the sort index, so
+  // none is ranked that is not shown. A rare one (or a walk that met too few): listed by the GIN index.
+  const budget = search ? await searchWalkBudget(db, search, page.limit) : null;
+  const walked =
+    search && budget
+      ? await walkedSearchPage(db, where, search, SORT_COLUMN[page.sort].column, parts, page.limit, budget)
+      : null;
+  const rows = walked ?? (await indexedPage(db, search ? [...where, search] : where, !!search, parts, page));
   const more = rows.length > page.limit;
   const pageRows = rows
     .slice(0, page.limit)
@@ -154,6 +146,37 @@ export async function listCallPage(
   };
 }
 
+/**
+ * A page read part by part from the sort indexes under every condition; for a search, from its
+ * matches when the GIN index finds few.
+ */
+async function indexedPage(
+  db: Db,
+  where: Prisma.Sql[],
+  searching: boolean,
+  parts: KeysetPart[],
+  page: CallPageRequest,
+): Promise<WalkedRow[]> {
+  const { column } = SORT_COLUMN[page.sort];
+  const dir = Prisma.raw((page.order === 'desc') !== !!page.backward ? 'DESC' : 'ASC');
+  const few = searching ? await fewSearchMatches(db, where) : null;
+  // OFFSET 0 fences the few rows off, so they are read by primary key and sorted, never found by
+  // walking a sort index.
+  const from = few ? Prisma.sql`(SELECT * FROM calls WHERE id = ANY(${few}::uuid[]) OFFSET 0) c` : Prisma.sql`calls c`;
+  const queries = parts.map(
+    (part, i) => Prisma.sql`(SELECT ${i} AS part, c.id, ${column} AS sort_value FROM ${from}
+      WHERE ${Prisma.join([...(few ? [Prisma.sql`TRUE`] : where), ...part.where], ' AND ')}
+      ORDER BY ${part.order} LIMIT ${page.limit + 1})`,
+  );
+  // Each part is sorted and limited on its own (an index range scan); the outer sort only orders
+  // the few rows they return.
+  return queries.length === 1
+    ? await db.$queryRaw<WalkedRow[]>`${queries[0]!}`
+    : await db.$queryRaw<WalkedRow[]>`
+        SELECT id, sort_value FROM (${Prisma.join(queries, ' UNION ALL ')}) p
+         ORDER BY p.part, p.sort_value ${dir}, p.id ${dir} LIMIT ${page.limit + 1}`;
+}
+
 /** Up to this many search matches are sorted in memory rather than found by walking a sort index. */
 const FEW_MATCHES = 2_000;
 
@@ -162,8 +185,9 @@ const FEW_MATCHES = 2_000;
  * know rare words, so it may walk the whole started_at index reading one transcript vector per
  * row (seconds at a million calls) to find 25 matches that the GIN index lists at once. Asking
  * first for up to FEW_MATCHES ids with no order leaves the planner nothing to walk: the GIN
- * index answers. When the word is that rare the page is then sorted from those ids alone; a
- * common word (more matches) keeps the index walk, which meets a match every few rows.
+ * index answers. When the word is that rare the page is then sorted from those ids alone; more
+ * matches (a word the statistics call rare that is not, or whose budgeted walk met too few
+ * matches) keep the index walk, which then meets a match every few rows.
  */
 async function fewSearchMatches(db: Db, where: Prisma.Sql[]): Promise<string[] | null> {
   const rows = await db.$queryRaw<{ id: string }[]>`
@@ -189,27 +213,30 @@ type Facet = { kind: 'agent' | 'campaign' | 'topic' | 'language' | 'direction'; 
 
 /**
  * How a filter can be counted from the counters: null for a view (or all calls) alone, the one
- * facet it narrows by when that is all it does, 'scan' otherwise.
+ * facet it narrows by when that is all it does, 'band' for a score band alone, 'scan' otherwise.
  */
-function countingPlan(f: CallFilter): null | Facet | 'scan' {
+function countingPlan(f: CallFilter): null | Facet | 'band' | 'scan' {
   const facets: Facet[] = [];
   let other = false;
+  let band = false;
   for (const [key, v] of Object.entries(f) as [keyof CallFilter, unknown][]) {
     if (key === 'view' || v == null || v === '' || (Array.isArray(v) && !v.length)) continue;
-    if (key === 'agentIds') facets.push({ kind: 'agent', values: v as string[] });
+    if (key === 'scoreMin' || key === 'scoreMax') band = true;
+    else if (key === 'agentIds') facets.push({ kind: 'agent', values: v as string[] });
     else if (key === 'campaignIds') facets.push({ kind: 'campaign', values: v as string[] });
     else if (key === 'topic' || key === 'language' || key === 'direction')
       facets.push({ kind: key, values: [String(v)] });
     else other = true;
   }
-  if (other || facets.length > 1) return 'scan';
-  return facets[0] ?? null;
+  if (other || facets.length > 1 || (band && facets.length)) return 'scan';
+  return band ? 'band' : (facets[0] ?? null);
 }
 
 /**
  * Calls matching a filter. A view (or all calls), alone or narrowed by one agent, campaign, topic,
- * language or direction, is read from the counters the triggers on calls keep exact; any other
- * filter (dates, scores, several facets) counts matching rows up to COUNT_CAP, a search up to
+ * language or direction, is read from the counters the triggers on calls keep exact, and a score
+ * band alone mostly from its whole points' counters (score-band-count.ts); any other filter (dates,
+ * a band with a facet, several facets) counts matching rows up to COUNT_CAP, a search up to
  * SEARCH_COUNT_CAP.
  */
 export async function countCalls(db: Db, accountId: string, filter: CallFilter): Promise<CallCount> {
@@ -220,6 +247,17 @@ export async function countCalls(db: Db, accountId: string, filter: CallFilter):
       SELECT coalesce(sum(calls), 0)::int AS n FROM call_counts
        WHERE account_id = ${accountId}::uuid AND status = ANY(${statuses}::"CallStatus"[])`;
     return { count: row?.n ?? 0, exact: true };
+  }
+  if (plan === 'band') {
+    const n = await countScoreBand(
+      db,
+      accountId,
+      statuses,
+      filter.scoreMin ?? null,
+      filter.scoreMax ?? null,
+      COUNT_CAP,
+    );
+    return n == null ? { count: COUNT_CAP, exact: false } : { count: n, exact: true };
   }
   if (plan !== 'scan') {
     // A topic counts with its other-language labels, as the list filters it.

@@ -74,6 +74,7 @@ export const ERRORS = {
   dispute_window_closed: { kind: 'conflict', status: 409 },
   already_disputed: { kind: 'conflict', status: 409 },
   dispute_closed: { kind: 'conflict', status: 409 },
+  calibration_closed: { kind: 'conflict', status: 409 },
 
   // Plan limits.
   no_minutes: { kind: 'limit', status: 402 },

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { AppContext } from '../context.ts';
 import { scopeFilter } from '../auth/call-scope.ts';
+import { blindFilter } from '../calibration/read.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CSV_COLUMNS, exportCallRows, exportFileName } from './calls-csv.ts';
 import { CSV_FORMAT } from './csv-safe.ts';
@@ -33,6 +34,8 @@ export function exportRoute(app: AppContext): AppRoute {
       if (error instanceof DomainError) return sendDomainError(res, error);
       throw error;
     }
+    // A calibration grader's blind calls stay out of the file, as out of the list.
+    filter = await blindFilter(app.db, session.user.id, filter);
     const account = await app.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { timeZone: true } });
 
     res.writeHead(200, {

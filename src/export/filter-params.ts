@@ -1,12 +1,13 @@
 import { isUuid } from '../accounts/api-keys.ts';
 import type { CallFilter } from '../calls/calls-query.ts';
+import { CHECKED_CHANGES, type CheckedChange } from '../calls/calls-filter.ts';
 import { DomainError } from '../domain/errors.ts';
 import { assertCleanText } from '../domain/text.ts';
 
 /**
  * Reads the export's filter from a query string. Parameter names are those of the GraphQL
  * `CallFilter` input (startedFrom, startedTo, agentIds, campaignIds, direction, scoreMin, scoreMax,
- * topic, language, failedCriterion, criticalFail, search), so the web app can turn the filter it already holds into the link.
+ * topic, language, failedCriterion, criticalFail, search, checkedCriterion, checkedChange), so the web app can turn the filter it already holds into the link.
  * Id lists may repeat the parameter or be comma-separated.
  *
  * The export is always the app's "analyzed" view (analyzed + transcribed-not-analyzed): calls in
@@ -23,6 +24,9 @@ export function filterFromQuery(q: URLSearchParams): CallFilter {
   if (search && search.length > 500)
     throw new DomainError('invalid_search', 'Search text can have at most 500 characters.');
   const direction = one('direction')?.toLowerCase() ?? null;
+  const checkedChange = one('checkedChange')?.toLowerCase() ?? null;
+  if (checkedChange && !(CHECKED_CHANGES as readonly string[]).includes(checkedChange))
+    throw invalid('checkedChange', CHECKED_CHANGES.join(', '));
   if (direction && direction !== 'inbound' && direction !== 'outbound')
     throw invalid('direction', 'inbound or outbound');
   return {
@@ -39,6 +43,8 @@ export function filterFromQuery(q: URLSearchParams): CallFilter {
     failedCriterion: one('failedCriterion'),
     criticalFail: bool(one('criticalFail'), 'criticalFail'),
     search,
+    checkedCriterion: one('checkedCriterion'),
+    checkedChange: checkedChange as CheckedChange | null,
   };
 }
 

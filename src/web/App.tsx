@@ -26,6 +26,9 @@ import { DisputesPage } from './pages/Disputes.tsx';
 import { MyCallsPage } from './pages/MyCalls.tsx';
 import { roleAtLeast, useRole, type Role } from './lib/auth.tsx';
 import { NoAccessPage } from './pages/NoAccess.tsx';
+import { CalibrationsPage } from './pages/Calibrations.tsx';
+import { CalibrationPage } from './pages/Calibration.tsx';
+import { MachineAgreementPage } from './pages/MachineAgreement.tsx';
 
 /** An agent user gets their own pages for calls (only their calls, no account-wide filters). */
 function ByRole({ agent, other }: { agent: ReactNode; other: ReactNode }) {
@@ -56,6 +59,14 @@ const ROUTES: RouteDef[] = [
   { path: '/disputes', min: 'AGENT', title: 'nav.disputes', render: () => <DisputesPage /> },
   { path: '/upload', min: 'ANALYST', title: 'nav.upload', render: () => <UploadPage /> },
   { path: '/review', min: 'ANALYST', title: 'review.title', render: () => <ReviewQueuePage /> },
+  { path: '/calibration', min: 'ANALYST', title: 'calibration.title', render: () => <CalibrationsPage /> },
+  {
+    path: '/calibration/:id',
+    min: 'ANALYST',
+    title: 'calibration.title',
+    render: (p) => <CalibrationPage id={p.id!} />,
+  },
+  { path: '/agreement', min: 'VIEWER', title: 'agreement.title', render: () => <MachineAgreementPage /> },
   { path: '/dashboard', min: 'VIEWER', title: 'nav.dashboard', render: () => <DashboardPage /> },
   { path: '/team', min: 'VIEWER', title: 'nav.team', render: () => <TeamPage /> },
   { path: '/campaigns', min: 'VIEWER', title: 'nav.campaigns', render: () => <CampaignsPage /> },

@@ -36,7 +36,8 @@ type Kind =
   | 'bulk'
   | 'dispute'
   | 'apiKey'
-  | 'invitation';
+  | 'invitation'
+  | 'calibration';
 interface Base {
   /** Variables that make a valid call with B's own objects (ids as `$kind` placeholders, e.g. '$campaign'). */
   vars: Record<string, unknown>;
@@ -61,6 +62,7 @@ const BASES: Record<string, Base> = {
   calls: { vars: { first: 10 } },
   callsToDeleteCount: { vars: {} },
   campaign: byId('campaign'),
+  calibrationSession: byId('calibration'),
   reportAgents: report,
   reportCampaigns: report,
   reportCriteria: report,
@@ -75,6 +77,18 @@ const BASES: Record<string, Base> = {
   webhookEndpoint: endpoint,
   // Mutations
   acknowledgeCall: { ...byId('call'), asAgent: true },
+  applyCalibrationBenchmark: byId('calibration'),
+  closeCalibrationSession: byId('calibration'),
+  // Calls picked by hand, graders, benchmark and the sample filter's agents and campaigns: each checked.
+  createCalibrationSession: {
+    vars: { input: { name: 'x', templateId: '$template', callIds: ['$call'], graderIds: ['$analyst'] } },
+    kinds: { graderIds: 'user', benchmarkUserId: 'user' },
+  },
+  // B's owner grades B's session: a foreign session or a call outside it is not found.
+  saveCalibrationAnswers: {
+    vars: { sessionId: '$calibration', callId: '$call', answers: [{ key: 'greeting', result: 'PASSED' }] },
+    kinds: { sessionId: 'calibration' },
+  },
   addCallComment: { vars: { callId: '$call', body: 'hi', atSeconds: 1 } },
   archiveCampaign: byId('campaign'),
   assignReview: { vars: { callId: '$call' } },
@@ -179,8 +193,8 @@ let t: TestDb;
 let h: Harness;
 let A: Awaited<ReturnType<typeof seedAccount>>;
 let B: Awaited<ReturnType<typeof seedAccount>>;
-let aIds: Record<Kind, string>;
-let bIds: Record<Kind, string>;
+let aIds: Record<Kind | 'analyst', string>;
+let bIds: Record<Kind | 'analyst', string>;
 let agentB: Browser;
 
 beforeAll(async () => {
@@ -188,7 +202,7 @@ beforeAll(async () => {
   h = await startGraphql(t);
   A = await seedAccount(h, 'Acme');
   B = await seedAccount(h, 'Bolt');
-  const ids = async (S: typeof A, label: string): Promise<Record<Kind, string>> => {
+  const ids = async (S: typeof A, label: string): Promise<Record<Kind | 'analyst', string>> => {
     const s = await seedData(h.app.db, S.account.id, label, S.users.owner.id);
     const bulk = await h.app.db.bulkReanalysis.create({
       data: { accountId: S.account.id, requestedById: S.users.owner.id, filter: {}, total: 1 },
@@ -196,7 +210,19 @@ beforeAll(async () => {
     const tombstone = await h.app.db.callTombstone.create({
       data: { id: randomUUID(), accountId: S.account.id, deletedById: S.users.owner.id },
     });
+    const calibration = await h.app.db.calibrationSession.create({
+      data: {
+        accountId: S.account.id,
+        name: `${label} calibration`,
+        templateId: s.template.id,
+        criteria: [{ key: 'greeting', label: 'Greets the customer' }],
+        calls: { create: [{ callId: s.call.id, position: 0 }] },
+        graders: { create: [{ userId: S.users.owner.id }] },
+      },
+    });
     return {
+      calibration: calibration.id,
+      analyst: S.users.analyst.id,
       tombstone: tombstone.id,
       agent: s.agent.id,
       campaign: s.campaign.id,

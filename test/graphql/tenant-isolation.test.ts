@@ -11,7 +11,7 @@ let t: TestDb;
 let h: Harness;
 let A: Awaited<ReturnType<typeof seedAccount>>;
 let B: Awaited<ReturnType<typeof seedAccount>>;
-let a: Awaited<ReturnType<typeof seedData>> & { bulk: { id: string }; tombstone: string };
+let a: Awaited<ReturnType<typeof seedData>> & { bulk: { id: string }; tombstone: string; calibration: string };
 /** A's agent user (role agent, linked to A's agent): sees only that agent's calls. */
 let agentA: Browser;
 
@@ -29,7 +29,18 @@ beforeAll(async () => {
   const tombstone = await h.app.db.callTombstone.create({
     data: { id: crypto.randomUUID(), accountId: A.account.id, deletedById: A.users.owner.id },
   });
-  a = { ...seeded, bulk, tombstone: tombstone.id };
+  // An open calibration of A's call, graded by A's analyst.
+  const calibration = await h.app.db.calibrationSession.create({
+    data: {
+      accountId: A.account.id,
+      name: 'Acme calibration',
+      templateId: seeded.template.id,
+      criteria: [{ key: 'greeting', label: 'Greets the customer' }],
+      calls: { create: [{ callId: seeded.call.id, position: 0 }] },
+      graders: { create: [{ userId: A.users.analyst.id }] },
+    },
+  });
+  a = { ...seeded, bulk, tombstone: tombstone.id, calibration: calibration.id };
   await seedData(h.app.db, B.account.id, 'Bolt', B.users.owner.id);
   const agentEmail = `agent-${A.account.id.slice(0, 8)}@example.com`;
   await h.app.db.user.create({
@@ -63,7 +74,12 @@ interface Case {
   expect: Expect;
   /** Minimum role (from the field's auth scope); a session-less public field has none. */
 }
-type Ids = Awaited<ReturnType<typeof seedData>> & { userId: string; bulk: { id: string }; tombstone: string };
+type Ids = Awaited<ReturnType<typeof seedData>> & {
+  userId: string;
+  bulk: { id: string };
+  tombstone: string;
+  calibration: string;
+};
 
 const R = `__typename ... on Error { code }`;
 const JAN = `from: "2024-01-01", to: "2024-01-31"`;
@@ -78,6 +94,12 @@ const code = (c: string) => own((v) => expect(v.code).toBe(c));
 // Mutations are listed in the order they run. The webhook endpoint mutations take A's endpoint
 // id (not found for B); setWebhookEndpoint, without an id, changes B's own first endpoint.
 const QUERIES: Record<string, Case> = {
+  calibrationSessions: { doc: () => `{ calibrationSessions { id name } }`, expect: own((v) => expect(v).toEqual([])) },
+  calibrationSession: { doc: (i) => `{ calibrationSession(id: "${i.calibration}") { id name } }`, expect: nul },
+  machineAgreement: {
+    doc: () => `{ machineAgreement { threshold rows { criterionKey checked } } }`,
+    expect: own((v) => expect(v).toEqual({ threshold: 80, rows: [] })),
+  },
   session: { doc: () => `{ session { user { id email } } }`, expect: own() },
   me: { doc: () => `{ me { id email role } }`, expect: own() },
   // Service-wide readiness, no account data in it.
@@ -215,6 +237,29 @@ const QUERIES: Record<string, Case> = {
 };
 
 const MUTATIONS: Record<string, Case> = {
+  createCalibrationSession: {
+    doc: (i) =>
+      `mutation { createCalibrationSession(input: { name: "x", templateId: "${i.template.id}", callIds: ["${i.call.id}"], graderIds: ["${i.userId}"] }) { ${R} } }`,
+    expect: nf,
+  },
+  saveCalibrationAnswers: {
+    doc: (i) =>
+      `mutation { saveCalibrationAnswers(sessionId: "${i.calibration}", callId: "${i.call.id}", answers: [{ key: "greeting", result: FAILED }]) { ${R} } }`,
+    expect: nf,
+  },
+  closeCalibrationSession: {
+    doc: (i) => `mutation { closeCalibrationSession(id: "${i.calibration}") { ${R} } }`,
+    expect: nf,
+  },
+  applyCalibrationBenchmark: {
+    doc: (i) => `mutation { applyCalibrationBenchmark(id: "${i.calibration}") { ${R} } }`,
+    expect: nf,
+  },
+  setMachineAgreementThreshold: {
+    doc: () =>
+      `mutation { setMachineAgreementThreshold(percent: 70) { ${R} ... on Account { name machineAgreementThreshold } } }`,
+    expect: own((v) => expect(v).toMatchObject({ name: 'Bolt', machineAgreementThreshold: 70 })),
+  },
   setVocabulary: {
     doc: () => `mutation { setVocabulary(words: ["Bolt Energía"]) { ${R} ... on Account { name vocabulary } } }`,
     expect: own((v) => expect(v).toMatchObject({ __typename: 'Account', vocabulary: ['Bolt Energía'] })),
@@ -426,6 +471,7 @@ function markersOfA(): string[] {
     a.bulk.id,
     a.dispute.id,
     a.tombstone,
+    a.calibration,
     'Acme',
     'acme.example',
     'Acme-ext',
@@ -445,6 +491,8 @@ async function snapshotA() {
       'reviews', (SELECT count(*) FROM criterion_reviews WHERE account_id = $1),
       'disputes', (SELECT json_agg(x ORDER BY id) FROM disputes x WHERE account_id = $1),
       'comments', (SELECT count(*) FROM call_comments WHERE account_id = $1),
+      'calibrations', (SELECT json_agg(x ORDER BY id) FROM calibration_sessions x WHERE account_id = $1),
+      'calibrationAnswers', (SELECT count(*) FROM calibration_answers a JOIN calibration_sessions s ON s.id = a.session_id WHERE s.account_id = $1),
       'keys', (SELECT json_agg(x ORDER BY id) FROM api_keys x WHERE account_id = $1),
       'invitations', (SELECT json_agg(x ORDER BY id) FROM invitations x WHERE account_id = $1),
       'endpoint', (SELECT json_agg(x) FROM webhook_endpoints x WHERE account_id = $1),

@@ -44,6 +44,8 @@ interface Fixtures {
     failed: { id: string };
     withoutTemplate: { id: string };
   };
+  /** Calibration sessions of Acme graded by its analyst: one open, one closed. */
+  calibration: { open: string; closed: string };
   invitations: {
     pending: Invitation;
     expired: Invitation;
@@ -143,9 +145,24 @@ beforeAll(async () => {
   });
   const agent = new Browser(h.url);
   await agent.signIn(agentEmail, PASSWORD);
+  const calibration = async (status: 'open' | 'closed') =>
+    (
+      await db.calibrationSession.create({
+        data: {
+          accountId,
+          name: `Calibration ${status}`,
+          templateId: a.template.id,
+          criteria: [{ key: 'greeting', label: 'Greets the customer' }],
+          status,
+          calls: { create: [{ callId: a.call.id, position: 0 }] },
+          graders: { create: [{ userId: A.users.analyst.id }] },
+        },
+      })
+    ).id;
   f = {
     A,
     a,
+    calibration: { open: await calibration('open'), closed: await calibration('closed') },
     agent,
     B,
     b,
@@ -295,6 +312,98 @@ const BAD_DEFINITIONS: { what: string; definition: unknown; paths: string[] }[] 
 ];
 
 const TABLE: Record<string, Case[]> = {
+  createCalibrationSession: (() => {
+    const input = (f: Fixtures, over: Record<string, unknown> = {}) => ({
+      input: {
+        name: 'January',
+        templateId: f.a.template.id,
+        callIds: [f.a.call.id],
+        graderIds: [f.A.users.analyst.id],
+        ...over,
+      },
+    });
+    return [
+      { what: 'a blank name', as: 'admin', vars: (f) => input(f, { name: '  ' }), expect: invalid('invalid_input') },
+      {
+        what: 'a viewer as grader',
+        as: 'admin',
+        vars: (f) => input(f, { graderIds: [f.A.users.viewer.id] }),
+        expect: invalid('invalid_input'),
+      },
+      {
+        what: 'the benchmark also a grader',
+        as: 'admin',
+        vars: (f) => input(f, { benchmarkUserId: f.A.users.analyst.id }),
+        expect: invalid('invalid_input'),
+      },
+      {
+        what: 'neither calls nor a sample',
+        as: 'admin',
+        vars: (f) => input(f, { callIds: null }),
+        expect: invalid('invalid_input'),
+      },
+      {
+        what: 'a sample of 51 calls',
+        as: 'admin',
+        vars: (f) => input(f, { callIds: null, filter: {}, sampleSize: 51 }),
+        expect: invalid('invalid_input'),
+      },
+      {
+        what: 'a call not analyzed yet',
+        as: 'admin',
+        vars: (f) => input(f, { callIds: [f.calls.queued.id] }),
+        expect: conflict('not_ready'),
+      },
+      {
+        what: 'a deleted template',
+        as: 'admin',
+        vars: (f) => input(f, { templateId: f.deletedTemplate.id }),
+        expect: notFound,
+      },
+    ];
+  })(),
+  saveCalibrationAnswers: [
+    {
+      what: 'a criterion outside the session',
+      as: 'analyst',
+      vars: (f) => ({
+        sessionId: f.calibration.open,
+        callId: f.a.call.id,
+        answers: [{ key: 'nope', result: 'PASSED' }],
+      }),
+      expect: notFound,
+    },
+    {
+      what: 'no answers',
+      as: 'analyst',
+      vars: (f) => ({ sessionId: f.calibration.open, callId: f.a.call.id, answers: [] }),
+      expect: invalid('invalid_input'),
+    },
+    {
+      what: 'a closed session',
+      as: 'analyst',
+      vars: (f) => ({
+        sessionId: f.calibration.closed,
+        callId: f.a.call.id,
+        answers: [{ key: 'greeting', result: 'PASSED' }],
+      }),
+      expect: conflict('calibration_closed'),
+    },
+    {
+      what: 'a session the user does not grade',
+      as: 'admin',
+      vars: (f) => ({
+        sessionId: f.calibration.open,
+        callId: f.a.call.id,
+        answers: [{ key: 'greeting', result: 'PASSED' }],
+      }),
+      expect: notFound,
+    },
+  ],
+  setMachineAgreementThreshold: [
+    { what: 'a threshold of 101', as: 'admin', vars: () => ({ percent: 101 }), expect: invalid('invalid_input') },
+    { what: 'a threshold of −1', as: 'admin', vars: () => ({ percent: -1 }), expect: invalid('invalid_input') },
+  ],
   startBulkReanalysis: [
     {
       what: 'a search of 501 characters',
@@ -1206,6 +1315,9 @@ const TABLE: Record<string, Case[]> = {
 
 /** Mutations with no user input to get wrong, and why. Their arguments may only be an `id`. */
 const NO_INPUT: Record<string, string> = {
+  closeCalibrationSession: 'an id only; fails with not_found or calibration_closed (calibration.test.ts)',
+  applyCalibrationBenchmark:
+    'an id only; its failures (not_ready, no benchmark, calibration_closed) are session state (calibration.test.ts)',
   signOut: 'no arguments; a no-op when signed out',
   deactivateAgent: 'an id only; unknown and foreign ids are NotFoundError (tenant-isolation.test.ts); idempotent',
   reactivateAgent: 'an id only; its one failure, seat_limit, is plan state (agents.test.ts)',
@@ -1278,6 +1390,8 @@ async function snapshot() {
       'reviews', (SELECT count(*) FROM criterion_reviews),
       'disputes', (SELECT json_agg(x ORDER BY id) FROM disputes x),
       'comments', (SELECT count(*) FROM call_comments),
+      'calibrations', (SELECT json_agg(x ORDER BY id) FROM calibration_sessions x),
+      'calibrationAnswers', (SELECT count(*) FROM calibration_answers),
       'callEvents', (SELECT count(*) FROM call_events),
       'endpoints', (SELECT json_agg(x ORDER BY id) FROM webhook_endpoints x),
       'deliveries', (SELECT json_agg(x ORDER BY id) FROM webhook_deliveries x),

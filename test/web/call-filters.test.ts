@@ -1,3 +1,4 @@
+import { filterFromQuery } from '../../src/export/filter-params.ts';
 import { describe, expect, it } from 'vitest';
 import {
   activeFilterCount,
@@ -137,5 +138,23 @@ describe('GraphQL filter and export link', () => {
     expect(p.get('failedCriterion')).toBe('greeting');
     expect(p.get('criticalFail')).toBe('true');
     expect(clearFilters(q)).toMatchObject({ agent: null, failed: null, critical: false });
+  });
+
+  it('carries the machine-agreement filter (a criterion a person checked, and what they found) through the URL, the API and the export', () => {
+    const q = parseCallsQuery('from=2024-03-01&checked=greeting&change=false_fail');
+    expect(q).toMatchObject({ checked: 'greeting', change: 'false_fail' });
+    expect(activeFilterCount(q)).toBe(2);
+    expect(parseCallsQuery(serializeCallsQuery(q))).toEqual(q);
+    expect(toCallFilter(q)).toMatchObject({ checkedCriterion: 'greeting', checkedChange: 'FALSE_FAIL' });
+    const p = new URLSearchParams(toExportQuery(q));
+    expect(p.get('checkedCriterion')).toBe('greeting');
+    expect(p.get('checkedChange')).toBe('false_fail');
+    expect(filterFromQuery(p)).toMatchObject({ checkedCriterion: 'greeting', checkedChange: 'false_fail' });
+    // An unknown change is the user's mistake, not a silent "any".
+    expect(parseCallsQuery('checked=greeting&change=sideways').change).toBeNull();
+    expect(() => filterFromQuery(new URLSearchParams('checkedCriterion=greeting&checkedChange=sideways'))).toThrow(
+      /checkedChange/,
+    );
+    expect(clearFilters(q)).toMatchObject({ checked: null, change: null });
   });
 });

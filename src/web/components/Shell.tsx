@@ -27,6 +27,8 @@ const NAV: {
       { to: '/review', label: 'review.title', icon: 'check', analyst: true },
       { to: '/dashboard', label: 'nav.dashboard', icon: 'chart' },
       { to: '/disputes', label: 'nav.disputes', icon: 'flag' },
+      { to: '/calibration', label: 'nav.calibration', icon: 'users', analyst: true },
+      { to: '/agreement', label: 'nav.agreement', icon: 'check' },
     ],
   },
   {

@@ -9,6 +9,8 @@ export const SORTS = ['started_at', 'score', 'duration'] as const;
 export type SortField = (typeof SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
 export type Direction = 'inbound' | 'outbound';
+export const CHECKED_CHANGES = ['stood', 'changed', 'false_fail', 'false_pass'] as const;
+export type CheckedChange = (typeof CHECKED_CHANGES)[number];
 
 export interface CallsQuery {
   view: View;
@@ -30,6 +32,9 @@ export interface CallsQuery {
   critical: boolean;
   /** Full-text search in transcripts. */
   q: string | null;
+  /** A criterion key a person checked (machine agreement's calls), and what they found. */
+  checked: string | null;
+  change: CheckedChange | null;
   sort: SortField;
   order: SortOrder;
   /** Cursor pagination: at most one of these. */
@@ -59,6 +64,8 @@ export const DEFAULT_QUERY: CallsQuery = {
   failed: null,
   critical: false,
   q: null,
+  checked: null,
+  change: null,
   sort: 'started_at',
   order: 'desc',
   after: null,
@@ -110,6 +117,8 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
     failed: str(p, 'failed'),
     critical: p.get('critical') === '1',
     q: str(p, 'q'),
+    checked: str(p, 'checked'),
+    change: oneOf(str(p, 'change'), CHECKED_CHANGES),
     sort: oneOf(str(p, 'sort'), SORTS) ?? DEFAULT_QUERY.sort,
     order: oneOf(str(p, 'order'), ['asc', 'desc'] as const) ?? DEFAULT_QUERY.order,
     after,
@@ -136,6 +145,8 @@ const ORDER: (keyof CallsQuery)[] = [
   'language',
   'failed',
   'critical',
+  'checked',
+  'change',
   'sort',
   'order',
   'size',
@@ -184,6 +195,7 @@ export function activeFilterCount(q: CallsQuery): number {
     'failed',
     'critical',
     'q',
+    'checked',
   ];
   return keys.filter((k) => q[k] != null && q[k] !== false).length;
 }
@@ -218,6 +230,8 @@ export interface GqlCallFilter {
   failedCriterion?: string | null;
   criticalFail?: boolean | null;
   search?: string | null;
+  checkedCriterion?: string | null;
+  checkedChange?: 'STOOD' | 'CHANGED' | 'FALSE_FAIL' | 'FALSE_PASS' | null;
 }
 
 /** The ids of a comma-separated list ("a,b" → ['a', 'b']); empty for none. */
@@ -241,6 +255,8 @@ export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
   if (q.failed) f.failedCriterion = q.failed;
   if (q.critical) f.criticalFail = true;
   if (q.q) f.search = q.q;
+  if (q.checked) f.checkedCriterion = q.checked;
+  if (q.checked && q.change) f.checkedChange = q.change.toUpperCase() as GqlCallFilter['checkedChange'];
   return f;
 }
 
@@ -263,6 +279,8 @@ export function toExportQuery(q: CallsQuery): string {
   if (q.failed) p.set('failedCriterion', q.failed);
   if (q.critical) p.set('criticalFail', 'true');
   if (q.q) p.set('search', q.q);
+  if (q.checked) p.set('checkedCriterion', q.checked);
+  if (q.checked && q.change) p.set('checkedChange', q.change);
   p.set('sort', q.sort);
   p.set('order', q.order);
   return p.toString();

@@ -1,3 +1,4 @@
+import { CheckedFilterNote } from '../components/machine-agreement.tsx';
 import { BulkDeleteButton } from '../components/data-protection.tsx';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useQuery, useSubscription } from 'urql';
@@ -302,6 +303,7 @@ export function CallsPage() {
         ))}
       </div>
 
+      <CheckedFilterNote q={q} setQ={setQ} />
       <Card bodyClass="tight">
         <Filters
           q={q}

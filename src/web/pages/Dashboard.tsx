@@ -8,6 +8,7 @@ import { useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
 import { formatHours, formatNumber, formatPercent, formatScore } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
+import { MachineAgreementFlag } from '../components/machine-agreement.tsx';
 
 /*
  * The dashboard (issue 10.5): score and coverage over time, per agent, campaign and criterion,
@@ -279,6 +280,7 @@ export function DashboardPage() {
     <div className="page">
       <PageHeader title={t('nav.dashboard')} description={t('dashboard.lead', { zone })} />
       <div className="stack">
+        <MachineAgreementFlag />
         {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports. */}
         <div className="card" role="search" aria-label={t('dashboard.filters')}>
           <div className="filters">

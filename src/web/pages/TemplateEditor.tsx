@@ -54,6 +54,7 @@ import {
   type TopicDraft,
 } from '../lib/template-draft.ts';
 import { SetDefaultTemplate } from './Templates.tsx';
+import { MachineAgreementFlag } from '../components/machine-agreement.tsx';
 
 const TemplateQuery = graphql(`
   query Template($id: ID!) { template(id: $id) { id name isDefault deleted definition updatedAt } }
@@ -359,6 +360,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
               <span className="muted small">{t('templates.criteriaHint')}</span>
             </div>
             {draft.criteria.length === 0 && <Alert tone="amber">{t('templates.noCriteria')}</Alert>}
+            {id && <MachineAgreementFlag keys={draft.criteria.map((c) => c.key)} />}
             {draft.criteria.map((c, i) => (
               <CriterionEditor
                 key={c.uid}

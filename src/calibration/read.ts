@@ -1,0 +1,147 @@
+import { roleAtLeast } from '../accounts/users.ts';
+import { parseColumn } from '../call-columns.ts';
+import type { CallFilter } from '../calls/calls-filter.ts';
+import type { Db } from '../db/client.ts';
+import type { Prisma, UserRole } from '../generated/prisma/client.ts';
+import { type CalibrationResults, calibrationResults, type Outcome } from './results.ts';
+import { MachineAnswers, SessionCriteria, type SessionCriterion } from './sessions.ts';
+
+/**
+ * Who reads what of a calibration (issue 31.1). Managers (admin and above) see every session of
+ * the account; analysts see the sessions they grade. While a session is open nobody sees anyone's
+ * answers but their own, nor the machine's: `results` and the frozen machine answers exist only
+ * once it is closed, and the call lookup hides a grader's open-session calls (blindCallsWhere).
+ */
+
+export interface Viewer {
+  id: string;
+  accountId: string;
+  role: UserRole;
+}
+
+export const isManager = (v: Pick<Viewer, 'role'>) => roleAtLeast(v.role, 'admin');
+
+const INCLUDE = {
+  template: { select: { name: true } },
+  createdBy: { select: { name: true } },
+  calls: { orderBy: { position: 'asc' as const } },
+  graders: {
+    include: { user: { select: { name: true } } },
+    orderBy: [{ benchmark: 'asc' as const }, { user: { name: 'asc' as const } }, { userId: 'asc' as const }],
+  },
+} satisfies Prisma.CalibrationSessionInclude;
+
+type Row = Prisma.CalibrationSessionGetPayload<{ include: typeof INCLUDE }>;
+
+export interface SessionView {
+  id: string;
+  name: string;
+  status: 'open' | 'closed';
+  templateName: string | null;
+  createdByName: string | null;
+  createdAt: Date;
+  closedAt: Date | null;
+  appliedAt: Date | null;
+  criteria: SessionCriterion[];
+  callIds: string[];
+  graders: { userId: string; name: string; benchmark: boolean; submitted: boolean; answered: number }[];
+  /** The viewer's seat, if they grade this session. */
+  mySeat: 'grader' | 'benchmark' | null;
+  canManage: boolean;
+  myAnswers: { callId: string; criterionKey: string; result: Outcome }[];
+  results: CalibrationResults | null;
+}
+
+/** Sessions the viewer may see; newest first. */
+function visible(viewer: Viewer): Prisma.CalibrationSessionWhereInput {
+  return isManager(viewer)
+    ? { accountId: viewer.accountId }
+    : { accountId: viewer.accountId, graders: { some: { userId: viewer.id } } };
+}
+
+export async function listSessions(db: Db, viewer: Viewer): Promise<SessionView[]> {
+  const rows = await db.calibrationSession.findMany({
+    where: visible(viewer),
+    include: INCLUDE,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: 100,
+  });
+  return Promise.all(rows.map((r) => view(db, viewer, r, false)));
+}
+
+export async function readSession(db: Db, viewer: Viewer, id: string): Promise<SessionView | null> {
+  const row = await db.calibrationSession.findFirst({ where: { id, ...visible(viewer) }, include: INCLUDE });
+  return row ? view(db, viewer, row, true) : null;
+}
+
+async function view(db: Db, viewer: Viewer, row: Row, withResults: boolean): Promise<SessionView> {
+  const closed = row.status === 'closed';
+  const answers = await db.calibrationAnswer.findMany({
+    // While open, only the viewer's own answers ever leave the database.
+    where: { sessionId: row.id, ...(closed && withResults ? {} : { userId: viewer.id }) },
+    select: { callId: true, userId: true, criterionKey: true, result: true },
+  });
+  const counts = await db.calibrationAnswer.groupBy({
+    by: ['userId'],
+    where: { sessionId: row.id },
+    _count: { _all: true },
+  });
+  const criteria = parseColumn(SessionCriteria, row.criteria) ?? [];
+  const seat = row.graders.find((g) => g.userId === viewer.id);
+  const typed = answers.map((a) => ({ ...a, result: a.result as Outcome }));
+  return {
+    id: row.id,
+    name: row.name,
+    status: closed ? 'closed' : 'open',
+    templateName: row.template?.name ?? null,
+    createdByName: row.createdBy?.name ?? null,
+    createdAt: row.createdAt,
+    closedAt: row.closedAt,
+    appliedAt: row.appliedAt,
+    criteria,
+    callIds: row.calls.map((c) => c.callId),
+    graders: row.graders.map((g) => ({
+      userId: g.userId,
+      name: g.user.name,
+      benchmark: g.benchmark,
+      submitted: !!g.submittedAt,
+      answered: counts.find((c) => c.userId === g.userId)?._count._all ?? 0,
+    })),
+    mySeat: seat ? (seat.benchmark ? 'benchmark' : 'grader') : null,
+    canManage: isManager(viewer),
+    myAnswers: typed.filter((a) => a.userId === viewer.id),
+    results:
+      closed && withResults
+        ? calibrationResults({
+            criteria,
+            calls: row.calls.map((c) => ({
+              callId: c.callId,
+              machine: (parseColumn(MachineAnswers, c.machine) ?? null) as Record<string, Outcome> | null,
+            })),
+            graders: row.graders.map((g) => ({ userId: g.userId, name: g.user.name, benchmark: g.benchmark })),
+            answers: typed,
+          })
+        : null,
+  };
+}
+
+/**
+ * Calls a user must not look up while grading them blind: those of open sessions where they hold
+ * a seat. A Prisma condition for the call lookup (schema/types/call.ts).
+ */
+export function blindCallsWhere(userId: string): Prisma.CallWhereInput {
+  return { calibrations: { none: { session: { status: 'open', graders: { some: { userId } } } } } };
+}
+
+/**
+ * A calls-list filter that also leaves out the calls the user grades blind (the list, its counts and
+ * the CSV export). Unchanged — so counts still come from the kept counters — for everyone who holds
+ * no seat in an open session.
+ */
+export async function blindFilter(db: Db, userId: string, filter: CallFilter): Promise<CallFilter> {
+  const seat = await db.calibrationGrader.findFirst({
+    where: { userId, session: { status: 'open' } },
+    select: { sessionId: true },
+  });
+  return seat ? { ...filter, blindFor: userId } : filter;
+}

@@ -1,0 +1,201 @@
+/**
+ * How often people agree with the machine, per criterion (issue 31.2): over the calls started in a
+ * period (as the calls list filters them), each criterion a person checked — overrides, answered
+ * disputes, closed calibrations — with how often the verdict stood and how it changed, a link to
+ * those calls in the calls list, and the account's threshold below which a criterion is flagged.
+ */
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  DataTable,
+  EmptyState,
+  LoadingBlock,
+  PageHeader,
+  TextField,
+} from '../components/ui.tsx';
+import { useT } from '../i18n/index.tsx';
+import { roleAtLeast, useRole } from '../lib/auth.tsx';
+import { DEFAULT_QUERY, endOfDayIso, serializeCallsQuery, startOfDayIso } from '../lib/call-filters.ts';
+import { describeError, outcome } from '../lib/errors.ts';
+import { useFormat } from '../lib/format.ts';
+import { graphql } from '../lib/graphql.ts';
+import { useFormMutation } from '../lib/mutations.ts';
+import { Link } from '../lib/router.tsx';
+
+const AgreementQuery = graphql(`
+  query MachineAgreement($from: DateTime, $to: DateTime) {
+    machineAgreement(startedFrom: $from, startedTo: $to) {
+      threshold
+      mostChanged { criterionKey label checked changed }
+      rows { criterionKey label checked stood changed falseFail falsePass otherChange agreement flagged }
+    }
+  }
+`);
+
+const SetThreshold = graphql(`
+  mutation SetMachineAgreementThreshold($percent: Int!) {
+    setMachineAgreementThreshold(percent: $percent) {
+      __typename
+      ... on Account { id machineAgreementThreshold }
+      ... on Error { code message }
+    }
+  }
+`);
+
+const day = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+export function MachineAgreementPage() {
+  const i18n = useT();
+  const { t } = i18n;
+  const fmt = useFormat();
+  const admin = roleAtLeast(useRole(), 'ADMIN');
+  const [from, setFrom] = useState(() => {
+    const d = new Date();
+    return day(new Date(d.getFullYear(), d.getMonth(), d.getDate() - 90));
+  });
+  const [to, setTo] = useState(() => day(new Date()));
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: AgreementQuery,
+    variables: { from: from ? startOfDayIso(from) : null, to: to ? endOfDayIso(to) : null },
+    requestPolicy: 'cache-and-network',
+  });
+  const report = data?.machineAgreement;
+  const callsOf = (key: string, change: 'changed' | null) =>
+    `/calls?${serializeCallsQuery({ ...DEFAULT_QUERY, from: from || null, to: to || null, checked: key, change })}`;
+
+  return (
+    <div className="page stack">
+      <PageHeader title={t('agreement.title')} description={t('agreement.lead')} />
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports. */}
+      <div className="card" role="search" aria-label={t('agreement.title')}>
+        <div className="card-body row-wrap">
+          <TextField
+            label={t('agreement.from')}
+            type="date"
+            value={from}
+            max={to}
+            onChange={(e) => setFrom(e.target.value)}
+          />
+          <TextField
+            label={t('agreement.to')}
+            type="date"
+            value={to}
+            min={from}
+            onChange={(e) => setTo(e.target.value)}
+          />
+        </div>
+      </div>
+      {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
+      {fetching && !data ? (
+        <LoadingBlock />
+      ) : !report?.rows.length ? (
+        <Card title={t('agreement.byCriterion')}>
+          <EmptyState icon="check" title={t('agreement.empty')}>
+            {t('agreement.emptyBody')}
+          </EmptyState>
+        </Card>
+      ) : (
+        <>
+          <p data-testid="agreement-most">
+            {report.mostChanged ? (
+              <>
+                {t('agreement.most', {
+                  label: report.mostChanged.label,
+                  n: report.mostChanged.changed,
+                  of: report.mostChanged.checked,
+                })}{' '}
+                <Link to={callsOf(report.mostChanged.criterionKey, 'changed')}>
+                  {t('agreement.changedLink', { label: report.mostChanged.label })}
+                </Link>
+              </>
+            ) : (
+              t('agreement.noneChanged')
+            )}
+          </p>
+          <Card title={t('agreement.byCriterion')} bodyClass="tight" description={t('agreement.explain')}>
+            <DataTable
+              testId="agreement-table"
+              head={
+                <>
+                  <th scope="col">{t('agreement.colCriterion')}</th>
+                  <th scope="col">{t('agreement.colChecked')}</th>
+                  <th scope="col">{t('agreement.colStood')}</th>
+                  <th scope="col">{t('agreement.colFalseFail')}</th>
+                  <th scope="col">{t('agreement.colFalsePass')}</th>
+                  <th scope="col">{t('agreement.colOther')}</th>
+                  <th scope="col">{t('agreement.colAgreement')}</th>
+                  <th scope="col">{t('agreement.colCalls')}</th>
+                </>
+              }
+            >
+              {report.rows.map((r) => (
+                <tr key={r.criterionKey} className={r.flagged ? 'row-flagged' : undefined}>
+                  <th scope="row">{r.label}</th>
+                  <td>{r.checked}</td>
+                  <td>{r.stood}</td>
+                  <td>{r.falseFail}</td>
+                  <td>{r.falsePass}</td>
+                  <td>{r.otherChange}</td>
+                  <td>
+                    {fmt.percent(r.agreement)}{' '}
+                    {r.flagged && (
+                      <Badge tone="amber">{t('agreement.flagged', { pct: fmt.percent(report.threshold / 100) })}</Badge>
+                    )}
+                  </td>
+                  <td>
+                    <Link to={callsOf(r.criterionKey, null)}>{t('agreement.callsLink', { label: r.label })}</Link>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          </Card>
+        </>
+      )}
+      {admin && report && (
+        <ThresholdForm current={report.threshold} onSaved={() => refetch({ requestPolicy: 'network-only' })} />
+      )}
+    </div>
+  );
+}
+
+function ThresholdForm({ current, onSaved }: { current: number; onSaved: () => void }) {
+  const { t } = useT();
+  const [value, setValue] = useState(String(current));
+  const [{ fetching }, save] = useMutation(SetThreshold);
+  const [saved, setSaved] = useState(false);
+  const { error, submit } = useFormMutation(
+    async () => outcome(await save({ percent: Number(value) }), 'setMachineAgreementThreshold'),
+    () => {
+      setSaved(true);
+      onSaved();
+    },
+  );
+  return (
+    <Card title={t('agreement.threshold')} description={t('agreement.thresholdHint')}>
+      <form className="row-wrap" onSubmit={submit}>
+        <TextField
+          label={t('agreement.threshold')}
+          type="number"
+          min={0}
+          max={100}
+          step={1}
+          value={value}
+          error={error ?? undefined}
+          onChange={(e) => {
+            setSaved(false);
+            setValue(e.target.value);
+          }}
+        />
+        <Button type="submit" loading={fetching}>
+          {t('agreement.thresholdSave')}
+        </Button>
+        {saved && <span role="status">{t('agreement.thresholdSaved')}</span>}
+      </form>
+    </Card>
+  );
+}
