@@ -1,15 +1,16 @@
-import type { Task, TaskList } from 'graphile-worker';
+import type { TaskList } from 'graphile-worker';
 import type { AppContext } from '../src/context.ts';
-import { logContext } from '../src/log.ts';
 import { createAnalyzeTask } from './analyze.ts';
 import { createDeleteCallsTask } from './delete-calls.ts';
 import { createBulkReanalyzeTask } from './bulk-reanalyze.ts';
 import { createDeliverWebhookTask } from './deliver-webhook.ts';
 import { createHousekeepingTask } from './housekeeping.ts';
-import { type JobName, JOBS, type NamedTask } from '../src/jobs/catalog.ts';
+import type { JobName, NamedTask } from '../src/jobs/catalog.ts';
 import { createReplayWebhooksTask } from './replay-webhooks.ts';
 import { createRetentionTask } from './retention.ts';
-import { createTranscribeTask, defaultEngines } from './transcribe.ts';
+import { createTranscribeTask } from './transcribe.ts';
+import { pipelineEngines } from '../src/calls/transcribe-call.ts';
+import { jobTaskList } from '../src/jobs/worker-role.ts';
 import type { TranscriptionEngine } from '../src/transcription/index.ts';
 
 /**
@@ -17,8 +18,11 @@ import type { TranscriptionEngine } from '../src/transcription/index.ts';
  * missing task, an extra one or a task filed under another job's name a compile error. Each task
  * parses its payload with the catalog's zod schema before doing anything.
  */
-export function createTaskList(app: AppContext, engines: TranscriptionEngine[] = defaultEngines(app)): TaskList {
+export function createTaskList(
+  app: AppContext,
   // One set of recognition threads: analysis scores phrases on the models transcription loaded.
+  engines: TranscriptionEngine[] = pipelineEngines(app),
+): TaskList {
   const tasks: { [N in JobName]: NamedTask<N> } = {
     transcribe: createTranscribeTask(app, engines),
     analyze: createAnalyzeTask(app, undefined, engines),
@@ -32,27 +36,7 @@ export function createTaskList(app: AppContext, engines: TranscriptionEngine[] =
     'bulk-reanalyze': createBulkReanalyzeTask(app),
     housekeeping: createHousekeepingTask(app),
   };
-  return Object.fromEntries(
-    (Object.keys(JOBS) as JobName[]).map((name) => [name, withJobContext(app, name, tasks[name])]),
-  );
-}
-
-/**
- * Every log line written while a job runs carries its id, task and attempt, as requests carry reqId;
- * its run time goes to escucha_job_duration_seconds.
- */
-function withJobContext(app: AppContext, name: string, task: Task): Task {
-  return (payload, helpers) =>
-    logContext.run({ jobId: helpers.job.id, task: name, attempt: helpers.job.attempts }, async () => {
-      const end = app.metrics?.jobDuration.startTimer({ task: name });
-      try {
-        await task(payload, helpers);
-        end?.({ outcome: 'ok' });
-      } catch (error) {
-        end?.({ outcome: 'error' });
-        throw error;
-      }
-    });
+  return jobTaskList(app, tasks);
 }
 
 /** Recurring jobs (graphile-worker crontab syntax): housekeeping hourly, retention daily at 03:30 UTC. */

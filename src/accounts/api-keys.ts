@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import { type AuditBy, auditActor, recordAudit } from './audit.ts';
+import { type AuditBy, recordAuditBy } from './audit.ts';
 import { notFound } from '../domain/errors.ts';
 
 const KEY_PREFIX = 'esk_';
@@ -23,14 +23,12 @@ export async function createApiKey(db: Db, accountId: string, name = 'API key', 
     const created = await tx.apiKey.create({
       data: { accountId, name: name.trim() || 'API key', prefix, keyHash: hashKey(key) },
     });
-    const actor = auditActor(by);
-    await recordAudit(tx, {
+    await recordAuditBy(tx, by, {
       accountId,
-      actorUserId: actor.actorUserId,
       action: 'api_key.created',
       targetType: 'api_key',
       targetId: created.id,
-      detail: { ...actor.detail, name: created.name, prefix },
+      detail: { name: created.name, prefix },
     });
     return created;
   });
@@ -60,14 +58,12 @@ export async function revokeApiKey(
       data: { revokedAt: new Date() },
     });
     if (changed.count) {
-      const actor = auditActor(by);
-      await recordAudit(tx, {
+      await recordAuditBy(tx, by, {
         accountId,
-        actorUserId: actor.actorUserId,
         action: 'api_key.revoked',
         targetType: 'api_key',
         targetId: row.id,
-        detail: { ...actor.detail, name: row.name, prefix: row.prefix },
+        detail: { name: row.name, prefix: row.prefix },
       });
     }
     return tx.apiKey.findUniqueOrThrow({ where: { id: row.id } });

@@ -63,6 +63,19 @@ export function auditActor(by: AuditBy): { actorUserId: string | null; detail: P
 }
 
 /**
+ * `recordAudit` for a change made `by` a user or the system: the actor's id, and for the system its
+ * `detail.by`, are filled in (the entry's own detail follows).
+ */
+export async function recordAuditBy(
+  tx: Tx,
+  by: AuditBy,
+  entry: Omit<AuditEntry, 'actorUserId'> & { detail: Prisma.InputJsonObject },
+): Promise<void> {
+  const actor = auditActor(by);
+  await recordAudit(tx, { ...entry, actorUserId: actor.actorUserId, detail: { ...actor.detail, ...entry.detail } });
+}
+
+/**
  * Records who did what. Call it with the transaction that makes the change, so the entry exists
  * exactly when the change does (a rolled-back change leaves no entry, a committed one always has one).
  */

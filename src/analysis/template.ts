@@ -1,21 +1,10 @@
 /** Analysis template (QA scorecard) definition, validated with zod and reported in plain English. */
 import { z } from 'zod';
+import { CRITERION_KINDS, METRIC_OPS, METRICS, type MetricName, RATIO_METRICS } from './metric-names.ts';
 import { tokenize } from './normalize.ts';
 
-export const METRICS = [
-  'talk_ratio',
-  'longest_silence',
-  'silence_ratio',
-  'interruptions',
-  'words_per_minute',
-  'duration',
-  'customer_sentiment',
-  'customer_sentiment_trend',
-] as const;
-export const METRIC_OPS = ['lt', 'lte', 'gt', 'gte', 'between'] as const;
-export const CRITERION_KINDS = ['phrase', 'forbidden', 'metric', 'llm'] as const;
-/** Metrics expressed as fractions, where a threshold like 60 is a mistake for 0.6. */
-const RATIO_METRICS: ReadonlySet<string> = new Set(['talk_ratio', 'silence_ratio']);
+export { CRITERION_KINDS, METRIC_OPS, METRICS, type MetricName };
+
 /**
  * Sentiment metrics (src/analysis/sentiment.ts) are the only ones that go below zero: a score from
  * −1 to 1, a trend (end minus start) from −2 to 2.
@@ -211,7 +200,6 @@ export type PhraseCriterion = Extract<Criterion, { kind: 'phrase' }>;
 export type ForbiddenCriterion = Extract<Criterion, { kind: 'forbidden' }>;
 export type MetricCriterion = Extract<Criterion, { kind: 'metric' }>;
 export type LlmCriterion = Extract<Criterion, { kind: 'llm' }>;
-export type MetricName = (typeof METRICS)[number];
 export type MetricOp = (typeof METRIC_OPS)[number];
 export type Topic = TemplateDefinition['topics'][number];
 

@@ -24,6 +24,7 @@ import {
 } from '../webhooks/endpoints.ts';
 import { startReplay } from '../webhooks/replay.ts';
 import { defineCommand, type Command } from './command.ts';
+import type { OptionSpecs, OptionValues } from './options.ts';
 import { UsageError } from './errors.ts';
 
 const account = { kind: 'uuid', required: true, placeholder: 'ID', description: 'account id (UUID)' } as const;
@@ -32,6 +33,27 @@ const account = { kind: 'uuid', required: true, placeholder: 'ID', description: 
 async function requireAccount(app: AppContext, id: string): Promise<void> {
   const row = await app.db.account.findUnique({ where: { id }, select: { id: true } });
   if (!row) throw notFound('Account');
+}
+
+type WithAccount<O extends OptionSpecs> = { account: typeof account } & O;
+
+/** A command on one account: `--account` comes first, and an unknown id is refused before `run` starts. */
+function accountCommand<const O extends OptionSpecs>(command: {
+  name: string;
+  summary: string;
+  options: O;
+  run(app: AppContext, values: OptionValues<O> & { account: string }): Promise<unknown>;
+}): Command<WithAccount<O>> {
+  return defineCommand<WithAccount<O>>({
+    ...command,
+    options: { account, ...command.options },
+    async run(app, o) {
+      // `account` is required, so it is always there; TypeScript cannot see through the generic O.
+      const values = o as OptionValues<O> & { account: string };
+      await requireAccount(app, values.account);
+      return command.run(app, values);
+    },
+  });
 }
 
 /**
@@ -82,11 +104,10 @@ export const commands: readonly Command<any>[] = [
       };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'account:set',
     summary: 'Change account settings: the stereo channel of the agent, the time zone.',
     options: {
-      account,
       'agent-channel': {
         kind: 'text',
         placeholder: 'left|right',
@@ -95,7 +116,6 @@ export const commands: readonly Command<any>[] = [
       timezone: { kind: 'text', placeholder: 'TZ', description: 'IANA time zone of file-name times and usage periods' },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const channel = o['agent-channel'];
       if (channel !== undefined && channel !== 'left' && channel !== 'right')
         throw new UsageError('--agent-channel must be left or right');
@@ -108,56 +128,49 @@ export const commands: readonly Command<any>[] = [
       return { account: { id: a.id, agentChannel: a.agentChannel, timeZone: a.timeZone } };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'agent:add',
     summary: 'Add an agent (takes a seat of the plan).',
     options: {
-      account,
       name: { kind: 'text', required: true, placeholder: 'N', description: 'agent name' },
       code: { kind: 'text', required: true, placeholder: 'C', description: 'telephony code, unique in the account' },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const a = await createAgent(app.db, o.account, { name: o.name, code: o.code });
       return { agent: { id: a.id, name: a.name, code: a.code, active: a.active } };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'campaign:add',
     summary: 'Add a campaign, optionally with its language and analysis template.',
     options: {
-      account,
       name: { kind: 'text', required: true, placeholder: 'N', description: 'campaign name' },
       language: { kind: 'text', placeholder: 'L', description: 'language code of its calls, e.g. es' },
       template: { kind: 'uuid', placeholder: 'ID', description: 'template id used for its calls' },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const c = await createCampaign(app.db, o.account, { name: o.name, language: o.language, templateId: o.template });
       return { campaign: { id: c.id, name: c.name, language: c.language, templateId: c.templateId } };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'campaign:archive',
     summary: 'Archive a campaign by name (its calls are kept).',
     options: {
-      account,
       name: { kind: 'text', required: true, placeholder: 'N', description: 'campaign name (case and accents ignored)' },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const found = await findCampaignByName(app.db, o.account, o.name);
       if (!found) throw notFound('Campaign');
       const c = await setCampaignArchived(app.db, o.account, found.id, true);
       return { campaign: { id: c.id, name: c.name, archivedAt: c.archivedAt } };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'apikey:create',
     summary: 'Create an intake API key; prints the key once.',
-    options: { account, name: { kind: 'text', placeholder: 'N', description: 'label to tell keys apart' } },
+    options: { name: { kind: 'text', placeholder: 'N', description: 'label to tell keys apart' } },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const { apiKey: k, key } = await createApiKey(app.db, o.account, o.name, { system: 'cli' });
       return {
         apiKey: { id: k.id, name: k.name, prefix: k.prefix },
@@ -166,11 +179,10 @@ export const commands: readonly Command<any>[] = [
       };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'apikey:revoke',
     summary: 'Revoke an API key by its prefix (or id).',
     options: {
-      account,
       prefix: {
         kind: 'text',
         required: true,
@@ -179,20 +191,17 @@ export const commands: readonly Command<any>[] = [
       },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const k = await revokeApiKey(app.db, o.account, o.prefix, app.apiKeys, { system: 'cli' });
       return { apiKey: { id: k.id, name: k.name, prefix: k.prefix, revokedAt: k.revokedAt } };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'webhook:set',
     summary: "Set the account's webhook endpoint; prints the signing secret.",
     options: {
-      account,
       url: { kind: 'text', required: true, placeholder: 'U', description: 'https URL receiving call events' },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const { endpoint: e, secret } = await setWebhookEndpoint(app, o.account, o.url);
       // Changing the URL keeps the existing secret; the operator still needs it to configure the receiver.
       return {
@@ -202,12 +211,11 @@ export const commands: readonly Command<any>[] = [
       };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'webhook:list',
     summary: "List the account's webhook endpoints with their state and latest replay.",
-    options: { account },
+    options: {},
     async run(app, o) {
-      await requireAccount(app, o.account);
       const endpoints = await listWebhookEndpoints(app, o.account);
       const replays = await app.db.webhookReplay.findMany({
         where: { accountId: o.account },
@@ -230,11 +238,10 @@ export const commands: readonly Command<any>[] = [
       };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'webhook:add',
     summary: 'Add a webhook endpoint (up to 10 per account); prints its signing secret.',
     options: {
-      account,
       url: { kind: 'text', required: true, placeholder: 'U', description: 'https URL receiving events' },
       events: {
         kind: 'text',
@@ -246,7 +253,6 @@ export const commands: readonly Command<any>[] = [
       description: { kind: 'text', placeholder: 'D', description: 'a note, e.g. "staging"' },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const { endpoint: e, secret } = await createWebhookEndpoint(app, o.account, {
         url: o.url,
         description: o.description,
@@ -256,24 +262,21 @@ export const commands: readonly Command<any>[] = [
       return { endpoint: { id: e.id, url: e.url, eventTypes: e.eventTypes, campaignId: e.campaignId }, secret };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'webhook:rotate',
     summary: 'Rotate an endpoint secret; the old one keeps signing for WEBHOOK_SECRET_OVERLAP_HOURS.',
     options: {
-      account,
       endpoint: { kind: 'uuid', placeholder: 'ID', description: 'endpoint id (default: the first endpoint)' },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const { endpoint: e, secret } = await rotateWebhookSecret(app, o.account, o.endpoint);
       return { endpoint: { id: e.id, url: e.url }, secret, previousSecretValidUntil: e.previousSecretExpiresAt };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'webhook:replay',
     summary: 'Redeliver every failed delivery of an endpoint since a time (a job; see webhook:list for progress).',
     options: {
-      account,
       endpoint: { kind: 'uuid', required: true, placeholder: 'ID', description: 'endpoint id' },
       since: {
         kind: 'text',
@@ -283,16 +286,14 @@ export const commands: readonly Command<any>[] = [
       },
     },
     async run(app, o) {
-      await requireAccount(app, o.account);
       const r = await startReplay(app, o.account, o.endpoint, new Date(o.since));
       return { replay: { id: r.id, status: r.status, total: r.total, since: r.since } };
     },
   }),
-  defineCommand({
+  accountCommand({
     name: 'template:import',
     summary: 'Import an analysis template from a JSON file, optionally as a default.',
     options: {
-      account,
       file: { kind: 'text', required: true, placeholder: 'F', description: 'template JSON file' },
       name: {
         kind: 'text',
@@ -323,7 +324,6 @@ export const commands: readonly Command<any>[] = [
         throw new UsageError(`--language must be a language code such as en or es, got "${o.language}"`);
       if (language && !o.default)
         throw new UsageError('template:import: --language says which calls --default applies to; add --default');
-      await requireAccount(app, o.account);
       // Text goes to the validator as is, so a JSON syntax error is reported like any other issue.
       const file = splitTemplateFile(text);
       const definition = validateDefinition(file.definition);

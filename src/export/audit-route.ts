@@ -1,17 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { AppContext } from '../context.ts';
 import { type AuditFilter, auditEntries, parseAuditActions } from '../accounts/audit-query.ts';
 import { auditObjectReader } from '../accounts/audit-objects.ts';
 import { DomainError } from '../domain/errors.ts';
-import { safeText } from './csv-safe.ts';
+import { CSV_FORMAT, safeText } from './csv-safe.ts';
 import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
 import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
-import { isClientGone } from '../http/streams.ts';
+import { streamCsv } from '../http/streams.ts';
 import type { AppRoute } from '../http/access.ts';
 
 export const AUDIT_CSV_COLUMNS = [
@@ -99,20 +98,8 @@ export function auditExportRoute(app: AppContext): AppRoute {
         yield* flush(chunk);
       })(),
     );
-    const csv = stringify({
-      header: true,
-      columns: AUDIT_CSV_COLUMNS,
-      bom: true,
-      record_delimiter: 'windows',
-      quoted_match: /[\r\n]/,
-    });
-    try {
-      await pipeline(rows, csv, res);
-    } catch (error) {
-      if (isClientGone(error, res)) return;
-      app.log.error({ err: error }, 'audit export failed mid-stream');
-      res.destroy();
-    }
+    const csv = stringify({ header: true, columns: AUDIT_CSV_COLUMNS, ...CSV_FORMAT });
+    await streamCsv(res, rows, csv, app.log, 'audit export');
   }
 
   return { access: 'auditCsv', method: 'GET', path: /^\/api\/audit-log\.csv$/, handler };

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { AppContext } from '../context.ts';
 import { scopeFilter } from '../auth/call-scope.ts';
@@ -13,7 +12,7 @@ import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
 import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
-import { isClientGone } from '../http/streams.ts';
+import { streamCsv } from '../http/streams.ts';
 import type { AppRoute } from '../http/access.ts';
 
 /**
@@ -49,15 +48,7 @@ export function exportRoute(app: AppContext): AppRoute {
 
     const rows = Readable.from(exportCallRows(app.db, accountId, filter, { publicUrl: app.config.publicUrl }));
     const csv = stringify({ header: true, columns: [...CSV_COLUMNS], ...CSV_FORMAT });
-    try {
-      await pipeline(rows, csv, res);
-    } catch (error) {
-      if (isClientGone(error, res)) return;
-      // Headers are gone: the truncated body is all we can signal, so cut the connection rather
-      // than let the client believe a short file is complete.
-      app.log.error({ err: error }, 'export failed mid-stream');
-      res.destroy();
-    }
+    await streamCsv(res, rows, csv, app.log, 'export');
   }
 
   return { access: 'callsCsv', method: 'GET', path: /^\/api\/calls\/export\.csv$/, handler };

@@ -7,11 +7,12 @@ import { Prisma } from '../generated/prisma/client.ts';
  * The job catalog: every graphile-worker task, its payload and its defaults. Producers (intake,
  * re-analysis, webhooks) queue with `enqueue()`, consumers are declared with `task()`, and
  * workers/index.ts must list a task for every name here, so the compiler checks names and payloads
- * from producer to consumer. This module is the contract: src/ may import it, and nothing else in
- * workers/ but start.ts (checked by scripts/check-cycles.ts).
+ * from producer to consumer. This module is the contract: src/ may import it, and nothing in
+ * workers/ but start.ts (checked by scripts/check-cycles.ts). Beside it, the worker toolkit
+ * (worker-role.ts, heartbeat.ts, supervised-runner.ts, attempt.ts) runs the tasks.
  *
- * A new task: one entry here, its module in workers/ made with `task('name', …)`, one line in
- * workers/index.ts.
+ * A new task: one entry here, its use-case in a feature folder, a thin adapter in workers/ made with
+ * `task('name', …)`, one line in workers/index.ts.
  */
 export const JOBS = {
   transcribe: job({

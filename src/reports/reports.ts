@@ -125,6 +125,23 @@ function where(accountId: string, f: ReportFilter, ranges: Prisma.Sql): Prisma.S
   return Prisma.join(parts, ' AND ');
 }
 
+/** One row per day, week or month with calls (its start and count) and the given sums over the rollups. */
+function periodRows<T>(
+  db: Db,
+  accountId: string,
+  f: ReportFilter,
+  interval: ReportInterval,
+  sums: Prisma.Sql,
+): Promise<({ period: Date; calls: number } & T)[]> {
+  return db.$queryRaw<({ period: Date; calls: number } & T)[]>`
+    SELECT ${bucket(interval)} AS period, sum(r.calls)::int AS calls, ${sums}
+      FROM report_days r
+     WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
+     GROUP BY 1
+    HAVING sum(r.calls) > 0
+     ORDER BY 1`;
+}
+
 // `day::timestamp`: date_trunc on a bare date would pick the timestamptz variant and let the
 // session's time zone shift the bucket. Month rows already start their month.
 const bucket = (interval: ReportInterval) => Prisma.sql`date_trunc(${interval}, r.day::timestamp)::date`;
@@ -151,18 +168,15 @@ export async function reportTrend(
   f: ReportFilter,
   interval: ReportInterval,
 ): Promise<TrendPoint[]> {
-  const rows = await db.$queryRaw<
-    { period: Date; calls: number; score: unknown; coverage: unknown; critical_fails: number }[]
-  >`
-    SELECT ${bucket(interval)} AS period, sum(r.calls)::int AS calls,
-           sum(r.score_sum) / nullif(sum(r.calls), 0) AS score,
+  const rows = await periodRows<{ score: unknown; coverage: unknown; critical_fails: number }>(
+    db,
+    accountId,
+    f,
+    interval,
+    Prisma.sql`sum(r.score_sum) / nullif(sum(r.calls), 0) AS score,
            sum(r.coverage_sum) / nullif(sum(r.coverage_calls), 0) AS coverage,
-           sum(r.critical_fails)::int AS critical_fails
-      FROM report_days r
-     WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
-     GROUP BY 1
-    HAVING sum(r.calls) > 0
-     ORDER BY 1`;
+           sum(r.critical_fails)::int AS critical_fails`,
+  );
   return rows.map((r) => ({
     period: dayText(r.period),
     calls: r.calls,
@@ -295,26 +309,21 @@ export async function reportSentiment(
   f: ReportFilter,
   interval: ReportInterval,
 ): Promise<SentimentPoint[]> {
-  const rows = await db.$queryRaw<
-    {
-      period: Date;
-      calls: number;
-      sentiment_calls: number;
-      sentiment_sum: unknown;
-      trend_calls: number;
-      improved: number;
-      worsened: number;
-    }[]
-  >`
-    SELECT ${bucket(interval)} AS period, sum(r.calls)::int AS calls,
-           sum(r.customer_sentiment_calls)::int AS sentiment_calls, sum(r.customer_sentiment_sum) AS sentiment_sum,
+  const rows = await periodRows<{
+    sentiment_calls: number;
+    sentiment_sum: unknown;
+    trend_calls: number;
+    improved: number;
+    worsened: number;
+  }>(
+    db,
+    accountId,
+    f,
+    interval,
+    Prisma.sql`sum(r.customer_sentiment_calls)::int AS sentiment_calls, sum(r.customer_sentiment_sum) AS sentiment_sum,
            sum(r.customer_trend_calls)::int AS trend_calls,
-           sum(r.customer_improved)::int AS improved, sum(r.customer_worsened)::int AS worsened
-      FROM report_days r
-     WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
-     GROUP BY 1
-    HAVING sum(r.calls) > 0
-     ORDER BY 1`;
+           sum(r.customer_improved)::int AS improved, sum(r.customer_worsened)::int AS worsened`,
+  );
   return rows.map((r) => ({
     period: dayText(r.period),
     calls: r.calls,

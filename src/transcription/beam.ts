@@ -272,7 +272,8 @@ function compareTokens(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-function logSumExp(row: Float32Array): number {
+/** log Σ exp(row), computed without overflow (log-probabilities from logits). */
+export function logSumExp(row: Float32Array): number {
   let max = -Infinity;
   for (let i = 0; i < row.length; i++) if (row[i]! > max) max = row[i]!;
   let sum = 0;

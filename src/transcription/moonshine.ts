@@ -10,6 +10,7 @@ import {
   DEFAULT_BEAM,
   DEFAULT_BIAS_BOOST,
   beamSearch,
+  logSumExp,
   biasTrie,
   type BiasTrie,
   type Decoded,
@@ -607,14 +608,6 @@ async function rescoreExpected(
   if (best === 0 || totals[best]! < totals[0]! + RESCORE_MARGIN) return null;
   const tokens = [...sequences[best]!, EOS_TOKEN];
   return { text: texts[best]!, tokens, logProbs: scored[best]! };
-}
-
-function logSumExp(row: Float32Array): number {
-  let max = -Infinity;
-  for (let i = 0; i < row.length; i++) if (row[i]! > max) max = row[i]!;
-  let sum = 0;
-  for (let i = 0; i < row.length; i++) sum += Math.exp(row[i]! - max);
-  return max + Math.log(sum);
 }
 
 /**

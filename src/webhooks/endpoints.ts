@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { openSecret, sealSecret } from '../crypto/secret-box.ts';
 import type { Tx } from '../db/client.ts';
-import { type AuditBy, auditActor, recordAudit } from '../accounts/audit.ts';
+import { type AuditBy, recordAuditBy } from '../accounts/audit.ts';
 import { notFound } from '../domain/errors.ts';
 import type { WebhookEndpoint } from '../generated/prisma/client.ts';
 import { validateWebhookUrl } from './address-guard.ts';
@@ -94,7 +94,6 @@ async function auditUrl(
   to: string | null,
 ) {
   if (from === to) return;
-  const actor = auditActor(by);
   // A removal read "URL changed … → —" (issue 26): created and removed are entries of their own.
   const [action, detail] =
     from == null
@@ -102,13 +101,12 @@ async function auditUrl(
       : to == null
         ? (['webhook.endpoint_removed', { url: from }] as const)
         : (['webhook.url_changed', { from, to }] as const);
-  await recordAudit(tx, {
+  await recordAuditBy(tx, by, {
     accountId,
-    actorUserId: actor.actorUserId,
     action,
     targetType: 'webhook_endpoint',
     targetId: endpointId,
-    detail: { ...actor.detail, ...detail },
+    detail,
   });
 }
 
@@ -244,14 +242,12 @@ export async function rotateWebhookSecret(
     });
     if (count) {
       // Never the secrets themselves: only that it changed, and how long the old one still signs.
-      const actor = auditActor(by);
-      await recordAudit(tx, {
+      await recordAuditBy(tx, by, {
         accountId,
-        actorUserId: actor.actorUserId,
         action: 'webhook.secret_rotated',
         targetType: 'webhook_endpoint',
         targetId: current.id,
-        detail: { ...actor.detail, url: current.url, overlapHours: app.config.webhookSecretOverlapHours },
+        detail: { url: current.url, overlapHours: app.config.webhookSecretOverlapHours },
       });
     }
     return count;
@@ -284,14 +280,12 @@ export async function reissueWebhookSecret(
       },
       omit: hideSecret,
     });
-    const actor = auditActor(by);
-    await recordAudit(tx, {
+    await recordAuditBy(tx, by, {
       accountId,
-      actorUserId: actor.actorUserId,
       action: 'webhook.secret_reissued',
       targetType: 'webhook_endpoint',
       targetId: current.id,
-      detail: { ...actor.detail, url: current.url, readableBefore: secretsReadable(app, current) },
+      detail: { url: current.url, readableBefore: secretsReadable(app, current) },
     });
     return updated;
   });

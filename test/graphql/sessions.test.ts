@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { hashToken } from '../../src/auth/session.ts';
 import { LOGIN_MAX_FAILURES } from '../../src/auth/sign-in.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
-
-let t: TestDb;
-let h: Harness;
-let acme: Awaited<ReturnType<typeof seedAccount>>;
-
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-  acme = await seedAccount(h, 'Acme');
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
-});
+import { Browser, PASSWORD, test } from './support.ts';
 
 const SIGN_IN = `mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { __typename ... on Error { code message } ... on RateLimitedError { retryAfterSeconds } ... on Session { csrfToken user { email } } } }`;
 
 describe('sign-in and sessions', () => {
-  it('sets an HttpOnly, SameSite=Lax session cookie and stores only a hash of the token', async () => {
+  test('sets an HttpOnly, SameSite=Lax session cookie and stores only a hash of the token', async ({
+    db: t,
+    gql: h,
+    acme,
+  }) => {
     const b = new Browser(h.url);
     const r = await b.gql(SIGN_IN, { e: acme.users.viewer.email, p: PASSWORD });
     expect(r.body.data.signIn.user.email).toBe(acme.users.viewer.email);
@@ -36,7 +25,7 @@ describe('sign-in and sessions', () => {
     expect(await t.sql('SELECT 1 FROM sessions WHERE token_hash = $1 OR csrf_token = $1', [token])).toHaveLength(0);
   });
 
-  it('refuses a wrong password and an unknown email with the same answer', async () => {
+  test('refuses a wrong password and an unknown email with the same answer', async ({ gql: h, acme }) => {
     const b = new Browser(h.url);
     const wrong = await b.gql(SIGN_IN, { e: acme.users.admin.email, p: 'not the password' });
     const unknown = await b.gql(SIGN_IN, { e: 'ghost@example.com', p: 'not the password' });
@@ -49,7 +38,10 @@ describe('sign-in and sessions', () => {
     expect(b.cookie).toBeNull();
   });
 
-  it('rate-limits failed sign-ins per email and IP, even for the right password afterwards', async () => {
+  test('rate-limits failed sign-ins per email and IP, even for the right password afterwards', async ({
+    gql: h,
+    acme,
+  }) => {
     const b = new Browser(h.url);
     const email = acme.users.analyst.email;
     for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
@@ -64,7 +56,7 @@ describe('sign-in and sessions', () => {
     expect(other.body.data.signIn.__typename).toBe('Session');
   });
 
-  it('treats an expired session as signed out', async () => {
+  test('treats an expired session as signed out', async ({ db: t, gql: h, acme }) => {
     const b = new Browser(h.url);
     await b.signIn(acme.users.viewer.email, PASSWORD);
     expect((await b.gql(`{ me { email } }`)).body.data.me.email).toBe(acme.users.viewer.email);
@@ -76,7 +68,7 @@ describe('sign-in and sessions', () => {
     expect((await b.gql(`{ session { csrfToken } }`)).body.data.session).toBeNull();
   });
 
-  it('slides the expiry of a session in use', async () => {
+  test('slides the expiry of a session in use', async ({ db: t, gql: h, acme }) => {
     const b = new Browser(h.url);
     await b.signIn(acme.users.viewer.email, PASSWORD);
     const hash = hashToken(b.cookie!.split('=')[1]!);
@@ -93,7 +85,7 @@ describe('sign-in and sessions', () => {
     expect(row.slid).toBe(true);
   });
 
-  it('signs out: the session row is gone and the cookie cleared', async () => {
+  test('signs out: the session row is gone and the cookie cleared', async ({ db: t, gql: h, acme }) => {
     const b = new Browser(h.url);
     await b.signIn(acme.users.viewer.email, PASSWORD);
     const hash = hashToken(b.cookie!.split('=')[1]!);
@@ -103,7 +95,7 @@ describe('sign-in and sessions', () => {
     expect(await t.sql('SELECT 1 FROM sessions WHERE token_hash = $1', [hash])).toHaveLength(0);
   });
 
-  it('changes the password only with the current one, and ends the other sessions', async () => {
+  test('changes the password only with the current one, and ends the other sessions', async ({ gql: h, acme }) => {
     const email = 'traveller@example.com';
     await h.app.db.user.create({
       data: {
@@ -134,13 +126,16 @@ describe('sign-in and sessions', () => {
 });
 
 describe('CSRF and CORS', () => {
-  it('rejects any request without the x-escucha-csrf header', async () => {
+  test('rejects any request without the x-escucha-csrf header', async ({ acme }) => {
     const r = await acme.as.viewer.gql(`{ me { email } }`, {}, { csrf: null });
     expect(r.status).toBe(403);
     expect(r.body.errors?.[0]?.extensions?.code).toBe('CSRF');
   });
 
-  it('rejects a mutation whose header does not match the session csrf token, and changes nothing', async () => {
+  test('rejects a mutation whose header does not match the session csrf token, and changes nothing', async ({
+    db: t,
+    acme,
+  }) => {
     const r = await acme.as.owner.gql(
       `mutation { createAgent(input: { name: "CSRF victim" }) { __typename } }`,
       {},
@@ -152,7 +147,7 @@ describe('CSRF and CORS', () => {
     expect((await acme.as.owner.gql(`{ me { role } }`, {}, { csrf: 'anything' })).body.data.me.role).toBe('OWNER');
   });
 
-  it('grants no cross-origin access (no CORS headers on preflight or response)', async () => {
+  test('grants no cross-origin access (no CORS headers on preflight or response)', async ({ gql: h, acme }) => {
     const pre = await fetch(h.url, {
       method: 'OPTIONS',
       headers: {
@@ -168,7 +163,7 @@ describe('CSRF and CORS', () => {
 });
 
 describe('invitations and users', () => {
-  it('invites with a one-time link that creates the user and signs them in', async () => {
+  test('invites with a one-time link that creates the user and signs them in', async ({ gql: h, acme }) => {
     const r = await acme.as.admin.gql(
       `mutation { inviteUser(email: "New.Person@Example.com", role: ANALYST) { __typename ... on InvitationPayload { link invitation { email role } } ... on Error { code } } }`,
     );
@@ -188,7 +183,7 @@ describe('invitations and users', () => {
     expect(reuse.body.data.acceptInvitation.code).toBe('invalid_invitation');
   });
 
-  it('only owners grant the owner role, and the last owner cannot be demoted or removed', async () => {
+  test('only owners grant the owner role, and the last owner cannot be demoted or removed', async ({ acme }) => {
     const byAdmin = await acme.as.admin.gql(
       `mutation($id: ID!) { changeUserRole(userId: $id, role: OWNER) { __typename ... on Error { code } } }`,
       { id: acme.users.viewer.id },
@@ -206,7 +201,7 @@ describe('invitations and users', () => {
     expect(remove.body.data.removeUser).toEqual({ __typename: 'ConflictError', code: 'last_owner' });
   });
 
-  it('removing a user ends their sessions at once', async () => {
+  test('removing a user ends their sessions at once', async ({ gql: h, acme }) => {
     const r = await acme.as.admin.gql(
       `mutation($id: ID!) { removeUser(userId: $id) { __typename ... on User { removedAt } } }`,
       { id: acme.users.viewer.id },

@@ -7,7 +7,7 @@ import type { UserRole } from '../../src/generated/prisma/client.ts';
 import { graphqlRoutes } from '../../src/graphql/routes.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import type { TestDb } from '../support/db.ts';
-import { testApp } from '../support/harness.ts';
+import { test as harness, testApp } from '../support/harness.ts';
 import { seedAccount as seedShared } from '../support/service.ts';
 import { APP_SECRET } from './fixtures.ts';
 
@@ -123,3 +123,21 @@ export async function seedAccount(h: Harness, name: string, opts: { seats?: numb
   }
   return { account, users, as: browsers };
 }
+
+export type SeededAccount = Awaited<ReturnType<typeof seedAccount>>;
+
+/**
+ * The harness's `test` with the GraphQL routes on the file's database (`gql`) and an account "Acme"
+ * with one signed-in browser per role (`acme`), both made once per file and closed after it.
+ */
+export const test = harness.extend<{ gql: Harness; acme: SeededAccount }>({
+  gql: [
+    async ({ db }, use) => {
+      const h = await startGraphql(db);
+      await use(h);
+      await h.close();
+    },
+    { scope: 'file' },
+  ],
+  acme: [async ({ gql }, use) => use(await seedAccount(gql, 'Acme')), { scope: 'file' }],
+});

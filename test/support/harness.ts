@@ -3,6 +3,7 @@
 // (older files call those directly from beforeAll). One way to build each thing means one place
 // to change when the app's wiring changes.
 import { rmSync } from 'node:fs';
+import type { SetupServer } from 'msw/node';
 import { test as base } from 'vitest';
 import type { AppContext } from '../../src/context.ts';
 import { createLogger } from '../../src/log.ts';
@@ -48,6 +49,8 @@ interface FileFixtures {
   app: TestApp;
   /** The real service (api role) on a loopback port, stopped after the file. */
   service: TestService;
+  /** msw intercepting third parties' HTTP for the whole file; an unhandled request is an error. */
+  mswServer: SetupServer;
 }
 
 interface TestFixtures {
@@ -55,6 +58,8 @@ interface TestFixtures {
   seed: (opts?: SeedOptions) => Promise<Seeded>;
   /** Starts a webhook receiver (closed after the test); replies as `startReceiver` explains. */
   receiver: (replies?: Reply[] | ((n: number) => Reply)) => Promise<Receiver>;
+  /** The file's msw server (`server.use(http.post(url, …))`); its handlers are reset after each test. */
+  msw: SetupServer;
 }
 
 export const test = base.extend<TestFixtures & FileFixtures>({
@@ -93,6 +98,22 @@ export const test = base.extend<TestFixtures & FileFixtures>({
     },
     { scope: 'file' },
   ],
+  mswServer: [
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
+    async ({}, use) => {
+      // Loaded here, not at the top: only files that mock third parties pay for msw's interceptors.
+      const { setupServer } = await import('msw/node');
+      const server = setupServer();
+      server.listen({ onUnhandledFrame: 'error' });
+      await use(server);
+      server.close();
+    },
+    { scope: 'file' },
+  ],
+  msw: async ({ mswServer }, use) => {
+    await use(mswServer);
+    mswServer.resetHandlers();
+  },
   seed: async ({ app }, use) => {
     await use((opts) => seedAccount({ app }, opts));
   },

@@ -1,51 +1,42 @@
 // An endpoint whose every attempt fails for WEBHOOK_DISABLE_AFTER_DAYS is disabled, with a reason,
 // and the account's other endpoints that subscribe to webhook.disabled are told.
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { createWebhookEndpoint, enableWebhookEndpoint, getWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 import { addAnalyzedCall, delivery, enqueueAnalyzed, makeApp, seedDelivery } from './helpers.ts';
 
 const DOWN = 'https://down.example/hooks';
-const server = setupServer();
-let t: TestDb;
-beforeAll(async () => {
-  server.listen({ onUnhandledFrame: 'error' });
-  t = await createTestDb();
-});
-afterEach(() => server.resetHandlers());
-afterAll(async () => {
-  server.close();
-  await t.drop();
-});
 
-const failingSince = async (endpointId: string) =>
+const failingSince = async (t: TestDb, endpointId: string) =>
   (await t.sql('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [endpointId]))[0]
     .failing_since as Date | null;
-const backdate = (endpointId: string, days: number) =>
+const backdate = (t: TestDb, endpointId: string, days: number) =>
   t.sql(`UPDATE webhook_endpoints SET failing_since = now() - $2 * interval '1 day' WHERE id = $1`, [endpointId, days]);
 
 describe('disabling an endpoint that keeps failing', () => {
-  it('starts the failure clock on the first failure and stops it on a success', async () => {
+  test('starts the failure clock on the first failure and stops it on a success', async ({ db: t, msw: server }) => {
     const app = makeApp(t);
     const seeded = await seedDelivery(app, DOWN);
     const endpoint = (await getWebhookEndpoint(app, seeded.account.id))!;
     server.use(http.post(DOWN, () => new HttpResponse('down', { status: 500 })));
     await deliverWebhook(app, seeded.deliveryId);
-    const started = await failingSince(endpoint.id);
+    const started = await failingSince(t, endpoint.id);
     expect(started).toBeInstanceOf(Date);
     await deliverWebhook(app, seeded.deliveryId);
-    expect(await failingSince(endpoint.id)).toEqual(started);
+    expect(await failingSince(t, endpoint.id)).toEqual(started);
 
     server.use(http.post(DOWN, () => new HttpResponse(null, { status: 204 })));
     await deliverWebhook(app, seeded.deliveryId);
-    expect(await failingSince(endpoint.id)).toBeNull();
+    expect(await failingSince(t, endpoint.id)).toBeNull();
   });
 
-  it('after 5 days of failures disables it with a reason and sends webhook.disabled to subscribed siblings only', async () => {
+  test('after 5 days of failures disables it with a reason and sends webhook.disabled to subscribed siblings only', async ({
+    db: t,
+    msw: server,
+  }) => {
     const app = makeApp(t);
     const seeded = await seedDelivery(app, DOWN);
     const down = (await getWebhookEndpoint(app, seeded.account.id))!;
@@ -68,13 +59,13 @@ describe('disabling an endpoint that keeps failing', () => {
 
     // Four days and a half of failures: still enabled, the next attempt is scheduled.
     await deliverWebhook(app, seeded.deliveryId);
-    await backdate(down.id, 4.5);
+    await backdate(t, down.id, 4.5);
     await deliverWebhook(app, seeded.deliveryId);
     expect((await getWebhookEndpoint(app, seeded.account.id, down.id))!.enabled).toBe(true);
     expect((await delivery(t, seeded.deliveryId)).status).toBe('pending');
 
     // Past five days: the next failure disables it.
-    await backdate(down.id, 5.01);
+    await backdate(t, down.id, 5.01);
     await deliverWebhook(app, seeded.deliveryId);
     const disabled = (await getWebhookEndpoint(app, seeded.account.id, down.id))!;
     expect(disabled).toMatchObject({
@@ -112,6 +103,6 @@ describe('disabling an endpoint that keeps failing', () => {
       quiet.endpoint.id,
     ]);
     await enableWebhookEndpoint(app, seeded.account.id, down.id);
-    expect(await failingSince(down.id)).toBeNull();
+    expect(await failingSince(t, down.id)).toBeNull();
   });
 });

@@ -2,36 +2,23 @@
 // client): the failure modes a real receiver shows, without opening a port. The end-to-end tests
 // (worker.test.ts, test/pipeline) keep a real loopback receiver.
 import { delay, http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deliverWebhook, nextDelayMs } from '../../src/webhooks/deliver.ts';
 import { getWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 import { attempts, delivery, deliveryJobs, makeApp, seedDelivery } from './helpers.ts';
 
 const RECEIVER = 'https://receiver.example/hooks';
-const server = setupServer();
-let t: TestDb;
-
-beforeAll(async () => {
-  server.listen({ onUnhandledFrame: 'error' });
-  t = await createTestDb();
-});
-afterEach(() => server.resetHandlers());
-afterAll(async () => {
-  server.close();
-  await t.drop();
-});
 
 /** Seconds between now and the delivery's next scheduled attempt. */
-async function waitSeconds(deliveryId: string, before: number) {
+async function waitSeconds(t: TestDb, deliveryId: string, before: number) {
   const d = await delivery(t, deliveryId);
   return (d.next_attempt_at.getTime() - before) / 1000;
 }
 
 describe('delivery to receivers mocked with msw', () => {
-  it('reaches the receiver with a body it can verify with the endpoint secret', async () => {
+  test('reaches the receiver with a body it can verify with the endpoint secret', async ({ db: t, msw: server }) => {
     const app = makeApp(t);
     const seen: { id: string | null; verified: unknown }[] = [];
     const { deliveryId, secret, call } = await seedDelivery(app, RECEIVER);
@@ -53,7 +40,10 @@ describe('delivery to receivers mocked with msw', () => {
     expect((await delivery(t, deliveryId)).status).toBe('succeeded');
   });
 
-  it('times out a receiver that never answers and keeps the delivery for the next attempt', async () => {
+  test('times out a receiver that never answers and keeps the delivery for the next attempt', async ({
+    db: t,
+    msw: server,
+  }) => {
     const app = makeApp(t);
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     server.use(
@@ -69,7 +59,7 @@ describe('delivery to receivers mocked with msw', () => {
     expect(await deliveryJobs(t, deliveryId)).toHaveLength(1);
   });
 
-  it('records a connection reset as a network failure and retries', async () => {
+  test('records a connection reset as a network failure and retries', async ({ db: t, msw: server }) => {
     const app = makeApp(t);
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     server.use(http.post(RECEIVER, () => HttpResponse.error()));
@@ -80,7 +70,7 @@ describe('delivery to receivers mocked with msw', () => {
     expect((await delivery(t, deliveryId)).status).toBe('pending');
   });
 
-  it('disables the endpoint on 410 Gone', async () => {
+  test('disables the endpoint on 410 Gone', async ({ db: t, msw: server }) => {
     const app = makeApp(t);
     const { deliveryId, account } = await seedDelivery(app, RECEIVER);
     server.use(http.post(RECEIVER, () => new HttpResponse('gone', { status: 410 })));
@@ -93,7 +83,10 @@ describe('delivery to receivers mocked with msw', () => {
     });
   });
 
-  it('waits as long as a 429 asks with Retry-After, and keeps the headers in the attempt log', async () => {
+  test('waits as long as a 429 asks with Retry-After, and keeps the headers in the attempt log', async ({
+    db: t,
+    msw: server,
+  }) => {
     const app = makeApp(t);
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     server.use(
@@ -104,7 +97,7 @@ describe('delivery to receivers mocked with msw', () => {
     const before = Date.now();
     await deliverWebhook(app, deliveryId);
     // The schedule alone would say 5 s.
-    const wait = await waitSeconds(deliveryId, before);
+    const wait = await waitSeconds(t, deliveryId, before);
     expect(wait).toBeGreaterThanOrEqual(119);
     expect(wait).toBeLessThan(125);
     const [row] = await t.sql('SELECT response_headers FROM webhook_attempts WHERE delivery_id = $1', [deliveryId]);
@@ -113,7 +106,10 @@ describe('delivery to receivers mocked with msw', () => {
     expect((job!.run_at.getTime() - before) / 1000).toBeGreaterThanOrEqual(119);
   });
 
-  it('reads Retry-After as an HTTP date on 503, and caps it at the scheduled wait + 1 h', async () => {
+  test('reads Retry-After as an HTTP date on 503, and caps it at the scheduled wait + 1 h', async ({
+    db: t,
+    msw: server,
+  }) => {
     const app = makeApp(t);
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     const inTenMinutes = new Date(Date.now() + 600_000).toUTCString();
@@ -125,8 +121,8 @@ describe('delivery to receivers mocked with msw', () => {
     );
     const before = Date.now();
     await deliverWebhook(app, deliveryId);
-    expect(await waitSeconds(deliveryId, before)).toBeGreaterThan(590);
-    expect(await waitSeconds(deliveryId, before)).toBeLessThan(605);
+    expect(await waitSeconds(t, deliveryId, before)).toBeGreaterThan(590);
+    expect(await waitSeconds(t, deliveryId, before)).toBeLessThan(605);
 
     const { deliveryId: second } = await seedDelivery(app, RECEIVER);
     server.use(
@@ -134,12 +130,12 @@ describe('delivery to receivers mocked with msw', () => {
     );
     const before2 = Date.now();
     await deliverWebhook(app, second);
-    const capped = await waitSeconds(second, before2);
+    const capped = await waitSeconds(t, second, before2);
     expect(capped).toBeGreaterThan(3_600);
     expect(capped).toBeLessThan(3_606);
   });
 
-  it('ignores Retry-After on statuses that do not mean "busy" (500)', () => {
+  test('ignores Retry-After on statuses that do not mean "busy" (500)', () => {
     const outcome = { statusCode: 500, responseHeaders: { 'retry-after': '120' } };
     expect(nextDelayMs(5_000, outcome)).toBeLessThanOrEqual(5_500);
     expect(nextDelayMs(5_000, { ...outcome, statusCode: 502 })).toBe(120_000);
@@ -148,7 +144,7 @@ describe('delivery to receivers mocked with msw', () => {
     expect(nextDelayMs(300_000, { statusCode: 429, responseHeaders: { 'retry-after': '1' } })).toBeGreaterThan(260_000);
   });
 
-  it('decides on the status of a reply whose body trickles in, keeping what came', async () => {
+  test('decides on the status of a reply whose body trickles in, keeping what came', async ({ db: t, msw: server }) => {
     const app = makeApp(t);
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     server.use(

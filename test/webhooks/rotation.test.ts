@@ -1,29 +1,17 @@
 // Secret rotation with overlap, tried as an integrator would: the receiver keeps its old secret
 // for a while after the rotation, then switches; no delivery may be rejected on the way.
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import type { SetupServer } from 'msw/node';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { getWebhookEndpoint, rotateWebhookSecret } from '../../src/webhooks/endpoints.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 import { addAnalyzedCall, delivery, enqueueAnalyzed, makeApp, seedDelivery } from './helpers.ts';
 
 const RECEIVER = 'https://receiver.example/escucha';
-const server = setupServer();
-let t: TestDb;
-beforeAll(async () => {
-  server.listen({ onUnhandledFrame: 'error' });
-  t = await createTestDb();
-});
-afterEach(() => server.resetHandlers());
-afterAll(async () => {
-  server.close();
-  await t.drop();
-});
 
 /** A receiver that verifies with whatever secret it has configured now; 401 when it cannot. */
-function receiverWith(config: { secret: string }) {
+function receiverWith(server: SetupServer, config: { secret: string }) {
   const log: { id: string; accepted: boolean; signatures: number }[] = [];
   server.use(
     http.post(RECEIVER, async ({ request }) => {
@@ -43,11 +31,14 @@ function receiverWith(config: { secret: string }) {
 }
 
 describe('secret rotation', () => {
-  it('loses no delivery of a burst at a receiver that switches its secret an hour after the rotation', async () => {
+  test('loses no delivery of a burst at a receiver that switches its secret an hour after the rotation', async ({
+    db: t,
+    msw: server,
+  }) => {
     const app = makeApp(t);
     const seeded = await seedDelivery(app, RECEIVER);
     const receiver = { secret: seeded.secret };
-    const log = receiverWith(receiver);
+    const log = receiverWith(server, receiver);
     const pending = [seeded.deliveryId];
     const burst = async (n: number) => {
       for (let i = 0; i < n; i++)
@@ -78,7 +69,7 @@ describe('secret rotation', () => {
     expect(log.slice(2).every((r) => r.signatures === 2)).toBe(true);
   });
 
-  it('signs with the new secret only once the overlap is over', async () => {
+  test('signs with the new secret only once the overlap is over', async ({ db: t, msw: server }) => {
     const app = makeApp(t);
     const seeded = await seedDelivery(app, RECEIVER);
     const { secret: newSecret } = await rotateWebhookSecret(app, seeded.account.id);
@@ -90,28 +81,28 @@ describe('secret rotation', () => {
     expect((await getWebhookEndpoint(app, seeded.account.id))!.previousSecretExpiresAt!.getTime()).toBeLessThan(
       Date.now(),
     );
-    const old = receiverWith({ secret: seeded.secret });
+    const old = receiverWith(server, { secret: seeded.secret });
     await deliverWebhook(app, seeded.deliveryId, { scheduleMs: [] });
     expect(old).toEqual([{ id: expect.any(String), accepted: false, signatures: 1 }]);
     expect((await delivery(t, seeded.deliveryId)).status).toBe('failed');
 
     server.resetHandlers();
-    const current = receiverWith({ secret: newSecret });
+    const current = receiverWith(server, { secret: newSecret });
     const [next] = await enqueueAnalyzed(app, (await addAnalyzedCall(app, seeded)).id);
     await deliverWebhook(app, next!.id);
     expect(current).toEqual([{ id: next!.eventId, accepted: true, signatures: 1 }]);
   });
 
-  it('a second rotation within the overlap keeps only the secret it replaces', async () => {
+  test('a second rotation within the overlap keeps only the secret it replaces', async ({ db: t, msw: server }) => {
     const app = makeApp(t);
     const seeded = await seedDelivery(app, RECEIVER);
     const first = await rotateWebhookSecret(app, seeded.account.id);
     const second = await rotateWebhookSecret(app, seeded.account.id);
-    const log = receiverWith({ secret: first.secret });
+    const log = receiverWith(server, { secret: first.secret });
     await deliverWebhook(app, seeded.deliveryId);
     expect(log).toEqual([{ id: expect.any(String), accepted: true, signatures: 2 }]);
     server.resetHandlers();
-    const original = receiverWith({ secret: seeded.secret });
+    const original = receiverWith(server, { secret: seeded.secret });
     const [next] = await enqueueAnalyzed(app, (await addAnalyzedCall(app, seeded)).id);
     await deliverWebhook(app, next!.id, { scheduleMs: [] });
     expect(original[0]!.accepted).toBe(false);

@@ -1,13 +1,14 @@
 // Deletion and retention in the app (issue 13.4–5): small pieces mounted by the call page, the calls
 // list and Settings, so those pages change by a line each.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatNumber, useFormat } from '../lib/format.ts';
 import { graphql, type VariablesOf } from '../lib/graphql.ts';
-import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { useOutcomeToast } from '../lib/mutations.ts';
+import { useSettingsForm } from '../lib/settings-form.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { Alert, Button, Card, ConfirmDialog, TextField, useToast } from './ui.tsx';
 
@@ -186,27 +187,23 @@ const days = (text: string): number | null => (text.trim() === '' ? null : Numbe
 /** Settings (owners and admins): how many days recordings and transcripts are kept; empty keeps them. */
 export function RetentionCard() {
   const { t } = useT();
-  const toast = useToast();
   const [{ data }] = useQuery({ query: RetentionQuery });
-  const [recording, setRecording] = useState('');
-  const [transcript, setTranscript] = useState('');
-  // The fields open only once they hold the saved values (set in the same render), and a refetch
-  // that brings the same values back does not wipe what the user is typing.
-  const [ready, setReady] = useState(false);
-  const savedRecording = data?.account.retentionRecordingDays;
-  const savedTranscript = data?.account.retentionTranscriptDays;
-  useEffect(() => {
-    if (savedRecording === undefined || savedTranscript === undefined) return;
-    setRecording(savedRecording?.toString() ?? '');
-    setTranscript(savedTranscript?.toString() ?? '');
-    setReady(true);
-  }, [savedRecording, savedTranscript]);
   const [{ fetching }, update] = useMutation(UpdateRetention);
-  const { submit, error } = useFormMutation(
-    async () =>
-      outcome(await update({ recordingDays: days(recording), transcriptDays: days(transcript) }), 'updateRetention'),
-    () => toast(t('dataProtection.retentionSaved')),
-  );
+  const saved = data?.account;
+  const form = useSettingsForm({
+    initial: { recording: '', transcript: '' },
+    saved: saved && {
+      recording: saved.retentionRecordingDays?.toString() ?? '',
+      transcript: saved.retentionTranscriptDays?.toString() ?? '',
+    },
+    save: async (v) =>
+      outcome(
+        await update({ recordingDays: days(v.recording), transcriptDays: days(v.transcript) }),
+        'updateRetention',
+      ),
+    savedMessage: t('dataProtection.retentionSaved'),
+  });
+  const { submit, error, ready } = form;
   return (
     <Card title={t('dataProtection.retention')} description={t('dataProtection.retentionLead')}>
       <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }} data-testid="retention-form">
@@ -215,8 +212,8 @@ export function RetentionCard() {
           label={t('dataProtection.recordingDays')}
           hint={t('dataProtection.daysHint')}
           inputMode="numeric"
-          value={recording}
-          onChange={(e) => setRecording(e.target.value)}
+          value={form.values.recording}
+          onChange={(e) => form.set({ recording: e.target.value })}
           disabled={!ready}
           data-testid="retention-recording"
         />
@@ -224,8 +221,8 @@ export function RetentionCard() {
           label={t('dataProtection.transcriptDays')}
           hint={t('dataProtection.daysHint')}
           inputMode="numeric"
-          value={transcript}
-          onChange={(e) => setTranscript(e.target.value)}
+          value={form.values.transcript}
+          onChange={(e) => form.set({ transcript: e.target.value })}
           disabled={!ready}
           data-testid="retention-transcript"
         />

@@ -7,6 +7,7 @@
  */
 import type { MessageKey } from '../i18n/index.tsx';
 import { formatDuration, formatNumber, formatPercent } from './format.ts';
+import { METRICS as ALL_METRICS } from '../../analysis/metric-names.ts';
 
 type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 type Params = Record<string, string | number>;
@@ -37,16 +38,7 @@ const CODES = new Set([
   'llm_no_speech',
   'llm_unavailable',
 ]);
-const METRICS = new Set([
-  'talk_ratio',
-  'longest_silence',
-  'silence_ratio',
-  'interruptions',
-  'words_per_minute',
-  'duration',
-  'customer_sentiment',
-  'customer_sentiment_trend',
-]);
+const METRICS: ReadonlySet<string> = new Set(ALL_METRICS);
 
 /** One metric number in the UI language, by the unit the engine sent; strings (older calls) as they are. */
 function metricText(v: string | number, unit: unknown, locale: string): string | number {

@@ -1,6 +1,6 @@
 /**
  * The server writes each status-history step's detail in English ("accepted via api", "score 80
- * with Support QA"). These are the forms it writes (src/intake/accept.ts, workers/*.ts,
+ * with Support QA"). These are the forms it writes (src/intake/accept.ts, src/calls/*-call.ts,
  * src/calls/reanalyze.ts); each becomes a message in the UI language, anything else stays as sent.
  */
 import type { MessageKey } from '../i18n/index.tsx';

@@ -2,25 +2,16 @@
  * The template editor works on a form-friendly draft (phrases as lines of text, numbers as typed);
  * these pure functions convert between it and the API's template definition (src/analysis/template.ts).
  */
-export const KINDS = ['phrase', 'forbidden', 'metric', 'llm'] as const;
+// The lists are the server's (one definition, no copy to drift).
+import { CRITERION_KINDS, METRIC_OPS, METRICS, type MetricName, RATIO_METRICS } from '../../analysis/metric-names.ts';
+
+export { METRICS, type MetricName, RATIO_METRICS };
+export const KINDS = CRITERION_KINDS;
 export type Kind = (typeof KINDS)[number];
-export const METRICS = [
-  'talk_ratio',
-  'longest_silence',
-  'silence_ratio',
-  'interruptions',
-  'words_per_minute',
-  'duration',
-  'customer_sentiment',
-  'customer_sentiment_trend',
-] as const;
-export type MetricName = (typeof METRICS)[number];
-export const OPS = ['lt', 'lte', 'gt', 'gte', 'between'] as const;
+export const OPS = METRIC_OPS;
 export type Op = (typeof OPS)[number];
 export const SPEAKERS = ['agent', 'customer', 'any'] as const;
 export type Speaker = (typeof SPEAKERS)[number];
-/** Metrics given as fractions 0–1 in the definition; the editor shows them as percentages. */
-export const RATIO_METRICS: ReadonlySet<string> = new Set(['talk_ratio', 'silence_ratio']);
 
 export interface CriterionDraft {
   uid: string;

@@ -1,4 +1,5 @@
 import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
@@ -9,7 +10,6 @@ import {
   Button,
   Card,
   Checkbox,
-  DataTable,
   Dialog,
   EmptyState,
   PageHeader,
@@ -115,81 +115,75 @@ export function CampaignsPage() {
           )
         }
       >
-        {data && list.length === 0 ? (
-          <EmptyState
-            icon="flag"
-            title={t('campaigns.emptyTitle')}
-            action={
-              canManage ? (
-                <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
-                  {t('campaigns.new')}
-                </Button>
-              ) : undefined
-            }
-          >
-            {t('campaigns.emptyBody')}
-          </EmptyState>
-        ) : (
-          <DataTable
-            testId="campaigns-table"
-            head={
-              <>
-                <th>{t('campaigns.name')}</th>
-                <th>{t('campaigns.language')}</th>
-                <th>{t('campaigns.template')}</th>
-                <th>{t('team.status')}</th>
-                <th>{t('campaigns.created')}</th>
-                {canManage && <th className="right">{t('common.actions')}</th>}
-              </>
-            }
-          >
-            {list.map((c) => (
-              <tr key={c.id} data-testid="campaign-row">
-                <td className="strong">
-                  <Link
-                    to={`/calls?view=analyzed&campaign=${c.id}`}
-                    className="row-link"
-                    title={t('campaigns.seeCalls')}
-                  >
-                    {c.name}
-                  </Link>
-                </td>
-                <td>{c.language ? langName(c.language) : <span className="muted">{t('campaigns.detect')}</span>}</td>
-                <td>
-                  {c.template ? (
-                    c.template.name
-                  ) : (
-                    <span className="muted">
-                      {defaultTemplate
-                        ? t('campaigns.defaultIs', { name: defaultTemplate.name })
-                        : t('campaigns.noDefault')}
-                    </span>
-                  )}
-                </td>
-                <td>
-                  {c.archived ? (
-                    <Badge>{t('campaigns.archived')}</Badge>
-                  ) : (
-                    <Badge tone="green" dot>
-                      {t('status.activeF')}
-                    </Badge>
-                  )}
-                </td>
-                <td className="muted">{fmt.date(c.createdAt)}</td>
-                {canManage && (
-                  <td className="right nowrap">
-                    <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(c)}>
-                      {t('common.edit')}
-                    </Button>
-                    <Button size="sm" variant="ghost" icon="archive" onClick={() => toggle(c)}>
-                      {c.archived ? t('campaigns.unarchive') : t('campaigns.archive')}
-                    </Button>
-                  </td>
+        <ListTable
+          testId="campaigns-table"
+          rows={list}
+          loaded={data !== undefined}
+          columns={[
+            t('campaigns.name'),
+            t('campaigns.language'),
+            t('campaigns.template'),
+            t('team.status'),
+            t('campaigns.created'),
+            { label: t('common.actions'), right: true, shown: canManage },
+          ]}
+          empty={
+            <EmptyState
+              icon="flag"
+              title={t('campaigns.emptyTitle')}
+              action={
+                canManage ? (
+                  <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
+                    {t('campaigns.new')}
+                  </Button>
+                ) : undefined
+              }
+            >
+              {t('campaigns.emptyBody')}
+            </EmptyState>
+          }
+          row={(c) => (
+            <tr key={c.id} data-testid="campaign-row">
+              <td className="strong">
+                <Link to={`/calls?view=analyzed&campaign=${c.id}`} className="row-link" title={t('campaigns.seeCalls')}>
+                  {c.name}
+                </Link>
+              </td>
+              <td>{c.language ? langName(c.language) : <span className="muted">{t('campaigns.detect')}</span>}</td>
+              <td>
+                {c.template ? (
+                  c.template.name
+                ) : (
+                  <span className="muted">
+                    {defaultTemplate
+                      ? t('campaigns.defaultIs', { name: defaultTemplate.name })
+                      : t('campaigns.noDefault')}
+                  </span>
                 )}
-              </tr>
-            ))}
-          </DataTable>
-        )}
+              </td>
+              <td>
+                {c.archived ? (
+                  <Badge>{t('campaigns.archived')}</Badge>
+                ) : (
+                  <Badge tone="green" dot>
+                    {t('status.activeF')}
+                  </Badge>
+                )}
+              </td>
+              <td className="muted">{fmt.date(c.createdAt)}</td>
+              {canManage && (
+                <td className="right nowrap">
+                  <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(c)}>
+                    {t('common.edit')}
+                  </Button>
+                  <Button size="sm" variant="ghost" icon="archive" onClick={() => toggle(c)}>
+                    {c.archived ? t('campaigns.unarchive') : t('campaigns.archive')}
+                  </Button>
+                </td>
+              )}
+            </tr>
+          )}
+        />
       </Card>
       {editing && (
         <CampaignDialog

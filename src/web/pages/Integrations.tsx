@@ -1,4 +1,5 @@
 import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ListTable } from '../components/list-table.tsx';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
@@ -9,7 +10,6 @@ import {
   Button,
   Card,
   ConfirmDialog,
-  DataTable,
   Dialog,
   EmptyState,
   PageHeader,
@@ -116,58 +116,56 @@ function ApiKeysCard() {
       bodyClass={keys.length ? 'tight' : undefined}
     >
       {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
-      {data && keys.length === 0 ? (
-        <EmptyState icon="key" title={t('apiKeys.emptyTitle')}>
-          {t('apiKeys.emptyBody')}
-        </EmptyState>
-      ) : (
-        <DataTable
-          testId="api-keys-table"
-          head={
-            <>
-              <th>{t('apiKeys.name')}</th>
-              <th>{t('apiKeys.prefix')}</th>
-              <th>{t('apiKeys.created')}</th>
-              <th>{t('apiKeys.lastUsed')}</th>
-              <th>{t('team.status')}</th>
-              <th className="right">{t('common.actions')}</th>
-            </>
-          }
-        >
-          {keys.map((k) => (
-            <tr key={k.id} data-testid="api-key-row" data-prefix={k.prefix}>
-              <td className="strong">{k.name}</td>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td className="muted">{fmt.date(k.createdAt)}</td>
-              <td className="muted">{k.lastUsedAt ? formatRelative(k.lastUsedAt, locale) : t('apiKeys.never')}</td>
-              <td>
-                {k.revoked ? (
-                  <Badge tone="red">{t('apiKeys.revoked')}</Badge>
-                ) : (
-                  <Badge tone="green" dot>
-                    {t('status.activeF')}
-                  </Badge>
-                )}
-              </td>
-              <td className="right">
-                {!k.revoked && (
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    className="btn-danger"
-                    onClick={() => setRevoking(k)}
-                    data-testid="revoke-key"
-                  >
-                    {t('apiKeys.revoke')}
-                  </Button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      )}
+      <ListTable
+        testId="api-keys-table"
+        rows={keys}
+        loaded={data !== undefined}
+        columns={[
+          t('apiKeys.name'),
+          t('apiKeys.prefix'),
+          t('apiKeys.created'),
+          t('apiKeys.lastUsed'),
+          t('team.status'),
+          { label: t('common.actions'), right: true },
+        ]}
+        empty={
+          <EmptyState icon="key" title={t('apiKeys.emptyTitle')}>
+            {t('apiKeys.emptyBody')}
+          </EmptyState>
+        }
+        row={(k) => (
+          <tr key={k.id} data-testid="api-key-row" data-prefix={k.prefix}>
+            <td className="strong">{k.name}</td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td className="muted">{fmt.date(k.createdAt)}</td>
+            <td className="muted">{k.lastUsedAt ? formatRelative(k.lastUsedAt, locale) : t('apiKeys.never')}</td>
+            <td>
+              {k.revoked ? (
+                <Badge tone="red">{t('apiKeys.revoked')}</Badge>
+              ) : (
+                <Badge tone="green" dot>
+                  {t('status.activeF')}
+                </Badge>
+              )}
+            </td>
+            <td className="right">
+              {!k.revoked && (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="btn-danger"
+                  onClick={() => setRevoking(k)}
+                  data-testid="revoke-key"
+                >
+                  {t('apiKeys.revoke')}
+                </Button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       {creating && <CreateKeyDialog onClose={() => setCreating(false)} onCreated={reload} />}
       <ConfirmDialog
         open={!!revoking}
@@ -343,68 +341,63 @@ function WebhookCard() {
           </Button>
         }
       >
-        {deliveries.length === 0 ? (
-          <p className="muted small">{endpoint ? t('webhook.noDeliveries') : t('webhook.noEndpoint')}</p>
-        ) : (
-          <DataTable
-            head={
-              <>
-                <th>{t('webhook.event')}</th>
-                <th>{t('team.status')}</th>
-                <th>{t('webhook.call')}</th>
-                <th>{t('webhook.lastAttempt')}</th>
-                <th>{t('webhook.when')}</th>
-                <th className="right">{t('common.actions')}</th>
-              </>
-            }
-          >
-            {deliveries.map((d) => {
-              const last = d.attempts[d.attempts.length - 1];
-              return (
-                <tr key={d.id} data-testid="delivery-row">
-                  <td>
-                    <code>{d.eventType}</code>
-                  </td>
-                  <td>
-                    <DeliveryBadge status={d.status} attemptCount={d.attemptCount} />
-                  </td>
-                  <td className="truncate" style={{ maxWidth: 200 }}>
-                    {d.call ? (
-                      <Link to={`/calls/${d.call.id}`}>
-                        {d.call.customerName || d.call.customerPhone || d.call.fileName}
-                      </Link>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td className="small">
-                    {last ? (
-                      <span title={last.responseExcerpt ?? last.error ?? undefined}>
-                        {last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '—')} ·{' '}
-                        {fmt.step(last.durationMs)}
-                        <span className="muted"> · {t('webhook.attempts', { n: d.attemptCount })}</span>
-                      </span>
-                    ) : (
-                      <span className="muted">{t('webhook.noAttempt')}</span>
-                    )}
-                  </td>
-                  <td className="muted nowrap">{formatRelative(d.createdAt, locale)}</td>
-                  <td className="right">
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      icon="send"
-                      loading={busy === d.id}
-                      onClick={() => redeliverOne(d.id)}
-                    >
-                      {t('webhook.redeliver')}
-                    </Button>
-                  </td>
-                </tr>
-              );
-            })}
-          </DataTable>
-        )}
+        <ListTable
+          rows={deliveries}
+          columns={[
+            t('webhook.event'),
+            t('team.status'),
+            t('webhook.call'),
+            t('webhook.lastAttempt'),
+            t('webhook.when'),
+            { label: t('common.actions'), right: true },
+          ]}
+          empty={<p className="muted small">{endpoint ? t('webhook.noDeliveries') : t('webhook.noEndpoint')}</p>}
+          row={(d) => {
+            const last = d.attempts[d.attempts.length - 1];
+            return (
+              <tr key={d.id} data-testid="delivery-row">
+                <td>
+                  <code>{d.eventType}</code>
+                </td>
+                <td>
+                  <DeliveryBadge status={d.status} attemptCount={d.attemptCount} />
+                </td>
+                <td className="truncate" style={{ maxWidth: 200 }}>
+                  {d.call ? (
+                    <Link to={`/calls/${d.call.id}`}>
+                      {d.call.customerName || d.call.customerPhone || d.call.fileName}
+                    </Link>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                <td className="small">
+                  {last ? (
+                    <span title={last.responseExcerpt ?? last.error ?? undefined}>
+                      {last.statusCode != null ? `HTTP ${last.statusCode}` : (last.error ?? '—')} ·{' '}
+                      {fmt.step(last.durationMs)}
+                      <span className="muted"> · {t('webhook.attempts', { n: d.attemptCount })}</span>
+                    </span>
+                  ) : (
+                    <span className="muted">{t('webhook.noAttempt')}</span>
+                  )}
+                </td>
+                <td className="muted nowrap">{formatRelative(d.createdAt, locale)}</td>
+                <td className="right">
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon="send"
+                    loading={busy === d.id}
+                    onClick={() => redeliverOne(d.id)}
+                  >
+                    {t('webhook.redeliver')}
+                  </Button>
+                </td>
+              </tr>
+            );
+          }}
+        />
       </Card>
     </>
   );

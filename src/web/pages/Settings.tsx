@@ -5,6 +5,7 @@ import { Alert, Button, Card, PageHeader, SelectField, TextField, useToast } fro
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth } from '../lib/auth.tsx';
 import { useFormMutation } from '../lib/mutations.ts';
+import { useSettingsForm } from '../lib/settings-form.ts';
 import { describeError, outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
 import { MIN_PASSWORD } from './AcceptInvitation.tsx';
@@ -162,20 +163,17 @@ const UpdateScoreBands = graphql(`
 /** Admins: where scores turn green, amber and red for everyone in the account. */
 function ScoreBandsCard() {
   const { t } = useT();
-  const toast = useToast();
   const [{ data }] = useQuery({ query: ScoreBandsQuery });
-  const [good, setGood] = useState('80');
-  const [fair, setFair] = useState('60');
-  useEffect(() => {
-    if (!data) return;
-    setGood(String(data.account.scoreBands.good));
-    setFair(String(data.account.scoreBands.fair));
-  }, [data]);
   const [{ fetching }, update] = useMutation(UpdateScoreBands);
-  const { submit, error } = useFormMutation(
-    async () => outcome(await update({ scoreGood: Number(good), scoreFair: Number(fair) }), 'updateAccountSettings'),
-    () => toast(t('settings.scoreBandsSaved')),
-  );
+  const bands = data?.account.scoreBands;
+  const form = useSettingsForm({
+    initial: { good: '80', fair: '60' },
+    saved: bands && { good: String(bands.good), fair: String(bands.fair) },
+    save: async (v) =>
+      outcome(await update({ scoreGood: Number(v.good), scoreFair: Number(v.fair) }), 'updateAccountSettings'),
+    savedMessage: t('settings.scoreBandsSaved'),
+  });
+  const { submit, error } = form;
   return (
     <Card title={t('settings.scoreBands')} description={t('settings.scoreBandsLead')}>
       <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }} data-testid="score-bands">
@@ -187,8 +185,8 @@ function ScoreBandsCard() {
             min={1}
             max={100}
             step={1}
-            value={good}
-            onChange={(e) => setGood(e.target.value)}
+            value={form.values.good}
+            onChange={(e) => form.set({ good: e.target.value })}
             required
           />
           <TextField
@@ -197,8 +195,8 @@ function ScoreBandsCard() {
             min={0}
             max={99}
             step={1}
-            value={fair}
-            onChange={(e) => setFair(e.target.value)}
+            value={form.values.fair}
+            onChange={(e) => form.set({ fair: e.target.value })}
             required
           />
         </div>

@@ -1,4 +1,5 @@
 import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
@@ -177,82 +178,75 @@ export function TeamPage() {
         </div>
 
         <Card title={t('team.agents')} description={t('team.agentsLead')} bodyClass="tight">
-          {agents.length === 0 ? (
-            <EmptyState
-              icon="users"
-              title={t('team.noAgentsTitle')}
-              action={
-                isAdmin ? (
-                  <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
-                    {t('team.addAgent')}
-                  </Button>
-                ) : undefined
-              }
-            >
-              {t('team.noAgentsBody')}
-            </EmptyState>
-          ) : (
-            <DataTable
-              testId="agents-table"
-              head={
-                <>
-                  <th>{t('team.name')}</th>
-                  <th>{t('team.code')}</th>
-                  <th>{t('team.status')}</th>
-                  <th>{t('team.since')}</th>
-                  {isAdmin && <th className="right">{t('common.actions')}</th>}
-                </>
-              }
-            >
-              {[...active, ...inactive].map((a) => (
-                <tr key={a.id} data-testid="agent-row">
-                  <td className="strong">{a.name}</td>
-                  <td>
-                    {a.telephonyCode ? (
-                      <code>{a.telephonyCode}</code>
-                    ) : (
-                      <span className="muted">{t('team.noCode')}</span>
-                    )}
-                  </td>
-                  <td>
-                    {a.active ? (
-                      <Badge tone="green" dot>
-                        {t('team.active')}
-                      </Badge>
-                    ) : (
-                      <Badge>{t('team.inactive')}</Badge>
-                    )}
-                  </td>
-                  <td className="muted">{fmt.date(a.active ? a.createdAt : a.deactivatedAt)}</td>
-                  {isAdmin && (
-                    <td className="right nowrap">
-                      <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(a)}>
-                        {t('common.edit')}
-                      </Button>
-                      {a.active ? (
-                        <Button size="sm" variant="ghost" onClick={() => setConfirm({ kind: 'deactivate', agent: a })}>
-                          {t('team.deactivate')}
-                        </Button>
-                      ) : (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={async () =>
-                            report(
-                              outcome(await reactivate({ id: a.id }), 'reactivateAgent'),
-                              t('team.reactivated', { name: a.name }),
-                            )
-                          }
-                        >
-                          {t('team.reactivate')}
-                        </Button>
-                      )}
-                    </td>
+          <ListTable
+            testId="agents-table"
+            rows={[...active, ...inactive]}
+            columns={[
+              t('team.name'),
+              t('team.code'),
+              t('team.status'),
+              t('team.since'),
+              { label: t('common.actions'), right: true, shown: isAdmin },
+            ]}
+            empty={
+              <EmptyState
+                icon="users"
+                title={t('team.noAgentsTitle')}
+                action={
+                  isAdmin ? (
+                    <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
+                      {t('team.addAgent')}
+                    </Button>
+                  ) : undefined
+                }
+              >
+                {t('team.noAgentsBody')}
+              </EmptyState>
+            }
+            row={(a) => (
+              <tr key={a.id} data-testid="agent-row">
+                <td className="strong">{a.name}</td>
+                <td>
+                  {a.telephonyCode ? <code>{a.telephonyCode}</code> : <span className="muted">{t('team.noCode')}</span>}
+                </td>
+                <td>
+                  {a.active ? (
+                    <Badge tone="green" dot>
+                      {t('team.active')}
+                    </Badge>
+                  ) : (
+                    <Badge>{t('team.inactive')}</Badge>
                   )}
-                </tr>
-              ))}
-            </DataTable>
-          )}
+                </td>
+                <td className="muted">{fmt.date(a.active ? a.createdAt : a.deactivatedAt)}</td>
+                {isAdmin && (
+                  <td className="right nowrap">
+                    <Button size="sm" variant="ghost" icon="edit" onClick={() => setEditing(a)}>
+                      {t('common.edit')}
+                    </Button>
+                    {a.active ? (
+                      <Button size="sm" variant="ghost" onClick={() => setConfirm({ kind: 'deactivate', agent: a })}>
+                        {t('team.deactivate')}
+                      </Button>
+                    ) : (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={async () =>
+                          report(
+                            outcome(await reactivate({ id: a.id }), 'reactivateAgent'),
+                            t('team.reactivated', { name: a.name }),
+                          )
+                        }
+                      >
+                        {t('team.reactivate')}
+                      </Button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            )}
+          />
         </Card>
 
         <Card title={t('team.users')} description={t('team.usersLead')} bodyClass="tight">
@@ -335,45 +329,37 @@ export function TeamPage() {
             description={t('team.invitationsLead')}
             bodyClass={inv.data?.invitations.length ? 'tight' : undefined}
           >
-            {!inv.data?.invitations.length ? (
-              <p className="muted small">{t('team.noInvitations')}</p>
-            ) : (
-              <DataTable
-                scroll={false}
-                head={
-                  <>
-                    <th>{t('settings.email')}</th>
-                    <th>{t('settings.role')}</th>
-                    <th>{t('team.invitedBy')}</th>
-                    <th>{t('team.expires')}</th>
-                    <th className="right">{t('common.actions')}</th>
-                  </>
-                }
-              >
-                {inv.data.invitations.map((i) => (
-                  <tr key={i.id}>
-                    <td className="cell-break">{i.email}</td>
-                    <td>{t(`roles.${i.role}` as MessageKey)}</td>
-                    <td className="muted">{i.invitedBy?.name ?? '—'}</td>
-                    <td className="muted">{formatRelative(i.expiresAt, locale)}</td>
-                    <td className="right">
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        onClick={async () =>
-                          report(
-                            outcome(await revokeInv({ id: i.id }), 'revokeInvitation'),
-                            t('team.invitationRevoked'),
-                          )
-                        }
-                      >
-                        {t('team.revoke')}
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </DataTable>
-            )}
+            <ListTable
+              scroll={false}
+              rows={inv.data?.invitations ?? []}
+              columns={[
+                t('settings.email'),
+                t('settings.role'),
+                t('team.invitedBy'),
+                t('team.expires'),
+                { label: t('common.actions'), right: true },
+              ]}
+              empty={<p className="muted small">{t('team.noInvitations')}</p>}
+              row={(i) => (
+                <tr key={i.id}>
+                  <td className="cell-break">{i.email}</td>
+                  <td>{t(`roles.${i.role}` as MessageKey)}</td>
+                  <td className="muted">{i.invitedBy?.name ?? '—'}</td>
+                  <td className="muted">{formatRelative(i.expiresAt, locale)}</td>
+                  <td className="right">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={async () =>
+                        report(outcome(await revokeInv({ id: i.id }), 'revokeInvitation'), t('team.invitationRevoked'))
+                      }
+                    >
+                      {t('team.revoke')}
+                    </Button>
+                  </td>
+                </tr>
+              )}
+            />
           </Card>
         )}
       </div>

@@ -1,6 +1,7 @@
+import { ListTable } from '../components/list-table.tsx';
 import { useMutation, useQuery } from 'urql';
 import { useLanguageName } from '../components/call-bits.tsx';
-import { Alert, Badge, Button, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, EmptyState, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
@@ -55,84 +56,82 @@ export function TemplatesPage() {
           </Alert>
         )}
         <Card bodyClass="tight">
-          {data && templates.length === 0 ? (
-            <EmptyState
-              icon="clipboard"
-              title={t('templates.emptyTitle')}
-              action={
-                canManage ? (
-                  <Link className="btn btn-primary" to="/templates/new">
-                    {t('templates.createFirst')}
-                  </Link>
-                ) : undefined
-              }
-            >
-              {t('templates.emptyBody')}
-            </EmptyState>
-          ) : (
-            <DataTable
-              testId="templates-table"
-              head={
-                <>
-                  <th>{t('templates.name')}</th>
-                  <th>{t('templates.language')}</th>
-                  <th>{t('templates.criteria')}</th>
-                  <th>{t('templates.topics')}</th>
-                  <th>{t('templates.updated')}</th>
-                  <th className="right">{t('common.actions')}</th>
-                </>
-              }
-            >
-              {templates.map((x) => {
-                const def = (x.definition ?? {}) as { criteria?: { critical?: boolean }[]; topics?: unknown[] };
-                const crit = def.criteria ?? [];
-                return (
-                  <tr key={x.id} className="clickable" onClick={() => navigate(`/templates/${x.id}`)}>
-                    <td>
-                      <span className="row">
-                        <Link to={`/templates/${x.id}`} className="row-link" onClick={(e) => e.stopPropagation()}>
-                          {x.name}
-                        </Link>
-                        {x.isDefault && <Badge tone="accent">{t('templates.default')}</Badge>}
-                        {x.warnings.length > 0 && (
-                          <Badge tone="amber" title={t('templates.warningsTitle', { n: x.warnings.length })}>
-                            {t('templates.warningsBadge', { n: x.warnings.length })}
-                          </Badge>
-                        )}
+          <ListTable
+            testId="templates-table"
+            rows={templates}
+            loaded={data !== undefined}
+            columns={[
+              t('templates.name'),
+              t('templates.language'),
+              t('templates.criteria'),
+              t('templates.topics'),
+              t('templates.updated'),
+              { label: t('common.actions'), right: true },
+            ]}
+            empty={
+              <EmptyState
+                icon="clipboard"
+                title={t('templates.emptyTitle')}
+                action={
+                  canManage ? (
+                    <Link className="btn btn-primary" to="/templates/new">
+                      {t('templates.createFirst')}
+                    </Link>
+                  ) : undefined
+                }
+              >
+                {t('templates.emptyBody')}
+              </EmptyState>
+            }
+            row={(x) => {
+              const def = (x.definition ?? {}) as { criteria?: { critical?: boolean }[]; topics?: unknown[] };
+              const crit = def.criteria ?? [];
+              return (
+                <tr key={x.id} className="clickable" onClick={() => navigate(`/templates/${x.id}`)}>
+                  <td>
+                    <span className="row">
+                      <Link to={`/templates/${x.id}`} className="row-link" onClick={(e) => e.stopPropagation()}>
+                        {x.name}
+                      </Link>
+                      {x.isDefault && <Badge tone="accent">{t('templates.default')}</Badge>}
+                      {x.warnings.length > 0 && (
+                        <Badge tone="amber" title={t('templates.warningsTitle', { n: x.warnings.length })}>
+                          {t('templates.warningsBadge', { n: x.warnings.length })}
+                        </Badge>
+                      )}
+                    </span>
+                  </td>
+                  <td data-testid="template-language">
+                    {x.language ? langName(x.language) : <span className="muted">{t('templates.anyLanguage')}</span>}
+                    {x.defaultForLanguages.length > 0 && (
+                      <span className="muted small">
+                        {' '}
+                        · {t('templates.defaultFor', { langs: x.defaultForLanguages.map(langName).join(', ') })}
                       </span>
-                    </td>
-                    <td data-testid="template-language">
-                      {x.language ? langName(x.language) : <span className="muted">{t('templates.anyLanguage')}</span>}
-                      {x.defaultForLanguages.length > 0 && (
-                        <span className="muted small">
-                          {' '}
-                          · {t('templates.defaultFor', { langs: x.defaultForLanguages.map(langName).join(', ') })}
-                        </span>
-                      )}
-                    </td>
-                    <td>
-                      {crit.length}
-                      {crit.some((c) => c.critical) && (
-                        <span className="muted small">
-                          {' '}
-                          · {t('templates.criticalCount', { n: crit.filter((c) => c.critical).length })}
-                        </span>
-                      )}
-                    </td>
-                    <td>{def.topics?.length ?? 0}</td>
-                    <td className="muted">{formatRelative(x.updatedAt, locale)}</td>
-                    <td className="right" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
-                      {canManage && !x.isDefault && (
-                        <Button size="sm" variant="ghost" icon="star" onClick={() => makeDefault(x.id, x.name)}>
-                          {t('templates.setDefault')}
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </DataTable>
-          )}
+                    )}
+                  </td>
+                  <td>
+                    {crit.length}
+                    {crit.some((c) => c.critical) && (
+                      <span className="muted small">
+                        {' '}
+                        · {t('templates.criticalCount', { n: crit.filter((c) => c.critical).length })}
+                      </span>
+                    )}
+                  </td>
+                  <td>{def.topics?.length ?? 0}</td>
+                  <td className="muted">{formatRelative(x.updatedAt, locale)}</td>
+                  <td className="right" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+                    {canManage && !x.isDefault && (
+                      <Button size="sm" variant="ghost" icon="star" onClick={() => makeDefault(x.id, x.name)}>
+                        {t('templates.setDefault')}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              );
+            }}
+          />
         </Card>
       </div>
     </div>

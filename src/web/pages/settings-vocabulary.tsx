@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { Alert, Button, Card, TextArea, useToast } from '../components/ui.tsx';
+import { Alert, Button, Card, TextArea } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
-import { useFormMutation } from '../lib/mutations.ts';
+import { useSettingsForm } from '../lib/settings-form.ts';
 
 const VocabularyQuery = graphql(`
   query Vocabulary {
@@ -25,17 +24,15 @@ const SetVocabulary = graphql(`
 /** Admins: the account's own words (one per line) that transcription listens for. */
 export function VocabularyCard() {
   const { t } = useT();
-  const toast = useToast();
   const [{ data }] = useQuery({ query: VocabularyQuery });
-  const [text, setText] = useState('');
-  useEffect(() => {
-    if (data) setText(data.account.vocabulary.join('\n'));
-  }, [data]);
   const [{ fetching }, save] = useMutation(SetVocabulary);
-  const { submit, error } = useFormMutation(
-    async () => outcome(await save({ words: text.split('\n') }), 'setVocabulary'),
-    () => toast(t('settings.vocabularySaved')),
-  );
+  const form = useSettingsForm({
+    initial: { text: '' },
+    saved: data && { text: data.account.vocabulary.join('\n') },
+    save: async (v) => outcome(await save({ words: v.text.split('\n') }), 'setVocabulary'),
+    savedMessage: t('settings.vocabularySaved'),
+  });
+  const { submit, error } = form;
   return (
     <Card title={t('settings.vocabulary')} description={t('settings.vocabularyLead')}>
       <form className="stack" onSubmit={submit} style={{ maxWidth: 520 }}>
@@ -44,8 +41,8 @@ export function VocabularyCard() {
           label={t('settings.vocabularyWords')}
           hint={t('settings.vocabularyHint')}
           rows={8}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
+          value={form.values.text}
+          onChange={(e) => form.set({ text: e.target.value })}
         />
         <div>
           <Button type="submit" variant="primary" loading={fetching} disabled={!data}>

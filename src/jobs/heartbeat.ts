@@ -1,6 +1,6 @@
 import type { WorkerEvents } from 'graphile-worker';
 import { makeWorkerUtils } from 'graphile-worker';
-import type { AppContext } from '../src/context.ts';
+import type { AppContext } from '../context.ts';
 
 export interface HeartbeatOptions {
   intervalMs?: number;

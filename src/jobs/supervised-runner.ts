@@ -1,5 +1,5 @@
 import { run, type Runner, type RunnerOptions, type WorkerEvents, type WorkerPool } from 'graphile-worker';
-import type { Logger } from '../src/log.ts';
+import type { Logger } from '../log.ts';
 
 export interface SupervisedRunner {
   /**

@@ -1,5 +1,5 @@
 import { Logger as WorkerLogger } from 'graphile-worker';
-import type { Logger } from '../src/log.ts';
+import type { Logger } from '../log.ts';
 
 /** Routes graphile-worker's own log lines into pino, keeping the job scope as fields. */
 export function workerLogger(log: Logger): WorkerLogger {
