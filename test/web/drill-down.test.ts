@@ -212,6 +212,24 @@ describe('dashboard drill-down', () => {
           expect(await listTotal(page), `${interval} ${link.label}`).toBe(link.count);
         }
       }
+      // Topics beyond the five the chart names: their "other topics" bar and legend open those calls.
+      for (const topic of ['Returns', 'Shipping', 'Upgrade', 'Cancel', 'Outage'])
+        await testDb.sql(
+          `INSERT INTO calls (id, account_id, source, status, agent_id, started_at, language, topic, score, coverage, criteria,
+                              file_name, file_size, file_sha256, content_type, storage_key, reserved_minutes, period)
+           VALUES (gen_random_uuid(), $1, 'api', 'analyzed', $2, $3, 'en', $4, 70, 1, '[]'::jsonb, 'f.wav', 1, 'x',
+                   'audio/wav', 'k', 1, '2024-01')`,
+          [accountId, bruno.id, at(yesterday, '09:00'), topic],
+        );
+      await page.goto(`${service.url}/dashboard`);
+      await expect.poll(() => page.getByTestId('dashboard-calls').textContent()).toBe('9');
+      const others = (await drillLinks(page)).filter((l) => l.href.includes('otherTopics='));
+      // Seven labels, five named: the legend's total and yesterday's bar, two calls each.
+      expect(others.map((l) => l.count)).toEqual([2, 2]);
+      for (const link of others) {
+        await page.goto(`${service.url}${link.href}`);
+        expect(await listTotal(page), link.label).toBe(link.count);
+      }
       expect(browser.errors).toEqual([]);
     } finally {
       await browser.close();

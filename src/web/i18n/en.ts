@@ -1285,6 +1285,7 @@ export const en = {
   'drill.topic': 'topic “{topic}”',
   'drill.sentimentCalls': 'calls with a customer sentiment',
   'drill.dispute': 'disputes {outcome}',
+  'drill.otherTopics': 'topics other than the five named',
   'drill.figure': '{figure}: open the {n} calls it is computed over — {what}',
   'drill.averageOf': 'the scored calls of {name}',
   'drill.passShare': '“{criterion}” passed, out of {total} passed or failed',

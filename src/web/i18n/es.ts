@@ -1293,6 +1293,7 @@ export const es: Record<keyof typeof en, string> = {
   'drill.topic': 'tema «{topic}»',
   'drill.sentimentCalls': 'llamadas con sentimiento del cliente',
   'drill.dispute': 'reclamaciones {outcome}',
+  'drill.otherTopics': 'temas distintos de los cinco nombrados',
   'drill.figure': '{figure}: abrir las {n} llamadas sobre las que se calcula — {what}',
   'drill.averageOf': 'las llamadas puntuadas de {name}',
   'drill.passShare': '“{criterion}” cumplido, de {total} cumplidos o fallados',

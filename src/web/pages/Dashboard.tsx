@@ -270,7 +270,17 @@ export function DashboardPage() {
           color: TOPIC_COLORS[i]!,
           href: drillHref(f, { ...bucketDays(p, f.interval, f), topic, exactTopic: true }),
         })),
-        ...(other ? [{ name: t('dashboard.otherTopics'), value: other, color: TOPIC_COLORS[6]! }] : []),
+        ...(other
+          ? [
+              {
+                name: t('dashboard.otherTopics'),
+                value: other,
+                color: TOPIC_COLORS[6]!,
+                // "Other": every topic label but the five named ones (the list's otherTopics filter).
+                href: drillHref(f, { ...bucketDays(p, f.interval, f), otherTopics: top }),
+              },
+            ]
+          : []),
       ],
     };
   });
@@ -572,7 +582,11 @@ export function DashboardPage() {
                                 label={t('drill.topic', { topic: k })}
                               />
                             ) : (
-                              n(otherTotal)
+                              <DrillCount
+                                value={otherTotal}
+                                href={drillHref(f, { otherTopics: top })}
+                                label={t('drill.otherTopics')}
+                              />
                             )}
                           </strong>
                         </span>
