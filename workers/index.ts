@@ -9,7 +9,6 @@ import type { JobName, NamedTask } from '../src/jobs/catalog.ts';
 import { createReplayWebhooksTask } from './replay-webhooks.ts';
 import { createRetentionTask } from './retention.ts';
 import { createTranscribeTask } from './transcribe.ts';
-import { pipelineEngines } from '../src/calls/transcribe-call.ts';
 import { jobTaskList } from '../src/jobs/worker-role.ts';
 import type { TranscriptionEngine } from '../src/transcription/index.ts';
 
@@ -18,11 +17,8 @@ import type { TranscriptionEngine } from '../src/transcription/index.ts';
  * missing task, an extra one or a task filed under another job's name a compile error. Each task
  * parses its payload with the catalog's zod schema before doing anything.
  */
-export function createTaskList(
-  app: AppContext,
-  // One set of recognition threads: analysis scores phrases on the models transcription loaded.
-  engines: TranscriptionEngine[] = pipelineEngines(app),
-): TaskList {
+export function createTaskList(app: AppContext, engines: TranscriptionEngine[]): TaskList {
+  // One set of recognition threads (workers/start.ts): analysis scores phrases on the models transcription loaded.
   const tasks: { [N in JobName]: NamedTask<N> } = {
     transcribe: createTranscribeTask(app, engines),
     analyze: createAnalyzeTask(app, undefined, engines),

@@ -1,4 +1,5 @@
 import { filterFromQuery } from '../../src/export/filter-params.ts';
+import { presetOf, presetRange } from '../../src/web/components/DateRange.tsx';
 import { describe, expect, it } from 'vitest';
 import {
   activeFilterCount,
@@ -107,8 +108,9 @@ describe('GraphQL filter and export link', () => {
       `from=2024-03-01&agent=${AGENT}&campaign=c1&direction=inbound&scoreMax=60&topic=billing&language=es&q=refund`,
     );
     const p = new URLSearchParams(toExportQuery(q));
-    expect(p.get('startedFrom')).toBe(startOfDayIso('2024-03-01'));
-    expect(p.get('startedTo')).toBeNull();
+    expect(p.get('dayFrom')).toBe('2024-03-01');
+    expect(p.get('dayTo')).toBeNull();
+    expect(p.get('startedFrom')).toBeNull();
     expect(p.getAll('agentIds')).toEqual([AGENT]);
     expect(p.getAll('campaignIds')).toEqual(['c1']);
     expect(p.get('direction')).toBe('inbound');
@@ -156,5 +158,33 @@ describe('GraphQL filter and export link', () => {
       /checkedChange/,
     );
     expect(clearFilters(q)).toMatchObject({ checked: null, change: null });
+  });
+});
+
+describe("the list's days are the account's days", () => {
+  it('sends a chosen range as account-zone days to the list, its counts and the export, never as browser midnights', () => {
+    const q = parseCallsQuery('from=2026-03-29&to=2026-03-30');
+    expect(toCallFilter(q)).toEqual({ view: 'ANALYZED', dayFrom: '2026-03-29', dayTo: '2026-03-30' });
+    expect(toCallFilter(q, false)).toEqual({ dayFrom: '2026-03-29', dayTo: '2026-03-30' });
+    const p = new URLSearchParams(toExportQuery(q));
+    expect(filterFromQuery(p)).toMatchObject({ dayFrom: '2026-03-29', dayTo: '2026-03-30' });
+    expect(filterFromQuery(p).startedFrom ?? null).toBeNull();
+    // A bookmark from the drill-down (accountDays=1) means the same days and stays readable.
+    expect(toCallFilter(parseCallsQuery('from=2026-03-29&to=2026-03-30&accountDays=1'))).toEqual(toCallFilter(q));
+    expect(serializeCallsQuery(parseCallsQuery('from=2026-03-29&accountDays=1'))).toBe('from=2026-03-29');
+  });
+
+  it("counts the range presets from today in the account's zone, not the browser's", () => {
+    // 23:30 UTC on 30 November: already 1 December in Tokyo, still 30 November in Los Angeles.
+    const now = new Date('2026-11-30T23:30:00Z');
+    expect(presetRange('today', now, 'Asia/Tokyo')).toEqual({ from: '2026-12-01', to: '2026-12-01' });
+    expect(presetRange('today', now, 'America/Los_Angeles')).toEqual({ from: '2026-11-30', to: '2026-11-30' });
+    expect(presetRange('last7', now, 'Asia/Tokyo')).toEqual({ from: '2026-11-25', to: '2026-12-01' });
+    expect(presetRange('last30', now, 'America/Los_Angeles')).toEqual({ from: '2026-11-01', to: '2026-11-30' });
+    expect(presetRange('thisMonth', now, 'Asia/Tokyo')).toEqual({ from: '2026-12-01', to: '2026-12-01' });
+    expect(presetRange('thisMonth', now, 'America/Los_Angeles')).toEqual({ from: '2026-11-01', to: '2026-11-30' });
+    // A bookmarked "today" reads as such in the account's zone.
+    expect(presetOf('2026-12-01', '2026-12-01', now, 'Asia/Tokyo')).toBe('today');
+    expect(presetOf('2026-12-01', '2026-12-01', now, 'America/Los_Angeles')).toBe('custom');
   });
 });

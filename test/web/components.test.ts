@@ -14,6 +14,8 @@ import { QaScore } from '../../src/web/components/qa-badges.tsx';
 import { SpeakersNotice } from '../../src/web/components/speakers.tsx';
 import { problemSummary } from '../../src/web/components/OpsBanner.tsx';
 import { CallsPage } from '../../src/web/pages/Calls.tsx';
+import { EndpointDialog } from '../../src/web/pages/webhook-endpoints.tsx';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/webhooks/kit/index.ts';
 import { searchTerms } from '../../src/web/pages/CallDetail.tsx';
 import { parseUploadResponse, looksLikeAudio } from '../../src/web/lib/upload.ts';
 import { describeError } from '../../src/web/lib/errors.ts';
@@ -385,5 +387,54 @@ describe('numbers, webhook states and score colours as the user reads them', () 
     // Without an account's bands (before they load) the defaults still apply.
     renderWith(h(QaScore, { score: 85, coverage: 0.5 }), client, 'en');
     expect(screen.getByRole('img').className).toContain('score-good');
+  });
+});
+
+describe('webhook endpoint dialog', () => {
+  it('offers every event type the API accepts, named in both languages, and subscribes to the ones ticked', async () => {
+    const sent: any[] = [];
+    const client = {
+      executeQuery: vi.fn((op: any) =>
+        fromValue({ operation: op, data: { campaigns: [] }, stale: false, hasNext: false }),
+      ),
+      executeSubscription: vi.fn(() => never),
+      executeMutation: vi.fn((op: any) => {
+        sent.push(op.variables);
+        const data = {
+          createWebhookEndpoint: {
+            __typename: 'WebhookEndpointWithSecret',
+            secret: 'whsec_x',
+            endpoint: { __typename: 'WebhookEndpoint', id: 'e1' },
+          },
+        };
+        return fromValue({ operation: op, data, stale: false, hasNext: false });
+      }),
+    } as unknown as Client;
+    const boxes = () =>
+      screen.getAllByRole('checkbox', { hidden: true }).map((b) => (b.closest('label') as HTMLElement).textContent);
+    for (const lang of ['en', 'es'] as const) {
+      renderWith(h(EndpointDialog, { onClose: () => {}, onSaved: () => {} }), client, lang);
+      const labels = boxes();
+      // The wire names, in the API's order, each after its meaning in the UI language.
+      expect(labels.map((l) => l?.split(' ').at(-1))).toEqual([...SUBSCRIBABLE_EVENT_TYPES]);
+      for (const l of labels) expect(l?.split(' ').length, l ?? '').toBeGreaterThan(2);
+      if (lang === 'es') expect(labels).toContain('Se asignó coaching a un agente coaching.assigned');
+      cleanup();
+    }
+    renderWith(h(EndpointDialog, { onClose: () => {}, onSaved: () => {} }), client, 'en');
+    fireEvent.change(screen.getByRole('textbox', { name: /Endpoint URL/, hidden: true }), {
+      target: { value: 'https://example.com/hooks' },
+    });
+    for (const name of ['coaching.assigned', 'coaching.completed', 'call.reviewed'])
+      fireEvent.click(screen.getByRole('checkbox', { name: new RegExp(name.replace('.', '\\.')), hidden: true }));
+    await act(async () => {
+      fireEvent.submit(screen.getByRole('button', { name: 'Add endpoint', hidden: true }).closest('form')!);
+    });
+    expect(sent[0].input.eventTypes).toEqual([
+      'CALL_ANALYZED',
+      'COACHING_ASSIGNED',
+      'COACHING_COMPLETED',
+      'CALL_REVIEWED',
+    ]);
   });
 });

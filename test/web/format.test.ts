@@ -7,6 +7,7 @@ import {
   formatClock,
   formatCompact,
   formatDateTime,
+  formatDay,
   formatNumber,
   formatTimeZone,
   formatDuration,
@@ -143,5 +144,14 @@ describe("dates in the browser's order, in the account's zone (issue 26)", () =>
     expect(formatDateTime(at, dateLocale('en', ['en-GB']), short, 'Europe/Madrid')).toBe('04/11/2026, 00:30');
     expect(formatDateTime(at, dateLocale('en', ['en-US']), short, 'Europe/Madrid')).toMatch(/^11\/4\/26, 12:30\sAM$/);
     expect(formatDateTime(at, dateLocale('es', ['es-ES']), short, 'Europe/Madrid')).toBe('4/11/26, 0:30');
+  });
+
+  it("writes the dashboard's days in the browser's order, the same day in every zone", () => {
+    expect(formatDay('2026-11-04', dateLocale('en', ['en-GB']))).toBe('4 Nov');
+    expect(formatDay('2026-11-04', dateLocale('en', ['en-US']))).toBe('Nov 4');
+    expect(formatDay('2026-11-04', dateLocale('es', ['es-ES']))).toBe('4 nov');
+    expect(formatDay('2026-11-01', dateLocale('en', ['en-GB']), 'longMonth')).toBe('November 2026');
+    expect(formatDay('2026-11-01', dateLocale('es', ['es-MX']), 'month')).toMatch(/^nov\.? 2026$/);
+    expect(formatDay('not a day', 'en')).toBe('not a day');
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The calls list's date range as ONE control: a picker of usual ranges (one Tab stop, where two
- * native date fields took six), with the two day fields only when "Custom range" is chosen.
+ * native date fields took six), with the two day fields only when "Custom range" is chosen. The days
+ * are the account's (its time zone's "today"), like the list's filter and the dashboard.
  */
 import { useId, useState } from 'react';
 import { useT, type MessageKey } from '../i18n/index.tsx';
+import { useFormat } from '../lib/format.ts';
 
 export const RANGE_PRESETS = ['any', 'today', 'last7', 'last30', 'thisMonth', 'custom'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
@@ -14,10 +16,34 @@ export function localDay(d: Date): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
-/** The inclusive days of a preset, counted from `now` (null for "any" and "custom"). */
-export function presetRange(preset: RangePreset, now = new Date()): { from: string; to: string } | null {
-  const today = localDay(now);
-  const back = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
+/** The calendar day of an instant in a time zone as YYYY-MM-DD; the browser's without a usable zone. */
+export function dayIn(d: Date, timeZone?: string | null): string {
+  if (timeZone) {
+    try {
+      return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+        d,
+      );
+    } catch {
+      // An unknown zone: the browser's day.
+    }
+  }
+  return localDay(d);
+}
+
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The inclusive days of a preset, counted from `now` in the account's zone `timeZone` (null for
+ * "any" and "custom").
+ */
+export function presetRange(
+  preset: RangePreset,
+  now = new Date(),
+  timeZone?: string | null,
+): { from: string; to: string } | null {
+  const today = dayIn(now, timeZone);
+  const back = (days: number) => addDays(today, -days);
   switch (preset) {
     case 'today':
       return { from: today, to: today };
@@ -26,17 +52,22 @@ export function presetRange(preset: RangePreset, now = new Date()): { from: stri
     case 'last30':
       return { from: back(29), to: today };
     case 'thisMonth':
-      return { from: localDay(new Date(now.getFullYear(), now.getMonth(), 1)), to: today };
+      return { from: `${today.slice(0, 8)}01`, to: today };
     default:
       return null;
   }
 }
 
 /** Which preset a range is (so a bookmarked "last 7 days" reads as such), else "custom". */
-export function presetOf(from: string | null, to: string | null, now = new Date()): RangePreset {
+export function presetOf(
+  from: string | null,
+  to: string | null,
+  now = new Date(),
+  timeZone?: string | null,
+): RangePreset {
   if (!from && !to) return 'any';
   for (const p of RANGE_PRESETS) {
-    const r = presetRange(p, now);
+    const r = presetRange(p, now, timeZone);
     if (r && r.from === from && r.to === to) return p;
   }
   return 'custom';
@@ -53,7 +84,8 @@ export function DateRangeField({
 }) {
   const { t } = useT();
   const id = useId();
-  const current = presetOf(from, to);
+  const { timeZone } = useFormat();
+  const current = presetOf(from, to, new Date(), timeZone);
   // "Custom" stays open while both days are still empty.
   const [customOpen, setCustomOpen] = useState(false);
   const preset = customOpen && current === 'any' ? 'custom' : current;
@@ -68,7 +100,7 @@ export function DateRangeField({
           const p = e.target.value as RangePreset;
           setCustomOpen(p === 'custom');
           if (p === 'custom') return;
-          const r = presetRange(p);
+          const r = presetRange(p, new Date(), timeZone);
           onChange({ from: r?.from ?? null, to: r?.to ?? null });
         }}
       >

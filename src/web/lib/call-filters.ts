@@ -14,7 +14,10 @@ export type CheckedChange = (typeof CHECKED_CHANGES)[number];
 
 export interface CallsQuery {
   view: View;
-  /** Calendar days (YYYY-MM-DD), both inclusive, in the browser's time zone. */
+  /**
+   * Calendar days (YYYY-MM-DD), both inclusive, in the ACCOUNT's time zone (Session.timeZone): the
+   * days the dashboard counts and the list's dates are written in, whatever the browser's zone.
+   */
   from: string | null;
   to: string | null;
   /** Agent ids, comma-separated (several may be chosen). */
@@ -34,8 +37,6 @@ export interface CallsQuery {
   q: string | null;
   // The dashboard's drill-down (issue 31.4): what a number there counts, so the list shows exactly
   // those calls. The calls list has no controls for these; a note above the list says they are on.
-  /** `from`/`to` are days in the account's time zone (the dashboard's), not the browser's. */
-  accountDays: boolean;
   /** Template ids, comma-separated. */
   template: string | null;
   /** Only scored calls (analyzed with a score). */
@@ -91,7 +92,6 @@ export const DEFAULT_QUERY: CallsQuery = {
   failed: null,
   critical: false,
   q: null,
-  accountDays: false,
   template: null,
   scored: false,
   mismatch: null,
@@ -162,7 +162,6 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
     failed: str(p, 'failed'),
     critical: p.get('critical') === '1',
     q: str(p, 'q'),
-    accountDays: p.get('accountDays') === '1',
     template: str(p, 'template'),
     scored: p.get('scored') === '1',
     mismatch: oneOf(str(p, 'mismatch'), ['exclude', 'only'] as const),
@@ -203,7 +202,6 @@ const ORDER: (keyof CallsQuery)[] = [
   'language',
   'failed',
   'critical',
-  'accountDays',
   'template',
   'scored',
   'mismatch',
@@ -265,8 +263,7 @@ export const DRILL_DOWN_KEYS = [
 ] as const satisfies (keyof CallsQuery)[];
 
 /** Whether the list carries filters from a dashboard number (shown as a note with a way out). */
-export const drillDownOn = (q: CallsQuery) =>
-  q.accountDays || DRILL_DOWN_KEYS.some((k) => q[k] != null && q[k] !== false);
+export const drillDownOn = (q: CallsQuery) => DRILL_DOWN_KEYS.some((k) => q[k] != null && q[k] !== false);
 
 /** Filters that narrow the list (the view, sort and page are not filters). */
 export function activeFilterCount(q: CallsQuery): number {
@@ -342,13 +339,10 @@ export function idList(v: string | null): string[] {
 export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
   const f: GqlCallFilter = {};
   if (withView) f.view = q.view.toUpperCase() as GqlCallFilter['view'];
-  if (q.accountDays) {
-    if (q.from) f.dayFrom = q.from;
-    if (q.to) f.dayTo = q.to;
-  } else {
-    if (q.from) f.startedFrom = startOfDayIso(q.from);
-    if (q.to) f.startedTo = endOfDayIso(q.to);
-  }
+  // Days of the account's zone: the server turns them into instants (the browser's midnight was
+  // another day's for anyone away from the account's zone).
+  if (q.from) f.dayFrom = q.from;
+  if (q.to) f.dayTo = q.to;
   if (q.agent) f.agentIds = idList(q.agent);
   if (q.campaign) f.campaignIds = idList(q.campaign);
   if (q.direction) f.direction = q.direction.toUpperCase() as GqlCallFilter['direction'];
@@ -389,8 +383,6 @@ export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
 export function toExportQuery(q: CallsQuery): string {
   const f = toCallFilter(q);
   const p = new URLSearchParams();
-  if (f.startedFrom) p.set('startedFrom', f.startedFrom);
-  if (f.startedTo) p.set('startedTo', f.startedTo);
   if (q.agent) p.set('agentIds', q.agent);
   if (q.campaign) p.set('campaignIds', q.campaign);
   if (q.direction) p.set('direction', q.direction);

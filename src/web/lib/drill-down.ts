@@ -25,7 +25,6 @@ function base(f: DashboardFilter): CallsQuery {
   return {
     ...DEFAULT_QUERY,
     view: 'analyzed',
-    accountDays: true,
     from: f.from,
     to: f.to,
     agent: f.agent || null,
@@ -53,7 +52,6 @@ export function disputeHref(
   days: { from: string; to: string },
 ): string {
   return drillHref(f, {
-    accountDays: false,
     from: null,
     to: null,
     scored: false,

@@ -145,6 +145,21 @@ export function formatPeriod(period: string, locale = 'en', style: 'long' | 'sho
   return new Intl.DateTimeFormat(locale, { month: style, year: 'numeric', timeZone: 'UTC' }).format(d);
 }
 
+/**
+ * A calendar day ("2026-11-04", already a day of the account's zone, like the reports' periods) as a
+ * short label: "4 Nov" in an en-GB browser, "Nov 4" in an en-US one; `month` writes its month
+ * ("November 2026"). Read at UTC so the day never shifts with a zone.
+ */
+export function formatDay(day: string, locale = 'en', style: 'day' | 'month' | 'longMonth' = 'day'): string {
+  const d = new Date(`${day.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return day;
+  const opts: Intl.DateTimeFormatOptions =
+    style === 'day'
+      ? { day: 'numeric', month: 'short' }
+      : { month: style === 'month' ? 'short' : 'long', year: 'numeric' };
+  return new Intl.DateTimeFormat(locale, { ...opts, timeZone: 'UTC' }).format(d);
+}
+
 /** Milliseconds between two instants, formatted; null when either is missing. */
 export function durationBetween(fromIso: string, toIso: string | null | undefined): number | null {
   if (!toIso) return null;
@@ -207,6 +222,7 @@ export function useFormat() {
       dateTime: (iso: string | null | undefined, opts?: Intl.DateTimeFormatOptions) =>
         formatDateTime(iso, dates, opts, timeZone),
       date: (iso: string | null | undefined) => formatDate(iso, dates, timeZone),
+      day: (day: string, style?: 'day' | 'month' | 'longMonth') => formatDay(day, dates, style),
       relative: (iso: string | null | undefined) => formatRelative(iso, locale),
       zone: () => formatTimeZone(timeZone, locale),
     }),

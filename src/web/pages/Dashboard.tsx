@@ -7,7 +7,7 @@ import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui
 import { bandNarrow, bucketDays, disputeHref, drillHref } from '../lib/drill-down.ts';
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
-import { formatHours, formatNumber, formatPercent, formatScore } from '../lib/format.ts';
+import { formatHours, formatNumber, formatPercent, formatScore, useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { MachineAgreementFlag } from '../components/machine-agreement.tsx';
 
@@ -172,6 +172,7 @@ function csvUrl(table: string, f: Filters): string {
 export function DashboardPage() {
   const i18n = useT();
   const { t, locale } = i18n;
+  const fmt = useFormat();
   const [{ data: options }] = useQuery({ query: DashboardOptions });
   const zone = options?.account.timeZone ?? 'UTC';
   const [picked, setPicked] = useState<Partial<Filters>>({});
@@ -232,12 +233,9 @@ export function DashboardPage() {
     v == null ? '—' : new Intl.NumberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(v);
   // Sentiment as the call page writes it: two decimals and a true minus sign.
   const feeling = (v: number | null | undefined) => (v == null ? '—' : signedScore(v, locale));
-  const periodLabel = (day: string, style: 'short' | 'long' = 'short') => {
-    const d = new Date(`${day}T00:00:00Z`);
-    return f.interval === 'MONTH'
-      ? new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: style, year: 'numeric' }).format(d)
-      : new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' }).format(d);
-  };
+  // Days in the browser's date order ("4 Nov" / "Nov 4"), like every other date of the app.
+  const periodLabel = (day: string, style: 'short' | 'long' = 'short') =>
+    fmt.day(day, f.interval !== 'MONTH' ? 'day' : style === 'long' ? 'longMonth' : 'month');
 
   const total = trendRows.reduce((s, r) => s + r.calls, 0);
   const weighted = (pick: (r: (typeof trendRows)[number]) => number | null) => {

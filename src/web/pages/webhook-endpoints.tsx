@@ -19,20 +19,13 @@ import { useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
+import { type EventType, eventLabelKey, eventName, eventType, PICKER_EVENTS } from '../lib/webhook-events.ts';
 
 /** Everything the Integrations page shows of an endpoint. */
 export const EndpointFields = `
   id url description eventTypes campaign { id name } ratePerSecond enabled disabledReason disabledAt failingSince
   previousSecretExpiresAt secretReadable replays { id status since total attempted succeeded failed createdAt finishedAt }
 `;
-
-const EVENT_TYPES = ['CALL_ANALYZED', 'CALL_FAILED', 'WEBHOOK_DISABLED'] as const;
-type EventType = (typeof EVENT_TYPES)[number];
-const EVENT_NAMES: Record<EventType, string> = {
-  CALL_ANALYZED: 'call.analyzed',
-  CALL_FAILED: 'call.failed',
-  WEBHOOK_DISABLED: 'webhook.disabled',
-};
 
 export interface Endpoint {
   id: string;
@@ -148,8 +141,8 @@ export function EndpointPanel({
       </div>
       <div className="row-wrap small">
         {endpoint.eventTypes.map((e) => (
-          <Badge key={e} tone="gray">
-            {EVENT_NAMES[e]}
+          <Badge key={e} tone="gray" title={t(eventLabelKey(eventName(e)))}>
+            {eventName(e)}
           </Badge>
         ))}
         <span className="muted">
@@ -364,14 +357,21 @@ export function EndpointDialog({
         />
         <fieldset className="stack-sm" style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="label">{t('webhook.events')}</legend>
-          {EVENT_TYPES.map((e) => (
-            <Checkbox
-              key={e}
-              label={<code>{EVENT_NAMES[e]}</code>}
-              checked={events.includes(e)}
-              onChange={(ev) => setEvents(ev.target.checked ? [...events, e] : events.filter((x) => x !== e))}
-            />
-          ))}
+          {PICKER_EVENTS.map((name) => {
+            const e = eventType(name);
+            return (
+              <Checkbox
+                key={name}
+                label={
+                  <>
+                    {t(eventLabelKey(name))} <code>{name}</code>
+                  </>
+                }
+                checked={events.includes(e)}
+                onChange={(ev) => setEvents(ev.target.checked ? [...events, e] : events.filter((x) => x !== e))}
+              />
+            );
+          })}
         </fieldset>
         <SelectField label={t('webhook.campaign')} value={campaignId} onChange={(e) => setCampaignId(e.target.value)}>
           <option value="">{t('webhook.allCampaigns')}</option>

@@ -209,18 +209,7 @@ export type CoachingCompletedEvent = z.infer<typeof CoachingCompletedEvent>;
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 export type WebhookEventType = WebhookEvent['type'];
 
-/** The types an endpoint can subscribe to; webhook.test is not one (it is sent on request). */
-export const SUBSCRIBABLE_EVENT_TYPES = [
-  'call.analyzed',
-  'call.reviewed',
-  'call.failed',
-  'webhook.disabled',
-  'coaching.assigned',
-  'coaching.completed',
-] as const;
-export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
-/** What a new endpoint receives: the one event the intake document promises. */
-export const DEFAULT_EVENT_TYPES: readonly SubscribableEventType[] = ['call.analyzed'];
+export { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type SubscribableEventType } from './event-types.ts';
 
 /** The JSON Schema (draft 2020-12) of every event, as served at /v1/webhooks/schema.json. */
 export function webhookJsonSchema(): Record<string, unknown> {
