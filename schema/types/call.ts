@@ -26,7 +26,7 @@ import {
 import { searchSnippets, type SearchSnippet } from '../../src/calls/calls-search.ts';
 import { CUSTOMER_SENTIMENT_FILTERS, DISPUTE_OUTCOMES } from '../../src/calls/calls-filter.ts';
 import { CHECKED_CHANGES, type CheckedChange } from '../../src/calls/calls-filter.ts';
-import { blindCallsWhere, blindFilter } from '../../src/calibration/read.ts';
+import { assertNotBlind, blindCallsWhere, blindFilter } from '../../src/calibration/read.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { requestReanalysis } from '../../src/calls/reanalyze.ts';
 import { callScope, scopeFilter } from '../../src/auth/call-scope.ts';
@@ -683,7 +683,9 @@ builder.mutationField('reanalyzeCall', (t) =>
     },
     resolve: async (query, _r, args, ctx) => {
       const user = sessionOf(ctx).user;
-      const call = await requestReanalysis(ctx.app.db, accountIdOf(ctx), parseUuid(args.id, 'Call'), user.id, {
+      const id = parseUuid(args.id, 'Call');
+      await assertNotBlind(ctx.app.db, user.id, id);
+      const call = await requestReanalysis(ctx.app.db, accountIdOf(ctx), id, user.id, {
         ...(args.keepReviews === false && {
           discardReviewsBy: { id: user.id, accountId: user.accountId, name: user.name },
         }),

@@ -11,6 +11,7 @@ import {
   isOverdue,
 } from '../../src/coaching/coaching.ts';
 import { type CoachingReportRow, coachingReport } from '../../src/coaching/coaching-report.ts';
+import { assertNotBlind, blindCallsWhere } from '../../src/calibration/read.ts';
 import { CriterionOutcomeEnum } from './call.ts';
 import { accountIdOf, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 
@@ -148,7 +149,11 @@ builder.queryFields((t) => ({
       const today = await todayOf(ctx, viewer.accountId);
       return ctx.app.db.coachingItem.findMany({
         ...query,
-        where: coachingWhere(viewer, { agentId, callId, view: args.view ?? null }, today),
+        where: {
+          ...coachingWhere(viewer, { agentId, callId, view: args.view ?? null }, today),
+          // An item shows its call's verdicts: none from a call its reader grades blind (src/calibration/read.ts).
+          call: blindCallsWhere(viewer.id),
+        },
         orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }],
         take: 500,
       });
@@ -182,11 +187,13 @@ builder.mutationFields((t) => ({
       dueOn: t.arg.string({ description: "YYYY-MM-DD, in the account's time zone." }),
     },
     resolve: async (query, _r, args, ctx) => {
+      const callId = parseUuid(args.callId, 'Call');
+      await assertNotBlind(ctx.app.db, sessionOf(ctx).user.id, callId);
       const item = await assignCoaching(
         ctx.app.db,
         coachOf(ctx),
         {
-          callId: parseUuid(args.callId, 'Call'),
+          callId,
           criterionKeys: args.criterionKeys,
           improve: args.improve,
           moments: args.moments ?? [],
@@ -217,12 +224,10 @@ builder.mutationFields((t) => ({
       'Analysts and above: marks a coaching item done with a note. Errors: `not_found`, `coaching_done`, `invalid_input`.',
     args: { id: t.arg.id({ required: true }), note: t.arg.string({ required: true }) },
     resolve: async (query, _r, args, ctx) => {
-      const item = await completeCoaching(
-        ctx.app.db,
-        coachOf(ctx),
-        { id: parseUuid(args.id, 'Coaching item'), note: args.note },
-        ctx.app.config.publicUrl,
-      );
+      const id = parseUuid(args.id, 'Coaching item');
+      const of = await ctx.app.db.coachingItem.findUnique({ where: { id }, select: { callId: true } });
+      if (of) await assertNotBlind(ctx.app.db, sessionOf(ctx).user.id, of.callId);
+      const item = await completeCoaching(ctx.app.db, coachOf(ctx), { id, note: args.note }, ctx.app.config.publicUrl);
       return ctx.app.db.coachingItem.findUniqueOrThrow({ ...query, where: { id: item.id } });
     },
   }),

@@ -10,6 +10,7 @@ import {
   type ReviewReason,
   setReviewSamplePercent,
 } from '../../src/review/review-queue.ts';
+import { assertNotBlind, blindCallIds } from '../../src/calibration/read.ts';
 import { Account } from './account.ts';
 import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull, byUser } from './common.ts';
 
@@ -96,8 +97,9 @@ builder.queryField('reviewQueue', (t) =>
       first: t.arg.int({ defaultValue: 25 }),
       after: t.arg.string(),
     },
-    resolve: (_r, args, ctx) => {
+    resolve: async (_r, args, ctx) => {
       const f = args.filter;
+      const userId = sessionOf(ctx).user.id;
       return listReviewQueue(
         ctx.app.db,
         accountIdOf(ctx),
@@ -106,7 +108,9 @@ builder.queryField('reviewQueue', (t) =>
           // Foreign or malformed ids simply match nothing.
           agentIds: f?.agentIds ? f.agentIds.map(String).filter((id) => uuidOrNull(id)) : null,
           state: f?.state ?? 'open',
-          assignedToId: f?.assignedToMe ? sessionOf(ctx).user.id : null,
+          assignedToId: f?.assignedToMe ? userId : null,
+          // A calibration grader's blind calls are not in their queue (src/calibration/read.ts).
+          excludeCallIds: await blindCallIds(ctx.app.db, userId),
         },
         { first: args.first ?? 25, after: args.after ?? null },
       );
@@ -121,8 +125,11 @@ builder.mutationFields((t) => ({
     errors: directErrors,
     description: 'Assigns the call’s review to the signed-in user. Analysts and above.',
     args: { callId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) =>
-      assignReview(ctx.app.db, accountIdOf(ctx), parseUuid(args.callId, 'Call'), sessionOf(ctx).user.id),
+    resolve: async (_r, args, ctx) => {
+      const callId = parseUuid(args.callId, 'Call');
+      await assertNotBlind(ctx.app.db, sessionOf(ctx).user.id, callId);
+      return assignReview(ctx.app.db, accountIdOf(ctx), callId, sessionOf(ctx).user.id);
+    },
   }),
   completeReview: t.field({
     type: ReviewItem,
@@ -131,14 +138,11 @@ builder.mutationFields((t) => ({
     description:
       'Marks the call reviewed (who and when are kept), which takes it out of the open queue; `done: false` puts it back. Analysts and above.',
     args: { callId: t.arg.id({ required: true }), done: t.arg.boolean({ defaultValue: true }) },
-    resolve: (_r, args, ctx) =>
-      completeReview(
-        ctx.app.db,
-        accountIdOf(ctx),
-        parseUuid(args.callId, 'Call'),
-        sessionOf(ctx).user.id,
-        args.done ?? true,
-      ),
+    resolve: async (_r, args, ctx) => {
+      const callId = parseUuid(args.callId, 'Call');
+      await assertNotBlind(ctx.app.db, sessionOf(ctx).user.id, callId);
+      return completeReview(ctx.app.db, accountIdOf(ctx), callId, sessionOf(ctx).user.id, args.done ?? true);
+    },
   }),
   setReviewSamplePercent: t.prismaField({
     type: 'Account',

@@ -10,6 +10,7 @@ import {
   windowClosesAt,
 } from '../../src/review/disputes.ts';
 import { overrideCriterion } from '../../src/review/override.ts';
+import { assertNotBlind, blindCallsWhere } from '../../src/calibration/read.ts';
 import { Call, CriterionOutcomeEnum, CriterionResultRef } from './call.ts';
 import { callViewerOf, directErrors, parseUuid, sessionOf } from './common.ts';
 
@@ -164,7 +165,11 @@ builder.queryField('disputes', (t) =>
     resolve: (query, _r, args, ctx) =>
       ctx.app.db.dispute.findMany({
         ...query,
-        where: { call: callScope(callViewerOf(ctx)), ...(args.status ? { status: args.status } : {}) },
+        where: {
+          // A dispute shows its call and the verdict disputed: none of a call its reader grades blind.
+          call: { ...callScope(callViewerOf(ctx)), ...blindCallsWhere(sessionOf(ctx).user.id) },
+          ...(args.status ? { status: args.status } : {}),
+        },
         orderBy: [{ openedAt: 'asc' }, { id: 'asc' }],
         take: 200,
       }),
@@ -186,6 +191,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _r, args, ctx) => {
       const callId = parseUuid(args.callId, 'Call');
+      await assertNotBlind(ctx.app.db, sessionOf(ctx).user.id, callId);
       await overrideCriterion(
         ctx.app.db,
         reviewerOf(ctx),
@@ -259,10 +265,13 @@ builder.mutationFields((t) => ({
       result: t.arg({ type: CriterionOutcomeEnum }),
     },
     resolve: async (query, _r, args, ctx) => {
+      const id = parseUuid(args.id, 'Dispute');
+      const of = await ctx.app.db.dispute.findUnique({ where: { id }, select: { callId: true } });
+      if (of) await assertNotBlind(ctx.app.db, sessionOf(ctx).user.id, of.callId);
       const dispute = await resolveDispute(
         ctx.app.db,
         reviewerOf(ctx),
-        { id: parseUuid(args.id, 'Dispute'), accept: args.accept, reply: args.reply, result: args.result ?? null },
+        { id, accept: args.accept, reply: args.reply, result: args.result ?? null },
         ctx.app.config.publicUrl,
       );
       return ctx.app.db.dispute.findUniqueOrThrow({ ...query, where: { id: dispute.id } });

@@ -15,7 +15,8 @@ import {
 import { parseLanguage } from '../../src/domain/languages.ts';
 import { Account } from './account.ts';
 import { CriterionResultRef } from './call.ts';
-import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull, byUser } from './common.ts';
+import { blindCallsWhere } from '../../src/calibration/read.ts';
+import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull, byUser, sessionOf } from './common.ts';
 
 interface Warning {
   criterionKey: string;
@@ -238,7 +239,12 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) => {
       const definition = validateDefinition(args.definition);
       const call = await ctx.app.db.call.findFirst({
-        where: { id: parseUuid(args.callId, 'Call'), accountId: accountIdOf(ctx) },
+        // Scoring a call a grader grades blind would show them the machine's verdict (src/calibration/read.ts).
+        where: {
+          id: parseUuid(args.callId, 'Call'),
+          accountId: accountIdOf(ctx),
+          ...blindCallsWhere(sessionOf(ctx).user.id),
+        },
         select: { segments: true, durationSeconds: true, channels: true, language: true, detectedLanguage: true },
       });
       if (!call) throw notFound('Call');

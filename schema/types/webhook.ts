@@ -15,7 +15,8 @@ import { sendTestEvent } from '../../src/webhooks/enqueue.ts';
 import type { SubscribableEventType } from '../../src/webhooks/kit/events.ts';
 import { healWebhookEndpoint } from '../../src/webhooks/heal.ts';
 import { startReplay } from '../../src/webhooks/replay.ts';
-import { accountIdOf, byUser, directErrors, parseUuid, uuidOrNull, wrappedErrors } from './common.ts';
+import { blindCallsWhere } from '../../src/calibration/read.ts';
+import { accountIdOf, byUser, directErrors, parseUuid, sessionOf, uuidOrNull, wrappedErrors } from './common.ts';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   values: { PENDING: { value: 'pending' }, SUCCEEDED: { value: 'succeeded' }, FAILED: { value: 'failed' } } as const,
@@ -252,6 +253,9 @@ builder.queryFields((t) => ({
         ...query,
         where: {
           accountId: accountIdOf(ctx),
+          // A delivery's payload carries its call's score and verdicts: none of a call the reader
+          // grades blind (src/calibration/read.ts).
+          OR: [{ callId: null }, { call: blindCallsWhere(sessionOf(ctx).user.id) }],
           ...(args.status ? { status: args.status } : {}),
           ...(callId ? { callId } : {}),
           ...(endpointId ? { endpointId } : {}),

@@ -10,6 +10,11 @@ export interface AuditFilter {
   from?: Date | null;
   /** Exclusive. */
   to?: Date | null;
+  /**
+   * Not a user's filter: entries about these calls are left out — the calls the reader grades
+   * blind in an open calibration, whose overrides would show their verdicts (src/calibration/read.ts).
+   */
+  excludeCallIds?: readonly string[] | null;
 }
 
 export function parseAuditActions(values: readonly string[] | null | undefined): AuditAction[] | null {
@@ -27,6 +32,13 @@ export function auditWhere(accountId: string, f: AuditFilter): Prisma.AuditLogWh
     accountId,
     ...(f.actions && { action: { in: f.actions } }),
     ...((f.from || f.to) && { createdAt: { ...(f.from && { gte: f.from }), ...(f.to && { lt: f.to }) } }),
+    ...(f.excludeCallIds?.length && {
+      // The call's own entries (overrides: from → to) and coaching items made from it (their criteria).
+      NOT: [
+        { targetType: 'call', targetId: { in: [...f.excludeCallIds] } },
+        ...f.excludeCallIds.map((id) => ({ targetType: 'coaching_item', detail: { path: ['callId'], equals: id } })),
+      ],
+    }),
   };
 }
 

@@ -2,6 +2,7 @@ import { roleAtLeast } from '../accounts/users.ts';
 import { parseColumn } from '../call-columns.ts';
 import type { CallFilter } from '../calls/calls-filter.ts';
 import type { Db } from '../db/client.ts';
+import { notFound } from '../domain/errors.ts';
 import type { Prisma, UserRole } from '../generated/prisma/client.ts';
 import { type CalibrationResults, calibrationResults, type Outcome } from './results.ts';
 import { MachineAnswers, SessionCriteria, type SessionCriterion } from './sessions.ts';
@@ -126,11 +127,27 @@ async function view(db: Db, viewer: Viewer, row: Row, withResults: boolean): Pro
 }
 
 /**
- * Calls a user must not look up while grading them blind: those of open sessions where they hold
- * a seat. A Prisma condition for the call lookup (schema/types/call.ts).
+ * THE blind rule (issue 31.1): a user grades a call blind while it belongs to an open session
+ * where they hold a seat (grader or benchmark). Every path that could show a call's score or
+ * verdicts derives from this one condition: the lookups and embedded calls through
+ * `blindCallsWhere`, the lists (calls, CSV, review queue) through `blindCallIds`.
+ */
+function openSeatWhere(userId: string): Prisma.CalibrationCallWhereInput {
+  return { session: { status: 'open', graders: { some: { userId } } } };
+}
+
+/**
+ * Calls a user must not look up while grading them blind: a Prisma condition for any query on
+ * calls, or on what embeds one (`{ call: blindCallsWhere(id) }`: disputes, coaching items).
  */
 export function blindCallsWhere(userId: string): Prisma.CallWhereInput {
-  return { calibrations: { none: { session: { status: 'open', graders: { some: { userId } } } } } };
+  return { calibrations: { none: openSeatWhere(userId) } };
+}
+
+/** The ids of the calls the user grades blind now (at most a few sessions' calls; usually none). */
+export async function blindCallIds(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.calibrationCall.findMany({ where: openSeatWhere(userId), select: { callId: true } });
+  return [...new Set(rows.map((r) => r.callId))];
 }
 
 /**
@@ -139,9 +156,15 @@ export function blindCallsWhere(userId: string): Prisma.CallWhereInput {
  * no seat in an open session.
  */
 export async function blindFilter(db: Db, userId: string, filter: CallFilter): Promise<CallFilter> {
-  const seat = await db.calibrationGrader.findFirst({
-    where: { userId, session: { status: 'open' } },
-    select: { sessionId: true },
-  });
-  return seat ? { ...filter, blindFor: userId } : filter;
+  const ids = await blindCallIds(db, userId);
+  return ids.length ? { ...filter, excludeCallIds: ids } : filter;
+}
+
+/**
+ * For the mutations that act on one call and answer with it (override, re-analysis, review queue
+ * marks, coaching, dispute replies): a call graded blind is refused as an unknown one.
+ */
+export async function assertNotBlind(db: Db, userId: string, callId: string): Promise<void> {
+  const blind = await db.call.count({ where: { id: callId, NOT: blindCallsWhere(userId) } });
+  if (blind) throw notFound('Call');
 }

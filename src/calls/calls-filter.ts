@@ -52,10 +52,10 @@ export interface CallFilter {
   /** With `checkedCriterion`: only where the machine's verdict stood, was changed, or was a false fail / pass. */
   checkedChange?: CheckedChange | null;
   /**
-   * Not a user's filter: leaves out the calls this user grades blind in an open calibration
-   * (src/calibration/read.ts sets it only for users who hold such a seat).
+   * Not a user's filter: leaves out these calls — those the viewer grades blind in an open
+   * calibration (src/calibration/read.ts `blindFilter` sets it only for users who hold such a seat).
    */
-  blindFor?: string | null;
+  excludeCallIds?: readonly string[] | null;
 }
 
 export const CHECKED_CHANGES = ['stood', 'changed', 'false_fail', 'false_pass'] as const;
@@ -158,11 +158,7 @@ export function callFilterParts(accountId: string, f: CallFilter): { where: Pris
   if (f.criticalFail != null) where.push(Prisma.sql`c.critical_fail = ${f.criticalFail}`);
   // search_text is stored folded the same way, so "Peña" finds "pena" and vice versa.
   const search = searchTsquery(f.search);
-  if (f.blindFor)
-    where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM calibration_calls cc
-                        JOIN calibration_sessions s ON s.id = cc.session_id AND s.status = 'open'
-                        JOIN calibration_graders g ON g.session_id = s.id AND g.user_id = ${f.blindFor}::uuid
-                       WHERE cc.call_id = c.id)`);
+  if (f.excludeCallIds?.length) where.push(Prisma.sql`c.id <> ALL(${[...f.excludeCallIds]}::uuid[])`);
   // The same SQL function as the machine-agreement report, so its counts and this list agree.
   if (f.checkedCriterion)
     where.push(

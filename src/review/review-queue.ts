@@ -46,6 +46,8 @@ export interface ReviewQueueFilter {
   state?: ReviewState | null;
   /** Only calls assigned to this user. */
   assignedToId?: string | null;
+  /** Left out: the calls the viewer grades blind in an open calibration (src/calibration/read.ts). */
+  excludeCallIds?: readonly string[] | null;
 }
 
 export interface ReviewItem {
@@ -133,6 +135,7 @@ export async function listReviewQueue(
   if (filter.agentIds) where.push(Prisma.sql`c.agent_id = ANY(${filter.agentIds}::uuid[])`);
   where.push((filter.state ?? 'open') === 'open' ? Prisma.sql`r.done_at IS NULL` : Prisma.sql`r.done_at IS NOT NULL`);
   if (filter.assignedToId) where.push(Prisma.sql`r.assigned_to_id = ${filter.assignedToId}::uuid`);
+  if (filter.excludeCallIds?.length) where.push(Prisma.sql`c.id <> ALL(${[...filter.excludeCallIds]}::uuid[])`);
   if (page.after) {
     const c = decodeCursor(page.after);
     where.push(Prisma.sql`(c.started_at, c.id) < (${c.startedAt}, ${c.id}::uuid)`);

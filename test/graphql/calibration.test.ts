@@ -4,6 +4,7 @@
 // calls keep their scores until the manager applies the benchmark through the override path, and
 // the agreement report and the calls list's filter count the same calls.
 import { hashPassword } from '../../src/accounts/passwords.ts';
+import { auditExportRoute } from '../../src/export/audit-route.ts';
 import { describe, expect, test } from '../support/harness.ts';
 import { criterionResult, insertCall, seedData } from './fixtures.ts';
 import { Browser, PASSWORD, seedAccount, startGraphql } from './support.ts';
@@ -25,7 +26,7 @@ describe('calibration', () => {
   test('graders answer blind; results, alignment and agreement after close; only the benchmark applied changes calls; the agreement report leads to the same calls', async ({
     db,
   }) => {
-    const h = await startGraphql(db);
+    const h = await startGraphql(db, { routes: (app) => [auditExportRoute(app)] });
     try {
       const acme = await seedAccount(h, 'Acme');
       const bolt = await seedAccount(h, 'Bolt');
@@ -145,6 +146,101 @@ describe('calibration', () => {
       expect(g2List.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([data.call.id]);
       expect(g2List.totalCount).toBe(1);
       expect((await listed(manager)).totalCount).toBe(4);
+      // Nor anywhere else a call, its verdicts or its score are embedded (one rule, read.ts). Give
+      // call 2 a reason to be in the review queue, an open dispute, a coaching item, a webhook
+      // delivery and an audit entry, as work the graders could otherwise meet in their other pages.
+      const blindId = ids[1]!;
+      await h.app.db.call.update({ where: { id: blindId }, data: { needsReview: true } });
+      const dispute = await h.app.db.dispute.create({
+        data: { accountId: acme.account.id, callId: blindId, criterionKey: 'greeting', comment: 'I did greet' },
+      });
+      const coaching = await h.app.db.coachingItem.create({
+        data: {
+          accountId: acme.account.id,
+          callId: blindId,
+          agentId: data.agent.id,
+          criterionKeys: ['greeting'],
+          improve: 'Greet first',
+        },
+      });
+      const endpoint = await h.app.db.webhookEndpoint.findFirstOrThrow({ where: { accountId: acme.account.id } });
+      await h.app.db.webhookDelivery.create({
+        data: {
+          accountId: acme.account.id,
+          endpointId: endpoint.id,
+          callId: blindId,
+          eventId: 'msg_blind',
+          eventType: 'call.analyzed',
+          payload: { data: { id: blindId, score: 50 } },
+        },
+      });
+      await h.app.db.auditLog.create({
+        data: {
+          accountId: acme.account.id,
+          action: 'template.updated',
+          targetType: 'call',
+          targetId: blindId,
+          detail: { note: 'an entry about the blind call' },
+        },
+      });
+      await h.app.db.auditLog.create({
+        data: {
+          accountId: acme.account.id,
+          action: 'coaching.assigned',
+          targetType: 'coaching_item',
+          targetId: coaching.id,
+          detail: { callId: blindId, agentId: data.agent.id, criterionKeys: ['greeting'] },
+        },
+      });
+      const mentions = (r: { body: { data?: unknown; errors?: unknown } }) => {
+        expect(r.body.errors).toBeUndefined();
+        return JSON.stringify(r.body.data).includes(blindId);
+      };
+      const definition = (await h.app.db.template.findUniqueOrThrow({ where: { id: data.template.id } })).definition;
+      const seen = {
+        reviewQueue: async (as: Browser) =>
+          mentions(
+            await as.gql(`{ reviewQueue(first: 100) { ... on ReviewQueuePage { items { call { id score } } } } }`),
+          ),
+        disputes: async (as: Browser) => mentions(await as.gql(`{ disputes { call { id score } criterionKey } }`)),
+        coaching: async (as: Browser) =>
+          mentions(await as.gql(`{ coachingItems { call { id } criteria { result } } }`)),
+        deliveries: async (as: Browser) =>
+          mentions(await as.gql(`{ webhookDeliveries(first: 100) { edges { node { payload } } } }`)),
+        auditLog: async (as: Browser) =>
+          mentions(await as.gql(`{ auditLog(first: 100) { edges { node { targetId detail } } } }`)),
+        auditCsv: async (as: Browser) => {
+          const res = await fetch(new URL('/api/audit-log.csv', h.url), { headers: { cookie: as.cookie! } });
+          expect(res.status).toBe(200);
+          return (await res.text()).includes(blindId);
+        },
+        preview: async (as: Browser) =>
+          (
+            await as.gql(
+              `mutation($d: JSON!) { previewTemplate(callId: "${blindId}", definition: $d) { ${R} ... on AnalysisPreview { score } } }`,
+              { d: definition },
+            )
+          ).body.data.previewTemplate.__typename === 'AnalysisPreview',
+      };
+      // The audit log is the owners' (the benchmark here); the rest is read by the analyst grader.
+      const readers = (name: keyof typeof seen) => (name.startsWith('audit') ? bench.as : g2.as);
+      for (const [name, sees] of Object.entries(seen) as [keyof typeof seen, (as: Browser) => Promise<boolean>][]) {
+        expect({ name, seen: await sees(readers(name)) }).toEqual({ name, seen: false });
+        // An analyst who does not grade the session meets the call there as always.
+        if (readers(name) === g2.as) expect({ name, seen: await sees(outsider.as) }).toEqual({ name, seen: true });
+      }
+      // Actions on that call, which would answer with it, are refused as for an unknown call.
+      const refused = async (mutation: string) =>
+        expect((await g2.as.gql(`mutation { ${mutation} { ${R} } }`)).body.data).toMatchObject({
+          [mutation.split('(')[0]!]: { code: 'not_found' },
+        });
+      await refused(`overrideCriterion(callId: "${blindId}", key: "greeting", result: PASSED, note: "peek")`);
+      await refused(`reanalyzeCall(id: "${blindId}")`);
+      await refused(`assignReview(callId: "${blindId}")`);
+      await refused(`completeReview(callId: "${blindId}")`);
+      await refused(`assignCoaching(callId: "${blindId}", criterionKeys: ["greeting"], improve: "Greet")`);
+      await refused(`completeCoaching(id: "${coaching.id}", note: "peek")`);
+      await refused(`resolveDispute(id: "${dispute.id}", accept: false, reply: "peek")`);
       // An analyst who does not grade it learns nothing of the session.
       expect(await read(outsider.as)).toBeNull();
       expect((await answer(outsider, ids[0]!, P, P)).body.data.saveCalibrationAnswers).toMatchObject({
@@ -227,6 +323,13 @@ describe('calibration', () => {
       // The call can be looked up and listed again.
       expect((await lookup(g2.as)).body.data.call).toMatchObject({ id: ids[1] });
       expect((await listed(g2.as)).totalCount).toBe(4);
+      // …and met in every other place again, by the grader and the benchmark owner alike.
+      for (const [name, sees] of Object.entries(seen) as [keyof typeof seen, (as: Browser) => Promise<boolean>][])
+        expect({ name, seen: await sees(readers(name)) }).toEqual({ name, seen: true });
+      expect(
+        (await g2.as.gql(`mutation { assignReview(callId: "${blindId}") { ${R} ... on ReviewItem { call { id } } } }`))
+          .body.data.assignReview,
+      ).toMatchObject({ call: { id: blindId } });
 
       // Calibration changed no call.
       const after = await h.app.db.call.findMany({

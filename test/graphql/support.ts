@@ -5,7 +5,7 @@ import type { Db } from '../../src/db/client.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
 import { graphqlRoutes } from '../../src/graphql/routes.ts';
-import { createHttpServer } from '../../src/http/server.ts';
+import { createHttpServer, type Route } from '../../src/http/server.ts';
 import type { TestDb } from '../support/db.ts';
 import { test as harness, testApp } from '../support/harness.ts';
 import { seedAccount as seedShared } from '../support/service.ts';
@@ -19,7 +19,10 @@ export interface Harness {
 }
 
 /** The GraphQL routes alone on a loopback port, over the harness's app. */
-export async function startGraphql(t: TestDb, opts: { db?: Db; env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startGraphql(
+  t: TestDb,
+  opts: { db?: Db; env?: Record<string, string>; routes?: (app: AppContext) => Route[] } = {},
+): Promise<Harness> {
   const base = testApp(t, {
     APP_SECRET,
     PUBLIC_URL: 'https://escucha.example',
@@ -27,7 +30,8 @@ export async function startGraphql(t: TestDb, opts: { db?: Db; env?: Record<stri
     ...opts.env,
   });
   const app: AppContext = { config: base.config, log: base.log, db: opts.db ?? t.db, storage: base.storage };
-  const server = createHttpServer(app, graphqlRoutes(app));
+  // `routes`: HTTP routes a test reads beside GraphQL (a CSV export), on the same sessions.
+  const server = createHttpServer(app, [...(opts.routes?.(app) ?? []), ...graphqlRoutes(app)]);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -5,11 +5,9 @@ import {
   activeFilterCount,
   clearFilters,
   DEFAULT_QUERY,
-  endOfDayIso,
   exportUrl,
   parseCallsQuery,
   serializeCallsQuery,
-  startOfDayIso,
   toCallFilter,
   toExportQuery,
   updateCallsQuery,
@@ -84,13 +82,6 @@ describe('calls list state ↔ URL query', () => {
 });
 
 describe('GraphQL filter and export link', () => {
-  it('turns inclusive local days into an instant range [from 00:00, day after "to" 00:00)', () => {
-    const from = new Date(startOfDayIso('2024-03-01'));
-    const to = new Date(endOfDayIso('2024-03-31'));
-    expect([from.getFullYear(), from.getMonth(), from.getDate(), from.getHours()]).toEqual([2024, 2, 1, 0]);
-    expect([to.getFullYear(), to.getMonth(), to.getDate(), to.getHours()]).toEqual([2024, 3, 1, 0]);
-  });
-
   it('builds the CallFilter input with GraphQL enum values', () => {
     const q = parseCallsQuery(`view=in_progress&agent=${AGENT}&direction=outbound&scoreMin=0&q=factura`);
     expect(toCallFilter(q)).toEqual({

@@ -5,33 +5,11 @@
  */
 import { useId, useState } from 'react';
 import { useT, type MessageKey } from '../i18n/index.tsx';
+import { addDays, dayIn } from '../lib/account-days.ts';
 import { useFormat } from '../lib/format.ts';
 
 export const RANGE_PRESETS = ['any', 'today', 'last7', 'last30', 'thisMonth', 'custom'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
-
-/** A local calendar day as YYYY-MM-DD. */
-export function localDay(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
-}
-
-/** The calendar day of an instant in a time zone as YYYY-MM-DD; the browser's without a usable zone. */
-export function dayIn(d: Date, timeZone?: string | null): string {
-  if (timeZone) {
-    try {
-      return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-        d,
-      );
-    } catch {
-      // An unknown zone: the browser's day.
-    }
-  }
-  return localDay(d);
-}
-
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The inclusive days of a preset, counted from `now` in the account's zone `timeZone` (null for

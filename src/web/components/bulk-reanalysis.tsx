@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useClient, useMutation } from 'urql';
 import { useT } from '../i18n/index.tsx';
+import { addDays, dayIn } from '../lib/account-days.ts';
 import type { GqlCallFilter } from '../lib/call-filters.ts';
 import { outcome } from '../lib/errors.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
@@ -198,10 +199,7 @@ export function BulkReanalyzeButton({ filter }: { filter: GqlCallFilter }) {
   );
 }
 
-/** Midnight 30 days ago, as the template offer's `startedFrom`. */
-export function thirtyDaysAgo(now = new Date()): string {
-  const d = new Date(now);
-  d.setDate(d.getDate() - 30);
-  d.setHours(0, 0, 0, 0);
-  return d.toISOString();
+/** The template offer's "last 30 days": from the day 30 days before today, in the account's zone. */
+export function lastThirtyDays(timeZone: string | null, now = new Date()): GqlCallFilter {
+  return { dayFrom: addDays(dayIn(now, timeZone), -30) };
 }

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { useQuery } from 'urql';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import type { CallsQuery } from '../lib/call-filters.ts';
+import { addDays, dayIn, zonedMidnightIso } from '../lib/account-days.ts';
 import { useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { Link } from '../lib/router.tsx';
@@ -18,17 +19,14 @@ const FlagQuery = graphql(`
   }
 `);
 
-/** Midnight 90 days ago, local time: a stable variable for the query cache within a day. */
-function ninetyDaysAgo(): string {
-  const d = new Date();
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate() - 90).toISOString();
-}
-
 /** Flagged criteria of the last 90 days (only those of `keys` when given); nothing when none. */
 export function MachineAgreementFlag({ keys }: { keys?: readonly string[] }) {
   const { t } = useT();
   const fmt = useFormat();
-  const from = useMemo(ninetyDaysAgo, []);
+  // The account's midnight 90 days ago (as the agreement page's default range): a stable variable for
+  // the query cache within a day.
+  const today = dayIn(new Date(), fmt.timeZone);
+  const from = useMemo(() => zonedMidnightIso(addDays(today, -90), fmt.timeZone), [today, fmt.timeZone]);
   const [{ data }] = useQuery({ query: FlagQuery, variables: { from } });
   const report = data?.machineAgreement;
   const flagged = (report?.rows ?? []).filter((r) => r.flagged && (!keys || keys.includes(r.criterionKey)));

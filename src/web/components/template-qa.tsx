@@ -7,9 +7,10 @@ import { useEffect, useState } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { useT } from '../i18n/index.tsx';
 import { outcome } from '../lib/errors.ts';
+import { useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
-import { BulkReanalysisCountQuery, BulkReanalysisDialog, thirtyDaysAgo } from './bulk-reanalysis.tsx';
+import { BulkReanalysisCountQuery, BulkReanalysisDialog, lastThirtyDays } from './bulk-reanalysis.tsx';
 import { LANGUAGE_CODES, useLanguageName } from './call-bits.tsx';
 import { Icon } from './Icon.tsx';
 import { Alert, Badge, Button, Card, SelectField, TextField } from './ui.tsx';
@@ -164,11 +165,12 @@ export function TemplateReanalysisOffer({ templateId, savedAt }: { templateId: s
   const { t } = useT();
   const client = useClient();
   const [open, setOpen] = useState(false);
-  const [filter, setFilter] = useState({ startedFrom: thirtyDaysAgo() });
+  const { timeZone } = useFormat();
+  const [filter, setFilter] = useState(() => lastThirtyDays(timeZone));
   useEffect(() => {
     if (!templateId || !savedAt) return;
     let live = true;
-    const f = { startedFrom: thirtyDaysAgo() };
+    const f = lastThirtyDays(timeZone);
     client
       .query(BulkReanalysisCountQuery, { filter: f, templateId }, { requestPolicy: 'network-only' })
       .toPromise()
@@ -182,7 +184,7 @@ export function TemplateReanalysisOffer({ templateId, savedAt }: { templateId: s
     return () => {
       live = false;
     };
-  }, [client, templateId, savedAt]);
+  }, [client, templateId, savedAt, timeZone]);
   if (!templateId) return null;
   return (
     <BulkReanalysisDialog

@@ -306,18 +306,6 @@ export function clearFilters(q: CallsQuery): CallsQuery {
   return { ...DEFAULT_QUERY, view: q.view, sort: q.sort, order: q.order, size: q.size };
 }
 
-/** Midnight at the start of a local calendar day, as an ISO instant. */
-export function startOfDayIso(dayString: string): string {
-  const [y, m, d] = dayString.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d).toISOString();
-}
-
-/** Midnight after a local calendar day (the exclusive end of an inclusive "to" day). */
-export function endOfDayIso(dayString: string): string {
-  const [y, m, d] = dayString.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d + 1).toISOString();
-}
-
 export interface GqlCallFilter {
   view?: 'IN_PROGRESS' | 'ANALYZED' | 'FAILED' | null;
   startedFrom?: string | null;

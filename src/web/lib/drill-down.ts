@@ -1,3 +1,4 @@
+import { addDays } from './account-days.ts';
 import { type CallsQuery, DEFAULT_QUERY, serializeCallsQuery } from './call-filters.ts';
 
 /**
@@ -60,9 +61,6 @@ export function disputeHref(
     disputeTo: days.to,
   });
 }
-
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The days a bucket of the report covers, within the dashboard's range (weeks start on Monday). */
 export function bucketDays(period: string, interval: Interval, f: { from: string; to: string }) {

@@ -16,7 +16,7 @@ import {
 import { Icon } from '../components/Icon.tsx';
 import { hasKey, useT, type MessageKey } from '../i18n/index.tsx';
 import { useRole } from '../lib/auth.tsx';
-import { endOfDayIso, startOfDayIso } from '../lib/call-filters.ts';
+import { dayRangeInstants } from '../lib/account-days.ts';
 import { describeError, queryError } from '../lib/errors.ts';
 import { formatBytes, formatNumber, useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
@@ -150,11 +150,11 @@ export function describeDetail(
   return parts.join(' · ');
 }
 
-function exportHref(actions: string[], from: string, to: string): string {
+function exportHref(actions: string[], range: { from: string | null; to: string | null }): string {
   const q = new URLSearchParams();
   for (const a of actions) q.append('action', a);
-  if (from) q.set('from', startOfDayIso(from));
-  if (to) q.set('to', endOfDayIso(to));
+  if (range.from) q.set('from', range.from);
+  if (range.to) q.set('to', range.to);
   const s = q.toString();
   return `/api/audit-log.csv${s ? `?${s}` : ''}`;
 }
@@ -169,7 +169,9 @@ export function AuditLogPage() {
   const [to, setTo] = useState('');
   const [pages, setPages] = useState<(string | null)[]>([null]);
   const actions = action ? [action] : null;
-  const vars = { actions, from: from ? startOfDayIso(from) : null, to: to ? endOfDayIso(to) : null };
+  // The chosen days are the account's (as the times below are written), whatever the browser's zone.
+  const range = dayRangeInstants(from, to, fmt.timeZone);
+  const vars = { actions, ...range };
   const reset = () => setPages([null]);
   const actionLabel = (a: string) => {
     const key = `audit.action.${a}`;
@@ -199,7 +201,7 @@ export function AuditLogPage() {
           </Link>
         }
         actions={
-          <a className="btn" href={exportHref(actions ?? [], from, to)} download data-testid="audit-export">
+          <a className="btn" href={exportHref(actions ?? [], range)} download data-testid="audit-export">
             <Icon name="download" /> {t('audit.export')}
           </a>
         }

@@ -20,7 +20,6 @@ import {
 } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
-import { endOfDayIso, startOfDayIso } from '../lib/call-filters.ts';
 import { describeError, outcome } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
@@ -148,8 +147,9 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
       const filter = {
         view: 'ANALYZED' as const,
         ...(agentId ? { agentIds: [agentId] } : {}),
-        ...(from ? { startedFrom: startOfDayIso(from) } : {}),
-        ...(to ? { startedTo: endOfDayIso(to) } : {}),
+        // Days of the account's zone, as the calls list sends them.
+        ...(from ? { dayFrom: from } : {}),
+        ...(to ? { dayTo: to } : {}),
       };
       return outcome(
         await create({

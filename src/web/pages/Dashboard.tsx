@@ -4,6 +4,7 @@ import { BarChart, LineChart } from '../components/charts.tsx';
 import { DrillCount, DrillFigure, ReportCard as Report } from '../components/report-card.tsx';
 import { signedScore } from '../components/sentiment.tsx';
 import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
+import { addDays, dayIn } from '../lib/account-days.ts';
 import { bandNarrow, bucketDays, disputeHref, drillHref } from '../lib/drill-down.ts';
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
@@ -130,19 +131,6 @@ interface Filters {
   mismatch: boolean;
 }
 
-/** Today in the account's time zone, as YYYY-MM-DD (the days the reports count in). */
-function todayIn(timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-      new Date(),
-    );
-  } catch {
-    return new Date().toISOString().slice(0, 10);
-  }
-}
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
 /** "No campaign" in the report filter (the rollups' key for calls without one). */
 const NO_CAMPAIGN = '00000000-0000-0000-0000-000000000000';
 const TOPIC_COLORS = ['var(--accent)', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0ea5e9', 'var(--silence)'];
@@ -176,7 +164,7 @@ export function DashboardPage() {
   const [{ data: options }] = useQuery({ query: DashboardOptions });
   const zone = options?.account.timeZone ?? 'UTC';
   const [picked, setPicked] = useState<Partial<Filters>>({});
-  const today = todayIn(zone);
+  const today = dayIn(new Date(), zone);
   const f: Filters = {
     from: addDays(today, -29),
     to: today,

@@ -19,7 +19,8 @@ import {
 } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
-import { DEFAULT_QUERY, endOfDayIso, serializeCallsQuery, startOfDayIso } from '../lib/call-filters.ts';
+import { addDays, dayIn, dayRangeInstants } from '../lib/account-days.ts';
+import { DEFAULT_QUERY, serializeCallsQuery } from '../lib/call-filters.ts';
 import { describeError, outcome } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
@@ -46,22 +47,19 @@ const SetThreshold = graphql(`
   }
 `);
 
-const day = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-
 export function MachineAgreementPage() {
   const i18n = useT();
   const { t } = i18n;
   const fmt = useFormat();
   const admin = roleAtLeast(useRole(), 'ADMIN');
-  const [from, setFrom] = useState(() => {
-    const d = new Date();
-    return day(new Date(d.getFullYear(), d.getMonth(), d.getDate() - 90));
-  });
-  const [to, setTo] = useState(() => day(new Date()));
+  // The last 90 days of the account's zone: the days the calls list (linked below) filters on.
+  const today = dayIn(new Date(), fmt.timeZone);
+  const [picked, setPicked] = useState<{ from?: string; to?: string }>({});
+  const from = picked.from ?? addDays(today, -90);
+  const to = picked.to ?? today;
   const [{ data, error, fetching }, refetch] = useQuery({
     query: AgreementQuery,
-    variables: { from: from ? startOfDayIso(from) : null, to: to ? endOfDayIso(to) : null },
+    variables: dayRangeInstants(from, to, fmt.timeZone),
     requestPolicy: 'cache-and-network',
   });
   const report = data?.machineAgreement;
@@ -79,14 +77,14 @@ export function MachineAgreementPage() {
             type="date"
             value={from}
             max={to}
-            onChange={(e) => setFrom(e.target.value)}
+            onChange={(e) => setPicked((p) => ({ ...p, from: e.target.value }))}
           />
           <TextField
             label={t('agreement.to')}
             type="date"
             value={to}
             min={from}
-            onChange={(e) => setTo(e.target.value)}
+            onChange={(e) => setPicked((p) => ({ ...p, to: e.target.value }))}
           />
         </div>
       </div>
