@@ -370,6 +370,10 @@ export const CallFilter = builder.inputType('CallFilter', {
     exactTopic: t.boolean({
       description: 'true: `topic` matches that label only, not the same topic’s labels in other templates.',
     }),
+    otherTopics: t.stringList({
+      description:
+        'Calls with a topic that is none of these labels (calls without a topic are left out): the dashboard’s “other topics”.',
+    }),
     criterion: t.field({ type: CriterionFilter }),
     customerSentiment: t.field({ type: CustomerSentimentFilterEnum }),
     dispute: t.field({ type: DisputeFilter }),
@@ -421,6 +425,7 @@ export function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined)
     languageMismatch: f.languageMismatch ?? null,
     scoreBelow: f.scoreBelow ?? null,
     exactTopic: f.exactTopic ?? null,
+    otherTopics: f.otherTopics ?? null,
     criterion: f.criterion
       ? { key: f.criterion.key, results: f.criterion.results, critical: f.criterion.critical }
       : null,

@@ -39,6 +39,8 @@ export interface CallFilter {
   scoreBelow?: number | null;
   /** Only the exact topic label, without its other-language labels (the dashboard counts labels). */
   exactTopic?: boolean | null;
+  /** Calls with a topic that is none of these labels: the dashboard's "other topics" (report_topic_days has no null topic). */
+  otherTopics?: string[] | null;
   /** A criterion key whose result on the call is one of `results` (and, with `critical`, a critical fail). */
   criterion?: { key: string; results: CriterionOutcome[]; critical?: boolean | null } | null;
   /** measured: has a customer sentiment; trend: has a customer trend; improved/worsened: ended ≥ 0.1 better/worse. */
@@ -148,6 +150,7 @@ export function callFilterParts(accountId: string, f: CallFilter): { where: Pris
     where.push(
       f.exactTopic ? Prisma.sql`c.topic = ${f.topic}` : Prisma.sql`c.topic = ANY(${topicLabels(accountId, f.topic)})`,
     );
+  if (f.otherTopics) where.push(Prisma.sql`c.topic IS NOT NULL AND c.topic <> ALL(${f.otherTopics}::text[])`);
   if (f.language) where.push(Prisma.sql`coalesce(c.language, c.detected_language) = ${f.language}`);
   // Containment on the criteria array is what the GIN (jsonb_path_ops) index on calls.criteria answers.
   if (f.failedCriterion)

@@ -80,6 +80,7 @@ function drillDown(q: URLSearchParams, one: (name: string) => string | null): Pa
     languageMismatch: bool(one('languageMismatch'), 'languageMismatch'),
     scoreBelow,
     exactTopic: bool(one('exactTopic'), 'exactTopic'),
+    otherTopics: q.getAll('otherTopics').length ? q.getAll('otherTopics') : null,
     criterion: key
       ? {
           key,

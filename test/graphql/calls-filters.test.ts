@@ -1,5 +1,6 @@
 // The calls list's newer filters through GraphQL: several agents, a topic named in two template
-// languages counted as one, a failed criterion, a critical fail; and the options the list offers.
+// languages counted as one, a failed criterion, a critical fail, the dashboard's "other topics" (its
+// count equals the topics report's); and the options the list offers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../support/db.ts';
 import { criterionResult as result, insertCall, seedData } from './fixtures.ts';
@@ -70,6 +71,28 @@ describe('calls list filters', () => {
     expect(await count({ failedCriterion: 'greeting', agentIds: [second.id] })).toBe(0);
     expect(await count({ criticalFail: true })).toBe(1);
     expect(await count({ criticalFail: true, topic: 'Billing' })).toBe(1);
+  });
+
+  it('counts as the dashboard’s “other topics”: every topic label but the named ones, no call without a topic', async () => {
+    const range = { from: '2023-12-01', to: '2024-01-31' };
+    const report = await acme.as.viewer.gql(
+      `query($f: ReportFilter!) { reportTopics(filter: $f, interval: MONTH) { ... on ReportTopics { rows { topic calls } } } }`,
+      { f: range },
+    );
+    const totals = new Map<string, number>();
+    for (const r of report.body.data.reportTopics.rows as { topic: string; calls: number }[])
+      totals.set(r.topic, (totals.get(r.topic) ?? 0) + r.calls);
+    // Labels, not keys: "Billing" named leaves "Facturación" (the same key) among the others.
+    const drill = { scored: true, dayFrom: range.from, dayTo: range.to, languageMismatch: false };
+    for (const named of [['Billing'], ['Billing', 'Shipping'], [...totals.keys()].slice(1)]) {
+      const other = [...totals].filter(([k]) => !named.includes(k)).reduce((s, [, v]) => s + v, 0);
+      expect(other).toBeGreaterThan(0);
+      expect(await count({ ...drill, otherTopics: named })).toBe(other);
+    }
+    expect(await count({ otherTopics: ['Billing', 'Shipping'] })).toBe(2);
+    // A call without a topic is in no topic's bar, so not among the others either.
+    await insertCall(h.app.db, { accountId: acme.account.id, agentId: second.id }, { topic: null });
+    expect(await count({ otherTopics: ['Billing', 'Shipping'] })).toBe(2);
   });
 
   it('offers the topics merged by key, the criteria by key, and only the languages in use', async () => {

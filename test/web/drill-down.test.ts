@@ -1,5 +1,6 @@
 // The dashboard's drill-down in Chromium (issue 31.4): every number the dashboard counts (a stat, a
-// trend point, a bar, a table cell) opens the calls list, and the list's total is the number. The
+// trend point, a bar, a table cell) opens the calls list, and the list's total is the number; every
+// average and share opens the calls it is computed over, and the list's total is their number. The
 // seed sits on the edges where the dashboard's SQL and the list's filter could disagree: an account
 // 14 hours ahead of the browser (days are the account's), calls just inside and outside the range,
 // a transcribed call without a score and a language mismatch (not counted), a score on a band's
@@ -168,6 +169,18 @@ describe('dashboard drill-down', () => {
       await expect.poll(() => page.getByTestId('dashboard-calls').textContent()).toBe('4');
 
       const links = await drillLinks(page);
+      // Averages and shares open the calls they are computed over: the average score its four scored
+      // calls (the calls figure), a pass rate its passed calls (its name says out of how many), the
+      // share that ended better its improved calls out of the two with a sentiment trend.
+      const figure = (re: RegExp) => links.filter((l) => re.test(l.label));
+      const average = await drillLinks(page, '[data-testid="dashboard-average"]');
+      expect(average).toHaveLength(1);
+      expect(average[0]!.count).toBe(4);
+      expect(average[0]!.label).toMatch(/open the 4 calls it is computed over/);
+      expect(figure(/computed over — the scored calls of Anna Smith/).map((l) => l.count)).toEqual([3]);
+      expect(figure(/computed over — “[^”]+” passed, out of 3 passed or failed/).map((l) => l.count)).toEqual([1]);
+      expect(figure(/ended better, out of 2 calls/).map((l) => l.count)).toEqual([1, 1]);
+      expect(figure(/ended worse, out of 2 calls/).map((l) => l.count)).toEqual([1, 1]);
       // Every chart and table has its numbers as links: stats, trend, agents, campaigns, criteria,
       // distribution, topics (bars and legend), sentiment, disputes (bars and table).
       const kinds = new Set(links.map((l) => [...new URLSearchParams(l.href.split('?')[1]).keys()].join(',')));
@@ -198,6 +211,24 @@ describe('dashboard drill-down', () => {
           await page.goto(`${service.url}${link.href}`);
           expect(await listTotal(page), `${interval} ${link.label}`).toBe(link.count);
         }
+      }
+      // Topics beyond the five the chart names: their "other topics" bar and legend open those calls.
+      for (const topic of ['Returns', 'Shipping', 'Upgrade', 'Cancel', 'Outage'])
+        await testDb.sql(
+          `INSERT INTO calls (id, account_id, source, status, agent_id, started_at, language, topic, score, coverage, criteria,
+                              file_name, file_size, file_sha256, content_type, storage_key, reserved_minutes, period)
+           VALUES (gen_random_uuid(), $1, 'api', 'analyzed', $2, $3, 'en', $4, 70, 1, '[]'::jsonb, 'f.wav', 1, 'x',
+                   'audio/wav', 'k', 1, '2024-01')`,
+          [accountId, bruno.id, at(yesterday, '09:00'), topic],
+        );
+      await page.goto(`${service.url}/dashboard`);
+      await expect.poll(() => page.getByTestId('dashboard-calls').textContent()).toBe('9');
+      const others = (await drillLinks(page)).filter((l) => l.href.includes('otherTopics='));
+      // Seven labels, five named: the legend's total and yesterday's bar, two calls each.
+      expect(others.map((l) => l.count)).toEqual([2, 2]);
+      for (const link of others) {
+        await page.goto(`${service.url}${link.href}`);
+        expect(await listTotal(page), link.label).toBe(link.count);
       }
       expect(browser.errors).toEqual([]);
     } finally {

@@ -49,6 +49,18 @@ describe('drill-down links', () => {
     expect(toCallFilter(queryOf(drillHref(F, { sentiment: 'improved' }))).customerSentiment).toBe('IMPROVED');
   });
 
+  it('narrow to the "other topics": every label but the named ones, commas and all, in the list and its export', () => {
+    const named = ['Billing', 'Returns, refunds', 'Facturación'];
+    const q = queryOf(drillHref(F, { otherTopics: named }));
+    expect(toCallFilter(q).otherTopics).toEqual(named);
+    const exported = new URLSearchParams(toExportQuery(q));
+    expect(exported.getAll('otherTopics')).toEqual(named);
+    expect(exported.get('scored')).toBe('true');
+    // A hand-edited URL that is not a list of labels is no filter at all.
+    expect(toCallFilter(parseCallsQuery('?otherTopics=Billing')).otherTopics).toBeUndefined();
+    expect(toCallFilter(parseCallsQuery('?otherTopics=[1]')).otherTopics).toBeUndefined();
+  });
+
   it("move a dispute's days to the dispute and drop the scored rule", () => {
     const f = toCallFilter(queryOf(disputeHref(F, 'still_open', { from: '2026-02-01', to: '2026-02-07' })));
     expect(f.dispute).toEqual({ outcome: 'STILL_OPEN', dayFrom: '2026-02-01', dayTo: '2026-02-07' });

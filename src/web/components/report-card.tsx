@@ -60,3 +60,30 @@ export function DrillCount({ value, href, label }: { value: number; href: string
     </Link>
   );
 }
+
+/**
+ * A figure computed over calls — an average or a share — that opens them (issue 31.4). The figure
+ * is not a count, so the link's name says how many calls it opens and which (`what`): for an
+ * average the calls it averages, for a share its numerator's calls (and `what` names the
+ * denominator). `data-drill` is that number of calls, the list's total.
+ */
+export function DrillFigure({
+  text,
+  count,
+  href,
+  label,
+}: {
+  text: string;
+  count: number;
+  href: string;
+  label: string;
+}) {
+  const { t, locale } = useT();
+  if (count === 0) return <>{text}</>;
+  const name = t('drill.figure', { figure: text, n: formatNumber(count, locale), what: label });
+  return (
+    <Link to={href} className="drill" data-drill={count} title={name} aria-label={name}>
+      {text}
+    </Link>
+  );
+}

@@ -47,6 +47,8 @@ export interface CallsQuery {
   scoreBelow: number | null;
   /** The topic label only, not its other-language labels. */
   exactTopic: boolean;
+  /** Calls with a topic that is none of these labels (the dashboard's "other topics"); a JSON array in the URL. */
+  otherTopics: string[] | null;
   /** A criterion key with one of `results` (comma-separated passed, failed, na). */
   criterion: string | null;
   results: string | null;
@@ -97,6 +99,7 @@ export const DEFAULT_QUERY: CallsQuery = {
   mismatch: null,
   scoreBelow: null,
   exactTopic: false,
+  otherTopics: null,
   criterion: null,
   results: null,
   criterionCritical: false,
@@ -143,6 +146,16 @@ function resultList(v: string | null): string | null {
   return list.length ? list.join(',') : null;
 }
 
+/** A JSON array of labels (labels may hold commas), or null when it is not one. */
+function labelList(v: string | null): string[] | null {
+  try {
+    const list: unknown = JSON.parse(v ?? 'null');
+    return Array.isArray(list) && list.length && list.every((l) => typeof l === 'string') ? list : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Reads a location's query (`?view=failed&agent=…`); anything malformed falls back to the default. */
 export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
   const p =
@@ -167,6 +180,7 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
     mismatch: oneOf(str(p, 'mismatch'), ['exclude', 'only'] as const),
     scoreBelow: score(p, 'scoreBelow'),
     exactTopic: p.get('exactTopic') === '1',
+    otherTopics: labelList(str(p, 'otherTopics')),
     criterion: str(p, 'criterion'),
     results: resultList(str(p, 'results')),
     criterionCritical: p.get('criterionCritical') === '1',
@@ -207,6 +221,7 @@ const ORDER: (keyof CallsQuery)[] = [
   'mismatch',
   'scoreBelow',
   'exactTopic',
+  'otherTopics',
   'criterion',
   'results',
   'criterionCritical',
@@ -231,7 +246,7 @@ export function serializeCallsQuery(q: CallsQuery): string {
   for (const key of ORDER) {
     const v = q[key];
     if (v == null || v === '' || v === DEFAULT_QUERY[key]) continue;
-    p.set(key, v === true ? '1' : String(v));
+    p.set(key, v === true ? '1' : Array.isArray(v) ? JSON.stringify(v) : String(v));
   }
   return p.toString();
 }
@@ -256,6 +271,7 @@ export const DRILL_DOWN_KEYS = [
   'mismatch',
   'scoreBelow',
   'exactTopic',
+  'otherTopics',
   'criterion',
   'criterionCritical',
   'sentiment',
@@ -311,6 +327,7 @@ export interface GqlCallFilter {
   languageMismatch?: boolean | null;
   scoreBelow?: number | null;
   exactTopic?: boolean | null;
+  otherTopics?: string[] | null;
   criterion?: { key: string; results: ('PASSED' | 'FAILED' | 'NA')[]; critical?: boolean | null } | null;
   customerSentiment?: 'MEASURED' | 'TREND' | 'IMPROVED' | 'WORSENED' | null;
   dispute?: { outcome: 'OPENED' | 'STILL_OPEN' | 'ACCEPTED' | 'REJECTED'; dayFrom: string; dayTo: string } | null;
@@ -346,6 +363,7 @@ export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
   if (q.mismatch) f.languageMismatch = q.mismatch === 'only';
   if (q.scoreBelow != null) f.scoreBelow = q.scoreBelow;
   if (q.exactTopic) f.exactTopic = true;
+  if (q.otherTopics) f.otherTopics = q.otherTopics;
   if (q.criterion)
     f.criterion = {
       key: q.criterion,
@@ -388,6 +406,7 @@ export function toExportQuery(q: CallsQuery): string {
   if (f.languageMismatch != null) p.set('languageMismatch', String(f.languageMismatch));
   if (q.scoreBelow != null) p.set('scoreBelow', String(q.scoreBelow));
   if (q.exactTopic) p.set('exactTopic', 'true');
+  for (const label of q.otherTopics ?? []) p.append('otherTopics', label);
   if (f.criterion) {
     p.set('criterion', f.criterion.key);
     p.set('criterionResults', f.criterion.results.join(',').toLowerCase());

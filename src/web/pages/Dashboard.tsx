@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { BarChart, LineChart } from '../components/charts.tsx';
-import { DrillCount, ReportCard as Report } from '../components/report-card.tsx';
+import { DrillCount, DrillFigure, ReportCard as Report } from '../components/report-card.tsx';
 import { signedScore } from '../components/sentiment.tsx';
 import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
 import { addDays, dayIn } from '../lib/account-days.ts';
@@ -232,6 +232,8 @@ export function DashboardPage() {
     return calls ? with_.reduce((s, r) => s + (pick(r) as number) * r.calls, 0) / calls : null;
   };
   const avgScore = weighted((r) => r.averageScore);
+  // The calls the average score is computed over: the scored calls of the buckets with a score.
+  const scoredCalls = trendRows.filter((r) => r.averageScore != null).reduce((s, r) => s + r.calls, 0);
   const avgCoverage = weighted((r) => r.averageCoverage);
   const criticalFails = trendRows.reduce((s, r) => s + r.criticalFails, 0);
 
@@ -256,7 +258,17 @@ export function DashboardPage() {
           color: TOPIC_COLORS[i]!,
           href: drillHref(f, { ...bucketDays(p, f.interval, f), topic, exactTopic: true }),
         })),
-        ...(other ? [{ name: t('dashboard.otherTopics'), value: other, color: TOPIC_COLORS[6]! }] : []),
+        ...(other
+          ? [
+              {
+                name: t('dashboard.otherTopics'),
+                value: other,
+                color: TOPIC_COLORS[6]!,
+                // "Other": every topic label but the five named ones (the list's otherTopics filter).
+                href: drillHref(f, { ...bucketDays(p, f.interval, f), otherTopics: top }),
+              },
+            ]
+          : []),
       ],
     };
   });
@@ -381,7 +393,7 @@ export function DashboardPage() {
             <DrillCount value={total} href={drillHref(f)} label={t('drill.calls')} />
           </Stat>
           <Stat label={t('dashboard.averageScore')} testId="dashboard-average">
-            {score(avgScore)}
+            <DrillFigure text={score(avgScore)} count={scoredCalls} href={drillHref(f)} label={t('drill.calls')} />
           </Stat>
           <Stat label={t('dashboard.averageCoverage')}>{pct(avgCoverage)}</Stat>
           <Stat label={t('dashboard.criticalFails')} testId="dashboard-critical">
@@ -503,7 +515,15 @@ export function DashboardPage() {
                   return (
                     <tr key={r.key}>
                       <td>{criterion}</td>
-                      <td className="num">{pct(r.passRate)}</td>
+                      <td className="num">
+                        {/* The pass rate is passed / (passed + failed): it opens the passed calls. */}
+                        <DrillFigure
+                          text={pct(r.passRate)}
+                          count={r.passed}
+                          href={drillHref(f, { criterion: r.key, results: 'passed' })}
+                          label={t('drill.passShare', { criterion, total: n(r.passed + r.failed) })}
+                        />
+                      </td>
                       {cell(r.passed, 'passed', 'drill.passed')}
                       {cell(r.failed, 'failed', 'drill.failed')}
                       {cell(r.na, 'na', 'drill.na')}
@@ -550,7 +570,11 @@ export function DashboardPage() {
                                 label={t('drill.topic', { topic: k })}
                               />
                             ) : (
-                              n(otherTotal)
+                              <DrillCount
+                                value={otherTotal}
+                                href={drillHref(f, { otherTopics: top })}
+                                label={t('drill.otherTopics')}
+                              />
                             )}
                           </strong>
                         </span>
@@ -670,7 +694,14 @@ function BreakdownTable({
               label={t('drill.of', { what: t('drill.calls'), name: r.name })}
             />
           </td>
-          <td className="num">{fmt.score(r.averageScore)}</td>
+          <td className="num">
+            <DrillFigure
+              text={fmt.score(r.averageScore)}
+              count={r.averageScore == null ? 0 : r.calls}
+              href={href(r, {})}
+              label={t('drill.averageOf', { name: r.name })}
+            />
+          </td>
           <td className="num">{fmt.pct(r.averageCoverage)}</td>
           <td className="num">
             <DrillCount
@@ -722,7 +753,14 @@ function SentimentReportCard({
     ? withSentiment.reduce((s, r) => s + (r.averageCustomerSentiment as number) * r.sentimentCalls, 0) / sentimentCalls
     : null;
   const trendCalls = rows.reduce((s, r) => s + r.trendCalls, 0);
-  const share = (k: 'improved' | 'worsened') => (trendCalls ? rows.reduce((s, r) => s + r[k], 0) / trendCalls : null);
+  const count = (k: 'improved' | 'worsened') => rows.reduce((s, r) => s + r[k], 0);
+  const share = (k: 'improved' | 'worsened') => (trendCalls ? count(k) / trendCalls : null);
+  const n = (v: number) => formatNumber(v, locale);
+  // Every figure opens the calls it is computed over: an average its calls with a sentiment, a
+  // share its numerator's calls (the name says the denominator).
+  const open = (days: { from: string; to: string }, sentiment: 'measured' | 'improved' | 'worsened') =>
+    drillHref(filters, { from: days.from, to: days.to, sentiment });
+  const range = { from: filters.from, to: filters.to };
   const BETTER = '#10b981';
   const WORSE = '#ef4444';
   return (
@@ -742,21 +780,36 @@ function SentimentReportCard({
             <span>
               {t('dashboard.sentimentAverage')}{' '}
               <strong className="num" data-testid="dashboard-sentiment-average">
-                {feeling(average)}
+                <DrillFigure
+                  text={feeling(average)}
+                  count={sentimentCalls}
+                  href={open(range, 'measured')}
+                  label={t('drill.sentimentCalls')}
+                />
               </strong>
             </span>
             <span>
               <i style={{ background: BETTER }} />
               {t('dashboard.endedBetter')}{' '}
               <strong className="num" data-testid="dashboard-sentiment-better">
-                {pct(share('improved'))}
+                <DrillFigure
+                  text={pct(share('improved'))}
+                  count={count('improved')}
+                  href={open(range, 'improved')}
+                  label={t('drill.betterShare', { total: n(trendCalls) })}
+                />
               </strong>
             </span>
             <span>
               <i style={{ background: WORSE }} />
               {t('dashboard.endedWorse')}{' '}
               <strong className="num" data-testid="dashboard-sentiment-worse">
-                {pct(share('worsened'))}
+                <DrillFigure
+                  text={pct(share('worsened'))}
+                  count={count('worsened')}
+                  href={open(range, 'worsened')}
+                  label={t('drill.worseShare', { total: n(trendCalls) })}
+                />
               </strong>
             </span>
           </div>
@@ -803,9 +856,30 @@ function SentimentReportCard({
                     label={t('drill.sentimentCalls')}
                   />
                 </td>
-                <td className="num">{feeling(r.averageCustomerSentiment)}</td>
-                <td className="num">{pct(r.improvedShare)}</td>
-                <td className="num">{pct(r.worsenedShare)}</td>
+                <td className="num">
+                  <DrillFigure
+                    text={feeling(r.averageCustomerSentiment)}
+                    count={r.averageCustomerSentiment == null ? 0 : r.sentimentCalls}
+                    href={open(bucketDays(r.period, filters.interval, filters), 'measured')}
+                    label={t('drill.sentimentCalls')}
+                  />
+                </td>
+                <td className="num">
+                  <DrillFigure
+                    text={pct(r.improvedShare)}
+                    count={r.improvedShare == null ? 0 : r.improved}
+                    href={open(bucketDays(r.period, filters.interval, filters), 'improved')}
+                    label={t('drill.betterShare', { total: n(r.trendCalls) })}
+                  />
+                </td>
+                <td className="num">
+                  <DrillFigure
+                    text={pct(r.worsenedShare)}
+                    count={r.worsenedShare == null ? 0 : r.worsened}
+                    href={open(bucketDays(r.period, filters.interval, filters), 'worsened')}
+                    label={t('drill.worseShare', { total: n(r.trendCalls) })}
+                  />
+                </td>
               </tr>
             ))}
           </DataTable>
