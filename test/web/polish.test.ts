@@ -95,6 +95,8 @@ let page: Page;
 let owner: { email: string; password: string };
 let callId: string;
 let criticalCallId: string;
+/** The call with a reviewed criterion: not the first call, which the keyboard journey re-analyzes. */
+let reviewedCallId: string;
 let templateId: string;
 /** Issue 26's states: a critical fail at 74 % coverage (disputed, with evidence), a deleted call. */
 const truth = { partial: '', deleted: '' };
@@ -173,6 +175,7 @@ beforeAll(async () => {
     });
     if (i === 0) callId = c.id;
     if (critical) criticalCallId = c.id;
+    if (i === 2) reviewedCallId = c.id;
   }
   // The other views: failed calls (their length known) and calls still being processed.
   for (const [i, status] of (['failed', 'failed', 'transcribing', 'queued'] as const).entries())
@@ -192,7 +195,7 @@ beforeAll(async () => {
       }),
     });
   // Issue 26's states: a critical fail at partial coverage with its quote, disputed by the agent; a
-  // reviewed criterion (on the first call); a deleted call.
+  // reviewed criterion (on the third call); a deleted call.
   const agentRow = await svc.app.db.user.findUniqueOrThrow({ where: { email: agentUser.email } });
   truth.partial = (
     await insertCall(svc.app.db, base, {
@@ -223,7 +226,12 @@ beforeAll(async () => {
   await overrideCriterion(
     svc.app.db,
     { id: ownerUser.id, accountId, name: 'María José Fernández' },
-    { callId, key: 'apologises', result: 'failed', note: 'The apology came after the refund, not before.' },
+    {
+      callId: reviewedCallId,
+      key: 'apologises',
+      result: 'failed',
+      note: 'The apology came after the refund, not before.',
+    },
     svc.app.config.publicUrl,
   );
   const doomed = await insertCall(svc.app.db, base, {
@@ -721,7 +729,7 @@ describe('web app polish (issue 11)', () => {
     };
     await visit(owner, [
       ['critical-partial', `/calls/${truth.partial}`, '[data-testid="criteria"]'],
-      ['reviewed-criterion', `/calls/${callId}`, '[data-testid="review-note"]'],
+      ['reviewed-criterion', `/calls/${reviewedCallId}`, '[data-testid="review-note"]'],
       ['deleted-call', `/calls/${truth.deleted}`, '[data-testid="call-deleted"]'],
       ['disputes-evidence', '/disputes', '[data-testid="dispute-evidence"]'],
     ]);

@@ -1456,7 +1456,6 @@ export const en = {
   'agreement.colFalsePass': 'False passes',
   'agreement.colOther': 'Other changes',
   'agreement.colAgreement': 'Agreement',
-  'agreement.colCalls': 'Calls',
   'agreement.flagged': 'Below {pct}',
   'agreement.callsLink': 'Calls of “{label}”',
   'agreement.changedLink': 'Changed calls of “{label}”',

@@ -1467,7 +1467,6 @@ export const es: Record<keyof typeof en, string> = {
   'agreement.colFalsePass': 'Falsos aprobados',
   'agreement.colOther': 'Otros cambios',
   'agreement.colAgreement': 'Acuerdo',
-  'agreement.colCalls': 'Llamadas',
   'agreement.flagged': 'Por debajo de {pct}',
   'agreement.callsLink': 'Llamadas de «{label}»',
   'agreement.changedLink': 'Llamadas cambiadas de «{label}»',

@@ -127,13 +127,17 @@ export function MachineAgreementPage() {
                   <th scope="col">{t('agreement.colFalsePass')}</th>
                   <th scope="col">{t('agreement.colOther')}</th>
                   <th scope="col">{t('agreement.colAgreement')}</th>
-                  <th scope="col">{t('agreement.colCalls')}</th>
                 </>
               }
             >
               {report.rows.map((r) => (
                 <tr key={r.criterionKey} className={r.flagged ? 'row-flagged' : undefined}>
-                  <th scope="row">{r.label}</th>
+                  <th scope="row">
+                    {/* The criterion opens its checked calls: eight columns did not fit 960 px in Spanish. */}
+                    <Link to={callsOf(r.criterionKey, null)} aria-label={t('agreement.callsLink', { label: r.label })}>
+                      {r.label}
+                    </Link>
+                  </th>
                   <td>{r.checked}</td>
                   <td>{r.stood}</td>
                   <td>{r.falseFail}</td>
@@ -144,9 +148,6 @@ export function MachineAgreementPage() {
                     {r.flagged && (
                       <Badge tone="amber">{t('agreement.flagged', { pct: fmt.percent(report.threshold / 100) })}</Badge>
                     )}
-                  </td>
-                  <td>
-                    <Link to={callsOf(r.criterionKey, null)}>{t('agreement.callsLink', { label: r.label })}</Link>
                   </td>
                 </tr>
               ))}
