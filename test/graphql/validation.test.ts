@@ -44,8 +44,11 @@ interface Fixtures {
     failed: { id: string };
     withoutTemplate: { id: string };
   };
-  /** Calibration sessions of Acme graded by its analyst: one open, one closed. */
-  calibration: { open: string; closed: string };
+  /**
+   * Calibration sessions of Acme graded by its analyst: one open, one closed, on a call of their own (a
+   * grader is blind to the calls of an open session, so the other cases' call stays out of them).
+   */
+  calibration: { open: string; closed: string; callId: string };
   invitations: {
     pending: Invitation;
     expired: Invitation;
@@ -145,6 +148,7 @@ beforeAll(async () => {
   });
   const agent = new Browser(h.url);
   await agent.signIn(agentEmail, PASSWORD);
+  const graded = await insertCall(db, own, { segments: SEGMENTS, templateId: a.template.id });
   const calibration = async (status: 'open' | 'closed') =>
     (
       await db.calibrationSession.create({
@@ -154,7 +158,7 @@ beforeAll(async () => {
           templateId: a.template.id,
           criteria: [{ key: 'greeting', label: 'Greets the customer' }],
           status,
-          calls: { create: [{ callId: a.call.id, position: 0 }] },
+          calls: { create: [{ callId: graded.id, position: 0 }] },
           graders: { create: [{ userId: A.users.analyst.id }] },
         },
       })
@@ -162,7 +166,7 @@ beforeAll(async () => {
   f = {
     A,
     a,
-    calibration: { open: await calibration('open'), closed: await calibration('closed') },
+    calibration: { open: await calibration('open'), closed: await calibration('closed'), callId: graded.id },
     agent,
     B,
     b,
@@ -368,7 +372,7 @@ const TABLE: Record<string, Case[]> = {
       as: 'analyst',
       vars: (f) => ({
         sessionId: f.calibration.open,
-        callId: f.a.call.id,
+        callId: f.calibration.callId,
         answers: [{ key: 'nope', result: 'PASSED' }],
       }),
       expect: notFound,
@@ -376,7 +380,7 @@ const TABLE: Record<string, Case[]> = {
     {
       what: 'no answers',
       as: 'analyst',
-      vars: (f) => ({ sessionId: f.calibration.open, callId: f.a.call.id, answers: [] }),
+      vars: (f) => ({ sessionId: f.calibration.open, callId: f.calibration.callId, answers: [] }),
       expect: invalid('invalid_input'),
     },
     {
@@ -384,7 +388,7 @@ const TABLE: Record<string, Case[]> = {
       as: 'analyst',
       vars: (f) => ({
         sessionId: f.calibration.closed,
-        callId: f.a.call.id,
+        callId: f.calibration.callId,
         answers: [{ key: 'greeting', result: 'PASSED' }],
       }),
       expect: conflict('calibration_closed'),
@@ -394,7 +398,7 @@ const TABLE: Record<string, Case[]> = {
       as: 'admin',
       vars: (f) => ({
         sessionId: f.calibration.open,
-        callId: f.a.call.id,
+        callId: f.calibration.callId,
         answers: [{ key: 'greeting', result: 'PASSED' }],
       }),
       expect: notFound,
