@@ -7,6 +7,7 @@
  * teacher-forced, the same model and audio). A phrase that was said costs little or nothing; one that
  * was not costs many nats. Pure logic: the scores come from an `AudioScorer` (the engine).
  */
+import { levenshtein } from '../domain/text.ts';
 import { tokenize } from './normalize.ts';
 import type { Segment, SpeakerRole } from './types.ts';
 
@@ -74,18 +75,6 @@ function words(text: string): Word[] {
     start: m.index,
     end: m.index + m[0].length,
   }));
-}
-
-function levenshtein(a: string, b: string): number {
-  if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /** The stretches of words closest in spelling to the phrase (a phrase misheard is mostly spelled alike). */

@@ -1,4 +1,5 @@
 /** Phrase matching over a transcript, tolerant of small speech-recognition errors. */
+import { levenshtein } from '../domain/text.ts';
 import { tokenize, tokenizeWithOffsets } from './normalize.ts';
 import type { Segment, SpeakerRole } from './types.ts';
 
@@ -39,23 +40,6 @@ interface StreamToken {
   charStart: number;
   charEnd: number;
   uncertain: boolean;
-}
-
-/** Levenshtein distance with a single rolling row. */
-function levenshtein(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /** Whether a transcript token stands for a phrase token (both normalized). */

@@ -71,3 +71,19 @@ export function findUncleanText(value: unknown, path: string): { field: string; 
   }
   return null;
 }
+
+/** Levenshtein distance (characters of a string, or items of a list) with a single rolling row. */
+export function levenshtein<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -7,6 +7,7 @@
  * forced, the scoring the verdicts use) and takes one only when it fits much better than the free
  * decode did. Pure logic: which candidates to try and when; the engine scores them.
  */
+import { levenshtein } from '../domain/text.ts';
 
 /** A chunk this short (seconds of audio) is a short answer: the closed sets are tried whole. */
 export const SHORT_SECONDS = 3;
@@ -53,17 +54,6 @@ const norm = (s: string) =>
     .replace(/[^\p{L}\p{N} ]/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
 
 const similarity = (a: string, b: string) => 1 - levenshtein(a, b) / Math.max(1, a.length, b.length);
 
