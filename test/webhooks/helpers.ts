@@ -4,15 +4,27 @@ import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { enqueueCallAnalyzed } from '../../src/webhooks/enqueue.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { TestDb } from '../support/db.ts';
-import { testApp } from '../support/harness.ts';
+import { test as harness, type TestApp, testApp } from '../support/harness.ts';
 
 /** The harness's app, with the public URL these tests' payloads expect. */
-export function makeApp(t: TestDb, opts: { allowPrivate?: boolean } = {}): AppContext {
+export function makeApp(t: TestDb, opts: { allowPrivate?: boolean } = {}): TestApp {
   return testApp(t, {
     PUBLIC_URL: 'https://escucha.example',
     WEBHOOK_ALLOW_PRIVATE: String(opts.allowPrivate ?? true),
   });
 }
+
+/** The harness's `test` with `hooks`: makeApp on the file's database, made once per file. */
+export const test = harness.extend<{ hooks: TestApp }>({
+  hooks: [
+    async ({ db }, use) => {
+      const app = makeApp(db);
+      await use(app);
+      app.dispose();
+    },
+    { scope: 'file' },
+  ],
+});
 
 /** An account with an agent, a campaign, a template and one analyzed call. */
 export async function seedAnalyzedCall(app: AppContext) {
