@@ -4,7 +4,7 @@
 import { postCall } from '../support/intake.ts';
 import { wavBytes } from '../http/support.ts';
 import { describe, expect, test } from '../support/harness.ts';
-import { FAILED_GREETING, insertCall } from './fixtures.ts';
+import { ANA_AND_BRUNO, FAILED_GREETING, insertCall } from './fixtures.ts';
 import { signedInUser } from './support.ts';
 
 const R = `__typename ... on Error { code message }`;
@@ -14,12 +14,7 @@ describe('agent users and reviewers', () => {
     service,
     seed,
   }) => {
-    const s = await seed({
-      agents: [
-        { name: 'Ana García', code: 'AG-07' },
-        { name: 'Bruno Díaz', code: 'AG-08' },
-      ],
-    });
+    const s = await seed({ agents: ANA_AND_BRUNO });
     const db = service.app.db;
     const ana = s.agents[0]!;
     const bruno = s.agents[1]!;

@@ -4,7 +4,7 @@
 // each change is audited and announced to the endpoints that opt in, in the published schema.
 import { WebhookEvent } from '../../src/webhooks/kit/events.ts';
 import { describe, expect, test } from '../support/harness.ts';
-import { criterionResult, insertCall } from './fixtures.ts';
+import { ANA_AND_BRUNO, criterionResult, insertCall } from './fixtures.ts';
 import { type Browser, signedInUser } from './support.ts';
 
 const R = `__typename ... on Error { code message }`;
@@ -16,12 +16,7 @@ describe('coaching', () => {
     service,
     seed,
   }) => {
-    const s = await seed({
-      agents: [
-        { name: 'Ana García', code: 'AG-07' },
-        { name: 'Bruno Díaz', code: 'AG-08' },
-      ],
-    });
+    const s = await seed({ agents: ANA_AND_BRUNO });
     const db = service.app.db;
     const [ana, bruno] = [s.agents[0]!, s.agents[1]!];
     const criteria = [

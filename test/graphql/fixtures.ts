@@ -15,6 +15,12 @@ export const TEMPLATE_DEFINITION = {
   topics: [{ key: 'billing', label: 'Billing', phrases: ['invoice'] }],
 };
 
+/** Two agents with telephony codes (`seed({ agents: ANA_AND_BRUNO })`): the call's agent and another. */
+export const ANA_AND_BRUNO = [
+  { name: 'Ana García', code: 'AG-07' },
+  { name: 'Bruno Díaz', code: 'AG-08' },
+];
+
 /** TEMPLATE_DEFINITION's criteria on a call that missed the greeting and did not swear (3 of 8 points). */
 export const FAILED_GREETING = [
   {

@@ -2,9 +2,8 @@
 // another shell, before the key check existed) is shown as such and healed through GraphQL —
 // "issue a new secret now" keeps the endpoint, its history and its pending deliveries, which are
 // then signed with the new secret, and replays the ones that failed.
-import { HttpResponse, http, passthrough } from 'msw';
+import { http, passthrough } from 'msw';
 import type { SetupServer } from 'msw/node';
-import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach } from 'vitest';
 import { describe, expect } from '../support/harness.ts';
 import { sealSecret } from '../../src/crypto/secret-box.ts';
@@ -13,7 +12,14 @@ import { createWebhookEndpoint, setWebhookEndpoint } from '../../src/webhooks/en
 import { runReplay } from '../../src/webhooks/replay.ts';
 import type { TestDb } from '../support/db.ts';
 import { type Harness, signedInUser, testWithGraphql } from '../graphql/support.ts';
-import { addAnalyzedCall, attempts, delivery, enqueueAnalyzed, seedAnalyzedCall } from './helpers.ts';
+import {
+  addAnalyzedCall,
+  attempts,
+  delivery,
+  enqueueAnalyzed,
+  seedAnalyzedCall,
+  verifyingReceiver,
+} from './helpers.ts';
 
 const RECEIVER = 'https://receiver.example/escucha';
 // msw stands in for the receiver only; the GraphQL server on loopback is the real one.
@@ -39,23 +45,8 @@ const adminOf = (accountId: string) =>
 
 /** A receiver that verifies each delivery with the secret it was given; 401 when it cannot. */
 function receiver() {
-  const seen: { id: string; accepted: boolean }[] = [];
   const config = { secret: '' };
-  server.use(
-    http.post(RECEIVER, async ({ request }) => {
-      const body = await request.text();
-      const headers = Object.fromEntries(request.headers);
-      let accepted = true;
-      try {
-        new Webhook(config.secret).verify(body, headers);
-      } catch {
-        accepted = false;
-      }
-      seen.push({ id: headers['webhook-id']!, accepted });
-      return new HttpResponse(null, { status: accepted ? 204 : 401 });
-    }),
-  );
-  return { seen, config };
+  return { seen: verifyingReceiver(server, RECEIVER, config), config };
 }
 
 const ENDPOINTS = `{ webhookEndpoints { id secretReadable } }`;
@@ -95,8 +86,8 @@ describe('an endpoint whose secret cannot be opened', () => {
     await runReplay(h.app, healed.endpoint.replays[0].id);
     await deliverWebhook(h.app, pending!.id);
     expect(rx.seen).toEqual([
-      { id: (await delivery(t, failed!.id)).event_id, accepted: true },
-      { id: (await delivery(t, pending!.id)).event_id, accepted: true },
+      { id: (await delivery(t, failed!.id)).event_id, accepted: true, signatures: expect.any(Number) },
+      { id: (await delivery(t, pending!.id)).event_id, accepted: true, signatures: expect.any(Number) },
     ]);
     expect((await delivery(t, failed!.id)).status).toBe('succeeded');
     expect((await delivery(t, pending!.id)).status).toBe('succeeded');
