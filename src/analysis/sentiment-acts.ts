@@ -173,6 +173,9 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:same thing|same problem|same issue)',
       "(?:haven't|have not|hasn't) (?:had|got|received)",
       'dead again',
+      // Service lost: "now I've got no internet", not "no service charge".
+      '(?:no|without(?: any)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection)(?! charge| fee| contract)',
+      'back (?:on hold|to square one|to the start|to the beginning)',
       // An outage: "my internet has been down since Monday".
       "(?:is|was|been|went|goes|gone|keeps going|it's|it's been) (?:completely )?down",
       '(?:went|gone|goes) up',
@@ -408,6 +411,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'no se presentó|no vino|no ha llegado|no me ha llegado|no he recibido',
       '(?:todavía|aún) no (?:\\S+ ){0,2}(?:ha llegado|he recibido|funciona|está arreglado|me han)',
       'sigue sin|sigue sin funcionar|siguen sin',
+      // Sin servicio: "otra vez sin internet", "no tengo ni línea".
+      '(?:sin|no (?:tengo|tenemos|hay)(?: ni)?|ni) (?:internet|línea|servicio|conexión|señal|cobertura|teléfono|wifi|fibra|televisión|tele|luz)',
       'me (?:siguen|están) cobrando',
       '(?:cobrado|cobraron|cobran|cobrar) (?:dos veces|de más|otra vez|doble)',
       // "me cobraron de más", not "pedidos de más de cincuenta euros".
@@ -434,6 +439,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:cuesta|cuestan|costar|pago|pagando|pagar|cobran|cobrando|cobrar|vale) (?:\\S+ ){0,2}(?:el doble|el triple)',
       '(?:me|nos) (?:bajan|bajaron|han bajado|reducen|redujeron|limitan|limitaron) la velocidad',
       'vaya con',
+      // "¡Lo que me faltaba!": the last straw, said of whatever went wrong.
+      '(?:justo |solo |sólo )?lo que (?:me |nos )?faltaba',
       '(?<=\\| )(?:decían|dijeron|me dijeron|decía|dijo)(?= \\||$)',
       '(?:se anunciaba|se anuncia|anunciad[oa]|vendid[oa]) como|(?:anuncian|anunciaban|anunciaron|publicitan)|(?:el anuncio|la oferta|la web|la publicidad|el folleto) (?:decía|dice|ponía|pone)',
       'gratis (?:\\S+ ){0,8}(?:pagué|pagado|pagar|cobrado|cobran|cobraron|cobrar|facturado|facturaron|costó|cuesta|cargo)',
