@@ -98,6 +98,8 @@ export const EN: ContactCentreLexicon = {
     promises: 0,
     // AFINN spells it the American way.
     marvellous: 3,
+    // Owing money is the customer's loss ("now I owe you sixty pounds"); "I owe you one" is thanks.
+    owe: -1,
   },
   phrases: {
     'stopped working': -3,
@@ -108,6 +110,8 @@ export const EN: ContactCentreLexicon = {
     'got signal': 2,
     'have a signal': 2,
     'back online': 2,
+    'owe you one': 2,
+    'well done': 3,
     // Throttling: "I get slowed down after ten gigs".
     'slowed down': -2,
     // What a product is sold as is not anyone's mood: "the best price", "a special offer", "loyalty
@@ -295,6 +299,8 @@ export const ES: ContactCentreLexicon = {
     promesa: 0,
     promesas: 0,
     fenomenal: 3,
+    ilusión: 3,
+    oportuno: 2,
   },
   phrases: {
     'por favor': 0,
@@ -328,6 +334,12 @@ export const ES: ContactCentreLexicon = {
     'tengo conexión': 2,
     'tengo cobertura': 2,
     'hay conexión': 2,
+    // Deber dinero ("ahora les debo sesenta euros"), no "debo llamar"; "le debo una" es gratitud.
+    'les debo': -1,
+    'le debo': -1,
+    'te debo': -1,
+    'le debo una': 2,
+    'te debo una': 2,
     'no hay problema': 2,
     'ningún problema': 2,
     'qué bien': 3,
