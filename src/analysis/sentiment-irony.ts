@@ -21,6 +21,11 @@ export interface IronyRules {
   reactions: readonly string[];
   /** Filler that may stand in the reaction's clause: "oh", "just", "that's", "qué", "pues". */
   fillers: readonly string[];
+  /**
+   * What may follow an ironic thanks in its clause: "thanks for that, now …". Nothing else does:
+   * "thanks for everything", "gracias de verdad" are sincere formulas.
+   */
+  thanksFor: readonly string[];
   /** Words after the reaction that open its object: "I love how …", "me encanta cómo …". */
   introducers: readonly string[];
   /** More of the same: repetition, duplication, piling up. Ironic unless what follows reads positive. */
@@ -86,6 +91,7 @@ export const EN_IRONY: IronyRules = {
     'for',
     'i',
   ],
+  thanksFor: ['for that', 'for this'],
   introducers: ['how', 'the way', 'it when'],
   recurrence: [
     'again',
@@ -169,6 +175,7 @@ export const ES_IRONY: IronyRules = {
     'me',
     'nos',
   ],
+  thanksFor: ['por eso', 'por esto'],
   introducers: ['cómo', 'la forma en que'],
   recurrence: [
     'otra vez',
@@ -207,6 +214,7 @@ function anyOf(patterns: readonly string[]): RegExp {
 export interface CompiledIrony {
   reactions: Set<string>;
   fillers: Set<string>;
+  thanksFor: Set<string>;
   /** An introducer right after the reaction: "how …" in "I love how …". */
   introducer: RegExp;
   recurrence: RegExp;
@@ -221,6 +229,7 @@ export function compileIrony(rules: IronyRules): CompiledIrony {
   return {
     reactions: new Set(rules.reactions),
     fillers: new Set(rules.fillers),
+    thanksFor: new Set(rules.thanksFor),
     introducer: new RegExp(`^(?:${rules.introducers.join('|')}) `),
     recurrence: anyOf(rules.recurrence),
     opensWithMarker: new RegExp(`^(?:${markers.join('|')})(?= |$)`),
@@ -263,7 +272,12 @@ export function ironicReactions(
     // another fee", as transcripts come without commas) or opens its object ("I love how …").
     const opensObject = !isThanks && irony.introducer.test(tokens.slice(i + 1).join(' '));
     let end = i + 1;
-    while (!opensObject && end < tokens.length && tokens[end] !== boundary && irony.fillers.has(tokens[end]!)) end++;
+    if (isThanks) {
+      while (end < tokens.length && tokens[end] !== boundary) end++;
+      const after = tokens.slice(i + 1, end).join(' ');
+      if (after !== '' && !irony.thanksFor.has(after)) continue;
+    } else
+      while (!opensObject && end < tokens.length && tokens[end] !== boundary && irony.fillers.has(tokens[end]!)) end++;
     const rest = tokens.slice(end);
     if (rest.every((t) => t === boundary)) continue;
     const restText = rest.join(' ');
