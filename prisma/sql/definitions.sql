@@ -315,6 +315,62 @@ BEGIN
 END
 $function$;
 
+-- rate_take(p_key text, p_limit integer, p_duration_ms bigint, OUT points integer, OUT expire bigint)
+CREATE OR REPLACE FUNCTION public.rate_take(p_key text, p_limit integer, p_duration_ms bigint, OUT points integer, OUT expire bigint)
+ RETURNS record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  s smallint := pg_backend_pid() % 8;
+  now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+  room bigint;
+  grant_ integer;
+BEGIN
+  -- Fast path, in a subtransaction for the reason given in usage_reserve (migration usage_stripes).
+  BEGIN
+    UPDATE rate_limit_stripes t SET points = t.points + 1
+     WHERE t.key = p_key AND t.stripe = s AND t.expire > now_ms AND t.points < t.allotted
+    RETURNING t.points, t.expire INTO points, expire;
+    IF FOUND THEN
+      -- Within its grant, so within the limit (its own count is only a lower bound of the window's).
+      RETURN;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'EI002', MESSAGE = 'stripe short';
+  EXCEPTION WHEN SQLSTATE 'EI002' THEN
+    NULL;
+  END;
+  -- The row's lock; an ended window restarts with nothing granted (its stripes are dead with it).
+  INSERT INTO rate_limits AS r (key, points, expire) VALUES (p_key, 0, now_ms + p_duration_ms)
+  ON CONFLICT (key) DO UPDATE
+     SET points = CASE WHEN coalesce(r.expire, 0) <= now_ms THEN 0 ELSE r.points END,
+         expire = CASE WHEN coalesce(r.expire, 0) <= now_ms THEN now_ms + p_duration_ms ELSE r.expire END
+  RETURNING r.points, r.expire INTO points, expire;
+  room := p_limit::bigint - points;
+  IF room < 1 THEN
+    PERFORM 1 FROM rate_limit_stripes t WHERE t.key = p_key ORDER BY t.stripe FOR UPDATE;
+    UPDATE rate_limits r
+       SET points = r.points - coalesce((SELECT sum(t.allotted - t.points) FROM rate_limit_stripes t
+                                          WHERE t.key = p_key AND t.expire = r.expire), 0)
+     WHERE r.key = p_key
+    RETURNING r.points INTO points;
+    UPDATE rate_limit_stripes t SET allotted = t.points WHERE t.key = p_key AND t.expire = rate_take.expire;
+    room := p_limit::bigint - points;
+  END IF;
+  IF room < 1 THEN
+    UPDATE rate_limits r SET points = r.points + 1 WHERE r.key = p_key RETURNING r.points INTO points;
+    RETURN;
+  END IF;
+  grant_ := least(room, 1 + (room - 1) / 16);
+  INSERT INTO rate_limit_stripes AS t (key, stripe, expire, allotted, points)
+  VALUES (p_key, s, rate_take.expire, grant_, 1)
+  ON CONFLICT (key, stripe) DO UPDATE
+     SET allotted = CASE WHEN t.expire = excluded.expire THEN t.allotted + excluded.allotted ELSE excluded.allotted END,
+         points = CASE WHEN t.expire = excluded.expire THEN t.points + 1 ELSE 1 END,
+         expire = excluded.expire;
+  UPDATE rate_limits r SET points = r.points + grant_ WHERE r.key = p_key RETURNING r.points INTO points;
+END
+$function$;
+
 -- report_lock_accounts_sql(src text)
 CREATE OR REPLACE FUNCTION public.report_lock_accounts_sql(src text)
  RETURNS text
