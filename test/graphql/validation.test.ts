@@ -1450,7 +1450,7 @@ async function snapshot() {
       'jobs', (SELECT count(*) FROM graphile_worker._private_jobs),
       'tombstones', (SELECT count(*) FROM call_tombstones),
       'audit', (SELECT count(*) FROM audit_log),
-      'usage', (SELECT json_agg(x ORDER BY account_id, period) FROM usage_periods x),
+      'usage', (SELECT json_agg(x ORDER BY account_id, period) FROM usage_totals x),
       'bulk', (SELECT count(*) FROM bulk_reanalyses),
       'reviews', (SELECT count(*) FROM call_reviews),
       'coaching', (SELECT json_agg(x ORDER BY id) FROM coaching_items x)
