@@ -44,6 +44,7 @@ import {
   type SpeechSet,
 } from './asr-speech.ts';
 import { templatePhrases } from '../../src/accounts/vocabulary.ts';
+import { levenshtein } from '../../src/domain/text.ts';
 import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
 import { benchWorkspace, note, round, table } from './lib.ts';
 
@@ -226,17 +227,6 @@ export function normWords(text: string, language: 'en' | 'es'): string[] {
     .map((w) => (/^\d+$/.test(w) && Number(w) <= 20 ? NUMBERS[language][Number(w)]! : (SAME[w] ?? w)));
 }
 
-function editDistance(a: string[], b: string[]): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 const TEMPLATE_PHRASES = {
   en: phrasesOf(enCustomerSupport.definition),
   es: phrasesOf(esAtencionCliente.definition),
@@ -369,7 +359,7 @@ try {
             condition: cond.name,
             decoder: modes.length > 1 ? `denoise ${denoise}` : d.name,
             refWords: ref.length,
-            errors: editDistance(ref, hyp),
+            errors: levenshtein(ref, hyp),
             audioSeconds: result?.durationSeconds ?? 0,
             wallSeconds: wall,
             phrasesSaid: recall.said,
@@ -456,7 +446,7 @@ async function determinism(sets: SpeechSet[], dir: string): Promise<SameRun[]> {
     const hyp = first.flatMap((line) => normWords(line.slice(line.indexOf(' ') + 1), 'en'));
     return {
       condition: cond.name,
-      wer: (100 * editDistance(ref, hyp)) / ref.length,
+      wer: (100 * levenshtein(ref, hyp)) / ref.length,
       same: Object.fromEntries(DETERMINISM_THREADS.map((t, i) => [t, runs[i]!.every((r) => same(r, runs[i]![0]!))])),
       across: runs.every((r) => same(r[0]!, first)),
     };
@@ -504,7 +494,7 @@ async function denseRuns(sets: SpeechSet[], long: boolean): Promise<DenseRun[]> 
         cpuPerAudio: r.cpuSeconds / r.audioSeconds,
         peakRssMiB: r.maxRssKb / 1024,
         processPeakMiB: r.processMaxRssKb / 1024,
-        wer: (100 * editDistance(ref, hyp)) / ref.length,
+        wer: (100 * levenshtein(ref, hyp)) / ref.length,
       });
       note(
         `bench:asr: dense ${minutes} min / ${d.name}: RTF ${round(r.wallSeconds / r.audioSeconds, 3)}, ${round(r.cpuSeconds / r.audioSeconds, 3)} CPU-s per audio-s, peak RSS ${round(r.maxRssKb / 1024, 0)} MiB`,

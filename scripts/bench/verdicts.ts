@@ -25,6 +25,7 @@ import { analyzeCall, enCustomerSupport, esAtencionCliente, tokenize } from '../
 import type { AnalysisResult } from '../../src/analysis/index.ts';
 import { HEARD_MARGIN, type Heard, UNSURE_MARGIN } from '../../src/analysis/acoustic.ts';
 import { templatePhrases } from '../../src/accounts/vocabulary.ts';
+import { levenshtein } from '../../src/domain/text.ts';
 import { NoSpeechError } from '../../src/transcription/engine.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
@@ -330,17 +331,6 @@ function verdict(result: AnalysisResult, key: string, done: boolean): Verdict {
   return done ? 'false_fail' : 'false_pass';
 }
 
-function editDistance(a: string[], b: string[]): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 const cpuSeconds = (since: NodeJS.CpuUsage) => {
   const d = process.cpuUsage(since);
   return (d.user + d.system) / 1e6;
@@ -430,7 +420,7 @@ async function main() {
                 ...(args.margins ? { reason: c.reason, at } : {}),
               };
             }),
-            wer: { errors: editDistance(reference, hyp), words: reference.length },
+            wer: { errors: levenshtein(reference, hyp), words: reference.length },
             seconds: heard.durationSeconds,
             cpu: { transcribe, text, audio: audioCpu },
           });

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { type AuditBy, changedFields, recordBy } from './audit.ts';
+import { type AuditBy, recordSettingsChanged } from './audit.ts';
 import { DomainError } from '../domain/errors.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { isValidTimeZone } from '../domain/period.ts';
@@ -114,15 +114,7 @@ export async function updateAccountSettings(db: Db, accountId: string, settings:
   return db.$transaction(async (tx) => {
     const before = await tx.account.findUnique({ where: { id: accountId } });
     const updated = await tx.account.update({ where: { id: accountId }, data });
-    const changes = before ? changedFields(before, data) : {};
-    if (by && Object.keys(changes).length)
-      await recordBy(tx, by, {
-        accountId,
-        action: 'settings.changed',
-        targetType: 'account',
-        targetId: accountId,
-        detail: changes,
-      });
+    await recordSettingsChanged(tx, by, accountId, 'settings.changed', before, data);
     return updated;
   });
 }

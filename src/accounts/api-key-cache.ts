@@ -47,10 +47,10 @@ export class ApiKeyCache {
 
   async authenticate(key: string): Promise<AuthenticatedKey | null> {
     if (!isApiKeyShaped(key)) return null;
-    this.feed.start();
+    const live = this.feed.start();
     const hash = hashApiKey(key);
     const now = Date.now();
-    const hit = this.feed.live ? this.entries.get(hash) : undefined;
+    const hit = live ? this.entries.get(hash) : undefined;
     if (hit && (hit.key || now - hit.at < UNKNOWN_TTL_MS)) {
       if (hit.key && now - hit.lastUsedWrite > LAST_USED_EVERY_MS) {
         hit.lastUsedWrite = now;
@@ -61,12 +61,8 @@ export class ApiKeyCache {
       }
       return hit.key;
     }
-    const wasLive = this.feed.live;
-    const changesBefore = this.feed.changes;
-    const found = await authenticateApiKey(this.db, key);
-    // Only remember what was read while listening and with no change in between: a change made
-    // before LISTEN started is in the read, one made during the read may not be.
-    if (wasLive && this.feed.live && this.feed.changes === changesBefore) {
+    const { value: found, keep } = await this.feed.read(() => authenticateApiKey(this.db, key));
+    if (keep) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(hash, { key: found, at: now, lastUsedWrite: now });
     }

@@ -103,6 +103,23 @@ export async function recordBy(
 }
 
 /**
+ * One entry for an account's settings changed `by` someone, saying which changed and how
+ * (changedFields); none when nothing did, the account was not there before, or no one is named.
+ */
+export async function recordSettingsChanged(
+  tx: Tx,
+  by: AuditBy | undefined,
+  accountId: string,
+  action: AuditAction,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown>,
+): Promise<void> {
+  const changes = before ? changedFields(before, after) : {};
+  if (by && Object.keys(changes).length)
+    await recordBy(tx, by, { accountId, action, targetType: 'account', targetId: accountId, detail: changes });
+}
+
+/**
  * The settings that changed, each as { from, to } (nothing when nothing did): an entry says what a
  * person changed, not every value the form sent again.
  */

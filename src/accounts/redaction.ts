@@ -1,7 +1,7 @@
 // The account's redaction settings (src/redaction does the work in the transcribe job).
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { type AuditBy, changedFields, recordBy } from './audit.ts';
+import { type AuditBy, recordSettingsChanged } from './audit.ts';
 import { PII_KINDS, type PiiKind } from '../redaction/detect.ts';
 
 export const REDACTION_MODES = ['off', 'text', 'text_audio'] as const;
@@ -41,20 +41,14 @@ export async function setRedaction(db: Db, accountId: string, settings: Redactio
       where: { id: accountId },
       data: { redactionMode: settings.mode, redactionKinds: settings.kinds },
     });
-    const changes = before
-      ? changedFields(
-          { mode: before.redactionMode, kinds: before.redactionKinds },
-          { mode: settings.mode, kinds: settings.kinds },
-        )
-      : {};
-    if (by && Object.keys(changes).length)
-      await recordBy(tx, by, {
-        accountId,
-        action: 'redaction.changed',
-        targetType: 'account',
-        targetId: accountId,
-        detail: changes,
-      });
+    await recordSettingsChanged(
+      tx,
+      by,
+      accountId,
+      'redaction.changed',
+      before && { mode: before.redactionMode, kinds: before.redactionKinds },
+      { mode: settings.mode, kinds: settings.kinds },
+    );
     return updated;
   });
 }

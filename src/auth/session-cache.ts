@@ -52,7 +52,6 @@ export interface ResolvedSession {
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
   private readonly feed: ChangeFeed;
-  private forgotten = 0;
 
   private readonly slideStepMs: number;
   constructor(listener: Listener, slideStepMs: number) {
@@ -73,7 +72,7 @@ export class SessionCache {
 
   /** Drops every session of an account held here (see the class comment). */
   forgetAccount(accountId: string): void {
-    this.forgotten++;
+    this.feed.forgot();
     for (const [hash, e] of this.entries) if (e.session.user.accountId === accountId) this.entries.delete(hash);
   }
 
@@ -83,18 +82,13 @@ export class SessionCache {
     load: () => Promise<ResolvedSession | null>,
     now = Date.now(),
   ): Promise<{ session: AuthSession; renewed: boolean } | null> {
-    this.feed.start();
-    const live = this.feed.live;
-    const hit = live ? this.entries.get(tokenHash) : undefined;
+    const hit = this.feed.start() ? this.entries.get(tokenHash) : undefined;
     if (hit && hit.session.expiresAt.getTime() > now && now - hit.lastSeenAt <= this.slideStepMs) {
       return { session: hit.session, renewed: false };
     }
-    const changesBefore = this.feed.changes;
-    const forgottenBefore = this.forgotten;
-    const found = await load();
-    // Only what was read while listening, with no change heard in between, is remembered; an
-    // unknown token is never remembered (a session made on another process works at once).
-    if (found && live && this.feed.live && this.feed.changes === changesBefore && this.forgotten === forgottenBefore) {
+    const { value: found, keep } = await this.feed.read(load);
+    // An unknown token is never remembered (a session made on another process works at once).
+    if (found && keep) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(tokenHash, { session: found.session, lastSeenAt: found.lastSeenAt.getTime() });
     } else if (!found) {

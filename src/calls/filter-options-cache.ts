@@ -21,8 +21,6 @@ const MAX_ACCOUNTS = 2_000;
 export class FilterOptionsCache {
   private readonly accounts = new Map<string, Map<string, unknown>>();
   private readonly feed: ChangeFeed;
-  /** Bumped by forget(): a read that raced it is not remembered. */
-  private forgotten = 0;
 
   constructor(listener: Listener) {
     this.feed = new ChangeFeed(listener, FILTER_OPTIONS_CHANGED_CHANNEL, {
@@ -45,20 +43,16 @@ export class FilterOptionsCache {
    * change can never be answered from before it.
    */
   forget(accountId: string): void {
-    this.forgotten++;
+    this.feed.forgot();
     this.accounts.delete(accountId);
   }
 
   /** The remembered `key` of the account, or what `load` reads (remembered when no change raced it). */
   async get<T>(accountId: string, key: string, load: () => Promise<T>): Promise<T> {
-    this.feed.start();
-    const live = this.feed.live;
-    const parts = live ? this.accounts.get(accountId) : undefined;
+    const parts = this.feed.start() ? this.accounts.get(accountId) : undefined;
     if (parts?.has(key)) return parts.get(key) as T;
-    const changesBefore = this.feed.changes;
-    const forgottenBefore = this.forgotten;
-    const value = await load();
-    if (live && this.feed.live && this.feed.changes === changesBefore && this.forgotten === forgottenBefore) {
+    const { value, keep } = await this.feed.read(load);
+    if (keep) {
       let mine = this.accounts.get(accountId);
       if (!mine) {
         if (this.accounts.size >= MAX_ACCOUNTS) this.accounts.delete(this.accounts.keys().next().value!);

@@ -11,8 +11,7 @@ export interface ChangeFeedHandlers {
  * One channel of the process's shared LISTEN connection (`Listener`) for an in-memory cache that
  * must never outlive a change: while it is not `live` (before the channel is listened to, and
  * whenever the connection drops, until it is back) the cache must not serve from memory. `changes`
- * counts notifications, so a read that raced one is not remembered: compare it before and after
- * the read.
+ * counts notifications, so a read that raced one is not remembered (`read`).
  */
 export class ChangeFeed {
   private starting: Promise<void> | null = null;
@@ -36,9 +35,27 @@ export class ChangeFeed {
     await this.starting;
   }
 
-  start(): void {
-    if (this.starting || this.closed) return;
-    this.starting = this.listener.add(this);
+  /** Starts listening if it is not yet; whether the cache may serve from memory now. */
+  start(): boolean {
+    if (!this.starting && !this.closed) this.starting = this.listener.add(this);
+    return this.live;
+  }
+
+  /**
+   * `load`'s value, and whether the cache may remember it: only what was read while listening, with no
+   * change heard (nor `forgot()` called) in between — a change made before LISTEN started is in the
+   * read, one made during the read may not be.
+   */
+  async read<T>(load: () => Promise<T>): Promise<{ value: T; keep: boolean }> {
+    const live = this.live;
+    const changesBefore = this.changes;
+    const value = await load();
+    return { value, keep: live && this.live && this.changes === changesBefore };
+  }
+
+  /** The cache dropped entries itself (a change made through this process): a read under way is not remembered. */
+  forgot(): void {
+    this.changes++;
   }
 
   async close(): Promise<void> {

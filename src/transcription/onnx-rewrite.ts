@@ -47,16 +47,56 @@ function packedVarints(buf: Uint8Array): number[] {
   return out;
 }
 
+/** A graph's nodes, decoded. */
+const nodesOf = (graph: Field[]): Node[] =>
+  graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+
 /** Calls `visit` on every graph (the main one and each subgraph, outermost first) with its nodes. */
 function eachGraph(graph: Uint8Array, visit: (nodes: Node[]) => void): void {
-  const nodes = decodeMessage(graph)
-    .filter((f) => f.no === GRAPH.node)
-    .map((f) => decodeMessage(f.value as Uint8Array));
+  const nodes = nodesOf(decodeMessage(graph));
   visit(nodes);
   for (const n of nodes)
     for (const a of n.filter((x) => x.no === NODE.attribute))
       for (const g of decodeMessage(a.value as Uint8Array).filter((x) => x.no === ATTRIBUTE.g))
         eachGraph(g.value as Uint8Array, visit);
+}
+
+/** A model's main graph, and the model with that graph replaced; null when it has none. */
+function modelGraph(model: Uint8Array): { graph: Field[]; withGraph: (g: Uint8Array) => Uint8Array } | null {
+  const fields = decodeMessage(model);
+  const graphField = fields.find((f) => f.no === MODEL.graph);
+  if (!graphField) return null;
+  return {
+    graph: decodeMessage(graphField.value as Uint8Array),
+    withGraph: (g) => encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f))),
+  };
+}
+
+/**
+ * The merged decoder taken apart: its main graph, the branches of its one `If` (`cached`, the
+ * cached-step one; `fresh`, the first-step one) and the nodes before the If (the Spanish model quantizes
+ * the encoder's states once, outside the If). Null when the graph has no single If.
+ */
+function mergedDecoder(model: Uint8Array) {
+  const m = modelGraph(model);
+  if (!m) return null;
+  const mainNodes = nodesOf(m.graph);
+  const branching = mainNodes.filter((n) => opType(n) === 'If');
+  if (branching.length !== 1) return null;
+  const branch = (name: string) => {
+    for (const f of branching[0]!.filter((x) => x.no === NODE.attribute)) {
+      const attr = decodeMessage(f.value as Uint8Array);
+      const g = attr.find((x) => x.no === ATTRIBUTE.g);
+      if (text(attr.find((x) => x.no === ATTR.name)) === name && g) return decodeMessage(g.value as Uint8Array);
+    }
+    return null;
+  };
+  return {
+    ...m,
+    before: mainNodes.filter((n) => n !== branching[0]),
+    cached: branch('then_branch'),
+    fresh: branch('else_branch'),
+  };
 }
 
 export interface SplitDecoder {
@@ -90,28 +130,10 @@ export function splitDecoder(
 ): SplitDecoder | null {
   const keyPattern = /^past_key_values\.\d+\.encoder\.key$/;
   const valuePattern = /^past_key_values\.\d+\.encoder\.value$/;
-  const fields = decodeMessage(model);
-  const graphField = fields.find((f) => f.no === MODEL.graph);
-  if (!graphField) return null;
-  const graph = decodeMessage(graphField.value as Uint8Array);
-  const mainNodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
-  // The If, and nodes before it that only the first step reads (the Spanish model quantizes the
-  // encoder's states once, outside the If: later steps never read them).
-  const branching = mainNodes.filter((n) => opType(n) === 'If');
-  if (branching.length !== 1) return null;
-  const before = mainNodes.filter((n) => n !== branching[0]);
-  const branch = (name: string) => {
-    for (const f of branching[0]!.filter((x) => x.no === NODE.attribute)) {
-      const attr = decodeMessage(f.value as Uint8Array);
-      const g = attr.find((x) => x.no === ATTRIBUTE.g);
-      if (text(attr.find((x) => x.no === ATTR.name)) === name && g) return decodeMessage(g.value as Uint8Array);
-    }
-    return null;
-  };
-  const cached = branch('then_branch');
-  const fresh = branch('else_branch');
-  if (!cached || !fresh) return null;
-  const nodesOf = (g: Field[]) => g.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+  const merged = mergedDecoder(model);
+  if (!merged?.cached || !merged.fresh) return null;
+  // The nodes before the If must be read only by the first step (checked below).
+  const { graph, before, cached, fresh, withGraph } = merged;
   const laterNodes = nodesOf(cached);
   const firstNodes = [...before, ...nodesOf(fresh)];
   const readers = (nodes: Node[], name: string) => nodes.filter((n) => nodeInputs(n).includes(name));
@@ -189,7 +211,6 @@ export function splitDecoder(
     ...extraOutputs.map((f) => bytesField(GRAPH.output, f.value as Uint8Array)),
     ...valueInfos.filter((f) => !crossKeys.some((k) => k.output === inputName(f))),
   ]);
-  const withGraph = (g: Uint8Array) => encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
   return {
     first: withGraph(firstGraph),
     later: withGraph(laterGraph),
@@ -280,13 +301,8 @@ export function crossAttentionModel(
   outputs: readonly string[],
   constants: ReadonlyMap<string, readonly bigint[]> = new Map(),
 ): Uint8Array {
-  const fields = decodeMessage(first);
-  const graphField = fields.find((f) => f.no === MODEL.graph)!;
-  const graph = decodeMessage(graphField.value as Uint8Array);
-  const nodes = graph
-    .filter((f) => f.no === GRAPH.node)
-    .map((f) => decodeMessage(f.value as Uint8Array))
-    .filter((n) => !nodeOutputs(n).every((o) => constants.has(o)));
+  const { graph, withGraph } = modelGraph(first)!;
+  const nodes = nodesOf(graph).filter((n) => !nodeOutputs(n).every((o) => constants.has(o)));
   const kept = backwardSlice(nodes, outputs);
   const valueName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
   const declared = new Map(graph.filter((f) => f.no === GRAPH.output).map((f) => [valueName(f), f]));
@@ -297,14 +313,12 @@ export function crossAttentionModel(
     graph.filter((f) => f.no === GRAPH.input),
     outputs.map((o) => declared.get(o) ?? bytesField(GRAPH.output, encodeMessage([textField(VALUE_INFO.name, o)]))),
   );
-  return encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
+  return withGraph(g);
 }
 
 /** The outputs of the Shape nodes crossAttentionModel would keep for `outputs` (see `constants` there). */
 export function crossAttentionShapes(first: Uint8Array, outputs: readonly string[]): string[] {
-  const graph = decodeMessage(decodeMessage(first).find((f) => f.no === MODEL.graph)!.value as Uint8Array);
-  const nodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
-  return backwardSlice(nodes, outputs)
+  return backwardSlice(nodesOf(modelGraph(first)!.graph), outputs)
     .filter((n) => opType(n) === 'Shape')
     .flatMap(nodeOutputs);
 }
@@ -348,24 +362,10 @@ export interface AttentionDecoder {
  * src/transcription/align.ts times words. Null when the model does not have this shape.
  */
 export function attentionDecoder(model: Uint8Array): AttentionDecoder | null {
-  const fields = decodeMessage(model);
-  const graphField = fields.find((f) => f.no === MODEL.graph);
-  if (!graphField) return null;
-  const graph = decodeMessage(graphField.value as Uint8Array);
-  const mainNodes = graph.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
-  // The If, and nodes before it whose outputs its branches read (the Spanish model quantizes the
-  // encoder's states once, outside the If).
-  const branching = mainNodes.filter((n) => opType(n) === 'If');
-  if (branching.length !== 1) return null;
-  const before = mainNodes.filter((n) => n !== branching[0]);
-  let fresh: Field[] | null = null;
-  for (const f of branching[0]!.filter((x) => x.no === NODE.attribute)) {
-    const attr = decodeMessage(f.value as Uint8Array);
-    const g = attr.find((x) => x.no === ATTRIBUTE.g);
-    if (text(attr.find((x) => x.no === ATTR.name)) === 'else_branch' && g) fresh = decodeMessage(g.value as Uint8Array);
-  }
-  if (!fresh) return null;
-  const nodes = fresh.filter((f) => f.no === GRAPH.node).map((f) => decodeMessage(f.value as Uint8Array));
+  const merged = mergedDecoder(model);
+  if (!merged?.fresh) return null;
+  const { graph, before, fresh, withGraph } = merged;
+  const nodes = nodesOf(fresh);
   // HF optimum names each layer's cross-attention `…/layers.N/encoder_attn/…`; its Softmax is the weights.
   const attention = nodes
     .filter((n) => opType(n) === 'Softmax' && /\/encoder_attn\//.test(nodeName(n)))
@@ -381,7 +381,7 @@ export function attentionDecoder(model: Uint8Array): AttentionDecoder | null {
     ],
   );
   return {
-    model: encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f))),
+    model: withGraph(g),
     attention,
   };
 }

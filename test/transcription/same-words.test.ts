@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enCustomerSupport } from '../../src/analysis/index.ts';
 import { decodeAudio } from '../../src/audio/decode.ts';
 import { templatePhrases } from '../../src/accounts/vocabulary.ts';
+import { levenshtein } from '../../src/domain/text.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
@@ -41,16 +42,6 @@ const heard = async (file: string, engine: MoonshineThreads) => {
   return result.segments.map((s) => ({ start: s.start, end: s.end, text: s.text }));
 };
 
-function editDistance(a: string[], b: string[]): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
 const norm = (text: string) => words(text.replace(/\bMr\b\.?/g, 'mister').replace(/-/g, ' '));
 
 describe('the same words every time', () => {
@@ -59,7 +50,7 @@ describe('the same words every time', () => {
     const said = norm(clean.said);
     const got = norm(segments.map((s) => s.text).join(' '));
     // At most one word in a hundred wrong (it was 20 % when windows were cut through words).
-    expect(editDistance(said, got) / said.length).toBeLessThanOrEqual(0.01);
+    expect(levenshtein(said, got) / said.length).toBeLessThanOrEqual(0.01);
     const doubled = got.filter((w, i) => w === got[i + 1]);
     expect(doubled).toEqual([]);
   });

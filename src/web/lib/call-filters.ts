@@ -3,6 +3,8 @@
  * exported. This module converts between that query, the GraphQL `CallFilter` and the query of
  * `GET /api/calls/export.csv` (same filter names as `CallFilter`, values in lower case).
  */
+import type { graphql } from './graphql.ts';
+
 export const VIEWS = ['in_progress', 'analyzed', 'failed'] as const;
 export type View = (typeof VIEWS)[number];
 export const SORTS = ['started_at', 'score', 'duration'] as const;
@@ -306,34 +308,11 @@ export function clearFilters(q: CallsQuery): CallsQuery {
   return { ...DEFAULT_QUERY, view: q.view, sort: q.sort, order: q.order, size: q.size };
 }
 
-export interface GqlCallFilter {
-  view?: 'IN_PROGRESS' | 'ANALYZED' | 'FAILED' | null;
-  startedFrom?: string | null;
-  startedTo?: string | null;
-  agentIds?: string[] | null;
-  campaignIds?: string[] | null;
-  direction?: 'INBOUND' | 'OUTBOUND' | null;
-  scoreMin?: number | null;
-  scoreMax?: number | null;
-  topic?: string | null;
-  language?: string | null;
-  failedCriterion?: string | null;
-  criticalFail?: boolean | null;
-  search?: string | null;
-  templateIds?: string[] | null;
-  dayFrom?: string | null;
-  dayTo?: string | null;
-  scored?: boolean | null;
-  languageMismatch?: boolean | null;
-  scoreBelow?: number | null;
-  exactTopic?: boolean | null;
-  otherTopics?: string[] | null;
-  criterion?: { key: string; results: ('PASSED' | 'FAILED' | 'NA')[]; critical?: boolean | null } | null;
-  customerSentiment?: 'MEASURED' | 'TREND' | 'IMPROVED' | 'WORSENED' | null;
-  dispute?: { outcome: 'OPENED' | 'STILL_OPEN' | 'ACCEPTED' | 'REJECTED'; dayFrom: string; dayTo: string } | null;
-  checkedCriterion?: string | null;
-  checkedChange?: 'STOOD' | 'CHANGED' | 'FALSE_FAIL' | 'FALSE_PASS' | null;
-}
+/**
+ * The GraphQL `CallFilter` input, read from the printed schema (graphql-env.d.ts) so a field the
+ * server adds or renames reaches the web app's type checks without a hand-kept copy.
+ */
+export type GqlCallFilter = NonNullable<ReturnType<typeof graphql.scalar<'CallFilter'>>>;
 
 /** The ids of a comma-separated list ("a,b" → ['a', 'b']); empty for none. */
 export function idList(v: string | null): string[] {

@@ -10,7 +10,7 @@ import { Alert, Badge, Button, Card, ConfirmDialog, DataTable, LoadingBlock, Pag
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatClock, useFormat } from '../lib/format.ts';
-import { graphql } from '../lib/graphql.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
 import { NotFoundPage } from './NotFound.tsx';
@@ -278,44 +278,11 @@ function GradeCall({
   );
 }
 
-interface AlignmentRow {
-  name: string;
-  answered: number;
-  benchmarkMatches: number;
-  benchmarkCompared: number;
-  benchmarkAlignment: number | null;
-  majorityMatches: number;
-  majorityCompared: number;
-  majorityAlignment: number | null;
-}
+/** The results as the session query reads them (graphql-env.d.ts), not a hand-kept copy of the server's types. */
+type CalibrationResults = NonNullable<NonNullable<ResultOf<typeof SessionQuery>['calibrationSession']>['results']>;
+type AlignmentRow = CalibrationResults['machine'];
 
-function Results({
-  session: s,
-  results: r,
-}: {
-  session: Session;
-  results: {
-    graders: readonly AlignmentRow[];
-    machine: AlignmentRow;
-    criteria: readonly {
-      key: string;
-      label: string;
-      calls: number;
-      percentAgreement: number | null;
-      fleissKappa: number | null;
-      percentAgreementWithMachine: number | null;
-      fleissKappaWithMachine: number | null;
-    }[];
-    cells: readonly {
-      callId: string;
-      criterionKey: string;
-      answers: readonly { userId: string; result: Outcome | null }[];
-      benchmark: Outcome | null;
-      majority: Outcome | null;
-      machine: Outcome | null;
-    }[];
-  };
-}) {
+function Results({ session: s, results: r }: { session: Session; results: CalibrationResults }) {
   const { t } = useT();
   const fmt = useFormat();
   const ratio = (n: number, of: number, share: number | null) =>

@@ -9,7 +9,7 @@ import { bandNarrow, bucketDays, disputeHref, drillHref } from '../lib/drill-dow
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
 import { formatHours, formatNumber, formatPercent, formatScore, useFormat } from '../lib/format.ts';
-import { graphql } from '../lib/graphql.ts';
+import { graphql, type ResultOf } from '../lib/graphql.ts';
 import { MachineAgreementFlag } from '../components/machine-agreement.tsx';
 
 /*
@@ -719,16 +719,8 @@ function BreakdownTable({
   );
 }
 
-interface SentimentRow {
-  period: string;
-  sentimentCalls: number;
-  averageCustomerSentiment: number | null;
-  trendCalls: number;
-  improved: number;
-  worsened: number;
-  improvedShare: number | null;
-  worsenedShare: number | null;
-}
+/** A period of the sentiment report as the query reads it (graphql-env.d.ts), not a copy of the server's type. */
+type SentimentRow = RowsOf<NonNullable<ResultOf<typeof DashboardSentiment>['reportSentiment']>>[number];
 
 /**
  * The customers' sentiment per period: the period's figures in words, the shares that ended better
@@ -889,14 +881,7 @@ function SentimentReportCard({
   );
 }
 
-interface DisputeRow {
-  period: string;
-  opened: number;
-  stillOpen: number;
-  accepted: number;
-  rejected: number;
-  medianHoursToResolve: number | null;
-}
+type DisputeRow = RowsOf<NonNullable<ResultOf<typeof DashboardDisputes>['reportDisputes']>>[number];
 
 /** The outcomes the chart stacks, with their colour and label. */
 const DISPUTE_PARTS = [
