@@ -16,6 +16,8 @@
 //   npm run bench:verdicts                     16 calls, noise stretch 1 of 3
 //   npm run bench:verdicts -- --full           64 calls, all three noise stretches (several hours here)
 //   npm run bench:verdicts -- --calls 24 --stretches 2 --margins
+//   npm run bench:verdicts -- --only 0,4 --condition babble --transcripts --out FILE
+//     (cases seen in a long run again, keeping what the recogniser heard)
 import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -46,9 +48,16 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     /** Print the table of a JSON-lines file written by --out, without running anything. */
     report: { type: 'string' },
+    /** Only these calls (indexes, comma-separated): a case seen in a long run, heard again after a change. */
+    only: { type: 'string' },
+    /** Only the conditions whose name contains this text (e.g. "babble", "10 dB", "clean"). */
+    condition: { type: 'string' },
+    /** Keep each call's transcript (speaker, times, text) in the --out file: what the analysis read. */
+    transcripts: { type: 'boolean', default: false },
   },
 });
 const CALLS = Number(args.calls ?? (args.full ? 64 : 16));
+const ONLY = args.only ? new Set(args.only.split(',').map(Number)) : null;
 const STRETCHES = Number(args.stretches ?? (args.full ? 3 : 1));
 
 type Lang = 'en' | 'es';
@@ -321,6 +330,7 @@ interface Outcome {
   wer: { errors: number; words: number };
   seconds: number;
   cpu: { transcribe: number; text: number; audio: number };
+  transcript?: { speaker: string; start: number; end: number; text: string }[];
 }
 
 function verdict(result: AnalysisResult, key: string, done: boolean): Verdict {
@@ -353,11 +363,12 @@ async function main() {
   const outcomes: Outcome[] = [];
   const started = performance.now();
   try {
-    for (let i = 0; i < CALLS; i++) {
+    for (let i = 0; i < (ONLY ? Math.max(...ONLY) + 1 : CALLS); i++) {
+      if (ONLY && !ONLY.has(i)) continue;
       const call = script(i);
       const audio = await render(call, realDir);
       const reference = call.lines.flatMap((l) => tokenize(l.text));
-      for (const cond of CONDITIONS)
+      for (const cond of CONDITIONS.filter((c) => !args.condition || c.name.includes(args.condition)))
         for (let stretch = 0; stretch < (cond.noise ? STRETCHES : 1); stretch++) {
           if (args.minutes && performance.now() - started > Number(args.minutes) * 60_000) continue;
           const channels = audio.channels.map((c) => new Float32Array(c));
@@ -423,6 +434,16 @@ async function main() {
             wer: { errors: levenshtein(reference, hyp), words: reference.length },
             seconds: heard.durationSeconds,
             cpu: { transcribe, text, audio: audioCpu },
+            ...(args.transcripts
+              ? {
+                  transcript: heard.segments.map((s) => ({
+                    speaker: s.speaker,
+                    start: s.start,
+                    end: s.end,
+                    text: s.text,
+                  })),
+                }
+              : {}),
           });
           if (args.out) appendFileSync(args.out, `${JSON.stringify(outcomes.at(-1))}\n`);
           if (args.margins)
