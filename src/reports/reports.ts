@@ -57,7 +57,13 @@ export const ReportFilterSchema = z
     path: ['to'],
     message: `a report covers at most ${MAX_REPORT_DAYS} days`,
   });
-export type ReportFilter = z.output<typeof ReportFilterSchema>;
+export type ReportFilter = z.output<typeof ReportFilterSchema> & {
+  /**
+   * Not a user's filter: leaves these calls out of every figure — those the reader grades blind in an
+   * open calibration (src/calibration/read.ts `blindReportFilter` sets it only for users who hold such a seat).
+   */
+  excludeCallIds?: readonly string[] | null;
+};
 
 export const REPORT_INTERVALS = ['day', 'week', 'month'] as const;
 export type ReportInterval = (typeof REPORT_INTERVALS)[number];
@@ -114,6 +120,30 @@ function addMonths(first: string, n: number): string {
 }
 const firstOfNextMonth = (day: string) => addMonths(firstOfMonth(day), 1);
 
+type Rollup = 'report_days' | 'report_criteria_days' | 'report_topic_days';
+const KEY_COLUMNS = 'account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch';
+const ROLLUP_COLUMNS: Record<Rollup, string> = {
+  report_days: `${KEY_COLUMNS}, calls, score_sum, coverage_sum, coverage_calls, critical_fails,
+    band_0, band_1, band_2, band_3, band_4, band_5, band_6, band_7, band_8, band_9,
+    customer_sentiment_sum, customer_sentiment_calls, customer_trend_calls, customer_improved, customer_worsened`,
+  report_criteria_days: `${KEY_COLUMNS}, criterion, passed, failed, na, critical_fails`,
+  report_topic_days: `${KEY_COLUMNS}, topic, calls`,
+};
+
+/**
+ * What a report reads: the rollup itself, or — for a reader who grades some calls blind — the rollup
+ * plus those calls' own rows with their signs reversed (`<rollup>_left_out`, migration
+ * 20261127060000_report_blind_rows: the very SELECTs the rollup triggers run), so every figure is
+ * exactly the figure without them. The planner pushes the filter into both halves: the rollup's
+ * indexes still serve it.
+ */
+function rollup(table: Rollup, f: ReportFilter): Prisma.Sql {
+  if (!f.excludeCallIds?.length) return Prisma.raw(table);
+  const columns = Prisma.raw(ROLLUP_COLUMNS[table]);
+  return Prisma.sql`(SELECT ${columns} FROM ${Prisma.raw(table)}
+     UNION ALL SELECT ${columns} FROM ${Prisma.raw(`${table}_left_out`)}(${[...f.excludeCallIds]}::uuid[]))`;
+}
+
 /** The WHERE of every rollup read: the ranges (see rangeRows) and the filter's keys. */
 function where(accountId: string, f: ReportFilter, ranges: Prisma.Sql): Prisma.Sql {
   const parts = [Prisma.sql`r.account_id = ${accountId}::uuid`, ranges];
@@ -135,7 +165,7 @@ function periodRows<T>(
 ): Promise<({ period: Date; calls: number } & T)[]> {
   return db.$queryRaw<({ period: Date; calls: number } & T)[]>`
     SELECT ${bucket(interval)} AS period, sum(r.calls)::int AS calls, ${sums}
-      FROM report_days r
+      FROM ${rollup('report_days', f)} r
      WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
      GROUP BY 1
     HAVING sum(r.calls) > 0
@@ -252,7 +282,7 @@ export async function reportBreakdown(
                      / nullif(sum(r.customer_trend_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::numeric AS improved,
                    sum(r.customer_worsened) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.customer_trend_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::numeric AS worsened
-              FROM report_days r
+              FROM ${rollup('report_days', f)} r
              WHERE ${where(accountId, f, Prisma.sql`(${rangeRows(prev.from, prev.to, true)} OR ${rangeRows(f.from, f.to, true)})`)}
              GROUP BY 1) g
      WHERE g.calls > 0
@@ -357,7 +387,7 @@ export async function reportCriteria(db: Db, accountId: string, f: ReportFilter)
     WITH g AS (
       SELECT r.criterion AS key, sum(r.passed)::int AS passed, sum(r.failed)::int AS failed, sum(r.na)::int AS na,
              sum(r.critical_fails)::int AS critical_fails
-        FROM report_criteria_days r
+        FROM ${rollup('report_criteria_days', f)} r
        WHERE ${where(accountId, f, rangeRows(f.from, f.to, true))}
        GROUP BY 1
       HAVING sum(r.passed) + sum(r.failed) + sum(r.na) > 0),
@@ -394,7 +424,7 @@ export async function reportScoreDistribution(db: Db, accountId: string, f: Repo
     SELECT ARRAY[coalesce(sum(band_0), 0), coalesce(sum(band_1), 0), coalesce(sum(band_2), 0), coalesce(sum(band_3), 0),
                  coalesce(sum(band_4), 0), coalesce(sum(band_5), 0), coalesce(sum(band_6), 0), coalesce(sum(band_7), 0),
                  coalesce(sum(band_8), 0), coalesce(sum(band_9), 0)]::int[] AS bands
-      FROM report_days r
+      FROM ${rollup('report_days', f)} r
      WHERE ${where(accountId, f, rangeRows(f.from, f.to, true))}`;
   return (row?.bands ?? Array(10).fill(0)).map((calls, i) => ({ from: i * 10, to: i * 10 + 10, calls }));
 }
@@ -413,7 +443,7 @@ export async function reportTopics(
 ): Promise<TopicPoint[]> {
   const rows = await db.$queryRaw<{ period: Date; topic: string; calls: number }[]>`
     SELECT ${bucket(interval)} AS period, r.topic, sum(r.calls)::int AS calls
-      FROM report_topic_days r
+      FROM ${rollup('report_topic_days', f)} r
      WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
      GROUP BY 1, 2
     HAVING sum(r.calls) > 0
@@ -456,6 +486,7 @@ export async function reportDisputes(
   if (f.templateIds) calls.push(Prisma.sql`coalesce(c.template_id, ${NONE_ID}::uuid) = ANY(${f.templateIds}::uuid[])`);
   if (f.languages) calls.push(Prisma.sql`coalesce(c.language, c.detected_language, '') = ANY(${f.languages}::text[])`);
   if (!f.includeLanguageMismatch) calls.push(Prisma.sql`NOT c.language_mismatch`);
+  if (f.excludeCallIds?.length) calls.push(Prisma.sql`c.id <> ALL(${[...f.excludeCallIds]}::uuid[])`);
   // The range as instants: midnight of `from` to midnight after `to`, in the account's zone.
   const rows = await db.$queryRaw<
     {
