@@ -79,6 +79,7 @@ const TrendPointRef = builder.objectRef<TrendPoint>('ReportTrendPoint').implemen
       nullable: true,
       description: 'Average coverage (0–1) of the calls that have one.',
     }),
+    coverageCalls: t.exposeInt('coverageCalls', { description: 'The calls `averageCoverage` is computed over.' }),
     criticalFails: t.exposeInt('criticalFails', { description: 'Calls where a critical criterion failed.' }),
   }),
 });
@@ -91,6 +92,9 @@ const BreakdownRowRef = builder.objectRef<BreakdownRow>('ReportBreakdownRow').im
     calls: t.exposeInt('calls'),
     averageScore: t.exposeFloat('averageScore', { nullable: true }),
     averageCoverage: t.exposeFloat('averageCoverage', { nullable: true }),
+    coverageCalls: t.exposeInt('coverageCalls', {
+      description: 'The calls `averageCoverage` is computed over (those with a coverage).',
+    }),
     criticalFails: t.exposeInt('criticalFails'),
     previousCalls: t.exposeInt('previousCalls'),
     previousAverageScore: t.exposeFloat('previousAverageScore', { nullable: true }),
@@ -102,6 +106,9 @@ const BreakdownRowRef = builder.objectRef<BreakdownRow>('ReportBreakdownRow').im
       nullable: true,
       description:
         "Mean of the customer's overall sentiment (−1…1, three decimals) over the period's calls that have one; null when none has (mono calls without separated voices).",
+    }),
+    customerSentimentCalls: t.exposeInt('customerSentimentCalls', {
+      description: 'The calls `averageCustomerSentiment` is computed over.',
     }),
     customerImprovedShare: t.exposeFloat('customerImprovedShare', {
       nullable: true,

@@ -189,6 +189,8 @@ export interface TrendPoint {
   averageScore: number | null;
   /** 0–1. */
   averageCoverage: number | null;
+  /** The calls averageCoverage is computed over: those with a coverage. */
+  coverageCalls: number;
   criticalFails: number;
 }
 
@@ -198,20 +200,21 @@ export async function reportTrend(
   f: ReportFilter,
   interval: ReportInterval,
 ): Promise<TrendPoint[]> {
-  const rows = await periodRows<{ score: unknown; coverage: unknown; critical_fails: number }>(
+  const rows = await periodRows<{ score: unknown; coverage: unknown; coverage_calls: number; critical_fails: number }>(
     db,
     accountId,
     f,
     interval,
     Prisma.sql`sum(r.score_sum) / nullif(sum(r.calls), 0) AS score,
            sum(r.coverage_sum) / nullif(sum(r.coverage_calls), 0) AS coverage,
-           sum(r.critical_fails)::int AS critical_fails`,
+           sum(r.coverage_calls)::int AS coverage_calls, sum(r.critical_fails)::int AS critical_fails`,
   );
   return rows.map((r) => ({
     period: dayText(r.period),
     calls: r.calls,
     averageScore: round1(r.score),
     averageCoverage: ratio(r.coverage),
+    coverageCalls: r.coverage_calls,
     criticalFails: r.critical_fails,
   }));
 }
@@ -223,6 +226,8 @@ export interface BreakdownRow {
   calls: number;
   averageScore: number | null;
   averageCoverage: number | null;
+  /** The calls averageCoverage is computed over: those with a coverage. */
+  coverageCalls: number;
   criticalFails: number;
   previousCalls: number;
   previousAverageScore: number | null;
@@ -230,6 +235,8 @@ export interface BreakdownRow {
   change: number | null;
   /** Mean of the customer's overall sentiment (−1..1) over the calls that have one. */
   averageCustomerSentiment: number | null;
+  /** The calls averageCustomerSentiment is computed over: those with a customer sentiment. */
+  customerSentimentCalls: number;
   /** Of the calls with a customer trend, the share (0–1) where the customer ended better / worse. */
   customerImprovedShare: number | null;
   customerWorsenedShare: number | null;
@@ -256,28 +263,33 @@ export async function reportBreakdown(
       calls: number;
       score: unknown;
       coverage: unknown;
+      coverage_calls: number;
       critical_fails: number;
       prev_calls: number;
       prev_score: unknown;
       sentiment: unknown;
+      sentiment_calls: number;
       improved: unknown;
       worsened: unknown;
     }[]
   >`
-    SELECT g.id::text AS id, ${name} AS name, g.calls, g.score, g.coverage, g.critical_fails, g.prev_calls, g.prev_score,
-           g.sentiment, g.improved, g.worsened
+    SELECT g.id::text AS id, ${name} AS name, g.calls, g.score, g.coverage, g.coverage_calls, g.critical_fails,
+           g.prev_calls, g.prev_score, g.sentiment, g.sentiment_calls, g.improved, g.worsened
       FROM (SELECT ${key} AS id,
                    coalesce(sum(r.calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::int AS calls,
                    sum(r.score_sum) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.calls) FILTER (WHERE r.day >= ${f.from}::date), 0) AS score,
                    sum(r.coverage_sum) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.coverage_calls) FILTER (WHERE r.day >= ${f.from}::date), 0) AS coverage,
+                   coalesce(sum(r.coverage_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::int AS coverage_calls,
                    coalesce(sum(r.critical_fails) FILTER (WHERE r.day >= ${f.from}::date), 0)::int AS critical_fails,
                    coalesce(sum(r.calls) FILTER (WHERE r.day < ${f.from}::date), 0)::int AS prev_calls,
                    sum(r.score_sum) FILTER (WHERE r.day < ${f.from}::date)
                      / nullif(sum(r.calls) FILTER (WHERE r.day < ${f.from}::date), 0) AS prev_score,
                    sum(r.customer_sentiment_sum) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.customer_sentiment_calls) FILTER (WHERE r.day >= ${f.from}::date), 0) AS sentiment,
+                   coalesce(sum(r.customer_sentiment_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::int
+                     AS sentiment_calls,
                    sum(r.customer_improved) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.customer_trend_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::numeric AS improved,
                    sum(r.customer_worsened) FILTER (WHERE r.day >= ${f.from}::date)
@@ -296,6 +308,7 @@ export async function reportBreakdown(
       calls: r.calls,
       averageScore,
       averageCoverage: ratio(r.coverage),
+      coverageCalls: r.coverage_calls,
       criticalFails: r.critical_fails,
       previousCalls: r.prev_calls,
       previousAverageScore,
@@ -304,6 +317,7 @@ export async function reportBreakdown(
           ? null
           : Math.round((averageScore - previousAverageScore) * 10) / 10,
       averageCustomerSentiment: round3(r.sentiment),
+      customerSentimentCalls: r.sentiment_calls,
       customerImprovedShare: ratio(r.improved),
       customerWorsenedShare: ratio(r.worsened),
     };

@@ -23,6 +23,7 @@ const REPORTS = {
   sentiment: `reportSentiment(${FILTER}, interval: DAY) { ... on ReportSentiment { rows { period calls sentimentCalls averageCustomerSentiment trendCalls improved worsened } } }`,
   disputes: `reportDisputes(filter: { from: "${monthAgo}", to: "${today}" }, interval: MONTH) { ... on ReportDisputes { rows { opened accepted rejected } } }`,
   agreement: `machineAgreement { rows { criterionKey checked stood falseFail falsePass } }`,
+  coaching: `coachingReport { agentId open acknowledged overdue done }`,
 } as const;
 const CSV_TABLES = ['trend', 'agents', 'criteria', 'distribution', 'topics', 'sentiment', 'disputes'] as const;
 
@@ -95,6 +96,15 @@ describe('calibration: blind in the aggregates', () => {
         `mutation { overrideCriterion(callId: "${other.id}", key: "greeting", result: FAILED, note: "No greeting") { __typename } }`,
       );
       expect(overridden.body.errors).toBeUndefined();
+      await h.app.db.coachingItem.create({
+        data: {
+          accountId: acme.account.id,
+          callId: low.id,
+          agentId: data.agent.id,
+          criterionKeys: ['greeting'],
+          improve: 'Greet first',
+        },
+      });
       const endpoint = await h.app.db.webhookEndpoint.findFirstOrThrow({ where: { accountId: acme.account.id } });
       const delivery = await h.app.db.webhookDelivery.create({
         data: {
