@@ -133,7 +133,7 @@ const ROLLUP_COLUMNS: Record<Rollup, string> = {
 /**
  * What a report reads: the rollup itself, or — for a reader who grades some calls blind — the rollup
  * plus those calls' own rows with their signs reversed (`<rollup>_left_out`, migration
- * 20261127060000_report_blind_rows: the very SELECTs the rollup triggers run), so every figure is
+ * 20261127070000_report_blind_rows: the very SELECTs the rollup triggers run), so every figure is
  * exactly the figure without them. The planner pushes the filter into both halves: the rollup's
  * indexes still serve it.
  */
