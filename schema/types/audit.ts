@@ -3,7 +3,7 @@ import { builder, MAX_PAGE_SIZE } from '../builder.ts';
 import { AUDIT_ACTIONS } from '../../src/accounts/audit.ts';
 import { AUDIT_ORDER, auditWhere, parseAuditActions } from '../../src/accounts/audit-query.ts';
 import { type AuditObject, auditObjectsLoader } from '../../src/accounts/audit-objects.ts';
-import { blindCallIds } from '../../src/calibration/read.ts';
+import { blindAuditFilter } from '../../src/calibration/read.ts';
 import { accountIdOf, sessionOf } from './common.ts';
 
 const AuditObjectRef = builder.objectRef<AuditObject>('AuditObject').implement({
@@ -71,13 +71,16 @@ builder.queryField('auditLog', (t) =>
     resolve: async (query, _r, args, ctx) =>
       ctx.app.db.auditLog.findMany({
         ...query,
-        where: auditWhere(accountIdOf(ctx), {
-          actions: parseAuditActions(args.actions),
-          from: args.from ?? null,
-          to: args.to ?? null,
-          // An owner who grades a call blind does not read its overrides here (src/calibration/read.ts).
-          excludeCallIds: await blindCallIds(ctx.app.db, sessionOf(ctx).user.id),
-        }),
+        where: auditWhere(
+          accountIdOf(ctx),
+          // An owner who grades a call blind does not read its overrides, coaching or disputes here
+          // (src/calibration/read.ts).
+          await blindAuditFilter(ctx.app.db, sessionOf(ctx).user.id, {
+            actions: parseAuditActions(args.actions),
+            from: args.from ?? null,
+            to: args.to ?? null,
+          }),
+        ),
         orderBy: [...AUDIT_ORDER],
       }),
   }),

@@ -362,6 +362,10 @@ export const CallFilter = builder.inputType('CallFilter', {
     scored: t.boolean({
       description: 'true: only scored calls (analyzed with a score), the calls the dashboard counts.',
     }),
+    coverageMeasured: t.boolean({
+      description:
+        'true: only calls with a coverage (calls scored before coverage existed have none), the calls an average coverage is computed over.',
+    }),
     languageMismatch: t.boolean({
       description:
         "false: leave out calls whose language did not match their template's (as the dashboard does by default); true: only those.",
@@ -422,6 +426,7 @@ export function cleanFilter(f: typeof CallFilter.$inferInput | null | undefined)
     dayFrom: dayOrThrow(f.dayFrom, 'dayFrom'),
     dayTo: dayOrThrow(f.dayTo, 'dayTo'),
     scored: f.scored ?? null,
+    coverageMeasured: f.coverageMeasured ?? null,
     languageMismatch: f.languageMismatch ?? null,
     scoreBelow: f.scoreBelow ?? null,
     exactTopic: f.exactTopic ?? null,

@@ -11,7 +11,7 @@ import {
   isOverdue,
 } from '../../src/coaching/coaching.ts';
 import { type CoachingReportRow, coachingReport } from '../../src/coaching/coaching-report.ts';
-import { assertNotBlind, blindCallsWhere } from '../../src/calibration/read.ts';
+import { assertNotBlind, blindCallsWhere, blindFilter } from '../../src/calibration/read.ts';
 import { CriterionOutcomeEnum } from './call.ts';
 import { accountIdOf, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
 
@@ -165,9 +165,15 @@ builder.queryFields((t) => ({
     description:
       "Per agent: coaching items open, acknowledged, overdue and done, over the items assigned between `from` and `to` (days in the account's time zone; both optional).",
     args: { from: t.arg.string(), to: t.arg.string() },
-    resolve: (_r, args, ctx) => {
+    resolve: async (_r, args, ctx) => {
       const day = (v: string | null | undefined) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : null);
-      return coachingReport(ctx.app.db, accountIdOf(ctx), { from: day(args.from), to: day(args.to) });
+      // As `coachingItems`: no item made from a call the reader grades blind (src/calibration/read.ts).
+      const range = await blindFilter<Parameters<typeof coachingReport>[2] & object>(
+        ctx.app.db,
+        sessionOf(ctx).user.id,
+        { from: day(args.from), to: day(args.to) },
+      );
+      return coachingReport(ctx.app.db, accountIdOf(ctx), range);
     },
   }),
 }));

@@ -1,5 +1,10 @@
 import { builder } from '../builder.ts';
-import { machineAgreement, setAgreementThreshold } from '../../src/calibration/machine-agreement.ts';
+import {
+  type AgreementFilter,
+  machineAgreement,
+  setAgreementThreshold,
+} from '../../src/calibration/machine-agreement.ts';
+import { blindFilter } from '../../src/calibration/read.ts';
 import { Account } from './account.ts';
 import { accountIdOf, directErrors, sessionOf } from './common.ts';
 
@@ -56,8 +61,16 @@ builder.queryField('machineAgreement', (t) =>
       startedFrom: t.arg({ type: 'DateTime', description: 'Inclusive.' }),
       startedTo: t.arg({ type: 'DateTime', description: 'Exclusive.' }),
     },
-    resolve: (_r, args, ctx) =>
-      machineAgreement(ctx.app.db, accountIdOf(ctx), { startedFrom: args.startedFrom, startedTo: args.startedTo }),
+    resolve: async (_r, args, ctx) =>
+      machineAgreement(
+        ctx.app.db,
+        accountIdOf(ctx),
+        // A grader does not read the people's verdicts on the calls they grade blind.
+        await blindFilter<AgreementFilter>(ctx.app.db, sessionOf(ctx).user.id, {
+          startedFrom: args.startedFrom,
+          startedTo: args.startedTo,
+        }),
+      ),
   }),
 );
 

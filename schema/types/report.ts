@@ -19,7 +19,9 @@ import {
   type TopicPoint,
   type TrendPoint,
 } from '../../src/reports/reports.ts';
-import { accountIdOf, directErrors } from './common.ts';
+import { blindFilter } from '../../src/calibration/read.ts';
+import type { GraphQLContext } from '../context.ts';
+import { accountIdOf, directErrors, sessionOf } from './common.ts';
 
 /*
  * The dashboard's aggregate queries (issue 10.5), every one scoped to the signed-in account and
@@ -55,13 +57,18 @@ const ReportFilter = builder.inputType('ReportFilter', {
   }),
 });
 
-const filterOf = (f: typeof ReportFilter.$inferInput): ReportFilterShape =>
-  parseReportFilter({
-    ...f,
-    agentIds: f.agentIds?.map(String),
-    campaignIds: f.campaignIds?.map(String),
-    templateIds: f.templateIds?.map(String),
-  });
+/** The validated filter, less the calls the reader grades blind in an open calibration (src/calibration/read.ts). */
+const filterOf = (ctx: GraphQLContext, f: typeof ReportFilter.$inferInput): Promise<ReportFilterShape> =>
+  blindFilter(
+    ctx.app.db,
+    sessionOf(ctx).user.id,
+    parseReportFilter({
+      ...f,
+      agentIds: f.agentIds?.map(String),
+      campaignIds: f.campaignIds?.map(String),
+      templateIds: f.templateIds?.map(String),
+    }),
+  );
 
 const TrendPointRef = builder.objectRef<TrendPoint>('ReportTrendPoint').implement({
   fields: (t) => ({
@@ -72,6 +79,7 @@ const TrendPointRef = builder.objectRef<TrendPoint>('ReportTrendPoint').implemen
       nullable: true,
       description: 'Average coverage (0–1) of the calls that have one.',
     }),
+    coverageCalls: t.exposeInt('coverageCalls', { description: 'The calls `averageCoverage` is computed over.' }),
     criticalFails: t.exposeInt('criticalFails', { description: 'Calls where a critical criterion failed.' }),
   }),
 });
@@ -84,6 +92,9 @@ const BreakdownRowRef = builder.objectRef<BreakdownRow>('ReportBreakdownRow').im
     calls: t.exposeInt('calls'),
     averageScore: t.exposeFloat('averageScore', { nullable: true }),
     averageCoverage: t.exposeFloat('averageCoverage', { nullable: true }),
+    coverageCalls: t.exposeInt('coverageCalls', {
+      description: 'The calls `averageCoverage` is computed over (those with a coverage).',
+    }),
     criticalFails: t.exposeInt('criticalFails'),
     previousCalls: t.exposeInt('previousCalls'),
     previousAverageScore: t.exposeFloat('previousAverageScore', { nullable: true }),
@@ -95,6 +106,9 @@ const BreakdownRowRef = builder.objectRef<BreakdownRow>('ReportBreakdownRow').im
       nullable: true,
       description:
         "Mean of the customer's overall sentiment (−1…1, three decimals) over the period's calls that have one; null when none has (mono calls without separated voices).",
+    }),
+    customerSentimentCalls: t.exposeInt('customerSentimentCalls', {
+      description: 'The calls `averageCustomerSentiment` is computed over.',
     }),
     customerImprovedShare: t.exposeFloat('customerImprovedShare', {
       nullable: true,
@@ -229,7 +243,12 @@ builder.queryFields((t) => ({
       interval: t.arg({ type: ReportIntervalEnum, required: true }),
     },
     resolve: async (_r, args, ctx) => ({
-      rows: await reportTrend(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
+      rows: await reportTrend(
+        ctx.app.db,
+        accountIdOf(ctx),
+        await filterOf(ctx, args.filter),
+        args.interval as ReportInterval,
+      ),
     }),
   }),
   reportAgents: t.field({
@@ -240,7 +259,7 @@ builder.queryFields((t) => ({
       "Per agent: calls, average, coverage, critical fails, the change against the previous period of the same length, and the customers' sentiment. Errors: `invalid_input`.",
     args: { filter: t.arg({ type: ReportFilter, required: true }) },
     resolve: async (_r, args, ctx) => ({
-      rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), 'agent'),
+      rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), await filterOf(ctx, args.filter), 'agent'),
     }),
   }),
   reportCampaigns: t.field({
@@ -250,7 +269,7 @@ builder.queryFields((t) => ({
     description: 'Per campaign (id null: no campaign), as `reportAgents`. Errors: `invalid_input`.',
     args: { filter: t.arg({ type: ReportFilter, required: true }) },
     resolve: async (_r, args, ctx) => ({
-      rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), 'campaign'),
+      rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), await filterOf(ctx, args.filter), 'campaign'),
     }),
   }),
   reportCriteria: t.field({
@@ -261,7 +280,7 @@ builder.queryFields((t) => ({
       'Per criterion key: passed, failed, N/A and pass rate, the most failed first. Errors: `invalid_input`.',
     args: { filter: t.arg({ type: ReportFilter, required: true }) },
     resolve: async (_r, args, ctx) => ({
-      rows: await reportCriteria(ctx.app.db, accountIdOf(ctx), filterOf(args.filter)),
+      rows: await reportCriteria(ctx.app.db, accountIdOf(ctx), await filterOf(ctx, args.filter)),
     }),
   }),
   reportScoreDistribution: t.field({
@@ -271,7 +290,7 @@ builder.queryFields((t) => ({
     description: 'How many scored calls fall in each band of 10 points. Errors: `invalid_input`.',
     args: { filter: t.arg({ type: ReportFilter, required: true }) },
     resolve: async (_r, args, ctx) => ({
-      rows: await reportScoreDistribution(ctx.app.db, accountIdOf(ctx), filterOf(args.filter)),
+      rows: await reportScoreDistribution(ctx.app.db, accountIdOf(ctx), await filterOf(ctx, args.filter)),
     }),
   }),
   reportTopics: t.field({
@@ -284,7 +303,12 @@ builder.queryFields((t) => ({
       interval: t.arg({ type: ReportIntervalEnum, required: true }),
     },
     resolve: async (_r, args, ctx) => ({
-      rows: await reportTopics(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
+      rows: await reportTopics(
+        ctx.app.db,
+        accountIdOf(ctx),
+        await filterOf(ctx, args.filter),
+        args.interval as ReportInterval,
+      ),
     }),
   }),
   reportSentiment: t.field({
@@ -298,7 +322,12 @@ builder.queryFields((t) => ({
       interval: t.arg({ type: ReportIntervalEnum, required: true }),
     },
     resolve: async (_r, args, ctx) => ({
-      rows: await reportSentiment(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
+      rows: await reportSentiment(
+        ctx.app.db,
+        accountIdOf(ctx),
+        await filterOf(ctx, args.filter),
+        args.interval as ReportInterval,
+      ),
     }),
   }),
   reportDisputes: t.field({
@@ -312,7 +341,12 @@ builder.queryFields((t) => ({
       interval: t.arg({ type: ReportIntervalEnum, required: true }),
     },
     resolve: async (_r, args, ctx) => ({
-      rows: await reportDisputes(ctx.app.db, accountIdOf(ctx), filterOf(args.filter), args.interval as ReportInterval),
+      rows: await reportDisputes(
+        ctx.app.db,
+        accountIdOf(ctx),
+        await filterOf(ctx, args.filter),
+        args.interval as ReportInterval,
+      ),
     }),
   }),
 }));

@@ -15,7 +15,8 @@ import { sendTestEvent } from '../../src/webhooks/enqueue.ts';
 import type { SubscribableEventType } from '../../src/webhooks/kit/events.ts';
 import { healWebhookEndpoint } from '../../src/webhooks/heal.ts';
 import { startReplay } from '../../src/webhooks/replay.ts';
-import { blindCallsWhere } from '../../src/calibration/read.ts';
+import { blindDeliveriesWhere } from '../../src/calibration/read.ts';
+import { notFound } from '../../src/domain/errors.ts';
 import { accountIdOf, byUser, directErrors, parseUuid, sessionOf, uuidOrNull, wrappedErrors } from './common.ts';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
@@ -255,7 +256,7 @@ builder.queryFields((t) => ({
           accountId: accountIdOf(ctx),
           // A delivery's payload carries its call's score and verdicts: none of a call the reader
           // grades blind (src/calibration/read.ts).
-          OR: [{ callId: null }, { call: blindCallsWhere(sessionOf(ctx).user.id) }],
+          ...blindDeliveriesWhere(sessionOf(ctx).user.id),
           ...(args.status ? { status: args.status } : {}),
           ...(callId ? { callId } : {}),
           ...(endpointId ? { endpointId } : {}),
@@ -431,7 +432,11 @@ builder.mutationFields((t) => {
         'One attempt now with the same `webhook-id`, recorded as manual; waits for the receiver (up to 15 s).',
       args: { deliveryId: t.arg.id({ required: true }) },
       resolve: async (query, _r, args, ctx) => {
-        const attempt = await redeliver(ctx.app, accountIdOf(ctx), parseUuid(args.deliveryId, 'Webhook delivery'));
+        const id = parseUuid(args.deliveryId, 'Webhook delivery');
+        // A delivery of a call the admin grades blind is unknown to them, as in `webhookDeliveries`.
+        const visible = { id, accountId: accountIdOf(ctx), ...blindDeliveriesWhere(sessionOf(ctx).user.id) };
+        if (!(await ctx.app.db.webhookDelivery.count({ where: visible }))) throw notFound('Webhook delivery');
+        const attempt = await redeliver(ctx.app, accountIdOf(ctx), id);
         return ctx.app.db.webhookAttempt.findUniqueOrThrow({ ...query, where: { id: attempt.id } });
       },
     }),

@@ -15,6 +15,8 @@ export interface AuditFilter {
    * blind in an open calibration, whose overrides would show their verdicts (src/calibration/read.ts).
    */
   excludeCallIds?: readonly string[] | null;
+  /** With them, the disputes on those calls: a rejected dispute says the verdict stood. */
+  excludeDisputeIds?: readonly string[] | null;
 }
 
 export function parseAuditActions(values: readonly string[] | null | undefined): AuditAction[] | null {
@@ -33,10 +35,12 @@ export function auditWhere(accountId: string, f: AuditFilter): Prisma.AuditLogWh
     ...(f.actions && { action: { in: f.actions } }),
     ...((f.from || f.to) && { createdAt: { ...(f.from && { gte: f.from }), ...(f.to && { lt: f.to }) } }),
     ...(f.excludeCallIds?.length && {
-      // The call's own entries (overrides: from → to) and coaching items made from it (their criteria).
+      // The call's own entries (overrides: from → to), coaching items made from it (their criteria) and
+      // its disputes' (dispute.rejected: the verdict stood).
       NOT: [
         { targetType: 'call', targetId: { in: [...f.excludeCallIds] } },
         ...f.excludeCallIds.map((id) => ({ targetType: 'coaching_item', detail: { path: ['callId'], equals: id } })),
+        ...(f.excludeDisputeIds?.length ? [{ targetType: 'dispute', targetId: { in: [...f.excludeDisputeIds] } }] : []),
       ],
     }),
   };

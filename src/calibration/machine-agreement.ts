@@ -22,6 +22,8 @@ import { Prisma } from '../generated/prisma/client.ts';
 export interface AgreementFilter {
   startedFrom?: Date | null;
   startedTo?: Date | null;
+  /** Not a user's filter: the calls the reader grades blind (src/calibration/read.ts `blindFilter`). */
+  excludeCallIds?: readonly string[] | null;
 }
 
 export interface AgreementRow {
@@ -44,7 +46,11 @@ export interface AgreementReport {
 }
 
 export async function machineAgreement(db: Db, accountId: string, filter: AgreementFilter): Promise<AgreementReport> {
-  const where = callFilterWhere(accountId, { startedFrom: filter.startedFrom, startedTo: filter.startedTo });
+  const where = callFilterWhere(accountId, {
+    startedFrom: filter.startedFrom,
+    startedTo: filter.startedTo,
+    excludeCallIds: filter.excludeCallIds,
+  });
   const [account, rows, templates] = await Promise.all([
     db.account.findUniqueOrThrow({ where: { id: accountId }, select: { machineAgreementThreshold: true } }),
     db.$queryRaw<{ key: string; checked: number; stood: number; false_fail: number; false_pass: number }[]>`

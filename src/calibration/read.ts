@@ -1,6 +1,6 @@
+import type { AuditFilter } from '../accounts/audit-query.ts';
 import { roleAtLeast } from '../accounts/users.ts';
 import { parseColumn } from '../call-columns.ts';
-import type { CallFilter } from '../calls/calls-filter.ts';
 import type { Db } from '../db/client.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Prisma, UserRole } from '../generated/prisma/client.ts';
@@ -144,6 +144,15 @@ export function blindCallsWhere(userId: string): Prisma.CallWhereInput {
   return { calibrations: { none: openSeatWhere(userId) } };
 }
 
+/**
+ * Webhook deliveries the user may read or act on: a delivery's payload carries its call's score and
+ * verdicts, so none of a call they grade blind (the list, and redelivering one, which answers with
+ * the receiver's reply to it).
+ */
+export function blindDeliveriesWhere(userId: string): Prisma.WebhookDeliveryWhereInput {
+  return { OR: [{ callId: null }, { call: blindCallsWhere(userId) }] };
+}
+
 /** The ids of the calls the user grades blind now (at most a few sessions' calls; usually none). */
 export async function blindCallIds(db: Db, userId: string): Promise<string[]> {
   const rows = await db.calibrationCall.findMany({ where: openSeatWhere(userId), select: { callId: true } });
@@ -151,13 +160,30 @@ export async function blindCallIds(db: Db, userId: string): Promise<string[]> {
 }
 
 /**
- * A calls-list filter that also leaves out the calls the user grades blind (the list, its counts and
- * the CSV export). Unchanged — so counts still come from the kept counters — for everyone who holds
- * no seat in an open session.
+ * A filter that also leaves out the calls the user grades blind: the calls list (its counts and the
+ * CSV export), the dashboard's reports and their CSVs (src/reports/reports.ts subtracts those calls'
+ * rows from the rollups) and machine agreement. Unchanged — so counts still come from the kept
+ * counters and rollups alone — for everyone who holds no seat in an open session.
  */
-export async function blindFilter(db: Db, userId: string, filter: CallFilter): Promise<CallFilter> {
+export async function blindFilter<F extends { excludeCallIds?: readonly string[] | null }>(
+  db: Db,
+  userId: string,
+  filter: F,
+): Promise<F> {
   const ids = await blindCallIds(db, userId);
   return ids.length ? { ...filter, excludeCallIds: ids } : filter;
+}
+
+/**
+ * The audit log's filter (GraphQL and CSV) less the entries about the calls the user grades blind:
+ * the calls' own (overrides, from → to), their coaching items' and their disputes' (a rejected
+ * dispute says the verdict stood). Unchanged for everyone who holds no seat in an open session.
+ */
+export async function blindAuditFilter(db: Db, userId: string, filter: AuditFilter): Promise<AuditFilter> {
+  const ids = await blindCallIds(db, userId);
+  if (!ids.length) return filter;
+  const disputes = await db.dispute.findMany({ where: { callId: { in: ids } }, select: { id: true } });
+  return { ...filter, excludeCallIds: ids, excludeDisputeIds: disputes.map((d) => d.id) };
 }
 
 /**

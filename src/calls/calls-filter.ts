@@ -33,6 +33,8 @@ export interface CallFilter {
   dayTo?: string | null;
   /** Only scored calls (status analyzed with a score): the calls every dashboard number counts. */
   scored?: boolean | null;
+  /** Only calls with a coverage: the calls an average coverage is computed over (report_days.coverage_calls). */
+  coverageMeasured?: boolean | null;
   /** false: leave out calls whose language did not match their template's; true: only those. */
   languageMismatch?: boolean | null;
   /** Score strictly below (a band's exclusive upper bound). */
@@ -93,6 +95,7 @@ function drillDownWhere(accountId: string, f: CallFilter): Prisma.Sql[] {
   if (f.dayFrom) where.push(Prisma.sql`c.started_at >= ${zonedMidnight(accountId, f.dayFrom)}`);
   if (f.dayTo) where.push(Prisma.sql`c.started_at < ${zonedMidnight(accountId, dayAfter(f.dayTo))}`);
   if (f.scored) where.push(Prisma.sql`c.status = 'analyzed' AND c.score IS NOT NULL`);
+  if (f.coverageMeasured) where.push(Prisma.sql`c.coverage IS NOT NULL`);
   if (f.languageMismatch != null) where.push(Prisma.sql`c.language_mismatch = ${f.languageMismatch}`);
   if (f.scoreBelow != null) where.push(Prisma.sql`c.score < ${f.scoreBelow}`);
   if (f.criterion) {

@@ -18,7 +18,12 @@ export interface CoachingReportRow {
 export async function coachingReport(
   db: Db,
   accountId: string,
-  range: { from?: string | null; to?: string | null } = {},
+  range: {
+    from?: string | null;
+    to?: string | null;
+    /** Not a user's filter: items made from the calls the reader grades blind (src/calibration/read.ts). */
+    excludeCallIds?: readonly string[] | null;
+  } = {},
 ): Promise<CoachingReportRow[]> {
   const rows = await db.$queryRaw<
     { agent_id: string; agent_name: string; open: number; acknowledged: number; overdue: number; done: number }[]
@@ -33,6 +38,7 @@ export async function coachingReport(
       JOIN agents g ON g.id = i.agent_id
      CROSS JOIN a
      WHERE i.account_id = ${accountId}::uuid
+       AND i.call_id <> ALL(${[...(range.excludeCallIds ?? [])]}::uuid[])
        AND (${range.from ?? null}::date IS NULL OR i.assigned_at >= (${range.from ?? null}::date::timestamp AT TIME ZONE a.time_zone))
        AND (${range.to ?? null}::date IS NULL OR i.assigned_at < ((${range.to ?? null}::date + 1)::timestamp AT TIME ZONE a.time_zone))
      GROUP BY 1, 2

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify';
 import type { AppContext } from '../context.ts';
 import { type AuditFilter, auditEntries, parseAuditActions } from '../accounts/audit-query.ts';
 import { auditObjectReader } from '../accounts/audit-objects.ts';
-import { blindCallIds } from '../calibration/read.ts';
+import { blindAuditFilter } from '../calibration/read.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CSV_FORMAT, safeText } from './csv-safe.ts';
 import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
@@ -55,7 +55,7 @@ export function auditExportRoute(app: AppContext): AppRoute {
       throw error;
     }
     // As the GraphQL log: no entry about a call the reader grades blind (src/calibration/read.ts).
-    filter = { ...filter, excludeCallIds: await blindCallIds(app.db, session.user.id) };
+    filter = await blindAuditFilter(app.db, session.user.id, filter);
     res.writeHead(200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': contentDisposition(

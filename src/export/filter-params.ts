@@ -77,6 +77,7 @@ function drillDown(q: URLSearchParams, one: (name: string) => string | null): Pa
     dayFrom: day(one('dayFrom'), 'dayFrom'),
     dayTo: day(one('dayTo'), 'dayTo'),
     scored: bool(one('scored'), 'scored'),
+    coverageMeasured: bool(one('coverageMeasured'), 'coverageMeasured'),
     languageMismatch: bool(one('languageMismatch'), 'languageMismatch'),
     scoreBelow,
     exactTopic: bool(one('exactTopic'), 'exactTopic'),

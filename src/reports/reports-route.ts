@@ -9,6 +9,7 @@ import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import type { AppRoute } from '../http/access.ts';
+import { blindFilter } from '../calibration/read.ts';
 
 const PATH = /^\/api\/reports\/([a-z]+)\.csv$/;
 
@@ -28,7 +29,14 @@ export function reportExportRoute(app: AppContext): AppRoute {
     try {
       if (!isReportTable(table)) throw new DomainError('not_found', `No report table "${table}".`);
       const { filter, interval } = reportParamsFromQuery(rc.url.searchParams);
-      const { columns, rows } = await reportCsv(app.db, session.user.accountId, table, filter, interval);
+      // As on the page: the calls the reader grades blind in an open calibration are left out.
+      const { columns, rows } = await reportCsv(
+        app.db,
+        session.user.accountId,
+        table,
+        await blindFilter(app.db, session.user.id, filter),
+        interval,
+      );
       csv = stringify(rows, { header: true, columns, ...CSV_FORMAT });
       fileName = reportFileName(table, filter);
     } catch (error) {

@@ -57,7 +57,13 @@ export const ReportFilterSchema = z
     path: ['to'],
     message: `a report covers at most ${MAX_REPORT_DAYS} days`,
   });
-export type ReportFilter = z.output<typeof ReportFilterSchema>;
+export type ReportFilter = z.output<typeof ReportFilterSchema> & {
+  /**
+   * Not a user's filter: leaves these calls out of every figure — those the reader grades blind in an
+   * open calibration (src/calibration/read.ts `blindReportFilter` sets it only for users who hold such a seat).
+   */
+  excludeCallIds?: readonly string[] | null;
+};
 
 export const REPORT_INTERVALS = ['day', 'week', 'month'] as const;
 export type ReportInterval = (typeof REPORT_INTERVALS)[number];
@@ -114,6 +120,30 @@ function addMonths(first: string, n: number): string {
 }
 const firstOfNextMonth = (day: string) => addMonths(firstOfMonth(day), 1);
 
+type Rollup = 'report_days' | 'report_criteria_days' | 'report_topic_days';
+const KEY_COLUMNS = 'account_id, grain, day, agent_id, campaign_id, template_id, language, language_mismatch';
+const ROLLUP_COLUMNS: Record<Rollup, string> = {
+  report_days: `${KEY_COLUMNS}, calls, score_sum, coverage_sum, coverage_calls, critical_fails,
+    band_0, band_1, band_2, band_3, band_4, band_5, band_6, band_7, band_8, band_9,
+    customer_sentiment_sum, customer_sentiment_calls, customer_trend_calls, customer_improved, customer_worsened`,
+  report_criteria_days: `${KEY_COLUMNS}, criterion, passed, failed, na, critical_fails`,
+  report_topic_days: `${KEY_COLUMNS}, topic, calls`,
+};
+
+/**
+ * What a report reads: the rollup itself, or — for a reader who grades some calls blind — the rollup
+ * plus those calls' own rows with their signs reversed (`<rollup>_left_out`, migration
+ * 20261127070000_report_blind_rows: the very SELECTs the rollup triggers run), so every figure is
+ * exactly the figure without them. The planner pushes the filter into both halves: the rollup's
+ * indexes still serve it.
+ */
+function rollup(table: Rollup, f: ReportFilter): Prisma.Sql {
+  if (!f.excludeCallIds?.length) return Prisma.raw(table);
+  const columns = Prisma.raw(ROLLUP_COLUMNS[table]);
+  return Prisma.sql`(SELECT ${columns} FROM ${Prisma.raw(table)}
+     UNION ALL SELECT ${columns} FROM ${Prisma.raw(`${table}_left_out`)}(${[...f.excludeCallIds]}::uuid[]))`;
+}
+
 /** The WHERE of every rollup read: the ranges (see rangeRows) and the filter's keys. */
 function where(accountId: string, f: ReportFilter, ranges: Prisma.Sql): Prisma.Sql {
   const parts = [Prisma.sql`r.account_id = ${accountId}::uuid`, ranges];
@@ -135,7 +165,7 @@ function periodRows<T>(
 ): Promise<({ period: Date; calls: number } & T)[]> {
   return db.$queryRaw<({ period: Date; calls: number } & T)[]>`
     SELECT ${bucket(interval)} AS period, sum(r.calls)::int AS calls, ${sums}
-      FROM report_days r
+      FROM ${rollup('report_days', f)} r
      WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
      GROUP BY 1
     HAVING sum(r.calls) > 0
@@ -159,6 +189,8 @@ export interface TrendPoint {
   averageScore: number | null;
   /** 0–1. */
   averageCoverage: number | null;
+  /** The calls averageCoverage is computed over: those with a coverage. */
+  coverageCalls: number;
   criticalFails: number;
 }
 
@@ -168,20 +200,21 @@ export async function reportTrend(
   f: ReportFilter,
   interval: ReportInterval,
 ): Promise<TrendPoint[]> {
-  const rows = await periodRows<{ score: unknown; coverage: unknown; critical_fails: number }>(
+  const rows = await periodRows<{ score: unknown; coverage: unknown; coverage_calls: number; critical_fails: number }>(
     db,
     accountId,
     f,
     interval,
     Prisma.sql`sum(r.score_sum) / nullif(sum(r.calls), 0) AS score,
            sum(r.coverage_sum) / nullif(sum(r.coverage_calls), 0) AS coverage,
-           sum(r.critical_fails)::int AS critical_fails`,
+           sum(r.coverage_calls)::int AS coverage_calls, sum(r.critical_fails)::int AS critical_fails`,
   );
   return rows.map((r) => ({
     period: dayText(r.period),
     calls: r.calls,
     averageScore: round1(r.score),
     averageCoverage: ratio(r.coverage),
+    coverageCalls: r.coverage_calls,
     criticalFails: r.critical_fails,
   }));
 }
@@ -193,6 +226,8 @@ export interface BreakdownRow {
   calls: number;
   averageScore: number | null;
   averageCoverage: number | null;
+  /** The calls averageCoverage is computed over: those with a coverage. */
+  coverageCalls: number;
   criticalFails: number;
   previousCalls: number;
   previousAverageScore: number | null;
@@ -200,6 +235,8 @@ export interface BreakdownRow {
   change: number | null;
   /** Mean of the customer's overall sentiment (−1..1) over the calls that have one. */
   averageCustomerSentiment: number | null;
+  /** The calls averageCustomerSentiment is computed over: those with a customer sentiment. */
+  customerSentimentCalls: number;
   /** Of the calls with a customer trend, the share (0–1) where the customer ended better / worse. */
   customerImprovedShare: number | null;
   customerWorsenedShare: number | null;
@@ -226,33 +263,38 @@ export async function reportBreakdown(
       calls: number;
       score: unknown;
       coverage: unknown;
+      coverage_calls: number;
       critical_fails: number;
       prev_calls: number;
       prev_score: unknown;
       sentiment: unknown;
+      sentiment_calls: number;
       improved: unknown;
       worsened: unknown;
     }[]
   >`
-    SELECT g.id::text AS id, ${name} AS name, g.calls, g.score, g.coverage, g.critical_fails, g.prev_calls, g.prev_score,
-           g.sentiment, g.improved, g.worsened
+    SELECT g.id::text AS id, ${name} AS name, g.calls, g.score, g.coverage, g.coverage_calls, g.critical_fails,
+           g.prev_calls, g.prev_score, g.sentiment, g.sentiment_calls, g.improved, g.worsened
       FROM (SELECT ${key} AS id,
                    coalesce(sum(r.calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::int AS calls,
                    sum(r.score_sum) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.calls) FILTER (WHERE r.day >= ${f.from}::date), 0) AS score,
                    sum(r.coverage_sum) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.coverage_calls) FILTER (WHERE r.day >= ${f.from}::date), 0) AS coverage,
+                   coalesce(sum(r.coverage_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::int AS coverage_calls,
                    coalesce(sum(r.critical_fails) FILTER (WHERE r.day >= ${f.from}::date), 0)::int AS critical_fails,
                    coalesce(sum(r.calls) FILTER (WHERE r.day < ${f.from}::date), 0)::int AS prev_calls,
                    sum(r.score_sum) FILTER (WHERE r.day < ${f.from}::date)
                      / nullif(sum(r.calls) FILTER (WHERE r.day < ${f.from}::date), 0) AS prev_score,
                    sum(r.customer_sentiment_sum) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.customer_sentiment_calls) FILTER (WHERE r.day >= ${f.from}::date), 0) AS sentiment,
+                   coalesce(sum(r.customer_sentiment_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::int
+                     AS sentiment_calls,
                    sum(r.customer_improved) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.customer_trend_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::numeric AS improved,
                    sum(r.customer_worsened) FILTER (WHERE r.day >= ${f.from}::date)
                      / nullif(sum(r.customer_trend_calls) FILTER (WHERE r.day >= ${f.from}::date), 0)::numeric AS worsened
-              FROM report_days r
+              FROM ${rollup('report_days', f)} r
              WHERE ${where(accountId, f, Prisma.sql`(${rangeRows(prev.from, prev.to, true)} OR ${rangeRows(f.from, f.to, true)})`)}
              GROUP BY 1) g
      WHERE g.calls > 0
@@ -266,6 +308,7 @@ export async function reportBreakdown(
       calls: r.calls,
       averageScore,
       averageCoverage: ratio(r.coverage),
+      coverageCalls: r.coverage_calls,
       criticalFails: r.critical_fails,
       previousCalls: r.prev_calls,
       previousAverageScore,
@@ -274,6 +317,7 @@ export async function reportBreakdown(
           ? null
           : Math.round((averageScore - previousAverageScore) * 10) / 10,
       averageCustomerSentiment: round3(r.sentiment),
+      customerSentimentCalls: r.sentiment_calls,
       customerImprovedShare: ratio(r.improved),
       customerWorsenedShare: ratio(r.worsened),
     };
@@ -357,7 +401,7 @@ export async function reportCriteria(db: Db, accountId: string, f: ReportFilter)
     WITH g AS (
       SELECT r.criterion AS key, sum(r.passed)::int AS passed, sum(r.failed)::int AS failed, sum(r.na)::int AS na,
              sum(r.critical_fails)::int AS critical_fails
-        FROM report_criteria_days r
+        FROM ${rollup('report_criteria_days', f)} r
        WHERE ${where(accountId, f, rangeRows(f.from, f.to, true))}
        GROUP BY 1
       HAVING sum(r.passed) + sum(r.failed) + sum(r.na) > 0),
@@ -394,7 +438,7 @@ export async function reportScoreDistribution(db: Db, accountId: string, f: Repo
     SELECT ARRAY[coalesce(sum(band_0), 0), coalesce(sum(band_1), 0), coalesce(sum(band_2), 0), coalesce(sum(band_3), 0),
                  coalesce(sum(band_4), 0), coalesce(sum(band_5), 0), coalesce(sum(band_6), 0), coalesce(sum(band_7), 0),
                  coalesce(sum(band_8), 0), coalesce(sum(band_9), 0)]::int[] AS bands
-      FROM report_days r
+      FROM ${rollup('report_days', f)} r
      WHERE ${where(accountId, f, rangeRows(f.from, f.to, true))}`;
   return (row?.bands ?? Array(10).fill(0)).map((calls, i) => ({ from: i * 10, to: i * 10 + 10, calls }));
 }
@@ -413,7 +457,7 @@ export async function reportTopics(
 ): Promise<TopicPoint[]> {
   const rows = await db.$queryRaw<{ period: Date; topic: string; calls: number }[]>`
     SELECT ${bucket(interval)} AS period, r.topic, sum(r.calls)::int AS calls
-      FROM report_topic_days r
+      FROM ${rollup('report_topic_days', f)} r
      WHERE ${where(accountId, f, rangeRows(f.from, f.to, interval === 'month'))}
      GROUP BY 1, 2
     HAVING sum(r.calls) > 0
@@ -456,6 +500,7 @@ export async function reportDisputes(
   if (f.templateIds) calls.push(Prisma.sql`coalesce(c.template_id, ${NONE_ID}::uuid) = ANY(${f.templateIds}::uuid[])`);
   if (f.languages) calls.push(Prisma.sql`coalesce(c.language, c.detected_language, '') = ANY(${f.languages}::text[])`);
   if (!f.includeLanguageMismatch) calls.push(Prisma.sql`NOT c.language_mismatch`);
+  if (f.excludeCallIds?.length) calls.push(Prisma.sql`c.id <> ALL(${[...f.excludeCallIds]}::uuid[])`);
   // The range as instants: midnight of `from` to midnight after `to`, in the account's zone.
   const rows = await db.$queryRaw<
     {

@@ -5,7 +5,9 @@
 // 14 hours ahead of the browser (days are the account's), calls just inside and outside the range,
 // a transcribed call without a score and a language mismatch (not counted), a score on a band's
 // edge, one topic with labels in two templates (the dashboard counts labels), calls without a
-// campaign, a critical fail, customers' sentiment and disputes opened and answered today.
+// campaign, a critical fail, customers' sentiment, disputes opened and answered today, a scored call
+// without a coverage (averaged coverage counts fewer calls than the score) and a call of the previous
+// period (an agent's previous score and change open it).
 import type { Page } from 'playwright-core';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
@@ -132,6 +134,8 @@ describe('dashboard drill-down', () => {
       );
       ids.push(row.id);
     }
+    // A call scored before coverage existed: scored, but not in the average coverage.
+    await testDb.sql('UPDATE calls SET coverage = NULL WHERE id = $1', [ids[0]]);
     // Disputes opened today: one still open, one accepted today.
     const now = new Date();
     await db.dispute.create({ data: { accountId, callId: ids[1]!, criterionKey: 'greeting', comment: 'I greeted' } });
@@ -177,10 +181,21 @@ describe('dashboard drill-down', () => {
       expect(average).toHaveLength(1);
       expect(average[0]!.count).toBe(4);
       expect(average[0]!.label).toMatch(/open the 4 calls it is computed over/);
-      expect(figure(/computed over — the scored calls of Anna Smith/).map((l) => l.count)).toEqual([3]);
+      expect(figure(/computed over — the scored calls of Anna Smith$/).map((l) => l.count)).toEqual([3]);
       expect(figure(/computed over — “[^”]+” passed, out of 3 passed or failed/).map((l) => l.count)).toEqual([1]);
       expect(figure(/ended better, out of 2 calls/).map((l) => l.count)).toEqual([1, 1]);
       expect(figure(/ended worse, out of 2 calls/).map((l) => l.count)).toEqual([1, 1]);
+      // The average coverage opens the scored calls that have one (three of the four); Anna's, two of her three.
+      const coverage = await drillLinks(page, '[data-testid="dashboard-coverage"]');
+      expect(coverage.map((l) => l.count)).toEqual([3]);
+      expect(figure(/the scored calls of Anna Smith with a coverage/).map((l) => l.count)).toEqual([2]);
+      // Bruno's previous score opens his call of the previous period; his change, that one and this period's.
+      expect(figure(/the scored calls of Bruno Díaz in the previous period/).map((l) => l.count)).toEqual([1]);
+      expect(figure(/the scored calls of Bruno Díaz in this period and the previous one/).map((l) => l.count)).toEqual([
+        2,
+      ]);
+      // An agent's average sentiment opens their calls with one.
+      expect(figure(/the calls of Anna Smith with a customer sentiment/).map((l) => l.count)).toEqual([1]);
       // Every chart and table has its numbers as links: stats, trend, agents, campaigns, criteria,
       // distribution, topics (bars and legend), sentiment, disputes (bars and table).
       const kinds = new Set(links.map((l) => [...new URLSearchParams(l.href.split('?')[1]).keys()].join(',')));

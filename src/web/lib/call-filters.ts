@@ -43,6 +43,8 @@ export interface CallsQuery {
   template: string | null;
   /** Only scored calls (analyzed with a score). */
   scored: boolean;
+  /** Only calls with a coverage (what an average coverage is computed over). */
+  coverage: boolean;
   /** Calls whose language did not match their template: left out or the only ones. */
   mismatch: 'exclude' | 'only' | null;
   /** Score strictly below (a band's upper bound). */
@@ -98,6 +100,7 @@ export const DEFAULT_QUERY: CallsQuery = {
   q: null,
   template: null,
   scored: false,
+  coverage: false,
   mismatch: null,
   scoreBelow: null,
   exactTopic: false,
@@ -179,6 +182,7 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
     q: str(p, 'q'),
     template: str(p, 'template'),
     scored: p.get('scored') === '1',
+    coverage: p.get('coverage') === '1',
     mismatch: oneOf(str(p, 'mismatch'), ['exclude', 'only'] as const),
     scoreBelow: score(p, 'scoreBelow'),
     exactTopic: p.get('exactTopic') === '1',
@@ -220,6 +224,7 @@ const ORDER: (keyof CallsQuery)[] = [
   'critical',
   'template',
   'scored',
+  'coverage',
   'mismatch',
   'scoreBelow',
   'exactTopic',
@@ -270,6 +275,7 @@ export function updateCallsQuery(q: CallsQuery, patch: Partial<CallsQuery>): Cal
 export const DRILL_DOWN_KEYS = [
   'template',
   'scored',
+  'coverage',
   'mismatch',
   'scoreBelow',
   'exactTopic',
@@ -339,6 +345,7 @@ export function toCallFilter(q: CallsQuery, withView = true): GqlCallFilter {
   if (q.q) f.search = q.q;
   if (q.template) f.templateIds = idList(q.template);
   if (q.scored) f.scored = true;
+  if (q.coverage) f.coverageMeasured = true;
   if (q.mismatch) f.languageMismatch = q.mismatch === 'only';
   if (q.scoreBelow != null) f.scoreBelow = q.scoreBelow;
   if (q.exactTopic) f.exactTopic = true;
@@ -382,6 +389,7 @@ export function toExportQuery(q: CallsQuery): string {
   if (f.dayTo) p.set('dayTo', f.dayTo);
   if (q.template) p.set('templateIds', q.template);
   if (q.scored) p.set('scored', 'true');
+  if (q.coverage) p.set('coverageMeasured', 'true');
   if (f.languageMismatch != null) p.set('languageMismatch', String(f.languageMismatch));
   if (q.scoreBelow != null) p.set('scoreBelow', String(q.scoreBelow));
   if (q.exactTopic) p.set('exactTopic', 'true');

@@ -62,6 +62,15 @@ export function disputeHref(
   });
 }
 
+/**
+ * The period of the same length just before the dashboard's, which an agent's or campaign's previous
+ * figures count (src/reports/reports.ts previousPeriod).
+ */
+export function previousDays(f: { from: string; to: string }): { from: string; to: string } {
+  const length = Math.round((Date.parse(`${f.to}T00:00:00Z`) - Date.parse(`${f.from}T00:00:00Z`)) / 86_400_000) + 1;
+  return { from: addDays(f.from, -length), to: addDays(f.from, -1) };
+}
+
 /** The days a bucket of the report covers, within the dashboard's range (weeks start on Monday). */
 export function bucketDays(period: string, interval: Interval, f: { from: string; to: string }) {
   let last = period;

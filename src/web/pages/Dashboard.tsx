@@ -5,7 +5,8 @@ import { DrillCount, DrillFigure, ReportCard as Report } from '../components/rep
 import { signedScore } from '../components/sentiment.tsx';
 import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
 import { addDays, dayIn } from '../lib/account-days.ts';
-import { bandNarrow, bucketDays, disputeHref, drillHref } from '../lib/drill-down.ts';
+import { bandNarrow, bucketDays, disputeHref, drillHref, previousDays } from '../lib/drill-down.ts';
+import type { CallsQuery } from '../lib/call-filters.ts';
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
 import { formatHours, formatNumber, formatPercent, formatScore, useFormat } from '../lib/format.ts';
@@ -33,7 +34,7 @@ const DashboardTrend = graphql(`
   query DashboardTrend($filter: ReportFilter!, $interval: ReportInterval!) {
     reportTrend(filter: $filter, interval: $interval) {
       __typename
-      ... on ReportTrend { rows { period calls averageScore averageCoverage criticalFails } }
+      ... on ReportTrend { rows { period calls averageScore averageCoverage coverageCalls criticalFails } }
       ... on Error { code message }
     }
   }
@@ -45,8 +46,8 @@ const DashboardAgents = graphql(`
       __typename
       ... on ReportBreakdown {
         rows {
-          id name calls averageScore averageCoverage criticalFails previousAverageScore change
-          averageCustomerSentiment
+          id name calls averageScore averageCoverage coverageCalls criticalFails previousCalls previousAverageScore
+          change averageCustomerSentiment customerSentimentCalls
         }
       }
       ... on Error { code message }
@@ -60,8 +61,8 @@ const DashboardCampaigns = graphql(`
       __typename
       ... on ReportBreakdown {
         rows {
-          id name calls averageScore averageCoverage criticalFails previousAverageScore change
-          averageCustomerSentiment
+          id name calls averageScore averageCoverage coverageCalls criticalFails previousCalls previousAverageScore
+          change averageCustomerSentiment customerSentimentCalls
         }
       }
       ... on Error { code message }
@@ -226,15 +227,22 @@ export function DashboardPage() {
     fmt.day(day, f.interval !== 'MONTH' ? 'day' : style === 'long' ? 'longMonth' : 'month');
 
   const total = trendRows.reduce((s, r) => s + r.calls, 0);
-  const weighted = (pick: (r: (typeof trendRows)[number]) => number | null) => {
+  type TrendRow = (typeof trendRows)[number];
+  // Each bucket's average weighs as many as the calls it is computed over.
+  const weighted = (pick: (r: TrendRow) => number | null, weight: (r: TrendRow) => number = (r) => r.calls) => {
     const with_ = trendRows.filter((r) => pick(r) != null);
-    const calls = with_.reduce((s, r) => s + r.calls, 0);
-    return calls ? with_.reduce((s, r) => s + (pick(r) as number) * r.calls, 0) / calls : null;
+    const calls = with_.reduce((s, r) => s + weight(r), 0);
+    return calls ? with_.reduce((s, r) => s + (pick(r) as number) * weight(r), 0) / calls : null;
   };
   const avgScore = weighted((r) => r.averageScore);
   // The calls the average score is computed over: the scored calls of the buckets with a score.
   const scoredCalls = trendRows.filter((r) => r.averageScore != null).reduce((s, r) => s + r.calls, 0);
-  const avgCoverage = weighted((r) => r.averageCoverage);
+  const avgCoverage = weighted(
+    (r) => r.averageCoverage,
+    (r) => r.coverageCalls,
+  );
+  const coverageCalls = trendRows.reduce((s, r) => s + r.coverageCalls, 0);
+  const previous = previousDays(f);
   const criticalFails = trendRows.reduce((s, r) => s + r.criticalFails, 0);
 
   // Topics over time: the five biggest topics of the period, the rest as "other".
@@ -395,7 +403,14 @@ export function DashboardPage() {
           <Stat label={t('dashboard.averageScore')} testId="dashboard-average">
             <DrillFigure text={score(avgScore)} count={scoredCalls} href={drillHref(f)} label={t('drill.calls')} />
           </Stat>
-          <Stat label={t('dashboard.averageCoverage')}>{pct(avgCoverage)}</Stat>
+          <Stat label={t('dashboard.averageCoverage')} testId="dashboard-coverage">
+            <DrillFigure
+              text={pct(avgCoverage)}
+              count={coverageCalls}
+              href={drillHref(f, { coverage: true })}
+              label={t('drill.coverageCalls')}
+            />
+          </Stat>
           <Stat label={t('dashboard.criticalFails')} testId="dashboard-critical">
             <DrillCount
               value={criticalFails}
@@ -468,6 +483,7 @@ export function DashboardPage() {
                 first={t('dashboard.agent')}
                 rows={agentRows.map((r) => ({ ...r, name: r.name ?? '—' }))}
                 fmt={{ n, score, pct, signed, feeling }}
+                previous={previous}
                 href={(r, narrow) => drillHref(f, { agent: r.id, ...narrow })}
               />
             </ReportCard>
@@ -478,6 +494,7 @@ export function DashboardPage() {
                 first={t('dashboard.campaign')}
                 rows={campaignRows.map((r) => ({ ...r, name: r.name ?? t('dashboard.noCampaign') }))}
                 fmt={{ n, score, pct, signed, feeling }}
+                previous={previous}
                 href={(r, narrow) => drillHref(f, { campaign: r.id ?? NO_CAMPAIGN, ...narrow })}
               />
             </ReportCard>
@@ -645,10 +662,13 @@ interface BreakdownRow {
   calls: number;
   averageScore: number | null;
   averageCoverage: number | null;
+  coverageCalls: number;
   criticalFails: number;
+  previousCalls: number;
   previousAverageScore: number | null;
   change: number | null;
   averageCustomerSentiment: number | null;
+  customerSentimentCalls: number;
 }
 
 function BreakdownTable({
@@ -656,14 +676,17 @@ function BreakdownTable({
   first,
   testId,
   fmt,
+  previous,
   href,
 }: {
   rows: BreakdownRow[];
   first: string;
   testId: string;
   fmt: Record<'n' | 'score' | 'pct' | 'signed' | 'feeling', (v: number | null | undefined) => string>;
-  /** The calls list of a row, narrowed further (critical fails). */
-  href: (row: BreakdownRow, narrow: { critical?: boolean }) => string;
+  /** The previous period's days (previousDays): what the previous score and the change count. */
+  previous: { from: string; to: string };
+  /** The calls list of a row, narrowed further (critical fails, other days, …). */
+  href: (row: BreakdownRow, narrow: Partial<CallsQuery>) => string;
 }) {
   const { t } = useT();
   return (
@@ -702,7 +725,14 @@ function BreakdownTable({
               label={t('drill.averageOf', { name: r.name })}
             />
           </td>
-          <td className="num">{fmt.pct(r.averageCoverage)}</td>
+          <td className="num">
+            <DrillFigure
+              text={fmt.pct(r.averageCoverage)}
+              count={r.averageCoverage == null ? 0 : r.coverageCalls}
+              href={href(r, { coverage: true })}
+              label={t('drill.coverageOf', { name: r.name })}
+            />
+          </td>
           <td className="num">
             <DrillCount
               value={r.criticalFails}
@@ -710,9 +740,31 @@ function BreakdownTable({
               label={t('drill.of', { what: t('drill.criticalFails'), name: r.name })}
             />
           </td>
-          <td className="num">{fmt.score(r.previousAverageScore)}</td>
-          <td className="num">{fmt.signed(r.change)}</td>
-          <td className="num">{fmt.feeling(r.averageCustomerSentiment)}</td>
+          <td className="num">
+            <DrillFigure
+              text={fmt.score(r.previousAverageScore)}
+              count={r.previousAverageScore == null ? 0 : r.previousCalls}
+              href={href(r, previous)}
+              label={t('drill.previousOf', { name: r.name })}
+            />
+          </td>
+          <td className="num">
+            {/* The change compares both periods: it opens the calls of both. */}
+            <DrillFigure
+              text={fmt.signed(r.change)}
+              count={r.change == null ? 0 : r.calls + r.previousCalls}
+              href={href(r, { from: previous.from })}
+              label={t('drill.changeOf', { name: r.name })}
+            />
+          </td>
+          <td className="num">
+            <DrillFigure
+              text={fmt.feeling(r.averageCustomerSentiment)}
+              count={r.averageCustomerSentiment == null ? 0 : r.customerSentimentCalls}
+              href={href(r, { sentiment: 'measured' })}
+              label={t('drill.sentimentOf', { name: r.name })}
+            />
+          </td>
         </tr>
       ))}
     </DataTable>
