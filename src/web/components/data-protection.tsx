@@ -10,6 +10,7 @@ import { graphql, type VariablesOf } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { useSettingsForm } from '../lib/settings-form.ts';
 import { Link, navigate } from '../lib/router.tsx';
+import { SettingsCard } from './forms.tsx';
 import { Alert, Button, Card, ConfirmDialog, TextField, useToast } from './ui.tsx';
 
 const DeleteCall = graphql(`
@@ -203,36 +204,36 @@ export function RetentionCard() {
       ),
     savedMessage: t('dataProtection.retentionSaved'),
   });
-  const { submit, error, ready } = form;
+  const { ready } = form;
   return (
-    <Card title={t('dataProtection.retention')} description={t('dataProtection.retentionLead')}>
-      <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }} data-testid="retention-form">
-        {error && <Alert tone="red">{error}</Alert>}
-        <TextField
-          label={t('dataProtection.recordingDays')}
-          hint={t('dataProtection.daysHint')}
-          inputMode="numeric"
-          value={form.values.recording}
-          onChange={(e) => form.set({ recording: e.target.value })}
-          disabled={!ready}
-          data-testid="retention-recording"
-        />
-        <TextField
-          label={t('dataProtection.transcriptDays')}
-          hint={t('dataProtection.daysHint')}
-          inputMode="numeric"
-          value={form.values.transcript}
-          onChange={(e) => form.set({ transcript: e.target.value })}
-          disabled={!ready}
-          data-testid="retention-transcript"
-        />
-        <div>
-          <Button type="submit" variant="primary" loading={fetching} disabled={!ready}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Card>
+    <SettingsCard
+      title={t('dataProtection.retention')}
+      description={t('dataProtection.retentionLead')}
+      onSubmit={form.submit}
+      error={form.error}
+      saving={fetching}
+      canSave={ready}
+      testId="retention-form"
+    >
+      <TextField
+        label={t('dataProtection.recordingDays')}
+        hint={t('dataProtection.daysHint')}
+        inputMode="numeric"
+        value={form.values.recording}
+        onChange={(e) => form.set({ recording: e.target.value })}
+        disabled={!ready}
+        data-testid="retention-recording"
+      />
+      <TextField
+        label={t('dataProtection.transcriptDays')}
+        hint={t('dataProtection.daysHint')}
+        inputMode="numeric"
+        value={form.values.transcript}
+        onChange={(e) => form.set({ transcript: e.target.value })}
+        disabled={!ready}
+        data-testid="retention-transcript"
+      />
+    </SettingsCard>
   );
 }
 
