@@ -189,7 +189,7 @@ const days = (text: string): number | null => (text.trim() === '' ? null : Numbe
 export function RetentionCard() {
   const { t } = useT();
   const [{ data }] = useQuery({ query: RetentionQuery });
-  const [{ fetching }, update] = useMutation(UpdateRetention);
+  const [, update] = useMutation(UpdateRetention);
   const saved = data?.account;
   const form = useSettingsForm({
     initial: { recording: '', transcript: '' },
@@ -204,15 +204,11 @@ export function RetentionCard() {
       ),
     savedMessage: t('dataProtection.retentionSaved'),
   });
-  const { ready } = form;
   return (
     <SettingsCard
       title={t('dataProtection.retention')}
       description={t('dataProtection.retentionLead')}
-      onSubmit={form.submit}
-      error={form.error}
-      saving={fetching}
-      canSave={ready}
+      form={form}
       testId="retention-form"
     >
       <TextField
@@ -221,7 +217,7 @@ export function RetentionCard() {
         inputMode="numeric"
         value={form.values.recording}
         onChange={(e) => form.set({ recording: e.target.value })}
-        disabled={!ready}
+        disabled={!form.ready}
         data-testid="retention-recording"
       />
       <TextField
@@ -230,7 +226,7 @@ export function RetentionCard() {
         inputMode="numeric"
         value={form.values.transcript}
         onChange={(e) => form.set({ transcript: e.target.value })}
-        disabled={!ready}
+        disabled={!form.ready}
         data-testid="retention-transcript"
       />
     </SettingsCard>

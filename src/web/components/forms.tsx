@@ -73,15 +73,14 @@ export function OneTimeSecret({
 
 /**
  * A settings card: its title and lead, then a form of the error (if any), the fields and one submit
- * button (Save unless `submitLabel` says otherwise), `width` wide at the most.
+ * button (Save unless `submitLabel` says otherwise), `width` wide at the most. `form` is a
+ * `useSettingsForm` (Save waits for the saved values) or a `useFormMutation` with `canSave`.
  */
 export function SettingsCard({
   title,
   description,
-  onSubmit,
-  error,
-  saving,
-  canSave,
+  form,
+  canSave = form.ready,
   width = 420,
   testId,
   submitLabel,
@@ -89,10 +88,8 @@ export function SettingsCard({
 }: {
   title: ReactNode;
   description?: ReactNode;
-  onSubmit: (e: FormEvent) => void;
-  error: string | null;
-  saving: boolean;
-  canSave: boolean;
+  form: { submit: (e: FormEvent) => void; error: string | null; pending: boolean; ready?: boolean };
+  canSave?: boolean;
   width?: number;
   testId?: string;
   submitLabel?: ReactNode;
@@ -101,11 +98,11 @@ export function SettingsCard({
   const { t } = useT();
   return (
     <Card title={title} description={description}>
-      <form className="stack" onSubmit={onSubmit} style={{ maxWidth: width }} data-testid={testId}>
-        {error && <Alert tone="red">{error}</Alert>}
+      <form className="stack" onSubmit={form.submit} style={{ maxWidth: width }} data-testid={testId}>
+        {form.error && <Alert tone="red">{form.error}</Alert>}
         {children}
         <div>
-          <Button type="submit" variant="primary" loading={saving} disabled={!canSave}>
+          <Button type="submit" variant="primary" loading={form.pending} disabled={!canSave}>
             {submitLabel ?? t('common.save')}
           </Button>
         </div>

@@ -1,7 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LanguageSwitch } from '../components/Shell.tsx';
 import { SettingsCard } from '../components/forms.tsx';
+import { NewPasswordFields, useNewPassword } from '../components/new-password.tsx';
 import { Button, Card, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth } from '../lib/auth.tsx';
@@ -9,7 +10,6 @@ import { useFormMutation } from '../lib/mutations.ts';
 import { useSettingsForm } from '../lib/settings-form.ts';
 import { outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
-import { MIN_PASSWORD } from './AcceptInvitation.tsx';
 import { VocabularyCard } from './settings-vocabulary.tsx';
 import { AuditLogCard, RetentionCard } from '../components/data-protection.tsx';
 import { RedactionCard } from './settings-redaction.tsx';
@@ -63,7 +63,7 @@ interface AccountValues {
 function AccountSettingsCard() {
   const { t } = useT();
   const [{ data }] = useQuery({ query: AccountSettingsQuery });
-  const [{ fetching }, update] = useMutation(UpdateAccountSettings);
+  const [, update] = useMutation(UpdateAccountSettings);
   const saved = data?.account;
   // The fields open only once they hold the saved values (`ready`).
   const form = useSettingsForm<AccountValues, unknown>({
@@ -88,14 +88,7 @@ function AccountSettingsCard() {
   });
   const { values, set, ready } = form;
   return (
-    <SettingsCard
-      title={t('settings.account')}
-      description={t('settings.accountLead')}
-      onSubmit={form.submit}
-      error={form.error}
-      saving={fetching}
-      canSave={ready}
-    >
+    <SettingsCard title={t('settings.account')} description={t('settings.accountLead')} form={form}>
       <SelectField
         label={t('settings.agentChannel')}
         hint={t('settings.agentChannelHint')}
@@ -159,7 +152,7 @@ const UpdateScoreBands = graphql(`
 function ScoreBandsCard() {
   const { t } = useT();
   const [{ data }] = useQuery({ query: ScoreBandsQuery });
-  const [{ fetching }, update] = useMutation(UpdateScoreBands);
+  const [, update] = useMutation(UpdateScoreBands);
   const bands = data?.account.scoreBands;
   const form = useSettingsForm({
     initial: { good: '80', fair: '60' },
@@ -172,10 +165,7 @@ function ScoreBandsCard() {
     <SettingsCard
       title={t('settings.scoreBands')}
       description={t('settings.scoreBandsLead')}
-      onSubmit={form.submit}
-      error={form.error}
-      saving={fetching}
-      canSave={!!data}
+      form={form}
       testId="score-bands"
     >
       <div className="form-grid">
@@ -221,9 +211,9 @@ function DisplayNameForm({ name }: { name: string }) {
   const toast = useToast();
   const { renamed } = useAuth();
   const [value, setValue] = useState(name);
-  const [{ fetching }, update] = useMutation(UpdateMyProfile);
+  const [, update] = useMutation(UpdateMyProfile);
   useEffect(() => setValue(name), [name]);
-  const { submit, error } = useFormMutation(
+  const { submit, error, pending } = useFormMutation(
     async () => outcome(await update({ name: value }), 'updateMyProfile'),
     (user) => {
       renamed(user.name);
@@ -242,12 +232,7 @@ function DisplayNameForm({ name }: { name: string }) {
         name="display-name"
         style={{ minWidth: 260 }}
       />
-      <Button
-        type="submit"
-        loading={fetching}
-        disabled={!value.trim() || value.trim() === name}
-        data-testid="save-name"
-      >
+      <Button type="submit" loading={pending} disabled={!value.trim() || value.trim() === name} data-testid="save-name">
         {t('common.save')}
       </Button>
     </form>
@@ -259,24 +244,17 @@ export function SettingsPage() {
   const toast = useToast();
   const { session } = useAuth();
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [{ fetching }, change] = useMutation(ChangePassword);
-  const mismatch = confirm.length > 0 && confirm !== next;
-  const short = next.length > 0 && next.length < MIN_PASSWORD;
-  const { submit: send, error } = useFormMutation(
-    async () => outcome(await change({ currentPassword: current, newPassword: next }), 'changePassword'),
+  const pw = useNewPassword();
+  const [, change] = useMutation(ChangePassword);
+  const form = useFormMutation(
+    async () => outcome(await change({ currentPassword: current, newPassword: pw.password }), 'changePassword'),
     () => {
       setCurrent('');
-      setNext('');
-      setConfirm('');
+      pw.clear();
       toast(t('settings.passwordChanged'));
     },
   );
-  const submit = (e: FormEvent) => {
-    if (mismatch || short) e.preventDefault();
-    else void send(e);
-  };
+  const submit = pw.guard(form.submit);
 
   const user = session?.user;
   return (
@@ -305,10 +283,8 @@ export function SettingsPage() {
         <SettingsCard
           title={t('settings.changePassword')}
           description={t('settings.changePasswordLead')}
-          onSubmit={submit}
-          error={error}
-          saving={fetching}
-          canSave={!!current && next.length >= MIN_PASSWORD && next === confirm}
+          form={{ ...form, submit }}
+          canSave={!!current && pw.complete}
           submitLabel={t('settings.changePassword')}
         >
           <TextField
@@ -319,25 +295,7 @@ export function SettingsPage() {
             onChange={(e) => setCurrent(e.target.value)}
             required
           />
-          <TextField
-            label={t('settings.newPassword')}
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-            hint={t('password.rule', { n: MIN_PASSWORD })}
-            error={short ? t('password.tooShort', { n: MIN_PASSWORD }) : undefined}
-            required
-          />
-          <TextField
-            label={t('settings.confirmPassword')}
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            error={mismatch ? t('password.mismatch') : undefined}
-            required
-          />
+          <NewPasswordFields pw={pw} label={t('settings.newPassword')} confirmLabel={t('settings.confirmPassword')} />
         </SettingsCard>
       </div>
     </div>

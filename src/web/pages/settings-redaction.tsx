@@ -30,7 +30,7 @@ const KINDS: Kind[] = ['CARD_NUMBER', 'CVV', 'CARD_EXPIRY', 'IBAN', 'DNI_NIE', '
 export function RedactionCard() {
   const { t } = useT();
   const [{ data }] = useQuery({ query: RedactionQuery });
-  const [{ fetching }, save] = useMutation(SetRedaction);
+  const [, save] = useMutation(SetRedaction);
   const saved = data?.account.redaction;
   const form = useSettingsForm<{ mode: Mode; kinds: readonly Kind[] }, unknown>({
     initial: { mode: 'OFF', kinds: KINDS },
@@ -42,15 +42,7 @@ export function RedactionCard() {
   const { mode, kinds } = form.values;
   const toggle = (k: Kind) => form.set({ kinds: kinds.includes(k) ? kinds.filter((x) => x !== k) : [...kinds, k] });
   return (
-    <SettingsCard
-      title={t('redaction.title')}
-      description={t('redaction.lead')}
-      onSubmit={form.submit}
-      error={form.error}
-      saving={fetching}
-      canSave={!!data}
-      width={560}
-    >
+    <SettingsCard title={t('redaction.title')} description={t('redaction.lead')} form={form} width={560}>
       <SelectField
         label={t('redaction.mode')}
         hint={t(`redaction.modeHint.${mode}` as MessageKey)}

@@ -26,7 +26,7 @@ const SetVocabulary = graphql(`
 export function VocabularyCard() {
   const { t } = useT();
   const [{ data }] = useQuery({ query: VocabularyQuery });
-  const [{ fetching }, save] = useMutation(SetVocabulary);
+  const [, save] = useMutation(SetVocabulary);
   const form = useSettingsForm({
     initial: { text: '' },
     saved: data && { text: data.account.vocabulary.join('\n') },
@@ -34,15 +34,7 @@ export function VocabularyCard() {
     savedMessage: t('settings.vocabularySaved'),
   });
   return (
-    <SettingsCard
-      title={t('settings.vocabulary')}
-      description={t('settings.vocabularyLead')}
-      onSubmit={form.submit}
-      error={form.error}
-      saving={fetching}
-      canSave={!!data}
-      width={520}
-    >
+    <SettingsCard title={t('settings.vocabulary')} description={t('settings.vocabularyLead')} form={form} width={520}>
       <TextArea
         label={t('settings.vocabularyWords')}
         hint={t('settings.vocabularyHint')}
