@@ -4,7 +4,8 @@ import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
  * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
  * account's window, the answers to their disputes, and reviewers' comments.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useCallAudio } from '../lib/call-audio.ts';
 import { Player } from '../components/Player.tsx';
 import { ScorePill } from '../components/call-bits.tsx';
 import { useMutation, useQuery } from 'urql';
@@ -68,30 +69,23 @@ export function AgentCallPage({ id }: { id: string }) {
   const startedAt = data?.call?.startedAt;
   useDocumentTitle(startedAt ? t('agentCall.title', { when: fmt.dateTime(startedAt) }) : null);
   // The same sticky player as the managers' call page: speed, skips, shortcuts (Space, J/L, [ ], ?).
-  const audioRef = useRef<HTMLAudioElement>(null);
-  const [time, setTime] = useState(0);
-  const [playing, setPlaying] = useState(false);
-  const [audioDuration, setAudioDuration] = useState<number | null>(null);
-  const [audioError, setAudioError] = useState(false);
+  const {
+    audioRef,
+    time,
+    setTime,
+    playing,
+    setPlaying,
+    audioDuration,
+    setAudioDuration,
+    audioError,
+    setAudioError,
+    seek,
+  } = useCallAudio(id);
   // Previous/next (P/N) walk My calls, which remembers its ids as the managers' list does.
   const nav = useMemo(() => {
     const n = neighbours(recallCallList()?.ids ?? [], id);
     return { prev: n.prev && `/calls/${n.prev}`, next: n.next && `/calls/${n.next}` };
   }, [id]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of call id.
-  useEffect(() => {
-    setTime(0);
-    setPlaying(false);
-    setAudioDuration(null);
-    setAudioError(false);
-  }, [id]);
-  const seek = useCallback((seconds: number, play = true) => {
-    const a = audioRef.current;
-    if (!a) return;
-    a.currentTime = Math.max(0, seconds);
-    setTime(a.currentTime);
-    if (play) void a.play().catch(() => {});
-  }, []);
 
   if (fetching && !data) return <LoadingBlock />;
   if (error && !data) return <Alert tone="red">{describeError(i18n, error)}</Alert>;
