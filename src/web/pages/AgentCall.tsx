@@ -69,18 +69,8 @@ export function AgentCallPage({ id }: { id: string }) {
   const startedAt = data?.call?.startedAt;
   useDocumentTitle(startedAt ? t('agentCall.title', { when: fmt.dateTime(startedAt) }) : null);
   // The same sticky player as the managers' call page: speed, skips, shortcuts (Space, J/L, [ ], ?).
-  const {
-    audioRef,
-    time,
-    setTime,
-    playing,
-    setPlaying,
-    audioDuration,
-    setAudioDuration,
-    audioError,
-    setAudioError,
-    seek,
-  } = useCallAudio(id);
+  const audio = useCallAudio(id);
+  const { time, playing, audioDuration, audioError, seek } = audio;
   // Previous/next (P/N) walk My calls, which remembers its ids as the managers' list does.
   const nav = useMemo(() => {
     const n = neighbours(recallCallList()?.ids ?? [], id);
@@ -129,7 +119,7 @@ export function AgentCallPage({ id }: { id: string }) {
         }
       />
       <Player
-        audioRef={audioRef}
+        audioRef={audio.audioRef}
         src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
         label={t('callDetail.recording')}
         time={time}
@@ -139,10 +129,10 @@ export function AgentCallPage({ id }: { id: string }) {
         marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
         notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
         onSeek={seek}
-        onTime={setTime}
-        onPlaying={setPlaying}
-        onDuration={setAudioDuration}
-        onError={() => setAudioError(true)}
+        onTime={audio.setTime}
+        onPlaying={audio.setPlaying}
+        onDuration={audio.setAudioDuration}
+        onError={() => audio.setAudioError(true)}
         prevHref={nav.prev}
         nextHref={nav.next}
       >

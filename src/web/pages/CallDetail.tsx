@@ -127,18 +127,8 @@ export function CallDetailPage({ id }: { id: string }) {
   }, [refetch]);
   useSubscription({ query: CallLive, variables: { id } }, onLive);
 
-  const {
-    audioRef,
-    time,
-    setTime,
-    playing,
-    setPlaying,
-    audioDuration,
-    setAudioDuration,
-    audioError,
-    setAudioError,
-    seek,
-  } = useCallAudio(id, { everyFrame: true });
+  const audio = useCallAudio(id, { everyFrame: true });
+  const { time, playing, audioDuration, audioError, seek } = audio;
 
   // Previous/next call of the list this call was opened from (same filters and search).
   const nav = useMemo(() => {
@@ -170,7 +160,7 @@ export function CallDetailPage({ id }: { id: string }) {
       <RedactionNotice count={call.redactions.length} audio={call.audioRedacted} />
       <SpeakersNotice diarized={call.diarized} confidence={call.diarizationConfidence} />
       <Player
-        audioRef={audioRef}
+        audioRef={audio.audioRef}
         src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
         label={t('callDetail.recording')}
         time={time}
@@ -182,10 +172,10 @@ export function CallDetailPage({ id }: { id: string }) {
         // Only a redacted recording has beeps where the spans are; text-only redaction left the audio as it was.
         redactions={call.audioRedacted ? call.redactions : []}
         onSeek={seek}
-        onTime={setTime}
-        onPlaying={setPlaying}
-        onDuration={setAudioDuration}
-        onError={() => setAudioError(true)}
+        onTime={audio.setTime}
+        onPlaying={audio.setPlaying}
+        onDuration={audio.setAudioDuration}
+        onError={() => audio.setAudioError(true)}
         prevHref={nav.prev}
         nextHref={nav.next}
       >
