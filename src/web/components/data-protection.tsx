@@ -10,6 +10,7 @@ import { graphql, type VariablesOf } from '../lib/graphql.ts';
 import { useOutcomeToast } from '../lib/mutations.ts';
 import { useSettingsForm } from '../lib/settings-form.ts';
 import { Link, navigate } from '../lib/router.tsx';
+import { SettingsCard } from './forms.tsx';
 import { Alert, Button, Card, ConfirmDialog, TextField, useToast } from './ui.tsx';
 
 const DeleteCall = graphql(`
@@ -188,7 +189,7 @@ const days = (text: string): number | null => (text.trim() === '' ? null : Numbe
 export function RetentionCard() {
   const { t } = useT();
   const [{ data }] = useQuery({ query: RetentionQuery });
-  const [{ fetching }, update] = useMutation(UpdateRetention);
+  const [, update] = useMutation(UpdateRetention);
   const saved = data?.account;
   const form = useSettingsForm({
     initial: { recording: '', transcript: '' },
@@ -203,36 +204,32 @@ export function RetentionCard() {
       ),
     savedMessage: t('dataProtection.retentionSaved'),
   });
-  const { submit, error, ready } = form;
   return (
-    <Card title={t('dataProtection.retention')} description={t('dataProtection.retentionLead')}>
-      <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }} data-testid="retention-form">
-        {error && <Alert tone="red">{error}</Alert>}
-        <TextField
-          label={t('dataProtection.recordingDays')}
-          hint={t('dataProtection.daysHint')}
-          inputMode="numeric"
-          value={form.values.recording}
-          onChange={(e) => form.set({ recording: e.target.value })}
-          disabled={!ready}
-          data-testid="retention-recording"
-        />
-        <TextField
-          label={t('dataProtection.transcriptDays')}
-          hint={t('dataProtection.daysHint')}
-          inputMode="numeric"
-          value={form.values.transcript}
-          onChange={(e) => form.set({ transcript: e.target.value })}
-          disabled={!ready}
-          data-testid="retention-transcript"
-        />
-        <div>
-          <Button type="submit" variant="primary" loading={fetching} disabled={!ready}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Card>
+    <SettingsCard
+      title={t('dataProtection.retention')}
+      description={t('dataProtection.retentionLead')}
+      form={form}
+      testId="retention-form"
+    >
+      <TextField
+        label={t('dataProtection.recordingDays')}
+        hint={t('dataProtection.daysHint')}
+        inputMode="numeric"
+        value={form.values.recording}
+        onChange={(e) => form.set({ recording: e.target.value })}
+        disabled={!form.ready}
+        data-testid="retention-recording"
+      />
+      <TextField
+        label={t('dataProtection.transcriptDays')}
+        hint={t('dataProtection.daysHint')}
+        inputMode="numeric"
+        value={form.values.transcript}
+        onChange={(e) => form.set({ transcript: e.target.value })}
+        disabled={!form.ready}
+        data-testid="retention-transcript"
+      />
+    </SettingsCard>
   );
 }
 

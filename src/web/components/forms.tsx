@@ -1,7 +1,7 @@
-/** Shells the pages' dialogs share: a form with an error, Cancel and submit; a secret shown once. */
+/** Shells the pages' forms share: a dialog's form with an error, Cancel and submit; a settings card's form; a secret shown once. */
 import type { FormEvent, ReactNode } from 'react';
 import { useT } from '../i18n/index.tsx';
-import { Alert, Button, SecretBox } from './ui.tsx';
+import { Alert, Button, Card, SecretBox } from './ui.tsx';
 
 /** The body of a form dialog: the error (if any), the fields, then Cancel and the submit button. */
 export function DialogForm({
@@ -68,5 +68,45 @@ export function OneTimeSecret({
         </Button>
       </div>
     </div>
+  );
+}
+
+/**
+ * A settings card: its title and lead, then a form of the error (if any), the fields and one submit
+ * button (Save unless `submitLabel` says otherwise), `width` wide at the most. `form` is a
+ * `useSettingsForm` (Save waits for the saved values) or a `useFormMutation` with `canSave`.
+ */
+export function SettingsCard({
+  title,
+  description,
+  form,
+  canSave = form.ready,
+  width = 420,
+  testId,
+  submitLabel,
+  children,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  form: { submit: (e: FormEvent) => void; error: string | null; pending: boolean; ready?: boolean };
+  canSave?: boolean;
+  width?: number;
+  testId?: string;
+  submitLabel?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useT();
+  return (
+    <Card title={title} description={description}>
+      <form className="stack" onSubmit={form.submit} style={{ maxWidth: width }} data-testid={testId}>
+        {form.error && <Alert tone="red">{form.error}</Alert>}
+        {children}
+        <div>
+          <Button type="submit" variant="primary" loading={form.pending} disabled={!canSave}>
+            {submitLabel ?? t('common.save')}
+          </Button>
+        </div>
+      </form>
+    </Card>
   );
 }

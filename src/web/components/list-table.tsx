@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { DataTable } from './ui.tsx';
+import type { IconName } from './Icon.tsx';
+import { Badge, Button, DataTable, EmptyState } from './ui.tsx';
 
 /** A column heading; `right` aligns it (actions, numbers), `shown: false` leaves it out (a role without actions). */
 export type ListColumn = ReactNode | { label: ReactNode; right?: boolean; shown?: boolean };
@@ -46,5 +47,48 @@ export function ListTable<T>({
     <DataTable head={head} testId={testId} scroll={scroll}>
       {rows.map(row)}
     </DataTable>
+  );
+}
+
+/**
+ * A list's empty state; where the user may add the first item (`add`, a manager), its primary
+ * button does.
+ */
+export function EmptyList({
+  icon,
+  title,
+  add,
+  children,
+}: {
+  icon: IconName;
+  title: ReactNode;
+  add?: { label: ReactNode; onClick: () => void } | false;
+  children: ReactNode;
+}) {
+  return (
+    <EmptyState
+      icon={icon}
+      title={title}
+      action={
+        add ? (
+          <Button variant="primary" icon="plus" onClick={add.onClick}>
+            {add.label}
+          </Button>
+        ) : undefined
+      }
+    >
+      {children}
+    </EmptyState>
+  );
+}
+
+/** A row's state: green with a dot while active, grey once not. */
+export function ActiveBadge({ active, on, off }: { active: boolean; on: ReactNode; off: ReactNode }) {
+  return active ? (
+    <Badge tone="green" dot>
+      {on}
+    </Badge>
+  ) : (
+    <Badge>{off}</Badge>
   );
 }

@@ -80,26 +80,25 @@ interface FieldShell {
   className?: string;
 }
 
-export function TextField({
+/**
+ * A field's frame: the label, the control, then its hint — or its error once there is one. The
+ * control is drawn by `children` with the ids the frame names (`hintId`, and `errId` where the
+ * control points at its error too).
+ */
+function FieldFrame({
   label,
   hint,
   error,
   className,
-  ...input
-}: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errId = error ? `${id}-err` : undefined;
+  htmlFor,
+  hintId,
+  errId,
+  children,
+}: FieldShell & { htmlFor: string; hintId: string | undefined; errId?: string; children: ReactNode }) {
   return (
     <div className={['field', className].filter(Boolean).join(' ')}>
-      <label htmlFor={input.id ?? id}>{label}</label>
-      <input
-        id={id}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errId].filter(Boolean).join(' ') || undefined}
-        {...input}
-      />
+      <label htmlFor={htmlFor}>{label}</label>
+      {children}
       {hint && !error && (
         <span id={hintId} className="hint">
           {hint}
@@ -114,58 +113,56 @@ export function TextField({
   );
 }
 
-export function TextArea({
-  label,
-  hint,
-  error,
-  className,
-  ...input
-}: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+/** A field's props split into the frame's and the control's, with the control's id and its hint's id. */
+function useField<P extends FieldShell>({ label, hint, error, className, ...control }: P) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
+  return { frame: { label, hint, error, className, hintId }, control, id, hintId };
+}
+
+export function TextField(props: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+  const { frame, control, id, hintId } = useField(props);
+  const errId = props.error ? `${id}-err` : undefined;
   return (
-    <div className={['field', className].filter(Boolean).join(' ')}>
-      <label htmlFor={id}>{label}</label>
-      <textarea
+    <FieldFrame {...frame} errId={errId} htmlFor={control.id ?? id}>
+      <input
         id={id}
-        className="textarea"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={hintId}
-        {...input}
+        className="input"
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={[hintId, errId].filter(Boolean).join(' ') || undefined}
+        {...control}
       />
-      {hint && !error && (
-        <span id={hintId} className="hint">
-          {hint}
-        </span>
-      )}
-      {error && <span className="error-text">{error}</span>}
-    </div>
+    </FieldFrame>
   );
 }
 
-export function SelectField({
-  label,
-  hint,
-  error,
-  className,
-  children,
-  ...select
-}: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
+export function TextArea(props: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { frame, control, id, hintId } = useField(props);
   return (
-    <div className={['field', className].filter(Boolean).join(' ')}>
-      <label htmlFor={id}>{label}</label>
-      <select id={id} className="select" aria-invalid={error ? true : undefined} aria-describedby={hintId} {...select}>
-        {children}
-      </select>
-      {hint && !error && (
-        <span id={hintId} className="hint">
-          {hint}
-        </span>
-      )}
-      {error && <span className="error-text">{error}</span>}
-    </div>
+    <FieldFrame {...frame} htmlFor={id}>
+      <textarea
+        id={id}
+        className="textarea"
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={hintId}
+        {...control}
+      />
+    </FieldFrame>
+  );
+}
+
+export function SelectField(props: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
+  const { frame, control, id, hintId } = useField(props);
+  return (
+    <FieldFrame {...frame} htmlFor={id}>
+      <select
+        id={id}
+        className="select"
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={hintId}
+        {...control}
+      />
+    </FieldFrame>
   );
 }
 

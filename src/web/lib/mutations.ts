@@ -24,22 +24,24 @@ export function useOutcomeToast() {
 /**
  * A form's submit handler around one mutation: keeps the page from reloading, clears the last
  * error, runs `run`, and keeps a failure in words in `error` (for an Alert or a field); on success
- * `onSuccess` gets the value.
+ * `onSuccess` gets the value. `pending` is true while it runs (the submit button's spinner).
  */
 export function useFormMutation<T>(run: () => Promise<Outcome<T>>, onSuccess: (value: T) => void) {
   const i18n = useT();
   const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    const out = await run();
+    setPending(true);
+    const out = await run().finally(() => setPending(false));
     if (!out.ok) {
       setError(describeError(i18n, out.error));
       return;
     }
     onSuccess(out.value);
   };
-  return { error, submit };
+  return { error, submit, pending };
 }
 
 /**

@@ -31,9 +31,9 @@ export function useSettingsForm<V extends object, T>(opts: {
     setReady(true);
   }, [key]);
   const set = (patch: Partial<V>) => setValues((old) => ({ ...old, ...patch }));
-  const { submit, error } = useFormMutation(
+  const { submit, error, pending } = useFormMutation(
     () => opts.save(values),
     () => toast(opts.savedMessage),
   );
-  return { values, set, ready, submit, error };
+  return { values, set, ready, submit, error, pending };
 }

@@ -4,7 +4,8 @@ import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
  * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
  * account's window, the answers to their disputes, and reviewers' comments.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useCallAudio } from '../lib/call-audio.ts';
 import { Player } from '../components/Player.tsx';
 import { ScorePill } from '../components/call-bits.tsx';
 import { useMutation, useQuery } from 'urql';
@@ -68,30 +69,13 @@ export function AgentCallPage({ id }: { id: string }) {
   const startedAt = data?.call?.startedAt;
   useDocumentTitle(startedAt ? t('agentCall.title', { when: fmt.dateTime(startedAt) }) : null);
   // The same sticky player as the managers' call page: speed, skips, shortcuts (Space, J/L, [ ], ?).
-  const audioRef = useRef<HTMLAudioElement>(null);
-  const [time, setTime] = useState(0);
-  const [playing, setPlaying] = useState(false);
-  const [audioDuration, setAudioDuration] = useState<number | null>(null);
-  const [audioError, setAudioError] = useState(false);
+  const audio = useCallAudio(id);
+  const { time, playing, audioDuration, audioError, seek } = audio;
   // Previous/next (P/N) walk My calls, which remembers its ids as the managers' list does.
   const nav = useMemo(() => {
     const n = neighbours(recallCallList()?.ids ?? [], id);
     return { prev: n.prev && `/calls/${n.prev}`, next: n.next && `/calls/${n.next}` };
   }, [id]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of call id.
-  useEffect(() => {
-    setTime(0);
-    setPlaying(false);
-    setAudioDuration(null);
-    setAudioError(false);
-  }, [id]);
-  const seek = useCallback((seconds: number, play = true) => {
-    const a = audioRef.current;
-    if (!a) return;
-    a.currentTime = Math.max(0, seconds);
-    setTime(a.currentTime);
-    if (play) void a.play().catch(() => {});
-  }, []);
 
   if (fetching && !data) return <LoadingBlock />;
   if (error && !data) return <Alert tone="red">{describeError(i18n, error)}</Alert>;
@@ -135,7 +119,7 @@ export function AgentCallPage({ id }: { id: string }) {
         }
       />
       <Player
-        audioRef={audioRef}
+        audioRef={audio.audioRef}
         src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
         label={t('callDetail.recording')}
         time={time}
@@ -145,10 +129,10 @@ export function AgentCallPage({ id }: { id: string }) {
         marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
         notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
         onSeek={seek}
-        onTime={setTime}
-        onPlaying={setPlaying}
-        onDuration={setAudioDuration}
-        onError={() => setAudioError(true)}
+        onTime={audio.setTime}
+        onPlaying={audio.setPlaying}
+        onDuration={audio.setAudioDuration}
+        onError={() => audio.setAudioError(true)}
         prevHref={nav.prev}
         nextHref={nav.next}
       >

@@ -3,7 +3,8 @@ import { DeleteCallButton, RetentionNotice } from '../components/data-protection
 import { SpeakersNotice } from '../components/speakers.tsx';
 import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
 import { SentimentCard } from '../components/sentiment.tsx';
-import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useCallback, useMemo, type ReactNode } from 'react';
+import { useCallAudio } from '../lib/call-audio.ts';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import {
   callTitle,
@@ -126,23 +127,8 @@ export function CallDetailPage({ id }: { id: string }) {
   }, [refetch]);
   useSubscription({ query: CallLive, variables: { id } }, onLive);
 
-  const audioRef = useRef<HTMLAudioElement>(null);
-  const [time, setTime] = useState(0);
-  const [playing, setPlaying] = useState(false);
-  const [audioDuration, setAudioDuration] = useState<number | null>(null);
-  const [audioError, setAudioError] = useState(false);
-
-  // While playing, follow the audio every frame for a smooth highlight; timeupdate covers pauses and seeks.
-  useEffect(() => {
-    if (!playing) return;
-    let raf = 0;
-    const tick = () => {
-      if (audioRef.current) setTime(audioRef.current.currentTime);
-      raf = requestAnimationFrame(tick);
-    };
-    raf = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(raf);
-  }, [playing]);
+  const audio = useCallAudio(id, { everyFrame: true });
+  const { time, playing, audioDuration, audioError, seek } = audio;
 
   // Previous/next call of the list this call was opened from (same filters and search).
   const nav = useMemo(() => {
@@ -152,23 +138,7 @@ export function CallDetailPage({ id }: { id: string }) {
     const href = (other: string | null) => (other ? `/calls/${other}${q ? `?q=${encodeURIComponent(q)}` : ''}` : null);
     return { prev: href(n.prev), next: href(n.next) };
   }, [id]);
-  // A new call: the old one's clock and state must not carry over.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of call id.
-  useEffect(() => {
-    setTime(0);
-    setPlaying(false);
-    setAudioDuration(null);
-    setAudioError(false);
-  }, [id]);
   useDocumentTitle(data?.call ? callTitle(data.call) : null);
-
-  const seek = useCallback((seconds: number, play = true) => {
-    const a = audioRef.current;
-    if (!a) return;
-    a.currentTime = Math.max(0, seconds);
-    setTime(a.currentTime);
-    if (play) void a.play().catch(() => {});
-  }, []);
 
   if (fetching && !data) return <LoadingBlock />;
   if (error && !data)
@@ -190,7 +160,7 @@ export function CallDetailPage({ id }: { id: string }) {
       <RedactionNotice count={call.redactions.length} audio={call.audioRedacted} />
       <SpeakersNotice diarized={call.diarized} confidence={call.diarizationConfidence} />
       <Player
-        audioRef={audioRef}
+        audioRef={audio.audioRef}
         src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
         label={t('callDetail.recording')}
         time={time}
@@ -202,10 +172,10 @@ export function CallDetailPage({ id }: { id: string }) {
         // Only a redacted recording has beeps where the spans are; text-only redaction left the audio as it was.
         redactions={call.audioRedacted ? call.redactions : []}
         onSeek={seek}
-        onTime={setTime}
-        onPlaying={setPlaying}
-        onDuration={setAudioDuration}
-        onError={() => setAudioError(true)}
+        onTime={audio.setTime}
+        onPlaying={audio.setPlaying}
+        onDuration={audio.setAudioDuration}
+        onError={() => audio.setAudioError(true)}
         prevHref={nav.prev}
         nextHref={nav.next}
       >

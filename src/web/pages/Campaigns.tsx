@@ -1,17 +1,15 @@
 import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
-import { ListTable } from '../components/list-table.tsx';
+import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
 import { DialogForm } from '../components/forms.tsx';
 import {
   Alert,
-  Badge,
   Button,
   Card,
   Checkbox,
   Dialog,
-  EmptyState,
   PageHeader,
   SelectField,
   TextField,
@@ -128,19 +126,13 @@ export function CampaignsPage() {
             { label: t('common.actions'), right: true, shown: canManage },
           ]}
           empty={
-            <EmptyState
+            <EmptyList
               icon="flag"
               title={t('campaigns.emptyTitle')}
-              action={
-                canManage ? (
-                  <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
-                    {t('campaigns.new')}
-                  </Button>
-                ) : undefined
-              }
+              add={canManage && { label: t('campaigns.new'), onClick: () => setEditing('new') }}
             >
               {t('campaigns.emptyBody')}
-            </EmptyState>
+            </EmptyList>
           }
           row={(c) => (
             <tr key={c.id} data-testid="campaign-row">
@@ -162,13 +154,7 @@ export function CampaignsPage() {
                 )}
               </td>
               <td>
-                {c.archived ? (
-                  <Badge>{t('campaigns.archived')}</Badge>
-                ) : (
-                  <Badge tone="green" dot>
-                    {t('status.activeF')}
-                  </Badge>
-                )}
+                <ActiveBadge active={!c.archived} on={t('status.activeF')} off={t('campaigns.archived')} />
               </td>
               <td className="muted">{fmt.date(c.createdAt)}</td>
               {canManage && (

@@ -324,62 +324,38 @@ export function DashboardPage() {
                 <option value="MONTH">{t('dashboard.month')}</option>
               </select>
             </Field>
-            <Field id="d-agent" label={t('dashboard.agent')}>
-              <select id="d-agent" className="select" value={f.agent} onChange={(e) => set({ agent: e.target.value })}>
-                <option value="">{t('dashboard.allAgents')}</option>
-                {options?.agents.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id="d-campaign" label={t('dashboard.campaign')}>
-              <select
-                id="d-campaign"
-                className="select"
-                value={f.campaign}
-                onChange={(e) => set({ campaign: e.target.value })}
-              >
-                <option value="">{t('dashboard.allCampaigns')}</option>
-                <option value={NO_CAMPAIGN}>{t('dashboard.noCampaign')}</option>
-                {options?.campaigns.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id="d-template" label={t('dashboard.template')}>
-              <select
-                id="d-template"
-                className="select"
-                value={f.template}
-                onChange={(e) => set({ template: e.target.value })}
-              >
-                <option value="">{t('dashboard.allTemplates')}</option>
-                {options?.templates.map((tp) => (
-                  <option key={tp.id} value={tp.id}>
-                    {tp.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id="d-language" label={t('dashboard.language')}>
-              <select
-                id="d-language"
-                className="select"
-                value={f.language}
-                onChange={(e) => set({ language: e.target.value })}
-              >
-                <option value="">{t('dashboard.allLanguages')}</option>
-                {options?.callFilterOptions.languages.map((l) => (
-                  <option key={l} value={l}>
-                    {l}
-                  </option>
-                ))}
-              </select>
-            </Field>
+            <FilterSelect
+              id="d-agent"
+              label={t('dashboard.agent')}
+              all={t('dashboard.allAgents')}
+              value={f.agent}
+              onChange={(agent) => set({ agent })}
+              options={options?.agents}
+            />
+            <FilterSelect
+              id="d-campaign"
+              label={t('dashboard.campaign')}
+              all={t('dashboard.allCampaigns')}
+              value={f.campaign}
+              onChange={(campaign) => set({ campaign })}
+              options={[{ id: NO_CAMPAIGN, name: t('dashboard.noCampaign') }, ...(options?.campaigns ?? [])]}
+            />
+            <FilterSelect
+              id="d-template"
+              label={t('dashboard.template')}
+              all={t('dashboard.allTemplates')}
+              value={f.template}
+              onChange={(template) => set({ template })}
+              options={options?.templates}
+            />
+            <FilterSelect
+              id="d-language"
+              label={t('dashboard.language')}
+              all={t('dashboard.allLanguages')}
+              value={f.language}
+              onChange={(language) => set({ language })}
+              options={options?.callFilterOptions.languages.map((l) => ({ id: l, name: l }))}
+            />
           </div>
           <div className="filter-bar-foot">
             <label className="checkbox">
@@ -642,6 +618,36 @@ function Field({ id, label, children }: { id: string; label: string; children: R
       <label htmlFor={id}>{label}</label>
       {children}
     </div>
+  );
+}
+
+/** One of the filter's lists: "all" first, then one option per item. */
+function FilterSelect({
+  id,
+  label,
+  all,
+  value,
+  onChange,
+  options = [],
+}: {
+  id: string;
+  label: string;
+  all: string;
+  value: string;
+  onChange: (value: string) => void;
+  options?: readonly { id: string; name: string }[];
+}) {
+  return (
+    <Field id={id} label={label}>
+      <select id={id} className="select" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }
 

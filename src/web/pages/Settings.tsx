@@ -1,14 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LanguageSwitch } from '../components/Shell.tsx';
-import { Alert, Button, Card, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
+import { SettingsCard } from '../components/forms.tsx';
+import { NewPasswordFields, useNewPassword } from '../components/new-password.tsx';
+import { Button, Card, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth } from '../lib/auth.tsx';
 import { useFormMutation } from '../lib/mutations.ts';
 import { useSettingsForm } from '../lib/settings-form.ts';
-import { describeError, outcome } from '../lib/errors.ts';
+import { outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
-import { MIN_PASSWORD } from './AcceptInvitation.tsx';
 import { VocabularyCard } from './settings-vocabulary.tsx';
 import { AuditLogCard, RetentionCard } from '../components/data-protection.tsx';
 import { RedactionCard } from './settings-redaction.tsx';
@@ -51,98 +52,85 @@ const UpdateAccountSettings = graphql(`
   }
 `);
 
+interface AccountValues {
+  channel: 'LEFT' | 'RIGHT';
+  timeZone: string;
+  windowDays: string;
+  mono: MonoSpeakers;
+}
+
 /** Admins: which stereo channel is the agent, the account's time zone, and the agents' dispute window. */
 function AccountSettingsCard() {
   const { t } = useT();
-  const toast = useToast();
   const [{ data }] = useQuery({ query: AccountSettingsQuery });
-  const [channel, setChannel] = useState<'LEFT' | 'RIGHT'>('LEFT');
-  const [timeZone, setTimeZone] = useState('');
-  const [windowDays, setWindowDays] = useState('7');
-  const [mono, setMono] = useState<MonoSpeakers>('FIRST_SPEAKER');
-  // The fields open only once they hold the saved values (set in the same render), and a refetch
-  // that brings the same values back does not wipe what the user is changing.
-  const [ready, setReady] = useState(false);
+  const [, update] = useMutation(UpdateAccountSettings);
   const saved = data?.account;
-  const savedChannel = saved?.agentChannel;
-  const savedZone = saved?.timeZone;
-  const savedWindow = saved?.disputeWindowDays;
-  const savedMono = saved?.monoSpeakers;
-  useEffect(() => {
-    if (savedChannel === undefined || savedZone === undefined || savedWindow === undefined || savedMono === undefined)
-      return;
-    setChannel(savedChannel === 'right' ? 'RIGHT' : 'LEFT');
-    setTimeZone(savedZone);
-    setWindowDays(String(savedWindow));
-    setMono(savedMono);
-    setReady(true);
-  }, [savedChannel, savedZone, savedWindow, savedMono]);
-  const [{ fetching }, update] = useMutation(UpdateAccountSettings);
-  const { submit, error } = useFormMutation(
-    async () =>
+  // The fields open only once they hold the saved values (`ready`).
+  const form = useSettingsForm<AccountValues, unknown>({
+    initial: { channel: 'LEFT', timeZone: '', windowDays: '7', mono: 'FIRST_SPEAKER' },
+    saved: saved && {
+      channel: saved.agentChannel === 'right' ? 'RIGHT' : 'LEFT',
+      timeZone: saved.timeZone,
+      windowDays: String(saved.disputeWindowDays),
+      mono: saved.monoSpeakers,
+    },
+    save: async (v) =>
       outcome(
         await update({
-          agentChannel: channel,
-          timeZone: timeZone.trim(),
-          disputeWindowDays: Number(windowDays),
-          monoSpeakers: mono,
+          agentChannel: v.channel,
+          timeZone: v.timeZone.trim(),
+          disputeWindowDays: Number(v.windowDays),
+          monoSpeakers: v.mono,
         }),
         'updateAccountSettings',
       ),
-    () => toast(t('settings.accountSaved')),
-  );
+    savedMessage: t('settings.accountSaved'),
+  });
+  const { values, set, ready } = form;
   return (
-    <Card title={t('settings.account')} description={t('settings.accountLead')}>
-      <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
-        {error && <Alert tone="red">{error}</Alert>}
-        <SelectField
-          label={t('settings.agentChannel')}
-          hint={t('settings.agentChannelHint')}
-          value={channel}
-          onChange={(e) => setChannel(e.target.value as 'LEFT' | 'RIGHT')}
-          disabled={!ready}
-        >
-          <option value="LEFT">{t('settings.channelLeft')}</option>
-          <option value="RIGHT">{t('settings.channelRight')}</option>
-        </SelectField>
-        <SelectField
-          label={t('settings.monoSpeakers')}
-          hint={t('settings.monoSpeakersHint')}
-          value={mono}
-          onChange={(e) => setMono(e.target.value as MonoSpeakers)}
-          disabled={!ready}
-        >
-          <option value="FIRST_SPEAKER">{t('settings.monoFirstSpeaker')}</option>
-          <option value="GREETING">{t('settings.monoGreeting')}</option>
-          <option value="OFF">{t('settings.monoOff')}</option>
-        </SelectField>
-        <TextField
-          label={t('settings.timeZone')}
-          hint={t('settings.timeZoneHint')}
-          value={timeZone}
-          onChange={(e) => setTimeZone(e.target.value)}
-          disabled={!ready}
-          required
-        />
-        <TextField
-          label={t('settings.disputeWindow')}
-          hint={t('settings.disputeWindowHint')}
-          type="number"
-          min={1}
-          max={365}
-          step={1}
-          value={windowDays}
-          onChange={(e) => setWindowDays(e.target.value)}
-          disabled={!ready}
-          required
-        />
-        <div>
-          <Button type="submit" variant="primary" loading={fetching} disabled={!ready}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Card>
+    <SettingsCard title={t('settings.account')} description={t('settings.accountLead')} form={form}>
+      <SelectField
+        label={t('settings.agentChannel')}
+        hint={t('settings.agentChannelHint')}
+        value={values.channel}
+        onChange={(e) => set({ channel: e.target.value as 'LEFT' | 'RIGHT' })}
+        disabled={!ready}
+      >
+        <option value="LEFT">{t('settings.channelLeft')}</option>
+        <option value="RIGHT">{t('settings.channelRight')}</option>
+      </SelectField>
+      <SelectField
+        label={t('settings.monoSpeakers')}
+        hint={t('settings.monoSpeakersHint')}
+        value={values.mono}
+        onChange={(e) => set({ mono: e.target.value as MonoSpeakers })}
+        disabled={!ready}
+      >
+        <option value="FIRST_SPEAKER">{t('settings.monoFirstSpeaker')}</option>
+        <option value="GREETING">{t('settings.monoGreeting')}</option>
+        <option value="OFF">{t('settings.monoOff')}</option>
+      </SelectField>
+      <TextField
+        label={t('settings.timeZone')}
+        hint={t('settings.timeZoneHint')}
+        value={values.timeZone}
+        onChange={(e) => set({ timeZone: e.target.value })}
+        disabled={!ready}
+        required
+      />
+      <TextField
+        label={t('settings.disputeWindow')}
+        hint={t('settings.disputeWindowHint')}
+        type="number"
+        min={1}
+        max={365}
+        step={1}
+        value={values.windowDays}
+        onChange={(e) => set({ windowDays: e.target.value })}
+        disabled={!ready}
+        required
+      />
+    </SettingsCard>
   );
 }
 
@@ -164,7 +152,7 @@ const UpdateScoreBands = graphql(`
 function ScoreBandsCard() {
   const { t } = useT();
   const [{ data }] = useQuery({ query: ScoreBandsQuery });
-  const [{ fetching }, update] = useMutation(UpdateScoreBands);
+  const [, update] = useMutation(UpdateScoreBands);
   const bands = data?.account.scoreBands;
   const form = useSettingsForm({
     initial: { good: '80', fair: '60' },
@@ -173,41 +161,37 @@ function ScoreBandsCard() {
       outcome(await update({ scoreGood: Number(v.good), scoreFair: Number(v.fair) }), 'updateAccountSettings'),
     savedMessage: t('settings.scoreBandsSaved'),
   });
-  const { submit, error } = form;
   return (
-    <Card title={t('settings.scoreBands')} description={t('settings.scoreBandsLead')}>
-      <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }} data-testid="score-bands">
-        {error && <Alert tone="red">{error}</Alert>}
-        <div className="form-grid">
-          <TextField
-            label={t('settings.scoreGood')}
-            type="number"
-            min={1}
-            max={100}
-            step={1}
-            value={form.values.good}
-            onChange={(e) => form.set({ good: e.target.value })}
-            required
-          />
-          <TextField
-            label={t('settings.scoreFair')}
-            type="number"
-            min={0}
-            max={99}
-            step={1}
-            value={form.values.fair}
-            onChange={(e) => form.set({ fair: e.target.value })}
-            required
-          />
-        </div>
-        <p className="muted small">{t('settings.scoreBandsHint')}</p>
-        <div>
-          <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Card>
+    <SettingsCard
+      title={t('settings.scoreBands')}
+      description={t('settings.scoreBandsLead')}
+      form={form}
+      testId="score-bands"
+    >
+      <div className="form-grid">
+        <TextField
+          label={t('settings.scoreGood')}
+          type="number"
+          min={1}
+          max={100}
+          step={1}
+          value={form.values.good}
+          onChange={(e) => form.set({ good: e.target.value })}
+          required
+        />
+        <TextField
+          label={t('settings.scoreFair')}
+          type="number"
+          min={0}
+          max={99}
+          step={1}
+          value={form.values.fair}
+          onChange={(e) => form.set({ fair: e.target.value })}
+          required
+        />
+      </div>
+      <p className="muted small">{t('settings.scoreBandsHint')}</p>
+    </SettingsCard>
   );
 }
 
@@ -223,25 +207,19 @@ const UpdateMyProfile = graphql(`
 
 /** The signed-in user's own display name (the first owner starts as "Owner"). */
 function DisplayNameForm({ name }: { name: string }) {
-  const i18n = useT();
-  const { t } = i18n;
+  const { t } = useT();
   const toast = useToast();
   const { renamed } = useAuth();
   const [value, setValue] = useState(name);
-  const [error, setError] = useState<string | null>(null);
-  const [{ fetching }, update] = useMutation(UpdateMyProfile);
+  const [, update] = useMutation(UpdateMyProfile);
   useEffect(() => setValue(name), [name]);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const out = outcome(await update({ name: value }), 'updateMyProfile');
-    if (!out.ok) {
-      setError(describeError(i18n, out.error));
-      return;
-    }
-    renamed(out.value.name);
-    toast(t('settings.nameSaved'));
-  };
+  const { submit, error, pending } = useFormMutation(
+    async () => outcome(await update({ name: value }), 'updateMyProfile'),
+    (user) => {
+      renamed(user.name);
+      toast(t('settings.nameSaved'));
+    },
+  );
   return (
     <form className="row-wrap" onSubmit={submit} style={{ alignItems: 'flex-end', marginBottom: 14 }}>
       <TextField
@@ -254,12 +232,7 @@ function DisplayNameForm({ name }: { name: string }) {
         name="display-name"
         style={{ minWidth: 260 }}
       />
-      <Button
-        type="submit"
-        loading={fetching}
-        disabled={!value.trim() || value.trim() === name}
-        data-testid="save-name"
-      >
+      <Button type="submit" loading={pending} disabled={!value.trim() || value.trim() === name} data-testid="save-name">
         {t('common.save')}
       </Button>
     </form>
@@ -267,32 +240,21 @@ function DisplayNameForm({ name }: { name: string }) {
 }
 
 export function SettingsPage() {
-  const i18n = useT();
-  const { t } = i18n;
+  const { t } = useT();
   const toast = useToast();
   const { session } = useAuth();
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [{ fetching }, change] = useMutation(ChangePassword);
-  const mismatch = confirm.length > 0 && confirm !== next;
-  const short = next.length > 0 && next.length < MIN_PASSWORD;
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (mismatch || short) return;
-    setError(null);
-    const out = outcome(await change({ currentPassword: current, newPassword: next }), 'changePassword');
-    if (!out.ok) {
-      setError(describeError(i18n, out.error));
-      return;
-    }
-    setCurrent('');
-    setNext('');
-    setConfirm('');
-    toast(t('settings.passwordChanged'));
-  };
+  const pw = useNewPassword();
+  const [, change] = useMutation(ChangePassword);
+  const form = useFormMutation(
+    async () => outcome(await change({ currentPassword: current, newPassword: pw.password }), 'changePassword'),
+    () => {
+      setCurrent('');
+      pw.clear();
+      toast(t('settings.passwordChanged'));
+    },
+  );
+  const submit = pw.guard(form.submit);
 
   const user = session?.user;
   return (
@@ -318,48 +280,23 @@ export function SettingsPage() {
         {roleAtLeast(user?.role, 'ADMIN') && <RetentionCard />}
         {user?.role === 'OWNER' && <AuditLogCard />}
         {roleAtLeast(user?.role, 'ADMIN') && <RedactionCard />}
-        <Card title={t('settings.changePassword')} description={t('settings.changePasswordLead')}>
-          <form className="stack" onSubmit={submit} style={{ maxWidth: 420 }}>
-            {error && <Alert tone="red">{error}</Alert>}
-            <TextField
-              label={t('settings.currentPassword')}
-              type="password"
-              autoComplete="current-password"
-              value={current}
-              onChange={(e) => setCurrent(e.target.value)}
-              required
-            />
-            <TextField
-              label={t('settings.newPassword')}
-              type="password"
-              autoComplete="new-password"
-              value={next}
-              onChange={(e) => setNext(e.target.value)}
-              hint={t('password.rule', { n: MIN_PASSWORD })}
-              error={short ? t('password.tooShort', { n: MIN_PASSWORD }) : undefined}
-              required
-            />
-            <TextField
-              label={t('settings.confirmPassword')}
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              error={mismatch ? t('password.mismatch') : undefined}
-              required
-            />
-            <div>
-              <Button
-                type="submit"
-                variant="primary"
-                loading={fetching}
-                disabled={!current || next.length < MIN_PASSWORD || next !== confirm}
-              >
-                {t('settings.changePassword')}
-              </Button>
-            </div>
-          </form>
-        </Card>
+        <SettingsCard
+          title={t('settings.changePassword')}
+          description={t('settings.changePasswordLead')}
+          form={{ ...form, submit }}
+          canSave={!!current && pw.complete}
+          submitLabel={t('settings.changePassword')}
+        >
+          <TextField
+            label={t('settings.currentPassword')}
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+            required
+          />
+          <NewPasswordFields pw={pw} label={t('settings.newPassword')} confirmLabel={t('settings.confirmPassword')} />
+        </SettingsCard>
       </div>
     </div>
   );

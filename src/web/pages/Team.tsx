@@ -1,5 +1,5 @@
 import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
-import { ListTable } from '../components/list-table.tsx';
+import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
@@ -10,9 +10,7 @@ import {
   Button,
   Card,
   ConfirmDialog,
-  DataTable,
   Dialog,
-  EmptyState,
   PageHeader,
   ProgressBar,
   SelectField,
@@ -189,19 +187,13 @@ export function TeamPage() {
               { label: t('common.actions'), right: true, shown: isAdmin },
             ]}
             empty={
-              <EmptyState
+              <EmptyList
                 icon="users"
                 title={t('team.noAgentsTitle')}
-                action={
-                  isAdmin ? (
-                    <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
-                      {t('team.addAgent')}
-                    </Button>
-                  ) : undefined
-                }
+                add={isAdmin && { label: t('team.addAgent'), onClick: () => setEditing('new') }}
               >
                 {t('team.noAgentsBody')}
-              </EmptyState>
+              </EmptyList>
             }
             row={(a) => (
               <tr key={a.id} data-testid="agent-row">
@@ -210,13 +202,7 @@ export function TeamPage() {
                   {a.telephonyCode ? <code>{a.telephonyCode}</code> : <span className="muted">{t('team.noCode')}</span>}
                 </td>
                 <td>
-                  {a.active ? (
-                    <Badge tone="green" dot>
-                      {t('team.active')}
-                    </Badge>
-                  ) : (
-                    <Badge>{t('team.inactive')}</Badge>
-                  )}
+                  <ActiveBadge active={a.active} on={t('team.active')} off={t('team.inactive')} />
                 </td>
                 <td className="muted">{fmt.date(a.active ? a.createdAt : a.deactivatedAt)}</td>
                 {isAdmin && (
@@ -250,18 +236,18 @@ export function TeamPage() {
         </Card>
 
         <Card title={t('team.users')} description={t('team.usersLead')} bodyClass="tight">
-          <DataTable
-            head={
-              <>
-                <th>{t('team.name')}</th>
-                <th>{t('settings.email')}</th>
-                <th>{t('settings.role')}</th>
-                <th>{t('team.since')}</th>
-                {isAdmin && <th className="right">{t('common.actions')}</th>}
-              </>
-            }
-          >
-            {(data?.users ?? []).map((u) => {
+          <ListTable
+            rows={data?.users ?? []}
+            loaded={data !== undefined}
+            columns={[
+              t('team.name'),
+              t('settings.email'),
+              t('settings.role'),
+              t('team.since'),
+              { label: t('common.actions'), right: true, shown: isAdmin },
+            ]}
+            empty={null}
+            row={(u) => {
               const self = u.id === session?.user.id;
               const canEdit = isAdmin && !self && (role === 'OWNER' || u.role !== 'OWNER');
               return (
@@ -319,8 +305,8 @@ export function TeamPage() {
                   )}
                 </tr>
               );
-            })}
-          </DataTable>
+            }}
+          />
         </Card>
 
         {isAdmin && (

@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { Alert, Button, Card, Checkbox, SelectField, useToast } from '../components/ui.tsx';
+import { SettingsCard } from '../components/forms.tsx';
+import { Checkbox, SelectField } from '../components/ui.tsx';
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
-import { useFormMutation } from '../lib/mutations.ts';
+import { useSettingsForm } from '../lib/settings-form.ts';
 
 const RedactionQuery = graphql(`
   query Redaction {
@@ -29,60 +29,43 @@ const KINDS: Kind[] = ['CARD_NUMBER', 'CVV', 'CARD_EXPIRY', 'IBAN', 'DNI_NIE', '
 /** Admins: what is redacted from calls transcribed from now on. */
 export function RedactionCard() {
   const { t } = useT();
-  const toast = useToast();
   const [{ data }] = useQuery({ query: RedactionQuery });
-  const [mode, setMode] = useState<Mode>('OFF');
-  const [kinds, setKinds] = useState<Set<Kind>>(new Set(KINDS));
-  useEffect(() => {
-    if (!data) return;
-    setMode(data.account.redaction.mode);
-    setKinds(new Set(data.account.redaction.kinds));
-  }, [data]);
-  const [{ fetching }, save] = useMutation(SetRedaction);
-  const { submit, error } = useFormMutation(
-    async () => outcome(await save({ mode, kinds: KINDS.filter((k) => kinds.has(k)) }), 'setRedaction'),
-    () => toast(t('redaction.saved')),
-  );
-  const toggle = (k: Kind) =>
-    setKinds((old) => {
-      const next = new Set(old);
-      if (next.has(k)) next.delete(k);
-      else next.add(k);
-      return next;
-    });
+  const [, save] = useMutation(SetRedaction);
+  const saved = data?.account.redaction;
+  const form = useSettingsForm<{ mode: Mode; kinds: readonly Kind[] }, unknown>({
+    initial: { mode: 'OFF', kinds: KINDS },
+    saved: saved && { mode: saved.mode, kinds: saved.kinds },
+    save: async (v) =>
+      outcome(await save({ mode: v.mode, kinds: KINDS.filter((k) => v.kinds.includes(k)) }), 'setRedaction'),
+    savedMessage: t('redaction.saved'),
+  });
+  const { mode, kinds } = form.values;
+  const toggle = (k: Kind) => form.set({ kinds: kinds.includes(k) ? kinds.filter((x) => x !== k) : [...kinds, k] });
   return (
-    <Card title={t('redaction.title')} description={t('redaction.lead')}>
-      <form className="stack" onSubmit={submit} style={{ maxWidth: 560 }}>
-        {error && <Alert tone="red">{error}</Alert>}
-        <SelectField
-          label={t('redaction.mode')}
-          hint={t(`redaction.modeHint.${mode}` as MessageKey)}
-          value={mode}
-          onChange={(e) => setMode(e.target.value as Mode)}
-        >
-          {(['OFF', 'TEXT', 'TEXT_AUDIO'] as const).map((m) => (
-            <option key={m} value={m}>
-              {t(`redaction.mode.${m}` as MessageKey)}
-            </option>
-          ))}
-        </SelectField>
-        <fieldset className="stack" disabled={mode === 'OFF'}>
-          <legend>{t('redaction.detectors')}</legend>
-          {KINDS.map((k) => (
-            <Checkbox
-              key={k}
-              label={t(`redaction.kind.${k}` as MessageKey)}
-              checked={kinds.has(k)}
-              onChange={() => toggle(k)}
-            />
-          ))}
-        </fieldset>
-        <div>
-          <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Card>
+    <SettingsCard title={t('redaction.title')} description={t('redaction.lead')} form={form} width={560}>
+      <SelectField
+        label={t('redaction.mode')}
+        hint={t(`redaction.modeHint.${mode}` as MessageKey)}
+        value={mode}
+        onChange={(e) => form.set({ mode: e.target.value as Mode })}
+      >
+        {(['OFF', 'TEXT', 'TEXT_AUDIO'] as const).map((m) => (
+          <option key={m} value={m}>
+            {t(`redaction.mode.${m}` as MessageKey)}
+          </option>
+        ))}
+      </SelectField>
+      <fieldset className="stack" disabled={mode === 'OFF'}>
+        <legend>{t('redaction.detectors')}</legend>
+        {KINDS.map((k) => (
+          <Checkbox
+            key={k}
+            label={t(`redaction.kind.${k}` as MessageKey)}
+            checked={kinds.includes(k)}
+            onChange={() => toggle(k)}
+          />
+        ))}
+      </fieldset>
+    </SettingsCard>
   );
 }

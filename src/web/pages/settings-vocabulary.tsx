@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from 'urql';
-import { Alert, Button, Card, TextArea } from '../components/ui.tsx';
+import { SettingsCard } from '../components/forms.tsx';
+import { TextArea } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { outcome } from '../lib/errors.ts';
 import { graphql } from '../lib/graphql.ts';
@@ -25,31 +26,22 @@ const SetVocabulary = graphql(`
 export function VocabularyCard() {
   const { t } = useT();
   const [{ data }] = useQuery({ query: VocabularyQuery });
-  const [{ fetching }, save] = useMutation(SetVocabulary);
+  const [, save] = useMutation(SetVocabulary);
   const form = useSettingsForm({
     initial: { text: '' },
     saved: data && { text: data.account.vocabulary.join('\n') },
     save: async (v) => outcome(await save({ words: v.text.split('\n') }), 'setVocabulary'),
     savedMessage: t('settings.vocabularySaved'),
   });
-  const { submit, error } = form;
   return (
-    <Card title={t('settings.vocabulary')} description={t('settings.vocabularyLead')}>
-      <form className="stack" onSubmit={submit} style={{ maxWidth: 520 }}>
-        {error && <Alert tone="red">{error}</Alert>}
-        <TextArea
-          label={t('settings.vocabularyWords')}
-          hint={t('settings.vocabularyHint')}
-          rows={8}
-          value={form.values.text}
-          onChange={(e) => form.set({ text: e.target.value })}
-        />
-        <div>
-          <Button type="submit" variant="primary" loading={fetching} disabled={!data}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Card>
+    <SettingsCard title={t('settings.vocabulary')} description={t('settings.vocabularyLead')} form={form} width={520}>
+      <TextArea
+        label={t('settings.vocabularyWords')}
+        hint={t('settings.vocabularyHint')}
+        rows={8}
+        value={form.values.text}
+        onChange={(e) => form.set({ text: e.target.value })}
+      />
+    </SettingsCard>
   );
 }
