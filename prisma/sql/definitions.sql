@@ -3,6 +3,22 @@
 
 -- ───────────── Functions ─────────────
 
+-- accounts_plan_lowered()
+CREATE OR REPLACE FUNCTION public.accounts_plan_lowered()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  p text;
+BEGIN
+  FOR p IN SELECT period FROM usage_periods WHERE account_id = NEW.id AND minutes_allotted > 0
+             ORDER BY period FOR NO KEY UPDATE LOOP
+    PERFORM usage_fold(NEW.id, p);
+  END LOOP;
+  RETURN NULL;
+END
+$function$;
+
 -- accounts_report_time_zone()
 CREATE OR REPLACE FUNCTION public.accounts_report_time_zone()
  RETURNS trigger
@@ -299,6 +315,62 @@ BEGIN
 END
 $function$;
 
+-- rate_take(p_key text, p_limit integer, p_duration_ms bigint, OUT points integer, OUT expire bigint)
+CREATE OR REPLACE FUNCTION public.rate_take(p_key text, p_limit integer, p_duration_ms bigint, OUT points integer, OUT expire bigint)
+ RETURNS record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  s smallint := pg_backend_pid() % 8;
+  now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+  room bigint;
+  grant_ integer;
+BEGIN
+  -- Fast path, in a subtransaction for the reason given in usage_reserve (migration usage_stripes).
+  BEGIN
+    UPDATE rate_limit_stripes t SET points = t.points + 1
+     WHERE t.key = p_key AND t.stripe = s AND t.expire > now_ms AND t.points < t.allotted
+    RETURNING t.points, t.expire INTO points, expire;
+    IF FOUND THEN
+      -- Within its grant, so within the limit (its own count is only a lower bound of the window's).
+      RETURN;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'EI002', MESSAGE = 'stripe short';
+  EXCEPTION WHEN SQLSTATE 'EI002' THEN
+    NULL;
+  END;
+  -- The row's lock; an ended window restarts with nothing granted (its stripes are dead with it).
+  INSERT INTO rate_limits AS r (key, points, expire) VALUES (p_key, 0, now_ms + p_duration_ms)
+  ON CONFLICT (key) DO UPDATE
+     SET points = CASE WHEN coalesce(r.expire, 0) <= now_ms THEN 0 ELSE r.points END,
+         expire = CASE WHEN coalesce(r.expire, 0) <= now_ms THEN now_ms + p_duration_ms ELSE r.expire END
+  RETURNING r.points, r.expire INTO points, expire;
+  room := p_limit::bigint - points;
+  IF room < 1 THEN
+    PERFORM 1 FROM rate_limit_stripes t WHERE t.key = p_key ORDER BY t.stripe FOR UPDATE;
+    UPDATE rate_limits r
+       SET points = r.points - coalesce((SELECT sum(t.allotted - t.points) FROM rate_limit_stripes t
+                                          WHERE t.key = p_key AND t.expire = r.expire), 0)
+     WHERE r.key = p_key
+    RETURNING r.points INTO points;
+    UPDATE rate_limit_stripes t SET allotted = t.points WHERE t.key = p_key AND t.expire = rate_take.expire;
+    room := p_limit::bigint - points;
+  END IF;
+  IF room < 1 THEN
+    UPDATE rate_limits r SET points = r.points + 1 WHERE r.key = p_key RETURNING r.points INTO points;
+    RETURN;
+  END IF;
+  grant_ := least(room, 1 + (room - 1) / 16);
+  INSERT INTO rate_limit_stripes AS t (key, stripe, expire, allotted, points)
+  VALUES (p_key, s, rate_take.expire, grant_, 1)
+  ON CONFLICT (key, stripe) DO UPDATE
+     SET allotted = CASE WHEN t.expire = excluded.expire THEN t.allotted + excluded.allotted ELSE excluded.allotted END,
+         points = CASE WHEN t.expire = excluded.expire THEN t.points + 1 ELSE 1 END,
+         expire = excluded.expire;
+  UPDATE rate_limits r SET points = r.points + grant_ WHERE r.key = p_key RETURNING r.points INTO points;
+END
+$function$;
+
 -- report_lock_accounts_sql(src text)
 CREATE OR REPLACE FUNCTION public.report_lock_accounts_sql(src text)
  RETURNS text
@@ -457,8 +529,102 @@ BEGIN
 END
 $function$;
 
+-- usage_fold(p_account uuid, p_period text)
+CREATE OR REPLACE FUNCTION public.usage_fold(p_account uuid, p_period text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM 1 FROM usage_stripes WHERE account_id = p_account AND period = p_period ORDER BY stripe FOR UPDATE;
+  UPDATE usage_periods u
+     SET minutes_reserved = u.minutes_reserved + s.minutes_reserved,
+         calls = u.calls + s.calls,
+         storage_bytes = u.storage_bytes + s.storage_bytes,
+         minutes_allotted = 0
+    FROM (SELECT coalesce(sum(minutes_reserved), 0)::int AS minutes_reserved, coalesce(sum(calls), 0)::int AS calls,
+                 coalesce(sum(storage_bytes), 0)::bigint AS storage_bytes
+            FROM usage_stripes WHERE account_id = p_account AND period = p_period) s
+   WHERE u.account_id = p_account AND u.period = p_period;
+  UPDATE usage_stripes SET minutes_allotted = 0, minutes_reserved = 0, calls = 0, storage_bytes = 0
+   WHERE account_id = p_account AND period = p_period;
+END
+$function$;
+
+-- usage_fold_if_short(p_account uuid, p_period text)
+CREATE OR REPLACE FUNCTION public.usage_fold_if_short(p_account uuid, p_period text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  room bigint;
+BEGIN
+  SELECT a.plan_minutes::bigint - u.minutes_used - u.minutes_reserved - u.minutes_allotted INTO room
+    FROM usage_periods u JOIN accounts a ON a.id = u.account_id
+   WHERE u.account_id = p_account AND u.period = p_period AND u.minutes_allotted > 0
+     FOR NO KEY UPDATE OF u;
+  IF room < 0 THEN
+    PERFORM usage_fold(p_account, p_period);
+  END IF;
+END
+$function$;
+
+-- usage_reserve(p_account uuid, p_period text, p_minutes integer, p_bytes bigint)
+CREATE OR REPLACE FUNCTION public.usage_reserve(p_account uuid, p_period text, p_minutes integer, p_bytes bigint)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  s smallint := pg_backend_pid() % 8;
+  room bigint;
+  grant_ integer;
+BEGIN
+  -- In a subtransaction of its own: an UPDATE that waited for the stripe and then found too little
+  -- room keeps the stripe's lock, and waiting for the period row while holding it would deadlock
+  -- with a refill or fold (which hold the period row and want the stripe). Rolling the
+  -- subtransaction back gives the lock back first.
+  BEGIN
+    UPDATE usage_stripes
+       SET minutes_reserved = minutes_reserved + p_minutes, calls = calls + 1, storage_bytes = storage_bytes + p_bytes
+     WHERE account_id = p_account AND period = p_period AND stripe = s
+       AND minutes_allotted - minutes_reserved >= p_minutes;
+    IF FOUND THEN
+      RETURN true;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'EI002', MESSAGE = 'stripe short';
+  EXCEPTION WHEN SQLSTATE 'EI002' THEN
+    NULL;
+  END;
+  INSERT INTO usage_periods (account_id, period) VALUES (p_account, p_period) ON CONFLICT DO NOTHING;
+  SELECT a.plan_minutes::bigint - u.minutes_used - u.minutes_reserved - u.minutes_allotted INTO room
+    FROM usage_periods u JOIN accounts a ON a.id = u.account_id
+   WHERE u.account_id = p_account AND u.period = p_period
+     FOR NO KEY UPDATE OF u;
+  IF room < p_minutes THEN
+    PERFORM usage_fold(p_account, p_period);
+    SELECT a.plan_minutes::bigint - u.minutes_used - u.minutes_reserved - u.minutes_allotted INTO room
+      FROM usage_periods u JOIN accounts a ON a.id = u.account_id
+     WHERE u.account_id = p_account AND u.period = p_period;
+    IF room IS NULL OR room < p_minutes THEN
+      RETURN false;
+    END IF;
+  END IF;
+  grant_ := least(room, p_minutes + (room - p_minutes) / 16);
+  INSERT INTO usage_stripes AS t (account_id, period, stripe, minutes_allotted, minutes_reserved, calls, storage_bytes)
+  VALUES (p_account, p_period, s, grant_, p_minutes, 1, p_bytes)
+  ON CONFLICT (account_id, period, stripe) DO UPDATE
+     SET minutes_allotted = t.minutes_allotted + excluded.minutes_allotted,
+         minutes_reserved = t.minutes_reserved + excluded.minutes_reserved,
+         calls = t.calls + 1,
+         storage_bytes = t.storage_bytes + excluded.storage_bytes;
+  UPDATE usage_periods SET minutes_allotted = minutes_allotted + grant_
+   WHERE account_id = p_account AND period = p_period;
+  RETURN true;
+END
+$function$;
+
 -- ───────────── Triggers ─────────────
 
+CREATE TRIGGER accounts_plan_lowered AFTER UPDATE OF plan_minutes ON accounts FOR EACH ROW WHEN (new.plan_minutes < old.plan_minutes) EXECUTE FUNCTION accounts_plan_lowered();
 CREATE TRIGGER accounts_report_time_zone AFTER UPDATE OF time_zone ON accounts FOR EACH ROW WHEN (old.time_zone IS DISTINCT FROM new.time_zone) EXECUTE FUNCTION accounts_report_time_zone();
 CREATE TRIGGER agents_notify_filter_options AFTER INSERT OR DELETE OR UPDATE ON agents FOR EACH ROW EXECUTE FUNCTION notify_filter_options_changed();
 CREATE TRIGGER api_keys_notify_changed AFTER DELETE OR UPDATE OF revoked_at, key_hash, account_id ON api_keys FOR EACH ROW EXECUTE FUNCTION notify_api_key_changed();

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { periodOf } from '../../src/domain/period.ts';
+import { usageTotals } from '../../src/accounts/usage.ts';
 import { accountIdOf, wrappedErrors } from './common.ts';
 
 interface UsageShape {
@@ -60,7 +61,7 @@ builder.queryFields((t) => ({
       });
       const current = periodOf(new Date(), account.timeZone);
       const period = args.period ?? current;
-      const row = await ctx.app.db.usagePeriod.findUnique({ where: { accountId_period: { accountId, period } } });
+      const [row] = await usageTotals(ctx.app.db, accountId, { period });
       return {
         period,
         current: period === current,
@@ -85,11 +86,7 @@ builder.queryFields((t) => ({
         select: { timeZone: true, planMinutes: true },
       });
       const current = periodOf(new Date(), account.timeZone);
-      const rows = await ctx.app.db.usagePeriod.findMany({
-        where: { accountId },
-        orderBy: { period: 'desc' },
-        take: Math.max(1, Math.min(120, args.limit ?? 12)),
-      });
+      const rows = await usageTotals(ctx.app.db, accountId, { limit: Math.max(1, Math.min(120, args.limit ?? 12)) });
       return rows.map((r) => ({ ...r, current: r.period === current, planMinutes: account.planMinutes }));
     },
   }),

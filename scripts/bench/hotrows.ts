@@ -174,16 +174,17 @@ function sampleLocks(url: string) {
         // lock (advisory); PostgreSQL's one queue of notifications, which a committing transaction
         // that sent NOTIFY locks (an 'object' lock on the database: the calls trigger notifies live
         // updates); or another transaction's upsert of the same key (INSERT … ON CONFLICT waits on
-        // the transaction, no tuple lock): told apart by the statement.
+        // the transaction, no tuple lock), or a stripe's row inside rate_take() / usage_reserve()
+        // (their stripes, issue 29.5): told apart by the statement.
         const what =
           r.relation ??
           (r.locktype === 'advisory'
             ? 'intake_leases'
             : r.locktype === 'object'
               ? 'notify queue'
-              : r.locktype === 'transactionid' && /rate_limits/.test(r.query)
+              : r.locktype === 'transactionid' && /rate_limits|rate_take/.test(r.query)
                 ? 'rate_limits'
-                : r.locktype === 'transactionid' && /usage_periods/.test(r.query)
+                : r.locktype === 'transactionid' && /usage_periods|usage_reserve/.test(r.query)
                   ? 'usage_periods'
                   : `other (${r.locktype})`);
         waiting[what] = (waiting[what] ?? 0) + 1;

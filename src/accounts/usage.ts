@@ -1,5 +1,4 @@
-import type { Tx } from '../db/client.ts';
-import { DomainError } from '../domain/errors.ts';
+import type { Db, Tx } from '../db/client.ts';
 
 const MB = 1_048_576;
 
@@ -11,41 +10,6 @@ export function minutesForBytes(bytes: number): number {
 /** Billable minutes of a transcribed call: started minutes of real duration. */
 export function minutesForDuration(seconds: number): number {
   return Math.max(1, Math.ceil(seconds / 60));
-}
-
-/**
- * Reserves minutes and counts the call and its storage in its period, in the caller's transaction.
- * The conditional UPDATE takes the period row's lock, so concurrent intakes are serialised there
- * and the availability check is re-evaluated against the committed total: no overspend.
- */
-export async function reserveMinutes(
-  tx: Tx,
-  a: { accountId: string; callId: string; period: string; minutes: number; bytes: number; planMinutes: number },
-): Promise<void> {
-  await tx.$executeRaw`
-    INSERT INTO usage_periods (account_id, period) VALUES (${a.accountId}::uuid, ${a.period})
-    ON CONFLICT DO NOTHING`;
-  const updated = await tx.$executeRaw`
-    UPDATE usage_periods
-       SET minutes_reserved = minutes_reserved + ${a.minutes},
-           calls = calls + 1,
-           storage_bytes = storage_bytes + ${a.bytes}::bigint
-     WHERE account_id = ${a.accountId}::uuid AND period = ${a.period}
-       AND ${a.planMinutes} - minutes_used - minutes_reserved >= ${a.minutes}`;
-  if (updated === 0) {
-    const [row] = await tx.$queryRaw<{ used: number; reserved: number }[]>`
-      SELECT minutes_used AS used, minutes_reserved AS reserved FROM usage_periods
-       WHERE account_id = ${a.accountId}::uuid AND period = ${a.period}`;
-    const available = Math.max(0, a.planMinutes - (row?.used ?? 0) - (row?.reserved ?? 0));
-    throw new DomainError(
-      'no_minutes',
-      `This recording reserves ${a.minutes} minute(s) (one per MB of file size) but only ${available} of the plan's ${a.planMinutes} minutes are available this period.`,
-      { required: a.minutes, available },
-    );
-  }
-  await tx.$executeRaw`
-    INSERT INTO minute_ledger (account_id, call_id, period, kind, minutes)
-    VALUES (${a.accountId}::uuid, ${a.callId}::uuid, ${a.period}, 'reserve', ${a.minutes})`;
 }
 
 /**
@@ -72,19 +36,61 @@ async function applyOnce(tx: Tx, callId: string, kind: 'settle' | 'release', use
     RETURNING account_id, period, (SELECT minutes FROM minute_ledger r WHERE r.call_id = ${callId}::uuid AND r.kind = 'reserve') AS reserved`;
   const row = rows[0];
   if (!row) return false;
+  // On the period row, not on the stripe intake reserved on (migration usage_stripes): the sum is
+  // what counts. Charged more than reserved, the plan may have less left than the stripes were
+  // granted: usage_fold_if_short takes their grants back then, so none admits past the plan.
   await tx.$executeRaw`
     UPDATE usage_periods
        SET minutes_reserved = minutes_reserved - ${row.reserved ?? 0},
            minutes_used = minutes_used + ${used}
      WHERE account_id = ${row.account_id}::uuid AND period = ${row.period}`;
+  if (used > (row.reserved ?? 0)) {
+    await tx.$executeRaw`SELECT usage_fold_if_short(${row.account_id}::uuid, ${row.period})`;
+  }
   await tx.$executeRaw`UPDATE calls SET used_minutes = ${used} WHERE id = ${callId}::uuid`;
   return true;
 }
 
-/** Adds `bytes` (negative to free) to the storage counted in a call's period. */
+/**
+ * Adds `bytes` (negative to free) to the storage counted in a call's period: on its period row, whose
+ * own column may go below zero when intake counted the bytes on a stripe (usage_totals sums them).
+ */
 export async function adjustStorage(tx: Tx, accountId: string, period: string, bytes: number): Promise<void> {
   if (bytes === 0) return;
   await tx.$executeRaw`
-    UPDATE usage_periods SET storage_bytes = GREATEST(0, storage_bytes + ${bytes}::bigint)
+    UPDATE usage_periods SET storage_bytes = storage_bytes + ${bytes}::bigint
      WHERE account_id = ${accountId}::uuid AND period = ${period}`;
+}
+
+/** A period's figures: its usage_periods row plus its stripes' counts (the view usage_totals). */
+export interface UsageTotals {
+  period: string;
+  calls: number;
+  minutesUsed: number;
+  minutesReserved: number;
+  storageBytes: bigint;
+  storageFreedBytes: bigint;
+}
+
+/** The account's periods, newest first: `period` alone, or the latest `limit`. */
+export async function usageTotals(
+  db: Db,
+  accountId: string,
+  which: { period: string } | { limit: number },
+): Promise<UsageTotals[]> {
+  const rows = await db.$queryRaw<
+    { period: string; calls: number; used: number; reserved: number; storage: bigint; freed: bigint }[]
+  >`SELECT period, calls, minutes_used AS used, minutes_reserved AS reserved, storage_bytes AS storage,
+           storage_freed_bytes AS freed
+      FROM usage_totals
+     WHERE account_id = ${accountId}::uuid AND (${'period' in which ? which.period : null}::text IS NULL OR period = ${'period' in which ? which.period : null}::text)
+     ORDER BY period DESC LIMIT ${'limit' in which ? which.limit : 1}`;
+  return rows.map((r) => ({
+    period: r.period,
+    calls: r.calls,
+    minutesUsed: r.used,
+    minutesReserved: r.reserved,
+    storageBytes: r.storage,
+    storageFreedBytes: r.freed,
+  }));
 }

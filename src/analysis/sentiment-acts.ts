@@ -173,6 +173,16 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:same thing|same problem|same issue)',
       "(?:haven't|have not|hasn't) (?:had|got|received)",
       'dead again',
+      // Service lost: "now I've got no internet", not "no service charge".
+      '(?:no|without(?: any)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection)(?! charge| fee| contract)',
+      'back (?:on hold|to square one|to the start|to the beginning)',
+      // Something the customer cannot do with what they pay for: "now I can't log in".
+      "(?:i|we) (?:still )?(?:can't|cannot|can not|couldn't) (?:log|sign|get into|get online|use|access|connect|make calls|browse|stream)",
+      // Praise asked as a question: "is this what you call good service?"
+      "(?:is this|is that|this is|that's|so this is) what you(?: people)? (?:call|'d call)",
+      '(?:internet|connection|signal|wi-?fi|broadband) (?:dropped|drops|cut out|cuts out|went down|goes down|died|dies)',
+      // Kindness that came too late: "a month after I complained", "three weeks later".
+      '(?:days|weeks|months|years|hours|a week|a month|a year|an hour) (?:later|too late|after (?:i|we) (?:complained|called|rang|asked|reported|paid|cancelled))',
       // An outage: "my internet has been down since Monday".
       "(?:is|was|been|went|goes|gone|keeps going|it's|it's been) (?:completely )?down",
       '(?:went|gone|goes) up',
@@ -400,7 +410,11 @@ export const ES_ACTS: readonly ActRule[] = [
       'cuántas veces(?: más)?',
       'no (?:\\S+ ){0,2}recomendaría',
       'no (?:me |nos )?(?:ha |han )?(?:sirve|sirvió|servido) (?:de|para) nada',
-      '(?:llevo|llevamos) (?:\\S+ ){0,3}(?:esperando|sin)',
+      '(?:llevo|llevamos) (?:\\S+ ){0,3}(?:esperando|sin|en espera)',
+      // Lo que el cliente no puede hacer con lo que paga: "ahora no puedo entrar".
+      'no (?:puedo|podemos|pude|he podido|consigo|logro) (?:entrar|acceder|conectarme|conectar|usar|utilizar|navegar|iniciar sesión|llamar)',
+      // Un elogio en forma de pregunta: "¿a esto le llaman buen servicio?"
+      '(?:a esto|a eso|esto es lo que|eso es lo que) (?:le |lo )?(?:llaman|llamáis|llama usted|llaman ustedes)',
       '(?:la )?(?:segunda|tercera|cuarta|quinta|enésima) vez',
       '(?:dos|tres|cuatro|cinco|varias|muchas) (?:veces|personas)',
       'nunca (?:me|nos) (?:\\S+ )?(?:devuelven|llaman|llamaron|contestan|avisan|ayudan|dicen)',
@@ -408,12 +422,16 @@ export const ES_ACTS: readonly ActRule[] = [
       'no se presentó|no vino|no ha llegado|no me ha llegado|no he recibido',
       '(?:todavía|aún) no (?:\\S+ ){0,2}(?:ha llegado|he recibido|funciona|está arreglado|me han)',
       'sigue sin|sigue sin funcionar|siguen sin',
+      // Sin servicio: "otra vez sin internet", "no tengo ni línea".
+      '(?:sin|no (?:tengo|tenemos|hay)(?: ni)?|ni) (?:internet|línea|servicio|conexión|señal|cobertura|teléfono|wifi|fibra|televisión|tele|luz)',
       'me (?:siguen|están) cobrando',
       '(?:cobrado|cobraron|cobran|cobrar) (?:dos veces|de más|otra vez|doble)',
       // "me cobraron de más", not "pedidos de más de cincuenta euros".
       'de más(?! de)',
       'sin avisar|sin previo aviso',
-      'se (?:me )?corta|se (?:me )?cae|se cierra',
+      'se (?:me |nos )?(?:corta|cortó|ha cortado|cae|cayó|ha caído|cierra|cerró)',
+      // Una amabilidad que llega tarde: "un mes después de mi queja", "tres semanas tarde".
+      '(?:días|semanas|meses|años|horas|un mes|una semana|un año|una hora) (?:tarde|más tarde|después de (?:mi |la |que )?(?:queja|reclamación|llamada|reclamar|llamar|avisar|pagar))',
       'me colgó|me colgaron',
       'vuelve a|volvieron a|ha vuelto a|han vuelto a',
       '(?:talla|dirección|producto|modelo) equivocad[oa]',
@@ -434,6 +452,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:cuesta|cuestan|costar|pago|pagando|pagar|cobran|cobrando|cobrar|vale) (?:\\S+ ){0,2}(?:el doble|el triple)',
       '(?:me|nos) (?:bajan|bajaron|han bajado|reducen|redujeron|limitan|limitaron) la velocidad',
       'vaya con',
+      // "¡Lo que me faltaba!": the last straw, said of whatever went wrong.
+      '(?:justo |solo |sólo )?lo que (?:me |nos )?faltaba',
       '(?<=\\| )(?:decían|dijeron|me dijeron|decía|dijo)(?= \\||$)',
       '(?:se anunciaba|se anuncia|anunciad[oa]|vendid[oa]) como|(?:anuncian|anunciaban|anunciaron|publicitan)|(?:el anuncio|la oferta|la web|la publicidad|el folleto) (?:decía|dice|ponía|pone)',
       'gratis (?:\\S+ ){0,8}(?:pagué|pagado|pagar|cobrado|cobran|cobraron|cobrar|facturado|facturaron|costó|cuesta|cargo)',

@@ -90,9 +90,28 @@ export const EN: ContactCentreLexicon = {
     goodwill: 2,
     discount: 1,
     supposedly: -1,
+    // AFINN has "lost" and "losing" but not "lose" ("you've managed to lose my order again").
+    lose: -3,
+    loses: -3,
+    // A promise is what was said, not how anyone feels about it (see the complaint acts).
+    promise: 0,
+    promises: 0,
+    // AFINN spells it the American way.
+    marvellous: 3,
+    // Owing money is the customer's loss ("now I owe you sixty pounds"); "I owe you one" is thanks.
+    owe: -1,
   },
   phrases: {
     'stopped working': -3,
+    // Service back: "I've got internet again" (its loss is a complaint act: "no internet").
+    'got internet': 2,
+    'have internet': 2,
+    'got a signal': 2,
+    'got signal': 2,
+    'have a signal': 2,
+    'back online': 2,
+    'owe you one': 2,
+    'well done': 3,
     // Throttling: "I get slowed down after ten gigs".
     'slowed down': -2,
     // What a product is sold as is not anyone's mood: "the best price", "a special offer", "loyalty
@@ -277,6 +296,11 @@ export const ES: ContactCentreLexicon = {
     lamentablemente: -2,
     conforme: 2,
     descuento: 1,
+    promesa: 0,
+    promesas: 0,
+    fenomenal: 3,
+    ilusión: 3,
+    oportuno: 2,
   },
   phrases: {
     'por favor': 0,
@@ -303,6 +327,19 @@ export const ES: ContactCentreLexicon = {
     'sin señal': -2,
     'no tengo señal': -2,
     'por fin': 2,
+    // El servicio ha vuelto: "otra vez tengo internet" (perderlo es una queja: "sin internet").
+    'tengo internet': 2,
+    'tengo línea': 2,
+    'tengo señal': 2,
+    'tengo conexión': 2,
+    'tengo cobertura': 2,
+    'hay conexión': 2,
+    // Deber dinero ("ahora les debo sesenta euros"), no "debo llamar"; "le debo una" es gratitud.
+    'les debo': -1,
+    'le debo': -1,
+    'te debo': -1,
+    'le debo una': 2,
+    'te debo una': 2,
     'no hay problema': 2,
     'ningún problema': 2,
     'qué bien': 3,

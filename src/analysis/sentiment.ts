@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
 import { EN_ACTS, ES_ACTS, type SpeechAct } from './sentiment-acts.ts';
+import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
 
 export type SentimentLabel = 'negative' | 'neutral' | 'positive';
@@ -103,6 +104,7 @@ interface CompiledLanguage {
   phrases: string[];
   acts: { act: SpeechAct; value: number; pattern: RegExp }[];
   actValue: Map<string, number>;
+  irony: CompiledIrony;
 }
 
 function compile(language: SentimentLanguage): CompiledLanguage {
@@ -128,6 +130,7 @@ function compile(language: SentimentLanguage): CompiledLanguage {
       })),
     ),
     actValue: new Map(rules.map((rule) => [`${ACT_PREFIX}${rule.act}`, rule.value])),
+    irony: compileIrony(language === 'en' ? EN_IRONY : ES_IRONY),
   };
 }
 
@@ -225,6 +228,12 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     // speaker names the other's trouble or owns a mistake, up to a "but".
     if (empathy && value < 0) value = 0;
     values.push(value);
+  }
+  // "Lovely, another bill": a warm reaction to more of the same trouble is a complaint.
+  const complaint = data.actValue.get(`${ACT_PREFIX}complaint`)!;
+  for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`)) {
+    values[i] = complaint;
+    isAct[i] = true;
   }
   const weight = (i: number) => (contrastAt < 0 ? 1 : i < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST);
   let acts = 0;

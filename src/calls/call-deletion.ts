@@ -77,8 +77,9 @@ export async function deleteCallRows(
       SELECT id, ${accountId}::uuid, external_id, ${deletedById}::uuid FROM gone
       ON CONFLICT DO NOTHING
     ), freed AS (
+      -- Unclamped: intake counted the bytes on a stripe, so the row alone may go below zero (usage_totals sums).
       UPDATE usage_periods u
-         SET storage_bytes = greatest(0, u.storage_bytes - f.bytes),
+         SET storage_bytes = u.storage_bytes - f.bytes,
              storage_freed_bytes = u.storage_freed_bytes + f.bytes
         FROM (SELECT period, sum(file_size)::bigint AS bytes FROM gone WHERE has_file GROUP BY period) f
        WHERE u.account_id = ${accountId}::uuid AND u.period = f.period

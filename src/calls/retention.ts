@@ -96,8 +96,9 @@ export async function applyRetention(app: DataContext, now = new Date()): Promis
             UPDATE calls c SET recording_deleted_at = ${now} FROM due WHERE c.id = due.id
             RETURNING c.storage_key, c.period, c.file_size
           ), freed AS (
+            -- Unclamped, as in deleteCallRows: usage_totals sums the row and its stripes.
             UPDATE usage_periods u
-               SET storage_bytes = greatest(0, u.storage_bytes - f.bytes),
+               SET storage_bytes = u.storage_bytes - f.bytes,
                    storage_freed_bytes = u.storage_freed_bytes + f.bytes
               FROM (SELECT period, sum(file_size)::bigint AS bytes FROM done GROUP BY period) f
              WHERE u.account_id = ${account.id}::uuid AND u.period = f.period

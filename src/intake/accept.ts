@@ -101,7 +101,7 @@ export async function acceptRecording(app: AppContext, input: AcceptInput): Prom
         campaignId: f.campaign ? null : (input.defaults?.campaignId ?? null),
         agentCode: f.agentCode ? normalizeCode(f.agentCode) || null : null,
       },
-      counting?.sql(countedAt),
+      counting?.sql(),
     );
     counting?.settle(read.counted!, countedAt);
     const account = read.facts;

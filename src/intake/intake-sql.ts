@@ -119,8 +119,8 @@ export interface NewCall {
  * one round trip, no interactive transaction (issue 12). Answers `exists` when a concurrent request
  * with the same external_id won, or its call was deleted (a tombstone; nothing is written then), and
  * throws `no_minutes` when the plan cannot cover the reservation: `intake_refuse()` raises, so the
- * statement's writes all roll back. The period row's conditional upsert takes its lock and re-checks
- * against the committed total, so concurrent intakes never overspend.
+ * statement's writes all roll back. `usage_reserve` admits within a stripe's grant of the plan, or
+ * under the period row's lock against the committed total, so concurrent intakes never overspend.
  */
 export async function insertQueuedCall(
   db: Db | Tx,
@@ -148,15 +148,9 @@ export async function insertQueuedCall(
       ON CONFLICT (account_id, external_id) DO NOTHING
       RETURNING id
     ), reservation AS (
-      INSERT INTO usage_periods AS u (account_id, period, minutes_reserved, calls, storage_bytes)
-      SELECT ${c.accountId}::uuid, ${c.period}::text, ${c.minutes}::int, 1, ${c.fileSize}::bigint FROM call
-       WHERE ${planMinutes}::int >= ${c.minutes}::int
-      ON CONFLICT (account_id, period) DO UPDATE
-         SET minutes_reserved = u.minutes_reserved + excluded.minutes_reserved,
-             calls = u.calls + 1,
-             storage_bytes = u.storage_bytes + excluded.storage_bytes
-       WHERE ${planMinutes}::int - u.minutes_used - u.minutes_reserved >= excluded.minutes_reserved
-      RETURNING 1
+      -- The reservation on one of the period's stripes (migration usage_stripes: exact, and only
+      -- near the plan's end serialised on the period row); false when the plan cannot cover it.
+      SELECT 1 FROM call WHERE usage_reserve(${c.accountId}::uuid, ${c.period}::text, ${c.minutes}::int, ${c.fileSize}::bigint)
     ), ledger AS (
       INSERT INTO minute_ledger (account_id, call_id, period, kind, minutes)
       SELECT ${c.accountId}::uuid, call.id, ${c.period}::text, 'reserve', ${c.minutes}::int FROM call, reservation
@@ -178,7 +172,7 @@ export async function insertQueuedCall(
   } catch (error) {
     if (!refusedFor(error, 'no_minutes')) throw error;
     const [u] = await db.$queryRaw<{ used: number; reserved: number }[]>`
-      SELECT minutes_used AS used, minutes_reserved AS reserved FROM usage_periods
+      SELECT minutes_used AS used, minutes_reserved AS reserved FROM usage_totals
        WHERE account_id = ${c.accountId}::uuid AND period = ${c.period}`;
     const available = Math.max(0, planMinutes - (u?.used ?? 0) - (u?.reserved ?? 0));
     throw new DomainError(

@@ -1,6 +1,5 @@
-import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
-import type { Db } from '../db/client.ts';
-import { sharedLimiter } from '../db/rate-limiter.ts';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type Db, queryDirect } from '../db/client.ts';
 import { DomainError } from '../domain/errors.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 
@@ -16,28 +15,33 @@ export function rateLimited(msBeforeNext: number): DomainError {
 }
 
 /**
- * INTAKE_RATE_PER_MINUTE: every intake request of an account is counted once in `rate_limits`
- * (shared by every api process, key `intake:<account id>`, a fixed window that starts with its first
- * request) and refused with 429 once the window's count passes the limit.
+ * INTAKE_RATE_PER_MINUTE: every intake request of an account is counted once in PostgreSQL (shared
+ * by every api process, key `intake:<account id>`, a fixed window that starts with its first request,
+ * timed by the database's clock) and refused with 429 once the window's count passes the limit. The
+ * count is `rate_take()` (migration rate_limit_stripes): on one of 8 stripes within what the window's
+ * `rate_limits` row granted it, so one account's requests do not all queue on that row (issue 29.5),
+ * and exact: a request is refused only when the window's requests truly reached the limit.
  *
- * A request that gets as far as reading its facts is counted by that statement (`countSql`, the
- * same upsert rate-limiter-flexible runs, on the same row): one round trip fewer per call (issue
- * 12). Every other request — refused before that for any reason, or whose client left — is counted
+ * A request that gets as far as reading its facts is counted by that statement (`countSql`): one
+ * round trip fewer per call (issue 12). Every other request — refused before that for any reason, or whose client left — is counted
  * on its own (`ensureCounted`), so every request counts once whatever its outcome, and a refusal
  * answers 429 rather than its own error when the count is past the limit, as when the count came
  * first. Once a window is past the limit it stays past it until it ends (the count only grows), so
  * an account seen over it here is counted and refused before its body is read until then.
  */
 export class IntakeRateLimit {
-  private readonly standalone: RateLimiterPostgres;
+  /** While the database cannot answer, a per-process count stands in: looser for a moment, not failing. */
+  private readonly insurance: RateLimiterMemory;
   private readonly blockedUntil = new Map<string, number>();
   private readonly durationMs: number;
 
+  private readonly db: Db;
   private readonly points: number;
   constructor(db: Db, points: number, durationSeconds = 60) {
+    this.db = db;
     this.points = points;
     this.durationMs = durationSeconds * 1000;
-    this.standalone = sharedLimiter(db, { keyPrefix: 'intake', points, duration: durationSeconds });
+    this.insurance = new RateLimiterMemory({ keyPrefix: 'intake', points, duration: durationSeconds });
   }
 
   /** The count of one request of `accountId`. */
@@ -54,32 +58,40 @@ export class IntakeRateLimit {
     return false;
   }
 
-  /** Counts on its own (rate-limiter-flexible; a per-process count stands in while the database cannot). */
+  /** Counts on its own (the in-process count stands in while the database cannot answer). */
   async consume(accountId: string): Promise<void> {
+    const now = Date.now();
+    let row: { points: number; expire: string | number | null } | undefined;
     try {
-      await this.standalone.consume(accountId);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      throw this.refused(accountId, error.msBeforeNext);
+      [row] = await queryDirect<{ points: number; expire: string | null }>(
+        this.db,
+        this.countSql(accountId),
+        'intake-rate-take',
+      );
+    } catch {
+      try {
+        await this.insurance.consume(accountId);
+        return;
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        throw this.refused(accountId, error.msBeforeNext);
+      }
     }
+    if (!row) return;
+    const refused = this.verdict(
+      accountId,
+      { points: row.points, expire: row.expire === null ? null : Number(row.expire) },
+      now,
+    );
+    if (refused) throw refused;
   }
 
-  /**
-   * The upsert of rate-limiter-flexible's RateLimiterPostgres (`rlflx-upsert`, one point), as a
-   * statement's CTE: a new or ended window restarts at 1 point, ending `durationMs` from now (the
-   * app's clock, as the library's); otherwise one more point. Yields `points, expire`.
-   */
-  countSql(accountId: string, now: number): Prisma.Sql {
-    const key = this.standalone.getKey(accountId);
-    return Prisma.sql`INSERT INTO rate_limits AS r (key, points, expire)
-      VALUES (${key}::text, 1, ${now + this.durationMs}::bigint)
-      ON CONFLICT (key) DO UPDATE SET
-        points = CASE WHEN r.expire <= ${now}::bigint THEN 1 ELSE r.points + 1 END,
-        expire = CASE WHEN r.expire <= ${now}::bigint THEN ${now + this.durationMs}::bigint ELSE r.expire END
-      RETURNING points, expire`;
+  /** The count of one request as a statement (or a CTE of one), yielding `points, expire`. */
+  countSql(accountId: string): Prisma.Sql {
+    return Prisma.sql`SELECT points, expire FROM rate_take(${`intake:${accountId}`}::text, ${this.points}::int, ${this.durationMs}::bigint)`;
   }
 
-  /** What the library decides from the upsert's row: refused past the limit, until the window ends. */
+  /** The verdict on the counted row: refused past the limit, until the window ends. */
   verdict(accountId: string, row: { points: number; expire: number | null }, now: number): DomainError | null {
     if (row.points <= this.points) return null;
     return this.refused(accountId, row.expire === null ? -1 : Math.max(row.expire - now, 0));
@@ -106,8 +118,8 @@ export class RequestCount {
   }
 
   /** The CTE that counts this request inside another statement (then `settle` its row). */
-  sql(now: number): Prisma.Sql {
-    return this.limit.countSql(this.accountId, now);
+  sql(): Prisma.Sql {
+    return this.limit.countSql(this.accountId);
   }
 
   /** Takes the row the CTE returned; throws `rate_limited` past the limit. */

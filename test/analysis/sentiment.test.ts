@@ -82,6 +82,56 @@ describe('segment sentiment', () => {
       expect(label(text, 'es'), text).toBe('negative');
   });
 
+  // Issue 27: "Lovely, another bill" was read as praise: one warm word and nothing negative.
+  it('reads a warm word said through gritted teeth as a complaint, in both languages', () => {
+    for (const text of [
+      'Lovely, another bill.',
+      'Oh brilliant, the same error again.',
+      'great another fee',
+      'Perfect, now I have two bills.',
+      'Brilliant, late as usual.',
+      "Thanks a lot, now it's even worse.",
+      'Thanks for wasting my time.',
+      'I love how you keep sending me the same letter.',
+      'Is this what you call good service?',
+    ])
+      expect(label(text, 'en'), text).toBe('negative');
+    for (const text of [
+      'Genial, otra factura.',
+      'Qué maravilla, otra vez lo mismo.',
+      'Estupendo, ahora tengo dos contratos.',
+      'Genial, otra vez sin internet.',
+      'Muchas gracias, ahora ya no funciona nada.',
+      'Genial, lo que me faltaba.',
+      'Gracias por hacerme perder toda la mañana.',
+      '¿A esto le llaman buen servicio?',
+    ])
+      expect(label(text, 'es'), text).toBe('negative');
+  });
+
+  it('keeps the same shape sincere when what follows is good news, a plan, an offer or a question', () => {
+    for (const text of [
+      'Perfect, another question for you: what is the postcode?',
+      "Brilliant, it's working again.",
+      "Great, I'll try again tomorrow then.",
+      'Great, now I have both accounts on screen.',
+      'Thank you, again.',
+      'Great service as always, thank you.',
+      "Great, I've got a signal again.",
+    ])
+      expect(label(text, 'en'), text).toBe('positive');
+    for (const text of [
+      'Perfecto, otra pregunta para usted.',
+      'Estupendo, ya funciona otra vez.',
+      'Perfecto, lo intento otra vez mañana.',
+      'Genial, ahora tengo las dos cuentas en pantalla.',
+      'Muchas gracias otra vez.',
+      'Qué maravilla, otra vez tengo internet.',
+      'Perfecto, como siempre pago con tarjeta.',
+    ])
+      expect(label(text, 'es'), text).toBe('positive');
+  });
+
   it('reads thanks, agreement and reassurance as positive', () => {
     for (const text of ['Thanks, that really helps.', 'Yes, that works for me.', 'No worries at all.', 'Deal.'])
       expect(label(text, 'en'), text).toBe('positive');
@@ -199,6 +249,19 @@ describe('call sentiment', () => {
     expect(withApologies.agent).toEqual(callSentiment(plain).agent);
     expect(withApologies.agent?.label).toBe('positive');
     expect(withApologies.overall).toEqual(callSentiment(plain).overall);
+  });
+
+  it('reads a sarcastic customer as negative, not as a happy one', () => {
+    const s = callSentiment(
+      stereo([
+        [0, 3, 'agent', "I've sent a new bill to replace the old one."],
+        [4, 7, 'customer', 'Lovely, now I have two bills.'],
+        [8, 11, 'agent', 'Perfect, another question for you: is this your current address?'],
+        [12, 15, 'customer', 'Oh great, the same address as the last three letters.'],
+      ]),
+    );
+    expect(s.segments.map((x) => x.label)).toEqual(['neutral', 'negative', 'positive', 'negative']);
+    expect(s.customer?.label).toBe('negative');
   });
 
   it('rises for a customer who starts angry and ends thankful', () => {

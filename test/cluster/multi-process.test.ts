@@ -211,7 +211,7 @@ it('2 apis + 2 workers, one worker SIGKILLed: every call analyzed once, charged 
   expect(
     await t.sql(
       `SELECT u.minutes_used - (SELECT sum(minutes) FROM minute_ledger WHERE kind = 'settle')::int AS off, u.calls
-       FROM usage_periods u`,
+       FROM usage_totals u`,
     ),
   ).toEqual([{ off: 0, calls: CALLS }]);
   // One webhook event id per call, however many times it was delivered.

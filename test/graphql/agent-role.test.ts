@@ -1,12 +1,11 @@
 // Role rules of review and disputes (issue 10.3–10.4) through the real service: an agent user sees
 // only their own agent's calls — in GraphQL, the recording download and the CSV export — and
 // cannot review; analysts override and answer disputes; admins make agent users.
-import { hashPassword } from '../../src/accounts/passwords.ts';
 import { postCall } from '../support/intake.ts';
 import { wavBytes } from '../http/support.ts';
 import { describe, expect, test } from '../support/harness.ts';
-import { insertCall } from './fixtures.ts';
-import { Browser, PASSWORD } from './support.ts';
+import { ANA_AND_BRUNO, FAILED_GREETING, insertCall } from './fixtures.ts';
+import { signedInUser } from './support.ts';
 
 const R = `__typename ... on Error { code message }`;
 
@@ -15,12 +14,7 @@ describe('agent users and reviewers', () => {
     service,
     seed,
   }) => {
-    const s = await seed({
-      agents: [
-        { name: 'Ana García', code: 'AG-07' },
-        { name: 'Bruno Díaz', code: 'AG-08' },
-      ],
-    });
+    const s = await seed({ agents: ANA_AND_BRUNO });
     const db = service.app.db;
     const ana = s.agents[0]!;
     const bruno = s.agents[1]!;
@@ -38,28 +32,7 @@ describe('agent users and reviewers', () => {
       },
     });
     const failedGreeting = {
-      criteria: [
-        {
-          key: 'greeting',
-          label: 'Greets the customer',
-          kind: 'phrase',
-          result: 'failed',
-          points: 0,
-          max_points: 5,
-          critical: false,
-          evidence: [],
-        },
-        {
-          key: 'no_swearing',
-          label: 'No swearing',
-          kind: 'forbidden',
-          result: 'passed',
-          points: 3,
-          max_points: 3,
-          critical: false,
-          evidence: [],
-        },
-      ],
+      criteria: FAILED_GREETING,
       score: 37.5,
       autoScore: 37.5,
     };
@@ -74,22 +47,8 @@ describe('agent users and reviewers', () => {
       failedGreeting,
     );
 
-    const user = async (role: 'agent' | 'analyst' | 'admin', agentId: string | null = null) => {
-      const email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-      await db.user.create({
-        data: {
-          accountId: s.account.id,
-          email,
-          name: `The ${role}`,
-          role,
-          agentId,
-          passwordHash: await hashPassword(PASSWORD),
-        },
-      });
-      const b = new Browser(`${service.url}/graphql`);
-      await b.signIn(email, PASSWORD);
-      return b;
-    };
+    const user = (role: 'agent' | 'analyst' | 'admin', agentId: string | null = null) =>
+      signedInUser(db, `${service.url}/graphql`, s.account.id, { role, agentId });
     const agent = await user('agent', ana.id);
     const analyst = await user('analyst');
     const admin = await user('admin');

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { seedAccount, startGraphql, type Harness } from './support.ts';
+import { describe, expect } from '../support/harness.ts';
+import { seedAccount, type SeededAccount, test } from './support.ts';
 
-let t: TestDb;
-let h: Harness;
-let acme: Awaited<ReturnType<typeof seedAccount>>;
+let acme: SeededAccount;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-  acme = await seedAccount(h, 'Acme', { seats: 2 });
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
+// Two seats, not the shared Acme's ten: the seat limit is what this file tests.
+test.beforeAll(async ({ gql }) => {
+  acme = await seedAccount(gql, 'Acme', { seats: 2 });
 });
 
 const CREATE = `mutation($input: AgentInput!) { createAgent(input: $input) { __typename ... on Agent { id name telephonyCode active } ... on Error { code message } ... on LimitError { limit } ... on ValidationError { issues { path message } } } }`;
 
 describe('agents', () => {
-  it('creates, lists and updates agents; codes are unique ignoring case and separators', async () => {
+  test('creates, lists and updates agents; codes are unique ignoring case and separators', async () => {
     const a = await acme.as.admin.gql(CREATE, { input: { name: 'Ana Pérez', telephonyCode: 'AG-01' } });
     expect(a.body.data.createAgent).toMatchObject({
       __typename: 'Agent',
@@ -43,7 +35,7 @@ describe('agents', () => {
     expect(upd.body.data.updateAgent).toEqual({ __typename: 'Agent', telephonyCode: null });
   });
 
-  it('enforces the seat limit on create and reactivate', async () => {
+  test('enforces the seat limit on create and reactivate', async () => {
     const b = await acme.as.owner.gql(CREATE, { input: { name: 'Bea' } });
     expect(b.body.data.createAgent.__typename).toBe('Agent');
     const c = await acme.as.owner.gql(CREATE, { input: { name: 'Carla' } });
@@ -64,7 +56,7 @@ describe('agents', () => {
     expect(on.body.data.reactivateAgent).toEqual({ __typename: 'LimitError', code: 'seat_limit' });
   });
 
-  it('reports validation errors with issues', async () => {
+  test('reports validation errors with issues', async () => {
     const r = await acme.as.admin.gql(CREATE, { input: { name: '   ' } });
     expect(r.body.data.createAgent).toMatchObject({
       __typename: 'ValidationError',
@@ -73,7 +65,7 @@ describe('agents', () => {
     });
   });
 
-  it('does not let viewers or analysts manage agents', async () => {
+  test('does not let viewers or analysts manage agents', async ({ db: t }) => {
     for (const role of ['viewer', 'analyst'] as const) {
       const r = await acme.as[role].gql(CREATE, { input: { name: 'Nope' } });
       expect(r.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');

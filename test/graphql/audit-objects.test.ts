@@ -2,27 +2,19 @@
 // template edit, per-language default, bulk re-analysis and dispute answer is in the audit log, each
 // entry names its object (the call, template, endpoint, user or dispute — by name, never a bare id,
 // and by the name it kept once the object is gone); and a call with no delivery says why.
-import { afterAll, beforeAll } from 'vitest';
-import { describe, expect, test } from '../support/harness.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { insertCall, TEMPLATE_DEFINITION } from './fixtures.ts';
-import { type Harness, seedAccount, startGraphql } from './support.ts';
+import { describe, expect } from '../support/harness.ts';
+import { FAILED_GREETING, insertCall, TEMPLATE_DEFINITION } from './fixtures.ts';
+import { type Harness, type SeededAccount, seedAccount, test } from './support.ts';
 
-let t: TestDb;
 let h: Harness;
-let acme: Awaited<ReturnType<typeof seedAccount>>;
+let acme: SeededAccount;
 let agentId: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-  acme = await seedAccount(h, 'Acme');
+test.beforeAll(async ({ gql, acme: seeded }) => {
+  h = gql;
+  acme = seeded;
   agentId = (await h.app.db.agent.create({ data: { accountId: acme.account.id, name: 'Ana', nameNormalized: 'ana' } }))
     .id;
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
 });
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -105,28 +97,7 @@ describe('an audit log people can act on', () => {
       {
         customerName: 'Late Greeting',
         score: 0,
-        criteria: [
-          {
-            key: 'greeting',
-            label: 'Greets the customer',
-            kind: 'phrase',
-            result: 'failed',
-            points: 0,
-            max_points: 5,
-            critical: false,
-            evidence: [],
-          },
-          {
-            key: 'no_swearing',
-            label: 'No swearing',
-            kind: 'forbidden',
-            result: 'passed',
-            points: 3,
-            max_points: 3,
-            critical: false,
-            evidence: [],
-          },
-        ],
+        criteria: FAILED_GREETING,
       },
     );
     const accepted = await h.app.db.dispute.create({

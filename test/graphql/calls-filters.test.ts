@@ -1,21 +1,18 @@
 // The calls list's newer filters through GraphQL: several agents, a topic named in two template
 // languages counted as one, a failed criterion, a critical fail, the dashboard's "other topics" (its
 // count equals the topics report's); and the options the list offers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import { describe, expect } from '../support/harness.ts';
 import { criterionResult as result, insertCall, seedData } from './fixtures.ts';
-import { seedAccount, startGraphql, type Harness } from './support.ts';
+import { type seedAccount, type Harness, test } from './support.ts';
 
-let t: TestDb;
 let h: Harness;
 let acme: Awaited<ReturnType<typeof seedAccount>>;
 let data: Awaited<ReturnType<typeof seedData>>;
 let second: { id: string };
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-  acme = await seedAccount(h, 'Acme');
+test.beforeAll(async ({ gql, acme: seeded }) => {
+  h = gql;
+  acme = seeded;
   data = await seedData(h.app.db, acme.account.id, 'Acme', acme.users.owner.id);
   const accountId = acme.account.id;
   // The same topic and criterion keys in a Spanish template, under Spanish labels.
@@ -47,17 +44,13 @@ beforeAll(async () => {
   });
   await insertCall(h.app.db, { accountId, agentId: second.id }, { topic: 'Shipping', criteria: [] });
 });
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
-});
 
 const count = async (filter: object) =>
   (await acme.as.viewer.gql(`query($f: CallFilter) { calls(filter: $f) { totalCount } }`, { f: filter })).body.data
     .calls.totalCount as number;
 
 describe('calls list filters', () => {
-  it('takes several agents, one topic across template languages, a failed criterion and critical fails', async () => {
+  test('takes several agents, one topic across template languages, a failed criterion and critical fails', async () => {
     // seedData's own call (agent 1, topic "billing") is there too.
     expect(await count({ agentIds: [data.agent.id] })).toBe(3);
     expect(await count({ agentIds: [data.agent.id, second.id] })).toBe(4);
@@ -73,7 +66,7 @@ describe('calls list filters', () => {
     expect(await count({ criticalFail: true, topic: 'Billing' })).toBe(1);
   });
 
-  it('counts as the dashboard’s “other topics”: every topic label but the named ones, no call without a topic', async () => {
+  test('counts as the dashboard’s “other topics”: every topic label but the named ones, no call without a topic', async () => {
     const range = { from: '2023-12-01', to: '2024-01-31' };
     const report = await acme.as.viewer.gql(
       `query($f: ReportFilter!) { reportTopics(filter: $f, interval: MONTH) { ... on ReportTopics { rows { topic calls } } } }`,
@@ -95,7 +88,7 @@ describe('calls list filters', () => {
     expect(await count({ otherTopics: ['Billing', 'Shipping'] })).toBe(2);
   });
 
-  it('offers the topics merged by key, the criteria by key, and only the languages in use', async () => {
+  test('offers the topics merged by key, the criteria by key, and only the languages in use', async () => {
     const r = await acme.as.viewer.gql(
       `{ callFilterOptions { languages topicGroups { labels } criteria { key label } } }`,
     );

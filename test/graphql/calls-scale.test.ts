@@ -1,26 +1,23 @@
 // Calls at scale (issue 12): keyset pagination for every sort, counters and filter options kept by
 // triggers, capped counts, prefix search with snippets.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { COUNT_CAP } from '../../src/calls/calls-query.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
-import { seedAccount, startGraphql, type Harness } from './support.ts';
+import { seedAccount, type Harness, test } from './support.ts';
 
 let t: TestDb;
 let h: Harness;
 let acme: Awaited<ReturnType<typeof seedAccount>>;
 let data: Awaited<ReturnType<typeof seedData>>;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-  acme = await seedAccount(h, 'Acme');
+test.beforeAll(async ({ db: testDb, gql, acme: seeded }) => {
+  t = testDb;
+  h = gql;
+  acme = seeded;
   data = await seedData(h.app.db, acme.account.id, 'Acme', acme.users.owner.id);
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
 });
 
 const LIST = `query($first: Int, $last: Int, $after: String, $before: String, $filter: CallFilter, $sort: CallSortField, $order: SortOrder) {
@@ -92,7 +89,7 @@ describe('keyset pagination', () => {
   ] as const;
   for (const [sort, column] of SORTS) {
     for (const order of ['ASC', 'DESC'] as const) {
-      it(`walks every call exactly once by ${sort} ${order}, forwards and backwards`, async () => {
+      test(`walks every call exactly once by ${sort} ${order}, forwards and backwards`, async () => {
         const want = expected(column, order === 'ASC' ? 'asc' : 'desc');
         const forward: string[] = [];
         let after: string | null = null;
@@ -119,7 +116,7 @@ describe('keyset pagination', () => {
     }
   }
 
-  it('goes back from the middle of a list to the exact rows before the cursor', async () => {
+  test('goes back from the middle of a list to the exact rows before the cursor', async () => {
     const want = expected('score', 'desc');
     const first = await list({ filter, sort: 'SCORE', order: 'DESC', first: 13 });
     const cursor = first.edges[12]!.cursor;
@@ -128,7 +125,7 @@ describe('keyset pagination', () => {
     expect(back.pageInfo.hasPreviousPage).toBe(true);
   });
 
-  it('refuses a cursor of another sort', async () => {
+  test('refuses a cursor of another sort', async () => {
     const page = await list({ filter, sort: 'SCORE', order: 'DESC', first: 2 });
     const r = await acme.as.viewer.gql(LIST, { filter, sort: 'DURATION', first: 2, after: page.pageInfo.endCursor });
     expect(r.body.errors?.[0]?.message).toMatch(/cursor/);
@@ -165,7 +162,7 @@ describe('counters kept by triggers', () => {
     return { counts, facets };
   }
 
-  it('equal a direct count after any sequence of inserts, status and field changes, and deletes', async () => {
+  test('equal a direct count after any sequence of inserts, status and field changes, and deletes', async () => {
     const bolt = await seedAccount(h, 'Bolt');
     const accountId = bolt.account.id;
     const agents = await Promise.all(
@@ -248,7 +245,7 @@ describe('counters kept by triggers', () => {
     expect(await keptCounts(accountId)).toEqual({ counts: [], facets: [] });
   });
 
-  it('caps counts that would scan: "10,000+" for a date range over more calls', async () => {
+  test('caps counts that would scan: "10,000+" for a date range over more calls', async () => {
     const zed = await seedAccount(h, 'Zed');
     const agent = await h.app.db.agent.create({
       data: { accountId: zed.account.id, name: 'Z', nameNormalized: 'z' },
@@ -273,7 +270,7 @@ describe('counters kept by triggers', () => {
 describe('filter options', () => {
   const OPTIONS = `{ callFilterOptions { topics languages agents { name } campaigns { name } } callTopics }`;
 
-  it('follow new topics, languages, agents and campaigns, and drop what no call uses any more', async () => {
+  test('follow new topics, languages, agents and campaigns, and drop what no call uses any more', async () => {
     const before = (await acme.as.viewer.gql(OPTIONS)).body.data;
     expect(before.callFilterOptions.topics).not.toContain('Roaming');
     const agent = await h.app.db.agent.create({
@@ -335,7 +332,7 @@ describe('search', () => {
     ).id;
   });
 
-  it('matches the last word as a prefix while it is typed, and earlier words whole', async () => {
+  test('matches the last word as a prefix while it is typed, and earlier words whole', async () => {
     const ids = async (search: string) =>
       (await list({ filter: { ...filter, search }, first: 10 })).edges.map((e) => e.node.id);
     expect(await ids('refun')).toEqual([refund]);
@@ -351,7 +348,7 @@ describe('search', () => {
     expect(await ids('re')).toEqual([]);
   });
 
-  it('gives each result the transcript line that matches, as said, with the words marked', async () => {
+  test('gives each result the transcript line that matches, as said, with the words marked', async () => {
     const page = await list({ filter: { ...filter, search: 'refun' }, first: 10 });
     expect(page.edges[0]!.snippet).toEqual({
       text: 'Quiero el reembolso: a Refund, please',

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { createDb, type Db } from '../../src/db/client.ts';
 import { callUpdatesHubOf } from '../../src/graphql/routes.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
-import { seedAccount, startGraphql, type Harness } from './support.ts';
+import { seedAccount, startGraphql, type Harness, test } from './support.ts';
 
 let t: TestDb;
 let h: Harness;
@@ -12,8 +12,8 @@ let queries = 0;
 let acme: Awaited<ReturnType<typeof seedAccount>>;
 let data: Awaited<ReturnType<typeof seedData>>;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db: testDb }) => {
+  t = testDb;
   // A client that counts every SQL statement, to prove list queries do not grow with the page size.
   db = createDb(t.url, {
     max: 10,
@@ -25,12 +25,11 @@ beforeAll(async () => {
   acme = await seedAccount(h, 'Acme');
   data = await seedData(db, acme.account.id, 'Acme', acme.users.owner.id);
 });
-afterAll(async () => {
+test.afterAll(async () => {
   await h?.close();
   await db?.$disconnect();
   // Let the adapter's pool finish closing its sockets before DROP DATABASE … WITH (FORCE) kills them.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  await t?.drop();
 });
 
 const LIST = `query($first: Int, $after: String, $filter: CallFilter, $sort: CallSortField, $order: SortOrder) {
@@ -41,7 +40,7 @@ const LIST = `query($first: Int, $after: String, $filter: CallFilter, $sort: Cal
 }`;
 
 describe('calls', () => {
-  it('lists 100 calls with agent, campaign and template in a bounded number of SQL queries', async () => {
+  test('lists 100 calls with agent, campaign and template in a bounded number of SQL queries', async () => {
     const more = [];
     for (let i = 0; i < 120; i++) {
       const agent = await db.agent.create({
@@ -67,7 +66,7 @@ describe('calls', () => {
     expect(queries).toBeLessThanOrEqual(8);
   });
 
-  it('pages with cursors in a stable order, by score too', async () => {
+  test('pages with cursors in a stable order, by score too', async () => {
     const seen = new Set<string>();
     let after: string | null = null;
     let pages = 0;
@@ -86,7 +85,7 @@ describe('calls', () => {
     expect(bad.body.errors?.[0]?.message).toBeDefined();
   });
 
-  it('filters by view, score range, agent and language, and searches transcripts ignoring accents', async () => {
+  test('filters by view, score range, agent and language, and searches transcripts ignoring accents', async () => {
     const failed = await insertCall(
       db,
       { accountId: acme.account.id, agentId: data.agent.id },
@@ -116,7 +115,7 @@ describe('calls', () => {
     });
   });
 
-  it('shows a call with transcript, criteria with evidence, history and webhook deliveries', async () => {
+  test('shows a call with transcript, criteria with evidence, history and webhook deliveries', async () => {
     const r = await acme.as.viewer.gql(
       `query($id: ID!) { call(id: $id) {
       transcript { start end speaker text channel }
@@ -141,7 +140,7 @@ describe('calls', () => {
     ]);
   });
 
-  it('previews a template on a call without saving anything', async () => {
+  test('previews a template on a call without saving anything', async () => {
     const r = await acme.as.analyst.gql(
       `mutation($id: ID!, $d: JSON!) { previewTemplate(callId: $id, definition: $d) { __typename ... on AnalysisPreview { score criteria { key result } } ... on ValidationError { code issues { path message } } } }`,
       {
@@ -171,7 +170,7 @@ describe('calls', () => {
     });
   });
 
-  it('re-analysis bumps the revision and enqueues an analyze job in one transaction', async () => {
+  test('re-analysis bumps the revision and enqueues an analyze job in one transaction', async () => {
     const REANALYZE = `mutation($id: ID!) { reanalyzeCall(id: $id) { __typename ... on Call { status analysisRevision } ... on Error { code } } }`;
     const r = await acme.as.analyst.gql(REANALYZE, { id: data.call.id });
     expect(r.body.data.reanalyzeCall).toEqual({ __typename: 'Call', status: 'ANALYZING', analysisRevision: 1 });
@@ -183,7 +182,7 @@ describe('calls', () => {
     expect(again.body.data.reanalyzeCall).toEqual({ __typename: 'ConflictError', code: 'not_ready' });
   });
 
-  it('delivers callUpdated over SSE when another connection changes a call of the account, and nothing of other accounts', async () => {
+  test('delivers callUpdated over SSE when another connection changes a call of the account, and nothing of other accounts', async () => {
     const other = await seedAccount(h, 'Other');
     const otherData = await seedData(db, other.account.id, 'Other', other.users.owner.id);
     const target = await insertCall(

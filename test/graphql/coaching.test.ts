@@ -2,11 +2,10 @@
 // criterion, pinned to moments, with a due day; only the call's agent sees and acknowledges it;
 // a manager completes it with a note (once); the report counts open, overdue and done per agent;
 // each change is audited and announced to the endpoints that opt in, in the published schema.
-import { hashPassword } from '../../src/accounts/passwords.ts';
 import { WebhookEvent } from '../../src/webhooks/kit/events.ts';
 import { describe, expect, test } from '../support/harness.ts';
-import { criterionResult, insertCall } from './fixtures.ts';
-import { Browser, PASSWORD } from './support.ts';
+import { ANA_AND_BRUNO, criterionResult, insertCall } from './fixtures.ts';
+import { type Browser, signedInUser } from './support.ts';
 
 const R = `__typename ... on Error { code message }`;
 const ITEM = `id status overdue improve moments dueOn criteria { key label result } agent { name } call { id }
@@ -17,12 +16,7 @@ describe('coaching', () => {
     service,
     seed,
   }) => {
-    const s = await seed({
-      agents: [
-        { name: 'Ana García', code: 'AG-07' },
-        { name: 'Bruno Díaz', code: 'AG-08' },
-      ],
-    });
+    const s = await seed({ agents: ANA_AND_BRUNO });
     const db = service.app.db;
     const [ana, bruno] = [s.agents[0]!, s.agents[1]!];
     const criteria = [
@@ -39,15 +33,8 @@ describe('coaching', () => {
         eventTypes: ['coaching.assigned', 'coaching.completed'],
       },
     });
-    const user = async (role: 'agent' | 'analyst' | 'viewer', name: string, agentId: string | null = null) => {
-      const email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-      await db.user.create({
-        data: { accountId: s.account.id, email, name, role, agentId, passwordHash: await hashPassword(PASSWORD) },
-      });
-      const b = new Browser(`${service.url}/graphql`);
-      await b.signIn(email, PASSWORD);
-      return b;
-    };
+    const user = (role: 'agent' | 'analyst' | 'viewer', name: string, agentId: string | null = null) =>
+      signedInUser(db, `${service.url}/graphql`, s.account.id, { role, name, agentId });
     const analyst = await user('analyst', 'Marta Ruiz');
     const viewer = await user('viewer', 'Vera');
     const agentAna = await user('agent', 'Ana (user)', ana.id);

@@ -2,12 +2,12 @@
 // asks for them on every visit to the list. Two api processes share one database here; whatever
 // changes the answer in one (or straight in SQL) reaches the other at once through LISTEN/NOTIFY,
 // each account keeps its own answer, and roles are still checked on every request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { FilterOptionsCache } from '../../src/calls/filter-options-cache.ts';
 import { Listener } from '../../src/db/listener.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
-import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
+import { Browser, PASSWORD, seedAccount, startGraphql, type Harness, test } from './support.ts';
 
 let t: TestDb;
 let one: Harness;
@@ -26,20 +26,19 @@ async function apiProcess(): Promise<Harness> {
   return h;
 }
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db: testDb }) => {
+  t = testDb;
   [one, two] = await Promise.all([apiProcess(), apiProcess()]);
   acme = await seedAccount(one, 'Acme');
   globex = await seedAccount(one, 'Globex');
   acmeData = await seedData(one.app.db, acme.account.id, 'Acme', acme.users.owner.id);
   await seedData(one.app.db, globex.account.id, 'Globex', globex.users.owner.id);
 });
-afterAll(async () => {
+test.afterAll(async () => {
   for (const h of [one, two]) {
     await h?.app.filterOptions?.close();
     await h?.close();
   }
-  await t?.drop();
 });
 
 type Options = { topics: string[]; languages: string[]; agents: { id: string; name: string }[]; campaigns: unknown[] };
@@ -68,7 +67,7 @@ async function eventually(ask: () => Promise<Options>, ok: (o: Options) => boole
 }
 
 describe('filter options cache', () => {
-  it('serves from memory, and a change made anywhere reaches every process', async () => {
+  test('serves from memory, and a change made anywhere reaches every process', async () => {
     const onTwo = await viewerOn(two, acme);
     const first = await options(onTwo);
     expect(first.topics).not.toContain('Roaming');
@@ -119,7 +118,7 @@ describe('filter options cache', () => {
     expect(gone.agents.map((a) => a.name)).not.toContain('Zoe New');
   });
 
-  it('keeps each account its own answer', async () => {
+  test('keeps each account its own answer', async () => {
     // Both accounts asked through the same process, one after the other, from a warm cache.
     for (let i = 0; i < 2; i++) {
       const a = await options(acme.as.viewer);
@@ -140,7 +139,7 @@ describe('filter options cache', () => {
     expect((await options(acme.as.viewer)).agents.map((a) => a.name)).not.toContain('Globex Renamed');
   });
 
-  it('shows the lists the filters offer (agents, campaigns, templates) after a change made through the same process at once', async () => {
+  test('shows the lists the filters offer (agents, campaigns, templates) after a change made through the same process at once', async () => {
     // The web app's own document for the filters.
     const FILTERS = `{ agents(includeInactive: true) { id name active } campaigns(includeArchived: true) { id name archived }
       templates { id } }`;
@@ -175,7 +174,7 @@ describe('filter options cache', () => {
     expect(after.templates).toEqual(before.templates);
   });
 
-  it('checks the user on every request: a removed user or a signed-out session gets nothing from the cache', async () => {
+  test('checks the user on every request: a removed user or a signed-out session gets nothing from the cache', async () => {
     const analyst = new Browser(one.url);
     await analyst.signIn(acme.users.analyst.email, PASSWORD);
     expect((await options(analyst)).agents.length).toBeGreaterThan(0);
@@ -191,7 +190,7 @@ describe('filter options cache', () => {
     expect(signedOut.body.data?.callFilterOptions ?? null).toBeNull();
   });
 
-  it('serves nothing from memory while the change feed is down, and reads afresh once it is back', async () => {
+  test('serves nothing from memory while the change feed is down, and reads afresh once it is back', async () => {
     const onTwo = await viewerOn(two, acme);
     await options(onTwo);
     const listeners = async () =>

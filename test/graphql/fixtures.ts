@@ -15,6 +15,36 @@ export const TEMPLATE_DEFINITION = {
   topics: [{ key: 'billing', label: 'Billing', phrases: ['invoice'] }],
 };
 
+/** Two agents with telephony codes (`seed({ agents: ANA_AND_BRUNO })`): the call's agent and another. */
+export const ANA_AND_BRUNO = [
+  { name: 'Ana García', code: 'AG-07' },
+  { name: 'Bruno Díaz', code: 'AG-08' },
+];
+
+/** TEMPLATE_DEFINITION's criteria on a call that missed the greeting and did not swear (3 of 8 points). */
+export const FAILED_GREETING = [
+  {
+    key: 'greeting',
+    label: 'Greets the customer',
+    kind: 'phrase',
+    result: 'failed',
+    points: 0,
+    max_points: 5,
+    critical: false,
+    evidence: [],
+  },
+  {
+    key: 'no_swearing',
+    label: 'No swearing',
+    kind: 'forbidden',
+    result: 'passed',
+    points: 3,
+    max_points: 3,
+    critical: false,
+    evidence: [],
+  },
+];
+
 export const SEGMENTS = [
   { start: 0, end: 2.5, speaker: 'agent', text: 'Hello, thanks for calling Peña Telecom', channel: 0 },
   { start: 3, end: 6, speaker: 'customer', text: 'I have a question about my invoice', channel: 1 },

@@ -9,12 +9,11 @@ import {
   isObjectType,
   isInterfaceType,
 } from '../../schema/graphql-js.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { schema } from '../../schema/index.ts';
-import { hashPassword } from '../../src/accounts/passwords.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { seedData } from './fixtures.ts';
-import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
+import { type Browser, seedAccount, signedInUser, type Harness, test } from './support.ts';
 
 /*
  * Every ID-typed argument and input field of every query and mutation — nested inputs and filters
@@ -202,10 +201,10 @@ let aIds: Record<Kind | 'analyst', string>;
 let bIds: Record<Kind | 'analyst', string>;
 let agentB: Browser;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-  A = await seedAccount(h, 'Acme');
+test.beforeAll(async ({ db: testDb, gql, acme: seeded }) => {
+  t = testDb;
+  h = gql;
+  A = seeded;
   B = await seedAccount(h, 'Bolt');
   const ids = async (S: typeof A, label: string): Promise<Record<Kind | 'analyst', string>> => {
     const s = await seedData(h.app.db, S.account.id, label, S.users.owner.id);
@@ -245,23 +244,12 @@ beforeAll(async () => {
   };
   aIds = await ids(A, 'Acme');
   bIds = await ids(B, 'Bolt');
-  const email = `agent-${B.account.id.slice(0, 8)}@example.com`;
-  await h.app.db.user.create({
-    data: {
-      accountId: B.account.id,
-      email,
-      name: 'Bolt agent user',
-      role: 'agent',
-      agentId: bIds.agent,
-      passwordHash: await hashPassword(PASSWORD),
-    },
+  agentB = await signedInUser(h.app.db, h.url, B.account.id, {
+    role: 'agent',
+    name: 'Bolt agent user',
+    agentId: bIds.agent,
+    email: `agent-${B.account.id.slice(0, 8)}@example.com`,
   });
-  agentB = new Browser(h.url);
-  await agentB.signIn(email, PASSWORD);
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
 });
 
 /** Per table (every schema but the system ones), the rows whose text mentions one of A's ids. */
@@ -288,7 +276,7 @@ const roots = () =>
   ] as const;
 
 describe("another account's ids, wherever an id goes", () => {
-  it('has a base case for every field with an ID argument or input field', () => {
+  test('has a base case for every field with an ID argument or input field', () => {
     const missing = roots().flatMap(([, fields]) =>
       fields.filter((f) => idPaths(f).length && !BASES[f.name]).map((f) => f.name),
     );
@@ -296,7 +284,7 @@ describe("another account's ids, wherever an id goes", () => {
     for (const [, fields] of roots()) for (const f of fields) for (const p of idPaths(f)) kindOf(f.name, p);
   });
 
-  it('answers like an unknown id (mutations: not found) and stores nothing that refers to it', async () => {
+  test('answers like an unknown id (mutations: not found) and stores nothing that refers to it', async () => {
     const markers = Object.values(aIds);
     const before = await rowsMentioning(markers);
     const resolve = (v: unknown): unknown =>

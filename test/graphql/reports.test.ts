@@ -3,24 +3,20 @@
 // answer from them with the account's days, the filters and the language-mismatch flag; CSV. The disputes
 // report counts openings and answers on their own days.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { NONE_ID } from '../../src/reports/reports.ts';
 import { openDispute, resolveDispute } from '../../src/review/disputes.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService } from '../support/service.ts';
+import type { TestDb } from '../support/db.ts';
 import { parseCsv, signedIn } from '../http/support.ts';
-import { seedAccount, startGraphql, type Harness } from './support.ts';
+import { seedAccount, type Harness, test } from './support.ts';
 
 let t: TestDb;
 let h: Harness;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
+test.beforeAll(async ({ db: testDb, gql }) => {
+  t = testDb;
+  h = gql;
 });
 
 // What a call contributes, written independently of the triggers' SQL.
@@ -137,7 +133,7 @@ const trendArb = fc.option(
 );
 
 describe('rollups kept by triggers', () => {
-  it('equal a direct aggregate after any sequence of intake, review, re-analysis, sentiment, deletion and zone changes', async () => {
+  test('equal a direct aggregate after any sequence of intake, review, re-analysis, sentiment, deletion and zone changes', async () => {
     const acme = await seedAccount(h, 'Acme');
     const accountId = acme.account.id;
     const agents = await Promise.all(
@@ -400,7 +396,7 @@ describe('report queries', () => {
   const trend = async (f: Record<string, unknown>, i = 'DAY') =>
     (await acme.as.viewer.gql(TREND, { f, i })).body.data.reportTrend;
 
-  it("buckets scored calls by the account's days, weeks and months, leaving out language mismatches", async () => {
+  test("buckets scored calls by the account's days, weeks and months, leaving out language mismatches", async () => {
     expect((await trend(FILTER)).rows).toEqual([
       { period: '2024-03-09', calls: 1, averageScore: 50, averageCoverage: 0.5, criticalFails: 1 },
       { period: '2024-03-10', calls: 1, averageScore: 90, averageCoverage: 1, criticalFails: 0 },
@@ -423,7 +419,7 @@ describe('report queries', () => {
     ]);
   });
 
-  it('filters by agent, campaign, template and language', async () => {
+  test('filters by agent, campaign, template and language', async () => {
     const days = async (f: Record<string, unknown>) =>
       (await trend({ ...FILTER, ...f })).rows.map((r: any) => r.period);
     expect(await days({ agentIds: [luis.id] })).toEqual(['2024-03-11']);
@@ -433,7 +429,7 @@ describe('report queries', () => {
     expect(await days({ agentIds: ['not-an-id'] })).toEqual([]);
   });
 
-  it('per agent and campaign with the change against the previous period, per criterion, distribution, topics', async () => {
+  test('per agent and campaign with the change against the previous period, per criterion, distribution, topics', async () => {
     const q = `query($f: ReportFilter!) {
       reportAgents(filter: $f) { ... on ReportBreakdown { rows { id name calls averageScore criticalFails previousCalls previousAverageScore change } } }
       reportCampaigns(filter: $f) { ... on ReportBreakdown { rows { name calls averageScore } } }
@@ -494,7 +490,7 @@ describe('report queries', () => {
     ]);
   });
 
-  it('reads whole months from month rows and the rest from day rows, with the same answer', async () => {
+  test('reads whole months from month rows and the rest from day rows, with the same answer', async () => {
     const q = `query($f: ReportFilter!) {
       reportCriteria(filter: $f) { ... on ReportCriteria { rows { key passed failed } } }
       reportAgents(filter: $f) { ... on ReportBreakdown { rows { name calls averageScore previousCalls } } } }`;
@@ -505,7 +501,7 @@ describe('report queries', () => {
     expect(await answer('2024-03-02', '2024-03-30')).toEqual(march); // day rows only
   });
 
-  it('answers a ValidationError for a wrong filter', async () => {
+  test('answers a ValidationError for a wrong filter', async () => {
     const bad = await trend({ from: '2024-13-01', to: '2024-03-01' });
     expect(bad.__typename).toBe('ValidationError');
     expect(bad.issues.map((i: any) => i.path)).toContain('from');
@@ -515,7 +511,7 @@ describe('report queries', () => {
     expect(long.issues[0].path).toBe('to');
   });
 
-  it('follows a change of the time zone (the rollups are rebuilt in the new zone)', async () => {
+  test('follows a change of the time zone (the rollups are rebuilt in the new zone)', async () => {
     await h.app.db.account.update({ where: { id: acme.account.id }, data: { timeZone: 'UTC' } });
     expect((await trend(FILTER)).rows.map((r: any) => [r.period, r.calls])).toEqual([
       ['2024-03-10', 2],
@@ -524,77 +520,67 @@ describe('report queries', () => {
     await h.app.db.account.update({ where: { id: acme.account.id }, data: { timeZone: 'America/New_York' } });
   });
 
-  it('exports every table as formula-safe CSV through the app route', async () => {
-    const svc = await startTestService(t);
-    try {
-      const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
-      const get = (path: string) => fetch(`${svc.url}${path}`, { headers: viewer.headers() });
-      const qs = `from=${FILTER.from}&to=${FILTER.to}`;
-      const agents = await get(`/api/reports/agents.csv?${qs}`);
-      expect(agents.status).toBe(200);
-      expect(agents.headers.get('content-disposition')).toContain('escucha-agents-2024-03-09-2024-03-11.csv');
-      const rows = parseCsv((await agents.text()).replace(/^\uFEFF/, ''));
-      expect(rows[0]).toEqual([
-        'agent',
-        'calls',
-        'average_score',
-        'average_coverage_percent',
-        'critical_fails',
-        'previous_calls',
-        'previous_average_score',
-        'change',
-        'average_customer_sentiment',
-        'customer_improved_percent',
-        'customer_worsened_percent',
-      ]);
-      // These calls were analyzed before sentiment existed: its cells are empty, not zero.
-      expect(rows[1]).toEqual(['Ana', '2', '70', '75', '1', '1', '60', '10', '', '', '']);
-      expect(rows[2]![0]).toBe("'=Luis");
-      for (const table of ['trend', 'campaigns', 'criteria', 'distribution', 'topics', 'sentiment']) {
-        const r = await get(`/api/reports/${table}.csv?${qs}&interval=week&agentIds=${ana.id},${luis.id}`);
-        expect(r.status, table).toBe(200);
-        expect(parseCsv(await r.text()).length, table).toBeGreaterThan(1);
-      }
-      expect((await get(`/api/reports/agents.csv?from=2024-03-09`)).status).toBe(400);
-      expect((await get(`/api/reports/secrets.csv?${qs}`)).status).toBe(404);
-      expect((await fetch(`${svc.url}/api/reports/agents.csv?${qs}`)).status).toBe(401);
-    } finally {
-      await svc.stop();
+  test('exports every table as formula-safe CSV through the app route', async ({ service: svc }) => {
+    const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
+    const get = (path: string) => fetch(`${svc.url}${path}`, { headers: viewer.headers() });
+    const qs = `from=${FILTER.from}&to=${FILTER.to}`;
+    const agents = await get(`/api/reports/agents.csv?${qs}`);
+    expect(agents.status).toBe(200);
+    expect(agents.headers.get('content-disposition')).toContain('escucha-agents-2024-03-09-2024-03-11.csv');
+    const rows = parseCsv((await agents.text()).replace(/^\uFEFF/, ''));
+    expect(rows[0]).toEqual([
+      'agent',
+      'calls',
+      'average_score',
+      'average_coverage_percent',
+      'critical_fails',
+      'previous_calls',
+      'previous_average_score',
+      'change',
+      'average_customer_sentiment',
+      'customer_improved_percent',
+      'customer_worsened_percent',
+    ]);
+    // These calls were analyzed before sentiment existed: its cells are empty, not zero.
+    expect(rows[1]).toEqual(['Ana', '2', '70', '75', '1', '1', '60', '10', '', '', '']);
+    expect(rows[2]![0]).toBe("'=Luis");
+    for (const table of ['trend', 'campaigns', 'criteria', 'distribution', 'topics', 'sentiment']) {
+      const r = await get(`/api/reports/${table}.csv?${qs}&interval=week&agentIds=${ana.id},${luis.id}`);
+      expect(r.status, table).toBe(200);
+      expect(parseCsv(await r.text()).length, table).toBeGreaterThan(1);
     }
+    expect((await get(`/api/reports/agents.csv?from=2024-03-09`)).status).toBe(400);
+    expect((await get(`/api/reports/secrets.csv?${qs}`)).status).toBe(404);
+    expect((await fetch(`${svc.url}/api/reports/agents.csv?${qs}`)).status).toBe(401);
   });
 
-  it('refuses an agent user every report CSV, as the GraphQL report fields refuse them', async () => {
-    const svc = await startTestService(t);
-    try {
-      const agentUser = await signedIn(svc.app.db, acme.account.id, 'agent');
-      await svc.app.db.user.update({ where: { id: agentUser.userId }, data: { agentId: ana.id } });
-      const qs = `from=${FILTER.from}&to=${FILTER.to}`;
-      for (const table of [
-        'trend',
-        'agents',
-        'campaigns',
-        'criteria',
-        'distribution',
-        'topics',
-        'sentiment',
-        'disputes',
-      ]) {
-        const r = await fetch(`${svc.url}/api/reports/${table}.csv?${qs}`, { headers: agentUser.headers() });
-        expect(r.status, table).toBe(403);
-        expect(r.headers.get('content-type'), table).toContain('application/json');
-        expect(await r.text(), table).not.toContain('Luis');
-      }
-      const gql = await fetch(`${svc.url}/graphql`, {
-        method: 'POST',
-        headers: { ...agentUser.headers(), 'content-type': 'application/json' },
-        body: JSON.stringify({
-          query: `{ reportAgents(filter: { from: "${FILTER.from}", to: "${FILTER.to}" }) { __typename } }`,
-        }),
-      });
-      expect((await gql.json()).errors[0].extensions.code).toBe('FORBIDDEN');
-    } finally {
-      await svc.stop();
+  test('refuses an agent user every report CSV, as the GraphQL report fields refuse them', async ({ service: svc }) => {
+    const agentUser = await signedIn(svc.app.db, acme.account.id, 'agent');
+    await svc.app.db.user.update({ where: { id: agentUser.userId }, data: { agentId: ana.id } });
+    const qs = `from=${FILTER.from}&to=${FILTER.to}`;
+    for (const table of [
+      'trend',
+      'agents',
+      'campaigns',
+      'criteria',
+      'distribution',
+      'topics',
+      'sentiment',
+      'disputes',
+    ]) {
+      const r = await fetch(`${svc.url}/api/reports/${table}.csv?${qs}`, { headers: agentUser.headers() });
+      expect(r.status, table).toBe(403);
+      expect(r.headers.get('content-type'), table).toContain('application/json');
+      expect(await r.text(), table).not.toContain('Luis');
     }
+    const gql = await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { ...agentUser.headers(), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ reportAgents(filter: { from: "${FILTER.from}", to: "${FILTER.to}" }) { __typename } }`,
+      }),
+    });
+    expect((await gql.json()).errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });
 
@@ -658,7 +644,7 @@ describe('sentiment report', () => {
     await put(ana.id, '2024-03-07T15:00Z', 0.1, -0.3, { campaign: ventas.id });
   });
 
-  it('averages the customer sentiment and counts who ended better or worse, per day, week and month', async () => {
+  test('averages the customer sentiment and counts who ended better or worse, per day, week and month', async () => {
     expect((await sentiment(FILTER)).rows).toEqual([
       {
         period: '2024-03-09',
@@ -722,7 +708,7 @@ describe('sentiment report', () => {
     ]);
   });
 
-  it('puts the sentiment beside each agent and campaign', async () => {
+  test('puts the sentiment beside each agent and campaign', async () => {
     const q = `query($f: ReportFilter!) {
       reportAgents(filter: $f) { ... on ReportBreakdown { rows { name calls averageCustomerSentiment customerImprovedShare customerWorsenedShare } } }
       reportCampaigns(filter: $f) { ... on ReportBreakdown { rows { name averageCustomerSentiment customerImprovedShare customerWorsenedShare } } }
@@ -745,7 +731,7 @@ describe('sentiment report', () => {
     ]);
   });
 
-  it('follows a re-analysis that changes the sentiment', async () => {
+  test('follows a re-analysis that changes the sentiment', async () => {
     // The customer Luis could not please on the 10th is re-read as having ended much better.
     await t.sql(
       `UPDATE calls SET customer_sentiment_trend = 0.5 WHERE agent_id = $1 AND customer_sentiment_trend = 0.099`,
@@ -759,42 +745,37 @@ describe('sentiment report', () => {
     expect((await sentiment({ ...FILTER, agentIds: [luis.id] })).rows[0]).toMatchObject({ improved: 0, trendCalls: 1 });
   });
 
-  it('answers a ValidationError for a wrong filter', async () => {
+  test('answers a ValidationError for a wrong filter', async () => {
     const bad = await sentiment({ from: '2024-03-02', to: '2024-03-01' });
     expect(bad).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'to' }] });
   });
 
-  it('exports the table as CSV', async () => {
-    const svc = await startTestService(t);
-    try {
-      const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
-      const r = await fetch(`${svc.url}/api/reports/sentiment.csv?from=${FILTER.from}&to=${FILTER.to}&interval=day`, {
-        headers: viewer.headers(),
-      });
-      expect(r.status).toBe(200);
-      expect(r.headers.get('content-disposition')).toContain('escucha-sentiment-2024-03-09-2024-03-10.csv');
-      expect(parseCsv((await r.text()).replace(/^\uFEFF/, ''))).toEqual([
-        [
-          'period',
-          'calls',
-          'sentiment_calls',
-          'average_customer_sentiment',
-          'trend_calls',
-          'customer_improved',
-          'customer_worsened',
-          'customer_improved_percent',
-          'customer_worsened_percent',
-        ],
-        ['2024-03-09', '2', '2', '-0.1', '2', '1', '1', '50', '50'],
-        ['2024-03-10', '4', '3', '0.233', '2', '1', '0', '50', '0'],
-      ]);
-      const agents = await fetch(`${svc.url}/api/reports/agents.csv?from=${FILTER.from}&to=${FILTER.to}`, {
-        headers: viewer.headers(),
-      });
-      expect(parseCsv((await agents.text()).replace(/^\uFEFF/, ''))[1]!.slice(-3)).toEqual(['0.167', '66.7', '33.3']);
-    } finally {
-      await svc.stop();
-    }
+  test('exports the table as CSV', async ({ service: svc }) => {
+    const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
+    const r = await fetch(`${svc.url}/api/reports/sentiment.csv?from=${FILTER.from}&to=${FILTER.to}&interval=day`, {
+      headers: viewer.headers(),
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-disposition')).toContain('escucha-sentiment-2024-03-09-2024-03-10.csv');
+    expect(parseCsv((await r.text()).replace(/^\uFEFF/, ''))).toEqual([
+      [
+        'period',
+        'calls',
+        'sentiment_calls',
+        'average_customer_sentiment',
+        'trend_calls',
+        'customer_improved',
+        'customer_worsened',
+        'customer_improved_percent',
+        'customer_worsened_percent',
+      ],
+      ['2024-03-09', '2', '2', '-0.1', '2', '1', '1', '50', '50'],
+      ['2024-03-10', '4', '3', '0.233', '2', '1', '0', '50', '0'],
+    ]);
+    const agents = await fetch(`${svc.url}/api/reports/agents.csv?from=${FILTER.from}&to=${FILTER.to}`, {
+      headers: viewer.headers(),
+    });
+    expect(parseCsv((await agents.text()).replace(/^\uFEFF/, ''))[1]!.slice(-3)).toEqual(['0.167', '66.7', '33.3']);
   });
 });
 
@@ -904,7 +885,7 @@ describe('disputes report', () => {
     await openDispute(db, anaUser, { callId: z, key: 'greeting', comment: 'Hello' }, new Date('2024-03-11T17:00Z'));
   });
 
-  it("counts openings on the day they were opened and answers on the day they were given, in the account's zone", async () => {
+  test("counts openings on the day they were opened and answers on the day they were given, in the account's zone", async () => {
     expect((await disputes(FILTER)).rows).toEqual([
       row('2024-03-09', 1, 0, 0, 0, null),
       row('2024-03-10', 1, 0, 1, 0, 12),
@@ -926,7 +907,7 @@ describe('disputes report', () => {
     ]);
   });
 
-  it('filters by the disputed calls: agent, language, campaign, template', async () => {
+  test('filters by the disputed calls: agent, language, campaign, template', async () => {
     const only11 = [row('2024-03-11', 1, 1, 0, 0, null)];
     expect((await disputes({ ...FILTER, agentIds: [luis.id] })).rows).toEqual(only11);
     expect((await disputes({ ...FILTER, languages: ['es'] })).rows).toEqual(only11);
@@ -934,27 +915,22 @@ describe('disputes report', () => {
     expect((await disputes({ ...FILTER, templateIds: [luis.id] })).rows).toEqual([]);
   });
 
-  it('answers a ValidationError for a wrong filter', async () => {
+  test('answers a ValidationError for a wrong filter', async () => {
     const bad = await disputes({ from: '2024-03-02', to: '2024-03-01' });
     expect(bad).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'to' }] });
   });
 
-  it('exports the table as CSV', async () => {
-    const svc = await startTestService(t);
-    try {
-      const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
-      const r = await fetch(`${svc.url}/api/reports/disputes.csv?from=${FILTER.from}&to=${FILTER.to}&interval=week`, {
-        headers: viewer.headers(),
-      });
-      expect(r.status).toBe(200);
-      expect(r.headers.get('content-disposition')).toContain('escucha-disputes-2024-03-09-2024-03-11.csv');
-      expect(parseCsv((await r.text()).replace(/^\uFEFF/, ''))).toEqual([
-        ['period', 'opened', 'still_open', 'accepted', 'rejected', 'median_hours_to_resolve'],
-        ['2024-03-04', '2', '0', '1', '0', '12'],
-        ['2024-03-11', '1', '1', '0', '1', '24'],
-      ]);
-    } finally {
-      await svc.stop();
-    }
+  test('exports the table as CSV', async ({ service: svc }) => {
+    const viewer = await signedIn(svc.app.db, acme.account.id, 'viewer');
+    const r = await fetch(`${svc.url}/api/reports/disputes.csv?from=${FILTER.from}&to=${FILTER.to}&interval=week`, {
+      headers: viewer.headers(),
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-disposition')).toContain('escucha-disputes-2024-03-09-2024-03-11.csv');
+    expect(parseCsv((await r.text()).replace(/^\uFEFF/, ''))).toEqual([
+      ['period', 'opened', 'still_open', 'accepted', 'rejected', 'median_hours_to_resolve'],
+      ['2024-03-04', '2', '0', '1', '0', '12'],
+      ['2024-03-11', '1', '1', '0', '1', '24'],
+    ]);
   });
 });

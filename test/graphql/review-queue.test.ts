@@ -1,33 +1,26 @@
 // Review queue and bulk re-analysis over GraphQL (issue 10.6–7), as the web app uses them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { runBulkReanalysisBatch } from '../../src/calls/bulk-reanalysis.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
 import { insertCall, seedData } from './fixtures.ts';
-import { seedAccount, startGraphql, type Harness } from './support.ts';
+import { seedAccount, type Harness, test } from './support.ts';
 
-let t: TestDb;
 let h: Harness;
 let acme: Awaited<ReturnType<typeof seedAccount>>;
 let bolt: Awaited<ReturnType<typeof seedAccount>>;
 let data: Awaited<ReturnType<typeof seedData>>;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-  acme = await seedAccount(h, 'Acme');
+test.beforeAll(async ({ gql, acme: seeded }) => {
+  h = gql;
+  acme = seeded;
   bolt = await seedAccount(h, 'Bolt');
   data = await seedData(h.app.db, acme.account.id, 'Acme', acme.users.owner.id);
   await seedData(h.app.db, bolt.account.id, 'Bolt', bolt.users.owner.id);
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
 });
 
 const own = () => ({ accountId: acme.account.id, agentId: data.agent.id, templateId: data.template.id });
 
 describe('bulk re-analysis over GraphQL', () => {
-  it('shows the count first, starts with that count, reports progress, and re-analyzes that many calls', async () => {
+  test('shows the count first, starts with that count, reports progress, and re-analyzes that many calls', async () => {
     for (let i = 0; i < 4; i++) await insertCall(h.app.db, own(), { startedAt: new Date(Date.now() - i * 86400_000) });
     const filter = { startedFrom: new Date(Date.now() - 30 * 86400_000).toISOString() };
     const counted = await acme.as.analyst.gql(
@@ -62,7 +55,7 @@ describe('bulk re-analysis over GraphQL', () => {
     await h.app.db.call.updateMany({ where: { accountId: acme.account.id }, data: { status: 'analyzed' } });
   });
 
-  it('cancel stops a running one', async () => {
+  test('cancel stops a running one', async () => {
     const started = await acme.as.admin.gql(`mutation { startBulkReanalysis { ... on BulkReanalysis { id total } } }`);
     const { id } = started.body.data.startBulkReanalysis;
     const cancelled = await acme.as.admin.gql(
@@ -83,7 +76,7 @@ describe('review queue over GraphQL', () => {
     }
   }`;
 
-  it('pages through flagged calls with their reasons; assign to me and done', async () => {
+  test('pages through flagged calls with their reasons; assign to me and done', async () => {
     await acme.as.analyst.gql(`mutation { setReviewSamplePercent(percent: 0) { __typename } }`);
     const flagged = [];
     for (let i = 0; i < 3; i++) {
@@ -125,7 +118,7 @@ describe('review queue over GraphQL', () => {
     expect(forged.body.data.reviewQueue).toEqual({ __typename: 'ValidationError', code: 'invalid_cursor' });
   });
 
-  it('a criterion failed only on unsure words puts the call in the queue as LOW_CONFIDENCE until overridden', async () => {
+  test('a criterion failed only on unsure words puts the call in the queue as LOW_CONFIDENCE until overridden', async () => {
     await acme.as.analyst.gql(`mutation { setReviewSamplePercent(percent: 0) { __typename } }`);
     const criteria = [
       {
@@ -160,7 +153,7 @@ describe('review queue over GraphQL', () => {
     expect(after.body.data.call.criteria).toEqual([{ key: 'greeting', lowConfidence: false }]);
   });
 
-  it('exposes the sample share on the account', async () => {
+  test('exposes the sample share on the account', async () => {
     const set = await acme.as.analyst.gql(
       `mutation { setReviewSamplePercent(percent: 7.5) { ... on Account { reviewSamplePercent } } }`,
     );

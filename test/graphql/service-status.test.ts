@@ -3,28 +3,20 @@
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect } from '../support/harness.ts';
 import { resolveModelsDir } from '../../src/transcription/models.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { seedAccount, startGraphql, type Harness } from './support.ts';
+import { seedAccount, testWithGraphql } from './support.ts';
 
 const modelsDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-gql-models-'));
-let t: TestDb;
-let h: Harness;
+const test = testWithGraphql({ MODELS_DIR: modelsDir, MOONSHINE_LANGUAGES: 'en' });
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t, { env: { MODELS_DIR: modelsDir, MOONSHINE_LANGUAGES: 'en' } });
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
-  rmSync(modelsDir, { recursive: true, force: true });
-});
+test.afterAll(() => rmSync(modelsDir, { recursive: true, force: true }));
 
 const QUERY = `{ serviceStatus { ready problems { check message } } }`;
 
-it('admins see what the operator must fix; it clears once fixed; viewers and analysts are refused', async () => {
+test('admins see what the operator must fix; it clears once fixed; viewers and analysts are refused', async ({
+  gql: h,
+}) => {
   const A = await seedAccount(h, 'Acme');
   const missing = await A.as.admin.gql(QUERY);
   expect(missing.body.data.serviceStatus).toEqual({

@@ -131,6 +131,32 @@ export async function seedAccount(h: Harness, name: string, opts: { seats?: numb
 export type SeededAccount = Awaited<ReturnType<typeof seedAccount>>;
 
 /**
+ * One more user of `role` in the account (an agent user when `agentId` is given), signed in through
+ * the GraphQL endpoint at `url` (the `gql` fixture's, or a service's `/graphql`).
+ */
+export async function signedInUser(
+  db: Db,
+  url: string,
+  accountId: string,
+  opts: { role: UserRole; name?: string; agentId?: string | null; email?: string },
+): Promise<Browser> {
+  const email = opts.email ?? `${opts.role}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await db.user.create({
+    data: {
+      accountId,
+      email,
+      name: opts.name ?? `The ${opts.role}`,
+      role: opts.role,
+      agentId: opts.agentId ?? null,
+      passwordHash: await hashPassword(PASSWORD),
+    },
+  });
+  const b = new Browser(url);
+  await b.signIn(email, PASSWORD);
+  return b;
+}
+
+/**
  * The harness's `test` with the GraphQL routes on the file's database (`gql`) and an account "Acme"
  * with one signed-in browser per role (`acme`), both made once per file and closed after it.
  */
@@ -145,3 +171,16 @@ export const test = harness.extend<{ gql: Harness; acme: SeededAccount }>({
   ],
   acme: [async ({ gql }, use) => use(await seedAccount(gql, 'Acme')), { scope: 'file' }],
 });
+
+/** `test` whose GraphQL routes run with these environment variables (as the operator would set them). */
+export const testWithGraphql = (env: Record<string, string>) =>
+  test.extend<{ gql: Harness }>({
+    gql: [
+      async ({ db }, use) => {
+        const h = await startGraphql(db, { env });
+        await use(h);
+        await h.close();
+      },
+      { scope: 'file' },
+    ],
+  });

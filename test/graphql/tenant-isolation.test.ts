@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { schema } from '../../schema/index.ts';
 import { roleAtLeast } from '../../src/accounts/users.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { seedData } from './fixtures.ts';
-import { hashPassword } from '../../src/accounts/passwords.ts';
-import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
+import { Browser, seedAccount, signedInUser, type Harness, test } from './support.ts';
 
 let t: TestDb;
 let h: Harness;
@@ -15,10 +14,10 @@ let a: Awaited<ReturnType<typeof seedData>> & { bulk: { id: string }; tombstone:
 /** A's agent user (role agent, linked to A's agent): sees only that agent's calls. */
 let agentA: Browser;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
-  A = await seedAccount(h, 'Acme');
+test.beforeAll(async ({ db: testDb, gql, acme: acmeAccount }) => {
+  t = testDb;
+  h = gql;
+  A = acmeAccount;
   B = await seedAccount(h, 'Bolt');
   const seeded = await seedData(h.app.db, A.account.id, 'Acme', A.users.owner.id);
   // A running bulk re-analysis of A's (no job: nothing runs in this file).
@@ -42,23 +41,12 @@ beforeAll(async () => {
   });
   a = { ...seeded, bulk, tombstone: tombstone.id, calibration: calibration.id };
   await seedData(h.app.db, B.account.id, 'Bolt', B.users.owner.id);
-  const agentEmail = `agent-${A.account.id.slice(0, 8)}@example.com`;
-  await h.app.db.user.create({
-    data: {
-      accountId: A.account.id,
-      email: agentEmail,
-      name: 'Acme agent user',
-      role: 'agent',
-      agentId: a.agent.id,
-      passwordHash: await hashPassword(PASSWORD),
-    },
+  agentA = await signedInUser(h.app.db, h.url, A.account.id, {
+    role: 'agent',
+    name: 'Acme agent user',
+    agentId: a.agent.id,
+    email: `agent-${A.account.id.slice(0, 8)}@example.com`,
   });
-  agentA = new Browser(h.url);
-  await agentA.signIn(agentEmail, PASSWORD);
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
 });
 
 /**
@@ -532,7 +520,7 @@ async function snapshotA() {
 }
 
 describe('tenant isolation over the whole schema', () => {
-  it('has a case for every query and mutation field', () => {
+  test('has a case for every query and mutation field', () => {
     expect(
       rootFields('query')
         .map((f) => f.name)
@@ -545,7 +533,7 @@ describe('tenant isolation over the whole schema', () => {
     ).toEqual([]);
   });
 
-  it("a user of account B using account A's ids gets null or not-found, never A's data, and changes nothing in A", async () => {
+  test("a user of account B using account A's ids gets null or not-found, never A's data, and changes nothing in A", async () => {
     const before = await snapshotA();
     const ids: Ids = { ...a, userId: A.users.admin.id };
     const markers = markersOfA();
@@ -583,7 +571,7 @@ describe('roles', () => {
     return 'agent';
   }
 
-  it('documents the role model: viewers only read; analysts also manage templates, campaigns and re-analysis', () => {
+  test('documents the role model: viewers only read; analysts also manage templates, campaigns and re-analysis', () => {
     const needs = Object.fromEntries(rootFields('mutation').map((f) => [f.name, minimumRole(f)]));
     for (const f of [
       'createTemplate',
@@ -663,7 +651,7 @@ describe('roles', () => {
     expect(agentQueries.sort()).toEqual(['call', 'calls', 'coachingItems', 'deletedCall', 'disputes', 'me']);
   });
 
-  it('lets every role read the reports (viewer and above)', () => {
+  test('lets every role read the reports (viewer and above)', () => {
     const needs = Object.fromEntries(rootFields('query').map((f) => [f.name, minimumRole(f)]));
     for (const f of [
       'reportTrend',
@@ -679,7 +667,7 @@ describe('roles', () => {
     }
   });
 
-  it("refuses every mutation and query above a role with FORBIDDEN, and A's data stays as it was", async () => {
+  test("refuses every mutation and query above a role with FORBIDDEN, and A's data stays as it was", async () => {
     const before = await snapshotA();
     const ids: Ids = { ...a, userId: A.users.admin.id };
     for (const role of ['agent', 'viewer', 'analyst', 'admin'] as const) {
@@ -701,7 +689,7 @@ describe('roles', () => {
     expect(await snapshotA()).toEqual(before);
   });
 
-  it('answers UNAUTHENTICATED to a signed-out browser for every guarded field', async () => {
+  test('answers UNAUTHENTICATED to a signed-out browser for every guarded field', async () => {
     const anon = new Browser(h.url);
     const ids: Ids = { ...a, userId: A.users.admin.id };
     for (const [kind, table] of [

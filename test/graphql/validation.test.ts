@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { schema } from '../../schema/index.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { insertCall, SEGMENTS, seedData, TEMPLATE_DEFINITION } from './fixtures.ts';
-import { Browser, PASSWORD, seedAccount, startGraphql, type Harness } from './support.ts';
+import { Browser, PASSWORD, seedAccount, signedInUser, type Harness, test } from './support.ts';
 
 /*
  * Issue 4: every mutation's validation errors. For each Mutation field an owner, admin or analyst
@@ -81,9 +81,9 @@ async function insertInvitation(
   return { id: row.id, email, token };
 }
 
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
+test.beforeAll(async ({ db: testDb, gql }) => {
+  t = testDb;
+  h = gql;
   const db = h.app.db;
   const A = await seedAccount(h, 'Acme');
   const B = await seedAccount(h, 'Bolt');
@@ -135,19 +135,12 @@ beforeAll(async () => {
     // Pending, but the address already belongs to a user of another account.
     emailTaken: await insertInvitation(accountId, inviter, B.users.viewer.email),
   };
-  const agentEmail = 'agent-user@example.com';
-  await db.user.create({
-    data: {
-      accountId,
-      email: agentEmail,
-      name: 'Acme agent',
-      role: 'agent',
-      agentId: a.agent.id,
-      passwordHash: (await db.user.findUniqueOrThrow({ where: { id: A.users.owner.id } })).passwordHash,
-    },
+  const agent = await signedInUser(db, h.url, accountId, {
+    role: 'agent',
+    name: 'Acme agent',
+    agentId: a.agent.id,
+    email: 'agent-user@example.com',
   });
-  const agent = new Browser(h.url);
-  await agent.signIn(agentEmail, PASSWORD);
   const graded = await insertCall(db, own, { segments: SEGMENTS, templateId: a.template.id });
   const calibration = async (status: 'open' | 'closed') =>
     (
@@ -177,10 +170,6 @@ beforeAll(async () => {
     calls: { queued, transcribing, analyzing, failed, withoutTemplate },
     invitations,
   };
-});
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -1461,7 +1450,7 @@ async function snapshot() {
       'jobs', (SELECT count(*) FROM graphile_worker._private_jobs),
       'tombstones', (SELECT count(*) FROM call_tombstones),
       'audit', (SELECT count(*) FROM audit_log),
-      'usage', (SELECT json_agg(x ORDER BY account_id, period) FROM usage_periods x),
+      'usage', (SELECT json_agg(x ORDER BY account_id, period) FROM usage_totals x),
       'bulk', (SELECT count(*) FROM bulk_reanalyses),
       'reviews', (SELECT count(*) FROM call_reviews),
       'coaching', (SELECT json_agg(x ORDER BY id) FROM coaching_items x)
@@ -1470,7 +1459,7 @@ async function snapshot() {
 }
 
 describe('validation errors of every mutation', () => {
-  it('runs on a harness that refuses private webhook addresses', () => {
+  test('runs on a harness that refuses private webhook addresses', () => {
     // startGraphql leaves WEBHOOK_ALLOW_PRIVATE at its default; the private_address cases rely on it.
     expect(h.app.config.webhookAllowPrivate).toBe(false);
   });
@@ -1480,7 +1469,7 @@ describe('validation errors of every mutation', () => {
       for (const c of cases) {
         const as =
           c.as === 'anonymous' ? 'signed out' : `${c.as}${c.account && c.account !== 'A' ? ` of ${c.account}` : ''}`;
-        it(`${c.what} → ${c.expect.__typename} ${c.expect.code} (${as}); nothing changes`, async () => {
+        test(`${c.what} → ${c.expect.__typename} ${c.expect.code} (${as}); nothing changes`, async () => {
           const before = await snapshot();
           const { value, where } = await send(field, c);
           expectAnswer(value, c.expect, where);
@@ -1490,7 +1479,7 @@ describe('validation errors of every mutation', () => {
     });
   }
 
-  it('covers every Mutation field of the built schema: in the table or explicitly without input', () => {
+  test('covers every Mutation field of the built schema: in the table or explicitly without input', () => {
     const fields = Object.keys(mutationFields).sort();
     expect(
       fields.filter((n) => !(n in TABLE) && !(n in NO_INPUT)),
@@ -1507,7 +1496,7 @@ describe('validation errors of every mutation', () => {
     for (const [field, cases] of Object.entries(TABLE)) expect(cases.length, field).toBeGreaterThan(0);
   });
 
-  it('lists as "no input" only mutations whose arguments are at most an id', () => {
+  test('lists as "no input" only mutations whose arguments are at most an id', () => {
     for (const field of Object.keys(NO_INPUT)) {
       const args = mutationFields[field]?.args.map((a) => a.name) ?? [];
       expect(
@@ -1517,7 +1506,7 @@ describe('validation errors of every mutation', () => {
     }
   });
 
-  it('answers every ValidationError case with the error code of the ValidationError family', () => {
+  test('answers every ValidationError case with the error code of the ValidationError family', () => {
     // The errors plugin sorts DomainErrors into GraphQL types by code; a table row claiming a
     // ValidationError for a code of another family would be a typo in the table, not a finding.
     for (const cases of Object.values(TABLE)) {

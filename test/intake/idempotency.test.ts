@@ -24,7 +24,7 @@ const send = (key: string, fields: Record<string, string>, size = 4096) =>
 
 async function usage(accountId: string) {
   const [u] = await t.sql(
-    'SELECT calls, minutes_reserved, storage_bytes::int AS storage FROM usage_periods WHERE account_id = $1',
+    'SELECT calls, minutes_reserved, storage_bytes::int AS storage FROM usage_totals WHERE account_id = $1',
     [accountId],
   );
   return u ?? { calls: 0, minutes_reserved: 0, storage: 0 };

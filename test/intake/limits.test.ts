@@ -27,8 +27,8 @@ const headers = (extra: Record<string, string | number> = {}) => ({
 
 async function counts() {
   const [row] = await t.sql(`SELECT (SELECT count(*)::int FROM calls) AS calls,
-    (SELECT coalesce(sum(minutes_reserved), 0)::int FROM usage_periods) AS reserved,
-    (SELECT coalesce(sum(calls), 0)::int FROM usage_periods) AS counted,
+    (SELECT coalesce(sum(minutes_reserved), 0)::int FROM usage_totals) AS reserved,
+    (SELECT coalesce(sum(calls), 0)::int FROM usage_totals) AS counted,
     (SELECT count(*)::int FROM minute_ledger) AS ledger`);
   return { ...row, files: svc.storedFiles().length };
 }

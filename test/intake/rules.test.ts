@@ -112,11 +112,11 @@ describe('§4 Agent rules', () => {
   });
 
   test('rule 3: a rejected recording is not stored and consumes no minutes', async () => {
-    const usage = await t.sql('SELECT * FROM usage_periods WHERE account_id = $1', [acct.account.id]);
+    const usage = await t.sql('SELECT * FROM usage_totals WHERE account_id = $1', [acct.account.id]);
     const files = svc.storedFiles().length;
     await post({ agent_code: 'ZZ-99' });
     await post({});
-    expect(await t.sql('SELECT * FROM usage_periods WHERE account_id = $1', [acct.account.id])).toEqual(usage);
+    expect(await t.sql('SELECT * FROM usage_totals WHERE account_id = $1', [acct.account.id])).toEqual(usage);
     expect(svc.storedFiles().length).toBe(files);
   });
 
@@ -289,7 +289,7 @@ describe('§3 and §8 charging: minutes, period count, storage', () => {
       file: { blob: wavBlob(size), name: 'big.wav' },
     });
     expect(r.status).toBe(201);
-    const [u] = await t.sql('SELECT * FROM usage_periods WHERE account_id = $1', [fresh.account.id]);
+    const [u] = await t.sql('SELECT * FROM usage_totals WHERE account_id = $1', [fresh.account.id]);
     expect(u).toMatchObject({ calls: 1, minutes_reserved: 3, minutes_used: 0, storage_bytes: String(size) });
     expect((await callRow(r.body.id)).reserved_minutes).toBe(3);
     const small = await postCall(svc.url, {
@@ -310,7 +310,7 @@ describe('§3 and §8 charging: minutes, period count, storage', () => {
     expect(r.status).toBe(402);
     expect(r.body.error.code).toBe('no_minutes');
     expect(await t.sql('SELECT * FROM calls WHERE account_id = $1', [fresh.account.id])).toEqual([]);
-    const usage = await t.sql('SELECT calls, minutes_reserved FROM usage_periods WHERE account_id = $1', [
+    const usage = await t.sql('SELECT calls, minutes_reserved FROM usage_totals WHERE account_id = $1', [
       fresh.account.id,
     ]);
     expect(usage.every((u) => u.calls === 0 && u.minutes_reserved === 0)).toBe(true);

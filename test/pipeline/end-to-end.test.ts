@@ -157,7 +157,7 @@ describe('a posted call flows by itself to a signed webhook', () => {
       const history = await t.sql('SELECT status FROM call_events WHERE call_id = $1 ORDER BY at, id', [post.body.id]);
       expect(history.map((h) => h.status)).toEqual(['queued', 'transcribing', 'analyzing', 'analyzed']);
     }
-    const [usage] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_periods WHERE account_id = $1', [
+    const [usage] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_totals WHERE account_id = $1', [
       accountId,
     ]);
     expect(usage).toEqual({ minutes_used: 2, minutes_reserved: 0 });

@@ -77,7 +77,7 @@ describe('failure paths', () => {
       expect(row).toMatchObject({ status: 'failed', failure_reason: 'undecodable' });
       // The detail is shown to users: it names their file, never our storage path.
       expect(row.failure_detail).not.toContain(api.config.storageDir);
-      const [u] = await t.sql('SELECT minutes_reserved, minutes_used, calls FROM usage_periods WHERE account_id = $1', [
+      const [u] = await t.sql('SELECT minutes_reserved, minutes_used, calls FROM usage_totals WHERE account_id = $1', [
         s.account.id,
       ]);
       expect(u).toEqual({ minutes_reserved: 0, minutes_used: 0, calls: 1 });
@@ -195,7 +195,7 @@ describe('failure paths', () => {
       expect(row.status).toBe('analyzed');
       const ledger = await t.sql('SELECT kind, minutes FROM minute_ledger WHERE call_id = $1 ORDER BY id', [r.body.id]);
       expect(ledger.map((l) => l.kind)).toEqual(['reserve', 'settle']);
-      const [u] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_periods WHERE account_id = $1', [
+      const [u] = await t.sql('SELECT minutes_used, minutes_reserved FROM usage_totals WHERE account_id = $1', [
         s.account.id,
       ]);
       expect(u).toEqual({ minutes_used: row.used_minutes, minutes_reserved: 0 });

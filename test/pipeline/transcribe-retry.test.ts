@@ -74,7 +74,7 @@ describe('transcribe task and operator faults', () => {
       [r.body.id],
     );
     expect(event.detail).toContain('waiting for the service: Transcription API answered 503: overloaded');
-    const [u] = await t.sql('SELECT minutes_reserved, minutes_used FROM usage_periods WHERE account_id = $1', [
+    const [u] = await t.sql('SELECT minutes_reserved, minutes_used FROM usage_totals WHERE account_id = $1', [
       s.account.id,
     ]);
     expect(u).toEqual({ minutes_reserved: 1, minutes_used: 0 });

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import {
   type Client,
   type ClientCase,
@@ -16,10 +16,9 @@ import {
   javaClient,
   requestsClient,
 } from '../support/clients/index.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { type ServiceProcess, startServiceProcess } from '../support/process.ts';
 import { multipart } from '../support/raw-http.ts';
-import { seedAccount } from '../support/service.ts';
 
 const SIZES = { '1 kB': 1024, '2 MB': 2 * 1_048_576, '30 MB': 30 * 1_048_576 } as const;
 type Size = keyof typeof SIZES;
@@ -41,12 +40,11 @@ interface Expected extends ClientCase {
 }
 let cases: Expected[] = [];
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, seed }) => {
+  t = db;
   dir = mkdtempSync(path.join(os.tmpdir(), 'escucha-early-'));
-  const seeder = { app: { db: t.db } } as Parameters<typeof seedAccount>[0];
-  ({ key } = await seedAccount(seeder));
-  const blocked = await seedAccount(seeder);
+  ({ key } = await seed());
+  const blocked = await seed();
   blockedKey = blocked.key;
   // An account whose current rate-limit window is long past its limit (as after a burst).
   await t.sql(`INSERT INTO rate_limits (key, points, expire) VALUES ($1, 1000000, $2)`, [
@@ -74,12 +72,11 @@ beforeAll(async () => {
   cases = buildCases();
 }, 180_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   for (const svc of [api, full]) {
     svc?.child.kill('SIGTERM');
     await svc?.exited;
   }
-  await t?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -191,7 +188,7 @@ const clients: Client[] = [
 
 describe('every client, in its own process, reads every early refusal', () => {
   for (const client of clients) {
-    it(`${client.name}`, async () => {
+    test(`${client.name}`, async () => {
       const results = await client.run(cases);
       const seen = results.map((r) => {
         let code: string | undefined;

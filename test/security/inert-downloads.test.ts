@@ -1,10 +1,10 @@
 // Issue 16, stored XSS: whatever a client declares, a recording is served as audio (or octet-stream)
 // with a sandbox CSP, so a planted page never runs on the app's origin.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 import { signedIn, type Signed } from '../http/support.ts';
 
 let t: TestDb;
@@ -14,16 +14,12 @@ let owner: Signed;
 const PAGE = Buffer.from('<html><body><script>fetch("/graphql")</script></body></html>'.padEnd(400, ' '));
 const SANDBOX = "default-src 'none'; sandbox";
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
-  const a = await seedAccount(svc);
+test.beforeAll(async ({ db, service, seed }) => {
+  t = db;
+  svc = service;
+  const a = await seed();
   key = a.key;
   owner = await signedIn(svc.app.db, a.account.id, 'owner');
-});
-afterAll(async () => {
-  await svc?.stop();
-  await t?.drop();
 });
 
 async function download(id: string) {
@@ -34,7 +30,7 @@ async function download(id: string) {
 
 describe('recordings sent through the API', () => {
   for (const declared of ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'text/xml', 'text/javascript']) {
-    it(`declared ${declared} is stored and served as audio with the sandbox CSP`, async () => {
+    test(`declared ${declared} is stored and served as audio with the sandbox CSP`, async () => {
       const r = await postCall(svc.url, {
         key,
         fields: { agent_code: 'AG-07' },
@@ -51,7 +47,7 @@ describe('recordings sent through the API', () => {
     });
   }
 
-  it('a declared audio type with an unknown extension is stored as application/octet-stream, never echoed', async () => {
+  test('a declared audio type with an unknown extension is stored as application/octet-stream, never echoed', async () => {
     const r = await postCall(svc.url, {
       key,
       fields: { agent_code: 'AG-07' },
@@ -64,7 +60,7 @@ describe('recordings sent through the API', () => {
   });
 });
 
-it('the manual upload of the app stores the same inert type', async () => {
+test('the manual upload of the app stores the same inert type', async () => {
   const form = new FormData();
   form.append('agent_code', 'AG-07');
   form.append('file', new Blob([PAGE], { type: 'text/html' }), 'page.mp3');
@@ -77,7 +73,7 @@ it('the manual upload of the app stores the same inert type', async () => {
   expect(served.headers.get('content-security-policy')).toBe(SANDBOX);
 });
 
-it('rows stored before the fix are served as audio, and the migration rewrites their type', async () => {
+test('rows stored before the fix are served as audio, and the migration rewrites their type', async () => {
   const r = await postCall(svc.url, {
     key,
     fields: { agent_code: 'AG-07' },
@@ -105,7 +101,7 @@ it('rows stored before the fix are served as audio, and the migration rewrites t
   expect(rows.map((x: { content_type: string }) => x.content_type)).toEqual(['audio/wav', 'application/octet-stream']);
 });
 
-it('the CSV export carries the sandbox CSP and nosniff', async () => {
+test('the CSV export carries the sandbox CSP and nosniff', async () => {
   const res = await fetch(`${svc.url}/api/calls/export.csv`, { headers: owner.headers() });
   await res.text();
   expect(res.status).toBe(200);

@@ -4,18 +4,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import { afterAll, beforeAll, vi } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall, wavBlob, wavBuffer } from '../support/intake.ts';
 import { multipart, rawRequest } from '../support/raw-http.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
 let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterAll(async () => {
-  await t?.drop();
+test.beforeAll(({ db }) => {
+  t = db;
 });
 
 const countCalls = async () => Number((await t.sql('SELECT count(*) AS n FROM calls'))[0].n);
@@ -42,7 +40,7 @@ describe('a full disk (a real 40 MB tmpfs)', () => {
     }
   });
 
-  it('answers 507 insufficient_storage with Retry-After, keeps nothing, alerts once, and recovers', async () => {
+  test('answers 507 insufficient_storage with Retry-After, keeps nothing, alerts once, and recovers', async () => {
     const alerts = vi.spyOn(svc.app.log, 'error');
     // Leave about 1 MB free: a 6 MB upload then fails halfway through with ENOSPC.
     const filler = path.join(mount, 'filler');
@@ -71,7 +69,7 @@ describe('a full disk (a real 40 MB tmpfs)', () => {
     expect(ok.status).toBe(201);
   }, 60_000);
 
-  it('refuses early, before reading the file, while free space is below MIN_FREE_DISK_MB', async () => {
+  test('refuses early, before reading the file, while free space is below MIN_FREE_DISK_MB', async () => {
     const { key: k } = await seedAccount(refusing);
     const r = await postCall(refusing.url, {
       key: k,
@@ -117,7 +115,7 @@ describe('slow and greedy clients (real sockets)', () => {
     'content-length': 5 * 1_048_576,
   });
 
-  it('a client that goes silent is answered 408 request_timeout and its temporary file removed', async () => {
+  test('a client that goes silent is answered 408 request_timeout and its temporary file removed', async () => {
     const info = vi.spyOn(svc.app.log, 'info');
     const r = await rawRequest(`${svc.url}/v1/calls`, headers(), (req) => void req.write(head));
     expect(r.status).toBe(408);
@@ -126,7 +124,7 @@ describe('slow and greedy clients (real sockets)', () => {
     expect(info.mock.calls.some(([o]) => (o as any)?.outcome === 'timed_out')).toBe(true);
   }, 30_000);
 
-  it('a client trickling one byte at a time is cut once its average falls below the floor', async () => {
+  test('a client trickling one byte at a time is cut once its average falls below the floor', async () => {
     let timer: NodeJS.Timeout | undefined;
     const r = await rawRequest(`${svc.url}/v1/calls`, headers(), (req) => {
       req.write(head);
@@ -139,7 +137,7 @@ describe('slow and greedy clients (real sockets)', () => {
     await expect.poll(() => incoming(svc)).toEqual([]);
   }, 30_000);
 
-  it('more than INTAKE_MAX_CONCURRENT_PER_KEY uploads at once: 429 with Retry-After, reported as refused', async () => {
+  test('more than INTAKE_MAX_CONCURRENT_PER_KEY uploads at once: 429 with Retry-After, reported as refused', async () => {
     const info = vi.spyOn(svc.app.log, 'info');
     const timers: NodeJS.Timeout[] = [];
     const slow = [0, 1].map(() =>
@@ -166,7 +164,7 @@ describe('slow and greedy clients (real sockets)', () => {
     await expect.poll(() => incoming(svc)).toEqual([]);
   }, 30_000);
 
-  it('an aborted upload leaves nothing and is reported with its request id', async () => {
+  test('an aborted upload leaves nothing and is reported with its request id', async () => {
     const info = vi.spyOn(svc.app.log, 'info');
     await rawRequest(`${svc.url}/v1/calls`, { ...headers(), 'x-request-id': 'abort-test-0001' }, async (req) => {
       req.write(head);

@@ -1,24 +1,20 @@
 // Issue 16.5: in production the schema is hidden from visitors who are not signed in.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Browser, seedAccount, startGraphql, type Harness } from '../graphql/support.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import { expect } from '../support/harness.ts';
+import { Browser, seedAccount, startGraphql, type Harness, testWithGraphql } from '../graphql/support.ts';
 
 const INTROSPECT = '{ __schema { queryType { name } } }';
-let t: TestDb;
+const test = testWithGraphql({ NODE_ENV: 'production' });
 let prod: Harness;
 let open: Harness;
-beforeAll(async () => {
-  t = await createTestDb();
-  prod = await startGraphql(t, { env: { NODE_ENV: 'production' } });
-  open = await startGraphql(t, { env: { NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'on' } });
+test.beforeAll(async ({ db, gql }) => {
+  prod = gql;
+  open = await startGraphql(db, { env: { NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'on' } });
 });
-afterAll(async () => {
-  await prod?.close();
+test.afterAll(async () => {
   await open?.close();
-  await t?.drop();
 });
 
-it('a visitor who is not signed in cannot introspect in production, even through a fragment', async () => {
+test('a visitor who is not signed in cannot introspect in production, even through a fragment', async () => {
   const visitor = new Browser(prod.url);
   for (const query of [INTROSPECT, '{ ...F } fragment F on Query { __type(name: "Call") { name } }']) {
     const r = await visitor.gql(query);
@@ -29,13 +25,13 @@ it('a visitor who is not signed in cannot introspect in production, even through
   expect((await visitor.gql('{ __typename }')).body.data).toEqual({ __typename: 'Query' });
 });
 
-it('a signed-in user can introspect in production', async () => {
+test('a signed-in user can introspect in production', async () => {
   const { as } = await seedAccount(prod, 'Intro');
   const r = await as.viewer.gql(INTROSPECT);
   expect(r.body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
 });
 
-it('GRAPHQL_INTROSPECTION=on opens it to visitors', async () => {
+test('GRAPHQL_INTROSPECTION=on opens it to visitors', async () => {
   const r = await new Browser(open.url).gql(INTROSPECT);
   expect(r.body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
 });

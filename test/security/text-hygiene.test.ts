@@ -13,12 +13,12 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from '../../schema/graphql-js.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { schema } from '../../schema/index.ts';
-import { startGraphql, seedAccount as seedGql, type Browser, type Harness } from '../graphql/support.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import { seedAccount as seedGql, type Browser, type Harness, test } from '../graphql/support.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 import { signedIn } from '../http/support.ts';
 
 const TEXT = new Set(['String', 'ID', 'JSON']);
@@ -86,25 +86,21 @@ function document(t: Target): string {
 let t: TestDb;
 let h: Harness;
 let owner: Browser;
-beforeAll(async () => {
-  t = await createTestDb();
-  h = await startGraphql(t);
+test.beforeAll(async ({ db, gql }) => {
+  t = db;
+  h = gql;
   ({
     as: { owner },
   } = await seedGql(h, 'Fuzz'));
 });
-afterAll(async () => {
-  await h?.close();
-  await t?.drop();
-});
 
 describe('every text argument of the schema, derived from the schema', () => {
-  it('finds the text arguments (the walk itself works)', () => {
+  test('finds the text arguments (the walk itself works)', () => {
     expect(targets.length).toBeGreaterThan(20);
     expect(targets.map((x) => x.field.name)).toEqual(expect.arrayContaining(['calls', 'createAgent']));
   });
 
-  it('never answers INTERNAL_SERVER_ERROR, and NUL or broken Unicode is invalid_text', async () => {
+  test('never answers INTERNAL_SERVER_ERROR, and NUL or broken Unicode is invalid_text', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...targets), hostile, async (target, text) => {
         const variables = Object.fromEntries(target.field.args.map((a) => [a.name, valueFor(a.type, text)]));
@@ -120,7 +116,7 @@ describe('every text argument of the schema, derived from the schema', () => {
     );
   }, 240_000);
 
-  it('a NUL in an inline literal is refused the same way', async () => {
+  test('a NUL in an inline literal is refused the same way', async () => {
     const r = await owner.gql('{ calls(filter: { search: "a\\u0000b" }) { __typename } }');
     expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_text', field: 'search' });
   });
@@ -130,14 +126,11 @@ describe('REST text inputs', () => {
   let svc: TestService;
   let key: string;
   let cookie: Record<string, string>;
-  beforeAll(async () => {
-    svc = await startTestService(t);
-    const a = await seedAccount(svc);
+  test.beforeAll(async ({ service, seed }) => {
+    svc = service;
+    const a = await seed();
     key = a.key;
     cookie = (await signedIn(svc.app.db, a.account.id, 'owner')).headers();
-  });
-  afterAll(async () => {
-    await svc?.stop();
   });
 
   for (const [param, value] of [
@@ -145,7 +138,7 @@ describe('REST text inputs', () => {
     ['topic', '\u0000'],
     ['language', 'e\u0000s'],
   ] as const) {
-    it(`a NUL in the CSV export's ${param} answers 400 invalid_text before the download starts`, async () => {
+    test(`a NUL in the CSV export's ${param} answers 400 invalid_text before the download starts`, async () => {
       const res = await fetch(`${svc.url}/api/calls/export.csv?${new URLSearchParams({ [param]: value })}`, {
         headers: cookie,
       });
@@ -154,7 +147,7 @@ describe('REST text inputs', () => {
     });
   }
 
-  it('a NUL in an intake field answers 400 invalid_text naming the field, and keeps nothing', async () => {
+  test('a NUL in an intake field answers 400 invalid_text naming the field, and keeps nothing', async () => {
     const before = Number((await t.sql('SELECT count(*) AS n FROM calls'))[0].n);
     const r = await postCall(svc.url, {
       key,

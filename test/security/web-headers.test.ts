@@ -3,28 +3,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, test } from '../support/harness.ts';
 import { webAppFallback } from '../../src/http/web-app.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/log.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
-let t: TestDb;
 let https: TestService;
 let plain: TestService;
-beforeAll(async () => {
-  t = await createTestDb();
-  https = await startTestService(t);
-  plain = await startTestService(t, { env: { PUBLIC_URL: 'http://localhost:3000' } });
-});
-afterAll(async () => {
-  await https?.stop();
-  await plain?.stop();
-  await t?.drop();
+test.beforeAll(async ({ service, serviceWith }) => {
+  https = service;
+  plain = await serviceWith({ env: { PUBLIC_URL: 'http://localhost:3000' } });
 });
 
-it('pages of the app carry the strict CSP, with neither unsafe-inline nor unsafe-eval', async () => {
+test('pages of the app carry the strict CSP, with neither unsafe-inline nor unsafe-eval', async () => {
   const res = await fetch(`${https.url}/calls`);
   await res.text();
   const csp = res.headers.get('content-security-policy') ?? '';
@@ -39,12 +31,12 @@ it('pages of the app carry the strict CSP, with neither unsafe-inline nor unsafe
   expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
 });
 
-it('HSTS only when PUBLIC_URL is https', async () => {
+test('HSTS only when PUBLIC_URL is https', async () => {
   expect((await fetch(`${https.url}/healthz`)).headers.get('strict-transport-security')).toBe('max-age=31536000');
   expect((await fetch(`${plain.url}/healthz`)).headers.get('strict-transport-security')).toBeNull();
 });
 
-it('the "not built" page allows its one stylesheet by hash, not with unsafe-inline', async () => {
+test('the "not built" page allows its one stylesheet by hash, not with unsafe-inline', async () => {
   const empty = mkdtempSync(path.join(os.tmpdir(), 'escucha-nodist-'));
   const server = createHttpServer(
     { config: https.config, log: createLogger('silent') } as never,

@@ -53,11 +53,13 @@ interface FileFixtures {
   otherService: TestService;
   /** msw intercepting third parties' HTTP for the whole file; an unhandled request is an error. */
   mswServer: SetupServer;
+  /** Seeds an account through the real domain functions (account, owner, agents, API key). */
+  seed: (opts?: SeedOptions) => Promise<Seeded>;
+  /** Starts one more service on `db` with these settings, beside `service`; all are stopped after the file. */
+  serviceWith: (opts: ServiceOptions) => Promise<TestService>;
 }
 
 interface TestFixtures {
-  /** Seeds an account through the real domain functions (account, owner, agents, API key). */
-  seed: (opts?: SeedOptions) => Promise<Seeded>;
   /** Starts a webhook receiver (closed after the test); replies as `startReceiver` explains. */
   receiver: (replies?: Reply[] | ((n: number) => Reply)) => Promise<Receiver>;
   /** The file's msw server (`server.use(http.post(url, …))`); its handlers are reset after each test. */
@@ -121,9 +123,25 @@ export const test = base.extend<TestFixtures & FileFixtures>({
     await use(mswServer);
     mswServer.resetHandlers();
   },
-  seed: async ({ app }, use) => {
-    await use((opts) => seedAccount({ app }, opts));
-  },
+  // File-scoped so that a file's own data can be seeded once, in `test.beforeAll(async ({ seed }) => …)`.
+  seed: [
+    async ({ app }, use) => {
+      await use((opts) => seedAccount({ app }, opts));
+    },
+    { scope: 'file' },
+  ],
+  serviceWith: [
+    async ({ db }, use) => {
+      const started: TestService[] = [];
+      await use(async (opts) => {
+        const svc = await startTestService(db, opts);
+        started.push(svc);
+        return svc;
+      });
+      for (const svc of started) await svc.stop();
+    },
+    { scope: 'file' },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
   receiver: async ({}, use) => {
     const started: Receiver[] = [];

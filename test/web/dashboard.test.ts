@@ -5,12 +5,12 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestDb } from '../support/db.ts';
+import type { TestService } from '../support/service.ts';
 
 const SHOTS = path.resolve('test-results/screenshots');
 let t: TestDb;
@@ -31,11 +31,11 @@ const crit = (key: string, label: string, result: string) => ({
   evidence: [],
 });
 
-beforeAll(async () => {
+test.beforeAll(async ({ db: testDb, service }) => {
   mkdirSync(SHOTS, { recursive: true });
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
-  svc = await startTestService(t);
+  t = testDb;
+  svc = service;
   const created = await createAccount(svc.app.db, { name: 'Dash Co', seats: 5, timeZone: 'Europe/Madrid' });
   owner = created.owner;
   accountId = created.account.id;
@@ -76,14 +76,12 @@ beforeAll(async () => {
   page = browser.page;
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 describe('dashboard', () => {
-  it('shows the period per agent and criterion, follows a review, and exports a table', async () => {
+  test('shows the period per agent and criterion, follows a review, and exports a table', async () => {
     await page.goto(`${svc.url}/dashboard`);
     await page.waitForURL(/\/signin/);
     await page.getByLabel('Email').fill(owner.email);

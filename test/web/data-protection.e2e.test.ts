@@ -1,28 +1,25 @@
 // Issue 13's "done when", in real Chromium against the real service: an owner deletes a call,
 // deletes every call of a filtered list, sets a retention period, and sees all of it in the audit log.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { createAgent } from '../../src/accounts/agents.ts';
 import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
-let t: TestDb;
 let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
 let owner: { email: string; password: string };
 let key: string;
 
-beforeAll(async () => {
+test.beforeAll(async ({ service }) => {
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
   // No worker: posted calls stay queued, in the "in progress" view.
-  svc = await startTestService(t);
+  svc = service;
   const created = await createAccount(svc.app.db, { name: 'Acme Support', minutes: 600, seats: 5, timeZone: 'UTC' });
   owner = created.owner;
   await createAgent(svc.app.db, created.account.id, { name: 'Anna Smith', code: 'AG-07' });
@@ -31,10 +28,8 @@ beforeAll(async () => {
   page = browser.page;
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 const dialog = () => page.locator('dialog[open]');
@@ -46,7 +41,7 @@ const post = (externalId: string) =>
   });
 
 describe('retention, deletion and the audit log in the app', () => {
-  it('an owner deletes a call and a filtered list, sets retention, and sees it all in the audit log', async () => {
+  test('an owner deletes a call and a filtered list, sets retention, and sees it all in the audit log', async () => {
     const one = await post('crm-1');
     expect(one.status).toBe(201);
     for (const id of ['crm-2', 'crm-3']) expect((await post(id)).status).toBe(201);

@@ -4,15 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, testWithService } from '../support/harness.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { convert, makeStereoCall, type Turn } from '../fixtures/audio.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
 const SHOTS = path.resolve('test-results/screenshots');
 
@@ -23,7 +22,8 @@ const CALL: Turn[] = [
   { speaker: 'customer', voice: 'en', text: 'Great, thank you very much. Goodbye.' },
 ];
 
-let t: TestDb;
+const test = testWithService({ worker: true });
+
 let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
@@ -75,11 +75,10 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ service }) => {
   mkdirSync(SHOTS, { recursive: true });
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
-  svc = await startTestService(t, { worker: true });
+  svc = service;
   ({ owner } = await createAccount(svc.app.db, {
     name: 'Acme Support',
     minutes: 600,
@@ -92,15 +91,13 @@ beforeAll(async () => {
   page = browser.page;
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await receiver?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 describe('web app', () => {
-  it('serves the app for client routes and keeps API paths for the API', async () => {
+  test('serves the app for client routes and keeps API paths for the API', async () => {
     const html = await fetch(`${svc.url}/calls/0b7c7f53-0000-4000-8000-000000000000`);
     expect(html.status).toBe(200);
     expect(html.headers.get('cache-control')).toBe('no-cache');
@@ -115,7 +112,7 @@ describe('web app', () => {
     expect((await fetch(`${svc.url}/assets/missing-chunk.js`)).status).toBe(404);
   });
 
-  it('a manager sets up the account, watches a call arrive live, reviews it, exports, and revokes the key', async () => {
+  test('a manager sets up the account, watches a call arrive live, reviews it, exports, and revokes the key', async () => {
     // Sign in (a wrong password first: the error is in words).
     await page.goto(`${svc.url}/calls`);
     await page.waitForURL(/\/signin/);
@@ -400,7 +397,7 @@ describe('web app', () => {
     expect(browser.errors).toEqual([]);
   }, 300_000);
 
-  it('ran every page above under its Content-Security-Policy with zero violations', async () => {
+  test('ran every page above under its Content-Security-Policy with zero violations', async () => {
     const html = await fetch(`${svc.url}/calls`);
     expect(html.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
     expect(html.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval/);

@@ -5,16 +5,14 @@
 // the matching line while searching; a user renames themselves; axe finds nothing on the way.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { criterionResult as result, insertCall } from '../graphql/fixtures.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
 const AXE = path.resolve('node_modules/axe-core/axe.min.js');
 
-let t: TestDb;
 let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
@@ -23,11 +21,10 @@ let templateId: string;
 
 const phrases = (k: number) => Array.from({ length: 11 }, (_, i) => `phrase ${k} number ${i}`);
 
-beforeAll(async () => {
+test.beforeAll(async ({ service, seed }) => {
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
-  svc = await startTestService(t);
-  const seeded = await seedAccount(svc, {
+  svc = service;
+  const seeded = await seed({
     name: 'Contact Center Madrid',
     agents: [{ name: 'Ana García' }, { name: 'Bruno Díaz' }, { name: 'Carla Ruiz' }],
   });
@@ -98,10 +95,8 @@ beforeAll(async () => {
   page = browser.page;
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 async function axe(state: string): Promise<string[]> {
@@ -116,7 +111,7 @@ async function axe(state: string): Promise<string[]> {
 const rowCount = () => page.getByTestId('call-row').count();
 
 describe('template editor, filters and rename (issue 11)', () => {
-  it('keeps the template editor compact and asks before dropping unsaved changes', async () => {
+  test('keeps the template editor compact and asks before dropping unsaved changes', async () => {
     await page.goto(`${svc.url}/signin`);
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);
@@ -182,7 +177,7 @@ describe('template editor, filters and rename (issue 11)', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('filters by several agents, one topic in two languages, a failed criterion and critical fails; shows what matched', async () => {
+  test('filters by several agents, one topic in two languages, a failed criterion and critical fails; shows what matched', async () => {
     await page.goto(`${svc.url}/calls`);
     await expect.poll(rowCount).toBe(4);
     await page.getByTestId('f-agent').click();
@@ -220,7 +215,7 @@ describe('template editor, filters and rename (issue 11)', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('lets a user change their own name', async () => {
+  test('lets a user change their own name', async () => {
     await page.goto(`${svc.url}/settings`);
     const name = page.locator('input[name="display-name"]');
     await expect.poll(() => name.inputValue()).toBe('Owner');

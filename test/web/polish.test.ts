@@ -7,15 +7,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { deleteCall } from '../../src/calls/call-deletion.ts';
 import { overrideCriterion } from '../../src/review/override.ts';
 import { insertCall, seedData } from '../graphql/fixtures.ts';
 import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
 const SHOTS = path.resolve('test-results/screenshots/polish');
 const AXE = path.resolve('node_modules/axe-core/axe.min.js');
@@ -88,7 +87,6 @@ const criterion = (
         ],
 });
 
-let t: TestDb;
 let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
@@ -103,12 +101,11 @@ const truth = { partial: '', deleted: '' };
 /** An agent user (the calls' agent): My calls and the agent's call page. */
 const agentUser = { email: '', password: 'agent-password-1234' };
 
-beforeAll(async () => {
+test.beforeAll(async ({ service, seed }) => {
   mkdirSync(SHOTS, { recursive: true });
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
-  svc = await startTestService(t);
-  const seeded = await seedAccount(svc, { name: 'Contact Center Madrid', agents: [] });
+  svc = service;
+  const seeded = await seed({ name: 'Contact Center Madrid', agents: [] });
   owner = seeded.owner;
   const accountId = seeded.account.id;
   const ownerUser = await svc.app.db.user.findFirstOrThrow({ where: { accountId } });
@@ -258,10 +255,8 @@ beforeAll(async () => {
   page = browser.page;
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 /** Waits for a page to settle: no skeletons or loading blocks (the live stream never goes idle). */
@@ -382,7 +377,7 @@ async function visitAll(pages: [string, string][], heading = 'main h1'): Promise
 }
 
 describe('web app polish (issue 11)', () => {
-  it('runs the main flow with the keyboard only, always showing where the focus is', async () => {
+  test('runs the main flow with the keyboard only, always showing where the focus is', async () => {
     await page.goto(`${svc.url}/calls`);
     await page.waitForURL(/\/signin/);
     await page.getByLabel('Email').waitFor();
@@ -470,7 +465,7 @@ describe('web app polish (issue 11)', () => {
     expect(unseen).toEqual([]);
   }, 180_000);
 
-  it('fits every page at 960, 1366 and 1920 px in both languages, with Score in view and zero axe violations', async () => {
+  test('fits every page at 960, 1366 and 1920 px in both languages, with Score in view and zero axe violations', async () => {
     const pages: [string, string][] = [
       ['calls', '/calls'],
       ['calls-more', '/calls?view=analyzed&scoreMin=0'],
@@ -560,7 +555,7 @@ describe('web app polish (issue 11)', () => {
     expect(browser.errors).toEqual([]);
   }, 900_000);
 
-  it('lets the user choose the optional columns with the keyboard, remembered in this browser', async () => {
+  test('lets the user choose the optional columns with the keyboard, remembered in this browser', async () => {
     await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));
     await page.setViewportSize({ width: 960, height: 900 });
     await page.goto(`${svc.url}/calls`);
@@ -612,7 +607,7 @@ describe('web app polish (issue 11)', () => {
     await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));
   }, 60_000);
 
-  it('at 960 px, in English and Spanish, Tab shows where the focus is on every page, never hidden', async () => {
+  test('at 960 px, in English and Spanish, Tab shows where the focus is on every page, never hidden', async () => {
     const pages: [string, string][] = [
       ['calls', '/calls'],
       ['calls-failed', '/calls?view=failed'],
@@ -677,7 +672,7 @@ describe('web app polish (issue 11)', () => {
     expect(problems).toEqual([]);
   }, 300_000);
 
-  it("fits the sign-in page and the agent users' pages too, in both languages, with zero axe violations", async () => {
+  test("fits the sign-in page and the agent users' pages too, in both languages, with zero axe violations", async () => {
     const problems: string[] = [];
     await browser.context.clearCookies();
     problems.push(...(await visitAll([['signin', '/signin']], 'h1')));
@@ -705,7 +700,7 @@ describe('web app polish (issue 11)', () => {
     expect(browser.errors).toEqual([]);
   }, 300_000);
 
-  it("issue 26's states fit 960, 1366 and 1920 px in both languages, with zero axe violations at every width", async () => {
+  test("issue 26's states fit 960, 1366 and 1920 px in both languages, with zero axe violations at every width", async () => {
     const problems: string[] = [];
     const visit = async (who: { email: string; password: string }, pages: [string, string, string][]) => {
       await browser.context.clearCookies();

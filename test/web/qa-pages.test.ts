@@ -2,27 +2,24 @@
 // complete, the review queue lists calls with their reasons and "done" takes one out, and a bulk
 // re-analysis shows its count, asks, shows progress and stops; saving a template offers to apply it.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { setReviewSamplePercent } from '../../src/review/review-queue.ts';
 import { insertCall, TEMPLATE_DEFINITION } from '../graphql/fixtures.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
-let t: TestDb;
 let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
 let owner: { email: string; password: string };
 let templateId: string;
 
-beforeAll(async () => {
+test.beforeAll(async ({ service }) => {
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
   // No worker: the bulk re-analysis stays running, so its progress and stop button can be seen.
-  svc = await startTestService(t);
+  svc = service;
   const db = svc.app.db;
   const created = await createAccount(db, { name: 'Acme', minutes: 600, seats: 5, timeZone: 'UTC' });
   owner = created.owner;
@@ -53,16 +50,14 @@ beforeAll(async () => {
   page = browser.page;
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 const dialog = () => page.locator('dialog[open]');
 
 describe('QA pages', () => {
-  it('shows coverage and flags, lists the review queue, and runs a bulk re-analysis with count, progress and stop', async () => {
+  test('shows coverage and flags, lists the review queue, and runs a bulk re-analysis with count, progress and stop', async () => {
     await page.goto(`${svc.url}/signin`);
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);

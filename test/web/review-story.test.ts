@@ -1,14 +1,13 @@
 // The QA story end to end in Chromium (issue 10, "Tests"): a manager corrects a misheard greeting,
 // the call's agent disputes another criterion, an analyst accepts the dispute (the criterion is
 // overridden), and the dashboard's average score and disputes move with each step.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { insertCall } from '../graphql/fixtures.ts';
 import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
 const PASSWORD = 'story-password-1234';
 // Three criteria worth 4, 4 and 2: a call that fails the first two scores 20.
@@ -32,17 +31,15 @@ const crit = (key: string, label: string, weight: number, passed: boolean) => ({
   evidence: [],
 });
 
-let t: TestDb;
 let svc: TestService;
 let browser: TestBrowser;
 let owner: { email: string; password: string };
 let callId: string;
 const users = { agent: '', analyst: '' };
 
-beforeAll(async () => {
+test.beforeAll(async ({ service }) => {
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
-  svc = await startTestService(t);
+  svc = service;
   const db = svc.app.db;
   const created = await createAccount(db, { name: 'Acme', seats: 5, timeZone: 'UTC' });
   owner = created.owner;
@@ -90,14 +87,12 @@ beforeAll(async () => {
   browser = await launchChromium({ viewport: { width: 1440, height: 1400 }, consoleErrors: true });
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 describe('review story', () => {
-  it('a manager corrects a greeting, the agent disputes, an analyst accepts, and the dashboard moves', async () => {
+  test('a manager corrects a greeting, the agent disputes, an analyst accepts, and the dashboard moves', async () => {
     const { page, context } = browser;
     const average = () => page.getByTestId('dashboard-average').textContent();
     // Opened, still open, accepted, rejected (after the period, before the median time).

@@ -8,15 +8,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount, updateAccountSettings } from '../../src/accounts/accounts.ts';
 import { createWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { insertCall } from '../graphql/fixtures.ts';
 import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
 const SHOTS = path.resolve('test-results/screenshots/truth');
 const AXE = path.resolve('node_modules/axe-core/axe.min.js');
@@ -90,18 +89,16 @@ const missing = (phrase: string) => ({
 });
 const CLEAN = { code: 'forbidden_none', params: { mono: 0 }, text: 'no forbidden phrase was said' };
 
-let t: TestDb;
 let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
 const users = { owner: '', analyst: '', agent: '' };
 const ids = { late: '', critical: '', spanish: '', template: '', failed: '' };
 
-beforeAll(async () => {
+test.beforeAll(async ({ service }) => {
   mkdirSync(SHOTS, { recursive: true });
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
-  svc = await startTestService(t);
+  svc = service;
   const db = svc.app.db;
   const created = await createAccount(db, { name: 'Acme', seats: 10, timeZone: 'UTC' });
   const accountId = created.account.id;
@@ -231,10 +228,8 @@ beforeAll(async () => {
   page = browser.page;
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 async function settled() {
@@ -315,7 +310,7 @@ async function layoutProblems(): Promise<string[]> {
 const audioTime = () => page.evaluate(() => document.querySelector('audio')?.currentTime ?? -1);
 
 describe('what the app shows is what is true (issue 26, web)', () => {
-  it('override, dispute, accept and reject by keyboard alone, the focus where the user is at every step', async () => {
+  test('override, dispute, accept and reject by keyboard alone, the focus where the user is at every step', async () => {
     await signIn('owner');
     // The list remembers its calls, so N and P have somewhere to go: they must not while a form is open.
     await page.getByTestId('calls-table').waitFor();
@@ -423,7 +418,7 @@ describe('what the app shows is what is true (issue 26, web)', () => {
     expect(browser.errors).toEqual([]);
   }, 240_000);
 
-  it('every role reads the same verdict, reasons and evidence', async () => {
+  test('every role reads the same verdict, reasons and evidence', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await signIn('owner');
     // The list: the critical fail at 74 % is a critical pill, not a dashed 0; the reviewed call says so.
@@ -492,7 +487,7 @@ describe('what the app shows is what is true (issue 26, web)', () => {
     expect(browser.errors).toEqual([]);
   }, 180_000);
 
-  it('opens the call page on its verdict at 960 px; the sticky player covers no heading or focus', async () => {
+  test('opens the call page on its verdict at 960 px; the sticky player covers no heading or focus', async () => {
     await page.setViewportSize({ width: 960, height: 900 });
     await signIn('owner');
     await page.goto(`${svc.url}/calls/${ids.critical}`);
@@ -539,7 +534,7 @@ describe('what the app shows is what is true (issue 26, web)', () => {
     expect(await layoutProblems()).toEqual([]);
   }, 120_000);
 
-  it('the new states fit 960, 1366 and 1920 px in both languages with zero axe violations', async () => {
+  test('the new states fit 960, 1366 and 1920 px in both languages with zero axe violations', async () => {
     const problems: string[] = [];
     const visit = async (who: keyof typeof users, pages: [string, string, string][]) => {
       await signIn(who);
@@ -574,7 +569,7 @@ describe('what the app shows is what is true (issue 26, web)', () => {
     expect(browser.errors).toEqual([]);
   }, 600_000);
 
-  it("names what is true: the webhook note, an audit log that links its objects, times in one zone in the browser's order", async () => {
+  test("names what is true: the webhook note, an audit log that links its objects, times in one zone in the browser's order", async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await signIn('owner');
     // The failed call: an endpoint exists but takes call.analyzed only; the note says that, in both languages.
@@ -651,7 +646,7 @@ describe('what the app shows is what is true (issue 26, web)', () => {
     expect(browser.errors).toEqual([]);
   }, 180_000);
 
-  it('a refused upload can be sent again; Settings is in the sidebar; the template editor saves only a change, tried on its language', async () => {
+  test('a refused upload can be sent again; Settings is in the sidebar; the template editor saves only a change, tried on its language', async () => {
     await page.setViewportSize({ width: 960, height: 900 });
     await signIn('owner');
     await page.evaluate(() => window.localStorage.setItem('escucha.lang', 'en'));

@@ -7,21 +7,19 @@
 // test/pipeline/sentiment.test.ts and test/pipeline/mono-speakers.test.ts.
 import type { JobHelpers } from 'graphile-worker';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { createAnalyzeTask } from '../../workers/analyze.ts';
 import { launchChromium, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
 const helpers = {
   logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
   job: { attempts: 1, max_attempts: 3 },
 } as unknown as JobHelpers;
 
-let t: TestDb;
 let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
@@ -61,10 +59,9 @@ async function analyzedCall(
   return call.id;
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ service }) => {
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
-  svc = await startTestService(t);
+  svc = service;
   const created = await createAccount(svc.app.db, { name: 'Understanding Co', seats: 5, timeZone: 'Europe/Madrid' });
   owner = created.owner;
   const accountId = created.account.id;
@@ -118,14 +115,12 @@ beforeAll(async () => {
   page = browser.page;
 }, 240_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 describe('issue 14 on the call page', () => {
-  it('marks the redacted card number, shows the customer sentiment, and splits a mono call into two speakers', async () => {
+  test('marks the redacted card number, shows the customer sentiment, and splits a mono call into two speakers', async () => {
     await page.goto(`${svc.url}/calls/${redacted}`);
     await page.waitForURL(/\/signin/);
     await page.getByLabel('Email').fill(owner.email);

@@ -4,7 +4,7 @@
 // secret the page showed.
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { sealSecret } from '../../src/crypto/secret-box.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
@@ -12,34 +12,31 @@ import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { runReplay } from '../../src/webhooks/replay.ts';
 import { launchChromium, signInAs, type TestBrowser } from '../support/browser.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestDb } from '../support/db.ts';
+import type { TestService } from '../support/service.ts';
 import { addAnalyzedCall, enqueueAnalyzed } from '../webhooks/helpers.ts';
 
 let t: TestDb;
 let svc: TestService;
 let browser: TestBrowser;
 let page: Page;
-let receiver: Receiver;
 
-beforeAll(async () => {
+test.beforeAll(async ({ db: testDb, service }) => {
   await buildWeb({ ifStale: true, quiet: true });
-  t = await createTestDb();
-  svc = await startTestService(t);
-  receiver = await startReceiver([204]);
+  t = testDb;
+  svc = service;
   browser = await launchChromium({ viewport: { width: 960, height: 900 } });
   page = browser.page;
 }, 240_000);
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
-  await receiver?.close();
-  await svc?.stop();
-  await t?.drop();
 });
 
 describe('Integrations: an endpoint that cannot sign', () => {
-  it('is healed with "Issue a new secret now", its failed delivery replayed and verified with the new secret', async () => {
+  test('is healed with "Issue a new secret now", its failed delivery replayed and verified with the new secret', async ({
+    receiver: newReceiver,
+  }) => {
+    const receiver = await newReceiver([204]);
     const { account, owner } = await createAccount(svc.app.db, {
       name: 'Acme',
       minutes: 600,

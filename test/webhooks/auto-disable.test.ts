@@ -5,8 +5,8 @@ import { Webhook } from 'standardwebhooks';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { createWebhookEndpoint, enableWebhookEndpoint, getWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { TestDb } from '../support/db.ts';
-import { describe, expect, test } from '../support/harness.ts';
-import { addAnalyzedCall, delivery, enqueueAnalyzed, makeApp, seedDelivery } from './helpers.ts';
+import { describe, expect } from '../support/harness.ts';
+import { addAnalyzedCall, delivery, enqueueAnalyzed, seedDelivery, test } from './helpers.ts';
 
 const DOWN = 'https://down.example/hooks';
 
@@ -17,8 +17,11 @@ const backdate = (t: TestDb, endpointId: string, days: number) =>
   t.sql(`UPDATE webhook_endpoints SET failing_since = now() - $2 * interval '1 day' WHERE id = $1`, [endpointId, days]);
 
 describe('disabling an endpoint that keeps failing', () => {
-  test('starts the failure clock on the first failure and stops it on a success', async ({ db: t, msw: server }) => {
-    const app = makeApp(t);
+  test('starts the failure clock on the first failure and stops it on a success', async ({
+    db: t,
+    msw: server,
+    hooks: app,
+  }) => {
     const seeded = await seedDelivery(app, DOWN);
     const endpoint = (await getWebhookEndpoint(app, seeded.account.id))!;
     server.use(http.post(DOWN, () => new HttpResponse('down', { status: 500 })));
@@ -36,8 +39,8 @@ describe('disabling an endpoint that keeps failing', () => {
   test('after 5 days of failures disables it with a reason and sends webhook.disabled to subscribed siblings only', async ({
     db: t,
     msw: server,
+    hooks: app,
   }) => {
-    const app = makeApp(t);
     const seeded = await seedDelivery(app, DOWN);
     const down = (await getWebhookEndpoint(app, seeded.account.id))!;
     const watcher = await createWebhookEndpoint(app, seeded.account.id, {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import {
   disableWebhookEndpoint,
   enableWebhookEndpoint,
@@ -8,22 +8,18 @@ import {
   rotateWebhookSecret,
   setWebhookEndpoint,
 } from '../../src/webhooks/endpoints.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { makeApp } from './helpers.ts';
+import type { TestDb } from '../support/db.ts';
+import { makeApp, test } from './helpers.ts';
 
 let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterAll(async () => {
-  await t.drop();
+test.beforeAll(({ db }) => {
+  t = db;
 });
 
 const newAccount = async () => (await t.db.account.create({ data: { name: 'Acme' } })).id;
 
 describe('webhook endpoints', () => {
-  it('creates an endpoint with a whsec_ secret stored encrypted, and reveals it again', async () => {
-    const app = makeApp(t);
+  test('creates an endpoint with a whsec_ secret stored encrypted, and reveals it again', async ({ hooks: app }) => {
     const accountId = await newAccount();
     const { endpoint, secret } = await setWebhookEndpoint(app, accountId, 'http://127.0.0.1:9/hooks');
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
@@ -36,8 +32,7 @@ describe('webhook endpoints', () => {
     expect(await revealWebhookSecret(app, accountId)).toBe(secret);
   });
 
-  it('changing the URL keeps the secret and enables the endpoint again', async () => {
-    const app = makeApp(t);
+  test('changing the URL keeps the secret and enables the endpoint again', async ({ hooks: app }) => {
     const accountId = await newAccount();
     const { secret } = await setWebhookEndpoint(app, accountId, 'http://127.0.0.1:9/a');
     await disableWebhookEndpoint(app, accountId, 'paused');
@@ -49,8 +44,7 @@ describe('webhook endpoints', () => {
     expect(await revealWebhookSecret(app, accountId)).toBe(secret);
   });
 
-  it('rotates the secret, enables, and removes', async () => {
-    const app = makeApp(t);
+  test('rotates the secret, enables, and removes', async ({ hooks: app }) => {
     const accountId = await newAccount();
     const { secret } = await setWebhookEndpoint(app, accountId, 'http://127.0.0.1:9/a');
     const rotated = await rotateWebhookSecret(app, accountId);
@@ -64,7 +58,7 @@ describe('webhook endpoints', () => {
     await expect(rotateWebhookSecret(app, accountId)).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('refuses a private address at save time unless allowed, and stores nothing', async () => {
+  test('refuses a private address at save time unless allowed, and stores nothing', async () => {
     const app = makeApp(t, { allowPrivate: false });
     const accountId = await newAccount();
     await expect(setWebhookEndpoint(app, accountId, 'https://192.168.1.1/hooks')).rejects.toMatchObject({

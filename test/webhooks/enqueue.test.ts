@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { callAnalyzedEventId, enqueueCallAnalyzed } from '../../src/webhooks/enqueue.ts';
 import { disableWebhookEndpoint, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { deliveryJobs, makeApp, seedAnalyzedCall } from './helpers.ts';
+import type { TestDb } from '../support/db.ts';
+import { deliveryJobs, seedAnalyzedCall, test } from './helpers.ts';
 
 let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterAll(async () => {
-  await t.drop();
+test.beforeAll(({ db }) => {
+  t = db;
 });
 
 describe('enqueueCallAnalyzed', () => {
-  it('is idempotent per analysis revision: one delivery, one job, a stable event id', async () => {
-    const app = makeApp(t);
+  test('is idempotent per analysis revision: one delivery, one job, a stable event id', async ({ hooks: app }) => {
     const { account, call } = await seedAnalyzedCall(app);
     await setWebhookEndpoint(app, account.id, 'http://127.0.0.1:9/hooks');
     const enqueue = () => app.db.$transaction((tx) => enqueueCallAnalyzed(tx, call.id, 1, app.config.publicUrl));
@@ -41,8 +37,7 @@ describe('enqueueCallAnalyzed', () => {
     expect(callAnalyzedEventId(call.id, 2)).not.toBe(callAnalyzedEventId(call.id, 1));
   });
 
-  it('enqueues nothing when the transaction rolls back', async () => {
-    const app = makeApp(t);
+  test('enqueues nothing when the transaction rolls back', async ({ hooks: app }) => {
     const { account, call } = await seedAnalyzedCall(app);
     await setWebhookEndpoint(app, account.id, 'http://127.0.0.1:9/hooks');
     const countJobs = async () =>
@@ -58,8 +53,7 @@ describe('enqueueCallAnalyzed', () => {
     expect(await countJobs()).toBe(jobsBefore);
   });
 
-  it('does nothing without an enabled endpoint', async () => {
-    const app = makeApp(t);
+  test('does nothing without an enabled endpoint', async ({ hooks: app }) => {
     const { account, call } = await seedAnalyzedCall(app);
     expect(await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, call.id, 1, app.config.publicUrl))).toBeNull();
     await setWebhookEndpoint(app, account.id, 'http://127.0.0.1:9/hooks');
@@ -67,8 +61,7 @@ describe('enqueueCallAnalyzed', () => {
     expect(await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, call.id, 1, app.config.publicUrl))).toBeNull();
   });
 
-  it('stores the call.analyzed body of docs/api/product-decisions.md', async () => {
-    const app = makeApp(t);
+  test('stores the call.analyzed body of docs/api/product-decisions.md', async ({ hooks: app }) => {
     const { account, agent, campaign, template, call } = await seedAnalyzedCall(app);
     await setWebhookEndpoint(app, account.id, 'http://127.0.0.1:9/hooks');
     const id = await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, call.id, 1, app.config.publicUrl));

@@ -2,65 +2,51 @@
 // another shell, before the key check existed) is shown as such and healed through GraphQL —
 // "issue a new secret now" keeps the endpoint, its history and its pending deliveries, which are
 // then signed with the new secret, and replays the ones that failed.
-import { HttpResponse, http, passthrough } from 'msw';
-import { setupServer } from 'msw/node';
-import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { http, passthrough } from 'msw';
+import type { SetupServer } from 'msw/node';
+import { afterEach, beforeEach } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { sealSecret } from '../../src/crypto/secret-box.ts';
-import { hashPassword } from '../../src/accounts/passwords.ts';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { createWebhookEndpoint, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { runReplay } from '../../src/webhooks/replay.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { Browser, type Harness, PASSWORD, startGraphql } from '../graphql/support.ts';
-import { addAnalyzedCall, attempts, delivery, enqueueAnalyzed, seedAnalyzedCall } from './helpers.ts';
+import type { TestDb } from '../support/db.ts';
+import { type Harness, signedInUser, testWithGraphql } from '../graphql/support.ts';
+import {
+  addAnalyzedCall,
+  attempts,
+  delivery,
+  enqueueAnalyzed,
+  seedAnalyzedCall,
+  verifyingReceiver,
+} from './helpers.ts';
 
 const RECEIVER = 'https://receiver.example/escucha';
 // msw stands in for the receiver only; the GraphQL server on loopback is the real one.
-const server = setupServer(http.post(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/, () => passthrough()));
+const graphqlThrough = http.post(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/, () => passthrough());
+const test = testWithGraphql({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+let server: SetupServer;
 let t: TestDb;
 let h: Harness;
-beforeAll(async () => {
-  server.listen({ onUnhandledFrame: 'error' });
-  t = await createTestDb();
-  h = await startGraphql(t, { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+test.beforeAll(({ db, gql, mswServer }) => {
+  t = db;
+  h = gql;
+  server = mswServer;
 });
+beforeEach(() => server.use(graphqlThrough));
 afterEach(() => server.resetHandlers());
-afterAll(async () => {
-  server.close();
-  await h?.close();
-  await t?.drop();
-});
 
-async function adminOf(accountId: string) {
-  const email = `admin-${accountId.slice(0, 8)}@example.com`;
-  await h.app.db.user.create({
-    data: { accountId, email, name: 'Admin', role: 'admin', passwordHash: await hashPassword(PASSWORD) },
+const adminOf = (accountId: string) =>
+  signedInUser(h.app.db, h.url, accountId, {
+    role: 'admin',
+    name: 'Admin',
+    email: `admin-${accountId.slice(0, 8)}@example.com`,
   });
-  const browser = new Browser(h.url);
-  await browser.signIn(email, PASSWORD);
-  return browser;
-}
 
 /** A receiver that verifies each delivery with the secret it was given; 401 when it cannot. */
 function receiver() {
-  const seen: { id: string; accepted: boolean }[] = [];
   const config = { secret: '' };
-  server.use(
-    http.post(RECEIVER, async ({ request }) => {
-      const body = await request.text();
-      const headers = Object.fromEntries(request.headers);
-      let accepted = true;
-      try {
-        new Webhook(config.secret).verify(body, headers);
-      } catch {
-        accepted = false;
-      }
-      seen.push({ id: headers['webhook-id']!, accepted });
-      return new HttpResponse(null, { status: accepted ? 204 : 401 });
-    }),
-  );
-  return { seen, config };
+  return { seen: verifyingReceiver(server, RECEIVER, config), config };
 }
 
 const ENDPOINTS = `{ webhookEndpoints { id secretReadable } }`;
@@ -69,7 +55,7 @@ const REISSUE = `mutation($id: ID!) { reissueWebhookSecret(id: $id) { __typename
   ... on Error { code message } } }`;
 
 describe('an endpoint whose secret cannot be opened', () => {
-  it('is shown as such, and "issue a new secret now" keeps its history and pending deliveries, signs them with the new secret and replays the failed ones', async () => {
+  test('is shown as such, and "issue a new secret now" keeps its history and pending deliveries, signs them with the new secret and replays the failed ones', async () => {
     const rx = receiver();
     const seeded = await seedAnalyzedCall(h.app);
     const accountId = seeded.account.id;
@@ -100,8 +86,8 @@ describe('an endpoint whose secret cannot be opened', () => {
     await runReplay(h.app, healed.endpoint.replays[0].id);
     await deliverWebhook(h.app, pending!.id);
     expect(rx.seen).toEqual([
-      { id: (await delivery(t, failed!.id)).event_id, accepted: true },
-      { id: (await delivery(t, pending!.id)).event_id, accepted: true },
+      { id: (await delivery(t, failed!.id)).event_id, accepted: true, signatures: expect.any(Number) },
+      { id: (await delivery(t, pending!.id)).event_id, accepted: true, signatures: expect.any(Number) },
     ]);
     expect((await delivery(t, failed!.id)).status).toBe('succeeded');
     expect((await delivery(t, pending!.id)).status).toBe('succeeded');
@@ -112,7 +98,7 @@ describe('an endpoint whose secret cannot be opened', () => {
     ]);
   });
 
-  it("another account's endpoint is refused like an unknown one", async () => {
+  test("another account's endpoint is refused like an unknown one", async () => {
     const mine = await seedAnalyzedCall(h.app);
     const theirs = await seedAnalyzedCall(h.app);
     const { endpoint } = await setWebhookEndpoint(h.app, theirs.account.id, RECEIVER);
@@ -123,7 +109,7 @@ describe('an endpoint whose secret cannot be opened', () => {
 });
 
 describe('LimitError.limit', () => {
-  it('says 10 when the 11th webhook endpoint is refused', async () => {
+  test('says 10 when the 11th webhook endpoint is refused', async () => {
     const seeded = await seedAnalyzedCall(h.app);
     for (let i = 0; i < 10; i++)
       await createWebhookEndpoint(h.app, seeded.account.id, { url: `https://e${i}.example/h` });

@@ -1,18 +1,33 @@
 import { randomUUID } from 'node:crypto';
+import { HttpResponse, http } from 'msw';
+import type { SetupServer } from 'msw/node';
+import { Webhook } from 'standardwebhooks';
 import type { AppContext } from '../../src/context.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { enqueueCallAnalyzed } from '../../src/webhooks/enqueue.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { TestDb } from '../support/db.ts';
-import { testApp } from '../support/harness.ts';
+import { test as harness, type TestApp, testApp } from '../support/harness.ts';
 
 /** The harness's app, with the public URL these tests' payloads expect. */
-export function makeApp(t: TestDb, opts: { allowPrivate?: boolean } = {}): AppContext {
+export function makeApp(t: TestDb, opts: { allowPrivate?: boolean } = {}): TestApp {
   return testApp(t, {
     PUBLIC_URL: 'https://escucha.example',
     WEBHOOK_ALLOW_PRIVATE: String(opts.allowPrivate ?? true),
   });
 }
+
+/** The harness's `test` with `hooks`: makeApp on the file's database, made once per file. */
+export const test = harness.extend<{ hooks: TestApp }>({
+  hooks: [
+    async ({ db }, use) => {
+      const app = makeApp(db);
+      await use(app);
+      app.dispose();
+    },
+    { scope: 'file' },
+  ],
+});
 
 /** An account with an agent, a campaign, a template and one analyzed call. */
 export async function seedAnalyzedCall(app: AppContext) {
@@ -94,8 +109,6 @@ function analyzedCallData(ids: { accountId: string; agentId: string; campaignId:
   } satisfies Prisma.CallUncheckedCreateInput;
 }
 
-export { startReceiver, type Received } from '../support/receiver.ts';
-
 /** Jobs waiting in graphile-worker for a delivery. */
 export async function deliveryJobs(t: TestDb, deliveryId: string) {
   return t.sql<{ id: string; run_at: Date; max_attempts: number }>(
@@ -148,4 +161,27 @@ export async function addAnalyzedCall(
 export async function enqueueAnalyzed(app: AppContext, callId: string) {
   await app.db.$transaction((tx) => enqueueCallAnalyzed(tx, callId, 1, app.config.publicUrl));
   return app.db.webhookDelivery.findMany({ where: { callId }, orderBy: { createdAt: 'asc' } });
+}
+
+/**
+ * A receiver at `url` (msw) that verifies with whatever secret `config` holds now, 401 when it cannot;
+ * logs each webhook-id, whether it was accepted and how many signatures it carried.
+ */
+export function verifyingReceiver(server: SetupServer, url: string, config: { secret: string }) {
+  const log: { id: string; accepted: boolean; signatures: number }[] = [];
+  server.use(
+    http.post(url, async ({ request }) => {
+      const body = await request.text();
+      const headers = Object.fromEntries(request.headers);
+      let accepted = true;
+      try {
+        new Webhook(config.secret).verify(body, headers);
+      } catch {
+        accepted = false;
+      }
+      log.push({ id: headers['webhook-id']!, accepted, signatures: headers['webhook-signature']!.split(' ').length });
+      return new HttpResponse(null, { status: accepted ? 204 : 401 });
+    }),
+  );
+  return log;
 }

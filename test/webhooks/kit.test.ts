@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from '../support/harness.ts';
 import {
   sampleCallAnalyzed,
   sampleCallReviewed,
@@ -20,34 +20,24 @@ import {
   type CallForWebhook,
   webhookDisabledEvent,
 } from '../../src/webhooks/payload.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
 import { codeBlocks, docSection } from '../support/docs.ts';
-import { startTestService, type TestService } from '../support/service.ts';
 
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
 const OTHER = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
 
-let t: TestDb;
-let service: TestService;
 let validate: (value: unknown) => boolean;
 let served: { status: number; contentType: string | null; schema: any };
 
-beforeAll(async () => {
-  t = await createTestDb();
-  service = await startTestService(t);
+test.beforeAll(async ({ service }) => {
   const res = await fetch(`${service.url}/v1/webhooks/schema.json`);
   served = { status: res.status, contentType: res.headers.get('content-type'), schema: await res.json() };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
   validate = ajv.compile(served.schema);
 });
-afterAll(async () => {
-  await service?.stop();
-  await t?.drop();
-});
 
 describe('signEvent', () => {
-  it('signs an event so the official standardwebhooks verifier accepts it, and only with that secret', () => {
+  test('signs an event so the official standardwebhooks verifier accepts it, and only with that secret', () => {
     const event = sampleCallAnalyzed();
     const { id, body, headers } = signEvent(event, SECRET);
     expect(id).toMatch(/^msg_[0-9a-f]{32}$/);
@@ -56,7 +46,7 @@ describe('signEvent', () => {
     expect(() => new Webhook(OTHER).verify(body, headers)).toThrow();
   });
 
-  it('puts one v1 signature per secret in the header, each accepted on its own', () => {
+  test('puts one v1 signature per secret in the header, each accepted on its own', () => {
     const { body, headers } = signEvent(sampleCallAnalyzed(), [SECRET, OTHER], { id: 'msg_fixed' });
     expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
     for (const s of headers['webhook-signature'].split(' ')) expect(s).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
@@ -66,7 +56,7 @@ describe('signEvent', () => {
 });
 
 describe('the published JSON Schema', () => {
-  it('is served at /v1/webhooks/schema.json without signing in', () => {
+  test('is served at /v1/webhooks/schema.json without signing in', () => {
     expect(served.status).toBe(200);
     expect(served.contentType).toMatch(/^application\/json/);
     expect(served.schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
@@ -82,7 +72,7 @@ describe('the published JSON Schema', () => {
     ]);
   });
 
-  it('accepts the sample event and refuses a broken one', () => {
+  test('accepts the sample event and refuses a broken one', () => {
     expect(validate(sampleCallAnalyzed())).toBe(true);
     expect(validate(sampleCallReviewed())).toBe(true);
     expect(validate(sampleCoachingAssigned())).toBe(true);
@@ -149,7 +139,7 @@ const publicUrl = fc.constantFrom(
 );
 
 describe('every payload the sender builds', () => {
-  it('validates against the published schema (call.analyzed, call.failed, webhook.disabled)', () => {
+  test('validates against the published schema (call.analyzed, call.failed, webhook.disabled)', () => {
     fc.assert(
       fc.property(
         callRow,
@@ -184,7 +174,7 @@ describe('every payload the sender builds', () => {
 });
 
 describe('The docs, "Testing your receiver"', () => {
-  it('show exactly the msw example that readme-example.test.ts runs', () => {
+  test('show exactly the msw example that readme-example.test.ts runs', () => {
     const example = readFileSync(path.join(import.meta.dirname, 'readme-example.test.ts'), 'utf8');
     expect(codeBlocks(docSection('Testing your receiver'), 'ts')).toContain(example);
   });

@@ -6,8 +6,8 @@ import { Webhook } from 'standardwebhooks';
 import { deliverWebhook, nextDelayMs } from '../../src/webhooks/deliver.ts';
 import { getWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { TestDb } from '../support/db.ts';
-import { describe, expect, test } from '../support/harness.ts';
-import { attempts, delivery, deliveryJobs, makeApp, seedDelivery } from './helpers.ts';
+import { describe, expect } from '../support/harness.ts';
+import { attempts, delivery, deliveryJobs, seedDelivery, test } from './helpers.ts';
 
 const RECEIVER = 'https://receiver.example/hooks';
 
@@ -18,8 +18,11 @@ async function waitSeconds(t: TestDb, deliveryId: string, before: number) {
 }
 
 describe('delivery to receivers mocked with msw', () => {
-  test('reaches the receiver with a body it can verify with the endpoint secret', async ({ db: t, msw: server }) => {
-    const app = makeApp(t);
+  test('reaches the receiver with a body it can verify with the endpoint secret', async ({
+    db: t,
+    msw: server,
+    hooks: app,
+  }) => {
     const seen: { id: string | null; verified: unknown }[] = [];
     const { deliveryId, secret, call } = await seedDelivery(app, RECEIVER);
     server.use(
@@ -43,8 +46,8 @@ describe('delivery to receivers mocked with msw', () => {
   test('times out a receiver that never answers and keeps the delivery for the next attempt', async ({
     db: t,
     msw: server,
+    hooks: app,
   }) => {
-    const app = makeApp(t);
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     server.use(
       http.post(RECEIVER, async () => {
@@ -59,8 +62,7 @@ describe('delivery to receivers mocked with msw', () => {
     expect(await deliveryJobs(t, deliveryId)).toHaveLength(1);
   });
 
-  test('records a connection reset as a network failure and retries', async ({ db: t, msw: server }) => {
-    const app = makeApp(t);
+  test('records a connection reset as a network failure and retries', async ({ db: t, msw: server, hooks: app }) => {
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     server.use(http.post(RECEIVER, () => HttpResponse.error()));
     await deliverWebhook(app, deliveryId);
@@ -70,8 +72,7 @@ describe('delivery to receivers mocked with msw', () => {
     expect((await delivery(t, deliveryId)).status).toBe('pending');
   });
 
-  test('disables the endpoint on 410 Gone', async ({ db: t, msw: server }) => {
-    const app = makeApp(t);
+  test('disables the endpoint on 410 Gone', async ({ db: t, msw: server, hooks: app }) => {
     const { deliveryId, account } = await seedDelivery(app, RECEIVER);
     server.use(http.post(RECEIVER, () => new HttpResponse('gone', { status: 410 })));
     await deliverWebhook(app, deliveryId);
@@ -86,8 +87,8 @@ describe('delivery to receivers mocked with msw', () => {
   test('waits as long as a 429 asks with Retry-After, and keeps the headers in the attempt log', async ({
     db: t,
     msw: server,
+    hooks: app,
   }) => {
-    const app = makeApp(t);
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     server.use(
       http.post(RECEIVER, () =>
@@ -109,8 +110,8 @@ describe('delivery to receivers mocked with msw', () => {
   test('reads Retry-After as an HTTP date on 503, and caps it at the scheduled wait + 1 h', async ({
     db: t,
     msw: server,
+    hooks: app,
   }) => {
-    const app = makeApp(t);
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     const inTenMinutes = new Date(Date.now() + 600_000).toUTCString();
     server.use(
@@ -144,8 +145,11 @@ describe('delivery to receivers mocked with msw', () => {
     expect(nextDelayMs(300_000, { statusCode: 429, responseHeaders: { 'retry-after': '1' } })).toBeGreaterThan(260_000);
   });
 
-  test('decides on the status of a reply whose body trickles in, keeping what came', async ({ db: t, msw: server }) => {
-    const app = makeApp(t);
+  test('decides on the status of a reply whose body trickles in, keeping what came', async ({
+    db: t,
+    msw: server,
+    hooks: app,
+  }) => {
     const { deliveryId } = await seedDelivery(app, RECEIVER);
     server.use(
       http.post(RECEIVER, () => {

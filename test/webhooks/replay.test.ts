@@ -1,38 +1,37 @@
 // Bulk replay after an outage: every missed event once, with its original id, at the endpoint's rate.
 import { Logger, run, type Runner } from 'graphile-worker';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SetupServer } from 'msw/node';
+import { afterEach } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { disableWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { runReplay, startReplay } from '../../src/webhooks/replay.ts';
 import { createReplayWebhooksTask } from '../../workers/replay-webhooks.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { addAnalyzedCall, enqueueAnalyzed, makeApp, seedDelivery } from './helpers.ts';
+import type { TestDb } from '../support/db.ts';
+import { addAnalyzedCall, enqueueAnalyzed, seedDelivery, test } from './helpers.ts';
 
 const RECEIVER = 'https://receiver.example/hooks';
 const HOUR = 3_600_000;
-const server = setupServer();
+let server: SetupServer;
 let t: TestDb;
 let runner: Runner;
 
-beforeAll(async () => {
-  server.listen({ onUnhandledFrame: 'error' });
-  t = await createTestDb();
+test.beforeAll(async ({ db, mswServer, hooks }) => {
+  t = db;
+  server = mswServer;
   runner = await run({
     connectionString: t.url,
     concurrency: 1,
-    taskList: { 'replay-webhooks': createReplayWebhooksTask(makeApp(t)) },
+    taskList: { 'replay-webhooks': createReplayWebhooksTask(hooks) },
     noHandleSignals: true,
     pollInterval: 50,
     logger: new Logger(() => () => {}),
   });
 });
 afterEach(() => server.resetHandlers());
-afterAll(async () => {
+test.afterAll(async () => {
   await runner?.stop();
-  server.close();
-  await t?.drop();
 });
 
 /** A receiver answering `status`, logging each webhook-id it gets and when. */
@@ -63,8 +62,7 @@ const ago = (deliveryId: string, ms: number) =>
   ]);
 
 describe('replay since T', () => {
-  it('after a day of 500s delivers every missed event once, with its original id', async () => {
-    const app = makeApp(t);
+  test('after a day of 500s delivers every missed event once, with its original id', async ({ hooks: app }) => {
     const seeded = await seedDelivery(app, RECEIVER);
     const endpoint = (await getWebhookEndpoint(app, seeded.account.id))!;
     await updateWebhookEndpoint(app, seeded.account.id, endpoint.id, { ratePerSecond: 1000 });
@@ -107,8 +105,7 @@ describe('replay since T', () => {
     expect(again).toMatchObject({ status: 'finished', total: 0 });
   });
 
-  it('works through more deliveries than one job run takes, resuming where it stopped', async () => {
-    const app = makeApp(t);
+  test('works through more deliveries than one job run takes, resuming where it stopped', async ({ hooks: app }) => {
     const seeded = await seedDelivery(app, RECEIVER);
     const endpoint = (await getWebhookEndpoint(app, seeded.account.id))!;
     await updateWebhookEndpoint(app, seeded.account.id, endpoint.id, { ratePerSecond: 1000 });
@@ -127,8 +124,7 @@ describe('replay since T', () => {
     expect(new Set(got.map((g) => g.id)).size).toBe(60);
   });
 
-  it('spaces its requests to the endpoint’s rate', async () => {
-    const app = makeApp(t);
+  test('spaces its requests to the endpoint’s rate', async ({ hooks: app }) => {
     const seeded = await seedDelivery(app, RECEIVER);
     const endpoint = (await getWebhookEndpoint(app, seeded.account.id))!;
     await updateWebhookEndpoint(app, seeded.account.id, endpoint.id, { ratePerSecond: 5 });
@@ -145,8 +141,7 @@ describe('replay since T', () => {
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(190);
   });
 
-  it('sends each delivery once even when two runs of the same replay overlap', async () => {
-    const app = makeApp(t);
+  test('sends each delivery once even when two runs of the same replay overlap', async ({ hooks: app }) => {
     const seeded = await seedDelivery(app, RECEIVER);
     const endpoint = (await getWebhookEndpoint(app, seeded.account.id))!;
     await updateWebhookEndpoint(app, seeded.account.id, endpoint.id, { ratePerSecond: 50 });
@@ -164,8 +159,9 @@ describe('replay since T', () => {
     expect(got).toHaveLength(6);
   });
 
-  it('refuses a disabled endpoint, a start in the future and another account’s endpoint, recording nothing', async () => {
-    const app = makeApp(t);
+  test('refuses a disabled endpoint, a start in the future and another account’s endpoint, recording nothing', async ({
+    hooks: app,
+  }) => {
     const seeded = await seedDelivery(app, RECEIVER);
     const stranger = await seedDelivery(app, 'https://stranger.example/hooks');
     const endpoint = (await getWebhookEndpoint(app, seeded.account.id))!;

@@ -1,41 +1,20 @@
 // Secret rotation with overlap, tried as an integrator would: the receiver keeps its old secret
 // for a while after the rotation, then switches; no delivery may be rejected on the way.
-import { http, HttpResponse } from 'msw';
 import type { SetupServer } from 'msw/node';
-import { Webhook } from 'standardwebhooks';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import { getWebhookEndpoint, rotateWebhookSecret } from '../../src/webhooks/endpoints.ts';
-import { describe, expect, test } from '../support/harness.ts';
-import { addAnalyzedCall, delivery, enqueueAnalyzed, makeApp, seedDelivery } from './helpers.ts';
+import { describe, expect } from '../support/harness.ts';
+import { addAnalyzedCall, delivery, enqueueAnalyzed, seedDelivery, test, verifyingReceiver } from './helpers.ts';
 
 const RECEIVER = 'https://receiver.example/escucha';
 
-/** A receiver that verifies with whatever secret it has configured now; 401 when it cannot. */
-function receiverWith(server: SetupServer, config: { secret: string }) {
-  const log: { id: string; accepted: boolean; signatures: number }[] = [];
-  server.use(
-    http.post(RECEIVER, async ({ request }) => {
-      const body = await request.text();
-      const headers = Object.fromEntries(request.headers);
-      let accepted = true;
-      try {
-        new Webhook(config.secret).verify(body, headers);
-      } catch {
-        accepted = false;
-      }
-      log.push({ id: headers['webhook-id']!, accepted, signatures: headers['webhook-signature']!.split(' ').length });
-      return new HttpResponse(null, { status: accepted ? 204 : 401 });
-    }),
-  );
-  return log;
-}
+const receiverWith = (server: SetupServer, config: { secret: string }) => verifyingReceiver(server, RECEIVER, config);
 
 describe('secret rotation', () => {
   test('loses no delivery of a burst at a receiver that switches its secret an hour after the rotation', async ({
-    db: t,
     msw: server,
+    hooks: app,
   }) => {
-    const app = makeApp(t);
     const seeded = await seedDelivery(app, RECEIVER);
     const receiver = { secret: seeded.secret };
     const log = receiverWith(server, receiver);
@@ -69,8 +48,7 @@ describe('secret rotation', () => {
     expect(log.slice(2).every((r) => r.signatures === 2)).toBe(true);
   });
 
-  test('signs with the new secret only once the overlap is over', async ({ db: t, msw: server }) => {
-    const app = makeApp(t);
+  test('signs with the new secret only once the overlap is over', async ({ db: t, msw: server, hooks: app }) => {
     const seeded = await seedDelivery(app, RECEIVER);
     const { secret: newSecret } = await rotateWebhookSecret(app, seeded.account.id);
     // The overlap ends (time passes).
@@ -93,8 +71,10 @@ describe('secret rotation', () => {
     expect(current).toEqual([{ id: next!.eventId, accepted: true, signatures: 1 }]);
   });
 
-  test('a second rotation within the overlap keeps only the secret it replaces', async ({ db: t, msw: server }) => {
-    const app = makeApp(t);
+  test('a second rotation within the overlap keeps only the secret it replaces', async ({
+    msw: server,
+    hooks: app,
+  }) => {
     const seeded = await seedDelivery(app, RECEIVER);
     const first = await rotateWebhookSecret(app, seeded.account.id);
     const second = await rotateWebhookSecret(app, seeded.account.id);

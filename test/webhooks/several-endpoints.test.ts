@@ -1,8 +1,9 @@
 // Several endpoints per account: subscriptions, campaign filters, the limit, and the same event id everywhere.
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import type { SetupServer } from 'msw/node';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { deliverWebhook } from '../../src/webhooks/deliver.ts';
 import {
   createWebhookEndpoint,
@@ -11,20 +12,16 @@ import {
   updateWebhookEndpoint,
 } from '../../src/webhooks/endpoints.ts';
 import { enqueueCallFailed } from '../../src/webhooks/enqueue.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { addAnalyzedCall, enqueueAnalyzed, makeApp, seedAnalyzedCall } from './helpers.ts';
+import type { TestDb } from '../support/db.ts';
+import { addAnalyzedCall, enqueueAnalyzed, type makeApp, seedAnalyzedCall, test } from './helpers.ts';
 
-const server = setupServer();
+let server: SetupServer;
 let t: TestDb;
-beforeAll(async () => {
-  server.listen({ onUnhandledFrame: 'error' });
-  t = await createTestDb();
+test.beforeAll(({ db, mswServer }) => {
+  t = db;
+  server = mswServer;
 });
 afterEach(() => server.resetHandlers());
-afterAll(async () => {
-  server.close();
-  await t.drop();
-});
 
 /** Receivers by URL, each verifying with its own secret; returns what each accepted. */
 function receivers(secrets: Record<string, string>) {
@@ -51,8 +48,9 @@ async function deliverAll(app: ReturnType<typeof makeApp>) {
 }
 
 describe('several endpoints per account', () => {
-  it('sends a second endpoint subscribed to one campaign only that campaign’s calls, under the same event ids', async () => {
-    const app = makeApp(t);
+  test('sends a second endpoint subscribed to one campaign only that campaign’s calls, under the same event ids', async ({
+    hooks: app,
+  }) => {
     const seeded = await seedAnalyzedCall(app);
     const other = await app.db.campaign.create({
       data: { accountId: seeded.account.id, name: 'Support', nameNormalized: 'support' },
@@ -82,8 +80,7 @@ describe('several endpoints per account', () => {
       expect(got['https://prod.example/hooks']!.find((p) => p.callId === r.callId)!.id).toBe(r.id);
   });
 
-  it('sends opt-in event types only to endpoints that subscribed to them', async () => {
-    const app = makeApp(t);
+  test('sends opt-in event types only to endpoints that subscribed to them', async ({ hooks: app }) => {
     const seeded = await seedAnalyzedCall(app);
     const main = await setWebhookEndpoint(app, seeded.account.id, 'https://a.example/hooks');
     const ops = await createWebhookEndpoint(app, seeded.account.id, {
@@ -125,8 +122,7 @@ describe('several endpoints per account', () => {
     );
   });
 
-  it('allows 10 endpoints per account and refuses the 11th, creating nothing', async () => {
-    const app = makeApp(t);
+  test('allows 10 endpoints per account and refuses the 11th, creating nothing', async ({ hooks: app }) => {
     const { account } = await seedAnalyzedCall(app);
     await Promise.all(
       Array.from({ length: 10 }, (_, i) => createWebhookEndpoint(app, account.id, { url: `https://e${i}.example/h` })),
@@ -137,8 +133,9 @@ describe('several endpoints per account', () => {
     expect(await listWebhookEndpoints(app, account.id)).toHaveLength(10);
   });
 
-  it('refuses unknown event types, an empty subscription, a bad rate and another account’s campaign', async () => {
-    const app = makeApp(t);
+  test('refuses unknown event types, an empty subscription, a bad rate and another account’s campaign', async ({
+    hooks: app,
+  }) => {
     const { account } = await seedAnalyzedCall(app);
     const stranger = await seedAnalyzedCall(app);
     const url = 'https://x.example/h';

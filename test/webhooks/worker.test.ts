@@ -1,43 +1,30 @@
 // The delivery task run by a real graphile-worker, with a retry schedule of milliseconds.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from '../support/harness.ts';
 import { Logger, run, type Runner } from 'graphile-worker';
 import { Webhook } from 'standardwebhooks';
 import { DELIVER_WEBHOOK_TASK, sendTestEvent } from '../../src/webhooks/enqueue.ts';
 import { getWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { createDeliverWebhookTask } from '../../workers/deliver-webhook.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import type { Reply } from '../support/receiver.ts';
-import { attempts, delivery, deliveryJobs, makeApp, seedDelivery, startReceiver } from './helpers.ts';
+import type { TestDb } from '../support/db.ts';
+import { attempts, delivery, deliveryJobs, seedDelivery, test } from './helpers.ts';
 
 let t: TestDb;
 let runner: Runner;
-const receivers: { close(): Promise<void> }[] = [];
 
-beforeAll(async () => {
-  t = await createTestDb();
-  const app = makeApp(t);
+test.beforeAll(async ({ db, hooks }) => {
+  t = db;
   runner = await run({
     connectionString: t.url,
     concurrency: 2,
-    taskList: { [DELIVER_WEBHOOK_TASK]: createDeliverWebhookTask(app, { scheduleMs: [50, 50, 50] }) },
+    taskList: { [DELIVER_WEBHOOK_TASK]: createDeliverWebhookTask(hooks, { scheduleMs: [50, 50, 50] }) },
     noHandleSignals: true,
     pollInterval: 50,
     logger: new Logger(() => () => {}),
   });
 });
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(async () => {
+test.afterAll(async () => {
   await runner.stop();
-  await t.drop();
 });
-
-async function receiver(...replies: Reply[]) {
-  const r = await startReceiver(replies);
-  receivers.push(r);
-  return r;
-}
 
 async function settled(deliveryId: string) {
   const deadline = Date.now() + 20_000;
@@ -49,9 +36,11 @@ async function settled(deliveryId: string) {
 }
 
 describe('deliver-webhook task under graphile-worker', () => {
-  it('retries 500, 500 and succeeds on 200 with the same webhook-id and valid signatures', async () => {
-    const app = makeApp(t);
-    const r = await receiver(500, 500, 200);
+  test('retries 500, 500 and succeeds on 200 with the same webhook-id and valid signatures', async ({
+    hooks: app,
+    receiver,
+  }) => {
+    const r = await receiver([500, 500, 200]);
     const { deliveryId, secret } = await seedDelivery(app, r.url);
 
     expect(await settled(deliveryId)).toMatchObject({ status: 'succeeded', attempt_count: 3, next_attempt_at: null });
@@ -68,9 +57,8 @@ describe('deliver-webhook task under graphile-worker', () => {
     expect(await deliveryJobs(t, deliveryId)).toHaveLength(0);
   });
 
-  it('disables the endpoint on 410 and schedules nothing more', async () => {
-    const app = makeApp(t);
-    const r = await receiver(410, 200);
+  test('disables the endpoint on 410 and schedules nothing more', async ({ hooks: app, receiver }) => {
+    const r = await receiver([410, 200]);
     const { deliveryId, account } = await seedDelivery(app, r.url);
 
     expect(await settled(deliveryId)).toMatchObject({ status: 'failed', attempt_count: 1 });
@@ -83,9 +71,8 @@ describe('deliver-webhook task under graphile-worker', () => {
     expect(await deliveryJobs(t, deliveryId)).toHaveLength(0);
   });
 
-  it('delivers a webhook.test event once, without retries', async () => {
-    const app = makeApp(t);
-    const r = await receiver(500);
+  test('delivers a webhook.test event once, without retries', async ({ hooks: app, receiver }) => {
+    const r = await receiver([500]);
     const { account, secret } = await seedDelivery(app, r.url);
     const test = await sendTestEvent(app, account.id);
 

@@ -1,0 +1,303 @@
+/*
+ * Warm words said through gritted teeth (issue 27). "Lovely, another bill." and "Genial, otra vez sin
+ * internet." carry one warm word and nothing negative, so a word list reads them as praise; yet no
+ * customer means "lovely" there. What gives the irony away is what the reaction is a reaction to:
+ * more of the same trouble ("another …", "… again", "the same letter", "two bills", "otra vez",
+ * "encima"), or a change for the worse ("now I've got no internet", "ahora no tengo ni línea").
+ * The same shape is sincere when what follows has anything good in it ("Brilliant, it's working
+ * again", "Estupendo, ya funciona otra vez"), or moves the call forward — a plan, an instruction, an
+ * offer, a question ("Great, I'll try again tomorrow", "Perfect, another question for you",
+ * "Perfecto, lo intento otra vez mañana").
+ *
+ * A reaction is a clause that holds one warm interjection (or thanks) and nothing but filler ("oh",
+ * "well, that's just", "pues qué"), or an interjection that opens the utterance straight into a
+ * marker ("great another fee", as transcripts come without commas). Patterns are matched on the
+ * scorer's tokens (lower case, clause punctuation as "|", speech acts as "@act", lexicon phrases
+ * joined with "-"), whole tokens only.
+ */
+
+export interface IronyRules {
+  /** Warm interjections that can be meant either way ("great", "lovely", "genial", "qué-bien"). */
+  reactions: readonly string[];
+  /** Filler that may stand in the reaction's clause: "oh", "just", "that's", "qué", "pues". */
+  fillers: readonly string[];
+  /**
+   * What may follow an ironic thanks in its clause: "thanks for that, now …". Nothing else does:
+   * "thanks for everything", "gracias de verdad" are sincere formulas.
+   */
+  thanksFor: readonly string[];
+  /** Words after the reaction that open its object: "I love how …", "me encanta cómo …". */
+  introducers: readonly string[];
+  /** More of the same: repetition, duplication, piling up. Ironic unless what follows reads positive. */
+  recurrence: readonly string[];
+  /** A change announced ("now"): ironic when what follows reads negative. */
+  change: readonly string[];
+  /** Moving the call forward (plans, instructions, offers, questions): never ironic. */
+  forward: readonly string[];
+}
+
+/** Time spans are durations, not duplicates: "two minutes and it's done". */
+const EN_UNITS = '(?:seconds|minutes|hours|days|weeks|months|years)';
+const ES_UNITS = '(?:segundos|minutos|horas|días|semanas|meses|años)';
+
+export const EN_IRONY: IronyRules = {
+  reactions: [
+    'great',
+    'lovely',
+    'perfect',
+    'brilliant',
+    'wonderful',
+    'fantastic',
+    'marvellous',
+    'marvelous',
+    'excellent',
+    'amazing',
+    'super',
+    'nice',
+    'terrific',
+    'fabulous',
+    'splendid',
+    'superb',
+    'awesome',
+    'good',
+    'joy',
+    'charming',
+    'delightful',
+    'surprise',
+    'well-done',
+    'congratulations',
+    'bravo',
+    'love',
+  ],
+  // "Oh, well, that's just perfect", "Great timing", "Nice one", "What a surprise", "Cheers for that".
+  fillers: [
+    'oh',
+    'ah',
+    'well',
+    'just',
+    "that's",
+    'that',
+    'is',
+    'how',
+    'so',
+    'really',
+    'very',
+    'what',
+    'a',
+    'one',
+    'timing',
+    'service',
+    'job',
+    'for',
+    'i',
+  ],
+  thanksFor: ['for that', 'for this'],
+  introducers: ['how', 'the way', 'it when'],
+  recurrence: [
+    'again',
+    'once more',
+    '(?:yet )?another',
+    '(?:the )?same',
+    // "a third engineer", not "the second payment" (one already known).
+    '(?:a|yet a) (?:second|third|fourth|fifth)',
+    // Duplicates, not "both accounts" or "the two lines" (things already known).
+    `(?<!(?:the|both|those|these|my|your|our) )(?:two|three|four) (?!${EN_UNITS})\\S+s`,
+    'just what i (?:needed|wanted)',
+    'all over again',
+    'back (?:on|to)',
+    // Qualifying what went before ("late as usual"), not a habit ("as usual I'll pay by card").
+    '(?:as (?:usual|always|ever)|like always)(?= \\||$)',
+  ],
+  change: ['now', 'and now', 'so now'],
+  forward: [
+    // "I'll have to call again" is an obligation, not a plan.
+    "(?:i'll|we'll|i will|we will)(?! have to)",
+    "i'd",
+    'let me',
+    "let's",
+    'let us',
+    '(?:i|we|you) can',
+    'you (?:could|should|might)',
+    '(?:could|can|would) you',
+    'please',
+    'try',
+    'going to',
+    // Sent to put things right: "a second engineer will come to finish the job".
+    'to (?:finish|fix|sort|repair|complete|install|replace|check|help)',
+    'for you',
+    'questions?',
+  ],
+};
+
+export const ES_IRONY: IronyRules = {
+  reactions: [
+    'genial',
+    'estupendo',
+    'estupenda',
+    'perfecto',
+    'fantástico',
+    'maravilloso',
+    'maravilla',
+    'fenomenal',
+    'magnífico',
+    'bonito',
+    'bien',
+    'qué-bien',
+    'excelente',
+    'increíble',
+    'alegría',
+    'ilusión',
+    'oportuno',
+    'suerte',
+    'sorpresa',
+    'enhorabuena',
+    'bravo',
+    'encanta',
+  ],
+  fillers: [
+    'oh',
+    'ay',
+    'pues',
+    'qué',
+    'muy',
+    'de',
+    'y',
+    'vaya',
+    'todo',
+    'pero',
+    'por',
+    'eso',
+    'un',
+    'servicio',
+    'verdad',
+    'eh',
+    'hombre',
+    'me',
+    'nos',
+  ],
+  thanksFor: ['por eso', 'por esto'],
+  introducers: ['cómo', 'la forma en que'],
+  recurrence: [
+    'otra vez',
+    'de nuevo',
+    'una vez más',
+    'otr[oa]s?',
+    '(?:el|la|lo|los|las) mism[oa]s?',
+    'encima',
+    '(?:un|una) (?:segund[oa]|tercer[oa]?|cuart[oa]|quint[oa])',
+    `(?<!(?:las|los|mis|sus|tus|estas|estos|esas|esos|ambas|ambos) )(?:dos|tres|cuatro) (?!${ES_UNITS})\\S+s`,
+    '(?:volver|vuelta|vuelvo) a empezar|desde cero',
+    'ya van',
+    '(?:como siempre|como de costumbre|lo de siempre)(?= \\||$)',
+  ],
+  change: ['ahora', 'y ahora'],
+  forward: [
+    '(?:voy|vamos|va) a',
+    '(?<!no )(?:puedo|podemos|puede|puedes|pueden|podría|podríamos)',
+    'debería|deberías|debe',
+    // "lo intento otra vez", "pruebo de nuevo", "le vuelvo a llamar": a plan, not a relapse.
+    '(?:lo |la )?(?:intento|intentaré|intentamos|pruebo|probaré|probamos)',
+    '(?:le |te |lo |la )?vuelvo a (?:llamar|intentar|probar|mirar)',
+    '(?:le|te) (?:llamo|llamaré|paso|envío|mando)',
+    '(?:a|para) (?:terminar|acabar|arreglar|reparar|solucionar|completar|instalar|cambiar|revisar|ayudar)',
+    'por favor',
+    'para usted|para ti',
+    'preguntas?',
+  ],
+};
+
+/** Whole-token matching on the space-joined tokens, as for speech acts. */
+function anyOf(patterns: readonly string[]): RegExp {
+  return new RegExp(`(?<=^| )(?:${patterns.join('|')})(?= |$)`);
+}
+
+export interface CompiledIrony {
+  reactions: Set<string>;
+  fillers: Set<string>;
+  thanksFor: Set<string>;
+  /** An introducer right after the reaction: "how …" in "I love how …". */
+  introducer: RegExp;
+  recurrence: RegExp;
+  /** Recurrence or change at the very start of the rest: "great another fee". */
+  opensWithMarker: RegExp;
+  change: RegExp;
+  forward: RegExp;
+}
+
+export function compileIrony(rules: IronyRules): CompiledIrony {
+  const markers = [...rules.recurrence, ...rules.change];
+  return {
+    reactions: new Set(rules.reactions),
+    fillers: new Set(rules.fillers),
+    thanksFor: new Set(rules.thanksFor),
+    introducer: new RegExp(`^(?:${rules.introducers.join('|')}) `),
+    recurrence: anyOf(rules.recurrence),
+    opensWithMarker: new RegExp(`^(?:${markers.join('|')})(?= |$)`),
+    change: anyOf(rules.change),
+    forward: anyOf(rules.forward),
+  };
+}
+
+/**
+ * Indices of the warm reactions (and thanks) in `tokens` that are meant ironically, given each
+ * token's value as the scorer read it. `boundary` separates clauses; `thanks` is the thanks act's
+ * token. Thanks is ironic only before something negative ("thanks a lot, now I've got no internet",
+ * "thanks for that, now I owe you sixty pounds") or for a harm ("thanks for wasting my morning"); a
+ * bare "thanks, again" is just thanks.
+ */
+export function ironicReactions(
+  tokens: readonly string[],
+  values: readonly number[],
+  irony: CompiledIrony,
+  boundary: string,
+  thanks: string,
+): number[] {
+  const ironic: number[] = [];
+  let clauseStart = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token === boundary) {
+      clauseStart = i + 1;
+      continue;
+    }
+    const isThanks = token === thanks;
+    // Zero for a word the lexicon does not value ("surprise"); never a negated one.
+    if (!isThanks && !(irony.reactions.has(token) && values[i]! >= 0)) continue;
+    if (!tokens.slice(clauseStart, i).every((t) => irony.fillers.has(t))) continue;
+    if (isThanks && harmThanked(tokens, values, i, boundary)) {
+      ironic.push(i);
+      continue;
+    }
+    // Only filler after it up to the clause's end, unless it runs straight into a marker ("great
+    // another fee", as transcripts come without commas) or opens its object ("I love how …").
+    const opensObject = !isThanks && irony.introducer.test(tokens.slice(i + 1).join(' '));
+    let end = i + 1;
+    if (isThanks) {
+      while (end < tokens.length && tokens[end] !== boundary) end++;
+      const after = tokens.slice(i + 1, end).join(' ');
+      if (after !== '' && !irony.thanksFor.has(after)) continue;
+    } else
+      while (!opensObject && end < tokens.length && tokens[end] !== boundary && irony.fillers.has(tokens[end]!)) end++;
+    const rest = tokens.slice(end);
+    if (rest.every((t) => t === boundary)) continue;
+    const restText = rest.join(' ');
+    const runsOn = end < tokens.length && tokens[end] !== boundary;
+    if (runsOn && !opensObject && !irony.opensWithMarker.test(restText)) continue;
+    const net = values.slice(end).reduce((sum, v) => sum + v, 0);
+    if (net > 0 || irony.forward.test(restText)) continue;
+    const recurs = irony.recurrence.test(restText);
+    const worse = irony.change.test(restText) && net < 0;
+    if (isThanks ? net < 0 && (recurs || worse) : recurs || worse) ironic.push(i);
+  }
+  return ironic;
+}
+
+/** "Thanks for wasting my morning", "gracias por hacerme perder la mañana": what is thanked for is a harm. */
+function harmThanked(tokens: readonly string[], values: readonly number[], at: number, boundary: string): boolean {
+  if (tokens[at + 1] !== 'for' && tokens[at + 1] !== 'por') return false;
+  for (let j = at + 2; j < Math.min(tokens.length, at + 4) && tokens[j] !== boundary; j++) {
+    if (values[j]! > 0) return false;
+    if (values[j]! < 0) return true;
+  }
+  return false;
+}
