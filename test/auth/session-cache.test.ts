@@ -3,10 +3,10 @@
 // database announces each change (LISTEN/NOTIFY), a mutation through a process also drops its
 // account's sessions there before it answers, and nothing is served from memory while the
 // change feed is down.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestDb } from '../support/db.ts';
+import type { TestService } from '../support/service.ts';
 import { Browser, type Harness, PASSWORD, seedAccount } from '../graphql/support.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 let t: TestDb;
 let one: TestService;
@@ -15,14 +15,10 @@ let acme: Awaited<ReturnType<typeof seedAccount>>;
 
 const asHarness = (svc: TestService) => ({ app: svc.app, url: `${svc.url}/graphql` }) as unknown as Harness;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  [one, two] = await Promise.all([startTestService(t), startTestService(t)]);
+test.beforeAll(async ({ db, service, otherService }) => {
+  t = db;
+  [one, two] = [service, otherService];
   acme = await seedAccount(asHarness(one), 'Acme');
-});
-afterAll(async () => {
-  await Promise.all([one?.stop(), two?.stop()]);
-  await t?.drop();
 });
 
 const ME = '{ me { name role } }';
@@ -61,7 +57,7 @@ async function withTriggersOff<T>(run: () => Promise<T>): Promise<T> {
 }
 
 describe('session cache', () => {
-  it('answers from memory, and a change to a session made anywhere reaches every process', async () => {
+  test('answers from memory, and a change to a session made anywhere reaches every process', async () => {
     const onOne = await signedIn(one, acme.users.viewer.email);
     const onTwo = await signedIn(two, acme.users.viewer.email);
     expect(await me(onOne)).not.toBeNull();
@@ -82,7 +78,7 @@ describe('session cache', () => {
       );
   });
 
-  it('refuses a session ended elsewhere (signed out, password changed) on every process', async () => {
+  test('refuses a session ended elsewhere (signed out, password changed) on every process', async () => {
     const onOne = await signedIn(one, acme.users.analyst.email);
     const onTwo = await signedIn(two, acme.users.analyst.email);
     expect(await me(onOne)).not.toBeNull();
@@ -97,7 +93,7 @@ describe('session cache', () => {
     expect(r.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 
-  it('refuses a removed user at once on the process that removed them, and on the others as soon as they hear', async () => {
+  test('refuses a removed user at once on the process that removed them, and on the others as soon as they hear', async () => {
     const victim = await signedIn(one, acme.users.admin.email);
     const elsewhere = await signedIn(two, acme.users.admin.email);
     expect(await me(victim)).not.toBeNull();
@@ -120,7 +116,7 @@ describe('session cache', () => {
     );
   });
 
-  it('applies a role change to the next request', async () => {
+  test('applies a role change to the next request', async () => {
     const owner = await signedIn(two, acme.users.owner.email);
     const KEYS = '{ apiKeys { id } }';
     expect((await owner.gql(KEYS)).body.errors).toBeUndefined();
@@ -137,7 +133,7 @@ describe('session cache', () => {
     );
   });
 
-  it('serves nothing from memory while the change feed is down', async () => {
+  test('serves nothing from memory while the change feed is down', async () => {
     const b = await signedIn(one, acme.users.viewer.email);
     expect(await me(b)).not.toBeNull();
     const listeners = async () =>

@@ -1,24 +1,23 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/context.ts';
 import { authenticateApiKey } from '../../src/accounts/api-keys.ts';
 import { verifyPassword } from '../../src/accounts/passwords.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { cli, repoRoot, tempDir, testApp } from './support.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 let t: TestDb;
 let tmp: ReturnType<typeof tempDir>;
 let app: AppContext;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   tmp = tempDir();
   app = testApp(t, tmp.dir);
 });
-afterAll(async () => {
-  await t.drop();
+test.afterAll(async () => {
   tmp.remove();
 });
 
@@ -32,7 +31,7 @@ const examplesDir = path.join(repoRoot, 'src/analysis/examples');
 const exampleFiles = readdirSync(examplesDir).filter((f) => f.endsWith('.json'));
 
 describe('account:create', () => {
-  it('prints the account id, owner email and a one-time password that is stored only hashed', async () => {
+  test('prints the account id, owner email and a one-time password that is stored only hashed', async () => {
     const r = await cli(
       app,
       'account:create',
@@ -68,13 +67,13 @@ describe('account:create', () => {
     expect(JSON.stringify(user)).not.toContain(owner.password);
   });
 
-  it('generates an owner email when none is given', async () => {
+  test('generates an owner email when none is given', async () => {
     const r = await cli(app, 'account:create', '--name', 'No Mail');
     expect(r.code).toBe(0);
     expect(r.json.owner.email).toMatch(/^owner\+no-mail-[a-z0-9]+@escucha\.local$/);
   });
 
-  it('refuses an unknown time zone as a domain error (exit 1)', async () => {
+  test('refuses an unknown time zone as a domain error (exit 1)', async () => {
     const r = await cli(app, 'account:create', '--name', 'X', '--timezone', 'Mars/Olympus');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -83,7 +82,7 @@ describe('account:create', () => {
 });
 
 describe('account:set', () => {
-  it('sets the stereo agent channel and time zone; refuses bad values', async () => {
+  test('sets the stereo agent channel and time zone; refuses bad values', async () => {
     const account = await newAccount();
     const r = await cli(
       app,
@@ -105,7 +104,7 @@ describe('account:set', () => {
 });
 
 describe('agent:add', () => {
-  it('adds agents and reports seat and code conflicts', async () => {
+  test('adds agents and reports seat and code conflicts', async () => {
     const account = await newAccount('--seats', '2');
     const a = await cli(app, 'agent:add', '--account', account, '--name', 'Ana Peña', '--code', 'A-1');
     expect(a.code).toBe(0);
@@ -121,7 +120,7 @@ describe('agent:add', () => {
     expect(JSON.parse(full.stderr).error.code).toBe('seat_limit');
   });
 
-  it('says which account is missing rather than failing on the foreign key', async () => {
+  test('says which account is missing rather than failing on the foreign key', async () => {
     const r = await cli(
       app,
       'agent:add',
@@ -138,7 +137,7 @@ describe('agent:add', () => {
 });
 
 describe('campaign:add and campaign:archive', () => {
-  it('creates a campaign with language and template, then archives it by name', async () => {
+  test('creates a campaign with language and template, then archives it by name', async () => {
     const account = await newAccount();
     const tpl = await cli(
       app,
@@ -171,7 +170,7 @@ describe('campaign:add and campaign:archive', () => {
     expect(row.archived_at).toBeInstanceOf(Date);
   });
 
-  it('refuses another account’s template and unknown campaign names', async () => {
+  test('refuses another account’s template and unknown campaign names', async () => {
     const mine = await newAccount();
     const theirs = await newAccount();
     const tpl = await cli(
@@ -193,7 +192,7 @@ describe('campaign:add and campaign:archive', () => {
 });
 
 describe('apikey:create and apikey:revoke', () => {
-  it('prints the key once, stores only its hash, and revokes it by prefix', async () => {
+  test('prints the key once, stores only its hash, and revokes it by prefix', async () => {
     const account = await newAccount();
     const r = await cli(app, 'apikey:create', '--account', account, '--name', 'PBX');
     expect(r.code).toBe(0);
@@ -220,7 +219,7 @@ describe('apikey:create and apikey:revoke', () => {
 });
 
 describe('webhook:set', () => {
-  it('prints the signing secret, which is stored only encrypted, and keeps it when the URL changes', async () => {
+  test('prints the signing secret, which is stored only encrypted, and keeps it when the URL changes', async () => {
     const account = await newAccount();
     const r = await cli(app, 'webhook:set', '--account', account, '--url', 'http://127.0.0.1:9/hooks');
     expect(r.code).toBe(0);
@@ -237,7 +236,7 @@ describe('webhook:set', () => {
     });
   });
 
-  it('reports a bad URL as a domain error', async () => {
+  test('reports a bad URL as a domain error', async () => {
     const account = await newAccount();
     const r = await cli(app, 'webhook:set', '--account', account, '--url', 'not a url');
     expect(r.code).toBe(1);
@@ -246,7 +245,7 @@ describe('webhook:set', () => {
 });
 
 describe('webhook:add, webhook:list, webhook:rotate, webhook:replay', () => {
-  it('adds a second endpoint for one event type, rotates its secret with overlap, and replays it', async () => {
+  test('adds a second endpoint for one event type, rotates its secret with overlap, and replays it', async () => {
     const account = await newAccount();
     await cli(app, 'webhook:set', '--account', account, '--url', 'http://127.0.0.1:9/main');
     const added = await cli(
@@ -294,7 +293,7 @@ describe('webhook:add, webhook:list, webhook:rotate, webhook:replay', () => {
     expect(list.json.endpoints[1].latestReplay).toMatchObject({ id: replay.json.replay.id, total: 0 });
   });
 
-  it('reports an unknown event type and a bad --since as domain errors', async () => {
+  test('reports an unknown event type and a bad --since as domain errors', async () => {
     const account = await newAccount();
     const bad = await cli(
       app,
@@ -325,7 +324,7 @@ describe('webhook:add, webhook:list, webhook:rotate, webhook:replay', () => {
 });
 
 describe('template:import', () => {
-  it.each(exampleFiles)('imports the example %s', async (file) => {
+  test.each(exampleFiles)('imports the example %s', async (file) => {
     const account = await newAccount();
     const r = await cli(app, 'template:import', '--account', account, '--file', path.join(examplesDir, file));
     expect(r.code).toBe(0);
@@ -339,7 +338,7 @@ describe('template:import', () => {
     expect(acc.default_template_id).toBeNull();
   });
 
-  it('names the template and makes it the default when asked', async () => {
+  test('names the template and makes it the default when asked', async () => {
     const account = await newAccount();
     const r = await cli(
       app,
@@ -358,7 +357,7 @@ describe('template:import', () => {
     expect(acc.default_template_id).toBe(r.json.template.id);
   });
 
-  it('makes each language its own default with --language L --default', async () => {
+  test('makes each language its own default with --language L --default', async () => {
     const account = await newAccount();
     const en = await cli(
       app,
@@ -397,7 +396,7 @@ describe('template:import', () => {
     expect(acc.default_template_id).toBeNull();
   });
 
-  it('refuses --language without --default, an unknown language, and a template in another language (exit 2, nothing stored)', async () => {
+  test('refuses --language without --default, an unknown language, and a template in another language (exit 2, nothing stored)', async () => {
     const account = await newAccount();
     const en = path.join(examplesDir, 'en-customer-support.json');
     const cases: [string[], RegExp][] = [
@@ -413,7 +412,7 @@ describe('template:import', () => {
     expect(await t.sql('SELECT id FROM templates WHERE account_id = $1', [account])).toEqual([]);
   });
 
-  it('warns that llm criteria stay N/A with no LLM_URL, with the coverage calls can reach', async () => {
+  test('warns that llm criteria stay N/A with no LLM_URL, with the coverage calls can reach', async () => {
     const account = await newAccount();
     const file = path.join(tmp.dir, 'with-llm.json');
     writeFileSync(
@@ -435,7 +434,7 @@ describe('template:import', () => {
     );
   });
 
-  it('rejects an invalid template with readable issues and stores nothing (exit 1)', async () => {
+  test('rejects an invalid template with readable issues and stores nothing (exit 1)', async () => {
     const account = await newAccount();
     const file = path.join(tmp.dir, 'bad.json');
     writeFileSync(
@@ -458,7 +457,7 @@ describe('template:import', () => {
     expect(rows).toEqual([]);
   });
 
-  it('reports a JSON syntax error as an invalid template', async () => {
+  test('reports a JSON syntax error as an invalid template', async () => {
     const account = await newAccount();
     const file = path.join(tmp.dir, 'broken.json');
     writeFileSync(file, '{ "version": 1, ');
@@ -470,7 +469,7 @@ describe('template:import', () => {
     });
   });
 
-  it('treats an unreadable file as a bad argument (exit 2)', async () => {
+  test('treats an unreadable file as a bad argument (exit 2)', async () => {
     const account = await newAccount();
     const r = await cli(app, 'template:import', '--account', account, '--file', path.join(tmp.dir, 'missing.json'));
     expect(r.code).toBe(2);
@@ -496,7 +495,7 @@ describe('arguments', () => {
     [['help', 'nope'], /unknown command "nope"/],
   ];
 
-  it.each(bad)('%j → exit 2 with one line on stderr, without opening the database', async (argv, message) => {
+  test.each(bad)('%j → exit 2 with one line on stderr, without opening the database', async (argv, message) => {
     let opened = false;
     const r = await cli(
       async () => {
@@ -512,7 +511,7 @@ describe('arguments', () => {
     expect(opened).toBe(false);
   });
 
-  it('prints help for all commands and for one', async () => {
+  test('prints help for all commands and for one', async () => {
     const all = await cli(app, 'help');
     expect(all.code).toBe(0);
     for (const name of [

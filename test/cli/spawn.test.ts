@@ -1,18 +1,17 @@
 // The real entry point in a child process: exit codes and stream separation as an operator sees them.
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { cliEnv, repoRoot, tempDir } from './support.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 let t: TestDb;
 let tmp: ReturnType<typeof tempDir>;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   tmp = tempDir();
 });
-afterAll(async () => {
-  await t.drop();
+test.afterAll(async () => {
   tmp.remove();
 });
 
@@ -32,14 +31,14 @@ function run(...argv: string[]): Promise<{ code: number | null; stdout: string; 
 const lastLine = (s: string) => s.trimEnd().split('\n').at(-1) ?? '';
 
 describe('scripts/cli.ts', () => {
-  it('exits 2 on bad arguments', async () => {
+  test('exits 2 on bad arguments', async () => {
     const r = await run('account:create', '--name', 'A', '--seats', 'many');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(lastLine(r.stderr)).toBe('error: --seats must be a whole number ≥ 0, got "many"');
   });
 
-  it('exits 0 with JSON on stdout, then 1 with a JSON error on stderr for a refused operation', async () => {
+  test('exits 0 with JSON on stdout, then 1 with a JSON error on stderr for a refused operation', async () => {
     const created = await run('account:create', '--name', 'Spawned', '--seats', '0');
     expect(created.code).toBe(0);
     const { account, owner } = JSON.parse(created.stdout);

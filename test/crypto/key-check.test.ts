@@ -2,19 +2,16 @@
 // start: the one that records the key-check value second reads it back, rather than reporting a
 // mismatch (seen as a worker refusing to start beside three others in the multi-process test).
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appSecretMatches, keyCheckValue } from '../../src/crypto/key-check.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { expect, test } from '../support/harness.ts';
 
 let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterAll(async () => {
-  await t?.drop();
+test.beforeAll(async ({ db }) => {
+  t = db;
 });
 
-it('a process starting while another records the same secret matches once that commits', async () => {
+test('a process starting while another records the same secret matches once that commits', async () => {
   await t.sql('DELETE FROM app_key_check');
   const first = new pg.Client({ connectionString: t.url });
   await first.connect();

@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 const SCHEMA_FILE = path.resolve(import.meta.dirname, '../../prisma/schema.prisma');
 /** Tables the migration tooling owns, not the data model. */
@@ -387,12 +387,9 @@ const modelsByName = new Map(dm.models.map((m) => [m.name, m]));
 
 let t: TestDb;
 let cat: Awaited<ReturnType<typeof readCatalog>>;
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   cat = await readCatalog(t);
-});
-afterAll(async () => {
-  await t?.drop();
 });
 
 /** Fails with every problem spelled out (vitest would abbreviate a long array diff). */
@@ -418,11 +415,11 @@ function defaultName(table: string, columns: string[], suffix: 'pkey' | 'key' | 
 }
 
 describe('prisma/schema.prisma matches the migrated database', () => {
-  it('reads the schema through the Prisma DMMF', () => {
+  test('reads the schema through the Prisma DMMF', () => {
     expect(dm.models.length).toBeGreaterThan(0);
   });
 
-  it("has exactly the schema's tables in `public` (plus _prisma_migrations)", () => {
+  test("has exactly the schema's tables in `public` (plus _prisma_migrations)", () => {
     const expected = new Set(dm.models.map(tableOf));
     const missing = [...expected]
       .filter((n) => !cat.tables.includes(n))
@@ -433,7 +430,7 @@ describe('prisma/schema.prisma matches the migrated database', () => {
     expectNone([...missing, ...extra]);
   });
 
-  it('has every enum with the same values in the same order, and no others', () => {
+  test('has every enum with the same values in the same order, and no others', () => {
     const problems: string[] = [];
     for (const e of dm.enums) {
       const name = e.dbName ?? e.name;
@@ -452,7 +449,7 @@ describe('prisma/schema.prisma matches the migrated database', () => {
   describe.each(dm.models.map((m) => [m.name, m] as const))('model %s', (_name, model) => {
     const table = tableOf(model);
 
-    it('has every column with a compatible type, nullability and default, and no others', () => {
+    test('has every column with a compatible type, nullability and default, and no others', () => {
       const cols = new Map(cat.columns.filter((c) => c.table === table).map((c) => [c.column, c]));
       if (cols.size === 0) return expect.fail(`table "${table}" is missing`);
       const problems: string[] = [];
@@ -494,7 +491,7 @@ describe('prisma/schema.prisma matches the migrated database', () => {
       expectNone(problems);
     });
 
-    it('has the primary key, unique constraints and indexes of the schema, and no others', () => {
+    test('has the primary key, unique constraints and indexes of the schema, and no others', () => {
       const dbIndexes = cat.indexes.filter((i) => i.table === table);
       const problems: string[] = [];
       const matched = new Set<string>();
@@ -534,7 +531,7 @@ describe('prisma/schema.prisma matches the migrated database', () => {
       expectNone(problems);
     });
 
-    it('has a foreign key for every relation it owns, with its referential actions, and no others', () => {
+    test('has a foreign key for every relation it owns, with its referential actions, and no others', () => {
       const dbFks = cat.foreignKeys.filter((f) => f.table === table);
       const problems: string[] = [];
       const matched = new Set<string>();

@@ -2,17 +2,16 @@
 // must be what the migrations produce, so a migration that changes a rule comes with the regenerated file.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sqlDefinitions } from '../../src/db/sql-definitions.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { expect, test } from '../support/harness.ts';
 
 let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
 });
-afterAll(() => t.drop());
 
-it('prisma/sql/definitions.sql is what the migrations define (npm run db:definitions regenerates it)', async () => {
+test('prisma/sql/definitions.sql is what the migrations define (npm run db:definitions regenerates it)', async () => {
   const client = new pg.Client({ connectionString: t.url });
   await client.connect();
   try {

@@ -1,4 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enCustomerSupport, esAtencionCliente } from '../../src/analysis/examples/index.ts';
 import { createCampaign } from '../../src/accounts/campaigns.ts';
 import { DomainError } from '../../src/domain/errors.ts';
@@ -11,14 +10,12 @@ import {
   setDefaultTemplate,
   updateTemplate,
 } from '../../src/accounts/templates.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterAll(async () => {
-  await t.drop();
+test.beforeAll(async ({ db }) => {
+  t = db;
 });
 
 // Accounts are inserted directly: the owner's scrypt hash in createAccount would only slow these tests.
@@ -42,7 +39,7 @@ async function rejection(p: Promise<unknown>): Promise<DomainError> {
 }
 
 describe('createTemplate / updateTemplate', () => {
-  it('stores the validated definition with its defaults filled in', async () => {
+  test('stores the validated definition with its defaults filled in', async () => {
     const a = await account();
     const tpl = await createTemplate(t.db, a, { name: '  Basic  ', definition: minimal });
     expect(tpl.name).toBe('Basic');
@@ -52,7 +49,7 @@ describe('createTemplate / updateTemplate', () => {
     });
   });
 
-  it('accepts JSON text and the example templates', async () => {
+  test('accepts JSON text and the example templates', async () => {
     const a = await account();
     for (const example of [enCustomerSupport, esAtencionCliente]) {
       const tpl = await createTemplate(t.db, a, { name: example.name, definition: JSON.stringify(example.definition) });
@@ -61,7 +58,7 @@ describe('createTemplate / updateTemplate', () => {
     expect((await listTemplates(t.db, a)).map((x) => x.name)).toEqual([enCustomerSupport.name, esAtencionCliente.name]);
   });
 
-  it('rejects an invalid definition with every issue and its path', async () => {
+  test('rejects an invalid definition with every issue and its path', async () => {
     const a = await account();
     const error = await rejection(
       createTemplate(t.db, a, {
@@ -79,7 +76,7 @@ describe('createTemplate / updateTemplate', () => {
     expect(error.details?.issues).toHaveLength(2);
   });
 
-  it('refuses an empty name and an unknown account', async () => {
+  test('refuses an empty name and an unknown account', async () => {
     const a = await account();
     expect((await rejection(createTemplate(t.db, a, { name: ' ', definition: minimal }))).code).toBe('invalid_name');
     expect(
@@ -91,7 +88,7 @@ describe('createTemplate / updateTemplate', () => {
     ).toBe('not_found');
   });
 
-  it('updates the name and definition, validating the new definition', async () => {
+  test('updates the name and definition, validating the new definition', async () => {
     const a = await account();
     const tpl = await createTemplate(t.db, a, { name: 'Old', definition: minimal });
     const renamed = await updateTemplate(t.db, a, tpl.id, { name: 'New' });
@@ -106,7 +103,7 @@ describe('createTemplate / updateTemplate', () => {
 });
 
 describe('getApplicableTemplate', () => {
-  it("uses the campaign's template, else the account default, else none", async () => {
+  test("uses the campaign's template, else the account default, else none", async () => {
     const a = await account();
     const campaignTpl = await createTemplate(t.db, a, { name: 'Campaign', definition: enCustomerSupport.definition });
     const defaultTpl = await createTemplate(t.db, a, { name: 'Default', definition: minimal });
@@ -132,7 +129,7 @@ describe('getApplicableTemplate', () => {
     expect((await getApplicableTemplate(t.db, { accountId: a, campaignId: withTpl.id }))?.id).toBe(defaultTpl.id);
   });
 
-  it("never applies another account's campaign or template", async () => {
+  test("never applies another account's campaign or template", async () => {
     const a = await account();
     const b = await account();
     const theirs = await createTemplate(t.db, b, { name: 'B', definition: minimal });
@@ -147,7 +144,7 @@ describe('getApplicableTemplate', () => {
 });
 
 describe('deleteTemplate', () => {
-  it('soft-deletes, clearing the account default and campaign links', async () => {
+  test('soft-deletes, clearing the account default and campaign links', async () => {
     const a = await account();
     const tpl = await createTemplate(t.db, a, { name: 'Doomed', definition: minimal });
     const keep = await createTemplate(t.db, a, { name: 'Keep', definition: minimal });
@@ -177,7 +174,7 @@ describe('deleteTemplate', () => {
 });
 
 describe('tenant scoping', () => {
-  it("treats another account's template id as not found everywhere", async () => {
+  test("treats another account's template id as not found everywhere", async () => {
     const a = await account();
     const b = await account();
     const theirs = await createTemplate(t.db, b, { name: 'Theirs', definition: minimal });
@@ -199,7 +196,7 @@ describe('tenant scoping', () => {
     expect(await listTemplates(t.db, a)).toEqual([]);
   });
 
-  it('clears the default with null', async () => {
+  test('clears the default with null', async () => {
     const a = await account();
     const tpl = await createTemplate(t.db, a, { name: 'D', definition: minimal });
     await setDefaultTemplate(t.db, a, tpl.id);

@@ -1,16 +1,14 @@
 // GET /api/calls/export.csv: the analyzed view as CSV, same filters as the app, formula-safe, streamed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { CSV_COLUMNS, exportCallRows } from '../../src/export/calls-csv.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 import { insertCall } from '../graphql/fixtures.ts';
 import { parseCsv, signedIn, type Signed } from './support.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 // The product's column list, imported: the test checks the export writes it, not a second copy of it.
 const HEADER: readonly string[] = CSV_COLUMNS;
 
-let t: TestDb;
 let svc: TestService;
 let accountId: string;
 let viewer: Signed;
@@ -20,9 +18,8 @@ let ana: { id: string };
 let luis: { id: string };
 let campaign: { id: string };
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(async ({ service }) => {
+  svc = service;
   const db = svc.app.db;
   const { account } = await createAccount(db, { name: 'Export Co', timeZone: 'Europe/Madrid' });
   accountId = account.id;
@@ -129,10 +126,6 @@ beforeAll(async () => {
   viewer = await signedIn(db, accountId, 'viewer');
   other = await signedIn(db, b.id, 'owner');
 });
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
-});
 
 async function download(query = '', who: Signed | null = viewer) {
   const r = await fetch(`${svc.url}/api/calls/export.csv${query}`, {
@@ -146,7 +139,7 @@ async function download(query = '', who: Signed | null = viewer) {
 }
 
 describe('GET /api/calls/export.csv', () => {
-  it('UTF-8 CSV with BOM, header row and one row per analyzed or transcribed call, newest first', async () => {
+  test('UTF-8 CSV with BOM, header row and one row per analyzed or transcribed call, newest first', async () => {
     const { r, raw, rows, records } = await download();
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -158,7 +151,7 @@ describe('GET /api/calls/export.csv', () => {
     expect(records.map((x) => x.id)).toEqual([ids.transcribed, ids.cr, ids.evil, ids.plain]);
   });
 
-  it('writes every column: ISO date, agent and code, campaign, criteria as one cell, app url', async () => {
+  test('writes every column: ISO date, agent and code, campaign, criteria as one cell, app url', async () => {
     const { byId } = await download();
     expect(byId(ids.plain!)).toEqual({
       id: ids.plain,
@@ -190,7 +183,7 @@ describe('GET /api/calls/export.csv', () => {
     });
   });
 
-  it("says a critical fail and a person's review as the app does: the flag, when, the automatic score, per criterion", async () => {
+  test("says a critical fail and a person's review as the app does: the flag, when, the automatic score, per criterion", async () => {
     const reviewedAt = new Date('2024-03-04T10:00:00.000Z');
     await svc.app.db.call.update({
       where: { id: ids.cr! },
@@ -230,14 +223,14 @@ describe('GET /api/calls/export.csv', () => {
     expect(row.criteria).toBe('Greeting: passed (reviewed; automatic failed); No insults: failed (critical)');
   });
 
-  it('transcribed calls are listed and marked as not analyzed, with empty score', async () => {
+  test('transcribed calls are listed and marked as not analyzed, with empty score', async () => {
     const row = (await download()).byId(ids.transcribed!)!;
     expect(row.status).toBe('transcribed (not analyzed)');
     expect(row.score).toBe('');
     expect(row.criteria).toBe('');
   });
 
-  it('neutralises formula injection in every text cell (=, +, -, @, tab, CR) with a leading quote, phone numbers excepted', async () => {
+  test('neutralises formula injection in every text cell (=, +, -, @, tab, CR) with a leading quote, phone numbers excepted', async () => {
     const { byId } = await download();
     const evil = byId(ids.evil!)!;
     expect(evil.customer_name).toBe("'=cmd|' /C calc'!A0");
@@ -253,7 +246,7 @@ describe('GET /api/calls/export.csv', () => {
     expect(evil.score).toBe('40');
   });
 
-  it('applies the app filters: agent, campaign, direction, dates, score, topic, language, search', async () => {
+  test('applies the app filters: agent, campaign, direction, dates, score, topic, language, search', async () => {
     const only = async (q: string) => (await download(q)).records.map((x) => x.id).sort();
     const sorted = (...keys: string[]) => keys.map((k) => ids[k]!).sort();
     expect(await only(`?agentIds=${luis.id}`)).toEqual(sorted('evil'));
@@ -270,7 +263,7 @@ describe('GET /api/calls/export.csv', () => {
     expect(await only('?agentIds=not-a-uuid')).toEqual([]);
   });
 
-  it('malformed filter values → 400 JSON', async () => {
+  test('malformed filter values → 400 JSON', async () => {
     for (const q of ['?startedFrom=yesterday', '?scoreMin=abc', '?direction=sideways', `?search=${'x'.repeat(501)}`]) {
       const { r, text } = await download(q);
       expect(r.status, q).toBe(400);
@@ -278,7 +271,7 @@ describe('GET /api/calls/export.csv', () => {
     }
   });
 
-  it("tenant isolation: never another account's calls, even by filtering on its agent", async () => {
+  test("tenant isolation: never another account's calls, even by filtering on its agent", async () => {
     const mine = await download();
     expect(mine.text).not.toContain('FOREIGN');
     expect(mine.byId(ids.foreign!)).toBeUndefined();
@@ -286,13 +279,13 @@ describe('GET /api/calls/export.csv', () => {
     expect(theirs.records.map((x) => x.id)).toEqual([ids.foreign]);
   });
 
-  it('no session → 401 JSON', async () => {
+  test('no session → 401 JSON', async () => {
     const r = await fetch(`${svc.url}/api/calls/export.csv`);
     expect(r.status).toBe(401);
     expect((await r.json()).error.code).toBe('unauthorized');
   });
 
-  it('keyset pagination visits every row exactly once, even when many share started_at', async () => {
+  test('keyset pagination visits every row exactly once, even when many share started_at', async () => {
     const db = svc.app.db;
     const { account } = await createAccount(db, { name: 'Ties Co' });
     const agent = await db.agent.create({

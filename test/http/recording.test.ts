@@ -1,12 +1,10 @@
 // GET/HEAD /api/calls/:id/recording: the stored file, byte ranges for the player, tenant isolation.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 import { signedIn, wavBytes, type Signed } from './support.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
-let t: TestDb;
 let svc: TestService;
 let owner: Signed;
 let viewer: Signed;
@@ -16,9 +14,8 @@ let otherCallId: string;
 const bytes = wavBytes(10_000);
 const FILE_NAME = 'llamada señal (1).wav';
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(async ({ service }) => {
+  svc = service;
   const a = await seedAccount(svc);
   const b = await seedAccount(svc);
   const posted = await postCall(svc.url, {
@@ -38,17 +35,13 @@ beforeAll(async () => {
   viewer = await signedIn(svc.app.db, a.account.id, 'viewer');
   other = await signedIn(svc.app.db, b.account.id, 'owner');
 });
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
-});
 
 const get = (id: string, headers: Record<string, string> = {}, method = 'GET') =>
   fetch(`${svc.url}/api/calls/${id}/recording`, { method, headers });
 const body = async (r: Response) => Buffer.from(await r.arrayBuffer());
 
 describe('GET /api/calls/:id/recording', () => {
-  it('streams the whole file with its type, length, validator and file name', async () => {
+  test('streams the whole file with its type, length, validator and file name', async () => {
     const r = await get(callId, owner.headers());
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^audio\/(wav|x-wav|wave)/);
@@ -61,13 +54,13 @@ describe('GET /api/calls/:id/recording', () => {
     expect((await body(r)).equals(bytes)).toBe(true);
   });
 
-  it('viewers may download too', async () => {
+  test('viewers may download too', async () => {
     const r = await get(callId, viewer.headers({ csrf: false }));
     expect(r.status).toBe(200);
     expect((await body(r)).length).toBe(bytes.length);
   });
 
-  it('bytes=a-b → 206 with exactly those bytes and Content-Range', async () => {
+  test('bytes=a-b → 206 with exactly those bytes and Content-Range', async () => {
     const r = await get(callId, { ...owner.headers(), range: 'bytes=100-199' });
     expect(r.status).toBe(206);
     expect(r.headers.get('content-range')).toBe(`bytes 100-199/${bytes.length}`);
@@ -75,7 +68,7 @@ describe('GET /api/calls/:id/recording', () => {
     expect((await body(r)).equals(bytes.subarray(100, 200))).toBe(true);
   });
 
-  it('bytes=a- → from a to the end; an end past the size is clamped', async () => {
+  test('bytes=a- → from a to the end; an end past the size is clamped', async () => {
     const open = await get(callId, { ...owner.headers(), range: 'bytes=9000-' });
     expect(open.status).toBe(206);
     expect(open.headers.get('content-range')).toBe(`bytes 9000-9999/${bytes.length}`);
@@ -85,21 +78,21 @@ describe('GET /api/calls/:id/recording', () => {
     expect((await body(past)).equals(bytes.subarray(9990))).toBe(true);
   });
 
-  it('suffix range bytes=-n → the last n bytes', async () => {
+  test('suffix range bytes=-n → the last n bytes', async () => {
     const r = await get(callId, { ...owner.headers(), range: 'bytes=-16' });
     expect(r.status).toBe(206);
     expect(r.headers.get('content-range')).toBe(`bytes ${bytes.length - 16}-${bytes.length - 1}/${bytes.length}`);
     expect((await body(r)).equals(bytes.subarray(bytes.length - 16))).toBe(true);
   });
 
-  it('a range starting past the end → 416 with Content-Range: bytes */size', async () => {
+  test('a range starting past the end → 416 with Content-Range: bytes */size', async () => {
     const r = await get(callId, { ...owner.headers(), range: `bytes=${bytes.length}-` });
     expect(r.status).toBe(416);
     expect(r.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
     expect((await r.json()).error.code).toBe('range_not_satisfiable');
   });
 
-  it('several ranges or a malformed header → the whole file (200)', async () => {
+  test('several ranges or a malformed header → the whole file (200)', async () => {
     for (const range of ['bytes=0-1,5-6', 'lines=1-2', 'bytes=5-1']) {
       const r = await get(callId, { ...owner.headers(), range });
       expect(r.status, range).toBe(200);
@@ -107,7 +100,7 @@ describe('GET /api/calls/:id/recording', () => {
     }
   });
 
-  it('HEAD → the same headers and no body', async () => {
+  test('HEAD → the same headers and no body', async () => {
     const r = await get(callId, owner.headers(), 'HEAD');
     expect(r.status).toBe(200);
     expect(r.headers.get('content-length')).toBe(String(bytes.length));
@@ -118,7 +111,7 @@ describe('GET /api/calls/:id/recording', () => {
     expect(ranged.headers.get('content-length')).toBe('10');
   });
 
-  it('If-None-Match with the ETag → 304; If-Range with a stale ETag → the whole file', async () => {
+  test('If-None-Match with the ETag → 304; If-Range with a stale ETag → the whole file', async () => {
     const etag = (await get(callId, owner.headers(), 'HEAD')).headers.get('etag')!;
     expect((await get(callId, { ...owner.headers(), 'if-none-match': etag })).status).toBe(304);
     const stale = await get(callId, { ...owner.headers(), range: 'bytes=0-9', 'if-range': '"old"' });
@@ -126,7 +119,7 @@ describe('GET /api/calls/:id/recording', () => {
     await stale.arrayBuffer();
   });
 
-  it("another account's call → 404 not_found, never its bytes", async () => {
+  test("another account's call → 404 not_found, never its bytes", async () => {
     const r = await get(otherCallId, owner.headers());
     expect(r.status).toBe(404);
     expect(await r.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
@@ -135,12 +128,12 @@ describe('GET /api/calls/:id/recording', () => {
     await mine.arrayBuffer();
   });
 
-  it('unknown or malformed ids → 404', async () => {
+  test('unknown or malformed ids → 404', async () => {
     expect((await get('00000000-0000-4000-8000-000000000000', owner.headers())).status).toBe(404);
     expect((await get('not-a-uuid', owner.headers())).status).toBe(404);
   });
 
-  it('no session (or a bogus cookie) → 401 JSON', async () => {
+  test('no session (or a bogus cookie) → 401 JSON', async () => {
     for (const headers of [{}, { cookie: 'escucha_session=nope' }] as Record<string, string>[]) {
       const r = await get(callId, headers);
       expect(r.status).toBe(401);

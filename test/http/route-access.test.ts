@@ -1,16 +1,16 @@
 // One access rule for GraphQL and the app's HTTP routes: every route × role (and another account),
 // the route answers data only where the GraphQL field answering the same data does (ROUTE_ACCESS).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../schema/index.ts';
 import { hasScope, type Scope } from '../../src/auth/scopes.ts';
 import { createSession } from '../../src/auth/session.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
 import { type AppRoute, ROUTE_ACCESS, type RouteAccessName } from '../../src/http/access.ts';
 import { buildRoutes } from '../../src/service/routes.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 import { parseCsv, wavBytes } from './support.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 type Who = UserRole | 'signedOut' | 'otherAccount';
 const WHO: Who[] = ['owner', 'admin', 'analyst', 'viewer', 'agent', 'signedOut', 'otherAccount'];
@@ -22,9 +22,9 @@ const calls = { mine: '', colleague: '', otherAccount: '' };
 let agentIdOfA = '';
 const clients = {} as Record<Who, { cookie?: string; csrf?: string }>;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
   const a = await seedAccount(svc, {
     agents: [
       { name: 'Ana García', code: 'AG-07' },
@@ -65,10 +65,6 @@ beforeAll(async () => {
     clients[role] = await session(a.account.id, role);
   clients.signedOut = {};
   clients.otherAccount = await session(b.account.id, 'owner');
-});
-afterAll(async () => {
-  await svc?.stop();
-  await t?.drop();
 });
 
 const headers = (who: Who): Record<string, string> => {
@@ -191,7 +187,7 @@ const CHECKS: Record<RouteAccessName, (who: Who) => Promise<string[]>> = {
 };
 
 describe('HTTP routes of the app take the scope of their GraphQL twins', () => {
-  it('every /api route of the service names its access entry', async () => {
+  test('every /api route of the service names its access entry', async () => {
     const api = (await buildRoutes(svc.app)).filter((r) => r.path.source.startsWith('^\\/api\\/')) as AppRoute[];
     expect(api.length).toBeGreaterThanOrEqual(5);
     for (const r of api) expect(ROUTE_ACCESS[r.access], r.path.source).toBeDefined();
@@ -199,14 +195,14 @@ describe('HTTP routes of the app take the scope of their GraphQL twins', () => {
     expect(Object.keys(CHECKS).sort()).toEqual(Object.keys(ROUTE_ACCESS).sort());
   });
 
-  it("each entry's scope is its GraphQL twins' scope", () => {
+  test("each entry's scope is its GraphQL twins' scope", () => {
     for (const [name, a] of Object.entries(ROUTE_ACCESS)) {
       if (!a.twins.length) expect((a as { noTwin?: string }).noTwin, name).toBeTruthy();
       for (const twin of a.twins) expect(scopeOf(twin), `${name} → ${twin}`).toBe(a.scope);
     }
   });
 
-  it('no route answers any role (or another account) data that its GraphQL twin refuses', async () => {
+  test('no route answers any role (or another account) data that its GraphQL twin refuses', async () => {
     const problems: string[] = [];
     for (const name of Object.keys(CHECKS) as RouteAccessName[])
       for (const who of WHO) for (const p of await CHECKS[name](who)) problems.push(`${who}: ${p}`);

@@ -1,27 +1,22 @@
 // Two api processes on one database enforce one limit: the intake's requests per account and
 // minute, and the sign-in tries per email and IP, are counted in PostgreSQL (rate_limits).
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOGIN_MAX_FAILURES } from '../../src/auth/sign-in.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
+import { expect, testWithService } from '../support/harness.ts';
+
+const test = testWithService({ env: { INTAKE_RATE_PER_MINUTE: '4' } });
 
 let t: TestDb;
 let one: TestService;
 let two: TestService;
-beforeAll(async () => {
-  t = await createTestDb();
-  const env = { INTAKE_RATE_PER_MINUTE: '4' };
-  one = await startTestService(t, { env });
-  two = await startTestService(t, { env });
-});
-afterAll(async () => {
-  await one.stop();
-  await two.stop();
-  await t.drop();
+test.beforeAll(async ({ db, service, otherService }) => {
+  t = db;
+  [one, two] = [service, otherService];
 });
 
-it('429 on either api once the account used its requests per minute across both', async () => {
+test('429 on either api once the account used its requests per minute across both', async () => {
   const a = await seedAccount(one);
   const send = (svc: TestService) =>
     postCall(svc.url, { key: a.key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(), name: 'a.wav' } });
@@ -46,7 +41,7 @@ async function signIn(svc: TestService, email: string, password: string) {
   return (await res.json()).data.signIn as { __typename: string; code?: string };
 }
 
-it('locks an email out on both apis after the failed sign-ins spread over them, even for the right password', async () => {
+test('locks an email out on both apis after the failed sign-ins spread over them, even for the right password', async () => {
   const { owner } = await seedAccount(one);
   for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
     expect(await signIn(i % 2 ? two : one, owner.email, `wrong ${i}`)).toMatchObject({ code: 'invalid_credentials' });

@@ -1,9 +1,9 @@
 // POST /api/uploads: the app's manual upload, several files, one result per file.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/accounts/campaigns.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import type { TestDb } from '../support/db.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 import { signedIn, wavBytes, type Signed } from './support.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 let t: TestDb;
 let svc: TestService;
@@ -12,9 +12,9 @@ let owner: Signed;
 let analyst: Signed;
 let viewer: Signed;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
   acct = await seedAccount(svc, {
     agents: [
       { name: 'Ana García', code: 'AG7' },
@@ -25,10 +25,6 @@ beforeAll(async () => {
   owner = await signedIn(svc.app.db, acct.account.id, 'owner');
   analyst = await signedIn(svc.app.db, acct.account.id, 'analyst');
   viewer = await signedIn(svc.app.db, acct.account.id, 'viewer');
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
 });
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n');
@@ -59,7 +55,7 @@ const row = async (id: string) =>
   )[0];
 
 describe('POST /api/uploads', () => {
-  it('accepts each file on its own: good WAV, PDF → not_audio, no agent → agent_required', async () => {
+  test('accepts each file on its own: good WAV, PDF → not_audio, no agent → agent_required', async () => {
     const r = await upload(owner, [
       { name: 'out_ag7_600111222.wav', data: wavBytes(8000) },
       { name: 'contract.pdf', data: PDF },
@@ -90,7 +86,7 @@ describe('POST /api/uploads', () => {
     expect(svc.storedFiles().filter((f) => f.startsWith('.incoming'))).toEqual([]);
   });
 
-  it('form fields apply to every file; the agent picker is used only when nothing else names an agent', async () => {
+  test('form fields apply to every file; the agent picker is used only when nothing else names an agent', async () => {
     const luis = acct.agents.find((a) => a.code === '1001')!;
     const campaign = (await t.sql("SELECT id FROM campaigns WHERE name = 'Ventas'"))[0].id;
     const r = await upload(
@@ -126,7 +122,7 @@ describe('POST /api/uploads', () => {
     expect((await row(named.body.results[0].id)).agent_code).toBe('AG7');
   });
 
-  it("a file over the plan's manual upload limit → per-file bad_request, the others still accepted", async () => {
+  test("a file over the plan's manual upload limit → per-file bad_request, the others still accepted", async () => {
     await t.sql('UPDATE accounts SET manual_upload_max_bytes = 10000 WHERE id = $1', [acct.account.id]);
     try {
       const r = await upload(owner, [
@@ -145,7 +141,7 @@ describe('POST /api/uploads', () => {
     }
   });
 
-  it('a whole request over the limit → 400 bad_request before any file is accepted', async () => {
+  test('a whole request over the limit → 400 bad_request before any file is accepted', async () => {
     await t.sql('UPDATE accounts SET manual_upload_max_bytes = 1000 WHERE id = $1', [acct.account.id]);
     try {
       // Limit is 20 × 1000 bytes + 1 MB of framing.
@@ -157,31 +153,31 @@ describe('POST /api/uploads', () => {
     }
   });
 
-  it('more than 20 files or no file at all → 400 for the request', async () => {
+  test('more than 20 files or no file at all → 400 for the request', async () => {
     const many = Array.from({ length: 21 }, (_, i) => ({ name: `f${i}_ag7.wav`, data: wavBytes(100) }));
     expect((await upload(owner, many)).body.error.code).toBe('bad_request');
     expect((await upload(owner, [], { agent_code: 'AG7' })).status).toBe(400);
   });
 
-  it('a malformed picker id → 400 for the request', async () => {
+  test('a malformed picker id → 400 for the request', async () => {
     const r = await upload(owner, [{ name: 'x.wav', data: wavBytes(1000) }], { agent_id: 'nope' });
     expect(r.status).toBe(400);
     expect(svc.storedFiles().filter((f) => f.startsWith('.incoming'))).toEqual([]);
   });
 
-  it('without the CSRF header → 403 csrf', async () => {
+  test('without the CSRF header → 403 csrf', async () => {
     const r = await upload(owner, [{ name: 'a_ag7.wav', data: wavBytes(1000) }], {}, { csrf: false });
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe('csrf');
   });
 
-  it('a viewer → 403 forbidden', async () => {
+  test('a viewer → 403 forbidden', async () => {
     const r = await upload(viewer, [{ name: 'a_ag7.wav', data: wavBytes(1000) }]);
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe('forbidden');
   });
 
-  it('no session → 401', async () => {
+  test('no session → 401', async () => {
     const r = await upload(null, [{ name: 'a_ag7.wav', data: wavBytes(1000) }]);
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe('unauthorized');

@@ -1,23 +1,9 @@
 // API keys are cached in each api process and a revocation reaches every process at once
 // (LISTEN/NOTIFY), so a revoked key stops working everywhere without waiting for a timeout.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/accounts/api-keys.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
-
-let t: TestDb;
-let one: TestService;
-let two: TestService;
-
-beforeAll(async () => {
-  t = await createTestDb();
-  [one, two] = await Promise.all([startTestService(t), startTestService(t)]);
-});
-afterAll(async () => {
-  await Promise.all([one?.stop(), two?.stop()]);
-  await t?.drop();
-});
+import type { TestService } from '../support/service.ts';
 
 const send = (svc: TestService, key: string) =>
   postCall(svc.url, { key, fields: { agent_code: 'AG-07' }, file: { blob: wavBlob(4096), name: 'call.wav' } });
@@ -34,8 +20,13 @@ async function refusedWithin(svc: TestService, key: string, ms: number): Promise
 }
 
 describe('API key cache', () => {
-  it('serves keys from memory, and a key revoked through one process is refused by the other at once', async () => {
-    const { key, account } = await seedAccount(one);
+  test('serves keys from memory, and a key revoked through one process is refused by the other at once', async ({
+    db: t,
+    service: one,
+    otherService: two,
+    seed,
+  }) => {
+    const { key, account } = await seed();
     // Both processes have the key in memory now.
     expect((await send(one, key)).status).toBe(201);
     expect((await send(two, key)).status).toBe(201);
@@ -53,8 +44,13 @@ describe('API key cache', () => {
     expect((await send(two, key)).status).toBe(401);
   });
 
-  it('forgets every key when the change feed drops, so changes made meanwhile are seen', async () => {
-    const { key, account } = await seedAccount(one);
+  test('forgets every key when the change feed drops, so changes made meanwhile are seen', async ({
+    db: t,
+    service: one,
+    otherService: two,
+    seed,
+  }) => {
+    const { key, account } = await seed();
     expect((await send(one, key)).status).toBe(201);
     const listeners = () =>
       t.sql<{ pid: number }>(

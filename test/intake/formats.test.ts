@@ -2,26 +2,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIO_FORMATS, convert, speak } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 let t: TestDb;
 let svc: TestService;
 let key: string;
 let speech: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
   ({ key } = await seedAccount(svc));
   speech = await speak('Hello, thank you for calling Escucha.', { voice: 'en' });
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
 });
 
 const send = (file: { path: string; name?: string; type?: string }) =>
@@ -44,7 +40,7 @@ writeFileSync(text, 'just some notes about a call, not audio at all\n');
 
 describe('§8 accepted formats: MP3, WAV, OGG, M4A, AAC, FLAC, Opus, WebM, WMA, AMR', () => {
   for (const format of AUDIO_FORMATS) {
-    it(`accepts a real ${format.toUpperCase()} recording (201)`, async () => {
+    test(`accepts a real ${format.toUpperCase()} recording (201)`, async () => {
       const file = await convert(speech, format);
       const r = await send({ path: file, name: `call.${format}`, type: 'application/octet-stream' });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -53,20 +49,20 @@ describe('§8 accepted formats: MP3, WAV, OGG, M4A, AAC, FLAC, Opus, WebM, WMA, 
 });
 
 describe('§4 File type rule and PRODUCT magic-byte sniffing', () => {
-  it('audio disguised with a wrong name and type is accepted (magic bytes win): MP3 named notes.txt as text/plain', async () => {
+  test('audio disguised with a wrong name and type is accepted (magic bytes win): MP3 named notes.txt as text/plain', async () => {
     const r = await send({ path: await convert(speech, 'mp3'), name: 'notes.txt', type: 'text/plain' });
     expect(r.status).toBe(201);
     const [row] = await t.sql('SELECT content_type FROM calls WHERE id = $1', [r.body.id]);
     expect(row.content_type).toBe('audio/mpeg');
   });
 
-  it('an audio container is accepted whatever the name: WebM named video.bin', async () => {
+  test('an audio container is accepted whatever the name: WebM named video.bin', async () => {
     expect(
       (await send({ path: await convert(speech, 'webm'), name: 'video.bin', type: 'application/octet-stream' })).status,
     ).toBe(201);
   });
 
-  it('an Ogg container whose first stream file-type does not name (a Skeleton track before the Vorbis audio) is accepted whatever its name', async () => {
+  test('an Ogg container whose first stream file-type does not name (a Skeleton track before the Vorbis audio) is accepted whatever its name', async () => {
     // Ogg files from several tools start with a Skeleton stream ("fishead"); file-type then only
     // says application/ogg. docs/api/product-decisions.md: an Ogg container is accepted whatever its name.
     const vorbis = readFileSync(await convert(speech, 'ogg'));
@@ -78,7 +74,7 @@ describe('§4 File type rule and PRODUCT magic-byte sniffing', () => {
     expect(row.content_type).toBe('audio/ogg');
   });
 
-  it('a sniffed non-audio type is not_audio even with an audio name and type: PDF named call.mp3 as audio/mpeg', async () => {
+  test('a sniffed non-audio type is not_audio even with an audio name and type: PDF named call.mp3 as audio/mpeg', async () => {
     const before = await countCalls();
     const r = await send({ path: pdf, name: 'call.mp3', type: 'audio/mpeg' });
     expect(r.status).toBe(415);
@@ -86,19 +82,19 @@ describe('§4 File type rule and PRODUCT magic-byte sniffing', () => {
     expect(await countCalls()).toBe(before);
   });
 
-  it('a PNG named call.wav is not_audio (415)', async () => {
+  test('a PNG named call.wav is not_audio (415)', async () => {
     expect((await send({ path: png, name: 'call.wav', type: 'audio/wav' })).body.error.code).toBe('not_audio');
   });
 
-  it('sent as application/octet-stream, the file-name extension decides: unknown bytes named .wav are accepted', async () => {
+  test('sent as application/octet-stream, the file-name extension decides: unknown bytes named .wav are accepted', async () => {
     expect((await send({ path: text, name: 'call.wav', type: 'application/octet-stream' })).status).toBe(201);
   });
 
-  it('unknown bytes with an audio/... type are accepted even without an audio extension', async () => {
+  test('unknown bytes with an audio/... type are accepted even without an audio extension', async () => {
     expect((await send({ path: text, name: 'call.dat', type: 'audio/x-custom' })).status).toBe(201);
   });
 
-  it('no audio extension and no audio/... type → 415 not_audio, nothing stored', async () => {
+  test('no audio extension and no audio/... type → 415 not_audio, nothing stored', async () => {
     const before = await countCalls();
     const files = svc.storedFiles().length;
     for (const type of ['application/octet-stream', 'text/plain', '']) {

@@ -1,25 +1,21 @@
 // Inputs a careless or hostile client can send: none may crash the service or surface as a 500.
 import net from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
 import { multipart, rawRequest } from '../support/raw-http.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
+import { expect, test } from '../support/harness.ts';
 
 let t: TestDb;
 let svc: TestService;
 let key: string;
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
   ({ key } = await seedAccount(svc));
 });
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
-});
 
-it('an unparseable request target answers 400 and the service keeps serving', async () => {
+test('an unparseable request target answers 400 and the service keeps serving', async () => {
   const { port } = new URL(svc.url);
   const answer = await new Promise<string>((resolve) => {
     const socket = net.connect(Number(port), '127.0.0.1', () =>
@@ -33,7 +29,7 @@ it('an unparseable request target answers 400 and the service keeps serving', as
   expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
 });
 
-it('control characters in text fields are dropped; NUL is refused as invalid_text naming the field (issue 16)', async () => {
+test('control characters in text fields are dropped; NUL is refused as invalid_text naming the field (issue 16)', async () => {
   const r = await postCall(svc.url, {
     key,
     fields: { agent_code: 'AG-07', customer_name: 'Ana María\u0007', external_id: 'x\u0001y' },
@@ -74,7 +70,7 @@ it('control characters in text fields are dropped; NUL is refused as invalid_tex
   expect(raw.body.error).toMatchObject({ code: 'invalid_text', field: 'file' });
 });
 
-it('an absurd file extension never reaches the storage key', async () => {
+test('an absurd file extension never reaches the storage key', async () => {
   const r = await postCall(svc.url, {
     key,
     fields: { agent_code: 'AG-07' },

@@ -1,20 +1,18 @@
 // §4 "Idempotent retry" and PRODUCT's concurrency decision: one call, one charge, whatever the race.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
+import { describe, expect, testWithService } from '../support/harness.ts';
+
+// 50 uploads at once on one key: above INTAKE_MAX_CONCURRENT_PER_KEY's default, which is not under test here.
+const test = testWithService({ env: { INTAKE_MAX_CONCURRENT_PER_KEY: '100' } });
 
 let t: TestDb;
 let svc: TestService;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  // 50 uploads at once on one key: above INTAKE_MAX_CONCURRENT_PER_KEY's default, which is not under test here.
-  svc = await startTestService(t, { env: { INTAKE_MAX_CONCURRENT_PER_KEY: '100' } });
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
 });
 
 const send = (key: string, fields: Record<string, string>, size = 4096) =>
@@ -33,7 +31,7 @@ async function usage(accountId: string) {
 }
 
 describe('§4 Idempotent retry', () => {
-  it('rule 1: a resend of a request that arrived answers 200 {status: "exists"} with the original id', async () => {
+  test('rule 1: a resend of a request that arrived answers 200 {status: "exists"} with the original id', async () => {
     const { key } = await seedAccount(svc);
     const first = await send(key, { external_id: 'crm-1' });
     const again = await send(key, { external_id: 'crm-1' });
@@ -41,12 +39,12 @@ describe('§4 Idempotent retry', () => {
     expect(again).toMatchObject({ status: 200, body: { id: first.body.id, status: 'exists' } });
   });
 
-  it('rule 1: a resend of a request that did not arrive creates the call (201)', async () => {
+  test('rule 1: a resend of a request that did not arrive creates the call (201)', async () => {
     const { key } = await seedAccount(svc);
     expect((await send(key, { external_id: 'never-arrived' })).status).toBe(201);
   });
 
-  it('rule 2 / §3: the client is not charged twice; the resent file is discarded', async () => {
+  test('rule 2 / §3: the client is not charged twice; the resent file is discarded', async () => {
     const { key, account } = await seedAccount(svc);
     await send(key, { external_id: 'crm-2' }, 3 * 1_048_576);
     const before = await usage(account.id);
@@ -56,7 +54,7 @@ describe('§4 Idempotent retry', () => {
     expect(svc.storedFiles().length).toBe(files);
   });
 
-  it('rule 3: without external_id, every request creates a new call, even for an identical file', async () => {
+  test('rule 3: without external_id, every request creates a new call, even for an identical file', async () => {
     const { key, account } = await seedAccount(svc);
     const a = await send(key, {});
     const b = await send(key, {});
@@ -65,7 +63,7 @@ describe('§4 Idempotent retry', () => {
     expect((await usage(account.id)).calls).toBe(2);
   });
 
-  it('PRODUCT: external_id is unique per account, not globally', async () => {
+  test('PRODUCT: external_id is unique per account, not globally', async () => {
     const one = await seedAccount(svc);
     const two = await seedAccount(svc);
     const a = await send(one.key, { external_id: 'shared-id' });
@@ -74,7 +72,7 @@ describe('§4 Idempotent retry', () => {
     expect(a.body.id).not.toBe(b.body.id);
   });
 
-  it('PRODUCT: 50 concurrent requests with one external_id → one call, one reservation, one period count; the rest 200 exists with the same id', async () => {
+  test('PRODUCT: 50 concurrent requests with one external_id → one call, one reservation, one period count; the rest 200 exists with the same id', async () => {
     const { key, account } = await seedAccount(svc);
     const results = await Promise.all(
       Array.from({ length: 50 }, () => send(key, { external_id: 'race-1' }, 1_500_000)),
@@ -98,7 +96,7 @@ describe('§4 Idempotent retry', () => {
     expect(svc.storedFiles().filter((f) => f.startsWith('.incoming'))).toEqual([]);
   });
 
-  it('PRODUCT: concurrent intakes never overspend the plan (no_minutes is exact under concurrency)', async () => {
+  test('PRODUCT: concurrent intakes never overspend the plan (no_minutes is exact under concurrency)', async () => {
     const { key, account } = await seedAccount(svc, { minutes: 10 });
     const results = await Promise.all(Array.from({ length: 20 }, () => send(key, {}, 1_500_000)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(5);

@@ -1,24 +1,21 @@
 // §7/§8 limits and malformed bodies: the documented error (or a clean close) and nothing left behind.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach } from 'vitest';
 import { INTAKE_MAX_BYTES } from '../../src/intake/routes.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { multipart, rawRequest, writeBytes } from '../support/raw-http.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 import { wavBlob } from '../support/intake.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 let t: TestDb;
 let svc: TestService;
 let key: string;
 const B = 'escuchaBoundary42';
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
   ({ key } = await seedAccount(svc, { minutes: 100_000 }));
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
 });
 
 const wav = async (n: number) => Buffer.from(await wavBlob(n).arrayBuffer());
@@ -53,7 +50,7 @@ beforeEach(async () => {
 });
 
 describe('§8 size of the whole request: strictly less than 20 MB', () => {
-  it('a body of 20 MB − 1 byte is accepted (201)', async () => {
+  test('a body of 20 MB − 1 byte is accepted (201)', async () => {
     const body = await formOfSize(INTAKE_MAX_BYTES - 1);
     const r = await rawRequest(
       `${svc.url}/v1/calls`,
@@ -64,7 +61,7 @@ describe('§8 size of the whole request: strictly less than 20 MB', () => {
     expect((await counts()).reserved - baseline.reserved).toBe(20);
   });
 
-  it('a body of exactly 20 MB → 400 bad_request by Content-Length, without reading it, nothing stored', async () => {
+  test('a body of exactly 20 MB → 400 bad_request by Content-Length, without reading it, nothing stored', async () => {
     const r = await rawRequest(`${svc.url}/v1/calls`, headers({ 'content-length': INTAKE_MAX_BYTES }), async (req) => {
       // Send only the head: the answer must come from Content-Length alone.
       req.write(multipart(B, [{ name: 'agent_code', data: 'AG-07' }], { close: false }));
@@ -75,7 +72,7 @@ describe('§8 size of the whole request: strictly less than 20 MB', () => {
     expect(await counts()).toEqual(baseline);
   });
 
-  it('a chunked body (no Content-Length) reaching 20 MB → 400 bad_request counted while streaming, nothing stored', async () => {
+  test('a chunked body (no Content-Length) reaching 20 MB → 400 bad_request counted while streaming, nothing stored', async () => {
     const r = await rawRequest(`${svc.url}/v1/calls`, headers({ 'transfer-encoding': 'chunked' }), async (req) => {
       req.write(multipart(B, [{ name: 'agent_code', data: 'AG-07' }], { close: false }));
       req.write(
@@ -91,7 +88,7 @@ describe('§8 size of the whole request: strictly less than 20 MB', () => {
     expect(await counts()).toEqual(baseline);
   });
 
-  it('a small chunked body without Content-Length is accepted', async () => {
+  test('a small chunked body without Content-Length is accepted', async () => {
     const body = await formOfSize(100_000);
     const r = await rawRequest(`${svc.url}/v1/calls`, headers({ 'transfer-encoding': 'chunked' }), (req) => {
       req.write(body.subarray(0, 50_000));
@@ -159,7 +156,7 @@ describe('PRODUCT: malformed multipart → 400 bad_request and nothing left behi
     ],
   ];
   for (const [name, make] of cases) {
-    it(name, async () => {
+    test(name, async () => {
       const { headers: h, body } = await make();
       const r = await rawRequest(`${svc.url}/v1/calls`, { ...h, 'content-length': body.length }, (req) => {
         req.write(body);
@@ -177,7 +174,7 @@ describe('PRODUCT: malformed multipart → 400 bad_request and nothing left behi
     });
   }
 
-  it('a 1 MB text field is cut to 300 characters, without holding it all (201)', async () => {
+  test('a 1 MB text field is cut to 300 characters, without holding it all (201)', async () => {
     const body = multipart(B, [
       { name: 'agent_code', data: 'AG-07' },
       { name: 'customer_name', data: 'n'.repeat(1_048_576) },
@@ -193,7 +190,7 @@ describe('PRODUCT: malformed multipart → 400 bad_request and nothing left behi
     expect(row.customer_name).toBe('n'.repeat(300));
   });
 
-  it('a client that disconnects mid-upload leaves no row, no file (temporary or stored) and no charge', async () => {
+  test('a client that disconnects mid-upload leaves no row, no file (temporary or stored) and no charge', async () => {
     const r = await rawRequest(`${svc.url}/v1/calls`, headers({ 'content-length': 5_000_000 }), async (req) => {
       req.write(multipart(B, [{ name: 'agent_code', data: 'AG-07' }], { close: false }));
       req.write(

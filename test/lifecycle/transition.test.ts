@@ -1,26 +1,22 @@
 // transition(): the one place a call's status changes — guarded by the expected status, with its
 // history row and the live-update notification, or nothing at all.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_UPDATED_CHANNEL } from '../../src/lifecycle/updates.ts';
 import { transition } from '../../src/lifecycle/transition.ts';
 import { enqueue } from '../../src/jobs/catalog.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
+import { describe, expect, test } from '../support/harness.ts';
 
 let t: TestDb;
 let svc: TestService;
 let key: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
   ({ key } = await seedAccount(svc));
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
 });
 
 async function newCall(): Promise<string> {
@@ -39,7 +35,7 @@ const history = async (id: string) =>
 const statusOf = async (id: string) => (await t.sql('SELECT status FROM calls WHERE id = $1', [id]))[0]?.status;
 
 describe('transition', () => {
-  it('intake creates the call through it: one queued history row and one transcribe job', async () => {
+  test('intake creates the call through it: one queued history row and one transcribe job', async () => {
     const id = await newCall();
     expect(await history(id)).toEqual(['queued: accepted via api']);
     const jobs = await t.sql(
@@ -49,7 +45,7 @@ describe('transition', () => {
     expect(jobs).toEqual([{ identifier: 'transcribe', max_attempts: 8, payload: { callId: id } }]);
   });
 
-  it('moves the call, writes the history and notifies live subscribers, once however often it is run', async () => {
+  test('moves the call, writes the history and notifies live subscribers, once however often it is run', async () => {
     const id = await newCall();
     const listener = new pg.Client({ connectionString: t.url });
     await listener.connect();
@@ -74,7 +70,7 @@ describe('transition', () => {
     }
   });
 
-  it('changes nothing when the call is not in the expected status, or a further guard fails', async () => {
+  test('changes nothing when the call is not in the expected status, or a further guard fails', async () => {
     const id = await newCall();
     const moved = await svc.app.db.$transaction((tx) =>
       transition(tx, id, 'transcribing', 'failed', { detail: 'undecodable', data: { failureReason: 'undecodable' } }),
@@ -88,7 +84,7 @@ describe('transition', () => {
     expect(await history(id)).toEqual(['queued: accepted via api']);
   });
 
-  it('refuses a move the diagram does not have, and rolls back what the transaction did before it', async () => {
+  test('refuses a move the diagram does not have, and rolls back what the transaction did before it', async () => {
     const id = await newCall();
     const attempt = svc.app.db.$transaction(async (tx) => {
       await enqueue(tx, 'analyze', { callId: id });
@@ -102,7 +98,7 @@ describe('transition', () => {
 });
 
 describe('enqueue', () => {
-  it("checks the payload against the catalog's schema before queuing anything", async () => {
+  test("checks the payload against the catalog's schema before queuing anything", async () => {
     const attempt = svc.app.db.$transaction((tx) => enqueue(tx, 'analyze', { callId: 'not-a-uuid' }));
     await expect(attempt).rejects.toThrow(/callId/);
     expect(await t.sql("SELECT 1 FROM graphile_worker._private_jobs WHERE key = 'analyze:not-a-uuid'")).toEqual([]);
@@ -110,7 +106,7 @@ describe('enqueue', () => {
 });
 
 describe('transactions', () => {
-  it("read a call's relations inside a transaction one query at a time (pg never sees overlapping queries)", async () => {
+  test("read a call's relations inside a transaction one query at a time (pg never sees overlapping queries)", async () => {
     const id = await newCall();
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.message);

@@ -1,21 +1,18 @@
 // Issue 9 point 5: /healthz, /readyz (named checks) and /metrics (Prometheus, optionally behind a token).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeStereoCall } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { describe, expect, testWithService } from '../support/harness.ts';
 
 const TOKEN = 'metrics-token-0123456789';
+const test = testWithService({ env: { METRICS_TOKEN: TOKEN } });
 let t: TestDb;
 let svc: TestService;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t, { env: { METRICS_TOKEN: TOKEN } });
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
 });
 
 const metrics = async () => {
@@ -30,13 +27,13 @@ const value = (text: string, series: string) => {
 };
 
 describe('operations endpoints', () => {
-  it('GET /healthz says the process is alive', async () => {
+  test('GET /healthz says the process is alive', async () => {
     const res = await fetch(`${svc.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('ok');
   });
 
-  it('GET /readyz lists each named check; all pass on a complete install', async () => {
+  test('GET /readyz lists each named check; all pass on a complete install', async () => {
     const res = await fetch(`${svc.url}/readyz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -51,7 +48,7 @@ describe('operations endpoints', () => {
     });
   });
 
-  it('GET /readyz is 503 and names the decoder when FFMPEG_PATH points nowhere, and the engine of a language with no model', async () => {
+  test('GET /readyz is 503 and names the decoder when FFMPEG_PATH points nowhere, and the engine of a language with no model', async () => {
     const broken = await startTestService(t, {
       env: { FFMPEG_PATH: '/nonexistent/ffmpeg', MOONSHINE_LANGUAGES: 'en,es,fr' },
     });
@@ -75,7 +72,7 @@ describe('operations endpoints', () => {
     }
   });
 
-  it('GET /metrics needs METRICS_TOKEN when set', async () => {
+  test('GET /metrics needs METRICS_TOKEN when set', async () => {
     expect((await fetch(`${svc.url}/metrics`)).status).toBe(401);
     expect(
       (await fetch(`${svc.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-000000000' } })).status,
@@ -84,7 +81,7 @@ describe('operations endpoints', () => {
     expect(res.status).toBe(200);
   });
 
-  it('GET /metrics counts intake outcomes by code, requests by route and status, and the waiting jobs, with Node defaults', async () => {
+  test('GET /metrics counts intake outcomes by code, requests by route and status, and the waiting jobs, with Node defaults', async () => {
     const before = await metrics();
     const s = await seedAccount(svc);
     const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello.' }]);

@@ -4,30 +4,25 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeStereoCall } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
 import { multipart, rawRequest } from '../support/raw-http.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
+import { describe, expect, testWithService } from '../support/harness.ts';
 
-let t: TestDb;
+const test = testWithService({ env: { INTAKE_RATE_PER_MINUTE: '6' } });
+
 let svc: TestService;
 let doc: any;
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 const seen = new Set<string>();
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t, { env: { INTAKE_RATE_PER_MINUTE: '6' } });
+test.beforeAll(async ({ service }) => {
+  svc = service;
   const res = await fetch(`${svc.url}/v1/openapi.json`);
   expect(res.status).toBe(200);
   doc = await res.json();
   ajv.addSchema(doc, 'doc');
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
 });
 
 // Answers given before the body is read (401, 429) are read with a client that keeps reading after a
@@ -63,7 +58,7 @@ function conforms(r: { status: number; body: any }) {
 }
 
 describe('GET /v1/openapi.json', () => {
-  it('is an OpenAPI 3.1 document of POST /calls whose every error status has an example per code', () => {
+  test('is an OpenAPI 3.1 document of POST /calls whose every error status has an example per code', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers).toEqual([{ url: 'https://escucha.test/v1' }]);
     const op = doc.paths['/calls'].post;
@@ -101,7 +96,7 @@ describe('GET /v1/openapi.json', () => {
     seen.clear();
   });
 
-  it('real answers of the service fit the document, for every documented outcome a client can cause', async () => {
+  test('real answers of the service fit the document, for every documented outcome a client can cause', async () => {
     const s = await seedAccount(svc);
     const poor = await seedAccount(svc, { minutes: 0 });
     const wav = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello.' }]);
@@ -143,7 +138,7 @@ describe('GET /v1/openapi.json', () => {
 });
 
 describe('GET /v1/reference', () => {
-  it('renders the document in a browser from the service itself, under a CSP with no inline scripts', async () => {
+  test('renders the document in a browser from the service itself, under a CSP with no inline scripts', async () => {
     const res = await fetch(`${svc.url}/v1/reference`);
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");

@@ -49,6 +49,8 @@ interface FileFixtures {
   app: TestApp;
   /** The real service (api role) on a loopback port, stopped after the file. */
   service: TestService;
+  /** A second api process like `service` on the same database: what processes share goes through PostgreSQL. */
+  otherService: TestService;
   /** msw intercepting third parties' HTTP for the whole file; an unhandled request is an error. */
   mswServer: SetupServer;
   /** Seeds an account through the real domain functions (account, owner, agents, API key). */
@@ -62,6 +64,17 @@ interface TestFixtures {
   receiver: (replies?: Reply[] | ((n: number) => Reply)) => Promise<Receiver>;
   /** The file's msw server (`server.use(http.post(url, …))`); its handlers are reset after each test. */
   msw: SetupServer;
+}
+
+type ServiceOptions = Parameters<typeof startTestService>[1];
+
+/** A service fixture: started with `opts` on the file's database, stopped after the file. */
+function withService(opts: ServiceOptions = {}) {
+  return async ({ db }: { db: TestDb }, use: (svc: TestService) => Promise<void>) => {
+    const svc = await startTestService(db, opts);
+    await use(svc);
+    await svc.stop();
+  };
 }
 
 export const test = base.extend<TestFixtures & FileFixtures>({
@@ -92,14 +105,8 @@ export const test = base.extend<TestFixtures & FileFixtures>({
     },
     { scope: 'file' },
   ],
-  service: [
-    async ({ db }, use) => {
-      const svc = await startTestService(db);
-      await use(svc);
-      await svc.stop();
-    },
-    { scope: 'file' },
-  ],
+  service: [withService(), { scope: 'file' }],
+  otherService: [withService(), { scope: 'file' }],
   mswServer: [
     // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
     async ({}, use) => {
@@ -147,19 +154,11 @@ export const test = base.extend<TestFixtures & FileFixtures>({
   },
 });
 
-type ServiceOptions = { env?: Record<string, string>; worker?: boolean };
-
-/** `test` whose service runs with these environment variables (as the operator would set them). */
-export const testWithService = (opts: ServiceOptions) =>
-  test.extend<{ service: TestService }>({
-    service: [
-      async ({ db }, use) => {
-        const svc = await startTestService(db, opts);
-        await use(svc);
-        await svc.stop();
-      },
-      { scope: 'file' },
-    ],
+/** `test` whose services run with these environment variables (as the operator would set them), or with a worker. */
+export const testWithService = (opts: { env?: Record<string, string>; worker?: boolean }) =>
+  test.extend<{ service: TestService; otherService: TestService }>({
+    service: [withService(opts), { scope: 'file' }],
+    otherService: [withService(opts), { scope: 'file' }],
   });
 
 export { describe, expect } from 'vitest';
