@@ -322,7 +322,7 @@ async function main() {
     const decision =
       cost > SPREAD_ABOVE
         ? `the hot rows cost ${round(100 * cost, 1)} % of intake throughput (> ${100 * SPREAD_ABOVE} %): spread the counters`
-        : `the hot rows cost ${round(100 * cost, 1)} % of intake throughput (≤ ${100 * SPREAD_ABOVE} %): keep one counter row per account`;
+        : `the hot rows cost ${round(100 * cost, 1)} % of intake throughput (≤ ${100 * SPREAD_ABOVE} %): the counters as they are hold intake within the rule`;
     const result = {
       apis: APIS,
       concurrency: CONCURRENCY,
