@@ -1,9 +1,10 @@
 // Issues 18 and 27: a call whose agent says the template's greeting in a noisy room is measured as noisy,
-// and scored as greeted (or, on the threshold, sent to a person) although the transcript mishears the greeting
-// ("And you for calling at me"): the criterion is judged from the audio (src/analysis/acoustic.ts). The
-// greeting is spoken by espeak-ng, pink noise is mixed in at 7 dB SNR (the street-side mobile caller's
-// 5–10 dB), and the file goes through the real recogniser with the vocabulary a worker would give it (the template's phrases), then through the
-// analysis with the example English template and the recording, as the analyze job runs it.
+// and scored as greeted (or, on the threshold, sent to a person) although the transcript mishears the
+// greeting ("And you for calling at me"): the criterion is judged from the audio (src/analysis/acoustic.ts).
+// The greeting is spoken by espeak-ng, pink noise is mixed in at 7 dB SNR (the street-side mobile caller's
+// 5–10 dB), and the file goes through the real recogniser with the vocabulary a worker would give it (the
+// template's phrases), then through the analysis with the example English template and the recording, as
+// the analyze job runs it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,7 +97,8 @@ describe('a greeting said in a noisy room', () => {
     // silence: the audio passes the greeting, or sends it to a person with the words it heard.
     expect(judged.reason_code).toMatch(/^phrase_(heard_in_audio|unsure)$/);
     if (judged.reason_code === 'phrase_heard_in_audio') expect(judged.low_confidence).toBeUndefined();
-    else expect(judged).toMatchObject({ low_confidence: true, reason_params: { phrase: 'thank you for calling Acme' } });
+    else
+      expect(judged).toMatchObject({ low_confidence: true, reason_params: { phrase: 'thank you for calling Acme' } });
     expect(judged.evidence[0]!.start).toBeGreaterThanOrEqual(0.5);
     expect(judged.evidence[0]!.start).toBeLessThan(2);
     // No phrase the agent did not say is passed on the way: she neither showed empathy nor offered more help.
