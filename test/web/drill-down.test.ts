@@ -44,6 +44,11 @@ async function drillLinks(page: Page, scope = 'main') {
   );
 }
 
+/** Waits until every card of the dashboard has its numbers (each has its own query). */
+async function dashboardSettled(page: Page) {
+  await expect.poll(() => page.locator('[data-testid="dashboard"][aria-busy]').count()).toBe(0);
+}
+
 /** The calls list's total for the page it shows. */
 async function listTotal(page: Page): Promise<number> {
   const text = await page.getByTestId('calls-total').textContent({ timeout: 15_000 });
@@ -171,6 +176,7 @@ describe('dashboard drill-down', () => {
       await page.goBack();
       await page.waitForURL(/\/dashboard$/);
       await expect.poll(() => page.getByTestId('dashboard-calls').textContent()).toBe('4');
+      await dashboardSettled(page);
 
       const links = await drillLinks(page);
       // Averages and shares open the calls they are computed over: the average score its four scored
@@ -221,6 +227,7 @@ describe('dashboard drill-down', () => {
       for (const interval of ['WEEK', 'MONTH']) {
         await page.goto(`${service.url}/dashboard`);
         await page.locator('#d-interval').selectOption(interval);
+        await dashboardSettled(page);
         await expect.poll(() => page.locator('main svg [data-drill]').count()).toBeGreaterThan(0);
         for (const link of await drillLinks(page, 'main svg')) {
           await page.goto(`${service.url}${link.href}`);
@@ -238,6 +245,8 @@ describe('dashboard drill-down', () => {
         );
       await page.goto(`${service.url}/dashboard`);
       await expect.poll(() => page.getByTestId('dashboard-calls').textContent()).toBe('9');
+      // The topics chart has its own query, which can answer after the calls figure.
+      await dashboardSettled(page);
       const others = (await drillLinks(page)).filter((l) => l.href.includes('otherTopics='));
       // Seven labels, five named: the legend's total and yesterday's bar, two calls each.
       expect(others.map((l) => l.count)).toEqual([2, 2]);

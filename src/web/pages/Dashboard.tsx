@@ -283,11 +283,15 @@ export function DashboardPage() {
 
   const card = { filters: f };
   const empty = !!trend.data && total === 0;
+  // Each card has its own query, so numbers arrive one by one: the page says it is busy until the last
+  // has answered (screen readers announce it; tests wait on it instead of on one figure).
+  const busy =
+    !options || [trend, agents, campaigns, criteria, distribution, topics, sentiment, disputes].some((q) => q.fetching);
 
   return (
     <div className="page">
       <PageHeader title={t('nav.dashboard')} description={t('dashboard.lead', { zone })} />
-      <div className="stack">
+      <div className="stack" aria-busy={busy || undefined} data-testid="dashboard">
         <MachineAgreementFlag />
         {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports. */}
         <div className="card" role="search" aria-label={t('dashboard.filters')}>
