@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { BabbleGate } from './babble.ts';
 import { SAMPLE_RATE } from './decode.ts';
 import { type SnrMeter, powerOf } from './snr.ts';
 
@@ -20,6 +21,12 @@ export interface VadOptions {
   padSeconds?: number;
   /** Longer regions are cut at their quietest point; Moonshine handles ≤ ~30 s per pass (default 25 s). */
   maxRegionSeconds?: number;
+  /**
+   * On a channel that sounds like background talkers, count a window as speech only when the channel's
+   * own level stands above its floor (src/audio/babble.ts). Default on; it never acts on clean, pink- or
+   * street-noise audio.
+   */
+  babbleGate?: boolean;
 }
 
 const WINDOW = 512; // Silero v5 at 16 kHz: 32 ms per decision
@@ -62,7 +69,13 @@ export async function speechProbabilities(samples: Float32Array): Promise<Float3
 
 /** Speech regions (seconds) of 16 kHz mono audio, each at most `maxRegionSeconds` long. */
 export async function detectSpeech(samples: Float32Array, opts: VadOptions = {}): Promise<SpeechRegion[]> {
-  return regionsFromProbabilities(await speechProbabilities(samples), samples.length / SAMPLE_RATE, opts);
+  const probs = await speechProbabilities(samples);
+  if (opts.babbleGate ?? true) {
+    const gate = new BabbleGate();
+    for (let w = 0; w < probs.length; w++)
+      probs[w] = gate.next(probs[w]!, powerOf(samples.subarray(w * WINDOW, (w + 1) * WINDOW)));
+  }
+  return regionsFromProbabilities(probs, samples.length / SAMPLE_RATE, opts);
 }
 
 /** Turns per-window probabilities into padded, merged and length-capped regions. */
@@ -157,11 +170,13 @@ export class SpeechTracker {
   private readonly sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SAMPLE_RATE)]), []);
 
   private readonly meter: SnrMeter | undefined;
+  private readonly gate: BabbleGate | null;
 
   /** `meter` hears every window's power and speech probability (the call's SNR estimate). */
   constructor(opts: VadOptions = {}, meter?: SnrMeter) {
     this.opts = opts;
     this.meter = meter;
+    this.gate = (opts.babbleGate ?? true) ? new BabbleGate() : null;
   }
 
   async push(samples: Float32Array): Promise<SpeechChunk[]> {
@@ -208,8 +223,9 @@ export class SpeechTracker {
         this.probs = grown;
       }
       const p = (out.output!.data as Float32Array)[0]!;
-      this.probs[this.windows++] = p;
-      this.meter?.add(powerOf(window), p);
+      const power = powerOf(window);
+      this.probs[this.windows++] = this.gate ? this.gate.next(p, power) : p;
+      this.meter?.add(power, p);
     }
   }
 
