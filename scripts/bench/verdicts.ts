@@ -55,7 +55,7 @@ const { values: args } = parseArgs({
     condition: { type: 'string' },
     /** Keep each call's transcript (speaker, times, text) in the --out file: what the analysis read. */
     transcripts: { type: 'boolean', default: false },
-    /** 'off': the voice detector follows Silero alone, as before the babble gate (src/audio/babble.ts). */
+    /** 'off': the voice detector follows Silero alone on stereo calls too, as before src/audio/babble.ts. */
     'babble-gate': { type: 'string', default: 'on' },
   },
 });
@@ -393,7 +393,7 @@ async function main() {
             language,
             agentChannel: 'left',
             vocabulary: vocabulary[language],
-            vad: { babbleGate: args['babble-gate'] !== 'off' },
+            ...(args['babble-gate'] === 'off' ? { vad: { babbleGate: false } } : {}),
           }).catch((err: unknown) => {
             if (!(err instanceof NoSpeechError)) throw err;
             note(`#${i} ${cond.name}: no words recognised in the whole call`);

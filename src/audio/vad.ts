@@ -23,8 +23,9 @@ export interface VadOptions {
   maxRegionSeconds?: number;
   /**
    * On a channel that sounds like background talkers, count a window as speech only when the channel's
-   * own level stands above its floor (src/audio/babble.ts). Default on; it never acts on clean, pink- or
-   * street-noise audio.
+   * own level stands above its floor (src/audio/babble.ts). It never acts on clean, pink- or street-noise
+   * audio. Default off: the floor is the babble's level only where the channel's speaker is quiet for a
+   * good part of the call (one speaker per channel); transcribeFile turns it on for stereo calls.
    */
   babbleGate?: boolean;
 }
@@ -70,7 +71,7 @@ export async function speechProbabilities(samples: Float32Array): Promise<Float3
 /** Speech regions (seconds) of 16 kHz mono audio, each at most `maxRegionSeconds` long. */
 export async function detectSpeech(samples: Float32Array, opts: VadOptions = {}): Promise<SpeechRegion[]> {
   const probs = await speechProbabilities(samples);
-  if (opts.babbleGate ?? true) {
+  if (opts.babbleGate) {
     const gate = new BabbleGate();
     for (let w = 0; w < probs.length; w++)
       probs[w] = gate.next(probs[w]!, powerOf(samples.subarray(w * WINDOW, (w + 1) * WINDOW)));
@@ -176,7 +177,7 @@ export class SpeechTracker {
   constructor(opts: VadOptions = {}, meter?: SnrMeter) {
     this.opts = opts;
     this.meter = meter;
-    this.gate = (opts.babbleGate ?? true) ? new BabbleGate() : null;
+    this.gate = opts.babbleGate ? new BabbleGate() : null;
   }
 
   async push(samples: Float32Array): Promise<SpeechChunk[]> {
