@@ -1,5 +1,5 @@
-import type { Db } from '../db/client.ts';
-import { Prisma } from '../generated/prisma/client.ts';
+import { type Db, unlessTaken } from '../db/client.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { normalizeCode, normalizeName } from '../domain/text.ts';
 
@@ -38,26 +38,22 @@ async function assertSeatFree(tx: Prisma.TransactionClient, accountId: string) {
   }
 }
 
-function codeConflict(error: unknown, code: string | null): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-    throw new DomainError(
-      'code_taken',
-      `Another agent already has the telephony code "${code}" (codes are compared ignoring case, hyphens, underscores and spaces).`,
-    );
-  }
-  throw error;
-}
+const codeTaken = (code: string | null) => () =>
+  new DomainError(
+    'code_taken',
+    `Another agent already has the telephony code "${code}" (codes are compared ignoring case, hyphens, underscores and spaces).`,
+  );
 
 export async function createAgent(db: Db, accountId: string, input: AgentInput) {
   const data = clean(input);
-  try {
-    return await db.$transaction(async (tx) => {
-      await assertSeatFree(tx, accountId);
-      return tx.agent.create({ data: { accountId, ...data } });
-    });
-  } catch (error) {
-    codeConflict(error, data.code);
-  }
+  return unlessTaken(
+    () =>
+      db.$transaction(async (tx) => {
+        await assertSeatFree(tx, accountId);
+        return tx.agent.create({ data: { accountId, ...data } });
+      }),
+    codeTaken(data.code),
+  );
 }
 
 export async function updateAgent(db: Db, accountId: string, id: string, input: Partial<AgentInput>) {
@@ -67,11 +63,7 @@ export async function updateAgent(db: Db, accountId: string, id: string, input: 
     name: input.name ?? existing.name,
     code: input.code === undefined ? existing.code : input.code,
   });
-  try {
-    return await db.agent.update({ where: { id }, data });
-  } catch (error) {
-    codeConflict(error, data.code);
-  }
+  return unlessTaken(() => db.agent.update({ where: { id }, data }), codeTaken(data.code));
 }
 
 export async function setAgentActive(db: Db, accountId: string, id: string, active: boolean) {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db, Tx } from '../db/client.ts';
-import { Prisma, type UserRole } from '../generated/prisma/client.ts';
+import { type Db, type Tx, unlessTaken } from '../db/client.ts';
+import type { UserRole } from '../generated/prisma/client.ts';
 import { recordAudit } from './audit.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -134,39 +134,44 @@ export async function acceptInvitation(
   if (name.length > 200) throw new DomainError('invalid_name', 'Names can have at most 200 characters.');
   validatePassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  try {
-    return await db.$transaction(async (tx) => {
-      const inv = await tx.invitation.findUnique({ where: { tokenHash: hashToken(input.token) } });
-      // One message for every unusable case: the link holder learns nothing about other invitations.
-      if (!inv || inv.acceptedAt || inv.revokedAt || inv.expiresAt <= now) {
-        throw new DomainError(
-          'invalid_invitation',
-          'This invitation link is invalid, expired or already used. Ask for a new one.',
-        );
-      }
-      const claimed = await tx.invitation.updateMany({
-        where: { id: inv.id, acceptedAt: null },
-        data: { acceptedAt: now },
-      });
-      if (claimed.count === 0) throw new DomainError('invalid_invitation', 'This invitation link was already used.');
-      const existing = await tx.user.findUnique({ where: { email: inv.email } });
-      if (existing) {
-        if (existing.accountId !== inv.accountId || !existing.removedAt)
-          throw new DomainError('email_taken', `${inv.email} already has an Escucha user.`);
-        return tx.user.update({
-          where: { id: existing.id },
-          data: { name, passwordHash, role: inv.role, agentId: inv.agentId, removedAt: null },
+  return unlessTaken(
+    () =>
+      db.$transaction(async (tx) => {
+        const inv = await tx.invitation.findUnique({ where: { tokenHash: hashToken(input.token) } });
+        // One message for every unusable case: the link holder learns nothing about other invitations.
+        if (!inv || inv.acceptedAt || inv.revokedAt || inv.expiresAt <= now) {
+          throw new DomainError(
+            'invalid_invitation',
+            'This invitation link is invalid, expired or already used. Ask for a new one.',
+          );
+        }
+        const claimed = await tx.invitation.updateMany({
+          where: { id: inv.id, acceptedAt: null },
+          data: { acceptedAt: now },
         });
-      }
-      return tx.user.create({
-        data: { accountId: inv.accountId, email: inv.email, name, role: inv.role, agentId: inv.agentId, passwordHash },
-      });
-    });
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
-      throw new DomainError('email_taken', 'That email address already has an Escucha user.');
-    throw error;
-  }
+        if (claimed.count === 0) throw new DomainError('invalid_invitation', 'This invitation link was already used.');
+        const existing = await tx.user.findUnique({ where: { email: inv.email } });
+        if (existing) {
+          if (existing.accountId !== inv.accountId || !existing.removedAt)
+            throw new DomainError('email_taken', `${inv.email} already has an Escucha user.`);
+          return tx.user.update({
+            where: { id: existing.id },
+            data: { name, passwordHash, role: inv.role, agentId: inv.agentId, removedAt: null },
+          });
+        }
+        return tx.user.create({
+          data: {
+            accountId: inv.accountId,
+            email: inv.email,
+            name,
+            role: inv.role,
+            agentId: inv.agentId,
+            passwordHash,
+          },
+        });
+      }),
+    () => new DomainError('email_taken', 'That email address already has an Escucha user.'),
+  );
 }
 
 /** Serialises owner-count checks per account so two concurrent demotions cannot remove both last owners. */

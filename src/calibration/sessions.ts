@@ -6,7 +6,7 @@ import { Criteria, type CriterionOutcome, parseColumn } from '../call-columns.ts
 import { type CallFilter, callFilterWhere } from '../calls/calls-filter.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
-import { assertOwnIds } from '../domain/own-ids.ts';
+import { assertOwnIds } from '../accounts/own-ids.ts';
 import { assertCleanText } from '../domain/text.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Reviewer } from '../review/review.ts';

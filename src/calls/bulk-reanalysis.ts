@@ -4,7 +4,7 @@ import { type AuditBy, recordBy } from '../accounts/audit.ts';
 import { type BulkReanalysis, Prisma } from '../generated/prisma/client.ts';
 import { type CallFilter, callFilterWhere } from './calls-filter.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
-import { assertOwnIds } from '../domain/own-ids.ts';
+import { assertOwnIds } from '../accounts/own-ids.ts';
 import { requestReanalysis } from './reanalyze.ts';
 
 /** Calls one run of the job moves to `analyzing` before it hands the worker back and queues itself again. */
