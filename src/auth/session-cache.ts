@@ -2,8 +2,7 @@ import { FeedCache } from '../db/change-feed.ts';
 import type { Listener } from '../db/listener.ts';
 import type { UserRole } from '../generated/prisma/client.ts';
 
-// The session types live here, not in src/auth, so that AppContext (src/app) can name the cache
-// without src/app and src/auth importing each other.
+// The session types live here, beside the cache that holds them (session.ts re-exports them).
 export interface SessionUser {
   id: string;
   accountId: string;
