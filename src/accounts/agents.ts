@@ -1,6 +1,6 @@
 import { type Db, unlessTaken } from '../db/client.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 import { normalizeCode, normalizeName } from '../domain/text.ts';
 
 export interface AgentInput {
@@ -57,8 +57,7 @@ export async function createAgent(db: Db, accountId: string, input: AgentInput) 
 }
 
 export async function updateAgent(db: Db, accountId: string, id: string, input: Partial<AgentInput>) {
-  const existing = await db.agent.findFirst({ where: { id, accountId } });
-  if (!existing) throw notFound('Agent');
+  const existing = await found(db.agent.findFirst({ where: { id, accountId } }), 'Agent');
   const data = clean({
     name: input.name ?? existing.name,
     code: input.code === undefined ? existing.code : input.code,
@@ -68,8 +67,7 @@ export async function updateAgent(db: Db, accountId: string, id: string, input: 
 
 export async function setAgentActive(db: Db, accountId: string, id: string, active: boolean) {
   return db.$transaction(async (tx) => {
-    const existing = await tx.agent.findFirst({ where: { id, accountId } });
-    if (!existing) throw notFound('Agent');
+    const existing = await found(tx.agent.findFirst({ where: { id, accountId } }), 'Agent');
     if (existing.active === active) return existing;
     if (active) await assertSeatFree(tx, accountId);
     return tx.agent.update({ where: { id }, data: { active, deactivatedAt: active ? null : new Date() } });

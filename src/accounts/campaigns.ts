@@ -1,5 +1,5 @@
 import { type Db, unlessTaken } from '../db/client.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 import { LANGUAGES, parseLanguage } from '../domain/languages.ts';
 import { normalizeName } from '../domain/text.ts';
 
@@ -44,8 +44,7 @@ export async function createCampaign(db: Db, accountId: string, input: CampaignI
 }
 
 export async function updateCampaign(db: Db, accountId: string, id: string, input: Partial<CampaignInput>) {
-  const existing = await db.campaign.findFirst({ where: { id, accountId } });
-  if (!existing) throw notFound('Campaign');
+  const existing = await found(db.campaign.findFirst({ where: { id, accountId } }), 'Campaign');
   const data = await clean(db, accountId, {
     name: input.name ?? existing.name,
     language: input.language === undefined ? existing.language : input.language,
@@ -55,8 +54,7 @@ export async function updateCampaign(db: Db, accountId: string, id: string, inpu
 }
 
 export async function setCampaignArchived(db: Db, accountId: string, id: string, archived: boolean) {
-  const existing = await db.campaign.findFirst({ where: { id, accountId } });
-  if (!existing) throw notFound('Campaign');
+  const existing = await found(db.campaign.findFirst({ where: { id, accountId } }), 'Campaign');
   return db.campaign.update({
     where: { id },
     data: { archivedAt: archived ? (existing.archivedAt ?? new Date()) : null },

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Db, type Tx, unlessTaken } from '../db/client.ts';
 import type { UserRole } from '../generated/prisma/client.ts';
 import { recordAudit } from './audit.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export const ROLES = ['owner', 'admin', 'analyst', 'viewer', 'agent'] as const satisfies readonly UserRole[];
@@ -105,8 +105,7 @@ export async function inviteUser(
 
 export async function revokeInvitation(db: Db, actor: Actor, id: string, now = new Date()) {
   assertCanGrant(actor, 'viewer');
-  const inv = await db.invitation.findFirst({ where: { id, accountId: actor.accountId } });
-  if (!inv) throw notFound('Invitation');
+  const inv = await found(db.invitation.findFirst({ where: { id, accountId: actor.accountId } }), 'Invitation');
   if (inv.acceptedAt) throw new DomainError('invitation_used', 'This invitation was already accepted.');
   if (inv.revokedAt) return inv;
   return db.$transaction(async (tx) => {
@@ -191,8 +190,10 @@ export async function changeUserRole(
 ) {
   assertCanGrant(actor, role);
   return db.$transaction(async (tx) => {
-    const user = await tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } });
-    if (!user) throw notFound('User');
+    const user = await found(
+      tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } }),
+      'User',
+    );
     const agentId = await linkedAgent(
       tx,
       actor.accountId,
@@ -222,8 +223,10 @@ export async function changeUserRole(
 export async function removeUser(db: Db, actor: Actor, userId: string, now = new Date()) {
   assertCanGrant(actor, 'viewer');
   return db.$transaction(async (tx) => {
-    const user = await tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } });
-    if (!user) throw notFound('User');
+    const user = await found(
+      tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } }),
+      'User',
+    );
     if (user.role === 'owner') {
       if (actor.role !== 'owner') throw new DomainError('forbidden', 'Only an owner can remove an owner.');
       await assertNotLastOwner(tx, actor.accountId, user.id);
@@ -250,8 +253,10 @@ export async function renameSelf(db: Db, actor: Actor, rawName: string) {
   if (!name) throw new DomainError('invalid_name', 'Please tell us your name.');
   if (name.length > 200) throw new DomainError('invalid_name', 'Names can have at most 200 characters.');
   return db.$transaction(async (tx) => {
-    const user = await tx.user.findFirst({ where: { id: actor.id, accountId: actor.accountId, removedAt: null } });
-    if (!user) throw notFound('User');
+    const user = await found(
+      tx.user.findFirst({ where: { id: actor.id, accountId: actor.accountId, removedAt: null } }),
+      'User',
+    );
     if (user.name === name) return user;
     await recordAudit(tx, {
       accountId: actor.accountId,

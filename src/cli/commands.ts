@@ -5,7 +5,7 @@ import { createAccount, updateAccountSettings } from '../accounts/accounts.ts';
 import { createAgent } from '../accounts/agents.ts';
 import { createApiKey, revokeApiKey } from '../accounts/api-keys.ts';
 import { createCampaign, findCampaignByName, setCampaignArchived } from '../accounts/campaigns.ts';
-import { notFound } from '../domain/errors.ts';
+import { found, notFound } from '../domain/errors.ts';
 import { LLM_ADD_ON_FILE } from '../analysis/examples/index.ts';
 import { splitTemplateFile, type TemplateDefinition } from '../analysis/template.ts';
 import { parseLanguage } from '../domain/languages.ts';
@@ -31,8 +31,7 @@ const account = required(uuid('ID', 'account id (UUID)'));
 
 // Domain functions would fail on the foreign key with an opaque database error; this says which id is wrong.
 async function requireAccount(app: AppContext, id: string): Promise<void> {
-  const row = await app.db.account.findUnique({ where: { id }, select: { id: true } });
-  if (!row) throw notFound('Account');
+  await found(app.db.account.findUnique({ where: { id }, select: { id: true } }), 'Account');
 }
 
 type WithAccount<O extends OptionSpecs> = { account: typeof account } & O;

@@ -113,6 +113,7 @@ export abstract class FeedCache<V> {
     return this.feed.close();
   }
 
+  /** Holds `value` under `key`; when the cache is full the oldest entry makes room (insertion order). */
   protected remember(key: string, value: V): void {
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, value);

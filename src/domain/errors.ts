@@ -127,3 +127,10 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+
+/** What a lookup found, or `not_found` naming what was looked for. */
+export async function found<T>(lookup: PromiseLike<T | null>, what: string): Promise<T> {
+  const row = await lookup;
+  if (!row) throw notFound(what);
+  return row;
+}
