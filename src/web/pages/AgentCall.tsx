@@ -49,11 +49,7 @@ const Acknowledge = graphql(`
 
 const Dispute = graphql(`
   mutation DisputeCriterion($callId: ID!, $key: String!, $comment: String!) {
-    disputeCriterion(callId: $callId, key: $key, comment: $comment) {
-      __typename
-      ... on Dispute { id status }
-      ... on Error { code message }
-    }
+    disputeCriterion(callId: $callId, key: $key, comment: $comment) { __typename ... on Dispute { id status } ... on Error { code message } }
   }
 `);
 

@@ -1,4 +1,4 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 // Settings → Audit log (owners, issue 13.6): who did what and when, filtered by action and dates,
 // newest first, "Load more" by keyset cursor, CSV export of the same filter.
 import { useState } from 'react';
@@ -190,11 +190,7 @@ export function AuditLogPage() {
     <div className="page">
       <PageHeader
         title={t('audit.title')}
-        description={
-          <>
-            {t('audit.lead')} <TimeZoneNote />
-          </>
-        }
+        description={<ZonedLead>{t('audit.lead')}</ZonedLead>}
         back={
           <Link to="/settings" className="breadcrumb">
             <Icon name="chevronLeft" size={14} /> {t('nav.settings')}

@@ -43,11 +43,7 @@ const FormQuery = graphql(`
 
 const Create = graphql(`
   mutation CreateCalibration($input: CreateCalibrationSessionInput!) {
-    createCalibrationSession(input: $input) {
-      __typename
-      ... on CalibrationSession { id }
-      ... on Error { code message }
-    }
+    createCalibrationSession(input: $input) { __typename ... on CalibrationSession { id } ... on Error { code message } }
   }
 `);
 

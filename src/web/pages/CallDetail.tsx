@@ -81,21 +81,13 @@ const CallLive = graphql(`
 
 const Reanalyze = graphql(`
   mutation Reanalyze($id: ID!) {
-    reanalyzeCall(id: $id) {
-      __typename
-      ... on Call { id status }
-      ... on Error { code message }
-    }
+    reanalyzeCall(id: $id) { __typename ... on Call { id status } ... on Error { code message } }
   }
 `);
 
 const Redeliver = graphql(`
   mutation Redeliver($deliveryId: ID!) {
-    redeliverWebhook(deliveryId: $deliveryId) {
-      __typename
-      ... on WebhookAttempt { id statusCode error }
-      ... on Error { code message }
-    }
+    redeliverWebhook(deliveryId: $deliveryId) { __typename ... on WebhookAttempt { id statusCode error } ... on Error { code message } }
   }
 `);
 

@@ -1,20 +1,10 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
-import { DialogForm } from '../components/forms.tsx';
-import {
-  Alert,
-  Button,
-  Card,
-  Checkbox,
-  Dialog,
-  PageHeader,
-  SelectField,
-  TextField,
-  useToast,
-} from '../components/ui.tsx';
+import { FormDialog } from '../components/forms.tsx';
+import { Alert, Button, Card, Checkbox, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
@@ -86,11 +76,7 @@ export function CampaignsPage() {
     <div className="page">
       <PageHeader
         title={t('nav.campaigns')}
-        description={
-          <>
-            {t('campaigns.lead')} <TimeZoneNote />
-          </>
-        }
+        description={<ZonedLead>{t('campaigns.lead')}</ZonedLead>}
         actions={
           canManage && (
             <Button variant="primary" icon="plus" onClick={() => setEditing('new')} data-testid="new-campaign">
@@ -200,11 +186,11 @@ function CampaignDialog({
   const [name, setName] = useState(campaign?.name ?? '');
   const [language, setLanguage] = useState(campaign?.language ?? '');
   const [templateId, setTemplateId] = useState(campaign?.template?.id ?? '');
-  const [cs, create] = useMutation(CreateCampaign);
-  const [us, update] = useMutation(UpdateCampaign);
+  const [, create] = useMutation(CreateCampaign);
+  const [, update] = useMutation(UpdateCampaign);
   const def = templates.find((x) => x.isDefault);
   const input = { name: name.trim(), language: language || null, templateId: templateId || null };
-  const { error, submit } = useFormMutation(
+  const form = useFormMutation(
     async () =>
       campaign
         ? outcome(await update({ id: campaign.id, input }), 'updateCampaign')
@@ -216,60 +202,51 @@ function CampaignDialog({
     },
   );
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={campaign ? t('campaigns.edit') : t('campaigns.new')}
       description={t('campaigns.dialogLead')}
+      form={form}
+      submitLabel={campaign ? t('common.save') : t('campaigns.create')}
+      canSubmit={!!name.trim()}
     >
-      <DialogForm
-        onSubmit={submit}
-        onCancel={onClose}
-        error={error}
-        submitLabel={campaign ? t('common.save') : t('campaigns.create')}
-        submitting={cs.fetching || us.fetching}
-        canSubmit={!!name.trim()}
+      <TextField
+        label={t('campaigns.name')}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        required
+        autoFocus
+        name="campaign-name"
+        hint={t('campaigns.nameHint')}
+      />
+      <SelectField
+        label={t('campaigns.language')}
+        value={language}
+        onChange={(e) => setLanguage(e.target.value)}
+        hint={t('campaigns.languageHint')}
+        name="campaign-language"
       >
-        <TextField
-          label={t('campaigns.name')}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          autoFocus
-          name="campaign-name"
-          hint={t('campaigns.nameHint')}
-        />
-        <SelectField
-          label={t('campaigns.language')}
-          value={language}
-          onChange={(e) => setLanguage(e.target.value)}
-          hint={t('campaigns.languageHint')}
-          name="campaign-language"
-        >
-          <option value="">{t('campaigns.detect')}</option>
-          {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
-            <option key={c} value={c}>
-              {langName(c)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label={t('campaigns.template')}
-          value={templateId}
-          onChange={(e) => setTemplateId(e.target.value)}
-          name="campaign-template"
-          hint={templates.length ? undefined : t('campaigns.noTemplatesHint')}
-        >
-          <option value="">
-            {def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}
+        <option value="">{t('campaigns.detect')}</option>
+        {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
+          <option key={c} value={c}>
+            {langName(c)}
           </option>
-          {templates.map((x) => (
-            <option key={x.id} value={x.id}>
-              {x.name}
-            </option>
-          ))}
-        </SelectField>
-      </DialogForm>
-    </Dialog>
+        ))}
+      </SelectField>
+      <SelectField
+        label={t('campaigns.template')}
+        value={templateId}
+        onChange={(e) => setTemplateId(e.target.value)}
+        name="campaign-template"
+        hint={templates.length ? undefined : t('campaigns.noTemplatesHint')}
+      >
+        <option value="">{def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}</option>
+        {templates.map((x) => (
+          <option key={x.id} value={x.id}>
+            {x.name}
+          </option>
+        ))}
+      </SelectField>
+    </FormDialog>
   );
 }

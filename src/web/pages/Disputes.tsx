@@ -1,4 +1,4 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 /**
  * The dispute queue (issue 10.4): analysts see every dispute of the account, oldest first, and
  * accept or reject them with a reply; an agent user sees their own disputes and the answers.
@@ -96,11 +96,7 @@ export function DisputesPage() {
     <div className="page stack">
       <PageHeader
         title={t('disputes.title')}
-        description={
-          <>
-            {t(role === 'AGENT' ? 'disputes.leadAgent' : 'disputes.lead')} <TimeZoneNote />
-          </>
-        }
+        description={<ZonedLead>{t(role === 'AGENT' ? 'disputes.leadAgent' : 'disputes.lead')}</ZonedLead>}
       />
       <div style={{ maxWidth: 240 }}>
         <SelectField label={t('disputes.filter')} value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>

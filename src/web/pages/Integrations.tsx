@@ -1,16 +1,15 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 import { ListTable } from '../components/list-table.tsx';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
-import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
+import { FormDialog, OneTimeSecret } from '../components/forms.tsx';
 import {
   Alert,
   Badge,
   Button,
   Card,
   ConfirmDialog,
-  Dialog,
   EmptyState,
   PageHeader,
   SecretBox,
@@ -75,14 +74,7 @@ export function IntegrationsPage() {
   const isAdmin = roleAtLeast(useRole(), 'ADMIN');
   return (
     <div className="page">
-      <PageHeader
-        title={t('nav.integrations')}
-        description={
-          <>
-            {t('integrations.lead')} <TimeZoneNote />
-          </>
-        }
-      />
+      <PageHeader title={t('nav.integrations')} description={<ZonedLead>{t('integrations.lead')}</ZonedLead>} />
       <div className="stack">
         {!isAdmin && <Alert tone="blue">{t('integrations.adminOnly')}</Alert>}
         {isAdmin && <ApiKeysCard />}
@@ -192,8 +184,8 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
   const { t } = useT();
   const [name, setName] = useState('');
   const [key, setKey] = useState<string | null>(null);
-  const [{ fetching }, create] = useMutation(CreateApiKey);
-  const { error, submit } = useFormMutation(
+  const [, create] = useMutation(CreateApiKey);
+  const form = useFormMutation(
     async () => outcome(await create({ name: name.trim() }), 'createApiKey'),
     (created) => {
       setKey(created.key);
@@ -201,45 +193,39 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
     },
   );
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={key ? t('apiKeys.createdTitle') : t('apiKeys.create')}
       description={key ? undefined : t('apiKeys.createLead')}
+      form={form}
+      done={
+        key && (
+          <OneTimeSecret
+            value={key}
+            tone="amber"
+            title={t('apiKeys.onceTitle')}
+            doneLabel={t('apiKeys.stored')}
+            onDone={onClose}
+            doneTestId="key-done"
+          >
+            {t('apiKeys.onceBody')}
+          </OneTimeSecret>
+        )
+      }
+      submitLabel={t('apiKeys.create')}
+      canSubmit={!!name.trim()}
     >
-      {key ? (
-        <OneTimeSecret
-          value={key}
-          tone="amber"
-          title={t('apiKeys.onceTitle')}
-          doneLabel={t('apiKeys.stored')}
-          onDone={onClose}
-          doneTestId="key-done"
-        >
-          {t('apiKeys.onceBody')}
-        </OneTimeSecret>
-      ) : (
-        <DialogForm
-          onSubmit={submit}
-          onCancel={onClose}
-          error={error}
-          submitLabel={t('apiKeys.create')}
-          submitting={fetching}
-          canSubmit={!!name.trim()}
-        >
-          <TextField
-            label={t('apiKeys.name')}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder={t('apiKeys.namePlaceholder')}
-            hint={t('apiKeys.nameHint')}
-            autoFocus
-            required
-            name="api-key-name"
-          />
-        </DialogForm>
-      )}
-    </Dialog>
+      <TextField
+        label={t('apiKeys.name')}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder={t('apiKeys.namePlaceholder')}
+        hint={t('apiKeys.nameHint')}
+        autoFocus
+        required
+        name="api-key-name"
+      />
+    </FormDialog>
   );
 }
 

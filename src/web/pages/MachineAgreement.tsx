@@ -39,11 +39,7 @@ const AgreementQuery = graphql(`
 
 const SetThreshold = graphql(`
   mutation SetMachineAgreementThreshold($percent: Int!) {
-    setMachineAgreementThreshold(percent: $percent) {
-      __typename
-      ... on Account { id machineAgreementThreshold }
-      ... on Error { code message }
-    }
+    setMachineAgreementThreshold(percent: $percent) { __typename ... on Account { id machineAgreementThreshold } ... on Error { code message } }
   }
 `);
 

@@ -1,4 +1,4 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 import { ScorePill } from '../components/call-bits.tsx';
 /** An agent user's landing page (issue 10.4): their own calls, newest first, with score and review state. */
 import { useEffect } from 'react';
@@ -32,14 +32,7 @@ export function MyCallsPage() {
   }, [data]);
   return (
     <div className="page stack">
-      <PageHeader
-        title={t('myCalls.title')}
-        description={
-          <>
-            {t('myCalls.lead')} <TimeZoneNote />
-          </>
-        }
-      />
+      <PageHeader title={t('myCalls.title')} description={<ZonedLead>{t('myCalls.lead')}</ZonedLead>} />
       {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
       {fetching && !data ? (
         <LoadingBlock />

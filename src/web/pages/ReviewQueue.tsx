@@ -1,4 +1,4 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 /**
  * The review queue (issue 10.7): analyzed calls that need a person, with why (reason badges),
  * assign-to-me and done. Newest first, "load more" pages by cursor; filters by reason, agent,
@@ -38,11 +38,7 @@ const ReviewItemFields = graphql(`
 export const ReviewQueueQuery = graphql(
   `
   query ReviewQueue($filter: ReviewQueueFilter, $first: Int, $after: String) {
-    reviewQueue(filter: $filter, first: $first, after: $after) {
-      __typename
-      ... on ReviewQueuePage { hasNextPage endCursor items { ...ReviewItemFields } }
-      ... on Error { code message }
-    }
+    reviewQueue(filter: $filter, first: $first, after: $after) { __typename ... on ReviewQueuePage { hasNextPage endCursor items { ...ReviewItemFields } } ... on Error { code message } }
     account { id reviewSamplePercent }
     agents(includeInactive: true) { id name }
   }
@@ -162,14 +158,7 @@ export function ReviewQueuePage() {
 
   return (
     <div className="page">
-      <PageHeader
-        title={t('review.title')}
-        description={
-          <>
-            {t('review.lead')} <TimeZoneNote />
-          </>
-        }
-      />
+      <PageHeader title={t('review.title')} description={<ZonedLead>{t('review.lead')}</ZonedLead>} />
       <div className="stack">
         {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
         {pageError && 'code' in pageError && <Alert tone="red">{describeError(i18n, pageError)}</Alert>}

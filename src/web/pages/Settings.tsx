@@ -16,11 +16,7 @@ import { RedactionCard } from './settings-redaction.tsx';
 
 const ChangePassword = graphql(`
   mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
-    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
-      __typename
-      ... on MutationChangePasswordSuccess { data }
-      ... on Error { code message }
-    }
+    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) { __typename ... on MutationChangePasswordSuccess { data } ... on Error { code message } }
   }
 `);
 
@@ -44,11 +40,7 @@ const UpdateAccountSettings = graphql(`
       timeZone: $timeZone
       disputeWindowDays: $disputeWindowDays
       monoSpeakers: $monoSpeakers
-    ) {
-      __typename
-      ... on Account { id agentChannel timeZone disputeWindowDays monoSpeakers }
-      ... on Error { code message }
-    }
+    ) { __typename ... on Account { id agentChannel timeZone disputeWindowDays monoSpeakers } ... on Error { code message } }
   }
 `);
 
@@ -140,11 +132,7 @@ const ScoreBandsQuery = graphql(`
 
 const UpdateScoreBands = graphql(`
   mutation UpdateScoreBands($scoreGood: Int, $scoreFair: Int) {
-    updateAccountSettings(scoreGood: $scoreGood, scoreFair: $scoreFair) {
-      __typename
-      ... on Account { id scoreBands { good fair } }
-      ... on Error { code message }
-    }
+    updateAccountSettings(scoreGood: $scoreGood, scoreFair: $scoreFair) { __typename ... on Account { id scoreBands { good fair } } ... on Error { code message } }
   }
 `);
 
@@ -197,11 +185,7 @@ function ScoreBandsCard() {
 
 const UpdateMyProfile = graphql(`
   mutation UpdateMyProfile($name: String!) {
-    updateMyProfile(name: $name) {
-      __typename
-      ... on User { id name }
-      ... on Error { code message }
-    }
+    updateMyProfile(name: $name) { __typename ... on User { id name } ... on Error { code message } }
   }
 `);
 

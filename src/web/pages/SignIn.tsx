@@ -11,12 +11,7 @@ import { AuthLayout } from './AuthLayout.tsx';
 const SignInMutation = graphql(
   `
   mutation SignIn($email: String!, $password: String!) {
-    signIn(email: $email, password: $password) {
-      __typename
-      ... on Session { ...SessionFields }
-      ... on Error { code message }
-      ... on RateLimitedError { retryAfterSeconds }
-    }
+    signIn(email: $email, password: $password) { __typename ... on Session { ...SessionFields } ... on Error { code message } ... on RateLimitedError { retryAfterSeconds } }
   }
 `,
   [SessionFields],

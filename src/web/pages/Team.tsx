@@ -1,16 +1,15 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
-import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
+import { FormDialog, OneTimeSecret } from '../components/forms.tsx';
 import {
   Alert,
   Badge,
   Button,
   Card,
   ConfirmDialog,
-  Dialog,
   PageHeader,
   ProgressBar,
   SelectField,
@@ -118,11 +117,7 @@ export function TeamPage() {
     <div className="page">
       <PageHeader
         title={t('nav.team')}
-        description={
-          <>
-            {t('team.lead')} <TimeZoneNote />
-          </>
-        }
+        description={<ZonedLead>{t('team.lead')}</ZonedLead>}
         actions={
           isAdmin && (
             <>
@@ -396,10 +391,10 @@ function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose
   const toast = useToast();
   const [name, setName] = useState(agent?.name ?? '');
   const [code, setCode] = useState(agent?.telephonyCode ?? '');
-  const [createState, create] = useMutation(CreateAgent);
-  const [updateState, update] = useMutation(UpdateAgent);
+  const [, create] = useMutation(CreateAgent);
+  const [, update] = useMutation(UpdateAgent);
   const input = { name: name.trim(), telephonyCode: code.trim() || null };
-  const { error, submit } = useFormMutation(
+  const form = useFormMutation(
     async () =>
       agent
         ? outcome(await update({ id: agent.id, input }), 'updateAgent')
@@ -411,38 +406,31 @@ function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose
     },
   );
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={agent ? t('team.editAgent') : t('team.addAgent')}
       description={agent ? undefined : t('team.addAgentLead')}
+      form={form}
+      submitLabel={agent ? t('common.save') : t('team.addAgent')}
+      canSubmit={!!name.trim()}
+      id="agent-form"
     >
-      <DialogForm
-        onSubmit={submit}
-        onCancel={onClose}
-        error={error}
-        submitLabel={agent ? t('common.save') : t('team.addAgent')}
-        submitting={createState.fetching || updateState.fetching}
-        canSubmit={!!name.trim()}
-        id="agent-form"
-      >
-        <TextField
-          label={t('team.name')}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          autoFocus
-          name="agent-name"
-        />
-        <TextField
-          label={t('team.code')}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          hint={t('team.codeHint')}
-          name="agent-code"
-        />
-      </DialogForm>
-    </Dialog>
+      <TextField
+        label={t('team.name')}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        required
+        autoFocus
+        name="agent-name"
+      />
+      <TextField
+        label={t('team.code')}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        hint={t('team.codeHint')}
+        name="agent-code"
+      />
+    </FormDialog>
   );
 }
 
@@ -460,8 +448,8 @@ function InviteDialog({
   const [role, setRole] = useState<Role>('ANALYST');
   const [agentId, setAgentId] = useState('');
   const [link, setLink] = useState<string | null>(null);
-  const [{ fetching }, invite] = useMutation(InviteUser);
-  const { error, submit } = useFormMutation(
+  const [, invite] = useMutation(InviteUser);
+  const form = useFormMutation(
     async () =>
       outcome(
         await invite({ email: email.trim(), role, agentId: role === 'AGENT' ? agentId || null : null }),
@@ -473,50 +461,49 @@ function InviteDialog({
     },
   );
   return (
-    <Dialog open onClose={onClose} title={t('team.inviteUser')} description={link ? undefined : t('team.inviteLead')}>
-      {link ? (
-        <OneTimeSecret
-          value={link}
-          tone="green"
-          title={t('team.inviteCreated', { email })}
-          doneLabel={t('common.done')}
-          onDone={onClose}
-        >
-          {t('team.inviteLinkOnce')}
-        </OneTimeSecret>
-      ) : (
-        <DialogForm
-          onSubmit={submit}
-          onCancel={onClose}
-          error={error}
-          submitLabel={t('team.sendInvite')}
-          submitting={fetching}
-          canSubmit={email.includes('@') && (role !== 'AGENT' || !!agentId)}
-        >
-          <TextField
-            label={t('settings.email')}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-            autoFocus
-          />
-          <SelectField
-            label={t('settings.role')}
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role)}
-            hint={t(`roles.${role}_hint` as MessageKey)}
+    <FormDialog
+      onClose={onClose}
+      title={t('team.inviteUser')}
+      description={link ? undefined : t('team.inviteLead')}
+      form={form}
+      done={
+        link && (
+          <OneTimeSecret
+            value={link}
+            tone="green"
+            title={t('team.inviteCreated', { email })}
+            doneLabel={t('common.done')}
+            onDone={onClose}
           >
-            {ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => (
-              <option key={r} value={r}>
-                {t(`roles.${r}` as MessageKey)}
-              </option>
-            ))}
-          </SelectField>
-          {role === 'AGENT' && <AgentPicker value={agentId} onChange={setAgentId} />}
-        </DialogForm>
-      )}
-    </Dialog>
+            {t('team.inviteLinkOnce')}
+          </OneTimeSecret>
+        )
+      }
+      submitLabel={t('team.sendInvite')}
+      canSubmit={email.includes('@') && (role !== 'AGENT' || !!agentId)}
+    >
+      <TextField
+        label={t('settings.email')}
+        type="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        required
+        autoFocus
+      />
+      <SelectField
+        label={t('settings.role')}
+        value={role}
+        onChange={(e) => setRole(e.target.value as Role)}
+        hint={t(`roles.${role}_hint` as MessageKey)}
+      >
+        {ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => (
+          <option key={r} value={r}>
+            {t(`roles.${r}` as MessageKey)}
+          </option>
+        ))}
+      </SelectField>
+      {role === 'AGENT' && <AgentPicker value={agentId} onChange={setAgentId} />}
+    </FormDialog>
   );
 }
 

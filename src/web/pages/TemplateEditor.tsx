@@ -1,4 +1,4 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { TemplateQaCard, TemplateReanalysisOffer } from '../components/template-qa.tsx';
@@ -69,22 +69,12 @@ const PreviewCallsQuery = graphql(`
 `);
 const CreateTemplate = graphql(`
   mutation CreateTemplate($name: String!, $definition: JSON!) {
-    createTemplate(name: $name, definition: $definition) {
-      __typename
-      ... on Template { id name }
-      ... on Error { code message }
-      ... on ValidationError { issues { path message } }
-    }
+    createTemplate(name: $name, definition: $definition) { __typename ... on Template { id name } ... on Error { code message } ... on ValidationError { issues { path message } } }
   }
 `);
 const UpdateTemplate = graphql(`
   mutation UpdateTemplate($id: ID!, $name: String, $definition: JSON) {
-    updateTemplate(id: $id, name: $name, definition: $definition) {
-      __typename
-      ... on Template { id name definition updatedAt }
-      ... on Error { code message }
-      ... on ValidationError { issues { path message } }
-    }
+    updateTemplate(id: $id, name: $name, definition: $definition) { __typename ... on Template { id name definition updatedAt } ... on Error { code message } ... on ValidationError { issues { path message } } }
   }
 `);
 const DeleteTemplate = graphql(`
@@ -904,11 +894,7 @@ function PreviewPanel({
   return (
     <Card
       title={t('templates.preview')}
-      description={
-        <>
-          {t('templates.previewLead')} <TimeZoneNote />
-        </>
-      }
+      description={<ZonedLead>{t('templates.previewLead')}</ZonedLead>}
       bodyClass="tight"
     >
       <div className="card-body stack-sm">

@@ -14,11 +14,7 @@ const VocabularyQuery = graphql(`
 
 const SetVocabulary = graphql(`
   mutation SetVocabulary($words: [String!]!) {
-    setVocabulary(words: $words) {
-      __typename
-      ... on Account { id vocabulary }
-      ... on Error { code message }
-    }
+    setVocabulary(words: $words) { __typename ... on Account { id vocabulary } ... on Error { code message } }
   }
 `);
 

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { DialogForm } from '../components/forms.tsx';
+import { FormDialog } from '../components/forms.tsx';
 import {
   Alert,
   Badge,
   Button,
   Checkbox,
   ConfirmDialog,
-  Dialog,
   ProgressBar,
   SelectField,
   TextField,
@@ -308,15 +307,15 @@ export function EndpointDialog({
   const [description, setDescription] = useState(endpoint?.description ?? '');
   const [events, setEvents] = useState<EventType[]>(endpoint?.eventTypes ?? ['CALL_ANALYZED']);
   const [campaignId, setCampaignId] = useState(endpoint?.campaign?.id ?? '');
-  const [cs, create] = useMutation(Create);
-  const [us, update] = useMutation(Update);
+  const [, create] = useMutation(Create);
+  const [, update] = useMutation(Update);
   const input = {
     url: url.trim(),
     description: description.trim() || null,
     eventTypes: events,
     campaignId: campaignId || null,
   };
-  const { error, submit } = useFormMutation(
+  const form = useFormMutation(
     async (): Promise<Outcome<{ secret: string | null }>> => {
       if (!endpoint) return outcome(await create({ input }), 'createWebhookEndpoint');
       const out = outcome(await update({ id: endpoint.id, input }), 'updateWebhookEndpoint');
@@ -329,60 +328,57 @@ export function EndpointDialog({
     },
   );
   return (
-    <Dialog open onClose={onClose} title={endpoint ? t('webhook.editTitle') : t('webhook.addTitle')}>
-      <DialogForm
-        onSubmit={submit}
-        onCancel={onClose}
-        error={error}
-        submitLabel={endpoint ? t('common.save') : t('webhook.add')}
-        submitting={cs.fetching || us.fetching}
-        canSubmit={!!url.trim() && events.length > 0}
-      >
-        <TextField
-          label={t('webhook.url')}
-          type="url"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          placeholder="https://example.com/hooks/escucha"
-          required
-          autoFocus
-          name="endpoint-url"
-        />
-        <TextField
-          label={t('webhook.description')}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          placeholder={t('webhook.descriptionPlaceholder')}
-          name="endpoint-description"
-        />
-        <fieldset className="stack-sm" style={{ border: 0, padding: 0, margin: 0 }}>
-          <legend className="label">{t('webhook.events')}</legend>
-          {PICKER_EVENTS.map((name) => {
-            const e = eventType(name);
-            return (
-              <Checkbox
-                key={name}
-                label={
-                  <>
-                    {t(eventLabelKey(name))} <code>{name}</code>
-                  </>
-                }
-                checked={events.includes(e)}
-                onChange={(ev) => setEvents(ev.target.checked ? [...events, e] : events.filter((x) => x !== e))}
-              />
-            );
-          })}
-        </fieldset>
-        <SelectField label={t('webhook.campaign')} value={campaignId} onChange={(e) => setCampaignId(e.target.value)}>
-          <option value="">{t('webhook.allCampaigns')}</option>
-          {(data?.campaigns ?? []).map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </SelectField>
-      </DialogForm>
-    </Dialog>
+    <FormDialog
+      onClose={onClose}
+      title={endpoint ? t('webhook.editTitle') : t('webhook.addTitle')}
+      form={form}
+      submitLabel={endpoint ? t('common.save') : t('webhook.add')}
+      canSubmit={!!url.trim() && events.length > 0}
+    >
+      <TextField
+        label={t('webhook.url')}
+        type="url"
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        placeholder="https://example.com/hooks/escucha"
+        required
+        autoFocus
+        name="endpoint-url"
+      />
+      <TextField
+        label={t('webhook.description')}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        placeholder={t('webhook.descriptionPlaceholder')}
+        name="endpoint-description"
+      />
+      <fieldset className="stack-sm" style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend className="label">{t('webhook.events')}</legend>
+        {PICKER_EVENTS.map((name) => {
+          const e = eventType(name);
+          return (
+            <Checkbox
+              key={name}
+              label={
+                <>
+                  {t(eventLabelKey(name))} <code>{name}</code>
+                </>
+              }
+              checked={events.includes(e)}
+              onChange={(ev) => setEvents(ev.target.checked ? [...events, e] : events.filter((x) => x !== e))}
+            />
+          );
+        })}
+      </fieldset>
+      <SelectField label={t('webhook.campaign')} value={campaignId} onChange={(e) => setCampaignId(e.target.value)}>
+        <option value="">{t('webhook.allCampaigns')}</option>
+        {(data?.campaigns ?? []).map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </SelectField>
+    </FormDialog>
   );
 }
 
@@ -400,8 +396,8 @@ function ReplayDialog({
   const toast = useToast();
   const yesterday = new Date(Date.now() - 86_400_000 - new Date().getTimezoneOffset() * 60_000);
   const [since, setSince] = useState(yesterday.toISOString().slice(0, 16));
-  const [{ fetching }, replay] = useMutation(Replay);
-  const { error, submit } = useFormMutation(
+  const [, replay] = useMutation(Replay);
+  const form = useFormMutation(
     async () =>
       outcome(await replay({ id: endpoint.id, since: new Date(since).toISOString() }), 'replayWebhookDeliveries'),
     (started) => {
@@ -411,25 +407,23 @@ function ReplayDialog({
     },
   );
   return (
-    <Dialog open onClose={onClose} title={t('webhook.replayTitle')} description={t('webhook.replayLead')}>
-      <DialogForm
-        onSubmit={submit}
-        onCancel={onClose}
-        error={error}
-        submitLabel={t('webhook.replay')}
-        submitting={fetching}
-        canSubmit={!!since}
-      >
-        <TextField
-          label={t('webhook.replaySince')}
-          type="datetime-local"
-          value={since}
-          onChange={(e) => setSince(e.target.value)}
-          required
-          name="replay-since"
-        />
-      </DialogForm>
-    </Dialog>
+    <FormDialog
+      onClose={onClose}
+      title={t('webhook.replayTitle')}
+      description={t('webhook.replayLead')}
+      form={form}
+      submitLabel={t('webhook.replay')}
+      canSubmit={!!since}
+    >
+      <TextField
+        label={t('webhook.replaySince')}
+        type="datetime-local"
+        value={since}
+        onChange={(e) => setSince(e.target.value)}
+        required
+        name="replay-since"
+      />
+    </FormDialog>
   );
 }
 

@@ -11,11 +11,7 @@ import { Badge, Button, TextArea } from '../ui.tsx';
 
 const Resolve = graphql(`
   mutation ResolveDispute($id: ID!, $accept: Boolean!, $reply: String!) {
-    resolveDispute(id: $id, accept: $accept, reply: $reply) {
-      __typename
-      ... on Dispute { id status }
-      ... on Error { code message }
-    }
+    resolveDispute(id: $id, accept: $accept, reply: $reply) { __typename ... on Dispute { id status } ... on Error { code message } }
   }
 `);
 

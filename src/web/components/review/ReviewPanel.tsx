@@ -36,21 +36,13 @@ const ReviewQuery = graphql(`
 
 const Override = graphql(`
   mutation OverrideCriterion($callId: ID!, $key: String!, $result: CriterionOutcome!, $note: String!) {
-    overrideCriterion(callId: $callId, key: $key, result: $result, note: $note) {
-      __typename
-      ... on Call { id score autoScore }
-      ... on Error { code message }
-    }
+    overrideCriterion(callId: $callId, key: $key, result: $result, note: $note) { __typename ... on Call { id score autoScore } ... on Error { code message } }
   }
 `);
 
 const AddComment = graphql(`
   mutation AddCallComment($callId: ID!, $body: String!, $atSeconds: Float) {
-    addCallComment(callId: $callId, body: $body, atSeconds: $atSeconds) {
-      __typename
-      ... on CallComment { id }
-      ... on Error { code message }
-    }
+    addCallComment(callId: $callId, body: $body, atSeconds: $atSeconds) { __typename ... on CallComment { id } ... on Error { code message } }
   }
 `);
 
