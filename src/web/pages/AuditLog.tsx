@@ -1,18 +1,10 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
 // Settings → Audit log (owners, issue 13.6): who did what and when, filtered by action and dates,
 // newest first, "Load more" by keyset cursor, CSV export of the same filter.
+import { ItemSelect } from '../components/item-select.tsx';
 import { useState } from 'react';
 import { useQuery } from 'urql';
-import {
-  Button,
-  Card,
-  DataTable,
-  EmptyState,
-  LoadingBlock,
-  PageHeader,
-  SelectField,
-  TextField,
-} from '../components/ui.tsx';
+import { Button, Card, DataTable, EmptyState, LoadingBlock, PageHeader, TextField } from '../components/ui.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { hasKey, useT, type MessageKey } from '../i18n/index.tsx';
 import { useRole } from '../lib/auth.tsx';
@@ -287,19 +279,14 @@ function AuditActionSelect(props: {
 }) {
   const [{ data }] = useQuery({ query: AuditActions });
   return (
-    <SelectField
+    <ItemSelect
       label={props.label}
       value={props.value}
-      onChange={(e) => props.onChange(e.target.value)}
+      onValue={props.onChange}
       data-testid="audit-action"
-    >
-      <option value="">{props.allLabel}</option>
-      {(data?.auditActions ?? []).map((a) => (
-        <option key={a} value={a}>
-          {props.actionLabel(a)}
-        </option>
-      ))}
-    </SelectField>
+      none={props.allLabel}
+      items={(data?.auditActions ?? []).map((a) => ({ id: a, name: props.actionLabel(a) }))}
+    />
   );
 }
 

@@ -3,6 +3,7 @@
  * grade) and, for managers, the form that starts one — calls by hand or a random sample of a
  * calls-list filter, the template, the graders and an optional benchmark grader.
  */
+import { ItemSelect } from '../components/item-select.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import {
@@ -15,7 +16,6 @@ import {
   EmptyState,
   LoadingBlock,
   PageHeader,
-  SelectField,
   TextField,
 } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
@@ -184,17 +184,12 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
       >
         <div className="grid-2">
           <TextField label={t('calibration.name')} value={name} onChange={(e) => setName(e.target.value)} required />
-          <SelectField
+          <ItemSelect
             label={t('calibration.template')}
             value={template}
-            onChange={(e) => setTemplateId(e.target.value)}
-          >
-            {(data?.templates ?? []).map((x) => (
-              <option key={x.id} value={x.id}>
-                {x.name}
-              </option>
-            ))}
-          </SelectField>
+            onValue={setTemplateId}
+            items={data?.templates ?? []}
+          />
         </div>
         <fieldset className="stack-sm">
           <legend>{t('calibration.pick')}</legend>
@@ -229,18 +224,13 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
               value={size}
               onChange={(e) => setSize(e.target.value)}
             />
-            <SelectField
+            <ItemSelect
               label={t('calibration.sampleAgent')}
               value={agentId}
-              onChange={(e) => setAgentId(e.target.value)}
-            >
-              <option value="">{t('calibration.sampleAnyAgent')}</option>
-              {(data?.agents ?? []).map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </SelectField>
+              onValue={setAgentId}
+              none={t('calibration.sampleAnyAgent')}
+              items={data?.agents ?? []}
+            />
             <TextField
               label={t('calibration.sampleFrom')}
               type="date"
@@ -268,21 +258,14 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
             />
           ))}
         </fieldset>
-        <SelectField
+        <ItemSelect
           label={t('calibration.benchmark')}
           hint={t('calibration.benchmarkHint')}
           value={benchmark}
-          onChange={(e) => setBenchmark(e.target.value)}
-        >
-          <option value="">{t('calibration.benchmarkNone')}</option>
-          {people
-            .filter((u) => !graderIds.includes(u.id))
-            .map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.name}
-              </option>
-            ))}
-        </SelectField>
+          onValue={setBenchmark}
+          none={t('calibration.benchmarkNone')}
+          items={people.filter((u) => !graderIds.includes(u.id))}
+        />
         {(local || error) && <Alert tone="red">{local ?? error}</Alert>}
         <div className="row">
           <Button type="submit" variant="primary" loading={fetching}>

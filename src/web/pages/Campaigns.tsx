@@ -1,10 +1,11 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
 import { FormDialog } from '../components/forms.tsx';
-import { Alert, Button, Card, Checkbox, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
+import { Alert, Button, Card, Checkbox, PageHeader, TextField, useToast } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
@@ -219,34 +220,26 @@ function CampaignDialog({
         name="campaign-name"
         hint={t('campaigns.nameHint')}
       />
-      <SelectField
+      <ItemSelect
         label={t('campaigns.language')}
         value={language}
-        onChange={(e) => setLanguage(e.target.value)}
+        onValue={setLanguage}
         hint={t('campaigns.languageHint')}
         name="campaign-language"
-      >
-        <option value="">{t('campaigns.detect')}</option>
-        {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
-          <option key={c} value={c}>
-            {langName(c)}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField
+        none={t('campaigns.detect')}
+        items={['es', 'en']
+          .concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en'))
+          .map((c) => ({ id: c, name: langName(c) }))}
+      />
+      <ItemSelect
         label={t('campaigns.template')}
         value={templateId}
-        onChange={(e) => setTemplateId(e.target.value)}
+        onValue={setTemplateId}
         name="campaign-template"
         hint={templates.length ? undefined : t('campaigns.noTemplatesHint')}
-      >
-        <option value="">{def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}</option>
-        {templates.map((x) => (
-          <option key={x.id} value={x.id}>
-            {x.name}
-          </option>
-        ))}
-      </SelectField>
+        none={def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}
+        items={templates}
+      />
     </FormDialog>
   );
 }

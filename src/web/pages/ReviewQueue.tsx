@@ -4,6 +4,7 @@ import { ZonedLead } from '../components/TimeZoneNote.tsx';
  * assign-to-me and done. Newest first, "load more" pages by cursor; filters by reason, agent,
  * open/done and "mine". Analysts and above; they also set the sample share here.
  */
+import { ItemSelect } from '../components/item-select.tsx';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { callTitle } from '../components/call-bits.tsx';
@@ -164,26 +165,20 @@ export function ReviewQueuePage() {
         {pageError && 'code' in pageError && <Alert tone="red">{describeError(i18n, pageError)}</Alert>}
         <Card>
           <div className="row" data-testid="review-filters">
-            <SelectField
+            <ItemSelect
               label={t('review.reason')}
               value={reason}
-              onChange={(e) => setReason(e.target.value as Reason | '')}
-            >
-              <option value="">{t('review.allReasons')}</option>
-              {REASONS.map((r) => (
-                <option key={r} value={r}>
-                  {t(`review.reason.${r.toLowerCase()}` as MessageKey)}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField label={t('review.agent')} value={agent} onChange={(e) => setAgent(e.target.value)}>
-              <option value="">{t('review.allAgents')}</option>
-              {(data?.agents ?? []).map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </SelectField>
+              onValue={(r) => setReason(r as Reason | '')}
+              none={t('review.allReasons')}
+              items={REASONS.map((r) => ({ id: r, name: t(`review.reason.${r.toLowerCase()}` as MessageKey) }))}
+            />
+            <ItemSelect
+              label={t('review.agent')}
+              value={agent}
+              onValue={setAgent}
+              none={t('review.allAgents')}
+              items={data?.agents ?? []}
+            />
             <SelectField
               label={t('review.state')}
               value={state}

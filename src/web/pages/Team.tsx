@@ -1,4 +1,5 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -12,7 +13,6 @@ import {
   ConfirmDialog,
   PageHeader,
   ProgressBar,
-  SelectField,
   TextField,
   useToast,
 } from '../components/ui.tsx';
@@ -490,18 +490,16 @@ function InviteDialog({
         required
         autoFocus
       />
-      <SelectField
+      <ItemSelect
         label={t('settings.role')}
         value={role}
-        onChange={(e) => setRole(e.target.value as Role)}
+        onValue={(r) => setRole(r as Role)}
         hint={t(`roles.${role}_hint` as MessageKey)}
-      >
-        {ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => (
-          <option key={r} value={r}>
-            {t(`roles.${r}` as MessageKey)}
-          </option>
-        ))}
-      </SelectField>
+        items={ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => ({
+          id: r,
+          name: t(`roles.${r}` as MessageKey),
+        }))}
+      />
       {role === 'AGENT' && <AgentPicker value={agentId} onChange={setAgentId} />}
     </FormDialog>
   );
@@ -516,19 +514,16 @@ function AgentPicker({ value, onChange }: { value: string; onChange: (id: string
   const { t } = useT();
   const [{ data }] = useQuery({ query: TeamAgentsQuery });
   return (
-    <SelectField
+    <ItemSelect
       label={t('team.agentLink')}
       value={value}
-      onChange={(e) => onChange(e.target.value)}
+      onValue={onChange}
       hint={t('team.agentLinkHint')}
-    >
-      <option value="">{t('team.agentLinkChoose')}</option>
-      {(data?.agents ?? []).map((a) => (
-        <option key={a.id} value={a.id}>
-          {a.name}
-          {a.telephonyCode ? ` (${a.telephonyCode})` : ''}
-        </option>
-      ))}
-    </SelectField>
+      none={t('team.agentLinkChoose')}
+      items={(data?.agents ?? []).map((a) => ({
+        id: a.id,
+        name: a.telephonyCode ? `${a.name} (${a.telephonyCode})` : a.name,
+      }))}
+    />
   );
 }

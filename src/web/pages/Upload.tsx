@@ -1,7 +1,8 @@
 import { useRef, useState, type DragEvent } from 'react';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
-import { Alert, Badge, Button, Card, PageHeader, ProgressBar, SelectField } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, PageHeader, ProgressBar } from '../components/ui.tsx';
 import { hasKey, useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { formatBytes, useFormat } from '../lib/format.ts';
@@ -126,33 +127,25 @@ export function UploadPage() {
         )}
         <Card>
           <div className="form-grid">
-            <SelectField
+            <ItemSelect
               label={t('upload.agent')}
               value={agentId}
-              onChange={(e) => setAgentId(e.target.value)}
+              onValue={setAgentId}
               hint={t('upload.agentHint')}
-            >
-              <option value="">{t('upload.agentFromName')}</option>
-              {agents.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                  {a.telephonyCode ? ` · ${a.telephonyCode}` : ''}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
+              none={t('upload.agentFromName')}
+              items={agents.map((a) => ({
+                id: a.id,
+                name: a.telephonyCode ? `${a.name} · ${a.telephonyCode}` : a.name,
+              }))}
+            />
+            <ItemSelect
               label={t('upload.campaign')}
               value={campaignId}
-              onChange={(e) => setCampaignId(e.target.value)}
+              onValue={setCampaignId}
               hint={t('upload.campaignHint')}
-            >
-              <option value="">{t('upload.noCampaign')}</option>
-              {(data?.campaigns ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </SelectField>
+              none={t('upload.noCampaign')}
+              items={data?.campaigns ?? []}
+            />
           </div>
         </Card>
         {canUpload && (

@@ -1,17 +1,8 @@
 import { useEffect, useState } from 'react';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useMutation, useQuery } from 'urql';
 import { FormDialog } from '../components/forms.tsx';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  ConfirmDialog,
-  ProgressBar,
-  SelectField,
-  TextField,
-  useToast,
-} from '../components/ui.tsx';
+import { Alert, Badge, Button, Checkbox, ConfirmDialog, ProgressBar, TextField, useToast } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { type Outcome, outcome } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
@@ -370,14 +361,13 @@ export function EndpointDialog({
           );
         })}
       </fieldset>
-      <SelectField label={t('webhook.campaign')} value={campaignId} onChange={(e) => setCampaignId(e.target.value)}>
-        <option value="">{t('webhook.allCampaigns')}</option>
-        {(data?.campaigns ?? []).map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </SelectField>
+      <ItemSelect
+        label={t('webhook.campaign')}
+        value={campaignId}
+        onValue={setCampaignId}
+        none={t('webhook.allCampaigns')}
+        items={data?.campaigns ?? []}
+      />
     </FormDialog>
   );
 }
