@@ -1,4 +1,5 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { CriterionHead } from '../components/review/Criteria.tsx';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { TemplateQaCard, TemplateReanalysisOffer } from '../components/template-qa.tsx';
@@ -29,7 +30,7 @@ import {
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome, type ApiError } from '../lib/errors.ts';
-import { formatClock, formatNumber, formatScore, useFormat } from '../lib/format.ts';
+import { formatClock, formatScore, useFormat } from '../lib/format.ts';
 import { criterionReason } from '../lib/criterion-reason.ts';
 import { useDocumentTitle } from '../lib/page-title.ts';
 import { graphql } from '../lib/graphql.ts';
@@ -956,20 +957,7 @@ function PreviewPanel({
           <ul className="criteria">
             {p.criteria.map((c) => (
               <li key={c.key} className="criterion">
-                <div className="criterion-head">
-                  <span className={`result-icon ${c.result.toLowerCase()}`} aria-hidden="true">
-                    <Icon name={c.result === 'PASSED' ? 'check' : c.result === 'FAILED' ? 'x' : 'minus'} size={12} />
-                  </span>
-                  <span className="label">
-                    {c.label}
-                    <span className="sr-only"> — {t(`result.${c.result}` as MessageKey)}</span>
-                  </span>
-                  <span className="points">
-                    {c.result === 'NA'
-                      ? t('result.NA')
-                      : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
-                  </span>
-                </div>
+                <CriterionHead c={c} />
                 {c.reason && <p className="reason">{criterionReason(c, t, locale)}</p>}
                 {c.evidence.slice(0, 2).map((e, k) => (
                   <p key={k} className="reason">

@@ -3,6 +3,7 @@
  * side by side, an override with a required note (analysts and above), the review history, comments
  * pinned to moments of the recording, and the call's disputes with accept / reject.
  */
+import { ReviewedBy } from './Criteria.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { useT } from '../../i18n/index.tsx';
@@ -154,7 +155,6 @@ function CriterionRow({
   onChanged: () => void;
 }) {
   const { t } = useT();
-  const fmt = useFormat();
   const report = useOutcomeToast();
   const form = useInlineForm();
   const [result, setResult] = useState<Outcome>(c.result);
@@ -207,14 +207,7 @@ function CriterionRow({
       {c.reviewed && (
         <tr className="sub-row" data-testid="review-note">
           <td colSpan={3}>
-            <div className="small muted">
-              {t('criterion.reviewedBy', {
-                name: c.reviewedByName ?? '—',
-                when: fmt.dateTime(c.reviewedAt),
-                result: t(outcomeKey(c.result)),
-              })}
-            </div>
-            {c.reviewNote && <blockquote className="review-note">{c.reviewNote}</blockquote>}
+            <ReviewedBy c={c} lineClass="small muted" />
           </td>
         </tr>
       )}
