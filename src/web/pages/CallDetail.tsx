@@ -1,4 +1,5 @@
 import { CallGone } from '../components/call-gone.tsx';
+import { CallPlayer } from '../components/call-player.tsx';
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { SpeakersNotice } from '../components/speakers.tsx';
 import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
@@ -17,7 +18,6 @@ import {
   useScoreBands,
 } from '../components/call-bits.tsx';
 import { ScoreRing, TalkBar } from '../components/charts.tsx';
-import { Player } from '../components/Player.tsx';
 import { neighbours, recallCallList } from '../lib/call-nav.ts';
 import { useDocumentTitle } from '../lib/page-title.ts';
 import { Icon } from '../components/Icon.tsx';
@@ -120,7 +120,7 @@ export function CallDetailPage({ id }: { id: string }) {
   useSubscription({ query: CallLive, variables: { id } }, onLive);
 
   const audio = useCallAudio(id, { everyFrame: true });
-  const { time, playing, audioDuration, audioError, seek } = audio;
+  const { time, playing, audioDuration, seek } = audio;
 
   // Previous/next call of the list this call was opened from (same filters and search).
   const nav = useMemo(() => {
@@ -151,27 +151,15 @@ export function CallDetailPage({ id }: { id: string }) {
       <RetentionNotice callId={call.id} />
       <RedactionNotice count={call.redactions.length} audio={call.audioRedacted} />
       <SpeakersNotice diarized={call.diarized} confidence={call.diarizationConfidence} />
-      <Player
-        audioRef={audio.audioRef}
-        src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
-        label={t('callDetail.recording')}
-        time={time}
+      <CallPlayer
+        call={call}
+        audio={audio}
+        nav={nav}
         duration={duration}
-        playing={playing}
         segments={segments}
-        marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
-        notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
         // Only a redacted recording has beeps where the spans are; text-only redaction left the audio as it was.
         redactions={call.audioRedacted ? call.redactions : []}
-        onSeek={seek}
-        onTime={audio.setTime}
-        onPlaying={audio.setPlaying}
-        onDuration={audio.setAudioDuration}
-        onError={() => audio.setAudioError(true)}
-        prevHref={nav.prev}
-        nextHref={nav.next}
       >
-        {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
         <div className="legend">
           <span>
             <i className="agent" />
@@ -194,7 +182,7 @@ export function CallDetailPage({ id }: { id: string }) {
             </span>
           )}
         </div>
-      </Player>
+      </CallPlayer>
       {/* The verdict first (issue 26): at 960 px the score and the criteria open the page, above
           the transcript; on a wide screen they sit beside it. */}
       <div className="detail-grid">
