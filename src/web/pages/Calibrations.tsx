@@ -3,6 +3,7 @@
  * grade) and, for managers, the form that starts one — calls by hand or a random sample of a
  * calls-list filter, the template, the graders and an optional benchmark grader.
  */
+import { ListTable } from '../components/list-table.tsx';
 import { ItemSelect } from '../components/item-select.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -12,7 +13,6 @@ import {
   Button,
   Card,
   Checkbox,
-  DataTable,
   EmptyState,
   LoadingBlock,
   PageHeader,
@@ -74,44 +74,41 @@ export function CalibrationsPage() {
         <LoadingBlock />
       ) : (
         <Card title={t('calibration.sessions')} bodyClass={list.length ? 'tight' : undefined}>
-          {list.length === 0 ? (
-            <EmptyState icon="check" title={t('calibration.empty')}>
-              {t('calibration.emptyBody')}
-            </EmptyState>
-          ) : (
-            <DataTable
-              testId="calibration-sessions"
-              head={
-                <>
-                  <th scope="col">{t('calibration.colName')}</th>
-                  <th scope="col">{t('calibration.colStatus')}</th>
-                  <th scope="col">{t('calibration.colProgress')}</th>
-                  <th scope="col">{t('calibration.colCreated')}</th>
-                </>
-              }
-            >
-              {list.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    <Link to={`/calibration/${s.id}`}>{s.name}</Link>
-                    {s.templateName && <div className="muted small">{s.templateName}</div>}
-                  </td>
-                  <td>
-                    <Badge tone={s.status === 'OPEN' ? 'blue' : 'green'}>
-                      {t(`calibration.status.${s.status}` as MessageKey)}
-                    </Badge>
-                  </td>
-                  <td>
-                    {t('calibration.progress', {
-                      done: s.graders.filter((g) => g.submitted).length,
-                      total: s.graders.length,
-                    })}
-                  </td>
-                  <td>{fmt.dateTime(s.createdAt)}</td>
-                </tr>
-              ))}
-            </DataTable>
-          )}
+          <ListTable
+            testId="calibration-sessions"
+            rows={list}
+            columns={[
+              t('calibration.colName'),
+              t('calibration.colStatus'),
+              t('calibration.colProgress'),
+              t('calibration.colCreated'),
+            ]}
+            empty={
+              <EmptyState icon="check" title={t('calibration.empty')}>
+                {t('calibration.emptyBody')}
+              </EmptyState>
+            }
+            row={(s) => (
+              <tr key={s.id}>
+                <td>
+                  <Link to={`/calibration/${s.id}`}>{s.name}</Link>
+                  {s.templateName && <div className="muted small">{s.templateName}</div>}
+                </td>
+                <td>
+                  <Badge tone={s.status === 'OPEN' ? 'blue' : 'green'}>
+                    {t(`calibration.status.${s.status}` as MessageKey)}
+                  </Badge>
+                </td>
+                <td>
+                  {t('calibration.progress', {
+                    done: s.graders.filter((g) => g.submitted).length,
+                    total: s.graders.length,
+                  })}
+                </td>
+                <td>{fmt.dateTime(s.createdAt)}</td>
+              </tr>
+            )}
+          />
         </Card>
       )}
     </div>

@@ -4,19 +4,10 @@
  * disputes, closed calibrations — with how often the verdict stood and how it changed, a link to
  * those calls in the calls list, and the account's threshold below which a criterion is flagged.
  */
+import { ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  DataTable,
-  EmptyState,
-  LoadingBlock,
-  PageHeader,
-  TextField,
-} from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextField } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { addDays, dayIn, dayRangeInstants } from '../lib/account-days.ts';
@@ -112,21 +103,20 @@ export function MachineAgreementPage() {
             )}
           </p>
           <Card title={t('agreement.byCriterion')} bodyClass="tight" description={t('agreement.explain')}>
-            <DataTable
+            <ListTable
               testId="agreement-table"
-              head={
-                <>
-                  <th scope="col">{t('agreement.colCriterion')}</th>
-                  <th scope="col">{t('agreement.colChecked')}</th>
-                  <th scope="col">{t('agreement.colStood')}</th>
-                  <th scope="col">{t('agreement.colFalseFail')}</th>
-                  <th scope="col">{t('agreement.colFalsePass')}</th>
-                  <th scope="col">{t('agreement.colOther')}</th>
-                  <th scope="col">{t('agreement.colAgreement')}</th>
-                </>
-              }
-            >
-              {report.rows.map((r) => (
+              rows={report.rows}
+              columns={[
+                t('agreement.colCriterion'),
+                t('agreement.colChecked'),
+                t('agreement.colStood'),
+                t('agreement.colFalseFail'),
+                t('agreement.colFalsePass'),
+                t('agreement.colOther'),
+                t('agreement.colAgreement'),
+              ]}
+              empty={null}
+              row={(r) => (
                 <tr key={r.criterionKey} className={r.flagged ? 'row-flagged' : undefined}>
                   <th scope="row">
                     {/* The criterion opens its checked calls: eight columns did not fit 960 px in Spanish. */}
@@ -146,8 +136,8 @@ export function MachineAgreementPage() {
                     )}
                   </td>
                 </tr>
-              ))}
-            </DataTable>
+              )}
+            />
           </Card>
         </>
       )}
