@@ -7,6 +7,7 @@ import { useId, useState } from 'react';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { addDays, dayIn } from '../lib/account-days.ts';
 import { useFormat } from '../lib/format.ts';
+import { TextField } from './ui.tsx';
 
 export const RANGE_PRESETS = ['any', 'today', 'last7', 'last30', 'thisMonth', 'custom'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
@@ -110,5 +111,44 @@ export function DateRangeField({
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Two day fields, "from" and "to", for forms that take a range of days as they are (no presets).
+ * `linked`: neither day can be picked past the other.
+ */
+export function DayFields({
+  from,
+  to,
+  labels: [fromLabel, toLabel],
+  onFrom,
+  onTo,
+  linked = false,
+}: {
+  from: string;
+  to: string;
+  labels: [string, string];
+  onFrom: (day: string) => void;
+  onTo: (day: string) => void;
+  linked?: boolean;
+}) {
+  return (
+    <>
+      <TextField
+        label={fromLabel}
+        type="date"
+        value={from}
+        max={linked ? to : undefined}
+        onChange={(e) => onFrom(e.target.value)}
+      />
+      <TextField
+        label={toLabel}
+        type="date"
+        value={to}
+        min={linked ? from : undefined}
+        onChange={(e) => onTo(e.target.value)}
+      />
+    </>
   );
 }

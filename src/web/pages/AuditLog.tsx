@@ -1,10 +1,11 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
 // Settings → Audit log (owners, issue 13.6): who did what and when, filtered by action and dates,
 // newest first, "Load more" by keyset cursor, CSV export of the same filter.
+import { DayFields } from '../components/DateRange.tsx';
 import { ItemSelect } from '../components/item-select.tsx';
 import { useState } from 'react';
 import { useQuery } from 'urql';
-import { Button, Card, DataTable, EmptyState, LoadingBlock, PageHeader, TextField } from '../components/ui.tsx';
+import { Button, Card, DataTable, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { hasKey, useT, type MessageKey } from '../i18n/index.tsx';
 import { useRole } from '../lib/auth.tsx';
@@ -206,21 +207,16 @@ export function AuditLogPage() {
               reset();
             }}
           />
-          <TextField
-            label={t('audit.from')}
-            type="date"
-            value={from}
-            onChange={(e) => {
-              setFrom(e.target.value);
+          <DayFields
+            from={from}
+            to={to}
+            labels={[t('audit.from'), t('audit.to')]}
+            onFrom={(day) => {
+              setFrom(day);
               reset();
             }}
-          />
-          <TextField
-            label={t('audit.to')}
-            type="date"
-            value={to}
-            onChange={(e) => {
-              setTo(e.target.value);
+            onTo={(day) => {
+              setTo(day);
               reset();
             }}
           />

@@ -3,6 +3,7 @@
  * grade) and, for managers, the form that starts one — calls by hand or a random sample of a
  * calls-list filter, the template, the graders and an optional benchmark grader.
  */
+import { DayFields } from '../components/DateRange.tsx';
 import { ListTable } from '../components/list-table.tsx';
 import { ItemSelect } from '../components/item-select.tsx';
 import { useState } from 'react';
@@ -228,17 +229,12 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
               none={t('calibration.sampleAnyAgent')}
               items={data?.agents ?? []}
             />
-            <TextField
-              label={t('calibration.sampleFrom')}
-              type="date"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-            />
-            <TextField
-              label={t('calibration.sampleTo')}
-              type="date"
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
+            <DayFields
+              from={from}
+              to={to}
+              labels={[t('calibration.sampleFrom'), t('calibration.sampleTo')]}
+              onFrom={setFrom}
+              onTo={setTo}
             />
           </div>
         )}

@@ -1,4 +1,5 @@
 import { CallGone } from '../components/call-gone.tsx';
+import { LinkButton } from '../components/link-button.tsx';
 import { CallPlayer } from '../components/call-player.tsx';
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { SpeakersNotice } from '../components/speakers.tsx';
@@ -307,9 +308,9 @@ function StatusAlerts({ call }: { call: CallData }) {
         tone="amber"
         title={t('callDetail.notAnalyzedTitle')}
         action={
-          <Link className="btn btn-sm" to="/templates">
+          <LinkButton to="/templates" size="sm">
             {t('nav.templates')}
-          </Link>
+          </LinkButton>
         }
       >
         {t('callDetail.notAnalyzedBody')}

@@ -4,6 +4,7 @@
  * disputes, closed calibrations — with how often the verdict stood and how it changed, a link to
  * those calls in the calls list, and the account's threshold below which a criterion is flagged.
  */
+import { DayFields } from '../components/DateRange.tsx';
 import { ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -59,19 +60,13 @@ export function MachineAgreementPage() {
       {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports. */}
       <div className="card" role="search" aria-label={t('agreement.title')}>
         <div className="card-body row-wrap">
-          <TextField
-            label={t('agreement.from')}
-            type="date"
-            value={from}
-            max={to}
-            onChange={(e) => setPicked((p) => ({ ...p, from: e.target.value }))}
-          />
-          <TextField
-            label={t('agreement.to')}
-            type="date"
-            value={to}
-            min={from}
-            onChange={(e) => setPicked((p) => ({ ...p, to: e.target.value }))}
+          <DayFields
+            from={from}
+            to={to}
+            labels={[t('agreement.from'), t('agreement.to')]}
+            onFrom={(day) => setPicked((p) => ({ ...p, from: day }))}
+            onTo={(day) => setPicked((p) => ({ ...p, to: day }))}
+            linked
           />
         </div>
       </div>

@@ -1,4 +1,5 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { LinkButton } from '../components/link-button.tsx';
 import { CriterionHead } from '../components/review/Criteria.tsx';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -111,11 +112,7 @@ export function TemplateEditorPage({ id }: { id: string | null }) {
         <EmptyState
           icon="clipboard"
           title={t('templates.notFound')}
-          action={
-            <Link className="btn" to="/templates">
-              {t('nav.templates')}
-            </Link>
-          }
+          action={<LinkButton to="/templates">{t('nav.templates')}</LinkButton>}
         />
       </div>
     );

@@ -1,4 +1,5 @@
 import { useRef, useState, type DragEvent } from 'react';
+import { LinkButton } from '../components/link-button.tsx';
 import { ItemSelect } from '../components/item-select.tsx';
 import { useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
@@ -7,7 +8,6 @@ import { hasKey, useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { formatBytes, useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
-import { Link } from '../lib/router.tsx';
 import { looksLikeAudio, uploadFile, type UploadResult } from '../lib/upload.ts';
 
 const UploadOptionsQuery = graphql(`
@@ -117,9 +117,9 @@ export function UploadPage() {
             tone="amber"
             title={t('upload.noAgentsTitle')}
             action={
-              <Link className="btn btn-sm" to="/team">
+              <LinkButton to="/team" size="sm">
                 {t('nav.team')}
-              </Link>
+              </LinkButton>
             }
           >
             {t('upload.noAgentsBody')}
@@ -257,10 +257,10 @@ export function UploadPage() {
                     {it.state === 'uploading' && <Badge tone="blue">{fmt.percent(it.progress)}</Badge>}
                     {it.state === 'failed' && <Badge tone="red">{t('upload.failed')}</Badge>}
                     {it.state === 'done' && it.result?.id && (
-                      <Link className="btn btn-sm" to={`/calls/${it.result.id}`}>
+                      <LinkButton to={`/calls/${it.result.id}`} size="sm">
                         {it.result.status === 'exists' ? t('upload.alreadyThere') : t('upload.open')}{' '}
                         <Icon name="chevronRight" size={14} />
-                      </Link>
+                      </LinkButton>
                     )}
                   </div>
                 </li>
