@@ -165,3 +165,16 @@ export function SettingsCard({
     </Card>
   );
 }
+
+/** An inline form's buttons (Override, Dispute, Answer a dispute): its own (`children`), then Cancel. */
+export function InlineFormActions({ onCancel, children }: { onCancel: () => void; children: ReactNode }) {
+  const { t } = useT();
+  return (
+    <div className="row">
+      {children}
+      <Button size="sm" variant="ghost" onClick={onCancel}>
+        {t('common.cancel')}
+      </Button>
+    </div>
+  );
+}

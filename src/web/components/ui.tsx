@@ -136,6 +136,11 @@ export function TextField(props: FieldShell & InputHTMLAttributes<HTMLInputEleme
   );
 }
 
+/** A whole number from `min` to `max`. */
+export function NumberField(props: FieldShell & InputHTMLAttributes<HTMLInputElement> & { min: number; max: number }) {
+  return <TextField type="number" step={1} {...props} />;
+}
+
 export function TextArea(props: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const { frame, control, id, hintId } = useField(props);
   return (

@@ -4,6 +4,7 @@ import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
  * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
  * account's window, the answers to their disputes, and reviewers' comments.
  */
+import { InlineFormActions } from '../components/forms.tsx';
 import { CallPlayer } from '../components/call-player.tsx';
 import { useMemo, useState } from 'react';
 import { useCallAudio } from '../lib/call-audio.ts';
@@ -242,14 +243,11 @@ function AgentCriterion({
             value={comment}
             onChange={(e) => setComment(e.target.value)}
           />
-          <div className="row">
+          <InlineFormActions onCancel={form.cancel}>
             <Button size="sm" variant="primary" disabled={!comment.trim() || fetching} onClick={() => void send()}>
               {t('agentCall.sendDispute')}
             </Button>
-            <Button size="sm" variant="ghost" onClick={form.cancel}>
-              {t('common.cancel')}
-            </Button>
-          </div>
+          </InlineFormActions>
         </div>
       )}
     </CriterionItem>

@@ -16,6 +16,7 @@ import {
   Checkbox,
   EmptyState,
   LoadingBlock,
+  NumberField,
   PageHeader,
   TextField,
 } from '../components/ui.tsx';
@@ -214,9 +215,8 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
           </fieldset>
         ) : (
           <div className="grid-2">
-            <TextField
+            <NumberField
               label={t('calibration.sampleSize')}
-              type="number"
               min={1}
               max={50}
               value={size}

@@ -8,7 +8,7 @@ import { DayFields } from '../components/DateRange.tsx';
 import { ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, PageHeader, TextField } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, NumberField, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { addDays, dayIn, dayRangeInstants } from '../lib/account-days.ts';
@@ -158,12 +158,10 @@ function ThresholdForm({ current, onSaved }: { current: number; onSaved: () => v
   return (
     <Card title={t('agreement.threshold')} description={t('agreement.thresholdHint')}>
       <form className="row-wrap" onSubmit={submit}>
-        <TextField
+        <NumberField
           label={t('agreement.threshold')}
-          type="number"
           min={0}
           max={100}
-          step={1}
           value={value}
           error={error ?? undefined}
           onChange={(e) => {

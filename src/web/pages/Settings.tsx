@@ -3,7 +3,7 @@ import { useMutation, useQuery } from 'urql';
 import { LanguageSwitch } from '../components/Shell.tsx';
 import { SettingsCard } from '../components/forms.tsx';
 import { NewPasswordFields, useNewPassword } from '../components/new-password.tsx';
-import { Button, Card, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
+import { Button, Card, NumberField, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth } from '../lib/auth.tsx';
 import { useFormMutation } from '../lib/mutations.ts';
@@ -105,20 +105,16 @@ function AccountSettingsCard() {
       <TextField
         label={t('settings.timeZone')}
         hint={t('settings.timeZoneHint')}
-        value={values.timeZone}
-        onChange={(e) => set({ timeZone: e.target.value })}
+        {...form.field('timeZone')}
         disabled={!ready}
         required
       />
-      <TextField
+      <NumberField
         label={t('settings.disputeWindow')}
         hint={t('settings.disputeWindowHint')}
-        type="number"
         min={1}
         max={365}
-        step={1}
-        value={values.windowDays}
-        onChange={(e) => set({ windowDays: e.target.value })}
+        {...form.field('windowDays')}
         disabled={!ready}
         required
       />
@@ -157,26 +153,8 @@ function ScoreBandsCard() {
       testId="score-bands"
     >
       <div className="form-grid">
-        <TextField
-          label={t('settings.scoreGood')}
-          type="number"
-          min={1}
-          max={100}
-          step={1}
-          value={form.values.good}
-          onChange={(e) => form.set({ good: e.target.value })}
-          required
-        />
-        <TextField
-          label={t('settings.scoreFair')}
-          type="number"
-          min={0}
-          max={99}
-          step={1}
-          value={form.values.fair}
-          onChange={(e) => form.set({ fair: e.target.value })}
-          required
-        />
+        <NumberField label={t('settings.scoreGood')} min={1} max={100} {...form.field('good')} required />
+        <NumberField label={t('settings.scoreFair')} min={0} max={99} {...form.field('fair')} required />
       </div>
       <p className="muted small">{t('settings.scoreBandsHint')}</p>
     </SettingsCard>

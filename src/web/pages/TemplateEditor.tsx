@@ -98,6 +98,13 @@ const PreviewTemplate = graphql(`
   }
 `);
 
+/** The colour of a kind's share of the score (the others: the accent). */
+const KIND_COLOR: Partial<Record<Kind, string>> = {
+  forbidden: 'var(--red)',
+  metric: 'var(--customer)',
+  llm: 'var(--violet)',
+};
+
 export function TemplateEditorPage({ id }: { id: string | null }) {
   const { t, lang } = useT();
   const [{ data, fetching, error }] = useQuery({ query: TemplateQuery, variables: { id: id ?? '' }, pause: !id });
@@ -506,14 +513,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                       <span
                         style={{
                           width: `${(c.weight / (totalWeight || 1)) * 100}%`,
-                          background:
-                            c.kind === 'forbidden'
-                              ? 'var(--red)'
-                              : c.kind === 'metric'
-                                ? 'var(--customer)'
-                                : c.kind === 'llm'
-                                  ? 'var(--violet)'
-                                  : 'var(--accent)',
+                          background: KIND_COLOR[c.kind] ?? 'var(--accent)',
                         }}
                       />
                     </div>

@@ -35,8 +35,7 @@ export function VocabularyCard() {
         label={t('settings.vocabularyWords')}
         hint={t('settings.vocabularyHint')}
         rows={8}
-        value={form.values.text}
-        onChange={(e) => form.set({ text: e.target.value })}
+        {...form.field('text')}
       />
     </SettingsCard>
   );

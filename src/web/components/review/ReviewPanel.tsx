@@ -3,6 +3,7 @@
  * side by side, an override with a required note (analysts and above), the review history, comments
  * pinned to moments of the recording, and the call's disputes with accept / reject.
  */
+import { InlineFormActions } from '../forms.tsx';
 import { ReviewedBy } from './Criteria.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -233,14 +234,11 @@ function CriterionRow({
                 hint={t('review.noteHint')}
                 required
               />
-              <div className="row">
+              <InlineFormActions onCancel={form.cancel}>
                 <Button variant="primary" size="sm" onClick={() => void save()} disabled={!note.trim() || fetching}>
                   {t('review.save')}
                 </Button>
-                <Button variant="ghost" size="sm" onClick={form.cancel}>
-                  {t('common.cancel')}
-                </Button>
-              </div>
+              </InlineFormActions>
             </div>
           </td>
         </tr>
