@@ -141,6 +141,24 @@ export function NumberField(props: FieldShell & InputHTMLAttributes<HTMLInputEle
   return <TextField type="number" step={1} {...props} />;
 }
 
+/** A password the user must type: the one they have, or (`isNew`) one they choose, which browsers may suggest. */
+export function PasswordField({
+  isNew = false,
+  onValue,
+  ...props
+}: FieldShell &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> & { isNew?: boolean; onValue: (value: string) => void }) {
+  return (
+    <TextField
+      type="password"
+      autoComplete={isNew ? 'new-password' : 'current-password'}
+      required
+      onChange={(e) => onValue(e.target.value)}
+      {...props}
+    />
+  );
+}
+
 export function TextArea(props: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const { frame, control, id, hintId } = useField(props);
   return (

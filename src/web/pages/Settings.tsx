@@ -3,7 +3,16 @@ import { useMutation, useQuery } from 'urql';
 import { LanguageSwitch } from '../components/Shell.tsx';
 import { SettingsCard } from '../components/forms.tsx';
 import { NewPasswordFields, useNewPassword } from '../components/new-password.tsx';
-import { Button, Card, NumberField, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
+import {
+  Button,
+  Card,
+  NumberField,
+  PageHeader,
+  PasswordField,
+  SelectField,
+  TextField,
+  useToast,
+} from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth } from '../lib/auth.tsx';
 import { useFormMutation } from '../lib/mutations.ts';
@@ -249,14 +258,7 @@ export function SettingsPage() {
           canSave={!!current && pw.complete}
           submitLabel={t('settings.changePassword')}
         >
-          <TextField
-            label={t('settings.currentPassword')}
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-            required
-          />
+          <PasswordField label={t('settings.currentPassword')} value={current} onValue={setCurrent} />
           <NewPasswordFields pw={pw} label={t('settings.newPassword')} confirmLabel={t('settings.confirmPassword')} />
         </SettingsCard>
       </div>
