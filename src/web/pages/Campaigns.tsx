@@ -1,4 +1,5 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { useTextInput } from '../lib/text-input.ts';
 import { ItemSelect } from '../components/item-select.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
@@ -184,13 +185,13 @@ function CampaignDialog({
   const { t } = useT();
   const toast = useToast();
   const langName = useLanguageName();
-  const [name, setName] = useState(campaign?.name ?? '');
+  const name = useTextInput(campaign?.name ?? '');
   const [language, setLanguage] = useState(campaign?.language ?? '');
   const [templateId, setTemplateId] = useState(campaign?.template?.id ?? '');
   const [, create] = useMutation(CreateCampaign);
   const [, update] = useMutation(UpdateCampaign);
   const def = templates.find((x) => x.isDefault);
-  const input = { name: name.trim(), language: language || null, templateId: templateId || null };
+  const input = { name: name.value.trim(), language: language || null, templateId: templateId || null };
   const form = useFormMutation(
     async () =>
       campaign
@@ -209,12 +210,11 @@ function CampaignDialog({
       description={t('campaigns.dialogLead')}
       form={form}
       submitLabel={campaign ? t('common.save') : t('campaigns.create')}
-      canSubmit={!!name.trim()}
+      canSubmit={!!name.value.trim()}
     >
       <TextField
         label={t('campaigns.name')}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
+        {...name}
         required
         autoFocus
         name="campaign-name"

@@ -1,4 +1,5 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { useTextInput } from '../lib/text-input.ts';
 import { ListTable } from '../components/list-table.tsx';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -182,11 +183,11 @@ function ApiKeysCard() {
 
 function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
   const { t } = useT();
-  const [name, setName] = useState('');
+  const name = useTextInput();
   const [key, setKey] = useState<string | null>(null);
   const [, create] = useMutation(CreateApiKey);
   const form = useFormMutation(
-    async () => outcome(await create({ name: name.trim() }), 'createApiKey'),
+    async () => outcome(await create({ name: name.value.trim() }), 'createApiKey'),
     (created) => {
       setKey(created.key);
       onCreated();
@@ -213,12 +214,11 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
         )
       }
       submitLabel={t('apiKeys.create')}
-      canSubmit={!!name.trim()}
+      canSubmit={!!name.value.trim()}
     >
       <TextField
         label={t('apiKeys.name')}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
+        {...name}
         placeholder={t('apiKeys.namePlaceholder')}
         hint={t('apiKeys.nameHint')}
         autoFocus

@@ -1,4 +1,5 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { useTextInput } from '../lib/text-input.ts';
 import { ItemSelect } from '../components/item-select.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
@@ -389,11 +390,11 @@ export function TeamPage() {
 function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useT();
   const toast = useToast();
-  const [name, setName] = useState(agent?.name ?? '');
-  const [code, setCode] = useState(agent?.telephonyCode ?? '');
+  const name = useTextInput(agent?.name ?? '');
+  const code = useTextInput(agent?.telephonyCode ?? '');
   const [, create] = useMutation(CreateAgent);
   const [, update] = useMutation(UpdateAgent);
-  const input = { name: name.trim(), telephonyCode: code.trim() || null };
+  const input = { name: name.value.trim(), telephonyCode: code.value.trim() || null };
   const form = useFormMutation(
     async () =>
       agent
@@ -412,24 +413,11 @@ function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose
       description={agent ? undefined : t('team.addAgentLead')}
       form={form}
       submitLabel={agent ? t('common.save') : t('team.addAgent')}
-      canSubmit={!!name.trim()}
+      canSubmit={!!name.value.trim()}
       id="agent-form"
     >
-      <TextField
-        label={t('team.name')}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        required
-        autoFocus
-        name="agent-name"
-      />
-      <TextField
-        label={t('team.code')}
-        value={code}
-        onChange={(e) => setCode(e.target.value)}
-        hint={t('team.codeHint')}
-        name="agent-code"
-      />
+      <TextField label={t('team.name')} {...name} required autoFocus name="agent-name" />
+      <TextField label={t('team.code')} {...code} hint={t('team.codeHint')} name="agent-code" />
     </FormDialog>
   );
 }
@@ -444,7 +432,7 @@ function InviteDialog({
   canInviteOwner: boolean;
 }) {
   const { t } = useT();
-  const [email, setEmail] = useState('');
+  const email = useTextInput();
   const [role, setRole] = useState<Role>('ANALYST');
   const [agentId, setAgentId] = useState('');
   const [link, setLink] = useState<string | null>(null);
@@ -452,7 +440,7 @@ function InviteDialog({
   const form = useFormMutation(
     async () =>
       outcome(
-        await invite({ email: email.trim(), role, agentId: role === 'AGENT' ? agentId || null : null }),
+        await invite({ email: email.value.trim(), role, agentId: role === 'AGENT' ? agentId || null : null }),
         'inviteUser',
       ),
     (created) => {
@@ -471,7 +459,7 @@ function InviteDialog({
           <OneTimeSecret
             value={link}
             tone="green"
-            title={t('team.inviteCreated', { email })}
+            title={t('team.inviteCreated', { email: email.value })}
             doneLabel={t('common.done')}
             onDone={onClose}
           >
@@ -480,16 +468,9 @@ function InviteDialog({
         )
       }
       submitLabel={t('team.sendInvite')}
-      canSubmit={email.includes('@') && (role !== 'AGENT' || !!agentId)}
+      canSubmit={email.value.includes('@') && (role !== 'AGENT' || !!agentId)}
     >
-      <TextField
-        label={t('settings.email')}
-        type="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        required
-        autoFocus
-      />
+      <TextField label={t('settings.email')} type="email" {...email} required autoFocus />
       <ItemSelect
         label={t('settings.role')}
         value={role}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTextInput } from '../lib/text-input.ts';
 import { ItemSelect } from '../components/item-select.tsx';
 import { useMutation, useQuery } from 'urql';
 import { FormDialog } from '../components/forms.tsx';
@@ -294,15 +295,15 @@ export function EndpointDialog({
 }) {
   const { t } = useT();
   const [{ data }] = useQuery({ query: Campaigns });
-  const [url, setUrl] = useState(endpoint?.url ?? '');
-  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const url = useTextInput(endpoint?.url ?? '');
+  const description = useTextInput(endpoint?.description ?? '');
   const [events, setEvents] = useState<EventType[]>(endpoint?.eventTypes ?? ['CALL_ANALYZED']);
   const [campaignId, setCampaignId] = useState(endpoint?.campaign?.id ?? '');
   const [, create] = useMutation(Create);
   const [, update] = useMutation(Update);
   const input = {
-    url: url.trim(),
-    description: description.trim() || null,
+    url: url.value.trim(),
+    description: description.value.trim() || null,
     eventTypes: events,
     campaignId: campaignId || null,
   };
@@ -324,13 +325,12 @@ export function EndpointDialog({
       title={endpoint ? t('webhook.editTitle') : t('webhook.addTitle')}
       form={form}
       submitLabel={endpoint ? t('common.save') : t('webhook.add')}
-      canSubmit={!!url.trim() && events.length > 0}
+      canSubmit={!!url.value.trim() && events.length > 0}
     >
       <TextField
         label={t('webhook.url')}
         type="url"
-        value={url}
-        onChange={(e) => setUrl(e.target.value)}
+        {...url}
         placeholder="https://example.com/hooks/escucha"
         required
         autoFocus
@@ -338,8 +338,7 @@ export function EndpointDialog({
       />
       <TextField
         label={t('webhook.description')}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
+        {...description}
         placeholder={t('webhook.descriptionPlaceholder')}
         name="endpoint-description"
       />
