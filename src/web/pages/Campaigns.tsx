@@ -6,13 +6,13 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
 import { FormDialog } from '../components/forms.tsx';
-import { Alert, Button, Card, Checkbox, PageHeader, TextField, useToast } from '../components/ui.tsx';
+import { Alert, Button, Card, Checkbox, PageHeader, TextField } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
-import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { useDialogSave, useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
 
 const CampaignsQuery = graphql(`
@@ -183,7 +183,6 @@ function CampaignDialog({
   onSaved: () => void;
 }) {
   const { t } = useT();
-  const toast = useToast();
   const langName = useLanguageName();
   const name = useTextInput(campaign?.name ?? '');
   const [language, setLanguage] = useState(campaign?.language ?? '');
@@ -192,16 +191,13 @@ function CampaignDialog({
   const [, update] = useMutation(UpdateCampaign);
   const def = templates.find((x) => x.isDefault);
   const input = { name: name.value.trim(), language: language || null, templateId: templateId || null };
-  const form = useFormMutation(
+  const form = useDialogSave(
     async () =>
       campaign
         ? outcome(await update({ id: campaign.id, input }), 'updateCampaign')
         : outcome(await create({ input }), 'createCampaign'),
-    () => {
-      toast(campaign ? t('campaigns.saved', { name: input.name }) : t('campaigns.created_toast', { name: input.name }));
-      onSaved();
-      onClose();
-    },
+    campaign ? t('campaigns.saved', { name: input.name }) : t('campaigns.created_toast', { name: input.name }),
+    { onSaved, onClose },
   );
   return (
     <FormDialog

@@ -6,23 +6,13 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
 import { FormDialog, OneTimeSecret } from '../components/forms.tsx';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  ConfirmDialog,
-  PageHeader,
-  ProgressBar,
-  TextField,
-  useToast,
-} from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, ConfirmDialog, PageHeader, ProgressBar, TextField } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth, type Role } from '../lib/auth.tsx';
 import { describeError, outcome, type Outcome } from '../lib/errors.ts';
 import { formatRelative, useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
-import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { useDialogSave, useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 
 const TeamQuery = graphql(`
   query Team {
@@ -389,22 +379,18 @@ export function TeamPage() {
 
 function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useT();
-  const toast = useToast();
   const name = useTextInput(agent?.name ?? '');
   const code = useTextInput(agent?.telephonyCode ?? '');
   const [, create] = useMutation(CreateAgent);
   const [, update] = useMutation(UpdateAgent);
   const input = { name: name.value.trim(), telephonyCode: code.value.trim() || null };
-  const form = useFormMutation(
+  const form = useDialogSave(
     async () =>
       agent
         ? outcome(await update({ id: agent.id, input }), 'updateAgent')
         : outcome(await create({ input }), 'createAgent'),
-    () => {
-      toast(agent ? t('team.agentSaved', { name: input.name }) : t('team.agentAdded', { name: input.name }));
-      onSaved();
-      onClose();
-    },
+    agent ? t('team.agentSaved', { name: input.name }) : t('team.agentAdded', { name: input.name }),
+    { onSaved, onClose },
   );
   return (
     <FormDialog

@@ -8,7 +8,7 @@ import { useT } from '../i18n/index.tsx';
 import { type Outcome, outcome } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
-import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { useDialogSave, useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
 import { type EventType, eventLabelKey, eventName, eventType, PICKER_EVENTS } from '../lib/webhook-events.ts';
 
@@ -382,18 +382,14 @@ function ReplayDialog({
   onStarted: () => void;
 }) {
   const { t } = useT();
-  const toast = useToast();
   const yesterday = new Date(Date.now() - 86_400_000 - new Date().getTimezoneOffset() * 60_000);
   const [since, setSince] = useState(yesterday.toISOString().slice(0, 16));
   const [, replay] = useMutation(Replay);
-  const form = useFormMutation(
+  const form = useDialogSave(
     async () =>
       outcome(await replay({ id: endpoint.id, since: new Date(since).toISOString() }), 'replayWebhookDeliveries'),
-    (started) => {
-      toast(t('webhook.replayStarted', { n: started.total }));
-      onStarted();
-      onClose();
-    },
+    (started) => t('webhook.replayStarted', { n: started.total }),
+    { onSaved: onStarted, onClose },
   );
   return (
     <FormDialog
