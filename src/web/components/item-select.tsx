@@ -1,5 +1,6 @@
 /** A select field over a list of things (agents, campaigns, templates, roles, reasons…). */
 import type { ComponentProps, ReactNode } from 'react';
+import { LANGUAGE_CODES, useLanguageName } from './call-bits.tsx';
 import { SelectField } from './ui.tsx';
 
 /** One choice: its value and what the option says. */
@@ -32,4 +33,12 @@ export function ItemSelect({
       ))}
     </SelectField>
   );
+}
+
+/** Every language the app knows, by name in the UI's language: Spanish and English first. */
+export function useLanguageItems(): Item[] {
+  const langName = useLanguageName();
+  return ['es', 'en']
+    .concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en'))
+    .map((c) => ({ id: c, name: langName(c) }));
 }

@@ -1,10 +1,10 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
 import { useTextInput } from '../lib/text-input.ts';
-import { ItemSelect } from '../components/item-select.tsx';
+import { ItemSelect, useLanguageItems } from '../components/item-select.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
+import { useLanguageName } from '../components/call-bits.tsx';
 import { FormDialog } from '../components/forms.tsx';
 import { Alert, Button, Card, Checkbox, PageHeader, TextField } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
@@ -183,7 +183,7 @@ function CampaignDialog({
   onSaved: () => void;
 }) {
   const { t } = useT();
-  const langName = useLanguageName();
+  const languages = useLanguageItems();
   const name = useTextInput(campaign?.name ?? '');
   const [language, setLanguage] = useState(campaign?.language ?? '');
   const [templateId, setTemplateId] = useState(campaign?.template?.id ?? '');
@@ -223,9 +223,7 @@ function CampaignDialog({
         hint={t('campaigns.languageHint')}
         name="campaign-language"
         none={t('campaigns.detect')}
-        items={['es', 'en']
-          .concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en'))
-          .map((c) => ({ id: c, name: langName(c) }))}
+        items={languages}
       />
       <ItemSelect
         label={t('campaigns.template')}

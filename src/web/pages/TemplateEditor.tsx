@@ -1,17 +1,11 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { ItemSelect, useLanguageItems } from '../components/item-select.tsx';
 import { LinkButton } from '../components/link-button.tsx';
 import { CriterionHead } from '../components/review/Criteria.tsx';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { TemplateQaCard, TemplateReanalysisOffer } from '../components/template-qa.tsx';
-import {
-  callTitle,
-  humanizeKey,
-  LANGUAGE_CODES,
-  scoreClass,
-  useLanguageName,
-  useScoreBands,
-} from '../components/call-bits.tsx';
+import { callTitle, humanizeKey, scoreClass, useScoreBands } from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
 import {
   Alert,
@@ -98,6 +92,9 @@ const PreviewTemplate = graphql(`
   }
 `);
 
+/** A criterion's weight: one to ten. */
+const WEIGHTS = Array.from({ length: 10 }, (_, k) => ({ id: String(k + 1), name: k + 1 }));
+
 /** The colour of a kind's share of the score (the others: the accent). */
 const KIND_COLOR: Partial<Record<Kind, string>> = {
   forbidden: 'var(--red)',
@@ -141,7 +138,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
   const toast = useToast();
   const report = useOutcomeToast();
   const canEdit = roleAtLeast(useRole(), 'ANALYST');
-  const langName = useLanguageName();
+  const languages = useLanguageItems();
   const [draft, setDraft] = useState<TemplateDraft>(initial);
   const [dirty, setDirtyState] = useState(false);
   // Read by the navigation guard, which must see a save's "clean" before React re-renders.
@@ -323,20 +320,15 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                 name="template-name"
                 disabled={!canEdit}
               />
-              <SelectField
+              <ItemSelect
                 label={t('templates.language')}
                 value={draft.language}
-                onChange={(e) => change({ language: e.target.value })}
+                onValue={(language) => change({ language })}
                 hint={t('templates.languageHint')}
                 disabled={!canEdit}
-              >
-                <option value="">{t('templates.languageCall')}</option>
-                {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
-                  <option key={c} value={c}>
-                    {langName(c)}
-                  </option>
-                ))}
-              </SelectField>
+                none={t('templates.languageCall')}
+                items={languages}
+              />
             </div>
           </Card>
           <TemplateQaCard
@@ -639,40 +631,25 @@ function CriterionEditor({
           error={issue('label')}
           name={`criterion-${index}-label`}
         />
-        <SelectField
+        <ItemSelect
           label={t('templates.kind')}
           value={c.kind}
-          onChange={(e) => onChange({ kind: e.target.value as Kind })}
-        >
-          {KINDS.map((k) => (
-            <option key={k} value={k}>
-              {t(`kind.${k}` as MessageKey)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          onValue={(kind) => onChange({ kind: kind as Kind })}
+          items={KINDS.map((k) => ({ id: k, name: t(`kind.${k}` as MessageKey) }))}
+        />
+        <ItemSelect
           label={t('templates.speaker')}
           value={c.speaker}
-          onChange={(e) => onChange({ speaker: e.target.value as CriterionDraft['speaker'] })}
-        >
-          {SPEAKERS.map((s) => (
-            <option key={s} value={s}>
-              {t(`templates.speaker_${s}` as MessageKey)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          onValue={(speaker) => onChange({ speaker: speaker as CriterionDraft['speaker'] })}
+          items={SPEAKERS.map((s) => ({ id: s, name: t(`templates.speaker_${s}` as MessageKey) }))}
+        />
+        <ItemSelect
           label={t('templates.weight')}
           value={String(c.weight)}
-          onChange={(e) => onChange({ weight: Number(e.target.value) })}
+          onValue={(weight) => onChange({ weight: Number(weight) })}
           error={issue('weight')}
-        >
-          {Array.from({ length: 10 }, (_, k) => k + 1).map((w) => (
-            <option key={w} value={w}>
-              {w}
-            </option>
-          ))}
-        </SelectField>
+          items={WEIGHTS}
+        />
         <TextField
           label={t('templates.key')}
           value={c.keyEdited ? c.key : slugify(c.label)}
@@ -732,29 +709,19 @@ function CriterionEditor({
         )}
         {c.kind === 'metric' && (
           <>
-            <SelectField
+            <ItemSelect
               className="span-2"
               label={t('templates.metric')}
               value={c.metric}
-              onChange={(e) => onChange({ metric: e.target.value as CriterionDraft['metric'] })}
-            >
-              {METRICS.map((m) => (
-                <option key={m} value={m}>
-                  {t(`metric.${m}` as MessageKey)}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
+              onValue={(metric) => onChange({ metric: metric as CriterionDraft['metric'] })}
+              items={METRICS.map((m) => ({ id: m, name: t(`metric.${m}` as MessageKey) }))}
+            />
+            <ItemSelect
               label={t('templates.op')}
               value={c.op}
-              onChange={(e) => onChange({ op: e.target.value as CriterionDraft['op'] })}
-            >
-              {OPS.map((o) => (
-                <option key={o} value={o}>
-                  {t(`op.${o}` as MessageKey)}
-                </option>
-              ))}
-            </SelectField>
+              onValue={(op) => onChange({ op: op as CriterionDraft['op'] })}
+              items={OPS.map((o) => ({ id: o, name: t(`op.${o}` as MessageKey) }))}
+            />
             {c.op === 'between' ? (
               <div className="field">
                 <span className="label">{t('templates.range', { unit })}</span>
@@ -900,14 +867,15 @@ function PreviewPanel({
           <p className="muted small">{t('templates.previewNoCalls')}</p>
         ) : (
           <>
-            <SelectField label={t('templates.previewCall')} value={callId} onChange={(e) => setCallId(e.target.value)}>
-              {calls.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {callTitle(c)} · {c.agent.name} ·{' '}
-                  {fmt.dateTime(c.startedAt, { dateStyle: 'short', timeStyle: 'short' })}
-                </option>
-              ))}
-            </SelectField>
+            <ItemSelect
+              label={t('templates.previewCall')}
+              value={callId}
+              onValue={setCallId}
+              items={calls.map((c) => ({
+                id: c.id,
+                name: `${callTitle(c)} · ${c.agent.name} · ${fmt.dateTime(c.startedAt, { dateStyle: 'short', timeStyle: 'short' })}`,
+              }))}
+            />
             <Button
               icon="play"
               onClick={run}
