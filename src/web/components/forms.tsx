@@ -1,4 +1,7 @@
-/** Shells the pages' forms share: a dialog's form with an error, Cancel and submit; a settings card's form; a secret shown once. */
+/**
+ * Shells the pages' forms share: a dialog that is one form (error, fields, Cancel and submit); a
+ * settings card's form; a secret shown once; an inline form's buttons.
+ */
 import type { FormEvent, ReactNode } from 'react';
 import { useT } from '../i18n/index.tsx';
 import { Alert, Button, Card, Dialog, SecretBox } from './ui.tsx';
@@ -11,7 +14,7 @@ export interface FormRun {
 }
 
 /** The body of a form dialog: the error (if any), the fields, then Cancel and the submit button. */
-export function DialogForm({
+function DialogForm({
   onSubmit,
   onCancel,
   error,
