@@ -74,11 +74,11 @@ export async function createSession(db: Db, manager: Reviewer, input: CreateSess
     if (!people.some((p) => p.id === id)) throw notFound('User');
   if (input.filter) await assertOwnIds(db, manager.accountId, input.filter);
   const handPicked = [...new Set(input.callIds ?? [])];
-  const found = await db.call.findMany({
+  const known = await db.call.findMany({
     where: { id: { in: handPicked }, accountId: manager.accountId },
     select: { id: true, status: true },
   });
-  if (found.length !== handPicked.length) throw notFound('Call');
+  if (known.length !== handPicked.length) throw notFound('Call');
   for (const user of people)
     if (!roleAtLeast(user.role, 'analyst')) throw invalid(`${user.name} cannot grade: graders are analysts or above.`);
   if (benchmark && graderIds.includes(benchmark))

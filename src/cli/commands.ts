@@ -5,7 +5,7 @@ import { createAccount, updateAccountSettings } from '../accounts/accounts.ts';
 import { createAgent } from '../accounts/agents.ts';
 import { createApiKey, revokeApiKey } from '../accounts/api-keys.ts';
 import { createCampaign, findCampaignByName, setCampaignArchived } from '../accounts/campaigns.ts';
-import { found, notFound } from '../domain/errors.ts';
+import { found } from '../domain/errors.ts';
 import { LLM_ADD_ON_FILE } from '../analysis/examples/index.ts';
 import { splitTemplateFile, type TemplateDefinition } from '../analysis/template.ts';
 import { parseLanguage } from '../domain/languages.ts';
@@ -151,9 +151,8 @@ export const commands: readonly Command<any>[] = [
       name: required(text('N', 'campaign name (case and accents ignored)')),
     },
     async run(app, o) {
-      const found = await findCampaignByName(app.db, o.account, o.name);
-      if (!found) throw notFound('Campaign');
-      const c = await setCampaignArchived(app.db, o.account, found.id, true);
+      const named = await found(findCampaignByName(app.db, o.account, o.name), 'Campaign');
+      const c = await setCampaignArchived(app.db, o.account, named.id, true);
       return { campaign: { id: c.id, name: c.name, archivedAt: c.archivedAt } };
     },
   }),
