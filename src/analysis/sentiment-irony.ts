@@ -287,7 +287,7 @@ export function ironicReactions(
     if (net > 0 || irony.forward.test(restText)) continue;
     const recurs = irony.recurrence.test(restText);
     const worse = irony.change.test(restText) && net < 0;
-    if (isThanks ? net < 0 && (recurs || worse) : recurs || worse) ironic.push(i);
+    if (isThanks ? net < 0 && (recurs || worse) : recurs || worse || net < 0) ironic.push(i);
   }
   return ironic;
 }

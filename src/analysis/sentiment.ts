@@ -67,6 +67,11 @@ const BOUNDARY = '|';
 /** VADER's "but" rule: what follows the contrast is what the speaker means ("sorry, but this is unacceptable"). */
 const BEFORE_CONTRAST = 0.5;
 const AFTER_CONTRAST = 1.5;
+/**
+ * When an utterance mixes warm and sour words, the sour ones weigh more: a customer who says
+ * something kind and something wrong in one breath is, on a support line, reporting what is wrong.
+ */
+const NEGATIVITY_BIAS = 1.5;
 /** A speech act stands in the token stream as `@<act>`: no lexicon word starts with "@". */
 const ACT_PREFIX = '@';
 
@@ -182,14 +187,31 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
   let contrastAt = -1;
   let empathy = false;
   let sawCourtesy = false;
+  let hypothetical = false;
+  let challenged = false;
   for (const [i, token] of tokens.entries()) {
     if (token === BOUNDARY) {
+      hypothetical = challenged = false;
       values.push(0);
       continue;
     }
     if (lexicon.contrast.includes(token)) {
       if (contrastAt < 0) contrastAt = i;
-      empathy = false;
+      empathy = hypothetical = challenged = false;
+      values.push(0);
+      continue;
+    }
+    if (lexicon.challenges.includes(token)) challenged = true;
+    if (lexicon.conditionals.includes(token))
+      hypothetical =
+        token.includes('-') || // "any way to", "alguna forma de"
+        i === 0 ||
+        tokens[i - 1] === BOUNDARY ||
+        lexicon.conjunctions.includes(tokens[i - 1]!) ||
+        lexicon.embedders.includes(tokens[i - 1]!);
+    else if (lexicon.consequents.includes(token)) hypothetical = false;
+    // "if it breaks again": a trouble supposed, not suffered (refusals and threats stay what they are).
+    if (hypothetical && (token === `${ACT_PREFIX}complaint` || !token.startsWith(ACT_PREFIX))) {
       values.push(0);
       continue;
     }
@@ -227,6 +249,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     // "I understand how frustrating that must be", "my apologies, I gave you the wrong date": the
     // speaker names the other's trouble or owns a mistake, up to a "but".
     if (empathy && value < 0) value = 0;
+    if (challenged && value > 0) value = 0;
     values.push(value);
   }
   // "Lovely, another bill": a warm reaction to more of the same trouble is a complaint.
@@ -235,16 +258,34 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     values[i] = complaint;
     isAct[i] = true;
   }
+  // "The engineer was lovely, though the line is still crackling": a "but" announces a turn, so
+  // praise before it is not the reading when what follows says something the words here cannot
+  // value. Neutral rather than a guess: never a flip.
+  if (contrastAt >= 0 && tokens.slice(contrastAt + 1).some((t) => t !== BOUNDARY)) {
+    const after = values.slice(contrastAt + 1);
+    if (after.every((v) => v === 0) && values.slice(0, contrastAt).reduce((a, b) => a + b, 0) > 0)
+      return { raw: 0, courtesy: false };
+  }
   const weight = (i: number) => (contrastAt < 0 ? 1 : i < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST);
   let acts = 0;
   let words = 0;
+  /** Acts where the utterance lands: after its "but", when it has one. */
+  let lastActs = 0;
+  const mixed = values.some((v, i) => !isAct[i] && v > 0) && values.some((v, i) => !isAct[i] && v < 0);
   values.forEach((v, i) => {
-    if (isAct[i]) acts += v * weight(i);
-    else words += v * weight(i);
+    if (isAct[i]) {
+      acts += v * weight(i);
+      if (i > contrastAt) lastActs += v;
+    } else words += v * weight(i) * (mixed && v < 0 ? NEGATIVITY_BIAS : 1);
   });
   // Speech acts before words: when the acts point one way, the words can strengthen or soften the
   // reading but not turn it round ("supposedly the best deal, and I'm paying more" stays a complaint).
-  const raw = acts > 0 ? Math.max(acts + words, acts / 2) : acts < 0 ? Math.min(acts + words, acts / 2) : words;
+  // An act before a "but" gets no such say: "I appreciate the discount, but the bill is still wrong".
+  // Nor can what follows it turn such an act round: "I was charged twice, but fine" is not praise.
+  // Where the two disagree the reading is neutral, never the opposite of what was done.
+  const sum = acts + words;
+  let raw = lastActs > 0 ? Math.max(sum, lastActs / 2) : lastActs < 0 ? Math.min(sum, lastActs / 2) : sum;
+  if (lastActs === 0 && acts * raw < 0) raw = 0;
   return { raw, courtesy: sawCourtesy && raw === 0 };
 }
 
