@@ -9,6 +9,8 @@
  *
  * Patterns are whole-token regular expressions: they are matched between spaces, so "\w" is not
  * needed and accented Spanish letters work. Keep them about constructions, not about single lines.
+ * Ironic set phrases ("thanks for nothing") are complaints too, but live with the other irony rules
+ * in sentiment-irony.ts.
  */
 
 export type SpeechAct =
@@ -33,6 +35,21 @@ export interface ActRule {
   value: number;
   patterns: readonly string[];
 }
+
+/**
+ * Whole tokens of the normalised utterance: a space (or an end) on each side, which `\b` is not for
+ * accented letters. Speech acts and the irony rules (sentiment-irony.ts) are both matched this way.
+ */
+export function wholeTokens(patterns: readonly string[], flags = ''): RegExp {
+  return new RegExp(`(?<=^| )(?:${patterns.join('|')})(?= |$)`, flags);
+}
+
+/** Spans of time: "three weeks later", "just not for three weeks"; never a count of incidents. */
+export const EN_UNITS = '(?:seconds|minutes|hours|days|weeks|months|years)';
+export const ES_UNITS = '(?:segundos|minutos|horas|días|semanas|meses|años)';
+/** "The third time", "a second engineer": trouble that repeats. */
+export const EN_ORDINALS = '(?:second|third|fourth|fifth|umpteenth)';
+export const ES_ORDINALS = '(?:segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|enésim[oa])';
 
 /** "I", "we" with an optional contraction: "i'm", "we're", "i am"… */
 const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
@@ -151,7 +168,6 @@ export const EN_ACTS: readonly ActRule[] = [
       // An apology weighed and found wanting: "sorry doesn't pay my bill" (before "doesn't fix" below
       // takes the verb, and before "sorry" is read as the speaker's own apology).
       "(?:sorry|apologies|an apology|saying sorry) (?:doesn't|does not|won't|will not|isn't going to) (?:pay|fix|solve|help|change|get)",
-      '(?:thanks|thank you) for nothing',
       "(?:didn't|did not|doesn't|does not|hasn't|has not|haven't|won't|will not|isn't|wasn't|never) (?:really )?(?:work|worked|working|help|helped|fix|fixed|solve|solved|sort|sorted)",
       '(?:nobody|no one|no-one) (?:actually |ever |really |even )?(?:did|does|has|knows|cares|bothered|came|turned up)',
       '(?:paying|pay|charged|charging) (?:me )?more',
@@ -161,7 +177,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:wouldn't|would not|won't|will not|never|can't|cannot) recommend",
       '(?:been|was|was kept|kept|left) (?:waiting|on hold)',
       "still (?:waiting|not|no|nothing|isn't|doesn't|hasn't|haven't|won't|can't|charging|broken|down|dead|wrong|slow|missing|the same|there|open|pending|unresolved|dropping|crackling|on (?:my|the) bill)",
-      '(?:the )?(?:second|third|fourth|fifth|umpteenth) time',
+      `(?:the )?${EN_ORDINALS} time`,
       '(?:two|three|four|five|six|seven|eight|nine|ten|several|so many|multiple|countless|a dozen) (?:times|different people)',
       "(?:nobody|no one|no-one|never|nobody's|no one's) (?:ever )?(?:calls?|called|rang|rings|told|tells|answers?|answered|showed|turned|got back|came|replied|helps?|helped)",
       'never (?:showed|turned|arrived|came|received|got|works|worked|called)',
@@ -181,11 +197,9 @@ export const EN_ACTS: readonly ActRule[] = [
       'back (?:on hold|to square one|to the start|to the beginning)',
       // Something the customer cannot do with what they pay for: "now I can't log in".
       "(?:i|we) (?:still )?(?:can't|cannot|can not|couldn't) (?:log|sign|get into|get online|use|access|connect|make calls|browse|stream)",
-      // Praise asked as a question: "is this what you call good service?"
-      "(?:is this|is that|this is|that's|so this is) what you(?: people)? (?:call|'d call)",
       '(?:internet|connection|signal|wi-?fi|broadband) (?:dropped|drops|cut out|cuts out|went down|goes down|died|dies)',
       // Kindness that came too late: "a month after I complained", "three weeks later".
-      '(?:days|weeks|months|years|hours|a week|a month|a year|an hour) (?:later|too late|after (?:i|we) (?:complained|called|rang|asked|reported|paid|cancelled))',
+      `(?:${EN_UNITS}|a week|a month|a year|an hour) (?:later|too late|after (?:i|we) (?:complained|called|rang|asked|reported|paid|cancelled))`,
       // An outage: "my internet has been down since Monday".
       "(?:is|was|been|went|goes|gone|keeps going|it's|it's been) (?:completely )?down",
       // Prices that rise: "has gone up", "shot up", "gone through the roof".
@@ -201,7 +215,6 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:you|they|he|she|your \\S+|i was|we were) (?:said|told me|told)(?: that)? (?:\\S+ ){0,3}(?:would|'d|was going to|were going to|will)",
       "(?:was|were|wasn't|weren't) (?:supposed|meant) to",
       "(?:should have|should've) (?:been|had|got|arrived|come|received)",
-      'so much for',
       // "three hours on the phone for nothing", not "you get it for nothing" (that is free).
       '(?<!(?:get|got|have|had) (?:it|that|this|them) )for nothing',
       'never (?:appeared|applied|happened|materiali[sz]ed|came through|showed up|got applied)',
@@ -222,7 +235,6 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:doesn't|don't|didn't|isn't|wasn't|won't|can't|hasn't|haven't) even",
       'nowhere to be (?:seen|found)|no sign of',
       '(?:let|letting) (?:me|us) down',
-      '(?:love|enjoy|adore) (?:waiting|having to|paying|being (?:on hold|ignored|charged|passed|kept)|spending (?:hours|an hour|my))',
       '(?:doubled|tripled|double|triple) (?:my|the|our) (?:bill|price|fee|payment)',
       'without (?:asking|my (?:permission|consent)|telling me)',
       'never (?:\\S+ )?(?:sent|delivered|posted|credited|refunded)',
@@ -240,7 +252,6 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:is|so) (?:this|that) (?:is )?how you treat|(?:this|that) is how you treat',
       // Paid for one thing, got less: "paying for a hundred megs and getting about five".
       '(?:paid|pay|paying) for (?:\\S+ ){0,4}(?:and|but) (?:(?:i|we) )?(?:only )?(?:got|get|getting|receive|received|receiving)',
-      'good luck (?:getting|trying|finding|with that)',
       // Neg-raising: "I don't think that's right" denies the rightness, not the thinking.
       "(?:don't|do not) think (?:that's|that is|it's|it is|this is) (?:right|fair|correct|acceptable|ok|okay|good enough)",
       // Improvement denied: "it's no better than before", "no faster at all".
@@ -248,16 +259,13 @@ export const EN_ACTS: readonly ActRule[] = [
       // The customer doing the company's work: "I had to explain the whole thing from the start".
       "(?:had to|have had to|i've had to|keep having to|have to keep) (?:\\S+ )?(?:explain|repeat|chase|go through)",
       // Patience conceded up to a limit: "happy to wait, just not for three weeks".
-      '(?:but|just) not (?:for )?(?:\\S+ )?(?:days|weeks|months|hours)',
+      `(?:but|just) not (?:for )?(?:\\S+ )?${EN_UNITS}`,
       // Rhetorical questions: "how hard can it be to …", "what's the point of paying …".
       "how hard (?:can|could|is) it|what's the point|what is the point",
       "you'd think|you would think|(?:i'd|i would) have thought",
       "(?:let's|we'll) see if (?:\\S+ ){0,5}(?:this time|actually)",
-      // Service that came late, welcomed through gritted teeth: "nice of you to finally pick up".
-      '(?:about time|(?:nice|good|kind|lovely|decent|big) of you to (?:finally|eventually|bother))',
       'what (?:are|is|will) you (?:going to )?do(?:ing)? about (?:it|this|that)',
       "(?:and )?now (?:it )?turns out|(?:isn't|is not|aren't|won't|not) (?:even )?coming",
-      'when it (?:actually |does )?(?:works|work)(?= \\||$| which)',
       // A good past, said to contrast with now: "it used to be reliable", "I used to recommend you".
       'used to (?:work|be (?:\\S+ )?(?:fine|good|great|fast|quick|cheap|reliable|better)|love|like|recommend|trust)',
       "(?:i was|i'd been|we were|we'd been) (?:really )?hoping",
@@ -451,7 +459,6 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'complaint',
     value: -3,
     patterns: [
-      'gracias por nada',
       'no (?:me |nos )?(?:ha |han |había )?(?:servido|sirve|sirvió|funcionado|funcionó|ayudado|ayudó|arreglado|solucionado)',
       'nadie (?:me |nos )?(?:ha |han )?(?:de verdad |realmente )?(?:llamado|llama|llamó|da|dio|sabe|contesta|contestó|responde|hace|hizo|hace caso|avisó|ayuda|vino)',
       'me (?:lo|la|los|las) (?:han cobrado|cobran|cobraron|están cobrando|siguen cobrando)',
@@ -466,9 +473,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:llevo|llevamos) (?:\\S+ ){0,3}(?:esperando|sin|en espera)',
       // Lo que el cliente no puede hacer con lo que paga: "ahora no puedo entrar".
       'no (?:puedo|podemos|pude|he podido|consigo|logro) (?:entrar|acceder|conectarme|conectar|usar|utilizar|navegar|iniciar sesión|llamar)',
-      // Un elogio en forma de pregunta: "¿a esto le llaman buen servicio?"
-      '(?:a esto|a eso|esto es lo que|eso es lo que) (?:le |lo )?(?:llaman|llamáis|llama usted|llaman ustedes)',
-      '(?:la )?(?:segunda|tercera|cuarta|quinta|enésima) vez',
+      `(?:la )?${ES_ORDINALS} vez`,
       '(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|varias|muchas|mil) (?:veces|personas)',
       'nunca (?:me|nos) (?:\\S+ )?(?:devuelven|llaman|llamaron|contestan|avisan|ayudan|dicen)',
       '(?:nadie|nunca) me (?:\\S+ )?(?:avisó|avisa|avisaron|llama|llamó|llamaron|devuelve|devuelven|devolvió|contesta|contestan|contestó|ayuda|ayudó|ayudan|dijo|dice|explicó|atiende|atendió|resuelve|soluciona|hace caso)',
@@ -486,7 +491,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'sin avisar|sin previo aviso',
       'se (?:me |nos )?(?:corta|cortó|ha cortado|cae|cayó|ha caído|cierra|cerró)',
       // Una amabilidad que llega tarde: "un mes después de mi queja", "tres semanas tarde".
-      '(?:días|semanas|meses|años|horas|un mes|una semana|un año|una hora) (?:tarde|más tarde|después de (?:mi |la |que )?(?:queja|reclamación|llamada|reclamar|llamar|avisar|pagar))',
+      `(?:${ES_UNITS}|un mes|una semana|un año|una hora) (?:tarde|más tarde|después de (?:mi |la |que )?(?:queja|reclamación|llamada|reclamar|llamar|avisar|pagar))`,
       'me colgó|me colgaron',
       'vuelve a|volvieron a|ha vuelto a|han vuelto a',
       '(?:talla|dirección|producto|modelo) equivocad[oa]',
@@ -506,9 +511,6 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:estaba|estábamos|era|éramos|iba|funcionaba|funcionó|fue) (?:muy |bastante |todo )?(?:content[oa]s?|satisfech[oa]s?|feliz|felices|buen cliente|cliente fiel|bien|genial|perfecto|estupendo)(?: \\S+){0,5} hasta',
       '(?:cuesta|cuestan|costar|pago|pagando|pagar|cobran|cobrando|cobrar|vale) (?:\\S+ ){0,2}(?:el doble|el triple)',
       '(?:me|nos) (?:bajan|bajaron|han bajado|reducen|redujeron|limitan|limitaron) la velocidad',
-      'vaya con',
-      // "¡Lo que me faltaba!": the last straw, said of whatever went wrong.
-      '(?:justo |solo |sólo )?lo que (?:me |nos )?faltaba',
       '(?<=\\| )(?:decían|dicen|dijeron|me dijeron|decía|dijo|según dicen|supuestamente|al parecer|por lo visto)(?= \\||$)',
       '(?:se anunciaba|se anuncia|anunciad[oa]|vendid[oa]) como|(?:anuncian|anunciaban|anunciaron|publicitan)|(?:el anuncio|la oferta|la web|la publicidad|el folleto) (?:decía|dice|ponía|pone)',
       'gratis (?:\\S+ ){0,8}(?:pagué|pagado|pagar|cobrado|cobran|cobraron|cobrar|facturado|facturaron|costó|cuesta|cargo)',
@@ -518,7 +520,6 @@ export const ES_ACTS: readonly ActRule[] = [
       'ni siquiera',
       '(?:su|la|el|mi|esa|ese) supuest[oa]',
       '(?:me|nos) (?:han fallado|fallaron|falló|ha fallado|habéis fallado)',
-      'me encanta (?:esperar|tener que|pagar|que me)',
       '(?:doblado|doblaron|duplicado|duplicaron|triplicado) (?:la|el|mi)',
       '(?:subió|ha subido|han subido|subieron|me suben|me subieron)',
       '(?:se ha|se han|se) disparad[oa]s?|se disparó|por las nubes',
@@ -541,11 +542,11 @@ export const ES_ACTS: readonly ActRule[] = [
       'así (?:es como )?(?:me|nos) (?:tratan|trata|tratáis|tratas)',
       // Pagar por una cosa y recibir menos: "pago por cien megas y me llegan cinco".
       '(?:pago|pagamos|pagando|pagué|pagar) (?:por )?(?:\\S+ ){0,4}y (?:solo |sólo )?(?:me llegan?|recibo|tengo|me dan|llegan?)',
-      'ya van (?:\\S+ ){0,2}(?:llamadas|veces|días|semanas|meses|horas|técnicos)',
+      `ya van (?:\\S+ ){0,2}(?:llamadas|veces|técnicos|${ES_UNITS})`,
       // El cliente haciendo el trabajo de la empresa: "he tenido que explicarlo todo desde el principio".
       '(?:he tenido|tuve|hemos tenido|tuvimos|tengo) que (?:volver a )?(?:explicar|repetir|reclamar|insistir|perseguir)',
       // Paciencia concedida hasta un límite: "encantado de esperar, pero no tres semanas".
-      'pero no (?:\\S+ )?(?:días|semanas|meses|horas)',
+      `pero no (?:\\S+ )?${ES_UNITS}`,
       '(?:tomando|tomar|toman|tomáis|tomen) el pelo',
       'no es normal|no es lógico|no hay derecho',
       // Incredulity: "no me puedo creer lo que tarda", "ya no me creo nada".
@@ -554,14 +555,10 @@ export const ES_ACTS: readonly ActRule[] = [
       // Preguntas retóricas: "¿cómo es posible que…?", "¿tan difícil es…?", "¿de qué me sirve…?".
       'cómo es posible|tan difícil es|(?:de|para) qué (?:me |nos )?sirve|para qué (?:pago|estoy pagando)',
       'uno pensaría|cualquiera pensaría',
-      'ya era hora|(?:se dignan|se han dignado|os dignáis|se dignó)',
       'qué (?:van|vais|piensan|piensa) a hacer(?= \\||$| al respecto| con esto| con eso)|y ahora qué(?= \\||$)',
-      '(?:amable|detalle|bonito|considerado) (?:por|de) (?:su|vuestra|tu) parte (?:\\S+ ){0,4}por fin',
       // Now the bad news comes out: "ahora resulta que el técnico no viene".
       'ahora resulta que|resulta que ahora',
       'no (?:viene|vendrá|va a venir|vinieron|han venido)',
-      // Good only when it works, which is the complaint: "va de maravilla cuando va".
-      'cuando (?:va|funciona)(?= \\||$| que)',
       'a ver si (?:esta vez|por fin|de una vez|ahora sí)',
       // "Eso no me paga la factura": a word of regret weighed and found wanting.
       '(?:eso|lo siento|sentirlo|una disculpa|las disculpas) no (?:me |nos )?(?:paga|arregla|soluciona|devuelve|sirve)',

@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
-import { EN_ACTS, ES_ACTS, type SpeechAct } from './sentiment-acts.ts';
+import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.ts';
 import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
 
@@ -119,23 +119,21 @@ function compile(language: SentimentLanguage): CompiledLanguage {
   for (const [phrase, value] of Object.entries(lexicon.phrases)) labels[phraseToken(phrase)] = value;
   // A negator carries no sentiment of its own here (AFINN gives "no" −1).
   for (const negator of lexicon.negators) if (!(negator in lexicon.words)) labels[negator] = 0;
-  const rules = language === 'en' ? EN_ACTS : ES_ACTS;
+  const irony = language === 'en' ? EN_IRONY : ES_IRONY;
+  // Set ironic phrases are complaints, tried before every other complaint pattern.
+  const rules = (language === 'en' ? EN_ACTS : ES_ACTS).map((rule) =>
+    rule.act === 'complaint' ? { ...rule, patterns: [...irony.phrases, ...rule.patterns] } : rule,
+  );
   return {
     lexicon,
     labels: new Map(Object.entries(labels)),
     negators: new Set(lexicon.negators),
     phrases: Object.keys(lexicon.phrases).sort((a, b) => b.length - a.length),
-    // Whole tokens only: the text is single-spaced, so a space (or an end) on each side is a word edge,
-    // which `\b` is not for accented letters.
     acts: rules.flatMap((rule) =>
-      rule.patterns.map((p) => ({
-        act: rule.act,
-        value: rule.value,
-        pattern: new RegExp(`(?<=^| )(?:${p})(?= |$)`, 'g'),
-      })),
+      rule.patterns.map((p) => ({ act: rule.act, value: rule.value, pattern: wholeTokens([p], 'g') })),
     ),
     actValue: new Map(rules.map((rule) => [`${ACT_PREFIX}${rule.act}`, rule.value])),
-    irony: compileIrony(language === 'en' ? EN_IRONY : ES_IRONY),
+    irony: compileIrony(irony),
   };
 }
 
