@@ -23,6 +23,7 @@ export type SpeechAct =
   | 'thanks'
   | 'reassurance'
   | 'remedy'
+  | 'expectation'
   | 'agreement';
 
 export interface ActRule {
@@ -82,6 +83,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:it's|that's|it is|that is) not a (?:problem|bother)",
       "(?:don't|do not) (?:you )?worry",
       "(?:i|we) can't complain",
+      "(?:won't|will not|shouldn't|should not|never) happen again",
       '(?:no|not any|any) complaints',
       "(?:i|we) (?:don't|do not) mind",
       "(?:don't|do not) hesitate",
@@ -239,8 +241,7 @@ export const EN_ACTS: readonly ActRule[] = [
       'without (?:asking|my (?:permission|consent)|telling me)',
       'never (?:\\S+ )?(?:sent|delivered|posted|credited|refunded)',
       '(?:expected|deserve|deserved) better',
-      // An expectation let down, not a comparison: "not as bad as I thought it would be".
-      '(?<!(?:as|than) )(?:i thought|i was told|we thought) (?:\\S+ ){0,4}(?:would|was going to)',
+      '(?<!(?:as|than) )i was told (?:\\S+ ){0,4}(?:would|was going to)',
       "(?:i'm|i am|we're|we are) (?:supposed|meant) to",
       '(?:bill|price|payment|fee|invoice)s? (?:is|are|was|were|has been|got|keeps) (?:\\S+ )?(?:higher|going up|rising)',
       // Asking only for what should be normal says it is not: "I just want my internet to work",
@@ -263,12 +264,37 @@ export const EN_ACTS: readonly ActRule[] = [
       // Rhetorical questions: "how hard can it be to …", "what's the point of paying …".
       "how hard (?:can|could|is) it|what's the point|what is the point",
       "you'd think|you would think|(?:i'd|i would) have thought",
+      '(?:treated|treat (?:me|us|customers|people)) like (?:this|that|dirt|rubbish|a number|an idiot|a criminal)',
+      // Faint praise: "the only good thing is the engineer turned up".
+      'the only (?:good thing|thing that works|decent thing)',
+      // Counterfactual: "a great price if it actually worked" says it does not.
+      '(?:if|only if) (?:it|they|you|someone|anyone) (?:actually |only |even |ever )?(?:worked|did|bothered|answered|turned up|called back|showed up)',
+      "(?:i've|i have|i've) (?:had|seen) better (?:\\S+ )?(?:from|at|in)",
+      '(?:keep|kept|keeps) (?:telling|saying|promising|sending|asking)',
+      // A claim flatly contradicted at the end: "… and it clearly isn't".
+      "(?:and|but) it (?:clearly |obviously |still |just )?(?:isn't|is not|doesn't|does not|wasn't|hasn't|didn't|won't)(?= \\||$)",
+      '(?:find|finds|found) (?:this|it|that) (?:funny|amusing|hilarious)',
+      "(?:i'd|i would) (?:love|like) to know (?:why|how|what)",
+      '(?:bill|price|payment|fee)s? (?:has |have |had )?(?:doubled|tripled)',
+      '(?:liked|preferred) the old|the old (?:\\S+ ){0,2}(?:was|were) (?:\\S+ )?better',
+      'not once (?:has|have|did|was)',
+      '(?:i|we) had (?:such |really |very )?(?:high )?hopes|(?:i|we) had hoped',
       "(?:let's|we'll) see if (?:\\S+ ){0,5}(?:this time|actually)",
       'what (?:are|is|will) you (?:going to )?do(?:ing)? about (?:it|this|that)',
       "(?:and )?now (?:it )?turns out|(?:isn't|is not|aren't|won't|not) (?:even )?coming",
       // A good past, said to contrast with now: "it used to be reliable", "I used to recommend you".
       'used to (?:work|be (?:\\S+ )?(?:fine|good|great|fast|quick|cheap|reliable|better)|love|like|recommend|trust)',
       "(?:i was|i'd been|we were|we'd been) (?:really )?hoping",
+    ],
+  },
+  {
+    // What the speaker expected: let down when it was good ("I thought it would be sorted by now"), a
+    // relief when it was bad ("I thought I'd be on hold for ages"); the scorer looks at what follows.
+    // An expectation in a comparison is neither: "not as bad as I thought it would be".
+    act: 'expectation',
+    value: -3,
+    patterns: [
+      "(?<!(?:as|than) )(?:i thought|we thought|i expected|i assumed) (?:\\S+ ){0,4}(?:would|was going to|i'd|it'd)",
     ],
   },
   {
@@ -282,7 +308,7 @@ export const EN_ACTS: readonly ActRule[] = [
       // the cable" is listing what did not help.
       "(?:i've|we've|i have|we have) (?:just |now )?(?:taken (?:\\S+ ){1,3}off|refunded|credited|waived|reactivated|removed (?:the|that|this) (?:\\S+ )?(?:charge|fee|penalty))",
       // A trouble gone is good news, whoever says it: "the problem is gone", not two sour words.
-      "(?:the |that |this )?(?:problem|issue|fault|noise|error|crackling)s? (?:is |are |has |have |'s )?(?:been )?(?:gone|disappeared|fixed|solved|sorted|resolved)",
+      "(?:the |that |this )?(?:problem|issue|fault|noise|error|crackling|outage)s? (?:is |are |has |have |'s )?(?:been )?(?:gone|disappeared|fixed|solved|sorted|resolved|over)",
       "(?<!(?:not|n't|never) )(?:solves?|solved|fix(?:es|ed)?|sorts?|sorted|resolves?|resolved) (?:\\S+ )?(?:problem|issue|fault)s?",
     ],
   },
@@ -369,6 +395,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'ningún problema',
       'no (?:se preocupe|te preocupes|pasa nada)',
       'no (?:me|nos) (?:puedo|podemos) quejar',
+      'no (?:volverá|va a volver|debería volver) a (?:pasar|ocurrir)',
       '(?:no tengo|sin) ninguna queja',
       'no (?:me|nos) importa',
       'no dude en|no dudes en',
@@ -531,7 +558,6 @@ export const ES_ACTS: readonly ActRule[] = [
       // Lo que se esperaba y no llegó: "esperaba que me llamaran"; un pasado mejor: "antes funcionaba bien".
       'esperaba que (?:\\S+ ){0,4}\\S+(?:ría|rían|ara|aran|iera|ieran)',
       'antes (?:\\S+ ){0,2}(?:iba|funcionaba|era|estaba|me encantaba|me gustaba) (?:\\S+ )?(?:bien|genial|perfect[oa]|rápid[oa]|estupend[oa]|fiable|mejor)',
-      '(?:pensaba|creía|pensé|creí) que (?:\\S+ ){0,4}(?:\\S+ría|\\S+rían|iba|iban)',
       'se supone que (?:yo |nosotros )?(?:tengo|tenía|tenemos|me|nos)',
       '(?:factura|precio|cuota|recibo)s? (?:es|está|son|era|ha sido) (?:\\S+ )?(?:más alt[oa]|más car[oa])',
       // Pedir solo lo normal dice que no lo hay: "solo quiero que funcione", "lo único que pido".
@@ -555,6 +581,20 @@ export const ES_ACTS: readonly ActRule[] = [
       // Preguntas retóricas: "¿cómo es posible que…?", "¿tan difícil es…?", "¿de qué me sirve…?".
       'cómo es posible|tan difícil es|(?:de|para) qué (?:me |nos )?sirve|para qué (?:pago|estoy pagando)',
       'uno pensaría|cualquiera pensaría',
+      '(?:me|nos) (?:tratan|trata|tratáis|tratan ustedes) (?:así|como a)|(?:tratad[oa]s?|tratarme|tratarnos) (?:así|como a)',
+      'lo único (?:bueno|que funciona)',
+      '(?:pagar|pagando|pago|pagué|pagado) por nada',
+      // "Ya ni me molesto en llamar": given up.
+      'ya ni|ni (?:me|nos) molesto|ni una (?:sola )?vez (?:me|nos) (?:han|ha)',
+      // Contrafáctico: "sería un buen precio si funcionara" dice que no funciona.
+      'si (?:de verdad |al menos |por lo menos )?(?:funcionara|funcionase|fuera bien|viniera|vinieran|contestaran|llamaran|cumplieran)',
+      '(?:he tenido|he visto|tuve) (?:un |una )?mejor (?:\\S+ )?(?:en|de|con)',
+      '(?:siguen|sigue|seguís|siguen ustedes) (?:diciendo|diciéndome|mandando|prometiendo|pidiendo)',
+      '(?:hace|hacía|haga|hiciera|da|dé) gracia|(?:le|te|os|les) parece (?:gracioso|divertido)',
+      'me encantaría saber (?:por qué|cómo|qué)',
+      '(?:factura|precio|recibo|cuota)s? (?:se ha |se han |ha |han )?(?:doblado|duplicado|triplicado)',
+      '(?:me gustaba más|prefería|era mejor) (?:\\S+ ){0,2}(?:anterior|antigu[oa]|de antes)',
+      '(?:tenía|tenía muchas|tenía puestas) esperanzas|esperaba mucho',
       'qué (?:van|vais|piensan|piensa) a hacer(?= \\||$| al respecto| con esto| con eso)|y ahora qué(?= \\||$)',
       // Now the bad news comes out: "ahora resulta que el técnico no viene".
       'ahora resulta que|resulta que ahora',
@@ -562,6 +602,13 @@ export const ES_ACTS: readonly ActRule[] = [
       'a ver si (?:esta vez|por fin|de una vez|ahora sí)',
       // "Eso no me paga la factura": a word of regret weighed and found wanting.
       '(?:eso|lo siento|sentirlo|una disculpa|las disculpas) no (?:me |nos )?(?:paga|arregla|soluciona|devuelve|sirve)',
+    ],
+  },
+  {
+    act: 'expectation',
+    value: -3,
+    patterns: [
+      '(?<!(?:como|que) )(?:pensaba|creía|pensé|creí|esperaba) que (?:\\S+ ){0,4}(?:\\S+ría|\\S+rían|iba|iban)',
     ],
   },
   {

@@ -289,7 +289,9 @@ export function ironicReactions(
     const isThanks = token === thanks;
     // Zero for a word the lexicon does not value ("surprise"); never a negated one.
     if (!isThanks && !(irony.reactions.has(token) && values[i]! >= 0)) continue;
-    if (!tokens.slice(clauseStart, i).every((t) => irony.fillers.has(t))) continue;
+    // Warm words may pile up: "what a lovely surprise", "oh great, wonderful".
+    const filler = (t: string) => irony.fillers.has(t) || irony.reactions.has(t);
+    if (!tokens.slice(clauseStart, i).every(filler)) continue;
     if (isThanks && harmThanked(tokens, values, i, boundary)) {
       ironic.push(i);
       continue;
@@ -302,8 +304,7 @@ export function ironicReactions(
       while (end < tokens.length && tokens[end] !== boundary) end++;
       const after = tokens.slice(i + 1, end).join(' ');
       if (after !== '' && !irony.thanksFor.has(after)) continue;
-    } else
-      while (!opensObject && end < tokens.length && tokens[end] !== boundary && irony.fillers.has(tokens[end]!)) end++;
+    } else while (!opensObject && end < tokens.length && tokens[end] !== boundary && filler(tokens[end]!)) end++;
     const rest = tokens.slice(end);
     if (rest.every((t) => t === boundary)) continue;
     const restText = rest.join(' ');

@@ -139,6 +139,12 @@ export const EN: ContactCentreLexicon = {
     'a loyal customer': 0,
     // "Funny how the price goes up every year": an aside, not amusement.
     'funny how': -2,
+    'for ages': -1,
+    // A customer's loss, though AFINN gives "rise" +1.
+    'price rise': -2,
+    'price rises': -2,
+    'price increase': -2,
+    'price hike': -2,
     // Throttling: "I get slowed down after ten gigs".
     'slowed down': -2,
     // What a product is sold as is not anyone's mood: "the best price", "a special offer", "loyalty
@@ -368,6 +374,10 @@ export const ES: ContactCentreLexicon = {
     'descuento por fidelidad': 0,
     'regalo de bienvenida': 0,
     'oferta de bienvenida': 0,
+    'subida de precio': -2,
+    'subida de precios': -2,
+    'subida de tarifa': -2,
+    'aumento de precio': -2,
     desapareció: -2,
     'ha desaparecido': -2,
     'una broma': -3,

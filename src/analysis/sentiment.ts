@@ -175,6 +175,13 @@ function tokenize(text: string, data: CompiledLanguage): string[] {
   return out.trim().split(' ');
 }
 
+/** Whether what follows an expectation, up to its clause's end, names a trouble (sums negative). */
+function thoughtOfTrouble(tokens: readonly string[], at: number, labels: ReadonlyMap<string, number>): boolean {
+  let sum = 0;
+  for (let j = at + 1; j < tokens.length && tokens[j] !== BOUNDARY; j++) sum += labels.get(tokens[j]!) ?? 0;
+  return sum < 0;
+}
+
 /** AFINN-scale sum of an utterance, and whether it was courtesy only. */
 function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy: boolean } {
   const tokens = tokenize(text, data);
@@ -185,31 +192,44 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
   let contrastAt = -1;
   let empathy = false;
   let sawCourtesy = false;
-  let hypothetical = false;
+  /**
+   * Inside a supposition: its words are not the speaker's mood, and when the utterance opens with it
+   * ("if it breaks again, just call us") neither is its trouble; later in a line it can be ironic
+   * ("sure, it's fine, if you like paying for nothing"), so a complaint act there keeps its weight.
+   */
+  let hypothetical: 'no' | 'words' | 'all' = 'no';
   let challenged = false;
+  let relief = false;
   for (const [i, token] of tokens.entries()) {
     if (token === BOUNDARY) {
-      hypothetical = challenged = false;
+      hypothetical = 'no';
+      challenged = relief = false;
       values.push(0);
       continue;
     }
     if (lexicon.contrast.includes(token)) {
       if (contrastAt < 0) contrastAt = i;
-      empathy = hypothetical = challenged = false;
+      empathy = challenged = false;
+      hypothetical = 'no';
       values.push(0);
       continue;
     }
     if (lexicon.challenges.includes(token)) challenged = true;
-    if (lexicon.conditionals.includes(token))
-      hypothetical =
+    if (lexicon.conditionals.includes(token)) {
+      if (i === 0) hypothetical = 'all';
+      else if (
         token.includes('-') || // "any way to", "alguna forma de"
-        i === 0 ||
         tokens[i - 1] === BOUNDARY ||
         lexicon.conjunctions.includes(tokens[i - 1]!) ||
-        lexicon.embedders.includes(tokens[i - 1]!);
-    else if (lexicon.consequents.includes(token)) hypothetical = false;
-    // "if it breaks again": a trouble supposed, not suffered (refusals and threats stay what they are).
-    if (hypothetical && (token === `${ACT_PREFIX}complaint` || !token.startsWith(ACT_PREFIX))) {
+        lexicon.embedders.includes(tokens[i - 1]!)
+      )
+        hypothetical = 'words';
+    } else if (lexicon.consequents.includes(token)) hypothetical = 'no';
+    // Refusals and threats stay what they are under any "if".
+    const supposed = token.startsWith(ACT_PREFIX)
+      ? hypothetical === 'all' && token === `${ACT_PREFIX}complaint`
+      : hypothetical !== 'no';
+    if (supposed) {
       values.push(0);
       continue;
     }
@@ -218,6 +238,12 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       // "no me parece bien": agreement denied is disagreement.
       values.push(act * NEGATION_FACTOR);
       isAct[values.length - 1] = true;
+      continue;
+    }
+    if (token === `${ACT_PREFIX}expectation` && thoughtOfTrouble(tokens, i, labels)) {
+      // "I thought I'd be on hold for ages": relief, and the trouble named is the one that did not come.
+      relief = true;
+      values.push(0);
       continue;
     }
     if (act !== undefined) {
@@ -238,7 +264,9 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     for (let j = i - 1; j >= Math.max(0, i - NEGATION_WINDOW); j--) {
       const before = tokens[j]!;
       if (before === BOUNDARY || before.startsWith(ACT_PREFIX)) break;
-      if (lexicon.conjunctions.includes(before) || lexicon.contrast.includes(before)) break;
+      // "not so great": "so" there intensifies, it does not join clauses.
+      const intensifying = j === i - 1 && lexicon.intensifiers[before] !== undefined;
+      if (!intensifying && (lexicon.conjunctions.includes(before) || lexicon.contrast.includes(before))) break;
       if (negators.has(before)) {
         value *= NEGATION_FACTOR;
         break;
@@ -246,7 +274,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     }
     // "I understand how frustrating that must be", "my apologies, I gave you the wrong date": the
     // speaker names the other's trouble or owns a mistake, up to a "but".
-    if (empathy && value < 0) value = 0;
+    if ((empathy || relief) && value < 0) value = 0;
     if (challenged && value > 0) value = 0;
     values.push(value);
   }

@@ -132,6 +132,49 @@ describe('segment sentiment', () => {
       expect(label(text, 'es'), text).toBe('positive');
   });
 
+  it('reads a complaint carried by a want, a let-down, a "but" or a rhetorical question as negative', () => {
+    for (const text of [
+      'I only need the thing to work, that is all.',
+      'Everything was fine until last month and then it just died.',
+      'Your engineer was lovely, though the line is still crackling.',
+      'I appreciate the discount, but the bill is still wrong.',
+      "It's great that you're sorry, now what are you going to do about it?",
+      'Perfect, the router is broken.',
+      "It's a great price if it actually worked.",
+      'Sure, it is fine, if you like paying for nothing.',
+    ])
+      expect(label(text, 'en'), text).toBe('negative');
+    for (const text of [
+      'Solo pido que me funcione el teléfono.',
+      'Seguimos sin línea desde el lunes.',
+      'Iba todo genial hasta que me cambiaron la tarifa.',
+      'Agradezco el descuento, pero la factura sigue mal.',
+      '¿Por qué me dicen que está solucionado si sigo sin línea?',
+      'Sería un buen precio si funcionara.',
+      'Ya ni me molesto en llamar.',
+    ])
+      expect(label(text, 'es'), text).toBe('negative');
+  });
+
+  it('does not read a supposition, a relief or the agent putting it right as a complaint', () => {
+    for (const text of ['Could you check if there is an outage in my area?', 'If it breaks again, just call us.'])
+      expect(label(text, 'en'), text).toBe('neutral');
+    for (const text of ['¿Me puede decir si se ha hecho el pago?', 'Si se vuelve a cortar, reinicie el router.'])
+      expect(label(text, 'es'), text).toBe('neutral');
+    for (const text of [
+      "You've been really helpful, I thought I'd be on hold for ages.",
+      "I've credited your account with ten pounds.",
+      'Good news, the outage is over.',
+    ])
+      expect(label(text, 'en'), text).toBe('positive');
+    for (const text of [
+      'Ha sido muy amable, pensaba que iba a estar horas esperando.',
+      'Le he quitado el recargo de este mes.',
+      'Listo, ya tiene la línea activa.',
+    ])
+      expect(label(text, 'es'), text).toBe('positive');
+  });
+
   it('reads thanks, agreement and reassurance as positive', () => {
     for (const text of ['Thanks, that really helps.', 'Yes, that works for me.', 'No worries at all.', 'Deal.'])
       expect(label(text, 'en'), text).toBe('positive');
