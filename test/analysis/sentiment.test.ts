@@ -4,6 +4,9 @@ import { callSentiment, scoreText, trend } from '../../src/analysis/sentiment.ts
 import { mono, stereo, template } from './helpers.ts';
 
 const label = (text: string, language: 'en' | 'es') => scoreText(text, language).label;
+const expectLabels = (language: 'en' | 'es', expected: string, texts: readonly string[]) => {
+  for (const text of texts) expect(label(text, language), text).toBe(expected);
+};
 
 describe('segment sentiment', () => {
   it('reads complaints, thanks and requests in English', () => {
@@ -133,7 +136,7 @@ describe('segment sentiment', () => {
   });
 
   it('reads a complaint carried by a want, a let-down, a "but" or a rhetorical question as negative', () => {
-    for (const text of [
+    expectLabels('en', 'negative', [
       'I only need the thing to work, that is all.',
       'Everything was fine until last month and then it just died.',
       'Your engineer was lovely, though the line is still crackling.',
@@ -142,9 +145,8 @@ describe('segment sentiment', () => {
       'Perfect, the router is broken.',
       "It's a great price if it actually worked.",
       'Sure, it is fine, if you like paying for nothing.',
-    ])
-      expect(label(text, 'en'), text).toBe('negative');
-    for (const text of [
+    ]);
+    expectLabels('es', 'negative', [
       'Solo pido que me funcione el teléfono.',
       'Seguimos sin línea desde el lunes.',
       'Iba todo genial hasta que me cambiaron la tarifa.',
@@ -152,27 +154,28 @@ describe('segment sentiment', () => {
       '¿Por qué me dicen que está solucionado si sigo sin línea?',
       'Sería un buen precio si funcionara.',
       'Ya ni me molesto en llamar.',
-    ])
-      expect(label(text, 'es'), text).toBe('negative');
+    ]);
   });
 
   it('does not read a supposition, a relief or the agent putting it right as a complaint', () => {
-    for (const text of ['Could you check if there is an outage in my area?', 'If it breaks again, just call us.'])
-      expect(label(text, 'en'), text).toBe('neutral');
-    for (const text of ['¿Me puede decir si se ha hecho el pago?', 'Si se vuelve a cortar, reinicie el router.'])
-      expect(label(text, 'es'), text).toBe('neutral');
-    for (const text of [
+    expectLabels('en', 'neutral', [
+      'Could you check if there is an outage in my area?',
+      'If it breaks again, just call us.',
+    ]);
+    expectLabels('es', 'neutral', [
+      '¿Me puede decir si se ha hecho el pago?',
+      'Si se vuelve a cortar, reinicie el router.',
+    ]);
+    expectLabels('en', 'positive', [
       "You've been really helpful, I thought I'd be on hold for ages.",
       "I've credited your account with ten pounds.",
       'Good news, the outage is over.',
-    ])
-      expect(label(text, 'en'), text).toBe('positive');
-    for (const text of [
+    ]);
+    expectLabels('es', 'positive', [
       'Ha sido muy amable, pensaba que iba a estar horas esperando.',
       'Le he quitado el recargo de este mes.',
       'Listo, ya tiene la línea activa.',
-    ])
-      expect(label(text, 'es'), text).toBe('positive');
+    ]);
   });
 
   it('reads thanks, agreement and reassurance as positive', () => {
