@@ -294,7 +294,7 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'expectation',
     value: -3,
     patterns: [
-      "(?<!(?:as|than) )(?:i thought|we thought|i expected|i assumed) (?:\\S+ ){0,4}(?:would|was going to|i'd|it'd)",
+      "(?<!(?:as|than|never) )(?:i thought|we thought|i expected|i assumed) (?:\\S+ ){0,4}(?:would|was going to|i'd|it'd)",
     ],
   },
   {
@@ -585,7 +585,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'lo único (?:bueno|que funciona)',
       '(?:pagar|pagando|pago|pagué|pagado) por nada',
       // "Ya ni me molesto en llamar": given up.
-      'ya ni|ni (?:me|nos) molesto|ni una (?:sola )?vez (?:me|nos) (?:han|ha)',
+      'ya ni (?:me molesto|llamo|lo intento|contestan|funciona|sirve)|ni (?:me|nos) molesto|ni una (?:sola )?vez (?:me|nos) (?:han|ha)',
       // Contrafáctico: "sería un buen precio si funcionara" dice que no funciona.
       'si (?:de verdad |al menos |por lo menos )?(?:funcionara|funcionase|fuera bien|viniera|vinieran|contestaran|llamaran|cumplieran)',
       '(?:he tenido|he visto|tuve) (?:un |una )?mejor (?:\\S+ )?(?:en|de|con)',
@@ -608,7 +608,7 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'expectation',
     value: -3,
     patterns: [
-      '(?<!(?:como|que) )(?:pensaba|creía|pensé|creí|esperaba) que (?:\\S+ ){0,4}(?:\\S+ría|\\S+rían|iba|iban)',
+      '(?<!(?:como|que|no) )(?:pensaba|creía|pensé|creí|esperaba) que (?:\\S+ ){0,4}(?:\\S+ría|\\S+rían|iba|iban)',
     ],
   },
   {

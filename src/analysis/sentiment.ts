@@ -278,6 +278,9 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     if (challenged && value > 0) value = 0;
     values.push(value);
   }
+  // "Thanks, I thought it would take longer": beside thanks or a remedy, what was expected is relief.
+  const expectations = tokens.flatMap((t, i) => (t === `${ACT_PREFIX}expectation` ? [i] : []));
+  if (values.some((v, i) => isAct[i] && v > 0)) for (const i of expectations) values[i] = 0;
   // "Lovely, another bill": a warm reaction to more of the same trouble is a complaint.
   const complaint = data.actValue.get(`${ACT_PREFIX}complaint`)!;
   for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`)) {
