@@ -264,6 +264,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // Rhetorical questions: "how hard can it be to …", "what's the point of paying …".
       "how hard (?:can|could|is) it|what's the point|what is the point",
       "you'd think|you would think|(?:i'd|i would) have thought",
+      // Piling on: "and on top of that you charge me for the call", "encima me cobran la llamada".
+      'on top of (?:that|all that|everything)|to top it (?:all )?off|to cap it all',
       '(?:treated|treat (?:me|us|customers|people)) like (?:this|that|dirt|rubbish|a number|an idiot|a criminal)',
       // Faint praise: "the only good thing is the engineer turned up".
       'the only (?:good thing|thing that works|decent thing)',
@@ -317,7 +319,8 @@ export const EN_ACTS: readonly ActRule[] = [
     value: 3,
     patterns: [
       'thank you(?: so much| very much| ever so much)?',
-      'thanks(?: a lot| so much| very much| again)?',
+      // Not the causal "thanks to you I've been unable to work"; "no, thanks to you!" is thanks.
+      'thanks(?! to (?:you|your|them) (?!\\|))(?: a lot| so much| very much| again)?',
       'many thanks',
       '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
       'cheers',
@@ -583,6 +586,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'uno pensaría|cualquiera pensaría',
       '(?:me|nos) (?:tratan|trata|tratáis|tratan ustedes) (?:así|como a)|(?:tratad[oa]s?|tratarme|tratarnos) (?:así|como a)',
       'lo único (?:bueno|que funciona)',
+      '(?<=^|\\| )(?:y )?encima(?! de)',
       '(?:pagar|pagando|pago|pagué|pagado) por nada',
       // "Ya ni me molesto en llamar": given up.
       'ya ni (?:me molesto|llamo|lo intento|contestan|funciona|sirve)|ni (?:me|nos) molesto|ni una (?:sola )?vez (?:me|nos) (?:han|ha)',

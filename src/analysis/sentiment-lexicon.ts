@@ -140,6 +140,10 @@ export const EN: ContactCentreLexicon = {
     // "Funny how the price goes up every year": an aside, not amusement.
     'funny how': -2,
     'for ages': -1,
+    'thanks to': 0,
+    // Charged, the customer on the receiving end: "now you're charging me for paper bills".
+    'charging me': -2,
+    'charge me': -2,
     // A customer's loss, though AFINN gives "rise" +1.
     'price rise': -2,
     'price rises': -2,
@@ -374,6 +378,11 @@ export const ES: ContactCentreLexicon = {
     'descuento por fidelidad': 0,
     'regalo de bienvenida': 0,
     'oferta de bienvenida': 0,
+    // Cobrado, el cliente como quien lo sufre: "ahora me cobran por la factura en papel".
+    'me cobran': -2,
+    'me cobraron': -2,
+    'me están cobrando': -2,
+    'me han cobrado': -2,
     'subida de precio': -2,
     'subida de precios': -2,
     'subida de tarifa': -2,
