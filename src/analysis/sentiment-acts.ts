@@ -264,13 +264,13 @@ export const EN_ACTS: readonly ActRule[] = [
       // Rhetorical questions: "how hard can it be to …", "what's the point of paying …".
       "how hard (?:can|could|is) it|what's the point|what is the point",
       "you'd think|you would think|(?:i'd|i would) have thought",
-      // Piling on: "and on top of that you charge me for the call", "encima me cobran la llamada".
-      'on top of (?:that|all that|everything)|to top it (?:all )?off|to cap it all',
+      'to top it (?:all )?off|to cap it all',
       '(?:treated|treat (?:me|us|customers|people)) like (?:this|that|dirt|rubbish|a number|an idiot|a criminal)',
       // Faint praise: "the only good thing is the engineer turned up".
       'the only (?:good thing|thing that works|decent thing)',
       // Counterfactual: "a great price if it actually worked" says it does not.
-      '(?:if|only if) (?:it|they|you|someone|anyone) (?:actually |only |even |ever )?(?:worked|did|bothered|answered|turned up|called back|showed up)',
+      // ("If you called back tomorrow, that'd be great" is a request: people need "actually", "even".)
+      'if it (?:actually |only |even |ever )?worked|(?:if|only if) (?:they|you|someone|anyone) (?:actually|only|even|ever) (?:did|bothered|answered|turned up|called back|showed up)',
       "(?:i've|i have|i've) (?:had|seen) better (?:\\S+ )?(?:from|at|in)",
       '(?:keep|kept|keeps) (?:telling|saying|promising|sending|asking)',
       // A claim flatly contradicted at the end: "… and it clearly isn't".
@@ -584,14 +584,15 @@ export const ES_ACTS: readonly ActRule[] = [
       // Preguntas retóricas: "¿cómo es posible que…?", "¿tan difícil es…?", "¿de qué me sirve…?".
       'cómo es posible|tan difícil es|(?:de|para) qué (?:me |nos )?sirve|para qué (?:pago|estoy pagando)',
       'uno pensaría|cualquiera pensaría',
-      '(?:me|nos) (?:tratan|trata|tratáis|tratan ustedes) (?:así|como a)|(?:tratad[oa]s?|tratarme|tratarnos) (?:así|como a)',
+      // "Me tratan así", not "me trataron como a una reina".
+      '(?:me|nos) (?:tratan|trata|tratáis|tratan ustedes) así|(?:tratad[oa]s?|tratarme|tratarnos) así|como a un (?:número|idiota|tonto)',
       'lo único (?:bueno|que funciona)',
-      '(?<=^|\\| )(?:y )?encima(?! de)',
       '(?:pagar|pagando|pago|pagué|pagado) por nada',
       // "Ya ni me molesto en llamar": given up.
       'ya ni (?:me molesto|llamo|lo intento|contestan|funciona|sirve)|ni (?:me|nos) molesto|ni una (?:sola )?vez (?:me|nos) (?:han|ha)',
       // Contrafáctico: "sería un buen precio si funcionara" dice que no funciona.
-      'si (?:de verdad |al menos |por lo menos )?(?:funcionara|funcionase|fuera bien|viniera|vinieran|contestaran|llamaran|cumplieran)',
+      // ("Si me llamaran mañana, sería perfecto" es una petición: las personas necesitan "de verdad".)
+      'si (?:de verdad |al menos |por lo menos )?(?:funcionara|funcionase|fuera bien)|si (?:de verdad|al menos|por lo menos) (?:viniera|vinieran|contestaran|llamaran|cumplieran)',
       '(?:he tenido|he visto|tuve) (?:un |una )?mejor (?:\\S+ )?(?:en|de|con)',
       '(?:siguen|sigue|seguís|siguen ustedes) (?:diciendo|diciéndome|mandando|prometiendo|pidiendo)',
       '(?:hace|hacía|haga|hiciera|da|dé) gracia|(?:le|te|os|les) parece (?:gracioso|divertido)',
