@@ -265,6 +265,8 @@ export const EN_ACTS: readonly ActRule[] = [
       "how hard (?:can|could|is) it|what's the point|what is the point",
       "you'd think|you would think|(?:i'd|i would) have thought",
       'to top it (?:all )?off|to cap it all',
+      // The customer bearing a cost that was not theirs: "so I have to pay for the postage myself".
+      "(?:have|had|'ve got) to pay (?:for )?(?:\\S+ ){0,3}(?:myself|out of my own pocket)",
       '(?:treated|treat (?:me|us|customers|people)) like (?:this|that|dirt|rubbish|a number|an idiot|a criminal)',
       // Faint praise: "the only good thing is the engineer turned up".
       'the only (?:good thing|thing that works|decent thing)',
@@ -587,6 +589,7 @@ export const ES_ACTS: readonly ActRule[] = [
       // "Me tratan así", not "me trataron como a una reina".
       '(?:me|nos) (?:tratan|trata|tratáis|tratan ustedes) así|(?:tratad[oa]s?|tratarme|tratarnos) así|como a un (?:número|idiota|tonto)',
       'lo único (?:bueno|que funciona)',
+      '(?:tengo|tendré|tuve|he tenido) que pagar(?:lo|la|los|las)? (?:\\S+ ){0,2}yo|de mi bolsillo',
       '(?:pagar|pagando|pago|pagué|pagado) por nada',
       // "Ya ni me molesto en llamar": given up.
       'ya ni (?:me molesto|llamo|lo intento|contestan|funciona|sirve)|ni (?:me|nos) molesto|ni una (?:sola )?vez (?:me|nos) (?:han|ha)',

@@ -354,6 +354,10 @@ export const ES: ContactCentreLexicon = {
     seguro: 0,
     // "Espere dos minutos" is an agent's instruction, not a grievance.
     espere: 0,
+    // "Me han dado de baja la línea equivocada": the translated list has only the masculine singular.
+    equivocada: -2,
+    equivocados: -2,
+    equivocadas: -2,
     resuelta: 2,
     solucionada: 2,
     arreglada: 2,
