@@ -34,4 +34,11 @@ describe('test files on the harness', () => {
     });
     expect(offenders).toEqual([]);
   });
+
+  test('every file allowed a builder still calls it (an allowance does not outlive its reason)', () => {
+    const stale = Object.entries(ALLOWED).filter(
+      ([f, b]) => !new RegExp(`\\b${b}\\(`).test(readFileSync(path.join(TEST, f), 'utf8')),
+    );
+    expect(stale).toEqual([]);
+  });
 });

@@ -105,6 +105,20 @@ interface TestFixtures {
 /** `b` over `a`, their env merged. */
 const merge = (a: ServiceOptions, b: ServiceOptions): ServiceOptions => ({ ...a, ...b, env: { ...a.env, ...b.env } });
 
+/** A file fixture that needs no other: made by `start`, closed by `stop` after the file. */
+const standalone = <T>(
+  start: () => Promise<T>,
+  stop: (value: T) => Promise<void>,
+): [(context: object, use: (value: T) => Promise<void>) => Promise<void>, { scope: 'file' }] => [
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
+  async ({}, use: (value: T) => Promise<void>) => {
+    const value = await start();
+    await use(value);
+    await stop(value);
+  },
+  { scope: 'file' },
+];
+
 const running = (p: ServiceProcess) => p.child.exitCode === null && p.child.signalCode === null;
 
 export const test = base.extend<TestFixtures & FileFixtures>({
@@ -118,15 +132,7 @@ export const test = base.extend<TestFixtures & FileFixtures>({
     },
     { scope: 'file', auto: true },
   ],
-  db: [
-    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
-    async ({}, use) => {
-      const t = await createTestDb();
-      await use(t);
-      await t.drop();
-    },
-    { scope: 'file' },
-  ],
+  db: standalone(createTestDb, (t) => t.drop()),
   app: [
     async ({ db }, use) => {
       const app = testApp(db);
@@ -182,15 +188,7 @@ export const test = base.extend<TestFixtures & FileFixtures>({
     },
     { scope: 'file' },
   ],
-  s3: [
-    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
-    async ({}, use) => {
-      const s3 = await startTestS3();
-      await use(s3);
-      await s3.stop();
-    },
-    { scope: 'file' },
-  ],
+  s3: standalone(startTestS3, (s3) => s3.stop()),
   mswServer: [
     // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
     async ({}, use) => {
