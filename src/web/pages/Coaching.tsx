@@ -5,7 +5,9 @@
  */
 import { useQuery } from 'urql';
 import { CoachingItemCard, type CoachingItemData } from '../components/coaching/CoachingItem.tsx';
+import { SelectOptions } from '../components/filter-field.tsx';
 import { useInlinePlayer } from '../components/inline-player.tsx';
+import { HeadCells } from '../components/table-head.tsx';
 import { Alert, DataTable, EmptyState, LoadingBlock, PageHeader, SelectField } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
@@ -30,6 +32,8 @@ const CoachingReport = graphql(`
 `);
 
 const VIEWS = ['OPEN', 'OVERDUE', 'DONE'] as const;
+/** The report's figures per agent. */
+const REPORT_COLUMNS = ['coaching.open', 'coaching.acknowledged', 'coaching.overdue', 'coaching.done'] as const;
 type View = (typeof VIEWS)[number];
 
 export function CoachingPage() {
@@ -79,15 +83,7 @@ export function CoachingPage() {
           ) : (
             <DataTable
               testId="coaching-report"
-              head={
-                <>
-                  <th>{t('coaching.agent')}</th>
-                  <th className="num">{t('coaching.open')}</th>
-                  <th className="num">{t('coaching.acknowledged')}</th>
-                  <th className="num">{t('coaching.overdue')}</th>
-                  <th className="num">{t('coaching.done')}</th>
-                </>
-              }
+              head={<HeadCells first={t('coaching.agent')} columns={REPORT_COLUMNS} className="num" />}
             >
               {rows.map((r) => (
                 <tr key={r.agentId}>
@@ -112,12 +108,10 @@ export function CoachingPage() {
               value={agentId ?? ''}
               onChange={(e) => go({ agent: e.target.value || null })}
             >
-              <option value="">{t('coaching.allAgents')}</option>
-              {rows.map((r) => (
-                <option key={r.agentId} value={r.agentId}>
-                  {r.agentName}
-                </option>
-              ))}
+              <SelectOptions
+                all={t('coaching.allAgents')}
+                options={rows.map((r) => ({ value: r.agentId, label: r.agentName }))}
+              />
             </SelectField>
           </div>
         )}
