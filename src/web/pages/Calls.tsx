@@ -748,6 +748,14 @@ function Filters({
   const used = options?.callFilterOptions.languages ?? [];
   const languages = q.language && !used.includes(q.language) ? [...used, q.language] : used;
   const n = activeFilterCount(q);
+  // A list of "more filters": its field (`f-<key>`), its "any" (no filter), and the URL's value.
+  const listFilter = (key: 'direction' | 'topic' | 'language' | 'failed', label: MessageKey, all: MessageKey) => ({
+    id: `f-${key}`,
+    label: t(label),
+    all: t(all),
+    value: q[key] ?? '',
+    onChange: (v: string) => setQ({ [key]: v || null }),
+  });
 
   return (
     // biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports.
@@ -788,11 +796,7 @@ function Filters({
       {more && (
         <div className="filters more">
           <FilterSelect
-            id="f-direction"
-            label={t('calls.col.direction')}
-            all={t('calls.anyDirection')}
-            value={q.direction ?? ''}
-            onChange={(v) => setQ({ direction: (v || null) as CallsQuery['direction'] })}
+            {...listFilter('direction', 'calls.col.direction', 'calls.anyDirection')}
             options={DIRECTIONS.map((d) => ({ value: d, label: t(`direction.${d}`) }))}
           />
           <div className="field">
@@ -813,30 +817,19 @@ function Filters({
             </div>
           </div>
           <FilterSelect
-            id="f-topic"
-            label={t('calls.col.topic')}
-            all={t('calls.anyTopic')}
+            {...listFilter('topic', 'calls.col.topic', 'calls.anyTopic')}
             value={topicValue}
-            onChange={(v) => setQ({ topic: v || null })}
             options={[
               ...topicGroups.map((g) => ({ value: g.labels[0]!, label: g.labels.map(humanizeKey).join(' / ') })),
               ...orphan(q.topic, (v) => topicGroups.some((g) => g.labels.includes(v))),
             ]}
           />
           <FilterSelect
-            id="f-language"
-            label={t('calls.col.language')}
-            all={t('calls.anyLanguage')}
-            value={q.language ?? ''}
-            onChange={(v) => setQ({ language: v || null })}
+            {...listFilter('language', 'calls.col.language', 'calls.anyLanguage')}
             options={languages.map((c) => ({ value: c, label: langName(c) }))}
           />
           <FilterSelect
-            id="f-failed"
-            label={t('calls.failedCriterion')}
-            all={t('calls.anyCriterion')}
-            value={q.failed ?? ''}
-            onChange={(v) => setQ({ failed: v || null })}
+            {...listFilter('failed', 'calls.failedCriterion', 'calls.anyCriterion')}
             options={[
               ...criteria.map((c) => ({ value: c.key, label: c.label })),
               ...orphan(q.failed, (v) => criteria.some((c) => c.key === v)),
