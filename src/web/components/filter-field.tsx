@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { Item } from './item-select.tsx';
 
 /** A field of a filter bar: its label over its control (`id` is the control's). */
 export function FilterField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
@@ -12,7 +13,8 @@ export function FilterField({ id, label, children }: { id: string; label: string
 
 /**
  * One of a filter bar's lists: "any" or "all" first (the empty value: no filter), then one option
- * per item. `onChange` gets the chosen value, empty for none.
+ * per item (ItemSelect's items; its field has an id of its own, these filters name theirs). `onChange`
+ * gets the chosen value, empty for none.
  */
 export function FilterSelect({
   id,
@@ -27,27 +29,18 @@ export function FilterSelect({
   all: string;
   value: string;
   onChange: (value: string) => void;
-  options?: readonly { value: string; label: string }[];
+  options?: readonly Item[];
 }) {
   return (
     <FilterField id={id} label={label}>
       <select id={id} className="select" value={value} onChange={(e) => onChange(e.target.value)}>
-        <SelectOptions all={all} options={options} />
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
       </select>
     </FilterField>
-  );
-}
-
-/** A filter's options: "any" or "all" first (the empty value), then one per item. */
-export function SelectOptions({ all, options }: { all: string; options: readonly { value: string; label: string }[] }) {
-  return (
-    <>
-      <option value="">{all}</option>
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </>
   );
 }

@@ -797,7 +797,7 @@ function Filters({
         <div className="filters more">
           <FilterSelect
             {...listFilter('direction', 'calls.col.direction', 'calls.anyDirection')}
-            options={DIRECTIONS.map((d) => ({ value: d, label: t(`direction.${d}`) }))}
+            options={DIRECTIONS.map((d) => ({ id: d, name: t(`direction.${d}`) }))}
           />
           <div className="field">
             <span className="label" id="f-score-label">
@@ -820,18 +820,18 @@ function Filters({
             {...listFilter('topic', 'calls.col.topic', 'calls.anyTopic')}
             value={topicValue}
             options={[
-              ...topicGroups.map((g) => ({ value: g.labels[0]!, label: g.labels.map(humanizeKey).join(' / ') })),
+              ...topicGroups.map((g) => ({ id: g.labels[0]!, name: g.labels.map(humanizeKey).join(' / ') })),
               ...orphan(q.topic, (v) => topicGroups.some((g) => g.labels.includes(v))),
             ]}
           />
           <FilterSelect
             {...listFilter('language', 'calls.col.language', 'calls.anyLanguage')}
-            options={languages.map((c) => ({ value: c, label: langName(c) }))}
+            options={languages.map((c) => ({ id: c, name: langName(c) }))}
           />
           <FilterSelect
             {...listFilter('failed', 'calls.failedCriterion', 'calls.anyCriterion')}
             options={[
-              ...criteria.map((c) => ({ value: c.key, label: c.label })),
+              ...criteria.map((c) => ({ id: c.key, name: c.label })),
               ...orphan(q.failed, (v) => criteria.some((c) => c.key === v)),
             ]}
           />
@@ -865,7 +865,7 @@ const DIRECTIONS = ['inbound', 'outbound'] as const;
 
 /** A chosen value the options no longer list (a link from elsewhere): still shown, so the list says what filters. */
 function orphan(value: string | null, listed: (v: string) => boolean) {
-  return value && !listed(value) ? [{ value, label: humanizeKey(value) }] : [];
+  return value && !listed(value) ? [{ id: value, name: humanizeKey(value) }] : [];
 }
 
 /** One end of the score range: typed freely, applied on leaving the field or on Enter (0–100, empty for none). */

@@ -5,10 +5,10 @@
  */
 import { useQuery } from 'urql';
 import { CoachingItemCard, type CoachingItemData } from '../components/coaching/CoachingItem.tsx';
-import { SelectOptions } from '../components/filter-field.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useInlinePlayer } from '../components/inline-player.tsx';
 import { HeadCells } from '../components/table-head.tsx';
-import { Alert, DataTable, EmptyState, LoadingBlock, PageHeader, SelectField } from '../components/ui.tsx';
+import { Alert, DataTable, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError } from '../lib/errors.ts';
@@ -103,26 +103,25 @@ export function CoachingPage() {
       <div className="row-wrap">
         {!isAgent && (
           <div style={{ minWidth: 220 }}>
-            <SelectField
+            <ItemSelect
               label={t('coaching.agent')}
               value={agentId ?? ''}
-              onChange={(e) => go({ agent: e.target.value || null })}
-            >
-              <SelectOptions
-                all={t('coaching.allAgents')}
-                options={rows.map((r) => ({ value: r.agentId, label: r.agentName }))}
-              />
-            </SelectField>
+              onValue={(agent) => go({ agent: agent || null })}
+              none={t('coaching.allAgents')}
+              items={rows.map((r) => ({ id: r.agentId, name: r.agentName }))}
+            />
           </div>
         )}
         <div style={{ minWidth: 180 }}>
-          <SelectField label={t('coaching.view')} value={view} onChange={(e) => go({ view: e.target.value as View })}>
-            {VIEWS.map((v) => (
-              <option key={v} value={v}>
-                {t(v === 'OPEN' ? 'coaching.open' : v === 'OVERDUE' ? 'coaching.overdue' : 'coaching.done')}
-              </option>
-            ))}
-          </SelectField>
+          <ItemSelect
+            label={t('coaching.view')}
+            value={view}
+            onValue={(v) => go({ view: v as View })}
+            items={VIEWS.map((v) => ({
+              id: v,
+              name: t(v === 'OPEN' ? 'coaching.open' : v === 'OVERDUE' ? 'coaching.overdue' : 'coaching.done'),
+            }))}
+          />
         </div>
       </div>
       {list.fetching && !list.data ? (

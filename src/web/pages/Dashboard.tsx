@@ -296,7 +296,7 @@ export function DashboardPage() {
                 all={t(all)}
                 value={f[key]}
                 onChange={(value) => set({ [key]: value })}
-                options={items?.map((o) => ({ value: o.id, label: o.name }))}
+                options={items}
               />
             ))}
           </div>
