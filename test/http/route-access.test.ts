@@ -4,7 +4,7 @@ import { schema } from '../../schema/index.ts';
 import { hasScope, type Scope } from '../../src/auth/scopes.ts';
 import { createSession } from '../../src/auth/session.ts';
 import type { UserRole } from '../../src/generated/prisma/client.ts';
-import { type AppRoute, ROUTE_ACCESS, type RouteAccessName } from '../../src/http/access.ts';
+import { type AppRoute, ROUTE_ACCESS, type RouteAccessName } from '../../src/auth/route-access.ts';
 import { buildRoutes } from '../../src/service/routes.ts';
 import type { TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
