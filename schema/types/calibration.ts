@@ -8,7 +8,7 @@ import { closeSession, createSession, saveAnswers } from '../../src/calibration/
 import { notFound } from '../../src/domain/errors.ts';
 import { Account } from './account.ts';
 import { CallFilter, CriterionOutcomeEnum, cleanFilter, SegmentRef } from './call.ts';
-import { directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+import { directErrors, parseUuid, sessionOf, byId } from './common.ts';
 
 /*
  * Calibration sessions (issue 31.1). Blindness is enforced here, not in the app: while a session is
@@ -231,10 +231,7 @@ builder.queryFields((t) => ({
     authScopes: { analyst: true },
     description: 'A calibration session; null when unknown, of another account, or not one the analyst grades.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => {
-      const id = uuidOrNull(args.id);
-      return id ? readSession(ctx.app.db, viewerOf(ctx), id) : null;
-    },
+    resolve: (_r, args, ctx) => byId(args.id, (id) => readSession(ctx.app.db, viewerOf(ctx), id)),
   }),
 }));
 

@@ -32,7 +32,16 @@ import { requestReanalysis } from '../../src/calls/reanalyze.ts';
 import { callScope, scopeFilter } from '../../src/auth/call-scope.ts';
 import { audioQuality } from '../../src/audio/snr.ts';
 import { callWebhookCoverage, type CallWebhookCoverage } from '../../src/webhooks/call-coverage.ts';
-import { accountIdOf, cachedRows, callViewerOf, directErrors, parseUuid, sessionOf, uuidOrNull } from './common.ts';
+import {
+  accountIdOf,
+  cachedRows,
+  callViewerOf,
+  directErrors,
+  parseUuid,
+  sessionOf,
+  byId,
+  uuidOrNull,
+} from './common.ts';
 
 const WebhookCoverageRef = builder.objectRef<CallWebhookCoverage>('CallWebhookCoverage').implement({
   fields: (t) => ({
@@ -650,12 +659,11 @@ builder.queryFields((t) => ({
     description: "A call of the account; null for another account's id, or, for an AGENT user, another agent's call.",
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _r, args, ctx) => {
-      const id = uuidOrNull(args.id);
       const viewer = callViewerOf(ctx);
       // A grader of an open calibration scores its calls blind: the lookup answers as for an unknown call.
-      return id
-        ? ctx.app.db.call.findFirst({ ...query, where: { id, ...callScope(viewer), ...blindCallsWhere(viewer.id) } })
-        : null;
+      return byId(args.id, (id) =>
+        ctx.app.db.call.findFirst({ ...query, where: { id, ...callScope(viewer), ...blindCallsWhere(viewer.id) } }),
+      );
     },
   }),
   callTopics: t.stringList({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import { createCampaign, setCampaignArchived, updateCampaign } from '../../src/accounts/campaigns.ts';
-import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull } from './common.ts';
+import { accountIdOf, cachedRows, directErrors, parseUuid, byId } from './common.ts';
 import { parseInput } from './errors.ts';
 
 export const Campaign = builder.prismaObject('Campaign', {
@@ -63,10 +63,8 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { member: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => {
-      const id = uuidOrNull(args.id);
-      return id ? ctx.app.db.campaign.findFirst({ ...query, where: { id, accountId: accountIdOf(ctx) } }) : null;
-    },
+    resolve: (query, _r, args, ctx) =>
+      byId(args.id, (id) => ctx.app.db.campaign.findFirst({ ...query, where: { id, accountId: accountIdOf(ctx) } })),
   }),
 }));
 

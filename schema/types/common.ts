@@ -64,6 +64,12 @@ export function uuidOrNull(id: string | number): string | null {
   return isUuid(s) ? s : null;
 }
 
+/** A lookup by id: a malformed id, like an id of another account, finds nothing (null). */
+export function byId<T>(id: string | number, find: (id: string) => T): T | null {
+  const uuid = uuidOrNull(id);
+  return uuid ? find(uuid) : null;
+}
+
 /**
  * Rows of an account-wide list the calls list's filters show (agents, campaigns, templates), from
  * the api process's cache when it has one (src/calls/filter-options-cache.ts: dropped at once

@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import { countCallsToDelete, deleteCall, deleteCallsMatching } from '../../src/calls/call-deletion.ts';
 import { setRetention } from '../../src/calls/retention.ts';
 import { CallFilter, cleanFilter } from './call.ts';
-import { accountIdOf, actorOf, directErrors, parseUuid, uuidOrNull } from './common.ts';
+import { accountIdOf, actorOf, directErrors, parseUuid, byId } from './common.ts';
 
 builder.prismaObjectFields('Call', (t) => ({
   recordingDeletedAt: t.expose('recordingDeletedAt', {
@@ -88,15 +88,13 @@ builder.queryFields((t) => ({
     description:
       'When a call of this account was deleted and by whom (its id stays valid: a resend of its external_id answers `exists`); null for an id that never was a call of this account.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => {
-      const id = uuidOrNull(args.id);
-      return id
-        ? ctx.app.db.callTombstone.findFirst({
-            where: { id, accountId: accountIdOf(ctx) },
-            select: { id: true, deletedAt: true, deletedBy: { select: { name: true, removedAt: true } } },
-          })
-        : null;
-    },
+    resolve: (_r, args, ctx) =>
+      byId(args.id, (id) =>
+        ctx.app.db.callTombstone.findFirst({
+          where: { id, accountId: accountIdOf(ctx) },
+          select: { id: true, deletedAt: true, deletedBy: { select: { name: true, removedAt: true } } },
+        }),
+      ),
   }),
 }));
 

@@ -36,27 +36,19 @@ export const GRAPHQL_TYPE_OF_KIND = {
 const family = (type: GraphQLErrorType) => (value: unknown) =>
   value instanceof DomainError && GRAPHQL_TYPE_OF_KIND[value.kind] === type;
 
-export class NotFoundError extends DomainError {
-  static override [Symbol.hasInstance] = family('NotFoundError');
-}
-export class ValidationError extends DomainError {
-  static override [Symbol.hasInstance] = family('ValidationError');
-}
-export class ConflictError extends DomainError {
-  static override [Symbol.hasInstance] = family('ConflictError');
-}
-export class LimitError extends DomainError {
-  static override [Symbol.hasInstance] = family('LimitError');
-}
-export class ForbiddenError extends DomainError {
-  static override [Symbol.hasInstance] = family('ForbiddenError');
-}
-export class InvalidCredentialsError extends DomainError {
-  static override [Symbol.hasInstance] = family('InvalidCredentialsError');
-}
-export class RateLimitedError extends DomainError {
-  static override [Symbol.hasInstance] = family('RateLimitedError');
-}
+/** A GraphQL error type's class: any DomainError whose kind the catalog maps to `type` is an instance. */
+const errorClass = (type: GraphQLErrorType) =>
+  class extends DomainError {
+    static override [Symbol.hasInstance] = family(type);
+  };
+
+export const NotFoundError = errorClass('NotFoundError');
+export const ValidationError = errorClass('ValidationError');
+export const ConflictError = errorClass('ConflictError');
+export const LimitError = errorClass('LimitError');
+export const ForbiddenError = errorClass('ForbiddenError');
+export const InvalidCredentialsError = errorClass('InvalidCredentialsError');
+export const RateLimitedError = errorClass('RateLimitedError');
 
 export interface Issue {
   path: string;
@@ -97,18 +89,17 @@ const Issue = builder.objectRef<Issue>('ValidationIssue').implement({
   }),
 });
 
-builder.objectType(DomainError, {
-  name: 'DomainError',
-  description: 'An expected failure with no more specific type.',
-  interfaces: [ErrorInterface],
-  fields: () => ({}),
-});
-builder.objectType(NotFoundError, {
-  name: 'NotFoundError',
-  description: 'The id does not exist in your account (ids of other accounts are reported the same way).',
-  interfaces: [ErrorInterface],
-  fields: () => ({}),
-});
+/** An error type with no fields beyond the interface's `code` and `message`. */
+function plainError(cls: typeof DomainError, name: GraphQLErrorType, description: string) {
+  builder.objectType(cls, { name, description, interfaces: [ErrorInterface], fields: () => ({}) });
+}
+
+plainError(DomainError, 'DomainError', 'An expected failure with no more specific type.');
+plainError(
+  NotFoundError,
+  'NotFoundError',
+  'The id does not exist in your account (ids of other accounts are reported the same way).',
+);
 builder.objectType(ValidationError, {
   name: 'ValidationError',
   description:
@@ -121,13 +112,11 @@ builder.objectType(ValidationError, {
     }),
   }),
 });
-builder.objectType(ConflictError, {
-  name: 'ConflictError',
-  description:
-    'Clashes with existing data or state: `code_taken`, `name_taken`, `email_taken`, `last_owner`, `invitation_used`, `not_ready`, `not_transcribed`, `no_template`, `webhook_disabled`.',
-  interfaces: [ErrorInterface],
-  fields: () => ({}),
-});
+plainError(
+  ConflictError,
+  'ConflictError',
+  'Clashes with existing data or state: `code_taken`, `name_taken`, `email_taken`, `last_owner`, `invitation_used`, `not_ready`, `not_transcribed`, `no_template`, `webhook_disabled`.',
+);
 builder.objectType(LimitError, {
   name: 'LimitError',
   description: 'A plan limit is reached: `seat_limit`, `no_minutes`, `webhook_endpoint_limit` (10 endpoints).',
@@ -143,18 +132,16 @@ builder.objectType(LimitError, {
     }),
   }),
 });
-builder.objectType(ForbiddenError, {
-  name: 'ForbiddenError',
-  description: 'Allowed for your role in general but not for this target, e.g. an admin granting the owner role.',
-  interfaces: [ErrorInterface],
-  fields: () => ({}),
-});
-builder.objectType(InvalidCredentialsError, {
-  name: 'InvalidCredentialsError',
-  description: 'Wrong email or password (the same answer for an unknown email), or a wrong current password.',
-  interfaces: [ErrorInterface],
-  fields: () => ({}),
-});
+plainError(
+  ForbiddenError,
+  'ForbiddenError',
+  'Allowed for your role in general but not for this target, e.g. an admin granting the owner role.',
+);
+plainError(
+  InvalidCredentialsError,
+  'InvalidCredentialsError',
+  'Wrong email or password (the same answer for an unknown email), or a wrong current password.',
+);
 builder.objectType(RateLimitedError, {
   name: 'RateLimitedError',
   interfaces: [ErrorInterface],

@@ -21,6 +21,7 @@ import {
 } from '../../src/reports/reports.ts';
 import { blindFilter } from '../../src/calibration/read.ts';
 import type { GraphQLContext } from '../context.ts';
+import type { Db } from '../../src/db/client.ts';
 import { accountIdOf, directErrors, sessionOf } from './common.ts';
 
 /*
@@ -232,121 +233,93 @@ const ReportDisputes = rowsType<DisputePoint>(
   DisputePointRef,
 );
 
-builder.queryFields((t) => ({
-  reportTrend: t.field({
-    type: ReportTrend,
-    authScopes: { member: true },
-    errors: directErrors,
-    description: 'Average score, coverage and critical fails per day, week or month. Errors: `invalid_input`.',
-    args: {
-      filter: t.arg({ type: ReportFilter, required: true }),
-      interval: t.arg({ type: ReportIntervalEnum, required: true }),
-    },
-    resolve: async (_r, args, ctx) => ({
-      rows: await reportTrend(
-        ctx.app.db,
-        accountIdOf(ctx),
-        await filterOf(ctx, args.filter),
-        args.interval as ReportInterval,
-      ),
-    }),
-  }),
-  reportAgents: t.field({
-    type: ReportBreakdown,
-    authScopes: { member: true },
-    errors: directErrors,
-    description:
-      "Per agent: calls, average, coverage, critical fails, the change against the previous period of the same length, and the customers' sentiment. Errors: `invalid_input`.",
-    args: { filter: t.arg({ type: ReportFilter, required: true }) },
-    resolve: async (_r, args, ctx) => ({
-      rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), await filterOf(ctx, args.filter), 'agent'),
-    }),
-  }),
-  reportCampaigns: t.field({
-    type: ReportBreakdown,
-    authScopes: { member: true },
-    errors: directErrors,
-    description: 'Per campaign (id null: no campaign), as `reportAgents`. Errors: `invalid_input`.',
-    args: { filter: t.arg({ type: ReportFilter, required: true }) },
-    resolve: async (_r, args, ctx) => ({
-      rows: await reportBreakdown(ctx.app.db, accountIdOf(ctx), await filterOf(ctx, args.filter), 'campaign'),
-    }),
-  }),
-  reportCriteria: t.field({
-    type: ReportCriteria,
-    authScopes: { member: true },
-    errors: directErrors,
-    description:
-      'Per criterion key: passed, failed, N/A and pass rate, the most failed first. Errors: `invalid_input`.',
-    args: { filter: t.arg({ type: ReportFilter, required: true }) },
-    resolve: async (_r, args, ctx) => ({
-      rows: await reportCriteria(ctx.app.db, accountIdOf(ctx), await filterOf(ctx, args.filter)),
-    }),
-  }),
-  reportScoreDistribution: t.field({
-    type: ReportScoreDistribution,
-    authScopes: { member: true },
-    errors: directErrors,
-    description: 'How many scored calls fall in each band of 10 points. Errors: `invalid_input`.',
-    args: { filter: t.arg({ type: ReportFilter, required: true }) },
-    resolve: async (_r, args, ctx) => ({
-      rows: await reportScoreDistribution(ctx.app.db, accountIdOf(ctx), await filterOf(ctx, args.filter)),
-    }),
-  }),
-  reportTopics: t.field({
-    type: ReportTopics,
-    authScopes: { member: true },
-    errors: directErrors,
-    description: 'Scored calls per topic per day, week or month. Errors: `invalid_input`.',
-    args: {
-      filter: t.arg({ type: ReportFilter, required: true }),
-      interval: t.arg({ type: ReportIntervalEnum, required: true }),
-    },
-    resolve: async (_r, args, ctx) => ({
-      rows: await reportTopics(
-        ctx.app.db,
-        accountIdOf(ctx),
-        await filterOf(ctx, args.filter),
-        args.interval as ReportInterval,
-      ),
-    }),
-  }),
-  reportSentiment: t.field({
-    type: ReportSentiment,
-    authScopes: { member: true },
-    errors: directErrors,
-    description:
-      "The customer's average sentiment and how many customers ended better or worse than they started, per day, week or month. Errors: `invalid_input`.",
-    args: {
-      filter: t.arg({ type: ReportFilter, required: true }),
-      interval: t.arg({ type: ReportIntervalEnum, required: true }),
-    },
-    resolve: async (_r, args, ctx) => ({
-      rows: await reportSentiment(
-        ctx.app.db,
-        accountIdOf(ctx),
-        await filterOf(ctx, args.filter),
-        args.interval as ReportInterval,
-      ),
-    }),
-  }),
-  reportDisputes: t.field({
-    type: ReportDisputes,
-    authScopes: { member: true },
-    errors: directErrors,
-    description:
-      'Agent disputes opened, accepted and rejected per day, week or month, with the median time to an answer. The filter applies to the disputed calls. Errors: `invalid_input`.',
-    args: {
-      filter: t.arg({ type: ReportFilter, required: true }),
-      interval: t.arg({ type: ReportIntervalEnum, required: true }),
-    },
-    resolve: async (_r, args, ctx) => ({
-      rows: await reportDisputes(
-        ctx.app.db,
-        accountIdOf(ctx),
-        await filterOf(ctx, args.filter),
-        args.interval as ReportInterval,
-      ),
-    }),
-  }),
-}));
+type Read<T> = (db: Db, accountId: string, filter: ReportFilterShape, interval: ReportInterval) => Promise<T[]>;
+
+/**
+ * A report query: members and above, the shared `filter` and, for a series (`buckets`), the bucket
+ * size; the rows come from src/reports (a table's reader has no use for the interval).
+ */
+function reportQuery<T>(
+  name: string,
+  type: ObjectRef<Types, { rows: T[] }>,
+  buckets: boolean,
+  description: string,
+  read: Read<T>,
+) {
+  builder.queryField(name, (t) => {
+    const filter = t.arg({ type: ReportFilter, required: true });
+    const interval = t.arg({ type: ReportIntervalEnum, required: true });
+    return t.field({
+      type,
+      authScopes: { member: true },
+      errors: directErrors,
+      description,
+      args: { filter, ...(buckets ? { interval } : {}) },
+      resolve: async (_r, args, ctx) => ({
+        rows: await read(
+          ctx.app.db,
+          accountIdOf(ctx),
+          await filterOf(ctx, args.filter),
+          args.interval as ReportInterval,
+        ),
+      }),
+    });
+  });
+}
+
+reportQuery(
+  'reportTrend',
+  ReportTrend,
+  true,
+  'Average score, coverage and critical fails per day, week or month. Errors: `invalid_input`.',
+  reportTrend,
+);
+reportQuery(
+  'reportAgents',
+  ReportBreakdown,
+  false,
+  "Per agent: calls, average, coverage, critical fails, the change against the previous period of the same length, and the customers' sentiment. Errors: `invalid_input`.",
+  (db, accountId, filter) => reportBreakdown(db, accountId, filter, 'agent'),
+);
+reportQuery(
+  'reportCampaigns',
+  ReportBreakdown,
+  false,
+  'Per campaign (id null: no campaign), as `reportAgents`. Errors: `invalid_input`.',
+  (db, accountId, filter) => reportBreakdown(db, accountId, filter, 'campaign'),
+);
+reportQuery(
+  'reportCriteria',
+  ReportCriteria,
+  false,
+  'Per criterion key: passed, failed, N/A and pass rate, the most failed first. Errors: `invalid_input`.',
+  reportCriteria,
+);
+reportQuery(
+  'reportScoreDistribution',
+  ReportScoreDistribution,
+  false,
+  'How many scored calls fall in each band of 10 points. Errors: `invalid_input`.',
+  reportScoreDistribution,
+);
+reportQuery(
+  'reportTopics',
+  ReportTopics,
+  true,
+  'Scored calls per topic per day, week or month. Errors: `invalid_input`.',
+  reportTopics,
+);
+reportQuery(
+  'reportSentiment',
+  ReportSentiment,
+  true,
+  "The customer's average sentiment and how many customers ended better or worse than they started, per day, week or month. Errors: `invalid_input`.",
+  reportSentiment,
+);
+reportQuery(
+  'reportDisputes',
+  ReportDisputes,
+  true,
+  'Agent disputes opened, accepted and rejected per day, week or month, with the median time to an answer. The filter applies to the disputed calls. Errors: `invalid_input`.',
+  reportDisputes,
+);

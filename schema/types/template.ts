@@ -16,7 +16,7 @@ import { parseLanguage } from '../../src/domain/languages.ts';
 import { Account } from './account.ts';
 import { CriterionResultRef } from './call.ts';
 import { blindCallsWhere } from '../../src/calibration/read.ts';
-import { accountIdOf, cachedRows, directErrors, parseUuid, uuidOrNull, byUser, sessionOf } from './common.ts';
+import { accountIdOf, cachedRows, directErrors, parseUuid, byId, byUser, sessionOf } from './common.ts';
 
 interface Warning {
   criterionKey: string;
@@ -145,10 +145,8 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { member: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => {
-      const id = uuidOrNull(args.id);
-      return id ? ctx.app.db.template.findFirst({ ...query, where: { id, accountId: accountIdOf(ctx) } }) : null;
-    },
+    resolve: (query, _r, args, ctx) =>
+      byId(args.id, (id) => ctx.app.db.template.findFirst({ ...query, where: { id, accountId: accountIdOf(ctx) } })),
   }),
 }));
 

@@ -6,7 +6,7 @@
 // criteria, 2 % flagged language_mismatch, 12 topics, 90 % analyzed, 1 % of those disputed, a customer sentiment on 95 %
 // of the analyzed calls and a customer trend on 85 % — then builds the rollups the
 // way a time zone change does (report_rebuild), starts the real service (api role) in a child
-// process, signs in and sends exactly the GraphQL documents of src/web/pages/Dashboard.tsx for the
+// process, signs in and sends exactly the dashboard's GraphQL documents (src/web/lib/dashboard-reports.ts) for the
 // dashboard's default (last 30 days by day), the same narrowed to one agent, a quarter by week and
 // the whole year by month, and the dashboard's machine-agreement flag (human_checks over the last 90
 // days and over the year; 2 % of the analyzed calls carry an override). Each case runs `--runs` times after two warm-ups and prints p50/p95
@@ -17,10 +17,12 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { print } from 'graphql';
 import pg from 'pg';
 import { createDb } from '../../src/db/client.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
+import { DASHBOARD_REPORTS } from '../../src/web/lib/dashboard-reports.ts';
 import { benchWorkspace, note, percentile, repoRoot, round, startChild, table } from './lib.ts';
 
 const { values: args } = parseArgs({
@@ -52,15 +54,9 @@ const YEAR_START = new Date('2025-01-01T00:00:00+01:00');
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
-/** The text of the `graphql(\`…\`)` documents of Dashboard.tsx, by operation name. */
+/** The dashboard's documents by operation name, printed as the web app's client prints them (with their fragments). */
 function dashboardDocuments(): Map<string, string> {
-  const src = readFileSync(path.join(repoRoot, 'src/web/pages/Dashboard.tsx'), 'utf8');
-  const docs = new Map<string, string>();
-  for (const m of src.matchAll(/graphql\(\s*`([\s\S]*?)`/g)) {
-    const name = /\bquery\s+(\w+)/.exec(m[1]!)?.[1];
-    if (name) docs.set(name, m[1]!);
-  }
-  return docs;
+  return new Map(Object.entries(DASHBOARD_REPORTS).map(([name, doc]) => [name, print(doc)]));
 }
 
 const CRITERIA = ['greeting', 'identity_check', 'no_rudeness', 'empathy', 'talk_share', 'resolved'];
@@ -354,7 +350,7 @@ async function main() {
       for (const range of RANGES) {
         for (const [name, withInterval] of QUERIES) {
           const doc = docs.get(name);
-          if (!doc) throw new Error(`Dashboard.tsx no longer sends ${name}; update bench:reports`);
+          if (!doc) throw new Error(`the dashboard no longer sends ${name}; update bench:reports`);
           const variables = {
             filter: { from: range.from, to: LAST_DAY, includeLanguageMismatch: false, ...range.extra },
             ...(withInterval && { interval: range.interval }),

@@ -1,6 +1,6 @@
-import type { Db } from '../db/client.ts';
-import { Prisma } from '../generated/prisma/client.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { type Db, unlessTaken } from '../db/client.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 import { normalizeCode, normalizeName } from '../domain/text.ts';
 
 export interface AgentInput {
@@ -38,46 +38,36 @@ async function assertSeatFree(tx: Prisma.TransactionClient, accountId: string) {
   }
 }
 
-function codeConflict(error: unknown, code: string | null): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-    throw new DomainError(
-      'code_taken',
-      `Another agent already has the telephony code "${code}" (codes are compared ignoring case, hyphens, underscores and spaces).`,
-    );
-  }
-  throw error;
-}
+const codeTaken = (code: string | null) => () =>
+  new DomainError(
+    'code_taken',
+    `Another agent already has the telephony code "${code}" (codes are compared ignoring case, hyphens, underscores and spaces).`,
+  );
 
 export async function createAgent(db: Db, accountId: string, input: AgentInput) {
   const data = clean(input);
-  try {
-    return await db.$transaction(async (tx) => {
-      await assertSeatFree(tx, accountId);
-      return tx.agent.create({ data: { accountId, ...data } });
-    });
-  } catch (error) {
-    codeConflict(error, data.code);
-  }
+  return unlessTaken(
+    () =>
+      db.$transaction(async (tx) => {
+        await assertSeatFree(tx, accountId);
+        return tx.agent.create({ data: { accountId, ...data } });
+      }),
+    codeTaken(data.code),
+  );
 }
 
 export async function updateAgent(db: Db, accountId: string, id: string, input: Partial<AgentInput>) {
-  const existing = await db.agent.findFirst({ where: { id, accountId } });
-  if (!existing) throw notFound('Agent');
+  const existing = await found(db.agent.findFirst({ where: { id, accountId } }), 'Agent');
   const data = clean({
     name: input.name ?? existing.name,
     code: input.code === undefined ? existing.code : input.code,
   });
-  try {
-    return await db.agent.update({ where: { id }, data });
-  } catch (error) {
-    codeConflict(error, data.code);
-  }
+  return unlessTaken(() => db.agent.update({ where: { id }, data }), codeTaken(data.code));
 }
 
 export async function setAgentActive(db: Db, accountId: string, id: string, active: boolean) {
   return db.$transaction(async (tx) => {
-    const existing = await tx.agent.findFirst({ where: { id, accountId } });
-    if (!existing) throw notFound('Agent');
+    const existing = await found(tx.agent.findFirst({ where: { id, accountId } }), 'Agent');
     if (existing.active === active) return existing;
     if (active) await assertSeatFree(tx, accountId);
     return tx.agent.update({ where: { id }, data: { active, deactivatedAt: active ? null : new Date() } });

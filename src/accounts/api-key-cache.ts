@@ -1,4 +1,4 @@
-import { ChangeFeed } from '../db/change-feed.ts';
+import { FeedCache } from '../db/change-feed.ts';
 import type { Db } from '../db/client.ts';
 import type { Listener } from '../db/listener.ts';
 import type { Logger } from '../log.ts';
@@ -25,24 +25,17 @@ interface Entry {
  * the LISTEN connection is up — and whenever it drops — nothing is served from memory, so a
  * missed notification can never keep a revoked key alive.
  */
-export class ApiKeyCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly feed: ChangeFeed;
-
+export class ApiKeyCache extends FeedCache<Entry> {
   private readonly db: Db;
   private readonly log: Logger;
   constructor(db: Db, listener: Listener, log: Logger) {
+    super(listener, API_KEY_CHANGED_CHANNEL, MAX_ENTRIES);
     this.db = db;
     this.log = log;
-    this.feed = new ChangeFeed(listener, API_KEY_CHANGED_CHANNEL, {
-      onChange: (hash) => this.invalidate(hash || undefined),
-      onReset: () => this.entries.clear(),
-    });
   }
 
-  /** Resolves once changes are being received (tests and start-up await it). */
-  listening(): Promise<void> {
-    return this.feed.listening();
+  protected changed(hash: string): void {
+    this.invalidate(hash || undefined);
   }
 
   async authenticate(key: string): Promise<AuthenticatedKey | null> {
@@ -62,10 +55,7 @@ export class ApiKeyCache {
       return hit.key;
     }
     const { value: found, keep } = await this.feed.read(() => authenticateApiKey(this.db, key));
-    if (keep) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(hash, { key: found, at: now, lastUsedWrite: now });
-    }
+    if (keep) this.remember(hash, { key: found, at: now, lastUsedWrite: now });
     return found;
   }
 
@@ -73,9 +63,5 @@ export class ApiKeyCache {
   invalidate(hash?: string): void {
     if (hash) this.entries.delete(hash);
     else this.entries.clear();
-  }
-
-  close(): Promise<void> {
-    return this.feed.close();
   }
 }

@@ -1,6 +1,5 @@
-import type { Db } from '../db/client.ts';
-import { Prisma } from '../generated/prisma/client.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { type Db, unlessTaken } from '../db/client.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 import { LANGUAGES, parseLanguage } from '../domain/languages.ts';
 import { normalizeName } from '../domain/text.ts';
 
@@ -33,43 +32,29 @@ async function clean(db: Db, accountId: string, input: CampaignInput) {
   return { name, nameNormalized: normalizeName(name), language, templateId };
 }
 
-function nameConflict(error: unknown, name: string): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-    throw new DomainError(
-      'name_taken',
-      `A campaign named "${name}" already exists (names are compared ignoring case and accents).`,
-    );
-  }
-  throw error;
-}
+const nameTaken = (name: string) => () =>
+  new DomainError(
+    'name_taken',
+    `A campaign named "${name}" already exists (names are compared ignoring case and accents).`,
+  );
 
 export async function createCampaign(db: Db, accountId: string, input: CampaignInput) {
   const data = await clean(db, accountId, input);
-  try {
-    return await db.campaign.create({ data: { accountId, ...data } });
-  } catch (error) {
-    nameConflict(error, data.name);
-  }
+  return unlessTaken(() => db.campaign.create({ data: { accountId, ...data } }), nameTaken(data.name));
 }
 
 export async function updateCampaign(db: Db, accountId: string, id: string, input: Partial<CampaignInput>) {
-  const existing = await db.campaign.findFirst({ where: { id, accountId } });
-  if (!existing) throw notFound('Campaign');
+  const existing = await found(db.campaign.findFirst({ where: { id, accountId } }), 'Campaign');
   const data = await clean(db, accountId, {
     name: input.name ?? existing.name,
     language: input.language === undefined ? existing.language : input.language,
     templateId: input.templateId === undefined ? existing.templateId : input.templateId,
   });
-  try {
-    return await db.campaign.update({ where: { id }, data });
-  } catch (error) {
-    nameConflict(error, data.name);
-  }
+  return unlessTaken(() => db.campaign.update({ where: { id }, data }), nameTaken(data.name));
 }
 
 export async function setCampaignArchived(db: Db, accountId: string, id: string, archived: boolean) {
-  const existing = await db.campaign.findFirst({ where: { id, accountId } });
-  if (!existing) throw notFound('Campaign');
+  const existing = await found(db.campaign.findFirst({ where: { id, accountId } }), 'Campaign');
   return db.campaign.update({
     where: { id },
     data: { archivedAt: archived ? (existing.archivedAt ?? new Date()) : null },

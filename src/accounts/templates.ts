@@ -2,7 +2,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { type AuditBy, recordBy } from './audit.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { parseTemplate, type TemplateDefinition, type TemplateIssue } from '../analysis/template.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 
 export interface TemplateInput {
   name: string;
@@ -42,16 +42,14 @@ export function validateDefinition(definition: unknown): TemplateDefinition {
 // The accounts → templates foreign key does not know about tenants, so every lookup carries the
 // account id: a template id from another account is indistinguishable from one that never existed.
 async function findLiveTemplate(db: Tx, accountId: string, id: string) {
-  const row = await db.template.findFirst({ where: { id, accountId, deletedAt: null } });
-  if (!row) throw notFound('Template');
+  const row = await found(db.template.findFirst({ where: { id, accountId, deletedAt: null } }), 'Template');
   return row;
 }
 
 export async function createTemplate(db: Db, accountId: string, input: TemplateInput, by?: AuditBy) {
   const name = cleanName(input.name);
   const definition = validateDefinition(input.definition);
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true } });
-  if (!account) throw notFound('Account');
+  await found(db.account.findUnique({ where: { id: accountId }, select: { id: true } }), 'Account');
   return db.$transaction(async (tx) => {
     const created = await tx.template.create({
       data: { accountId, name, definition: definition as Prisma.InputJsonValue },
@@ -122,8 +120,7 @@ export async function updateTemplate(
  */
 export async function deleteTemplate(db: Db, accountId: string, id: string, by?: AuditBy) {
   return db.$transaction(async (tx) => {
-    const row = await tx.template.findFirst({ where: { id, accountId, deletedAt: null } });
-    if (!row) throw notFound('Template');
+    const row = await found(tx.template.findFirst({ where: { id, accountId, deletedAt: null } }), 'Template');
     await tx.account.updateMany({ where: { id: accountId, defaultTemplateId: id }, data: { defaultTemplateId: null } });
     await tx.campaign.updateMany({ where: { accountId, templateId: id }, data: { templateId: null } });
     await tx.accountLanguageTemplate.deleteMany({ where: { accountId, templateId: id } });

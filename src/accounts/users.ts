@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db, Tx } from '../db/client.ts';
-import { Prisma, type UserRole } from '../generated/prisma/client.ts';
+import { type Db, type Tx, unlessTaken } from '../db/client.ts';
+import type { UserRole } from '../generated/prisma/client.ts';
 import { recordAudit } from './audit.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export const ROLES = ['owner', 'admin', 'analyst', 'viewer', 'agent'] as const satisfies readonly UserRole[];
@@ -105,8 +105,7 @@ export async function inviteUser(
 
 export async function revokeInvitation(db: Db, actor: Actor, id: string, now = new Date()) {
   assertCanGrant(actor, 'viewer');
-  const inv = await db.invitation.findFirst({ where: { id, accountId: actor.accountId } });
-  if (!inv) throw notFound('Invitation');
+  const inv = await found(db.invitation.findFirst({ where: { id, accountId: actor.accountId } }), 'Invitation');
   if (inv.acceptedAt) throw new DomainError('invitation_used', 'This invitation was already accepted.');
   if (inv.revokedAt) return inv;
   return db.$transaction(async (tx) => {
@@ -134,39 +133,44 @@ export async function acceptInvitation(
   if (name.length > 200) throw new DomainError('invalid_name', 'Names can have at most 200 characters.');
   validatePassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  try {
-    return await db.$transaction(async (tx) => {
-      const inv = await tx.invitation.findUnique({ where: { tokenHash: hashToken(input.token) } });
-      // One message for every unusable case: the link holder learns nothing about other invitations.
-      if (!inv || inv.acceptedAt || inv.revokedAt || inv.expiresAt <= now) {
-        throw new DomainError(
-          'invalid_invitation',
-          'This invitation link is invalid, expired or already used. Ask for a new one.',
-        );
-      }
-      const claimed = await tx.invitation.updateMany({
-        where: { id: inv.id, acceptedAt: null },
-        data: { acceptedAt: now },
-      });
-      if (claimed.count === 0) throw new DomainError('invalid_invitation', 'This invitation link was already used.');
-      const existing = await tx.user.findUnique({ where: { email: inv.email } });
-      if (existing) {
-        if (existing.accountId !== inv.accountId || !existing.removedAt)
-          throw new DomainError('email_taken', `${inv.email} already has an Escucha user.`);
-        return tx.user.update({
-          where: { id: existing.id },
-          data: { name, passwordHash, role: inv.role, agentId: inv.agentId, removedAt: null },
+  return unlessTaken(
+    () =>
+      db.$transaction(async (tx) => {
+        const inv = await tx.invitation.findUnique({ where: { tokenHash: hashToken(input.token) } });
+        // One message for every unusable case: the link holder learns nothing about other invitations.
+        if (!inv || inv.acceptedAt || inv.revokedAt || inv.expiresAt <= now) {
+          throw new DomainError(
+            'invalid_invitation',
+            'This invitation link is invalid, expired or already used. Ask for a new one.',
+          );
+        }
+        const claimed = await tx.invitation.updateMany({
+          where: { id: inv.id, acceptedAt: null },
+          data: { acceptedAt: now },
         });
-      }
-      return tx.user.create({
-        data: { accountId: inv.accountId, email: inv.email, name, role: inv.role, agentId: inv.agentId, passwordHash },
-      });
-    });
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
-      throw new DomainError('email_taken', 'That email address already has an Escucha user.');
-    throw error;
-  }
+        if (claimed.count === 0) throw new DomainError('invalid_invitation', 'This invitation link was already used.');
+        const existing = await tx.user.findUnique({ where: { email: inv.email } });
+        if (existing) {
+          if (existing.accountId !== inv.accountId || !existing.removedAt)
+            throw new DomainError('email_taken', `${inv.email} already has an Escucha user.`);
+          return tx.user.update({
+            where: { id: existing.id },
+            data: { name, passwordHash, role: inv.role, agentId: inv.agentId, removedAt: null },
+          });
+        }
+        return tx.user.create({
+          data: {
+            accountId: inv.accountId,
+            email: inv.email,
+            name,
+            role: inv.role,
+            agentId: inv.agentId,
+            passwordHash,
+          },
+        });
+      }),
+    () => new DomainError('email_taken', 'That email address already has an Escucha user.'),
+  );
 }
 
 /** Serialises owner-count checks per account so two concurrent demotions cannot remove both last owners. */
@@ -186,8 +190,10 @@ export async function changeUserRole(
 ) {
   assertCanGrant(actor, role);
   return db.$transaction(async (tx) => {
-    const user = await tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } });
-    if (!user) throw notFound('User');
+    const user = await found(
+      tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } }),
+      'User',
+    );
     const agentId = await linkedAgent(
       tx,
       actor.accountId,
@@ -217,8 +223,10 @@ export async function changeUserRole(
 export async function removeUser(db: Db, actor: Actor, userId: string, now = new Date()) {
   assertCanGrant(actor, 'viewer');
   return db.$transaction(async (tx) => {
-    const user = await tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } });
-    if (!user) throw notFound('User');
+    const user = await found(
+      tx.user.findFirst({ where: { id: userId, accountId: actor.accountId, removedAt: null } }),
+      'User',
+    );
     if (user.role === 'owner') {
       if (actor.role !== 'owner') throw new DomainError('forbidden', 'Only an owner can remove an owner.');
       await assertNotLastOwner(tx, actor.accountId, user.id);
@@ -245,8 +253,10 @@ export async function renameSelf(db: Db, actor: Actor, rawName: string) {
   if (!name) throw new DomainError('invalid_name', 'Please tell us your name.');
   if (name.length > 200) throw new DomainError('invalid_name', 'Names can have at most 200 characters.');
   return db.$transaction(async (tx) => {
-    const user = await tx.user.findFirst({ where: { id: actor.id, accountId: actor.accountId, removedAt: null } });
-    if (!user) throw notFound('User');
+    const user = await found(
+      tx.user.findFirst({ where: { id: actor.id, accountId: actor.accountId, removedAt: null } }),
+      'User',
+    );
     if (user.name === name) return user;
     await recordAudit(tx, {
       accountId: actor.accountId,

@@ -9,6 +9,8 @@
  *
  * Patterns are whole-token regular expressions: they are matched between spaces, so "\w" is not
  * needed and accented Spanish letters work. Keep them about constructions, not about single lines.
+ * Ironic set phrases ("thanks for nothing") are complaints too, but live with the other irony rules
+ * in sentiment-irony.ts.
  */
 
 export type SpeechAct =
@@ -20,6 +22,8 @@ export type SpeechAct =
   | 'ritual'
   | 'thanks'
   | 'reassurance'
+  | 'remedy'
+  | 'expectation'
   | 'agreement';
 
 export interface ActRule {
@@ -32,6 +36,21 @@ export interface ActRule {
   value: number;
   patterns: readonly string[];
 }
+
+/**
+ * Whole tokens of the normalised utterance: a space (or an end) on each side, which `\b` is not for
+ * accented letters. Speech acts and the irony rules (sentiment-irony.ts) are both matched this way.
+ */
+export function wholeTokens(patterns: readonly string[], flags = ''): RegExp {
+  return new RegExp(`(?<=^| )(?:${patterns.join('|')})(?= |$)`, flags);
+}
+
+/** Spans of time: "three weeks later", "just not for three weeks"; never a count of incidents. */
+export const EN_UNITS = '(?:seconds|minutes|hours|days|weeks|months|years)';
+export const ES_UNITS = '(?:segundos|minutos|horas|días|semanas|meses|años)';
+/** "The third time", "a second engineer": trouble that repeats. */
+export const EN_ORDINALS = '(?:second|third|fourth|fifth|umpteenth)';
+export const ES_ORDINALS = '(?:segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|enésim[oa])';
 
 /** "I", "we" with an optional contraction: "i'm", "we're", "i am"… */
 const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
@@ -64,10 +83,11 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:it's|that's|it is|that is) not a (?:problem|bother)",
       "(?:don't|do not) (?:you )?worry",
       "(?:i|we) can't complain",
+      "(?:won't|will not|shouldn't|should not|never) happen again",
       '(?:no|not any|any) complaints',
       "(?:i|we) (?:don't|do not) mind",
       "(?:don't|do not) hesitate",
-      '(?:not|nothing) (?:too |that |so )?bad',
+      '(?:not|nothing) (?:too |that |so |as )?bad',
       "(?:it's|it is) not your fault",
       'nothing wrong',
       "(?:couldn't|could not|can't|cannot) be (?:happier|better|more pleased)",
@@ -147,19 +167,20 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'complaint',
     value: -3,
     patterns: [
-      'thanks for nothing',
+      // An apology weighed and found wanting: "sorry doesn't pay my bill" (before "doesn't fix" below
+      // takes the verb, and before "sorry" is read as the speaker's own apology).
+      "(?:sorry|apologies|an apology|saying sorry) (?:doesn't|does not|won't|will not|isn't going to) (?:pay|fix|solve|help|change|get)",
       "(?:didn't|did not|doesn't|does not|hasn't|has not|haven't|won't|will not|isn't|wasn't|never) (?:really )?(?:work|worked|working|help|helped|fix|fixed|solve|solved|sort|sorted)",
-      '(?:nobody|no one|no-one) (?:did|does|has|knows|cares|bothered|came|turned up)',
+      '(?:nobody|no one|no-one) (?:actually |ever |really |even )?(?:did|does|has|knows|cares|bothered|came|turned up)',
       '(?:paying|pay|charged|charging) (?:me )?more',
       "(?:i )?(?:don't|do not|didn't|did not) like",
       'nothing (?:has )?happened',
       'how many (?:more )?times',
       "(?:wouldn't|would not|won't|will not|never|can't|cannot) recommend",
-      'thank you for nothing',
       '(?:been|was|was kept|kept|left) (?:waiting|on hold)',
-      "still (?:waiting|not|no|nothing|isn't|doesn't|hasn't|haven't|won't|can't|charging|broken|down|dead)",
-      '(?:the )?(?:second|third|fourth|fifth|umpteenth) time',
-      '(?:two|three|four|five|several|so many) (?:times|different people)',
+      "still (?:waiting|not|no|nothing|isn't|doesn't|hasn't|haven't|won't|can't|charging|broken|down|dead|wrong|slow|missing|the same|there|open|pending|unresolved|dropping|crackling|on (?:my|the) bill)",
+      `(?:the )?${EN_ORDINALS} time`,
+      '(?:two|three|four|five|six|seven|eight|nine|ten|several|so many|multiple|countless|a dozen) (?:times|different people)',
       "(?:nobody|no one|no-one|never|nobody's|no one's) (?:ever )?(?:calls?|called|rang|rings|told|tells|answers?|answered|showed|turned|got back|came|replied|helps?|helped)",
       'never (?:showed|turned|arrived|came|received|got|works|worked|called)',
       "(?:didn't|did not|hasn't|has not|haven't|have not) (?:arrived|come|turned up|shown up|received|had|got|been)",
@@ -178,14 +199,13 @@ export const EN_ACTS: readonly ActRule[] = [
       'back (?:on hold|to square one|to the start|to the beginning)',
       // Something the customer cannot do with what they pay for: "now I can't log in".
       "(?:i|we) (?:still )?(?:can't|cannot|can not|couldn't) (?:log|sign|get into|get online|use|access|connect|make calls|browse|stream)",
-      // Praise asked as a question: "is this what you call good service?"
-      "(?:is this|is that|this is|that's|so this is) what you(?: people)? (?:call|'d call)",
       '(?:internet|connection|signal|wi-?fi|broadband) (?:dropped|drops|cut out|cuts out|went down|goes down|died|dies)',
       // Kindness that came too late: "a month after I complained", "three weeks later".
-      '(?:days|weeks|months|years|hours|a week|a month|a year|an hour) (?:later|too late|after (?:i|we) (?:complained|called|rang|asked|reported|paid|cancelled))',
+      `(?:${EN_UNITS}|a week|a month|a year|an hour) (?:later|too late|after (?:i|we) (?:complained|called|rang|asked|reported|paid|cancelled))`,
       // An outage: "my internet has been down since Monday".
       "(?:is|was|been|went|goes|gone|keeps going|it's|it's been) (?:completely )?down",
-      '(?:went|gone|goes) up',
+      // Prices that rise: "has gone up", "shot up", "gone through the roof".
+      '(?:went|gone|goes|shot) (?:up|through the roof)|skyrocketed|sky-high',
       "(?:i|we) (?:didn't|did not|never) (?:order|ask for|agree to|sign up)",
       "(?:it's|it is|that's|that is) not (?:good enough|acceptable|fair|right|ok|okay|what i)",
       "(?:isn't|wasn't|is not|was not) (?:good enough|acceptable|fair|what i)",
@@ -197,19 +217,18 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:you|they|he|she|your \\S+|i was|we were) (?:said|told me|told)(?: that)? (?:\\S+ ){0,3}(?:would|'d|was going to|were going to|will)",
       "(?:was|were|wasn't|weren't) (?:supposed|meant) to",
       "(?:should have|should've) (?:been|had|got|arrived|come|received)",
-      'so much for',
       // "three hours on the phone for nothing", not "you get it for nothing" (that is free).
       '(?<!(?:get|got|have|had) (?:it|that|this|them) )for nothing',
       'never (?:appeared|applied|happened|materiali[sz]ed|came through|showed up|got applied)',
       // A good state that ended: "I was happy with you for years until this bill".
-      '(?:was|were|used to be|had been) (?:really |very |always |quite )?(?:happy|satisfied|pleased|content|fine|loyal|a loyal customer|a happy customer)(?: \\S+){0,5} until',
+      '(?:was|were|used to be|had been) (?:really |very |always |quite |absolutely |perfectly )?(?:happy|satisfied|pleased|content|fine|great|good|perfect|brilliant|ok|okay|loyal|a loyal customer|a happy customer)(?: \\S+){0,5} until',
       '(?:paying|pay|paid|costs?|costing|charged|charging) (?:me |us )?(?:double|twice|triple)',
       'twice as much|three times as much|double the price',
       '(?:i )?paid for (?:\\S+ ){0,3}(?:and|but) (?:got|get|i got|received|only got)',
       "(?:you|they|he|she|your \\S+) (?:said|told me|told us)(?: that)? (?:it|this|that|the \\S+|i|we) (?:was|were|is|would|'d|will)",
       '(?:the|my|your) promised',
       // A claim quoted back: "free, they said", "advertised as unlimited".
-      '(?<=\\| )(?:they|you|he|she) said(?= \\||$)',
+      '(?<=\\| )(?:(?:they|you|he|she) said|apparently|supposedly|allegedly|or so (?:they|you) say)(?= \\||$)',
       '(?:advertised|sold to me|sold it to me) as|(?:you|they) advertised|(?:the |your )(?:ad|advert|advertisement|offer|website|leaflet|brochure) said',
       // "free" with a bill after it: "free installation, except I paid for it", "the free upgrade cost me".
       'free (?:\\S+ ){0,8}(?:paid|charged|billed|cost me|costs me|pay for|charge)',
@@ -218,14 +237,83 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:doesn't|don't|didn't|isn't|wasn't|won't|can't|hasn't|haven't) even",
       'nowhere to be (?:seen|found)|no sign of',
       '(?:let|letting) (?:me|us) down',
-      '(?:love|enjoy|adore) (?:waiting|having to|paying|being (?:on hold|ignored|charged|passed|kept)|spending (?:hours|an hour|my))',
       '(?:doubled|tripled|double|triple) (?:my|the|our) (?:bill|price|fee|payment)',
       'without (?:asking|my (?:permission|consent)|telling me)',
       'never (?:\\S+ )?(?:sent|delivered|posted|credited|refunded)',
       '(?:expected|deserve|deserved) better',
-      '(?:i thought|i was told|we thought) (?:\\S+ ){0,4}(?:would|was going to)',
+      '(?<!(?:as|than) )i was told (?:\\S+ ){0,4}(?:would|was going to)',
       "(?:i'm|i am|we're|we are) (?:supposed|meant) to",
       '(?:bill|price|payment|fee|invoice)s? (?:is|are|was|were|has been|got|keeps) (?:\\S+ )?(?:higher|going up|rising)',
+      // Asking only for what should be normal says it is not: "I just want my internet to work",
+      // "all I'm asking for is a bill that's correct".
+      '(?:i|we) (?:just|only) (?:want|need|wanted|needed) (?:\\S+ ){0,4}to (?:work|be (?:fixed|sorted|right|correct|working))',
+      "all (?:i|we)(?:'m| am|'re| are)? (?:want|need|ask|asking)(?: for)? is",
+      // A good state that ended: "it worked fine for two days and then it stopped".
+      '(?:then|and) (?:it |they )?(?:just |suddenly )?(?:stopped|died|broke|went dead)',
+      '(?:is|so) (?:this|that) (?:is )?how you treat|(?:this|that) is how you treat',
+      // Paid for one thing, got less: "paying for a hundred megs and getting about five".
+      '(?:paid|pay|paying) for (?:\\S+ ){0,4}(?:and|but) (?:(?:i|we) )?(?:only )?(?:got|get|getting|receive|received|receiving)',
+      // Neg-raising: "I don't think that's right" denies the rightness, not the thinking.
+      "(?:don't|do not) think (?:that's|that is|it's|it is|this is) (?:right|fair|correct|acceptable|ok|okay|good enough)",
+      // Improvement denied: "it's no better than before", "no faster at all".
+      '(?:no|not any) (?:better|faster|quicker|cheaper|different)(?= \\||$| than| at all)',
+      // The customer doing the company's work: "I had to explain the whole thing from the start".
+      "(?:had to|have had to|i've had to|keep having to|have to keep) (?:\\S+ )?(?:explain|repeat|chase|go through)",
+      // Patience conceded up to a limit: "happy to wait, just not for three weeks".
+      `(?:but|just) not (?:for )?(?:\\S+ )?${EN_UNITS}`,
+      // Rhetorical questions: "how hard can it be to …", "what's the point of paying …".
+      "how hard (?:can|could|is) it|what's the point|what is the point",
+      "you'd think|you would think|(?:i'd|i would) have thought",
+      'to top it (?:all )?off|to cap it all',
+      // The customer bearing a cost that was not theirs: "so I have to pay for the postage myself".
+      "(?:have|had|'ve got) to pay (?:for )?(?:\\S+ ){0,3}(?:myself|out of my own pocket)",
+      '(?:treated|treat (?:me|us|customers|people)) like (?:this|that|dirt|rubbish|a number|an idiot|a criminal)',
+      // Faint praise: "the only good thing is the engineer turned up".
+      'the only (?:good thing|thing that works|decent thing)',
+      // Counterfactual: "a great price if it actually worked" says it does not.
+      // ("If you called back tomorrow, that'd be great" is a request: people need "actually", "even".)
+      'if it (?:actually |only |even |ever )?worked|(?:if|only if) (?:they|you|someone|anyone) (?:actually|only|even|ever) (?:did|bothered|answered|turned up|called back|showed up)',
+      "(?:i've|i have|i've) (?:had|seen) better (?:\\S+ )?(?:from|at|in)",
+      '(?:keep|kept|keeps) (?:telling|saying|promising|sending|asking)',
+      // A claim flatly contradicted at the end: "… and it clearly isn't".
+      "(?:and|but) it (?:clearly |obviously |still |just )?(?:isn't|is not|doesn't|does not|wasn't|hasn't|didn't|won't)(?= \\||$)",
+      '(?:find|finds|found) (?:this|it|that) (?:funny|amusing|hilarious)',
+      "(?:i'd|i would) (?:love|like) to know (?:why|how|what)",
+      '(?:bill|price|payment|fee)s? (?:has |have |had )?(?:doubled|tripled)',
+      '(?:liked|preferred) the old|the old (?:\\S+ ){0,2}(?:was|were) (?:\\S+ )?better',
+      'not once (?:has|have|did|was)',
+      '(?:i|we) had (?:such |really |very )?(?:high )?hopes|(?:i|we) had hoped',
+      "(?:let's|we'll) see if (?:\\S+ ){0,5}(?:this time|actually)",
+      'what (?:are|is|will) you (?:going to )?do(?:ing)? about (?:it|this|that)',
+      "(?:and )?now (?:it )?turns out|(?:isn't|is not|aren't|won't|not) (?:even )?coming",
+      // A good past, said to contrast with now: "it used to be reliable", "I used to recommend you".
+      'used to (?:work|be (?:\\S+ )?(?:fine|good|great|fast|quick|cheap|reliable|better)|love|like|recommend|trust)',
+      "(?:i was|i'd been|we were|we'd been) (?:really )?hoping",
+    ],
+  },
+  {
+    // What the speaker expected: let down when it was good ("I thought it would be sorted by now"), a
+    // relief when it was bad ("I thought I'd be on hold for ages"); the scorer looks at what follows.
+    // An expectation in a comparison is neither: "not as bad as I thought it would be".
+    act: 'expectation',
+    value: -3,
+    patterns: [
+      "(?<!(?:as|than|never) )(?:i thought|we thought|i expected|i assumed) (?:\\S+ ){0,4}(?:would|was going to|i'd|it'd)",
+    ],
+  },
+  {
+    // The agent putting it right, done or promised: "I've taken the late fee off", "I'll send an
+    // engineer out today". After the complaints, so "you never refunded" stays a complaint.
+    act: 'remedy',
+    value: 2,
+    patterns: [
+      "(?:i'll|we'll|i will|we will|i'm going to|we're going to|let me) (?:\\S+ )?(?:send (?:an|a|the|you a|you the|someone|somebody) (?:\\S+ )?(?:engineer|technician|replacement|new)|book (?:an|a|the|you an?) (?:engineer|technician|visit)|(?:refund|credit|waive|replace|fix|reset|sort) (?:it|that|this|the|you|your))",
+      // Only what an agent can do to an account: a customer who has "reset the router" and "replaced
+      // the cable" is listing what did not help.
+      "(?:i've|we've|i have|we have) (?:just |now )?(?:taken (?:\\S+ ){1,3}off|refunded|credited|waived|reactivated|removed (?:the|that|this) (?:\\S+ )?(?:charge|fee|penalty))",
+      // A trouble gone is good news, whoever says it: "the problem is gone", not two sour words.
+      "(?:the |that |this )?(?:problem|issue|fault|noise|error|crackling|outage)s? (?:is |are |has |have |'s )?(?:been )?(?:gone|disappeared|fixed|solved|sorted|resolved|over)",
+      "(?<!(?:not|n't|never) )(?:solves?|solved|fix(?:es|ed)?|sorts?|sorted|resolves?|resolved) (?:\\S+ )?(?:problem|issue|fault)s?",
     ],
   },
   {
@@ -233,7 +321,8 @@ export const EN_ACTS: readonly ActRule[] = [
     value: 3,
     patterns: [
       'thank you(?: so much| very much| ever so much)?',
-      'thanks(?: a lot| so much| very much| again)?',
+      // Not the causal "thanks to you I've been unable to work"; "no, thanks to you!" is thanks.
+      'thanks(?! to (?:you|your|them) (?!\\|))(?: a lot| so much| very much| again)?',
       'many thanks',
       '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
       'cheers',
@@ -270,7 +359,8 @@ export const EN_ACTS: readonly ActRule[] = [
     value: 0,
     patterns: [
       "(?:i'm|i am|we're|we are)(?: so| really| very| truly| terribly| deeply| awfully| extremely)* sorry",
-      'sorry',
+      // Not the other's apology reported back: "it's great that you're sorry, now what …".
+      "(?<!(?:you're|you are|they're|they are|he's|she's|you're so|you're very) )sorry",
       '(?:i|we)(?: do)?(?: sincerely| really| truly)? (?:apologi[sz]e|regret)',
       '(?:my|our|please accept (?:our|my)) (?:sincere )?apologies',
       'apologies',
@@ -310,10 +400,11 @@ export const ES_ACTS: readonly ActRule[] = [
       'ningún problema',
       'no (?:se preocupe|te preocupes|pasa nada)',
       'no (?:me|nos) (?:puedo|podemos) quejar',
+      'no (?:volverá|va a volver|debería volver) a (?:pasar|ocurrir)',
       '(?:no tengo|sin) ninguna queja',
       'no (?:me|nos) importa',
       'no dude en|no dudes en',
-      'no (?:está|va|estuvo) (?:nada )?mal',
+      'no (?:está|va|estuvo|es) (?:nada |tan )?mal',
       'no es para tanto',
       'no es culpa suya|no es su culpa',
       'no he tenido ningún problema|ningún fallo',
@@ -348,6 +439,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'no pienso',
       'no (?:le|te) (?:voy a|vamos a) (?:transferir|pasar)',
       'no sé qué quiere que le haga',
+      // "Ni le devolvemos el dinero ni le hacemos un abono": the remedy refused in the first person.
+      `(?:no|ni) ${PRON}(?:devolvemos|devuelvo|hacemos|hago|abonamos|abono|anulamos|anulo|cambiamos|quitamos|quito|aceptamos|acepto|tramitamos|tramito|compensamos|compenso|damos|doy|ofrecemos|ofrezco|reembolsamos)(?= |$)`,
       'yo no llevo',
     ],
   },
@@ -398,9 +491,8 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'complaint',
     value: -3,
     patterns: [
-      'gracias por nada',
       'no (?:me |nos )?(?:ha |han |había )?(?:servido|sirve|sirvió|funcionado|funcionó|ayudado|ayudó|arreglado|solucionado)',
-      'nadie (?:me |nos )?(?:ha |han )?(?:llamado|llama|llamó|da|dio|sabe|contesta|contestó|responde|hace caso|avisó|ayuda|vino)',
+      'nadie (?:me |nos )?(?:ha |han )?(?:de verdad |realmente )?(?:llamado|llama|llamó|da|dio|sabe|contesta|contestó|responde|hace|hizo|hace caso|avisó|ayuda|vino)',
       'me (?:lo|la|los|las) (?:han cobrado|cobran|cobraron|están cobrando|siguen cobrando)',
       '(?:pago|pagando|pagar|cobran|cobrando) más',
       'no (?:me|nos) (?:gusta|gustó|ha gustado)',
@@ -413,15 +505,15 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:llevo|llevamos) (?:\\S+ ){0,3}(?:esperando|sin|en espera)',
       // Lo que el cliente no puede hacer con lo que paga: "ahora no puedo entrar".
       'no (?:puedo|podemos|pude|he podido|consigo|logro) (?:entrar|acceder|conectarme|conectar|usar|utilizar|navegar|iniciar sesión|llamar)',
-      // Un elogio en forma de pregunta: "¿a esto le llaman buen servicio?"
-      '(?:a esto|a eso|esto es lo que|eso es lo que) (?:le |lo )?(?:llaman|llamáis|llama usted|llaman ustedes)',
-      '(?:la )?(?:segunda|tercera|cuarta|quinta|enésima) vez',
-      '(?:dos|tres|cuatro|cinco|varias|muchas) (?:veces|personas)',
+      `(?:la )?${ES_ORDINALS} vez`,
+      '(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|varias|muchas|mil) (?:veces|personas)',
       'nunca (?:me|nos) (?:\\S+ )?(?:devuelven|llaman|llamaron|contestan|avisan|ayudan|dicen)',
       '(?:nadie|nunca) me (?:\\S+ )?(?:avisó|avisa|avisaron|llama|llamó|llamaron|devuelve|devuelven|devolvió|contesta|contestan|contestó|ayuda|ayudó|ayudan|dijo|dice|explicó|atiende|atendió|resuelve|soluciona|hace caso)',
       'no se presentó|no vino|no ha llegado|no me ha llegado|no he recibido',
       '(?:todavía|aún) no (?:\\S+ ){0,2}(?:ha llegado|he recibido|funciona|está arreglado|me han)',
-      'sigue sin|sigue sin funcionar|siguen sin',
+      // Seguir sin, in any person: "sigo sin poder llamar", "seguimos igual", "sigue igual de mal".
+      '(?:sigo|sigue|seguimos|siguen|seguía|seguían|continúa|continúo) (?:sin|igual|(?:\\S+ )?mal)',
+      '(?:todo|el problema|la avería|esto|eso) (?:sigue|está) (?:igual|como estaba)',
       // Sin servicio: "otra vez sin internet", "no tengo ni línea".
       '(?:sin|no (?:tengo|tenemos|hay)(?: ni)?|ni) (?:internet|línea|servicio|conexión|señal|cobertura|teléfono|wifi|fibra|televisión|tele|luz)',
       'me (?:siguen|están) cobrando',
@@ -431,7 +523,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'sin avisar|sin previo aviso',
       'se (?:me |nos )?(?:corta|cortó|ha cortado|cae|cayó|ha caído|cierra|cerró)',
       // Una amabilidad que llega tarde: "un mes después de mi queja", "tres semanas tarde".
-      '(?:días|semanas|meses|años|horas|un mes|una semana|un año|una hora) (?:tarde|más tarde|después de (?:mi |la |que )?(?:queja|reclamación|llamada|reclamar|llamar|avisar|pagar))',
+      `(?:${ES_UNITS}|un mes|una semana|un año|una hora) (?:tarde|más tarde|después de (?:mi |la |que )?(?:queja|reclamación|llamada|reclamar|llamar|avisar|pagar))`,
       'me colgó|me colgaron',
       'vuelve a|volvieron a|ha vuelto a|han vuelto a',
       '(?:talla|dirección|producto|modelo) equivocad[oa]',
@@ -448,13 +540,10 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:horas|minutos|días|semanas|tiempo|esperando|pagando|pagado|teléfono|dinero) (?:\\S+ ){0,2}para nada',
       'no (?:me |nos )?(?:aparece|aparecía|ha aparecido|se (?:ha )?aplicado|se aplicó)',
       'nunca (?:apareció|llegó|se aplicó|vino)',
-      '(?:estaba|estábamos|era|éramos) (?:muy |bastante )?(?:content[oa]s?|satisfech[oa]s?|feliz|felices|buen cliente|cliente fiel)(?: \\S+){0,5} hasta',
+      '(?:estaba|estábamos|era|éramos|iba|funcionaba|funcionó|fue) (?:muy |bastante |todo )?(?:content[oa]s?|satisfech[oa]s?|feliz|felices|buen cliente|cliente fiel|bien|genial|perfecto|estupendo)(?: \\S+){0,5} hasta',
       '(?:cuesta|cuestan|costar|pago|pagando|pagar|cobran|cobrando|cobrar|vale) (?:\\S+ ){0,2}(?:el doble|el triple)',
       '(?:me|nos) (?:bajan|bajaron|han bajado|reducen|redujeron|limitan|limitaron) la velocidad',
-      'vaya con',
-      // "¡Lo que me faltaba!": the last straw, said of whatever went wrong.
-      '(?:justo |solo |sólo )?lo que (?:me |nos )?faltaba',
-      '(?<=\\| )(?:decían|dijeron|me dijeron|decía|dijo)(?= \\||$)',
+      '(?<=\\| )(?:decían|dicen|dijeron|me dijeron|decía|dijo|según dicen|supuestamente|al parecer|por lo visto)(?= \\||$)',
       '(?:se anunciaba|se anuncia|anunciad[oa]|vendid[oa]) como|(?:anuncian|anunciaban|anunciaron|publicitan)|(?:el anuncio|la oferta|la web|la publicidad|el folleto) (?:decía|dice|ponía|pone)',
       'gratis (?:\\S+ ){0,8}(?:pagué|pagado|pagar|cobrado|cobran|cobraron|cobrar|facturado|facturaron|costó|cuesta|cargo)',
       'gratuit[oa] (?:\\S+ ){0,8}(?:pagué|pagado|cobrado|cobran|cobraron|facturado|costó|cargo)',
@@ -463,17 +552,82 @@ export const ES_ACTS: readonly ActRule[] = [
       'ni siquiera',
       '(?:su|la|el|mi|esa|ese) supuest[oa]',
       '(?:me|nos) (?:han fallado|fallaron|falló|ha fallado|habéis fallado)',
-      'me encanta (?:esperar|tener que|pagar|que me)',
       '(?:doblado|doblaron|duplicado|duplicaron|triplicado) (?:la|el|mi)',
       '(?:subió|ha subido|han subido|subieron|me suben|me subieron)',
+      '(?:se ha|se han|se) disparad[oa]s?|se disparó|por las nubes',
       '(?:que )?no (?:acepté|autoricé|pedí|contraté)|sin (?:mi permiso|preguntar|mi consentimiento|avisarme)',
       '(?:estaba|estábamos|era|éramos|fui|he sido) (?:un |una )?(?:muy |bastante )?(?:cliente )?(?:content[oa]s?|satisfech[oa]s?|feliz|felices|fiel)(?: \\S+){0,5} hasta',
       'nunca (?:volvió|volvieron|llamó|llamaron|contestó)',
-      'nunca (?:(?:me|nos) )?(?:lo |la |los |las )?(?:enviaron|mandaron|enviasteis|abonaron|devolvieron|llegó)',
+      'nunca (?:(?:me|nos) )?(?:lo |la |los |las )?(?:enviaron|mandaron|enviasteis|abonaron|devolvieron|llegó|aplicaron|aplicó|activaron|hicieron|dieron|pusieron|instalaron|arreglaron|solucionaron)',
       'esperaba (?:más|mejor|otra cosa)',
-      '(?:pensaba|creía|pensé|creí) que (?:\\S+ ){0,4}(?:\\S+ría|\\S+rían|iba|iban)',
+      // Lo que se esperaba y no llegó: "esperaba que me llamaran"; un pasado mejor: "antes funcionaba bien".
+      'esperaba que (?:\\S+ ){0,4}\\S+(?:ría|rían|ara|aran|iera|ieran)',
+      'antes (?:\\S+ ){0,2}(?:iba|funcionaba|era|estaba|me encantaba|me gustaba) (?:\\S+ )?(?:bien|genial|perfect[oa]|rápid[oa]|estupend[oa]|fiable|mejor)',
       'se supone que (?:yo |nosotros )?(?:tengo|tenía|tenemos|me|nos)',
       '(?:factura|precio|cuota|recibo)s? (?:es|está|son|era|ha sido) (?:\\S+ )?(?:más alt[oa]|más car[oa])',
+      // Pedir solo lo normal dice que no lo hay: "solo quiero que funcione", "lo único que pido".
+      '(?:solo|sólo) (?:quiero|queremos|pido|pedimos) que (?:\\S+ ){0,4}(?:funcione|vaya bien|esté bien|lo arreglen|me lo arreglen)',
+      'lo único que (?:pido|quiero|pedimos|queremos)',
+      // Dejar de, in any tense: "luego dejó de ir", "ha dejado de funcionar".
+      '(?:dejó|deja|ha dejado|dejaron|han dejado|dejaba) de (?:funcionar|ir|andar|cargar|conectar)',
+      'así (?:es como )?(?:me|nos) (?:tratan|trata|tratáis|tratas)',
+      // Pagar por una cosa y recibir menos: "pago por cien megas y me llegan cinco".
+      '(?:pago|pagamos|pagando|pagué|pagar) (?:por )?(?:\\S+ ){0,4}y (?:solo |sólo )?(?:me llegan?|recibo|tengo|me dan|llegan?)',
+      `ya van (?:\\S+ ){0,2}(?:llamadas|veces|técnicos|${ES_UNITS})`,
+      // El cliente haciendo el trabajo de la empresa: "he tenido que explicarlo todo desde el principio".
+      '(?:he tenido|tuve|hemos tenido|tuvimos|tengo) que (?:volver a )?(?:explicar|repetir|reclamar|insistir|perseguir)',
+      // Paciencia concedida hasta un límite: "encantado de esperar, pero no tres semanas".
+      `pero no (?:\\S+ )?${ES_UNITS}`,
+      '(?:tomando|tomar|toman|tomáis|tomen) el pelo',
+      'no es normal|no es lógico|no hay derecho',
+      // Incredulity: "no me puedo creer lo que tarda", "ya no me creo nada".
+      'no (?:me )?(?:lo )?(?:puedo|podía) creer|ya no (?:me )?creo',
+      'nunca (?:recibí|recibimos|he recibido|me llegó|nos llegó)',
+      // Preguntas retóricas: "¿cómo es posible que…?", "¿tan difícil es…?", "¿de qué me sirve…?".
+      'cómo es posible|tan difícil es|(?:de|para) qué (?:me |nos )?sirve|para qué (?:pago|estoy pagando)',
+      'uno pensaría|cualquiera pensaría',
+      // "Me tratan así", not "me trataron como a una reina".
+      '(?:me|nos) (?:tratan|trata|tratáis|tratan ustedes) así|(?:tratad[oa]s?|tratarme|tratarnos) así|como a un (?:número|idiota|tonto)',
+      'lo único (?:bueno|que funciona)',
+      '(?:tengo|tendré|tuve|he tenido) que pagar(?:lo|la|los|las)? (?:\\S+ ){0,2}yo|de mi bolsillo',
+      '(?:pagar|pagando|pago|pagué|pagado) por nada',
+      // "Ya ni me molesto en llamar": given up.
+      'ya ni (?:me molesto|llamo|lo intento|contestan|funciona|sirve)|ni (?:me|nos) molesto|ni una (?:sola )?vez (?:me|nos) (?:han|ha)',
+      // Contrafáctico: "sería un buen precio si funcionara" dice que no funciona.
+      // ("Si me llamaran mañana, sería perfecto" es una petición: las personas necesitan "de verdad".)
+      'si (?:de verdad |al menos |por lo menos )?(?:funcionara|funcionase|fuera bien)|si (?:de verdad|al menos|por lo menos) (?:viniera|vinieran|contestaran|llamaran|cumplieran)',
+      '(?:he tenido|he visto|tuve) (?:un |una )?mejor (?:\\S+ )?(?:en|de|con)',
+      '(?:siguen|sigue|seguís|siguen ustedes) (?:diciendo|diciéndome|mandando|prometiendo|pidiendo)',
+      '(?:hace|hacía|haga|hiciera|da|dé) gracia|(?:le|te|os|les) parece (?:gracioso|divertido)',
+      'me encantaría saber (?:por qué|cómo|qué)',
+      '(?:factura|precio|recibo|cuota)s? (?:se ha |se han |ha |han )?(?:doblado|duplicado|triplicado)',
+      '(?:me gustaba más|prefería|era mejor) (?:\\S+ ){0,2}(?:anterior|antigu[oa]|de antes)',
+      '(?:tenía|tenía muchas|tenía puestas) esperanzas|esperaba mucho',
+      'qué (?:van|vais|piensan|piensa) a hacer(?= \\||$| al respecto| con esto| con eso)|y ahora qué(?= \\||$)',
+      // Now the bad news comes out: "ahora resulta que el técnico no viene".
+      'ahora resulta que|resulta que ahora',
+      'no (?:viene|vendrá|va a venir|vinieron|han venido)',
+      'a ver si (?:esta vez|por fin|de una vez|ahora sí)',
+      // "Eso no me paga la factura": a word of regret weighed and found wanting.
+      '(?:eso|lo siento|sentirlo|una disculpa|las disculpas) no (?:me |nos )?(?:paga|arregla|soluciona|devuelve|sirve)',
+    ],
+  },
+  {
+    act: 'expectation',
+    value: -3,
+    patterns: [
+      '(?<!(?:como|que|no) )(?:pensaba|creía|pensé|creí|esperaba) que (?:\\S+ ){0,4}(?:\\S+ría|\\S+rían|iba|iban)',
+    ],
+  },
+  {
+    act: 'remedy',
+    value: 2,
+    patterns: [
+      // "Le he quitado la penalización", "ya se lo hemos devuelto"; not "no le he devuelto".
+      '(?<!no )(?:ya )?(?:le|se lo|se la|te|les) (?:he|hemos) (?:quitado|devuelto|abonado|aplicado|anulado|activado|reactivado|arreglado|solucionado|reembolsado|dado de alta)',
+      '(?:le|les|te) (?:mando|envío|enviamos|mandamos|mandaré|enviaré) (?:un|una|el|la) (?:técnico|técnica|router|terminal|tarjeta|repuesto)(?: nuev[oa])?',
+      '(?:el |la |ese |esa )?(?:problema|avería|fallo|ruido|error|corte)s? (?:ya )?(?:ha |se ha |han |se han |está |están )?(?:desaparecido|solucionad[oa]s?|resuelt[oa]s?|arreglad[oa]s?|ido)',
+      '(?<!no )(?:soluciona|solucionó|resuelve|resolvió|arregla|arregló) (?:\\S+ )?(?:problema|avería|fallo)s?',
     ],
   },
   {

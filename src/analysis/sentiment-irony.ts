@@ -3,7 +3,8 @@
  * internet." carry one warm word and nothing negative, so a word list reads them as praise; yet no
  * customer means "lovely" there. What gives the irony away is what the reaction is a reaction to:
  * more of the same trouble ("another …", "… again", "the same letter", "two bills", "otra vez",
- * "encima"), or a change for the worse ("now I've got no internet", "ahora no tengo ni línea").
+ * "encima"), a change for the worse ("now I've got no internet", "ahora no tengo ni línea"), or any
+ * news that reads bad ("Perfect, the router's broken").
  * The same shape is sincere when what follows has anything good in it ("Brilliant, it's working
  * again", "Estupendo, ya funciona otra vez"), or moves the call forward — a plan, an instruction, an
  * offer, a question ("Great, I'll try again tomorrow", "Perfect, another question for you",
@@ -14,9 +15,19 @@
  * marker ("great another fee", as transcripts come without commas). Patterns are matched on the
  * scorer's tokens (lower case, clause punctuation as "|", speech acts as "@act", lexicon phrases
  * joined with "-"), whole tokens only.
+ *
+ * Set phrases that are ironic wherever they stand ("thanks for nothing", "lo que me faltaba") are
+ * kept here too, and the scorer reads them as complaint acts (sentiment-acts.ts).
  */
 
+import { EN_ORDINALS, EN_UNITS, ES_ORDINALS, ES_UNITS, wholeTokens } from './sentiment-acts.ts';
+
 export interface IronyRules {
+  /**
+   * Set phrases that are ironic wherever they stand ("thanks for nothing", "is this what you call
+   * service?", "lo que me faltaba"): the scorer reads them as complaint acts, before any other.
+   */
+  phrases: readonly string[];
   /** Warm interjections that can be meant either way ("great", "lovely", "genial", "qué-bien"). */
   reactions: readonly string[];
   /** Filler that may stand in the reaction's clause: "oh", "just", "that's", "qué", "pues". */
@@ -36,11 +47,19 @@ export interface IronyRules {
   forward: readonly string[];
 }
 
-/** Time spans are durations, not duplicates: "two minutes and it's done". */
-const EN_UNITS = '(?:seconds|minutes|hours|days|weeks|months|years)';
-const ES_UNITS = '(?:segundos|minutos|horas|días|semanas|meses|años)';
-
 export const EN_IRONY: IronyRules = {
+  phrases: [
+    '(?:thanks|thank you) for nothing',
+    // Praise asked as a question: "is this what you call good service?"
+    "(?:is this|is that|this is|that's|so this is) what you(?: people)? (?:call|'d call)",
+    'so much for',
+    '(?:love|enjoy|adore) (?:waiting|having to|paying|being (?:on hold|ignored|charged|passed|kept)|spending (?:hours|an hour|my))',
+    'good luck (?:getting|trying|finding|with that)',
+    // Service that came late, welcomed through gritted teeth: "nice of you to finally pick up".
+    '(?:about time|(?:nice|good|kind|lovely|decent|big) of you to (?:finally|eventually|bother))',
+    // Good only when it works, which is the complaint: "it's brilliant when it works".
+    'when it (?:actually |does )?(?:works|work)(?= \\||$| which)',
+  ],
   reactions: [
     'great',
     'lovely',
@@ -99,7 +118,7 @@ export const EN_IRONY: IronyRules = {
     '(?:yet )?another',
     '(?:the )?same',
     // "a third engineer", not "the second payment" (one already known).
-    '(?:a|yet a) (?:second|third|fourth|fifth)',
+    `(?:a|yet a) ${EN_ORDINALS}`,
     // Duplicates, not "both accounts" or "the two lines" (things already known).
     `(?<!(?:the|both|those|these|my|your|our) )(?:two|three|four) (?!${EN_UNITS})\\S+s`,
     'just what i (?:needed|wanted)',
@@ -130,6 +149,18 @@ export const EN_IRONY: IronyRules = {
 };
 
 export const ES_IRONY: IronyRules = {
+  phrases: [
+    'gracias por nada',
+    // Un elogio en forma de pregunta: "¿a esto le llaman buen servicio?"
+    '(?:a esto|a eso|esto es lo que|eso es lo que) (?:le |lo )?(?:llaman|llamáis|llama usted|llaman ustedes)',
+    'vaya con',
+    // "¡Lo que me faltaba!": the last straw, said of whatever went wrong.
+    '(?:justo |solo |sólo )?lo que (?:me |nos )?faltaba',
+    'me encanta (?:esperar|tener que|pagar|que me)',
+    'ya era hora|(?:se dignan|se han dignado|os dignáis|se dignó)',
+    '(?:amable|detalle|bonito|considerado) (?:por|de) (?:su|vuestra|tu) parte (?:\\S+ ){0,4}por fin',
+    'cuando (?:va|funciona)(?= \\||$| que)',
+  ],
   reactions: [
     'genial',
     'estupendo',
@@ -184,7 +215,7 @@ export const ES_IRONY: IronyRules = {
     'otr[oa]s?',
     '(?:el|la|lo|los|las) mism[oa]s?',
     'encima',
-    '(?:un|una) (?:segund[oa]|tercer[oa]?|cuart[oa]|quint[oa])',
+    `(?:un|una) ${ES_ORDINALS}`,
     `(?<!(?:las|los|mis|sus|tus|estas|estos|esas|esos|ambas|ambos) )(?:dos|tres|cuatro) (?!${ES_UNITS})\\S+s`,
     '(?:volver|vuelta|vuelvo) a empezar|desde cero',
     'ya van',
@@ -206,11 +237,6 @@ export const ES_IRONY: IronyRules = {
   ],
 };
 
-/** Whole-token matching on the space-joined tokens, as for speech acts. */
-function anyOf(patterns: readonly string[]): RegExp {
-  return new RegExp(`(?<=^| )(?:${patterns.join('|')})(?= |$)`);
-}
-
 export interface CompiledIrony {
   reactions: Set<string>;
   fillers: Set<string>;
@@ -231,10 +257,10 @@ export function compileIrony(rules: IronyRules): CompiledIrony {
     fillers: new Set(rules.fillers),
     thanksFor: new Set(rules.thanksFor),
     introducer: new RegExp(`^(?:${rules.introducers.join('|')}) `),
-    recurrence: anyOf(rules.recurrence),
+    recurrence: wholeTokens(rules.recurrence),
     opensWithMarker: new RegExp(`^(?:${markers.join('|')})(?= |$)`),
-    change: anyOf(rules.change),
-    forward: anyOf(rules.forward),
+    change: wholeTokens(rules.change),
+    forward: wholeTokens(rules.forward),
   };
 }
 
@@ -263,7 +289,9 @@ export function ironicReactions(
     const isThanks = token === thanks;
     // Zero for a word the lexicon does not value ("surprise"); never a negated one.
     if (!isThanks && !(irony.reactions.has(token) && values[i]! >= 0)) continue;
-    if (!tokens.slice(clauseStart, i).every((t) => irony.fillers.has(t))) continue;
+    // Warm words may pile up: "what a lovely surprise", "oh great, wonderful".
+    const filler = (t: string) => irony.fillers.has(t) || irony.reactions.has(t);
+    if (!tokens.slice(clauseStart, i).every(filler)) continue;
     if (isThanks && harmThanked(tokens, values, i, boundary)) {
       ironic.push(i);
       continue;
@@ -276,8 +304,7 @@ export function ironicReactions(
       while (end < tokens.length && tokens[end] !== boundary) end++;
       const after = tokens.slice(i + 1, end).join(' ');
       if (after !== '' && !irony.thanksFor.has(after)) continue;
-    } else
-      while (!opensObject && end < tokens.length && tokens[end] !== boundary && irony.fillers.has(tokens[end]!)) end++;
+    } else while (!opensObject && end < tokens.length && tokens[end] !== boundary && filler(tokens[end]!)) end++;
     const rest = tokens.slice(end);
     if (rest.every((t) => t === boundary)) continue;
     const restText = rest.join(' ');
@@ -287,7 +314,9 @@ export function ironicReactions(
     if (net > 0 || irony.forward.test(restText)) continue;
     const recurs = irony.recurrence.test(restText);
     const worse = irony.change.test(restText) && net < 0;
-    if (isThanks ? net < 0 && (recurs || worse) : recurs || worse) ironic.push(i);
+    // A warm word in answer to bad news ("Perfect, the router's broken") or to more of the same is
+    // ironic; thanks only when what follows is bad and new (a bare "thanks, again" is just thanks).
+    if (isThanks ? net < 0 && (recurs || worse) : recurs || net < 0) ironic.push(i);
   }
   return ironic;
 }

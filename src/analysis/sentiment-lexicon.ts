@@ -22,6 +22,23 @@ export interface ContactCentreLexicon {
   contrast: readonly string[];
   /** Negation does not reach past these ("it doesn't work and I'm fed up"), nor past a contrast. */
   conjunctions: readonly string[];
+  /**
+   * Open a clause about what might be, not what is ("could you check if there's an outage", "si se
+   * vuelve a desconectar, reinicie el router"): its words and complaints are not the speaker's mood.
+   */
+  conditionals: readonly string[];
+  /**
+   * A conditional inside a clause supposes only after one of these ("could you check if …", "¿me puede
+   * decir si …?"); elsewhere it states a fact ("¿para qué pago si no funciona?"). At a clause's start
+   * it always supposes.
+   */
+  embedders: readonly string[];
+  /** Where a conditional's consequence starts, when no comma says so ("if I don't get a refund I'll …"). */
+  consequents: readonly string[] /**
+   * Open a question that challenges ("why does my bill say I've got a discount?", "¿por qué pone que
+   * está solucionado?"): the warm words in it are what the customer disputes, not what they feel.
+   */;
+  challenges: readonly string[];
 }
 
 export const EN: ContactCentreLexicon = {
@@ -112,6 +129,26 @@ export const EN: ContactCentreLexicon = {
     'back online': 2,
     'owe you one': 2,
     'well done': 3,
+    // "Well" is a filler on its own; done well, it is praise ("you explained that really well").
+    'really well': 2,
+    'very well': 2,
+    'so well': 2,
+    // A customer who says how long they have been loyal says it to complain ("… and this is how you
+    // treat me?"), like a product's descriptor it is not their mood.
+    'loyal customer': 0,
+    'a loyal customer': 0,
+    // "Funny how the price goes up every year": an aside, not amusement.
+    'funny how': -2,
+    'for ages': -1,
+    'thanks to': 0,
+    // Charged, the customer on the receiving end: "now you're charging me for paper bills".
+    'charging me': -2,
+    'charge me': -2,
+    // A customer's loss, though AFINN gives "rise" +1.
+    'price rise': -2,
+    'price rises': -2,
+    'price increase': -2,
+    'price hike': -2,
     // Throttling: "I get slowed down after ten gigs".
     'slowed down': -2,
     // What a product is sold as is not anyone's mood: "the best price", "a special offer", "loyalty
@@ -128,6 +165,7 @@ export const EN: ContactCentreLexicon = {
     'special offer': 0,
     'loyalty discount': 0,
     'welcome gift': 0,
+    'welcome offer': 0,
     'free gift': 0,
     vanished: -2,
     disappeared: -2,
@@ -156,6 +194,8 @@ export const EN: ContactCentreLexicon = {
     "can't believe": -2,
     'make sure': 2,
     'managed to': 2,
+    'any way to': 0,
+    'how come': 0,
   },
   negators: [
     'not',
@@ -197,8 +237,12 @@ export const EN: ContactCentreLexicon = {
     bit: 0.7,
     slightly: 0.7,
   },
-  contrast: ['but', 'however'],
+  contrast: ['but', 'however', 'except', 'although', 'though', 'yet'],
   conjunctions: ['and', 'because', 'so'],
+  conditionals: ['if', 'whether', 'any-way-to'],
+  embedders: ['check', 'see', 'know', 'ask', 'asking', 'wonder', 'wondering', 'me', 'sure', 'out', 'confirm'],
+  consequents: ['then', "i'll", "we'll", "you'll", "it'll", "i'd", "we'd"],
+  challenges: ['why', 'how-come'],
 };
 
 export const ES: ContactCentreLexicon = {
@@ -298,6 +342,25 @@ export const ES: ContactCentreLexicon = {
     descuento: 1,
     promesa: 0,
     promesas: 0,
+    // The translated list took "caro" for "dear" (+3) and "listo" for "clever" (−2); on a support line
+    // "caro" is a price and "listo" means done ("Listo, ya tiene activada la fibra").
+    caro: -2,
+    // "Solo quiero que funcione": "only", not "lonely" (−2 in the translated list).
+    solo: 0,
+    sólo: 0,
+    caros: -2,
+    listo: 1,
+    // "El seguro del móvil", "seguro que sí": a product or a certainty, not a feeling.
+    seguro: 0,
+    // "Espere dos minutos" is an agent's instruction, not a grievance.
+    espere: 0,
+    // "Me han dado de baja la línea equivocada": the translated list has only the masculine singular.
+    equivocada: -2,
+    equivocados: -2,
+    equivocadas: -2,
+    resuelta: 2,
+    solucionada: 2,
+    arreglada: 2,
     fenomenal: 3,
     ilusión: 3,
     oportuno: 2,
@@ -305,6 +368,8 @@ export const ES: ContactCentreLexicon = {
   phrases: {
     'por favor': 0,
     'menos mal': 2,
+    // "Hace falta que me confirme el DNI": something needed, not something missing (AFINN: −3).
+    'hace falta': 0,
     // Lo que se vende no es un estado de ánimo (véase "best price").
     'la mejor tarifa': 0,
     'el mejor precio': 0,
@@ -316,6 +381,16 @@ export const ES: ContactCentreLexicon = {
     'gran oferta': 0,
     'descuento por fidelidad': 0,
     'regalo de bienvenida': 0,
+    'oferta de bienvenida': 0,
+    // Cobrado, el cliente como quien lo sufre: "ahora me cobran por la factura en papel".
+    'me cobran': -2,
+    'me cobraron': -2,
+    'me están cobrando': -2,
+    'me han cobrado': -2,
+    'subida de precio': -2,
+    'subida de precios': -2,
+    'subida de tarifa': -2,
+    'aumento de precio': -2,
     desapareció: -2,
     'ha desaparecido': -2,
     'una broma': -3,
@@ -367,6 +442,9 @@ export const ES: ContactCentreLexicon = {
     'se supone que': -1,
     // A negator whose reach starts after it: "no creo que eso esté bien".
     'no creo que': 0,
+    'alguna forma de': 0,
+    'por qué': 0,
+    'cómo es que': 0,
   },
   negators: ['no-creo-que', 'no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin', 'nadie', 'ningún', 'ninguna'],
   intensifiers: {
@@ -379,6 +457,25 @@ export const ES: ContactCentreLexicon = {
     super: 1.3,
     poco: 0.7,
   },
-  contrast: ['pero', 'aunque'],
+  contrast: ['pero', 'aunque', 'salvo', 'excepto'],
   conjunctions: ['y', 'e', 'porque'],
+  conditionals: ['si', 'alguna-forma-de'],
+  embedders: [
+    'mirar',
+    'mire',
+    'comprobar',
+    'compruebe',
+    'saber',
+    'sé',
+    'decir',
+    'decirme',
+    'preguntar',
+    'pregunto',
+    'ver',
+    'confirmar',
+    'confirme',
+    'averiguar',
+  ],
+  consequents: ['entonces'],
+  challenges: ['por-qué', 'cómo-es-que'],
 };

@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
-import { EN_ACTS, ES_ACTS, type SpeechAct } from './sentiment-acts.ts';
+import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.ts';
 import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
 
@@ -67,6 +67,11 @@ const BOUNDARY = '|';
 /** VADER's "but" rule: what follows the contrast is what the speaker means ("sorry, but this is unacceptable"). */
 const BEFORE_CONTRAST = 0.5;
 const AFTER_CONTRAST = 1.5;
+/**
+ * When an utterance mixes warm and sour words, the sour ones weigh more: a customer who says
+ * something kind and something wrong in one breath is, on a support line, reporting what is wrong.
+ */
+const NEGATIVITY_BIAS = 1.5;
 /** A speech act stands in the token stream as `@<act>`: no lexicon word starts with "@". */
 const ACT_PREFIX = '@';
 
@@ -114,23 +119,21 @@ function compile(language: SentimentLanguage): CompiledLanguage {
   for (const [phrase, value] of Object.entries(lexicon.phrases)) labels[phraseToken(phrase)] = value;
   // A negator carries no sentiment of its own here (AFINN gives "no" −1).
   for (const negator of lexicon.negators) if (!(negator in lexicon.words)) labels[negator] = 0;
-  const rules = language === 'en' ? EN_ACTS : ES_ACTS;
+  const irony = language === 'en' ? EN_IRONY : ES_IRONY;
+  // Set ironic phrases are complaints, tried before every other complaint pattern.
+  const rules = (language === 'en' ? EN_ACTS : ES_ACTS).map((rule) =>
+    rule.act === 'complaint' ? { ...rule, patterns: [...irony.phrases, ...rule.patterns] } : rule,
+  );
   return {
     lexicon,
     labels: new Map(Object.entries(labels)),
     negators: new Set(lexicon.negators),
     phrases: Object.keys(lexicon.phrases).sort((a, b) => b.length - a.length),
-    // Whole tokens only: the text is single-spaced, so a space (or an end) on each side is a word edge,
-    // which `\b` is not for accented letters.
     acts: rules.flatMap((rule) =>
-      rule.patterns.map((p) => ({
-        act: rule.act,
-        value: rule.value,
-        pattern: new RegExp(`(?<=^| )(?:${p})(?= |$)`, 'g'),
-      })),
+      rule.patterns.map((p) => ({ act: rule.act, value: rule.value, pattern: wholeTokens([p], 'g') })),
     ),
     actValue: new Map(rules.map((rule) => [`${ACT_PREFIX}${rule.act}`, rule.value])),
-    irony: compileIrony(language === 'en' ? EN_IRONY : ES_IRONY),
+    irony: compileIrony(irony),
   };
 }
 
@@ -172,6 +175,13 @@ function tokenize(text: string, data: CompiledLanguage): string[] {
   return out.trim().split(' ');
 }
 
+/** Whether what follows an expectation, up to its clause's end, names a trouble (sums negative). */
+function thoughtOfTrouble(tokens: readonly string[], at: number, labels: ReadonlyMap<string, number>): boolean {
+  let sum = 0;
+  for (let j = at + 1; j < tokens.length && tokens[j] !== BOUNDARY; j++) sum += labels.get(tokens[j]!) ?? 0;
+  return sum < 0;
+}
+
 /** AFINN-scale sum of an utterance, and whether it was courtesy only. */
 function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy: boolean } {
   const tokens = tokenize(text, data);
@@ -182,14 +192,44 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
   let contrastAt = -1;
   let empathy = false;
   let sawCourtesy = false;
+  /**
+   * Inside a supposition: its words are not the speaker's mood, and when the utterance opens with it
+   * ("if it breaks again, just call us") neither is its trouble; later in a line it can be ironic
+   * ("sure, it's fine, if you like paying for nothing"), so a complaint act there keeps its weight.
+   */
+  let hypothetical: 'no' | 'words' | 'all' = 'no';
+  let challenged = false;
+  let relief = false;
   for (const [i, token] of tokens.entries()) {
     if (token === BOUNDARY) {
+      hypothetical = 'no';
+      challenged = relief = false;
       values.push(0);
       continue;
     }
     if (lexicon.contrast.includes(token)) {
       if (contrastAt < 0) contrastAt = i;
-      empathy = false;
+      empathy = challenged = false;
+      hypothetical = 'no';
+      values.push(0);
+      continue;
+    }
+    if (lexicon.challenges.includes(token)) challenged = true;
+    if (lexicon.conditionals.includes(token)) {
+      if (i === 0) hypothetical = 'all';
+      else if (
+        token.includes('-') || // "any way to", "alguna forma de"
+        tokens[i - 1] === BOUNDARY ||
+        lexicon.conjunctions.includes(tokens[i - 1]!) ||
+        lexicon.embedders.includes(tokens[i - 1]!)
+      )
+        hypothetical = 'words';
+    } else if (lexicon.consequents.includes(token)) hypothetical = 'no';
+    // Refusals and threats stay what they are under any "if".
+    const supposed = token.startsWith(ACT_PREFIX)
+      ? hypothetical === 'all' && token === `${ACT_PREFIX}complaint`
+      : hypothetical !== 'no';
+    if (supposed) {
       values.push(0);
       continue;
     }
@@ -198,6 +238,12 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       // "no me parece bien": agreement denied is disagreement.
       values.push(act * NEGATION_FACTOR);
       isAct[values.length - 1] = true;
+      continue;
+    }
+    if (token === `${ACT_PREFIX}expectation` && thoughtOfTrouble(tokens, i, labels)) {
+      // "I thought I'd be on hold for ages": relief, and the trouble named is the one that did not come.
+      relief = true;
+      values.push(0);
       continue;
     }
     if (act !== undefined) {
@@ -218,7 +264,9 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     for (let j = i - 1; j >= Math.max(0, i - NEGATION_WINDOW); j--) {
       const before = tokens[j]!;
       if (before === BOUNDARY || before.startsWith(ACT_PREFIX)) break;
-      if (lexicon.conjunctions.includes(before) || lexicon.contrast.includes(before)) break;
+      // "not so great": "so" there intensifies, it does not join clauses.
+      const intensifying = j === i - 1 && lexicon.intensifiers[before] !== undefined;
+      if (!intensifying && (lexicon.conjunctions.includes(before) || lexicon.contrast.includes(before))) break;
       if (negators.has(before)) {
         value *= NEGATION_FACTOR;
         break;
@@ -226,25 +274,47 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     }
     // "I understand how frustrating that must be", "my apologies, I gave you the wrong date": the
     // speaker names the other's trouble or owns a mistake, up to a "but".
-    if (empathy && value < 0) value = 0;
+    if ((empathy || relief) && value < 0) value = 0;
+    if (challenged && value > 0) value = 0;
     values.push(value);
   }
+  // "Thanks, I thought it would take longer": beside thanks or a remedy, what was expected is relief.
+  const expectations = tokens.flatMap((t, i) => (t === `${ACT_PREFIX}expectation` ? [i] : []));
+  if (values.some((v, i) => isAct[i] && v > 0)) for (const i of expectations) values[i] = 0;
   // "Lovely, another bill": a warm reaction to more of the same trouble is a complaint.
   const complaint = data.actValue.get(`${ACT_PREFIX}complaint`)!;
   for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`)) {
     values[i] = complaint;
     isAct[i] = true;
   }
+  // "The engineer was lovely, though the line is still crackling": a "but" announces a turn, so
+  // praise before it is not the reading when what follows says something the words here cannot
+  // value. Neutral rather than a guess: never a flip.
+  if (contrastAt >= 0 && tokens.slice(contrastAt + 1).some((t) => t !== BOUNDARY)) {
+    const after = values.slice(contrastAt + 1);
+    if (after.every((v) => v === 0) && values.slice(0, contrastAt).reduce((a, b) => a + b, 0) > 0)
+      return { raw: 0, courtesy: false };
+  }
   const weight = (i: number) => (contrastAt < 0 ? 1 : i < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST);
   let acts = 0;
   let words = 0;
+  /** Acts where the utterance lands: after its "but", when it has one. */
+  let lastActs = 0;
+  const mixed = values.some((v, i) => !isAct[i] && v > 0) && values.some((v, i) => !isAct[i] && v < 0);
   values.forEach((v, i) => {
-    if (isAct[i]) acts += v * weight(i);
-    else words += v * weight(i);
+    if (isAct[i]) {
+      acts += v * weight(i);
+      if (i > contrastAt) lastActs += v;
+    } else words += v * weight(i) * (mixed && v < 0 ? NEGATIVITY_BIAS : 1);
   });
   // Speech acts before words: when the acts point one way, the words can strengthen or soften the
   // reading but not turn it round ("supposedly the best deal, and I'm paying more" stays a complaint).
-  const raw = acts > 0 ? Math.max(acts + words, acts / 2) : acts < 0 ? Math.min(acts + words, acts / 2) : words;
+  // An act before a "but" gets no such say: "I appreciate the discount, but the bill is still wrong".
+  // Nor can what follows it turn such an act round: "I was charged twice, but fine" is not praise.
+  // Where the two disagree the reading is neutral, never the opposite of what was done.
+  const sum = acts + words;
+  let raw = lastActs > 0 ? Math.max(sum, lastActs / 2) : lastActs < 0 ? Math.min(sum, lastActs / 2) : sum;
+  if (lastActs === 0 && acts * raw < 0) raw = 0;
   return { raw, courtesy: sawCourtesy && raw === 0 };
 }
 

@@ -247,16 +247,22 @@ const plainEnglish: z.core.$ZodErrorMap = (issue) => {
   }
 };
 
+const NOT_JSON = Symbol('not JSON');
+
+/** A template is given as parsed JSON or as JSON text: text is parsed, anything else is taken as is. */
+function fromJsonText(json: unknown): unknown {
+  if (typeof json !== 'string') return json;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
 /** Validate a template given as parsed JSON or as JSON text. */
 export function parseTemplate(json: unknown): ParseTemplateResult {
-  let data = json;
-  if (typeof json === 'string') {
-    try {
-      data = JSON.parse(json);
-    } catch {
-      return { ok: false, issues: [{ path: '', message: 'the template is not valid JSON' }] };
-    }
-  }
+  const data = fromJsonText(json);
+  if (data === NOT_JSON) return { ok: false, issues: [{ path: '', message: 'the template is not valid JSON' }] };
   const result = TemplateDefinition.safeParse(data, { error: plainEnglish });
   if (result.success) return { ok: true, template: result.data };
   return {
@@ -279,14 +285,8 @@ export interface TemplateFile {
  * not text stays in the definition, where the validator reports it as an unknown field.
  */
 export function splitTemplateFile(json: unknown): TemplateFile {
-  let data = json;
-  if (typeof json === 'string') {
-    try {
-      data = JSON.parse(json);
-    } catch {
-      return { name: undefined, definition: json };
-    }
-  }
+  const data = fromJsonText(json);
+  if (data === NOT_JSON) return { name: undefined, definition: json };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return { name: undefined, definition: data };
   const { name, ...definition } = data as Record<string, unknown>;
   if (typeof name !== 'string') return { name: undefined, definition: data };

@@ -4,7 +4,7 @@ import { checkCsrf, CSRF_HEADER, getSession, type AuthSession } from './session.
 import { hasScope } from './scopes.ts';
 import { logContext } from '../log.ts';
 import { sendError, sendEarlyError } from '../http/respond.ts';
-import { ROUTE_ACCESS, type RouteAccessName } from '../http/access.ts';
+import { ROUTE_ACCESS, type RouteAccessName } from './route-access.ts';
 
 /**
  * The signed-in session of an app request whose role has the route's scope (ROUTE_ACCESS: the

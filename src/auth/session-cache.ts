@@ -1,9 +1,8 @@
-import { ChangeFeed } from '../db/change-feed.ts';
+import { FeedCache } from '../db/change-feed.ts';
 import type { Listener } from '../db/listener.ts';
 import type { UserRole } from '../generated/prisma/client.ts';
 
-// The session types live here, not in src/auth, so that AppContext (src/app) can name the cache
-// without src/app and src/auth importing each other.
+// The session types live here, beside the cache that holds them (session.ts re-exports them).
 export interface SessionUser {
   id: string;
   accountId: string;
@@ -49,25 +48,11 @@ export interface ResolvedSession {
  * served from memory. Expiry is checked on every hit, and past the slide step the database is
  * asked again (and the expiry slid), as without the cache.
  */
-export class SessionCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly feed: ChangeFeed;
-
+export class SessionCache extends FeedCache<Entry> {
   private readonly slideStepMs: number;
   constructor(listener: Listener, slideStepMs: number) {
+    super(listener, SESSION_CHANGED_CHANNEL, MAX_ENTRIES);
     this.slideStepMs = slideStepMs;
-    this.feed = new ChangeFeed(listener, SESSION_CHANGED_CHANNEL, {
-      onChange: (payload) => this.drop(payload),
-      onReset: () => this.entries.clear(),
-    });
-  }
-
-  listening(): Promise<void> {
-    return this.feed.listening();
-  }
-
-  close(): Promise<void> {
-    return this.feed.close();
   }
 
   /** Drops every session of an account held here (see the class comment). */
@@ -88,16 +73,14 @@ export class SessionCache {
     }
     const { value: found, keep } = await this.feed.read(load);
     // An unknown token is never remembered (a session made on another process works at once).
-    if (found && keep) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(tokenHash, { session: found.session, lastSeenAt: found.lastSeenAt.getTime() });
-    } else if (!found) {
+    if (found && keep) this.remember(tokenHash, { session: found.session, lastSeenAt: found.lastSeenAt.getTime() });
+    else if (!found) {
       this.entries.delete(tokenHash);
     }
     return found && { session: found.session, renewed: found.renewed };
   }
 
-  private drop(payload: string): void {
+  protected changed(payload: string): void {
     if (payload.startsWith('s:')) this.entries.delete(payload.slice(2));
     else if (payload.startsWith('u:')) {
       const userId = payload.slice(2);

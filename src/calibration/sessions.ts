@@ -5,8 +5,8 @@ import { parseTemplate } from '../analysis/template.ts';
 import { Criteria, type CriterionOutcome, parseColumn } from '../call-columns.ts';
 import { type CallFilter, callFilterWhere } from '../calls/calls-filter.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
-import { assertOwnIds } from '../domain/own-ids.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
+import { assertOwnIds } from '../accounts/own-ids.ts';
 import { assertCleanText } from '../domain/text.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Reviewer } from '../review/review.ts';
@@ -74,11 +74,11 @@ export async function createSession(db: Db, manager: Reviewer, input: CreateSess
     if (!people.some((p) => p.id === id)) throw notFound('User');
   if (input.filter) await assertOwnIds(db, manager.accountId, input.filter);
   const handPicked = [...new Set(input.callIds ?? [])];
-  const found = await db.call.findMany({
+  const known = await db.call.findMany({
     where: { id: { in: handPicked }, accountId: manager.accountId },
     select: { id: true, status: true },
   });
-  if (found.length !== handPicked.length) throw notFound('Call');
+  if (known.length !== handPicked.length) throw notFound('Call');
   for (const user of people)
     if (!roleAtLeast(user.role, 'analyst')) throw invalid(`${user.name} cannot grade: graders are analysts or above.`);
   if (benchmark && graderIds.includes(benchmark))
@@ -142,8 +142,7 @@ async function pickCalls(db: Db, accountId: string, input: CreateSessionInput): 
 /** The session of the account, locked for the rest of the transaction (answers and closing queue up). */
 async function lockSession(tx: Tx, accountId: string, id: string) {
   await tx.$queryRaw`SELECT id FROM calibration_sessions WHERE id = ${id}::uuid AND account_id = ${accountId}::uuid FOR UPDATE`;
-  const session = await tx.calibrationSession.findFirst({ where: { id, accountId } });
-  if (!session) throw notFound('Calibration session');
+  const session = await found(tx.calibrationSession.findFirst({ where: { id, accountId } }), 'Calibration session');
   return session;
 }
 
@@ -171,8 +170,7 @@ export async function saveAnswers(
     });
     // Someone who is not a grader of this session learns nothing of it.
     if (!seat) throw notFound('Calibration session');
-    const inSession = await tx.calibrationCall.findUnique({ where: { sessionId_callId: { sessionId, callId } } });
-    if (!inSession) throw notFound('Call');
+    await found(tx.calibrationCall.findUnique({ where: { sessionId_callId: { sessionId, callId } } }), 'Call');
     if (session.status !== 'open') throw new DomainError('calibration_closed', 'This calibration is closed.');
     const keys = new Set(parseColumn(SessionCriteria, session.criteria)?.map((c) => c.key));
     if (!answers.length) throw invalid('Answer at least one criterion.');

@@ -3,8 +3,8 @@ import type { Db, Tx } from '../db/client.ts';
 import { type AuditBy, recordBy } from '../accounts/audit.ts';
 import { type BulkReanalysis, Prisma } from '../generated/prisma/client.ts';
 import { type CallFilter, callFilterWhere } from './calls-filter.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
-import { assertOwnIds } from '../domain/own-ids.ts';
+import { DomainError, found } from '../domain/errors.ts';
+import { assertOwnIds } from '../accounts/own-ids.ts';
 import { requestReanalysis } from './reanalyze.ts';
 
 /** Calls one run of the job moves to `analyzing` before it hands the worker back and queues itself again. */
@@ -127,8 +127,7 @@ export async function cancelBulkReanalysis(
   id: string,
   by?: AuditBy,
 ): Promise<BulkReanalysis> {
-  const bulk = await db.bulkReanalysis.findFirst({ where: { id, accountId } });
-  if (!bulk) throw notFound('Bulk re-analysis');
+  const bulk = await found(db.bulkReanalysis.findFirst({ where: { id, accountId } }), 'Bulk re-analysis');
   if (bulk.status !== 'running') {
     throw new DomainError('not_ready', `This bulk re-analysis is already ${bulk.status}.`);
   }

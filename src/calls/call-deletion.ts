@@ -7,7 +7,7 @@ import { recordAudit } from '../accounts/audit.ts';
 import { type CallFilter, callFilterWhere } from './calls-filter.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { type Actor, roleAtLeast } from '../accounts/users.ts';
-import { assertOwnIds } from '../domain/own-ids.ts';
+import { assertOwnIds } from '../accounts/own-ids.ts';
 
 /** What deletion and retention need of the app (an AppContext fits; domain does not import the app). */
 export interface DataContext {

@@ -1,4 +1,4 @@
-import { ChangeFeed } from '../db/change-feed.ts';
+import { FeedCache } from '../db/change-feed.ts';
 import type { Listener } from '../db/listener.ts';
 
 /** The channel the migration's `notify_filter_options_changed` trigger sends an account id on. */
@@ -18,23 +18,14 @@ const MAX_ACCOUNTS = 2_000;
  * account (roles are checked before the resolvers run), so sharing it within the account leaks
  * nothing.
  */
-export class FilterOptionsCache {
-  private readonly accounts = new Map<string, Map<string, unknown>>();
-  private readonly feed: ChangeFeed;
-
+export class FilterOptionsCache extends FeedCache<Map<string, unknown>> {
   constructor(listener: Listener) {
-    this.feed = new ChangeFeed(listener, FILTER_OPTIONS_CHANGED_CHANNEL, {
-      onChange: (accountId) => (accountId ? this.accounts.delete(accountId) : this.accounts.clear()),
-      onReset: () => this.accounts.clear(),
-    });
+    super(listener, FILTER_OPTIONS_CHANGED_CHANNEL, MAX_ACCOUNTS);
   }
 
-  listening(): Promise<void> {
-    return this.feed.listening();
-  }
-
-  close(): Promise<void> {
-    return this.feed.close();
+  protected changed(accountId: string): void {
+    if (accountId) this.entries.delete(accountId);
+    else this.entries.clear();
   }
 
   /**
@@ -44,20 +35,19 @@ export class FilterOptionsCache {
    */
   forget(accountId: string): void {
     this.feed.forgot();
-    this.accounts.delete(accountId);
+    this.entries.delete(accountId);
   }
 
   /** The remembered `key` of the account, or what `load` reads (remembered when no change raced it). */
   async get<T>(accountId: string, key: string, load: () => Promise<T>): Promise<T> {
-    const parts = this.feed.start() ? this.accounts.get(accountId) : undefined;
+    const parts = this.feed.start() ? this.entries.get(accountId) : undefined;
     if (parts?.has(key)) return parts.get(key) as T;
     const { value, keep } = await this.feed.read(load);
     if (keep) {
-      let mine = this.accounts.get(accountId);
+      let mine = this.entries.get(accountId);
       if (!mine) {
-        if (this.accounts.size >= MAX_ACCOUNTS) this.accounts.delete(this.accounts.keys().next().value!);
         mine = new Map();
-        this.accounts.set(accountId, mine);
+        this.remember(accountId, mine);
       }
       mine.set(key, value);
     }

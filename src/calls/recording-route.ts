@@ -10,7 +10,7 @@ import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { parseRange } from '../http/range.ts';
 import { isClientGone } from '../http/streams.ts';
-import type { AppRoute } from '../http/access.ts';
+import type { AppRoute } from '../auth/route-access.ts';
 
 /**
  * GET/HEAD /api/calls/:id/recording — the original recording, for the app's player (which seeks

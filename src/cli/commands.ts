@@ -5,7 +5,7 @@ import { createAccount, updateAccountSettings } from '../accounts/accounts.ts';
 import { createAgent } from '../accounts/agents.ts';
 import { createApiKey, revokeApiKey } from '../accounts/api-keys.ts';
 import { createCampaign, findCampaignByName, setCampaignArchived } from '../accounts/campaigns.ts';
-import { notFound } from '../domain/errors.ts';
+import { found } from '../domain/errors.ts';
 import { LLM_ADD_ON_FILE } from '../analysis/examples/index.ts';
 import { splitTemplateFile, type TemplateDefinition } from '../analysis/template.ts';
 import { parseLanguage } from '../domain/languages.ts';
@@ -24,15 +24,14 @@ import {
 } from '../webhooks/endpoints.ts';
 import { startReplay } from '../webhooks/replay.ts';
 import { defineCommand, type Command } from './command.ts';
-import type { OptionSpecs, OptionValues } from './options.ts';
+import { count, flag, type OptionSpecs, type OptionValues, required, text, uuid } from './options.ts';
 import { UsageError } from './errors.ts';
 
-const account = { kind: 'uuid', required: true, placeholder: 'ID', description: 'account id (UUID)' } as const;
+const account = required(uuid('ID', 'account id (UUID)'));
 
 // Domain functions would fail on the foreign key with an opaque database error; this says which id is wrong.
 async function requireAccount(app: AppContext, id: string): Promise<void> {
-  const row = await app.db.account.findUnique({ where: { id }, select: { id: true } });
-  if (!row) throw notFound('Account');
+  await found(app.db.account.findUnique({ where: { id }, select: { id: true } }), 'Account');
 }
 
 type WithAccount<O extends OptionSpecs> = { account: typeof account } & O;
@@ -79,15 +78,11 @@ export const commands: readonly Command<any>[] = [
     name: 'account:create',
     summary: 'Create an account and its owner; prints the owner password once.',
     options: {
-      name: { kind: 'text', required: true, placeholder: 'N', description: 'account name' },
-      minutes: { kind: 'count', placeholder: 'M', description: 'plan minutes per month (default 1000)' },
-      seats: { kind: 'count', placeholder: 'S', description: 'plan agent seats (default 10)' },
-      timezone: { kind: 'text', placeholder: 'TZ', description: 'IANA time zone for usage periods (default UTC)' },
-      email: {
-        kind: 'text',
-        placeholder: 'E',
-        description: 'owner email (default: a generated @escucha.local address)',
-      },
+      name: required(text('N', 'account name')),
+      minutes: count('M', 'plan minutes per month (default 1000)'),
+      seats: count('S', 'plan agent seats (default 10)'),
+      timezone: text('TZ', 'IANA time zone for usage periods (default UTC)'),
+      email: text('E', 'owner email (default: a generated @escucha.local address)'),
     },
     async run(app, o) {
       const { account: a, owner } = await createAccount(app.db, {
@@ -108,12 +103,8 @@ export const commands: readonly Command<any>[] = [
     name: 'account:set',
     summary: 'Change account settings: the stereo channel of the agent, the time zone.',
     options: {
-      'agent-channel': {
-        kind: 'text',
-        placeholder: 'left|right',
-        description: 'stereo channel that carries the agent (default left)',
-      },
-      timezone: { kind: 'text', placeholder: 'TZ', description: 'IANA time zone of file-name times and usage periods' },
+      'agent-channel': text('left|right', 'stereo channel that carries the agent (default left)'),
+      timezone: text('TZ', 'IANA time zone of file-name times and usage periods'),
     },
     async run(app, o) {
       const channel = o['agent-channel'];
@@ -132,8 +123,8 @@ export const commands: readonly Command<any>[] = [
     name: 'agent:add',
     summary: 'Add an agent (takes a seat of the plan).',
     options: {
-      name: { kind: 'text', required: true, placeholder: 'N', description: 'agent name' },
-      code: { kind: 'text', required: true, placeholder: 'C', description: 'telephony code, unique in the account' },
+      name: required(text('N', 'agent name')),
+      code: required(text('C', 'telephony code, unique in the account')),
     },
     async run(app, o) {
       const a = await createAgent(app.db, o.account, { name: o.name, code: o.code });
@@ -144,9 +135,9 @@ export const commands: readonly Command<any>[] = [
     name: 'campaign:add',
     summary: 'Add a campaign, optionally with its language and analysis template.',
     options: {
-      name: { kind: 'text', required: true, placeholder: 'N', description: 'campaign name' },
-      language: { kind: 'text', placeholder: 'L', description: 'language code of its calls, e.g. es' },
-      template: { kind: 'uuid', placeholder: 'ID', description: 'template id used for its calls' },
+      name: required(text('N', 'campaign name')),
+      language: text('L', 'language code of its calls, e.g. es'),
+      template: uuid('ID', 'template id used for its calls'),
     },
     async run(app, o) {
       const c = await createCampaign(app.db, o.account, { name: o.name, language: o.language, templateId: o.template });
@@ -157,19 +148,18 @@ export const commands: readonly Command<any>[] = [
     name: 'campaign:archive',
     summary: 'Archive a campaign by name (its calls are kept).',
     options: {
-      name: { kind: 'text', required: true, placeholder: 'N', description: 'campaign name (case and accents ignored)' },
+      name: required(text('N', 'campaign name (case and accents ignored)')),
     },
     async run(app, o) {
-      const found = await findCampaignByName(app.db, o.account, o.name);
-      if (!found) throw notFound('Campaign');
-      const c = await setCampaignArchived(app.db, o.account, found.id, true);
+      const named = await found(findCampaignByName(app.db, o.account, o.name), 'Campaign');
+      const c = await setCampaignArchived(app.db, o.account, named.id, true);
       return { campaign: { id: c.id, name: c.name, archivedAt: c.archivedAt } };
     },
   }),
   accountCommand({
     name: 'apikey:create',
     summary: 'Create an intake API key; prints the key once.',
-    options: { name: { kind: 'text', placeholder: 'N', description: 'label to tell keys apart' } },
+    options: { name: text('N', 'label to tell keys apart') },
     async run(app, o) {
       const { apiKey: k, key } = await createApiKey(app.db, o.account, o.name, { system: 'cli' });
       return {
@@ -183,12 +173,7 @@ export const commands: readonly Command<any>[] = [
     name: 'apikey:revoke',
     summary: 'Revoke an API key by its prefix (or id).',
     options: {
-      prefix: {
-        kind: 'text',
-        required: true,
-        placeholder: 'P',
-        description: 'key prefix such as esk_AbCd1234, or key id',
-      },
+      prefix: required(text('P', 'key prefix such as esk_AbCd1234, or key id')),
     },
     async run(app, o) {
       const k = await revokeApiKey(app.db, o.account, o.prefix, app.apiKeys, { system: 'cli' });
@@ -199,7 +184,7 @@ export const commands: readonly Command<any>[] = [
     name: 'webhook:set',
     summary: "Set the account's webhook endpoint; prints the signing secret.",
     options: {
-      url: { kind: 'text', required: true, placeholder: 'U', description: 'https URL receiving call events' },
+      url: required(text('U', 'https URL receiving call events')),
     },
     async run(app, o) {
       const { endpoint: e, secret } = await setWebhookEndpoint(app, o.account, o.url);
@@ -242,15 +227,13 @@ export const commands: readonly Command<any>[] = [
     name: 'webhook:add',
     summary: 'Add a webhook endpoint (up to 10 per account); prints its signing secret.',
     options: {
-      url: { kind: 'text', required: true, placeholder: 'U', description: 'https URL receiving events' },
-      events: {
-        kind: 'text',
-        placeholder: 'T,T',
-        description:
-          'event types, comma-separated (default call.analyzed; also call.reviewed, call.failed, webhook.disabled)',
-      },
-      campaign: { kind: 'uuid', placeholder: 'ID', description: 'only calls of this campaign' },
-      description: { kind: 'text', placeholder: 'D', description: 'a note, e.g. "staging"' },
+      url: required(text('U', 'https URL receiving events')),
+      events: text(
+        'T,T',
+        'event types, comma-separated (default call.analyzed; also call.reviewed, call.failed, webhook.disabled)',
+      ),
+      campaign: uuid('ID', 'only calls of this campaign'),
+      description: text('D', 'a note, e.g. "staging"'),
     },
     async run(app, o) {
       const { endpoint: e, secret } = await createWebhookEndpoint(app, o.account, {
@@ -266,7 +249,7 @@ export const commands: readonly Command<any>[] = [
     name: 'webhook:rotate',
     summary: 'Rotate an endpoint secret; the old one keeps signing for WEBHOOK_SECRET_OVERLAP_HOURS.',
     options: {
-      endpoint: { kind: 'uuid', placeholder: 'ID', description: 'endpoint id (default: the first endpoint)' },
+      endpoint: uuid('ID', 'endpoint id (default: the first endpoint)'),
     },
     async run(app, o) {
       const { endpoint: e, secret } = await rotateWebhookSecret(app, o.account, o.endpoint);
@@ -277,13 +260,8 @@ export const commands: readonly Command<any>[] = [
     name: 'webhook:replay',
     summary: 'Redeliver every failed delivery of an endpoint since a time (a job; see webhook:list for progress).',
     options: {
-      endpoint: { kind: 'uuid', required: true, placeholder: 'ID', description: 'endpoint id' },
-      since: {
-        kind: 'text',
-        required: true,
-        placeholder: 'T',
-        description: 'ISO 8601 date and time, e.g. 2026-11-22T09:00:00Z',
-      },
+      endpoint: required(uuid('ID', 'endpoint id')),
+      since: required(text('T', 'ISO 8601 date and time, e.g. 2026-11-22T09:00:00Z')),
     },
     async run(app, o) {
       const r = await startReplay(app, o.account, o.endpoint, new Date(o.since));
@@ -294,21 +272,10 @@ export const commands: readonly Command<any>[] = [
     name: 'template:import',
     summary: 'Import an analysis template from a JSON file, optionally as a default.',
     options: {
-      file: { kind: 'text', required: true, placeholder: 'F', description: 'template JSON file' },
-      name: {
-        kind: 'text',
-        placeholder: 'N',
-        description: 'template name (default: the file\'s "name", else the file name)',
-      },
-      default: {
-        kind: 'flag',
-        description: "also make it the account's default template (with --language: for calls in that language)",
-      },
-      language: {
-        kind: 'text',
-        placeholder: 'L',
-        description: 'with --default: the call language it becomes the default for, e.g. es',
-      },
+      file: required(text('F', 'template JSON file')),
+      name: text('N', 'template name (default: the file\'s "name", else the file name)'),
+      default: flag("also make it the account's default template (with --language: for calls in that language)"),
+      language: text('L', 'with --default: the call language it becomes the default for, e.g. es'),
     },
     async run(app, o) {
       let text: string;

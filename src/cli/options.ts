@@ -15,6 +15,15 @@ export interface OptionSpec {
 
 export type OptionSpecs = Record<string, OptionSpec>;
 
+// A command's options in one line each: `name: required(text('N', 'agent name'))`.
+export const text = (placeholder: string, description: string) => ({ kind: 'text', placeholder, description }) as const;
+export const uuid = (placeholder: string, description: string) => ({ kind: 'uuid', placeholder, description }) as const;
+export const count = (placeholder: string, description: string) =>
+  ({ kind: 'count', placeholder, description }) as const;
+export const flag = (description: string) => ({ kind: 'flag', description }) as const;
+/** An option the command cannot run without (parsing refuses the command when it is missing). */
+export const required = <S extends OptionSpec>(spec: S): S & { required: true } => ({ ...spec, required: true });
+
 type ValueOf<S extends OptionSpec> = S['kind'] extends 'flag' ? boolean : S['kind'] extends 'count' ? number : string;
 
 /** Typed option values: required options are always present, the rest may be undefined. */

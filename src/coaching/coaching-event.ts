@@ -1,6 +1,7 @@
 import { Criteria, parseColumn } from '../call-columns.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { CoachingAssignedEvent, CoachingCompletedEvent } from '../webhooks/kit/events.ts';
+import { envelope } from '../webhooks/payload.ts';
 
 /** What a coaching event's body is built from; load with `select: coachingForEvent`. */
 export const coachingForEvent = {
@@ -42,17 +43,13 @@ export function coachingEvent(
     assigned_by: item.assignedBy?.name ?? null,
     assigned_at: item.assignedAt.toISOString(),
   };
-  if (type === 'coaching.assigned') return { type, timestamp: at.toISOString(), data: { ...common, status: 'open' } };
-  return {
-    type,
-    timestamp: at.toISOString(),
-    data: {
-      ...common,
-      status: 'done',
-      acknowledged_at: item.acknowledgedAt?.toISOString() ?? null,
-      completed_at: (item.completedAt ?? at).toISOString(),
-      completed_by: item.completedBy?.name ?? null,
-      completion_note: item.completionNote ?? '',
-    },
-  };
+  if (type === 'coaching.assigned') return envelope(type, at, { ...common, status: 'open' });
+  return envelope(type, at, {
+    ...common,
+    status: 'done',
+    acknowledged_at: item.acknowledgedAt?.toISOString() ?? null,
+    completed_at: (item.completedAt ?? at).toISOString(),
+    completed_by: item.completedBy?.name ?? null,
+    completion_note: item.completionNote ?? '',
+  });
 }

@@ -2,7 +2,7 @@ import { recordAudit } from '../accounts/audit.ts';
 import { type CallViewer, isAgentUser } from '../auth/call-scope.ts';
 import { Criteria, parseColumn } from '../call-columns.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 import { cleanNote } from '../review/review.ts';
 import { enqueueCoachingEvent } from '../webhooks/enqueue.ts';
 import { coachingEvent, coachingForEvent } from './coaching-event.ts';
@@ -134,8 +134,10 @@ export async function completeCoaching(
 ) {
   const note = cleanNote(input.note, 'A note');
   return db.$transaction(async (tx) => {
-    const item = await tx.coachingItem.findFirst({ where: { id: input.id, accountId: coach.accountId } });
-    if (!item) throw notFound('Coaching item');
+    const item = await found(
+      tx.coachingItem.findFirst({ where: { id: input.id, accountId: coach.accountId } }),
+      'Coaching item',
+    );
     // A conditional update: of two managers completing at once, one wins and the other is told.
     const moved = await tx.coachingItem.updateMany({
       where: { id: item.id, status: { in: ['open', 'acknowledged'] } },

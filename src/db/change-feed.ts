@@ -82,3 +82,40 @@ export class ChangeFeed {
     this.handlers.onReset();
   }
 }
+
+/**
+ * An in-memory cache kept by one channel of the feed: a notification drops what the subclass says
+ * it makes stale (`changed`), a reset drops everything, and at most `max` entries are held (the
+ * oldest goes first). Serve from `entries` only while `feed.start()` says so; remember only what
+ * `feed.read` says may be kept.
+ */
+export abstract class FeedCache<V> {
+  protected readonly entries = new Map<string, V>();
+  protected readonly feed: ChangeFeed;
+  private readonly max: number;
+  constructor(listener: Listener, channel: string, max: number) {
+    this.max = max;
+    this.feed = new ChangeFeed(listener, channel, {
+      onChange: (payload) => this.changed(payload),
+      onReset: () => this.entries.clear(),
+    });
+  }
+
+  /** Drops what a notification with this payload ('' when none) makes stale. */
+  protected abstract changed(payload: string): void;
+
+  /** Resolves once changes are being received (start-up and tests await it). */
+  listening(): Promise<void> {
+    return this.feed.listening();
+  }
+
+  close(): Promise<void> {
+    return this.feed.close();
+  }
+
+  /** Holds `value` under `key`; when the cache is full the oldest entry makes room (insertion order). */
+  protected remember(key: string, value: V): void {
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
+  }
+}

@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { type Prisma, PrismaClient } from '../generated/prisma/client.ts';
+import { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 
 export type Db = PrismaClient;
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
@@ -101,4 +101,14 @@ export async function queryDirect<T>(db: Db | Tx, query: Prisma.Sql, name?: stri
   if (!pool) return (db as Db).$queryRaw<T[]>(query);
   const named = behindPooler.has(pool) ? undefined : name;
   return (await pool.query<T & pg.QueryResultRow>({ name: named, text: query.text, values: query.values })).rows;
+}
+
+/** Runs a write; a unique-index violation (Prisma P2002) is thrown as `taken()` says, anything else as it came. */
+export async function unlessTaken<T>(write: () => Promise<T>, taken: () => Error): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw taken();
+    throw error;
+  }
 }

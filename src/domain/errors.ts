@@ -70,7 +70,7 @@ export const ERRORS = {
   count_changed: { kind: 'conflict', status: 409 },
   // Retention removed the recording; the call itself stays (410 Gone on download).
   recording_deleted: { kind: 'not_found', status: 410 },
-  // Agents' acknowledgements and disputes (src/domain/disputes.ts).
+  // Agents' acknowledgements and disputes (src/review/disputes.ts).
   dispute_window_closed: { kind: 'conflict', status: 409 },
   already_disputed: { kind: 'conflict', status: 409 },
   dispute_closed: { kind: 'conflict', status: 409 },
@@ -127,3 +127,10 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+
+/** What a lookup found, or `not_found` naming what was looked for. */
+export async function found<T>(lookup: PromiseLike<T | null>, what: string): Promise<T> {
+  const row = await lookup;
+  if (!row) throw notFound(what);
+  return row;
+}

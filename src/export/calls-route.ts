@@ -13,7 +13,7 @@ import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { streamCsv } from '../http/streams.ts';
-import type { AppRoute } from '../http/access.ts';
+import type { AppRoute } from '../auth/route-access.ts';
 
 /**
  * GET /api/calls/export.csv?<CallFilter fields> — the analyzed view as CSV, for any role.

@@ -9,7 +9,7 @@ import { acceptUploads, MAX_UPLOAD_FILES, uploadLimits } from './manual-upload.t
 import { sendDomainError, sendEarlyError, sendJson } from '../http/respond.ts';
 import type { RequestContext } from '../http/server.ts';
 import { requireSession, requireWrite } from '../auth/require-session.ts';
-import type { AppRoute } from '../http/access.ts';
+import type { AppRoute } from '../auth/route-access.ts';
 
 /**
  * POST /api/uploads — the app's manual upload: up to 20 `file` parts plus fields that apply to

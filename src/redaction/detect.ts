@@ -26,6 +26,9 @@ export interface PiiSpan {
   end: number;
 }
 
+/** Where something was found: character offsets into the text, [start, end). */
+type Span = { start: number; end: number };
+
 /** How far (characters) a CVV or expiry date may be from the card number it belongs to. */
 const NEAR_CARD = 160;
 /** How far (characters) a keyword may be before the number it names. */
@@ -81,8 +84,8 @@ export function redact(text: string, spans: readonly PiiSpan[]): string {
 }
 
 /** Card numbers: 13–19 digits passing Luhn, also inside a longer run (a card read out with its CVV). */
-function findCards(text: string, runs: DigitRun[]): { start: number; end: number }[] {
-  const cards: { start: number; end: number }[] = [];
+function findCards(text: string, runs: DigitRun[]): Span[] {
+  const cards: Span[] = [];
   for (const r of runs) {
     const n = r.digits.length;
     if (n < 13) continue;
@@ -111,8 +114,8 @@ function findCards(text: string, runs: DigitRun[]): { start: number; end: number
  * The shape is what keeps words out: "call me back on 617-555-0142 is there anything else" once read
  * as an IBAN of country "ON" whose length was taken from wherever mod 97 happened to pass.
  */
-function findIbans(text: string): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+function findIbans(text: string): Span[] {
+  const out: Span[] = [];
   for (const m of text.matchAll(/\b[A-Za-z]{2}\s?\d{2}(?:[ -]?[A-Za-z0-9]){11,30}/g)) {
     const chars = [...m[0]];
     const compactAt: number[] = [];
@@ -194,8 +197,8 @@ export function dniValid(digits8: string, letter: string): boolean {
 }
 
 /** DNI (8 digits + letter) and NIE (X/Y/Z + 7 digits + letter), with the control letter checked. */
-function findDniNie(text: string, runs: DigitRun[], all: Word[]): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+function findDniNie(text: string, runs: DigitRun[], all: Word[]): Span[] {
+  const out: Span[] = [];
   for (const m of text.matchAll(/\b([XYZxyz]\s?-?\s?)?(\d{7,8})\s?-?\s?([A-Za-z])\b/g)) {
     const prefix = m[1]?.trim().replace('-', '').toUpperCase();
     const digits = prefix ? String('XYZ'.indexOf(prefix)) + m[2]! : m[2]!;
@@ -270,8 +273,8 @@ function letterOf(norm: string): string | null {
 }
 
 /** US SSNs written 123-45-6789 (valid areas only), and 9- or 12-digit numbers named as one. */
-function findSsn(text: string, runs: DigitRun[]): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+function findSsn(text: string, runs: DigitRun[]): Span[] {
+  const out: Span[] = [];
   for (const m of text.matchAll(/\b(\d{3})-(\d{2})-(\d{4})\b/g)) {
     if (ssnValid(m[1]!, m[2]!, m[3]!)) out.push({ start: m.index, end: m.index + m[0].length });
   }
@@ -291,8 +294,8 @@ function ssnValid(area: string, group: string, serial: string): boolean {
 }
 
 /** Written addresses, and dictated ones: "juan punto perez arroba gmail punto com". */
-function findEmails(text: string, all: Word[]): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+function findEmails(text: string, all: Word[]): Span[] {
+  const out: Span[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu))
     out.push({ start: m.index, end: m.index + m[0].length });
   const isAt = (w?: Word) => w?.norm === 'at' || w?.norm === 'arroba';
@@ -309,15 +312,11 @@ function findEmails(text: string, all: Word[]): { start: number; end: number }[]
 }
 
 /** Expiry dates near a card number or after an expiry word: 12/27, 12 27, "December 2027". */
-function findExpiry(
-  text: string,
-  runs: DigitRun[],
-  cards: { start: number; end: number }[],
-): { start: number; end: number }[] {
+function findExpiry(text: string, runs: DigitRun[], cards: Span[]): Span[] {
   const near = (start: number, end: number) =>
     cards.some((c) => start < c.end + NEAR_CARD && end > c.start - NEAR_CARD) ||
     EXPIRY_WORDS.test(text.slice(Math.max(0, start - NEAR_KEYWORD), start));
-  const out: { start: number; end: number }[] = [];
+  const out: Span[] = [];
   for (const m of text.matchAll(/\b(0?[1-9]|1[0-2])\s?[/-]\s?(\d{4}|\d{2})\b/g))
     if (near(m.index, m.index + m[0].length)) out.push({ start: m.index, end: m.index + m[0].length });
   for (const m of text.matchAll(new RegExp(`${MONTHS.source}(\\s+(of|de|del))?\\s+`, 'giu'))) {
@@ -334,12 +333,8 @@ function findExpiry(
 }
 
 /** Three or four digits near a card number, or after a CVV word. */
-function findCvv(
-  text: string,
-  runs: DigitRun[],
-  cards: { start: number; end: number }[],
-): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+function findCvv(text: string, runs: DigitRun[], cards: Span[]): Span[] {
+  const out: Span[] = [];
   for (const r of runs) {
     const tail = r.digits.length > 4 ? cvvAfterCard(r, cards) : null;
     if (tail) {
@@ -355,7 +350,7 @@ function findCvv(
 }
 
 /** The digits read straight after a card number in the same breath ("… 0366 123"). */
-function cvvAfterCard(r: DigitRun, cards: { start: number; end: number }[]) {
+function cvvAfterCard(r: DigitRun, cards: Span[]) {
   const card = cards.find((c) => c.start >= r.start && c.end < r.end);
   if (!card) return null;
   const after = r.parts.filter((p) => p.start > card.end);

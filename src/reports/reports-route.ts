@@ -8,7 +8,7 @@ import { FILE_RESPONSE_HEADERS, sendDomainError } from '../http/respond.ts';
 import type { RequestContext } from '../http/server.ts';
 import { requireSession } from '../auth/require-session.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
-import type { AppRoute } from '../http/access.ts';
+import type { AppRoute } from '../auth/route-access.ts';
 import { blindFilter } from '../calibration/read.ts';
 
 const PATH = /^\/api\/reports\/([a-z]+)\.csv$/;

@@ -2,7 +2,7 @@ import { recordAudit } from '../accounts/audit.ts';
 import { Criteria, type CriterionOutcome, parseColumn } from '../call-columns.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { type CallViewer, callScope, isAgentUser } from '../auth/call-scope.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 import { cleanNote, lockCall, type Reviewer } from './review.ts';
 import { overrideInTx } from './override.ts';
 
@@ -148,8 +148,10 @@ export async function resolveDispute(
 ) {
   const reply = cleanNote(input.reply, 'A reply');
   return db.$transaction(async (tx) => {
-    const dispute = await tx.dispute.findFirst({ where: { id: input.id, accountId: reviewer.accountId } });
-    if (!dispute) throw notFound('Dispute');
+    const dispute = await found(
+      tx.dispute.findFirst({ where: { id: input.id, accountId: reviewer.accountId } }),
+      'Dispute',
+    );
     // Lock the call first (as overrides do), so the dispute and the override move together.
     const call = await lockCall(tx, reviewer.accountId, dispute.callId);
     if (!call) throw notFound('Dispute');

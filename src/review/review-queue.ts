@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { type AuditBy, recordBy } from '../accounts/audit.ts';
 import { Prisma } from '../generated/prisma/client.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, found, notFound } from '../domain/errors.ts';
 
 /**
  * The review queue: analyzed calls a person should look at, each with the reasons why. One SQL
@@ -166,8 +166,7 @@ export async function getReviewItem(db: Db, accountId: string, callId: string): 
 }
 
 async function ensureCall(db: Db, accountId: string, callId: string) {
-  const call = await db.call.findFirst({ where: { id: callId, accountId }, select: { id: true } });
-  if (!call) throw notFound('Call');
+  await found(db.call.findFirst({ where: { id: callId, accountId }, select: { id: true } }), 'Call');
 }
 
 /** "Assign to me": the call is this user's to review (taking it over from whoever had it). */

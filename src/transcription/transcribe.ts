@@ -55,6 +55,17 @@ export const DENOISE_BELOW_DB = 12;
 /** The choice is made after this much audio (or at the end of a shorter call); chunks wait until then. */
 const DENOISE_DECIDE_SECONDS = 10;
 
+// Language detection looks at this much speech at most (the intake document promises "about one minute").
+const DETECT_SECONDS = 60;
+// …but stops once this much was heard and one language leads clearly; each extra second costs a full decode per candidate.
+const DETECT_EARLY_SECONDS = 15;
+const DETECT_CLEAR_MARGIN = 0.5;
+// A chunk a model cannot transcribe at all (it emits end-of-text at once) counts as this log-prob, not −∞,
+// so one odd chunk does not rule a language out.
+const EMPTY_LOG_PROB = -5;
+// Whether both stereo channels carry the same mix is decided on this much audio with sound.
+const TWIN_SECONDS = 60;
+
 export interface TranscribeResult extends EngineResult {
   /** Distinct channels analysed: 2 for a real stereo call, 1 for mono or stereo with identical channels. */
   channels: number;
@@ -74,17 +85,6 @@ interface Chunk {
   /** Index of the diarizer's piece (mono recordings being separated). */
   piece?: number;
 }
-
-// Language detection looks at this much speech at most (the intake document promises "about one minute").
-const DETECT_SECONDS = 60;
-// …but stops once this much was heard and one language leads clearly; each extra second costs a full decode per candidate.
-const DETECT_EARLY_SECONDS = 15;
-const DETECT_CLEAR_MARGIN = 0.5;
-// A chunk a model cannot transcribe at all (it emits end-of-text at once) counts as this log-prob, not −∞,
-// so one odd chunk does not rule a language out.
-const EMPTY_LOG_PROB = -5;
-// Whether both stereo channels carry the same mix is decided on this much audio with sound.
-const TWIN_SECONDS = 60;
 
 /**
  * Decodes, detects speech and recognises in a stream of bounded blocks: memory does not depend on the

@@ -12,6 +12,12 @@ import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './kit/events.ts';
 /** An endpoint as shown to users and code outside this module: never a sealed secret. */
 export type PublicWebhookEndpoint = Omit<WebhookEndpoint, 'secretEncrypted' | 'previousSecretEncrypted'>;
 
+/** An endpoint and the signing secret just made for it: the only time it is shown (besides `reveal`). */
+export interface EndpointWithSecret {
+  endpoint: PublicWebhookEndpoint;
+  secret: string;
+}
+
 const hideSecret = { secretEncrypted: true, previousSecretEncrypted: true } as const;
 
 /** The oldest endpoint is "the" endpoint of the single-endpoint API (it was the only one before). */
@@ -121,7 +127,7 @@ export async function createWebhookEndpoint(
   accountId: string,
   input: EndpointInput,
   by: AuditBy = { system: 'cli' },
-): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
+): Promise<EndpointWithSecret> {
   const url = await validateWebhookUrl(input.url, { allowPrivate: app.config.webhookAllowPrivate });
   const eventTypes = checkEventTypes(input.eventTypes ?? DEFAULT_EVENT_TYPES);
   const ratePerSecond = checkRate(input.ratePerSecond ?? 10);
@@ -225,7 +231,7 @@ export async function rotateWebhookSecret(
   accountId: string,
   id?: string | null,
   by: AuditBy = { system: 'cli' },
-): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
+): Promise<EndpointWithSecret> {
   const current = await requireEndpoint(app, accountId, id);
   const secret = newSecret();
   const overlapMs = app.config.webhookSecretOverlapHours * 3_600_000;
@@ -267,7 +273,7 @@ export async function reissueWebhookSecret(
   accountId: string,
   id: string,
   by: AuditBy = { system: 'cli' },
-): Promise<{ endpoint: PublicWebhookEndpoint; secret: string }> {
+): Promise<EndpointWithSecret> {
   const current = await requireEndpoint(app, accountId, id);
   const secret = newSecret();
   const endpoint = await app.db.$transaction(async (tx) => {

@@ -5,6 +5,8 @@ import type {
   CallFailedEvent,
   CallReviewedEvent,
   WebhookDisabledEvent,
+  WebhookEvent,
+  WebhookEventType,
   WebhookTestEvent,
 } from './kit/events.ts';
 
@@ -18,6 +20,13 @@ export const CALL_FAILED = 'call.failed';
 export const CALL_REVIEWED = 'call.reviewed';
 export const WEBHOOK_DISABLED = 'webhook.disabled';
 export const WEBHOOK_TEST = 'webhook.test';
+
+type EventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
+
+/** The envelope every event shares (kit/events.ts, `event`): its type, when it happened, and its data. */
+export function envelope<T extends WebhookEventType>(type: T, at: Date, data: EventOf<T>['data']): EventOf<T> {
+  return { type, timestamp: at.toISOString(), data } as EventOf<T>;
+}
 
 /** What a call.analyzed body is built from; load with `select: callForWebhook`. */
 export const callForWebhook = {
@@ -52,37 +61,33 @@ export const callForWebhook = {
 export type CallForWebhook = Prisma.CallGetPayload<{ select: typeof callForWebhook }>;
 
 export function callAnalyzedEvent(call: CallForWebhook, publicUrl: string, at = new Date()): CallAnalyzedEvent {
-  return {
-    type: CALL_ANALYZED,
-    timestamp: at.toISOString(),
-    data: {
-      ...callCommon(call, publicUrl),
-      status: 'analyzed',
-      template: call.template && { id: call.template.id, name: call.template.name },
-      score: call.score,
-      coverage: call.coverage,
-      needs_review: call.needsReview,
-      language_mismatch: call.languageMismatch,
-      // Picked field by field so engine-internal fields never leak into the public contract.
-      criteria: (parseColumn(Criteria, call.criteria) ?? []).map((c) => ({
-        key: c.key,
-        label: c.label,
-        result: c.result,
-        points: c.points,
-        max_points: c.max_points,
-        critical: c.critical,
-        evidence: (c.evidence ?? null) as CallAnalyzedEvent['data']['criteria'][number]['evidence'],
-        ...(c.auto_result !== undefined ? { auto_result: c.auto_result } : {}),
-      })),
-      topic: call.topic,
-      summary: call.summary,
-      metrics: parseColumn(Metrics, call.metrics) ?? {},
-      // The score above is the reviewed one once a person has reviewed the call.
-      auto_score: call.autoScore ?? call.score,
-      reviewed_at: call.reviewedAt?.toISOString() ?? null,
-      sentiment: sentimentSummary(call.sentiment),
-    },
-  };
+  return envelope(CALL_ANALYZED, at, {
+    ...callCommon(call, publicUrl),
+    status: 'analyzed',
+    template: call.template && { id: call.template.id, name: call.template.name },
+    score: call.score,
+    coverage: call.coverage,
+    needs_review: call.needsReview,
+    language_mismatch: call.languageMismatch,
+    // Picked field by field so engine-internal fields never leak into the public contract.
+    criteria: (parseColumn(Criteria, call.criteria) ?? []).map((c) => ({
+      key: c.key,
+      label: c.label,
+      result: c.result,
+      points: c.points,
+      max_points: c.max_points,
+      critical: c.critical,
+      evidence: (c.evidence ?? null) as CallAnalyzedEvent['data']['criteria'][number]['evidence'],
+      ...(c.auto_result !== undefined ? { auto_result: c.auto_result } : {}),
+    })),
+    topic: call.topic,
+    summary: call.summary,
+    metrics: parseColumn(Metrics, call.metrics) ?? {},
+    // The score above is the reviewed one once a person has reviewed the call.
+    auto_score: call.autoScore ?? call.score,
+    reviewed_at: call.reviewedAt?.toISOString() ?? null,
+    sentiment: sentimentSummary(call.sentiment),
+  });
 }
 
 /** Per speaker and trend; the per-segment readings stay in the app (the transcript is not in the event). */
@@ -110,35 +115,27 @@ export function callReviewedEvent(
   publicUrl: string,
   at = new Date(),
 ): CallReviewedEvent {
-  return {
-    type: CALL_REVIEWED,
-    timestamp: at.toISOString(),
-    data: {
-      ...callAnalyzedEvent(call, publicUrl, at).data,
-      review: {
-        criterion_key: review.criterionKey,
-        from_result: review.fromResult as Outcome,
-        to_result: review.toResult as Outcome,
-        auto_result: review.autoResult as Outcome,
-        note: review.note,
-        reviewer: review.reviewerName,
-        reviewed_at: review.createdAt.toISOString(),
-      },
+  return envelope(CALL_REVIEWED, at, {
+    ...callAnalyzedEvent(call, publicUrl, at).data,
+    review: {
+      criterion_key: review.criterionKey,
+      from_result: review.fromResult as Outcome,
+      to_result: review.toResult as Outcome,
+      auto_result: review.autoResult as Outcome,
+      note: review.note,
+      reviewer: review.reviewerName,
+      reviewed_at: review.createdAt.toISOString(),
     },
-  };
+  });
 }
 
 export function callFailedEvent(call: CallForWebhook, publicUrl: string, at = new Date()): CallFailedEvent {
-  return {
-    type: CALL_FAILED,
-    timestamp: at.toISOString(),
-    data: {
-      ...callCommon(call, publicUrl),
-      status: 'failed',
-      failure_reason: call.failureReason ?? 'unknown',
-      failure_detail: call.failureDetail,
-    },
-  };
+  return envelope(CALL_FAILED, at, {
+    ...callCommon(call, publicUrl),
+    status: 'failed',
+    failure_reason: call.failureReason ?? 'unknown',
+    failure_detail: call.failureDetail,
+  });
 }
 
 /** What every call event says about the call (kit/events.ts, callCommon). */
@@ -169,26 +166,18 @@ export function webhookDisabledEvent(
   },
   at = new Date(),
 ): WebhookDisabledEvent {
-  return {
-    type: WEBHOOK_DISABLED,
-    timestamp: at.toISOString(),
-    data: {
-      endpoint_id: endpoint.id,
-      url: endpoint.url,
-      reason: endpoint.disabledReason ?? 'Disabled',
-      disabled_at: (endpoint.disabledAt ?? at).toISOString(),
-      failing_since: endpoint.failingSince?.toISOString() ?? null,
-    },
-  };
+  return envelope(WEBHOOK_DISABLED, at, {
+    endpoint_id: endpoint.id,
+    url: endpoint.url,
+    reason: endpoint.disabledReason ?? 'Disabled',
+    disabled_at: (endpoint.disabledAt ?? at).toISOString(),
+    failing_since: endpoint.failingSince?.toISOString() ?? null,
+  });
 }
 
 export function testEvent(accountId: string, at = new Date()): WebhookTestEvent {
-  return {
-    type: WEBHOOK_TEST,
-    timestamp: at.toISOString(),
-    data: {
-      account_id: accountId,
-      message: 'Test event from Escucha: your endpoint is reachable and can verify signatures.',
-    },
-  };
+  return envelope(WEBHOOK_TEST, at, {
+    account_id: accountId,
+    message: 'Test event from Escucha: your endpoint is reachable and can verify signatures.',
+  });
 }

@@ -4,6 +4,9 @@ import { callSentiment, scoreText, trend } from '../../src/analysis/sentiment.ts
 import { mono, stereo, template } from './helpers.ts';
 
 const label = (text: string, language: 'en' | 'es') => scoreText(text, language).label;
+const expectLabels = (language: 'en' | 'es', expected: string, texts: readonly string[]) => {
+  for (const text of texts) expect(label(text, language), text).toBe(expected);
+};
 
 describe('segment sentiment', () => {
   it('reads complaints, thanks and requests in English', () => {
@@ -130,6 +133,49 @@ describe('segment sentiment', () => {
       'Perfecto, como siempre pago con tarjeta.',
     ])
       expect(label(text, 'es'), text).toBe('positive');
+  });
+
+  it('reads a complaint carried by a want, a let-down, a "but" or a rhetorical question as negative', () => {
+    expectLabels('en', 'negative', [
+      'I only need the thing to work, that is all.',
+      'Everything was fine until last month and then it just died.',
+      'Your engineer was lovely, though the line is still crackling.',
+      'I appreciate the discount, but the bill is still wrong.',
+      "It's great that you're sorry, now what are you going to do about it?",
+      'Perfect, the router is broken.',
+      "It's a great price if it actually worked.",
+      'Sure, it is fine, if you like paying for nothing.',
+    ]);
+    expectLabels('es', 'negative', [
+      'Solo pido que me funcione el teléfono.',
+      'Seguimos sin línea desde el lunes.',
+      'Iba todo genial hasta que me cambiaron la tarifa.',
+      'Agradezco el descuento, pero la factura sigue mal.',
+      '¿Por qué me dicen que está solucionado si sigo sin línea?',
+      'Sería un buen precio si funcionara.',
+      'Ya ni me molesto en llamar.',
+    ]);
+  });
+
+  it('does not read a supposition, a relief or the agent putting it right as a complaint', () => {
+    expectLabels('en', 'neutral', [
+      'Could you check if there is an outage in my area?',
+      'If it breaks again, just call us.',
+    ]);
+    expectLabels('es', 'neutral', [
+      '¿Me puede decir si se ha hecho el pago?',
+      'Si se vuelve a cortar, reinicie el router.',
+    ]);
+    expectLabels('en', 'positive', [
+      "You've been really helpful, I thought I'd be on hold for ages.",
+      "I've credited your account with ten pounds.",
+      'Good news, the outage is over.',
+    ]);
+    expectLabels('es', 'positive', [
+      'Ha sido muy amable, pensaba que iba a estar horas esperando.',
+      'Le he quitado el recargo de este mes.',
+      'Listo, ya tiene la línea activa.',
+    ]);
   });
 
   it('reads thanks, agreement and reassurance as positive', () => {

@@ -15,9 +15,9 @@ let acme: Awaited<ReturnType<typeof seedAccount>>;
 
 const asHarness = (svc: TestService) => ({ app: svc.app, url: `${svc.url}/graphql` }) as unknown as Harness;
 
-test.beforeAll(async ({ db, service, otherService }) => {
+test.beforeAll(async ({ db, service, serviceWith }) => {
   t = db;
-  [one, two] = [service, otherService];
+  [one, two] = [service, await serviceWith()];
   acme = await seedAccount(asHarness(one), 'Acme');
 });
 

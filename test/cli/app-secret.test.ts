@@ -6,32 +6,28 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_SECRET_MISMATCH } from '../../src/crypto/key-check.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { type ServiceProcess, startServiceProcess } from '../support/process.ts';
-import { seedAccount } from '../support/service.ts';
+import { describe, expect, test } from '../support/harness.ts';
+import type { ServiceProcess } from '../support/process.ts';
 import { repoRoot } from './support.ts';
 
-let t: TestDb;
-let serviceDir: string;
-let otherDir: string;
 let svc: ServiceProcess;
+let otherDir: string;
 
-/** The README's setup: no APP_SECRET set, so each DATA_DIR generates its own (DATA_DIR/app-secret). */
+test.beforeAll(async ({ serviceProcess }) => {
+  otherDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-other-shell-'));
+  // The README's setup: no APP_SECRET set, so each DATA_DIR generates its own (DATA_DIR/app-secret).
+  svc = await serviceProcess({
+    env: { NODE_ENV: 'development', APP_SECRET: undefined, PUBLIC_URL: undefined },
+    args: ['--role', 'api'],
+    ownDataDir: true,
+  });
+}, 120_000);
+test.afterAll(() => rmSync(otherDir, { recursive: true, force: true }));
+
+/** A shell with the service's settings, in `dataDir`: the service's own, or another one's. */
 function env(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const { APP_SECRET: _, ...rest } = process.env;
-  return {
-    ...rest,
-    NODE_ENV: 'development',
-    DATABASE_URL: t.url,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    LOG_LEVEL: 'warn',
-    ...extra,
-  };
+  return { ...svc.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
 }
 
 function run(
@@ -49,37 +45,26 @@ function run(
   });
 }
 
-beforeAll(async () => {
-  t = await createTestDb();
-  serviceDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-service-'));
-  otherDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-other-shell-'));
-  svc = await startServiceProcess({ ...env(serviceDir), LOG_LEVEL: 'info' }, ['--role', 'api']);
-}, 120_000);
-afterAll(async () => {
-  svc?.child.kill('SIGTERM');
-  await svc?.exited;
-  await t?.drop();
-  rmSync(serviceDir, { recursive: true, force: true });
-  rmSync(otherDir, { recursive: true, force: true });
-});
-
 describe('one APP_SECRET for every process', () => {
-  it('webhook:set from a shell with another DATA_DIR refuses with one line and changes nothing; with the service’s DATA_DIR it works', async () => {
-    const { account } = await seedAccount({ app: { db: t.db } } as Parameters<typeof seedAccount>[0]);
+  test('webhook:set from a shell with another DATA_DIR refuses with one line and changes nothing; with the service’s DATA_DIR it works', async ({
+    db,
+    seed,
+  }) => {
+    const { account } = await seed();
     const args = ['scripts/cli.ts', 'webhook:set', '--account', account.id, '--url', 'http://127.0.0.1:9/hook'];
 
     const refused = await run(args, env(otherDir));
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(`error: ${APP_SECRET_MISMATCH}\n`);
-    expect(await t.sql('SELECT id FROM webhook_endpoints WHERE account_id = $1', [account.id])).toEqual([]);
+    expect(await db.sql('SELECT id FROM webhook_endpoints WHERE account_id = $1', [account.id])).toEqual([]);
 
-    const ok = await run(args, env(serviceDir));
+    const ok = await run(args, env(svc.env.DATA_DIR!));
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout).secret).toMatch(/^whsec_/);
   });
 
-  it('a second service process with another APP_SECRET refuses to start, saying what to set', async () => {
+  test('a second service process with another APP_SECRET refuses to start, saying what to set', async () => {
     const r = await run(
       ['src/main.ts', '--role', 'api'],
       env(otherDir, { APP_SECRET: 'another-secret-'.padEnd(48, 'z') }),

@@ -6,16 +6,15 @@
 //   killed with SIGKILL free themselves within INTAKE_LEASE_SECONDS.
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { APP_POOL_SIZE } from '../../src/db/client.ts';
 import { makeStereoCall, type Turn } from '../fixtures/audio.ts';
 import { Browser } from '../graphql/support.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
-import { type ServiceProcess, startServiceProcess } from '../support/process.ts';
+import type { ServiceProcess } from '../support/process.ts';
 import { multipart } from '../support/raw-http.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
 /** Uploads at once on the api (each then transcribed by the worker: the speech model runs on a 2-core machine). */
 const UPLOADS = 6;
@@ -23,37 +22,12 @@ const UPLOADS = 6;
 const JOBS_POOL_SIZE = 10;
 
 let t: TestDb;
-let seeder: TestService;
-const procs: ServiceProcess[] = [];
+let start: (role: 'api' | 'worker', env?: Record<string, string>) => Promise<ServiceProcess>;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  seeder = await startTestService(t, { api: false });
+test.beforeAll(({ db, serviceProcess }) => {
+  t = db;
+  start = (role, env) => serviceProcess({ args: ['--role', role], env });
 });
-afterAll(async () => {
-  for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-  await Promise.all(procs.map((p) => p.exited));
-  await seeder.stop();
-  await t.drop();
-});
-
-function start(role: 'api' | 'worker', extra: Record<string, string> = {}) {
-  return startServiceProcess(
-    {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: t.url,
-      DATA_DIR: seeder.dataDir,
-      PORT: '0',
-      APP_SECRET: 'test-secret-'.padEnd(48, 'x'),
-      ...extra,
-    },
-    ['--role', role],
-  ).then((p) => {
-    procs.push(p);
-    return p;
-  });
-}
 
 const SHORT: Turn[] = [
   { speaker: 'agent', voice: 'en', text: 'Good morning, this is Ana from support. How can I help you today?' },
@@ -117,10 +91,13 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_0
 }
 
 describe('connections per process', () => {
-  it('an api process holds at most 10 pooled + 1 LISTEN connection, a worker 10 + graphile-worker’s 10, under load', async () => {
+  test('an api process holds at most 10 pooled + 1 LISTEN connection, a worker 10 + graphile-worker’s 10, under load', async ({
+    app,
+    seed,
+  }) => {
     const [api, worker] = await Promise.all([start('api'), start('worker', { WORKER_CONCURRENCY: '2' })]);
-    const s = await seedAccount(seeder);
-    await seeder.app.db.user.update({
+    const s = await seed();
+    await app.db.user.update({
       where: { email: s.owner.email },
       data: { passwordHash: await hashPassword('correct horse battery') },
     });
@@ -227,10 +204,12 @@ describe('connections per process', () => {
 });
 
 describe('INTAKE_MAX_CONCURRENT_PER_KEY across api processes', () => {
-  it('holds across two apis, and the slots of an api killed with SIGKILL free themselves within INTAKE_LEASE_SECONDS', async () => {
+  test('holds across two apis, and the slots of an api killed with SIGKILL free themselves within INTAKE_LEASE_SECONDS', async ({
+    seed,
+  }) => {
     const env = { INTAKE_MAX_CONCURRENT_PER_KEY: '3', INTAKE_LEASE_SECONDS: '3' };
     const [a, b] = await Promise.all([start('api', env), start('api', env)]);
-    const s = await seedAccount(seeder);
+    const s = await seed();
     const prefix = s.key.slice(0, 12);
     const path = await makeStereoCall(SHORT);
     const file = await readFile(path);

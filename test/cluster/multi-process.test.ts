@@ -2,102 +2,28 @@
 // PostgreSQL and one S3-protocol store. 100 calls go in through both apis, some sent twice with the
 // same external_id; one worker is killed with SIGKILL mid-run. Every call ends analyzed once, is
 // charged once, carries one webhook event id, and the bucket holds exactly the calls' recordings.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AppContext } from '../../src/context.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
-import { createLogger } from '../../src/log.ts';
-import { createStorage } from '../../src/storage/index.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { makeStereoCall } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { expect, test } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
-import { startReceiver } from '../support/receiver.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
-import { seedAccount, testConfig } from '../support/service.ts';
+import type { ServiceProcess } from '../support/process.ts';
 
 // CLUSTER_TEST_CALLS lowers the count on a machine too busy to transcribe 100 calls in the time bound.
 const CALLS = Number(process.env.CLUSTER_TEST_CALLS ?? 100);
 /** Calls whose external_id is sent a second time, through the other api, at the same moment. */
 const DUPLICATED = Math.ceil(CALLS / 5);
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-
-interface Proc {
-  role: 'api' | 'worker';
-  child: ChildProcess;
-  dataDir: string;
-  /** The api's address, once it listens. */
-  url: string;
-  exited: Promise<number | null>;
-}
 
 let t: TestDb;
-let s3: TestS3;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let app: AppContext;
-const procs: Proc[] = [];
-const problems: string[] = [];
+const procs: ServiceProcess[] = [];
+/** Errors the processes logged, quoted when the test fails. */
+const problems = () =>
+  procs.flatMap((p) => p.logs.filter((l) => l.level >= 50).map((l) => JSON.stringify(l).slice(0, 600)));
 
-/** Starts `src/main.ts --role <role>` and resolves once it says it is ready (its pino log on stdout). */
-function startProcess(role: 'api' | 'worker', env: Record<string, string>): Promise<Proc> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `escucha-${role}-`));
-  const child = spawn(process.execPath, ['src/main.ts', '--role', role], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  // Known at once, so afterAll stops it even if it never gets ready.
-  const proc: Proc = { role, child, dataDir, url: '', exited };
-  procs.push(proc);
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-  child.stdout!.on('data', (d) => {
-    // Errors of the processes, quoted when the test fails.
-    for (const line of String(d).split('\n')) if (/"level":(50|60)/.test(line)) problems.push(line.slice(0, 600));
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${role} did not start in 240 s: ${stderr}`)), 240_000);
-    void exited.then((code) => reject(new Error(`${role} exited with ${code} while starting: ${stderr}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      let entry: { msg?: string; url?: string };
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const ready = role === 'api' ? entry.msg === 'api listening' : entry.msg === 'worker running';
-      if (!ready) return;
-      clearTimeout(timer);
-      proc.url = entry.url ?? '';
-      resolve(proc);
-    });
-  });
-}
-
-beforeAll(async () => {
-  t = await createTestDb();
-  s3 = await startTestS3('cluster');
-  receiver = await startReceiver();
-  const config = testConfig(t, s3.env);
-  app = { config, db: t.db, log: createLogger('silent'), storage: createStorage(config) };
-}, 120_000);
-
-afterAll(async () => {
-  for (const p of procs) {
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
-  }
-  await Promise.all(procs.map((p) => p.exited));
-  for (const p of procs) rmSync(p.dataDir, { recursive: true, force: true });
-  rmSync(app?.config.dataDir ?? '/nonexistent', { recursive: true, force: true });
-  await receiver?.close();
-  await s3?.stop();
-  await t?.drop();
-}, 60_000);
+test.beforeAll(({ db }) => {
+  t = db;
+});
 
 async function until(what: string, check: () => Promise<boolean>, ms: number) {
   const end = Date.now() + ms;
@@ -105,7 +31,7 @@ async function until(what: string, check: () => Promise<boolean>, ms: number) {
     if (Date.now() > end) {
       const states = await t.sql('SELECT status, failure_detail, count(*)::int AS n FROM calls GROUP BY 1, 2');
       throw new Error(
-        `timed out waiting for ${what}: calls ${JSON.stringify(states)}; errors logged:\n${problems.slice(-5).join('\n')}`,
+        `timed out waiting for ${what}: calls ${JSON.stringify(states)}; errors logged:\n${problems().slice(-5).join('\n')}`,
       );
     }
     await new Promise((r) => setTimeout(r, 250));
@@ -113,13 +39,15 @@ async function until(what: string, check: () => Promise<boolean>, ms: number) {
 }
 const count = async (sql: string, params: unknown[] = []) => (await t.sql<{ n: number }>(sql, params))[0]!.n;
 
-it('2 apis + 2 workers, one worker SIGKILLed: every call analyzed once, charged once, one event id, no orphan object', async () => {
+test('2 apis + 2 workers, one worker SIGKILLed: every call analyzed once, charged once, one event id, no orphan object', async ({
+  app,
+  seed,
+  s3,
+  serviceProcess,
+  receiver: newReceiver,
+}) => {
+  const receiver = await newReceiver();
   const env = {
-    NODE_ENV: 'test',
-    DATABASE_URL: t.url,
-    APP_SECRET: app.config.appSecret,
-    PUBLIC_URL: 'https://escucha.test',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_RETRY_SCHEDULE: '500,1000,2000',
     WORKER_CONCURRENCY: '1',
     // The killed worker's job is handed to the other one this soon.
@@ -127,14 +55,20 @@ it('2 apis + 2 workers, one worker SIGKILLed: every call analyzed once, charged 
     INTAKE_RATE_PER_MINUTE: '1000',
     ...s3.env,
   };
+  // Each on a machine of its own: its own DATA_DIR, the recordings in the one S3 store.
+  const startProcess = async (role: 'api' | 'worker') => {
+    const p = await serviceProcess({ args: ['--role', role], env, ownDataDir: true, readyMs: 240_000 });
+    procs.push(p);
+    return p;
+  };
   const [api1, api2, worker1] = await Promise.all([
-    startProcess('api', env),
-    startProcess('api', env),
-    startProcess('worker', env),
-    startProcess('worker', env),
+    startProcess('api'),
+    startProcess('api'),
+    startProcess('worker'),
+    startProcess('worker'),
   ]);
 
-  const seeded = await seedAccount({ app });
+  const seeded = await seed();
   const accountId = seeded.account.id;
   const tpl = await createTemplate(app.db, accountId, {
     name: 'QA',
@@ -178,7 +112,7 @@ it('2 apis + 2 workers, one worker SIGKILLed: every call analyzed once, charged 
     await until('the first analyzed calls', async () => (await analyzed()) >= 5, 300_000);
     worker1!.child.kill('SIGKILL');
   }
-  expect(await worker1!.exited).toBeNull();
+  expect(await worker1!.exited).toBe('SIGKILL');
 
   // Intake: one call per external_id; the duplicate got the same call, one of the two as `exists`.
   expect(answers.every((a) => a.status === 201 || a.status === 200)).toBe(true);
@@ -223,8 +157,6 @@ it('2 apis + 2 workers, one worker SIGKILLed: every call analyzed once, charged 
   expect([...eventIds.values()].filter((ids) => ids.size !== 1)).toEqual([]);
 
   // Storage: exactly one object per call, none that no call owns.
-  const keys: string[] = [];
-  for await (const o of app.storage.list()) keys.push(o.key);
   const owned = (await t.sql<{ storage_key: string }>('SELECT storage_key FROM calls')).map((r) => r.storage_key);
-  expect(keys.sort()).toEqual(owned.sort());
+  expect(await s3.keys()).toEqual(owned.sort());
 }, 1_200_000);

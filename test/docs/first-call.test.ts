@@ -3,53 +3,34 @@
 // same database, DATA_DIR and APP_SECRET, real speech (espeak-ng via `npm run sample-calls`), real
 // transcription, and a real receiver in place of the README's example.com.
 import { exec } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exampleTemplates } from '../../src/analysis/examples/index.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
 import { codeBlocks, docSection } from '../support/docs.ts';
-import { repoRoot, type ServiceProcess, startServiceProcess } from '../support/process.ts';
-import { type Receiver, startReceiver } from '../support/receiver.ts';
+import { expect, test } from '../support/harness.ts';
+import { repoRoot, type ServiceProcess } from '../support/process.ts';
 import { Browser } from '../graphql/support.ts';
 
 const sh = promisify(exec);
 const HEADING = 'A first call, end to end';
 
-let t: TestDb;
-let dataDir: string;
 let svc: ServiceProcess;
-let receiver: Receiver;
+/** Each command's shell: the service's database, DATA_DIR and APP_SECRET. */
 let env: NodeJS.ProcessEnv;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-first-call-'));
-  receiver = await startReceiver();
-  env = {
-    ...process.env,
-    // `npm run` and its scripts run on this Node (24), as they do from the node package's .bin.
-    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
-    NODE_ENV: 'test',
-    DATABASE_URL: t.url,
-    DATA_DIR: dataDir,
-    APP_SECRET: 'first-call-secret-'.padEnd(48, 'x'),
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    LOG_LEVEL: 'warn',
-  };
-  svc = await startServiceProcess({ ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+test.beforeAll(async ({ serviceProcess }) => {
+  svc = await serviceProcess({
+    env: {
+      // `npm run` and its scripts run on this Node (24), as they do from the node package's .bin.
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+      // The README sets no PUBLIC_URL.
+      PUBLIC_URL: undefined,
+    },
+    ownDataDir: true,
+  });
+  env = { ...svc.env, PORT: undefined, HOST: undefined, LOG_LEVEL: 'warn' };
 }, 180_000);
-
-afterAll(async () => {
-  svc?.child.kill('SIGTERM');
-  await svc?.exited;
-  await receiver?.close();
-  await t?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 /** The block's commands: comments dropped (whole lines and trailing ` # …`), `\` continuations joined. */
 function commands(block: string): string[] {
@@ -69,7 +50,10 @@ function lastJson(stdout: string): any {
 
 const option = (command: string, name: string) => new RegExp(`--${name} (\\S+)`).exec(command)?.[1];
 
-it('gives a Spanish and an English call scored with their own templates at full coverage, a critical fail, and a signed webhook each', async () => {
+test('gives a Spanish and an English call scored with their own templates at full coverage, a critical fail, and a signed webhook each', async ({
+  receiver: newReceiver,
+}) => {
+  const receiver = await newReceiver();
   const section = docSection(HEADING);
   const [block] = codeBlocks(section, 'bash');
   expect(block, `${section.file}: no bash block under "${HEADING}"`).toBeTruthy();

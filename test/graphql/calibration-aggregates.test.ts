@@ -4,6 +4,7 @@
 // day would otherwise give a call's score away — and cannot redeliver those calls' webhooks. Everyone
 // else reads the calls as always, and the grader does again once the session closes.
 import { auditExportRoute } from '../../src/export/audit-route.ts';
+import { REPORT_TABLES } from '../../src/reports/reports-csv.ts';
 import { reportExportRoute } from '../../src/reports/reports-route.ts';
 import { describe, expect, test } from '../support/harness.ts';
 import { criterionResult, insertCall, seedData } from './fixtures.ts';
@@ -25,7 +26,6 @@ const REPORTS = {
   agreement: `machineAgreement { rows { criterionKey checked stood falseFail falsePass } }`,
   coaching: `coachingReport { agentId open acknowledged overdue done }`,
 } as const;
-const CSV_TABLES = ['trend', 'agents', 'criteria', 'distribution', 'topics', 'sentiment', 'disputes'] as const;
 
 describe('calibration: blind in the aggregates', () => {
   test('a grader reads reports, their CSVs, machine agreement and the audit log without the calls they grade blind, and cannot redeliver their webhooks', async ({
@@ -48,7 +48,7 @@ describe('calibration: blind in the aggregates', () => {
           expect(r.body.errors).toBeUndefined();
           out[name] = Object.values(r.body.data)[0];
         }
-        for (const table of CSV_TABLES) {
+        for (const table of REPORT_TABLES) {
           const days = table === 'disputes' ? `from=${monthAgo}&to=${today}` : 'from=2024-01-01&to=2024-01-31';
           const url = new URL(`/api/reports/${table}.csv?${days}`, h.url);
           const res = await fetch(url, { headers: { cookie: as.cookie! } });

@@ -7,6 +7,7 @@ import { createAgent } from '../../src/accounts/agents.ts';
 import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { runBulkDeletion, filterFromDetail } from '../../src/calls/call-deletion.ts';
 import { applyRetention } from '../../src/calls/retention.ts';
+import { AUDIT_CSV_COLUMNS } from '../../src/export/audit-route.ts';
 import { insertQueuedCall } from '../../src/intake/intake-sql.ts';
 import { createHousekeepingTask } from '../../workers/housekeeping.ts';
 import { describe, expect, test } from '../support/harness.ts';
@@ -454,7 +455,7 @@ describe('audit log', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('at,actor_email,actor_name,action,target_type,target_id,target_name,detail');
+    expect(lines[0]).toBe(AUDIT_CSV_COLUMNS.join(','));
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(`,"'=HYPERLINK(""x"")",api_key.revoked,`);
     expect(lines[3]).toContain(',,system,api_key.created,');

@@ -11,9 +11,9 @@ const test = testWithService({ env: { INTAKE_RATE_PER_MINUTE: '4' } });
 let t: TestDb;
 let one: TestService;
 let two: TestService;
-test.beforeAll(async ({ db, service, otherService }) => {
+test.beforeAll(async ({ db, service, serviceWith }) => {
   t = db;
-  [one, two] = [service, otherService];
+  [one, two] = [service, await serviceWith()];
 });
 
 test('429 on either api once the account used its requests per minute across both', async () => {

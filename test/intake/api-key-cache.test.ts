@@ -19,11 +19,16 @@ async function refusedWithin(svc: TestService, key: string, ms: number): Promise
   }
 }
 
+/** A second api process beside `service`, for the whole file: each test counts both processes' listeners. */
+let two: TestService;
+test.beforeAll(async ({ serviceWith }) => {
+  two = await serviceWith();
+});
+
 describe('API key cache', () => {
   test('serves keys from memory, and a key revoked through one process is refused by the other at once', async ({
     db: t,
     service: one,
-    otherService: two,
     seed,
   }) => {
     const { key, account } = await seed();
@@ -47,7 +52,6 @@ describe('API key cache', () => {
   test('forgets every key when the change feed drops, so changes made meanwhile are seen', async ({
     db: t,
     service: one,
-    otherService: two,
     seed,
   }) => {
     const { key, account } = await seed();

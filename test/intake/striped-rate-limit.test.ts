@@ -2,27 +2,21 @@
 // rate_limit_stripes) instead of all on one row. The limit must still mean exactly N per window,
 // across connections and processes: no request past it, none refused short of it.
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { expect, testWithService } from '../support/harness.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 
+const test = testWithService({ env: { INTAKE_RATE_PER_MINUTE: '30', INTAKE_MAX_CONCURRENT_PER_KEY: '200' } });
 let t: TestDb;
 let one: TestService;
 let two: TestService;
-beforeAll(async () => {
-  t = await createTestDb();
-  const env = { INTAKE_RATE_PER_MINUTE: '30', INTAKE_MAX_CONCURRENT_PER_KEY: '200' };
-  one = await startTestService(t, { env });
-  two = await startTestService(t, { env });
-});
-afterAll(async () => {
-  await one.stop();
-  await two.stop();
-  await t.drop();
+test.beforeAll(async ({ db, service, serviceWith }) => {
+  t = db;
+  [one, two] = [service, await serviceWith()];
 });
 
-it('50 uploads at once over two apis: exactly 30 accepted, 20 refused with 429', async () => {
+test('50 uploads at once over two apis: exactly 30 accepted, 20 refused with 429', async () => {
   const a = await seedAccount(one);
   const answers = await Promise.all(
     Array.from({ length: 50 }, (_, n) =>
@@ -70,7 +64,7 @@ async function fill(key: string, limit: number): Promise<number> {
   return admitted;
 }
 
-it('8 connections at once admit exactly the limit, then refuse until the window ends, then admit it again', async () => {
+test('8 connections at once admit exactly the limit, then refuse until the window ends, then admit it again', async () => {
   expect(await fill('intake:exact', 500)).toBe(500);
   // Nothing left on any stripe: the next ones are refused too.
   expect(await fill('intake:exact', 500)).toBe(0);

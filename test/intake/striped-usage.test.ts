@@ -2,22 +2,19 @@
 // intakes stop queueing on one row. What must not change: a plan is never overspent, every accepted
 // call is counted and reserved exactly once, and the figures read back are the same sums.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleMinutes } from '../../src/accounts/usage.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, testWithService } from '../support/harness.ts';
 import { postCall, wavBlob } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 
+const test = testWithService({ env: { INTAKE_MAX_CONCURRENT_PER_KEY: '200', INTAKE_RATE_PER_MINUTE: '100000' } });
 let t: TestDb;
 let svc: TestService;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t, { env: { INTAKE_MAX_CONCURRENT_PER_KEY: '200', INTAKE_RATE_PER_MINUTE: '100000' } });
-});
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
 });
 
 const upload = (key: string, n: number) =>
@@ -46,7 +43,7 @@ async function stripesRoom(accountId: string): Promise<number> {
 }
 
 describe('striped usage counters', () => {
-  it('concurrent uploads over many connections fill the plan exactly: no call past it, none refused short of it', async () => {
+  test('concurrent uploads over many connections fill the plan exactly: no call past it, none refused short of it', async () => {
     const { account, key } = await seedAccount(svc, { minutes: 40 });
     const answers = await Promise.all(Array.from({ length: 60 }, (_, n) => upload(key, n)));
     const statuses = answers.map((a) => a.status);
@@ -64,7 +61,7 @@ describe('striped usage counters', () => {
     expect(after.body.error.message).toContain("only 0 of the plan's 40 minutes are available");
   });
 
-  it('reservations of every size from 8 connections at once: never past the plan, every refusal exact', async () => {
+  test('reservations of every size from 8 connections at once: never past the plan, every refusal exact', async () => {
     const { account } = await seedAccount(svc, { minutes: 600 });
     const period = '2026-11';
     const clients = await Promise.all(
@@ -106,7 +103,7 @@ describe('striped usage counters', () => {
     expect(await stripesRoom(account.id)).toBe(0);
   });
 
-  it('a call charged more than it reserved takes back what the stripes were granted', async () => {
+  test('a call charged more than it reserved takes back what the stripes were granted', async () => {
     const { account, key } = await seedAccount(svc, { minutes: 1000 });
     const first = await Promise.all(Array.from({ length: 8 }, (_, n) => upload(key, n)));
     expect(first.every((a) => a.status === 201)).toBe(true);
@@ -119,7 +116,7 @@ describe('striped usage counters', () => {
     expect(after.map((a) => a.status)).toEqual([402, 402, 402, 402]);
   });
 
-  it('a lowered plan takes back what the stripes were granted under the old one', async () => {
+  test('a lowered plan takes back what the stripes were granted under the old one', async () => {
     const { account, key } = await seedAccount(svc, { minutes: 1000 });
     const first = await Promise.all(Array.from({ length: 8 }, (_, n) => upload(key, n)));
     expect(first.every((a) => a.status === 201)).toBe(true);

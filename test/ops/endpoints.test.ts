@@ -1,17 +1,14 @@
 // Issue 9 point 5: /healthz, /readyz (named checks) and /metrics (Prometheus, optionally behind a token).
 import { makeStereoCall } from '../fixtures/audio.ts';
-import type { TestDb } from '../support/db.ts';
 import { postCall } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 import { describe, expect, testWithService } from '../support/harness.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 const test = testWithService({ env: { METRICS_TOKEN: TOKEN } });
-let t: TestDb;
 let svc: TestService;
 
-test.beforeAll(async ({ db, service }) => {
-  t = db;
+test.beforeAll(async ({ service }) => {
   svc = service;
 });
 
@@ -48,8 +45,10 @@ describe('operations endpoints', () => {
     });
   });
 
-  test('GET /readyz is 503 and names the decoder when FFMPEG_PATH points nowhere, and the engine of a language with no model', async () => {
-    const broken = await startTestService(t, {
+  test('GET /readyz is 503 and names the decoder when FFMPEG_PATH points nowhere, and the engine of a language with no model', async ({
+    serviceWith,
+  }) => {
+    const broken = await serviceWith({
       env: { FFMPEG_PATH: '/nonexistent/ffmpeg', MOONSHINE_LANGUAGES: 'en,es,fr' },
     });
     try {

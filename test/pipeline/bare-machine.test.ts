@@ -7,49 +7,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { locate, resolveDecoder } from '../../src/audio/binaries.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { AUDIO_FORMATS, convert, makeStereoCall, speak, synth } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { expect, test } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
-import { type ServiceProcess, startServiceProcess } from '../support/process.ts';
-import { startReceiver } from '../support/receiver.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import type { ServiceProcess } from '../support/process.ts';
 
 const run = promisify(execFile);
 // Node itself and nothing else: no /usr/bin, so no Debian ffmpeg, ffprobe or sox.
 const BARE_PATH = path.dirname(process.execPath);
 let t: TestDb;
-let seeder: TestService;
 let svc: ServiceProcess;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  seeder = await startTestService(t, { api: false });
-  receiver = await startReceiver();
-  svc = await startServiceProcess({
-    PATH: BARE_PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'test',
-    DATABASE_URL: t.url,
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'escucha-bare-')),
-    PORT: '0',
-    APP_SECRET: 'test-secret-'.padEnd(48, 'x'),
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-  });
+test.beforeAll(async ({ db, serviceProcess }) => {
+  t = db;
+  // Nothing of the test run's environment but HOME: no PATH of its own to find a decoder on.
+  svc = await serviceProcess({ clean: true, env: { PATH: BARE_PATH, HOME: process.env.HOME } });
 }, 120_000);
-afterAll(async () => {
-  svc?.child.kill('SIGTERM');
-  await svc?.exited;
-  await receiver?.close();
-  await seeder?.stop();
-  await t?.drop();
-});
 
-it('the PATH given to the service has no decoder on it', () => {
+test('the PATH given to the service has no decoder on it', () => {
   const saved = process.env.PATH;
   process.env.PATH = BARE_PATH;
   try {
@@ -59,9 +38,14 @@ it('the PATH given to the service has no decoder on it', () => {
   }
 });
 
-it('every accepted format goes from intake to analyzed and a signed webhook, with no system decoder', async () => {
-  const s = await seedAccount(seeder);
-  const tpl = await createTemplate(seeder.app.db, s.account.id, {
+test('every accepted format goes from intake to analyzed and a signed webhook, with no system decoder', async ({
+  app,
+  seed,
+  receiver: newReceiver,
+}) => {
+  const receiver = await newReceiver();
+  const s = await seed();
+  const tpl = await createTemplate(app.db, s.account.id, {
     name: 'QA',
     definition: {
       version: 1,
@@ -69,8 +53,8 @@ it('every accepted format goes from intake to analyzed and a signed webhook, wit
       topics: [],
     },
   });
-  await setDefaultTemplate(seeder.app.db, s.account.id, tpl.id);
-  const { secret } = (await setWebhookEndpoint(seeder.app, s.account.id, receiver.url)) as { secret: string };
+  await setDefaultTemplate(app.db, s.account.id, tpl.id);
+  const { secret } = (await setWebhookEndpoint(app, s.account.id, receiver.url)) as { secret: string };
 
   const call = await makeStereoCall([
     { speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme support.' },
@@ -106,7 +90,9 @@ it('every accepted format goes from intake to analyzed and a signed webhook, wit
   );
 }, 300_000);
 
-it('AMR recorded with DTX (comfort-noise frames in pauses) keeps its full duration, decoded without sox', async () => {
+test('AMR recorded with DTX (comfort-noise frames in pauses) keeps its full duration, decoded without sox', async ({
+  seed,
+}) => {
   const { ffmpeg } = resolveDecoder();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'escucha-dtx-'));
   const wav = path.join(dir, 'in.wav');
@@ -136,7 +122,7 @@ it('AMR recorded with DTX (comfort-noise frames in pauses) keeps its full durati
       .stdout,
   );
 
-  const s = await seedAccount(seeder);
+  const s = await seed();
   const r = await postCall(svc.url, {
     key: s.key,
     fields: { agent_code: 'AG-07', language: 'en' },

@@ -3,24 +3,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { makeStereoCall } from '../fixtures/audio.ts';
-import type { TestDb } from '../support/db.ts';
+import { expect, test } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
-import { startReceiver } from '../support/receiver.ts';
 import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 
 let server: InstanceType<Awaited<ReturnType<typeof loadEmbeddedPostgres>>>;
 let dir: string;
 let url: string;
 let svc: TestService;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   // A server of its own: this test stops and starts it, which must not disturb other test files.
   dir = mkdtempSync(path.join(os.tmpdir(), 'escucha-restart-'));
   const port = 56000 + (process.pid % 2000);
@@ -39,12 +36,10 @@ beforeAll(async () => {
   await server.start();
   url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   await migrate(url);
-  svc = await startTestService({ url } as TestDb, { worker: true, env: { WORKER_STALE_SECONDS: '5' } });
-  receiver = await startReceiver();
+  svc = await startTestService({ url }, { worker: true, env: { WORKER_STALE_SECONDS: '5' } });
 }, 120_000);
 
-afterAll(async () => {
-  await receiver?.close();
+test.afterAll(async () => {
   await svc?.stop();
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -68,7 +63,10 @@ async function until(check: () => Promise<boolean>, ms: number) {
   }
 }
 
-it('a database restart loses nothing: calls accepted before it finish, intake answers 500 during it, and works after it', async () => {
+test('a database restart loses nothing: calls accepted before it finish, intake answers 500 during it, and works after it', async ({
+  receiver: newReceiver,
+}) => {
+  const receiver = await newReceiver();
   const s = await seedAccount(svc);
   const tpl = await createTemplate(svc.app.db, s.account.id, {
     name: 'QA',

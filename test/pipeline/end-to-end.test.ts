@@ -1,15 +1,14 @@
 // Issue 3 end to end: real speech (espeak-ng), real intake over HTTP, real Moonshine transcription,
 // real analysis, and a signed `call.analyzed` received by a real HTTP server on loopback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createCampaign } from '../../src/accounts/campaigns.ts';
 import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { convert, makeStereoCall, type Turn } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, testWithService } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
-import { startReceiver } from '../support/receiver.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
 const EN: Turn[] = [
   { speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme support. My name is Anna.' },
@@ -53,17 +52,16 @@ const template = (greeting: string, apology: string, never: string, billing: str
   ],
 });
 
+const test = testWithService({ worker: true });
 let t: TestDb;
 let svc: TestService;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let secret: string;
 let key: string;
 let accountId: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t, { worker: true });
-  const seeded = await seedAccount(svc, { agents: [{ name: 'Anna Smith', code: 'AG-07' }] });
+test.beforeAll(async ({ db, service, seed }) => {
+  t = db;
+  svc = service;
+  const seeded = await seed({ agents: [{ name: 'Anna Smith', code: 'AG-07' }] });
   key = seeded.key;
   accountId = seeded.account.id;
   const en = await createTemplate(svc.app.db, accountId, {
@@ -88,15 +86,7 @@ beforeAll(async () => {
   });
   await setDefaultTemplate(svc.app.db, accountId, en.id);
   await createCampaign(svc.app.db, accountId, { name: 'Atención', language: 'es', templateId: es.id });
-  receiver = await startReceiver();
-  ({ secret } = (await setWebhookEndpoint(svc.app, accountId, receiver.url)) as { secret: string });
 }, 180_000);
-
-afterAll(async () => {
-  await receiver?.close();
-  await svc?.stop();
-  await t?.drop();
-});
 
 const norm = (s: string) =>
   s
@@ -105,7 +95,11 @@ const norm = (s: string) =>
     .replace(/\p{Diacritic}/gu, '');
 
 describe('a posted call flows by itself to a signed webhook', () => {
-  it('English (MP3, language detected) and Spanish (OGG, campaign language) calls are transcribed, scored and delivered', async () => {
+  test('English (MP3, language detected) and Spanish (OGG, campaign language) calls are transcribed, scored and delivered', async ({
+    receiver: newReceiver,
+  }) => {
+    const receiver = await newReceiver();
+    const { secret } = (await setWebhookEndpoint(svc.app, accountId, receiver.url)) as { secret: string };
     const enFile = await convert(await makeStereoCall(EN), 'mp3');
     const esFile = await convert(await makeStereoCall(ES), 'ogg');
     const enPost = await postCall(svc.url, {

@@ -1,32 +1,32 @@
 // Issue 3 failure paths: undecodable audio, no template, silence, and a worker killed mid-job.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTemplate, setDefaultTemplate } from '../../src/accounts/templates.ts';
 import { probeAudio } from '../../src/audio/decode.ts';
 import { createWebhookEndpoint, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { makeStereoCall, synth } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
 import { signedIn } from '../http/support.ts';
-import { startReceiver } from '../support/receiver.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import type { Receiver } from '../support/receiver.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 
 let t: TestDb;
 let api: TestService;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+/** The test's own receiver, where every account it makes sends its webhooks. */
+let receiver: Receiver;
+/** A worker in this process on the api's storage, stopped at the end of the test that started it. */
+let startWorker: (env?: Record<string, string>) => Promise<TestService>;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  api = await startTestService(t); // api only: workers are started per test
-  receiver = await startReceiver();
-}, 120_000);
-afterAll(async () => {
-  await receiver.close();
-  await api.stop();
-  await t.drop();
+test.beforeAll(async ({ db, service, serviceWith }) => {
+  t = db;
+  api = service; // api only: workers are started per test
+  startWorker = (env) => serviceWith({ api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir, ...env } });
+});
+test.beforeEach(async ({ receiver: newReceiver }) => {
+  receiver = await newReceiver();
 });
 
 const TEMPLATE = {
@@ -61,8 +61,8 @@ const shortCall = () =>
   ]);
 
 describe('failure paths', () => {
-  it('garbage with an audio name → failed / undecodable, reservation released, no webhook', async () => {
-    const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
+  test('garbage with an audio name → failed / undecodable, reservation released, no webhook', async () => {
+    const worker = await startWorker();
     try {
       const s = await account({ template: true });
       const garbage = path.join(os.tmpdir(), 'escucha-garbage.mp3');
@@ -87,8 +87,8 @@ describe('failure paths', () => {
     }
   }, 120_000);
 
-  it('only silence → failed / no_speech, no webhook, its length kept', async () => {
-    const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
+  test('only silence → failed / no_speech, no webhook, its length kept', async () => {
+    const worker = await startWorker();
     try {
       const s = await account({ template: true });
       const r = await postCall(api.url, {
@@ -115,8 +115,8 @@ describe('failure paths', () => {
     }
   }, 120_000);
 
-  it('a language no engine covers → failed / unsupported_language, its length kept', async () => {
-    const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
+  test('a language no engine covers → failed / unsupported_language, its length kept', async () => {
+    const worker = await startWorker();
     try {
       const s = await account({ template: true });
       await createWebhookEndpoint(api.app, s.account.id, { url: receiver.url, eventTypes: ['call.failed'] });
@@ -142,8 +142,8 @@ describe('failure paths', () => {
     }
   }, 120_000);
 
-  it('no template → transcribed (not analyzed), minutes settled, no webhook', async () => {
-    const worker = await startTestService(t, { api: false, worker: true, env: { STORAGE_DIR: api.config.storageDir } });
+  test('no template → transcribed (not analyzed), minutes settled, no webhook', async () => {
+    const worker = await startWorker();
     try {
       const s = await account({ template: false });
       const r = await postCall(api.url, {
@@ -161,7 +161,9 @@ describe('failure paths', () => {
     }
   }, 120_000);
 
-  it('a worker process killed during transcription: the job is retried and the call ends analyzed, minutes charged once', async () => {
+  test('a worker process killed during transcription: the job is retried and the call ends analyzed, minutes charged once', async ({
+    serviceProcess,
+  }) => {
     const s = await account({ template: true });
     // A long enough call that transcription is still running when the worker dies.
     const turns = Array.from({ length: 6 }, (_, i) => ({
@@ -176,20 +178,16 @@ describe('failure paths', () => {
     });
     expect(r.status).toBe(201);
 
-    const child = spawn(process.execPath, ['src/main.ts', '--role', 'worker'], {
-      env: { ...process.env, ...envOf(api), WORKER_STALE_SECONDS: '4', LOG_LEVEL: 'silent' },
-      stdio: 'ignore',
+    const child = await serviceProcess({
+      args: ['--role', 'worker'],
+      env: { DATA_DIR: api.dataDir, STORAGE_DIR: api.config.storageDir, WORKER_STALE_SECONDS: '4' },
     });
     await waitForStatus(r.body.id, ['transcribing'], 60_000);
-    child.kill('SIGKILL');
-    await new Promise((res) => child.once('exit', res));
+    child.child.kill('SIGKILL');
+    expect(await child.exited).toBe('SIGKILL');
     expect((await t.sql('SELECT status FROM calls WHERE id = $1', [r.body.id]))[0].status).toBe('transcribing');
 
-    const worker = await startTestService(t, {
-      api: false,
-      worker: true,
-      env: { WORKER_STALE_SECONDS: '4', STORAGE_DIR: api.config.storageDir },
-    });
+    const worker = await startWorker({ WORKER_STALE_SECONDS: '4' });
     try {
       const row = await waitForStatus(r.body.id, ['analyzed', 'failed', 'transcribed'], 120_000);
       expect(row.status).toBe('analyzed');
@@ -206,15 +204,3 @@ describe('failure paths', () => {
     }
   }, 240_000);
 });
-
-function envOf(svc: TestService): Record<string, string> {
-  return {
-    NODE_ENV: 'test',
-    DATABASE_URL: svc.config.databaseUrl!,
-    DATA_DIR: svc.config.dataDir,
-    STORAGE_DIR: svc.config.storageDir,
-    APP_SECRET: svc.config.appSecret,
-    PUBLIC_URL: svc.config.publicUrl,
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-  };
-}

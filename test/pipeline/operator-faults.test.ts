@@ -4,32 +4,31 @@
 import { mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resolveModelsDir } from '../../src/transcription/models.ts';
 import { makeStereoCall } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { expect, testWithService } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 
 const sharedModels = resolveModelsDir();
+// The models folder the service is given, made before it starts: a link to the shared English model.
 const modelsDir = mkdtempSync(path.join(os.tmpdir(), 'escucha-models-'));
 const modelLink = path.join(modelsDir, 'moonshine-base-en');
+symlinkSync(path.join(sharedModels, 'moonshine-base-en'), modelLink);
+
+const test = testWithService({
+  worker: true,
+  env: { MODELS_DIR: modelsDir, MOONSHINE_LANGUAGES: 'en', OPERATOR_RETRY_MAX_SECONDS: '1' },
+});
 let t: TestDb;
 let svc: TestService;
 
-beforeAll(async () => {
-  symlinkSync(path.join(sharedModels, 'moonshine-base-en'), modelLink);
-  t = await createTestDb();
-  svc = await startTestService(t, {
-    worker: true,
-    env: { MODELS_DIR: modelsDir, MOONSHINE_LANGUAGES: 'en', OPERATOR_RETRY_MAX_SECONDS: '1' },
-  });
+test.beforeAll(async ({ db, service }) => {
+  t = db;
+  svc = service;
 }, 60_000);
-afterAll(async () => {
-  await svc.stop();
-  await t.drop();
-  rmSync(modelsDir, { recursive: true, force: true });
-});
+test.afterAll(() => rmSync(modelsDir, { recursive: true, force: true }));
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -46,7 +45,7 @@ const readyz = async () => {
   return { status: res.status, body: (await res.json()) as { status: string; checks: any[] } };
 };
 
-it('models folder removed while running: calls wait queued (never failed), /readyz is 503 naming it; put back, they finish', async () => {
+test('models folder removed while running: calls wait queued (never failed), /readyz is 503 naming it; put back, they finish', async () => {
   expect((await readyz()).status).toBe(200);
   const s = await seedAccount(svc);
   const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling Acme.' }]);

@@ -6,27 +6,19 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { readFile, readdir } from 'node:fs/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { makeStereoCall, type Turn } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
-import { startServiceProcess } from '../support/process.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 import { multipart } from '../support/raw-http.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
 import { postCall } from '../support/intake.ts';
 
 let t: TestDb;
-let seeder: TestService;
-
-beforeAll(async () => {
-  t = await createTestDb();
-  seeder = await startTestService(t, { api: false });
-});
-afterAll(async () => {
-  await seeder.stop();
-  await t.drop();
+test.beforeAll(({ db }) => {
+  t = db;
 });
 // Each case's worker must start on that case's call, not on a job an earlier case left queued.
-beforeEach(async () => {
+test.beforeEach(async () => {
   await t.sql('DELETE FROM graphile_worker._private_jobs');
 });
 
@@ -35,18 +27,6 @@ const LONG: Turn[] = Array.from({ length: 8 }, (_, i) => ({
   voice: 'en',
   text: 'Thank you for calling. I would like to check the invoice for last month, the one with the extra charge on it.',
 }));
-
-function env(extra: Record<string, string> = {}) {
-  return {
-    ...process.env,
-    NODE_ENV: 'test',
-    DATABASE_URL: t.url,
-    DATA_DIR: seeder.dataDir,
-    PORT: '0',
-    APP_SECRET: 'test-secret-'.padEnd(48, 'x'),
-    ...extra,
-  };
-}
 
 async function status(id: string) {
   const [row] = await t.sql('SELECT status FROM calls WHERE id = $1', [id]);
@@ -83,18 +63,16 @@ function saturateCpu() {
 }
 
 describe('graceful shutdown on SIGTERM', () => {
-  it.each(WAYS)(
+  test.for(WAYS)(
     'SIGTERM to $to (CPU saturated: $busy): the upload in flight gets its 201, new connections are refused, the job finishes or is handed back, nothing is left in the temporary folder, exit 0',
-    async ({ group, busy }) => {
+    { timeout: 300_000 },
+    async ({ group, busy }, { app, seed, serviceProcess }) => {
       // A grace period long enough for the upload, short enough that a job slowed down by the busy
       // loop may still be running at its end: then it must be handed back, not lost.
-      const svc = await startServiceProcess(env({ SHUTDOWN_GRACE_SECONDS: '20' }), [], {
-        npmScript: 'start',
-        detached: true,
-      });
+      const svc = await serviceProcess({ env: { SHUTDOWN_GRACE_SECONDS: '20' }, npmScript: 'start', detached: true });
       const stopLoops = busy ? saturateCpu() : async () => {};
       try {
-        const s = await seedAccount(seeder);
+        const s = await seed();
         const long = await makeStereoCall(LONG);
         const running = await postCall(svc.url, {
           key: s.key,
@@ -133,7 +111,7 @@ describe('graceful shutdown on SIGTERM', () => {
         const half = Math.floor(body.length / 2);
         req.write(body.subarray(0, half));
         // The server is receiving it: its temporary file exists.
-        const incoming = seeder.config.tmpDir;
+        const incoming = app.config.tmpDir;
         while (!(await readdir(incoming)).some((f) => f.endsWith('.part'))) await new Promise((r) => setTimeout(r, 20));
 
         if (group) process.kill(-svc.child.pid!, 'SIGTERM');
@@ -189,15 +167,17 @@ describe('graceful shutdown on SIGTERM', () => {
         if (svc.child.exitCode === null) process.kill(-svc.child.pid!, 'SIGKILL');
       }
     },
-    300_000,
   );
 
-  it('a job still running when the grace period ends is handed back at once, unlocked for another worker', async () => {
-    const svc = await startServiceProcess(env({ SHUTDOWN_GRACE_SECONDS: '0.2' }));
+  test('a job still running when the grace period ends is handed back at once, unlocked for another worker', async ({
+    seed,
+    serviceProcess,
+  }) => {
+    const svc = await serviceProcess({ env: { SHUTDOWN_GRACE_SECONDS: '0.2' } });
     onTestFinished(() => {
       if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
     });
-    const s = await seedAccount(seeder);
+    const s = await seed();
     const long = await makeStereoCall(LONG);
     const running = await postCall(svc.url, {
       key: s.key,
@@ -222,7 +202,7 @@ describe('graceful shutdown on SIGTERM', () => {
     await t.sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
       `transcribe:${running.body.id}`,
     ]);
-    const next = await startServiceProcess(env(), ['--role', 'all']);
+    const next = await serviceProcess({ args: ['--role', 'all'] });
     try {
       await next.waitForLog((l) => l.msg === 'call transcribed' && l.callId === running.body.id, 120_000);
     } finally {

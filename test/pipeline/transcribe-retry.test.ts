@@ -3,13 +3,13 @@
 // however many times, and is never failed for it (issue 9 point 2).
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiEngine } from '../../src/transcription/openai.ts';
 import { createTranscribeTask } from '../../workers/transcribe.ts';
 import { makeStereoCall } from '../fixtures/audio.ts';
-import { createTestDb, type TestDb } from '../support/db.ts';
+import type { TestDb } from '../support/db.ts';
+import { describe, expect, test } from '../support/harness.ts';
 import { postCall } from '../support/intake.ts';
-import { seedAccount, startTestService, type TestService } from '../support/service.ts';
+import { seedAccount, type TestService } from '../support/service.ts';
 
 // Reads the upload before answering, as a real server does (answering mid-upload races msw's
 // interceptor against the request stream).
@@ -22,15 +22,12 @@ const api = setupServer(
 let t: TestDb;
 let svc: TestService;
 
-beforeAll(async () => {
-  t = await createTestDb();
-  svc = await startTestService(t);
+test.beforeAll(({ db, service }) => {
+  t = db;
+  svc = service;
 });
-afterAll(async () => {
-  api.close();
-  await svc.stop();
-  await t.drop();
-});
+// Its own msw server, not the harness's: it must not listen before the file's own intake request is made.
+test.afterAll(() => api.close());
 
 const helpers = (attempts: number) =>
   ({ job: { attempts, max_attempts: 8 }, logger: { info() {}, debug() {}, warn() {}, error() {} } }) as any;
@@ -45,7 +42,7 @@ async function callState(id: string) {
 }
 
 describe('transcribe task and operator faults', () => {
-  it('a 503 from the transcription API puts the call back in the queue with a later retry, even on the last attempt', async () => {
+  test('a 503 from the transcription API puts the call back in the queue with a later retry, even on the last attempt', async () => {
     const s = await seedAccount(svc);
     const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello, thank you for calling.' }]);
     const r = await postCall(svc.url, {
@@ -80,7 +77,7 @@ describe('transcribe task and operator faults', () => {
     expect(u).toEqual({ minutes_reserved: 1, minutes_used: 0 });
   }, 60_000);
 
-  it('a decoder that cannot be run (FFPROBE_PATH wrong) keeps the call queued, never `undecodable`', async () => {
+  test('a decoder that cannot be run (FFPROBE_PATH wrong) keeps the call queued, never `undecodable`', async () => {
     const s = await seedAccount(svc);
     const file = await makeStereoCall([{ speaker: 'agent', voice: 'en', text: 'Hello there.' }]);
     const r = await postCall(svc.url, {

@@ -17,7 +17,7 @@ import {
   requestsClient,
 } from '../support/clients/index.ts';
 import type { TestDb } from '../support/db.ts';
-import { type ServiceProcess, startServiceProcess } from '../support/process.ts';
+import type { ServiceProcess } from '../support/process.ts';
 import { multipart } from '../support/raw-http.ts';
 
 const SIZES = { '1 kB': 1024, '2 MB': 2 * 1_048_576, '30 MB': 30 * 1_048_576 } as const;
@@ -40,7 +40,7 @@ interface Expected extends ClientCase {
 }
 let cases: Expected[] = [];
 
-test.beforeAll(async ({ db, seed }) => {
+test.beforeAll(async ({ db, seed, serviceProcess }) => {
   t = db;
   dir = mkdtempSync(path.join(os.tmpdir(), 'escucha-early-'));
   ({ key } = await seed());
@@ -51,34 +51,20 @@ test.beforeAll(async ({ db, seed }) => {
     `intake:${blocked.account.id}`,
     Date.now() + 3_600_000,
   ]);
-  const env = (extra: Record<string, string>) => ({
-    ...process.env,
-    NODE_ENV: 'test',
-    DATABASE_URL: t.url,
-    DATA_DIR: mkdtempSync(path.join(dir, 'data-')),
-    HOST: '127.0.0.1',
-    PORT: '0',
-    APP_SECRET: 'test-secret-'.padEnd(48, 'x'),
+  const env = {
     INTAKE_IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS),
     // curl's slow link (256 B/s) is under the floor (1 kB/s) within a second.
     INTAKE_MIN_RATE_WINDOW_SECONDS: '1',
     GRAPHQL_MAX_BODY_BYTES: '1024',
-    ...extra,
-  });
+  };
   [api, full] = await Promise.all([
-    startServiceProcess(env({})),
-    startServiceProcess(env({ MIN_FREE_DISK_MB: '1000000000' })),
+    serviceProcess({ env, ownDataDir: true }),
+    serviceProcess({ env: { ...env, MIN_FREE_DISK_MB: '1000000000' }, ownDataDir: true }),
   ]);
   cases = buildCases();
 }, 180_000);
 
-test.afterAll(async () => {
-  for (const svc of [api, full]) {
-    svc?.child.kill('SIGTERM');
-    await svc?.exited;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function bodyFile(name: string, data: Buffer): string {
   const file = path.join(dir, name);

@@ -1,8 +1,10 @@
-// The one test harness: every test builds its database, app, service, seed data and webhook
-// receiver here, either through the vitest fixtures of `test` below or the functions they wrap
-// (older files call those directly from beforeAll). One way to build each thing means one place
-// to change when the app's wiring changes.
-import { rmSync } from 'node:fs';
+// The one test harness: every test file builds its database, app, services (in this process or as
+// child processes), S3 store, seed data and webhook receivers here, through the vitest fixtures of
+// `test` below; test/architecture/harness.test.ts holds every file to that. One way to build each
+// thing means one place to change when the app's wiring changes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { SetupServer } from 'msw/node';
 import { test as base } from 'vitest';
 import type { AppContext } from '../../src/context.ts';
@@ -10,11 +12,14 @@ import { createLogger } from '../../src/log.ts';
 import { createStorage } from '../../src/storage/index.ts';
 import { createTestDb, type TestDb } from './db.ts';
 import { checkLeaks, deferLeakCheck } from './leaks.ts';
+import { type ServiceProcess, startServiceProcess } from './process.ts';
 import { startReceiver, type Receiver, type Reply } from './receiver.ts';
+import { startTestS3, type TestS3 } from './s3.ts';
 import {
   seedAccount,
   startTestService,
   testConfig,
+  testEnv,
   type Seeded,
   type SeedOptions,
   type TestService,
@@ -40,6 +45,25 @@ export function testApp(t: TestDb, env: Record<string, string> = {}): TestApp {
   };
 }
 
+type ServiceOptions = NonNullable<Parameters<typeof startTestService>[1]>;
+
+interface ProcessOptions {
+  /** Settings over the harness's; an undefined value unsets one (APP_SECRET, to have it generated). */
+  env?: NodeJS.ProcessEnv;
+  /** Without the test run's own environment (its PATH, …): only the harness's settings and `env`. */
+  clean?: boolean;
+  /** Arguments to src/main.ts (`['--role', 'worker']`). */
+  args?: string[];
+  /** Run through npm (`start`, `start:api`) as the docs tell operators to, instead of Node directly. */
+  npmScript?: string;
+  /** In a process group of its own, to be signalled as a whole; stopped as a whole after the file. */
+  detached?: boolean;
+  /** A DATA_DIR of its own (removed after the file), as on a machine of its own, instead of `app`'s. */
+  ownDataDir?: boolean;
+  /** How long it may take to say it is ready (90 s unless given). */
+  readyMs?: number;
+}
+
 interface FileFixtures {
   /** Automatic: fails the file if it leaves servers, processes or connections open (test/support/leaks.ts). */
   leakCheck: void;
@@ -47,16 +71,28 @@ interface FileFixtures {
   db: TestDb;
   /** An AppContext on `db` (no server). */
   app: TestApp;
-  /** The real service (api role) on a loopback port, stopped after the file. */
+  /** The settings `service` starts with: none unless the file's `test` is `testWithService(…)`. */
+  serviceOptions: ServiceOptions;
+  /** The real service (api role unless `serviceOptions` say otherwise) on a loopback port, stopped after the file. */
   service: TestService;
-  /** A second api process like `service` on the same database: what processes share goes through PostgreSQL. */
-  otherService: TestService;
+  /**
+   * Starts one more service on `db` like `service`, with these changes (`env` merged over its env):
+   * `serviceWith()` is a second api process, for what processes share through PostgreSQL. All are
+   * stopped after the file; one a test stopped itself is not stopped twice.
+   */
+  serviceWith: (opts?: ServiceOptions) => Promise<TestService>;
+  /**
+   * Starts the service as a child process (`node src/main.ts`, or an npm script) on `db` and `app`'s
+   * data folder, with testConfig's settings and `opts.env` over them; resolves once it is ready.
+   * Whatever still runs after the file gets SIGTERM (SIGKILL if it lingers).
+   */
+  serviceProcess: (opts?: ProcessOptions) => Promise<ServiceProcess>;
+  /** An S3-protocol server with one empty bucket (`s3.env` points a service at it), stopped after the file. */
+  s3: TestS3;
   /** msw intercepting third parties' HTTP for the whole file; an unhandled request is an error. */
   mswServer: SetupServer;
   /** Seeds an account through the real domain functions (account, owner, agents, API key). */
   seed: (opts?: SeedOptions) => Promise<Seeded>;
-  /** Starts one more service on `db` with these settings, beside `service`; all are stopped after the file. */
-  serviceWith: (opts: ServiceOptions) => Promise<TestService>;
 }
 
 interface TestFixtures {
@@ -66,16 +102,24 @@ interface TestFixtures {
   msw: SetupServer;
 }
 
-type ServiceOptions = Parameters<typeof startTestService>[1];
+/** `b` over `a`, their env merged. */
+const merge = (a: ServiceOptions, b: ServiceOptions): ServiceOptions => ({ ...a, ...b, env: { ...a.env, ...b.env } });
 
-/** A service fixture: started with `opts` on the file's database, stopped after the file. */
-function withService(opts: ServiceOptions = {}) {
-  return async ({ db }: { db: TestDb }, use: (svc: TestService) => Promise<void>) => {
-    const svc = await startTestService(db, opts);
-    await use(svc);
-    await svc.stop();
-  };
-}
+/** A file fixture that needs no other: made by `start`, closed by `stop` after the file. */
+const standalone = <T>(
+  start: () => Promise<T>,
+  stop: (value: T) => Promise<void>,
+): [(context: object, use: (value: T) => Promise<void>) => Promise<void>, { scope: 'file' }] => [
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
+  async ({}, use: (value: T) => Promise<void>) => {
+    const value = await start();
+    await use(value);
+    await stop(value);
+  },
+  { scope: 'file' },
+];
+
+const running = (p: ServiceProcess) => p.child.exitCode === null && p.child.signalCode === null;
 
 export const test = base.extend<TestFixtures & FileFixtures>({
   // First defined, so set up first and torn down last: it sees what the other fixtures left.
@@ -88,15 +132,7 @@ export const test = base.extend<TestFixtures & FileFixtures>({
     },
     { scope: 'file', auto: true },
   ],
-  db: [
-    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
-    async ({}, use) => {
-      const t = await createTestDb();
-      await use(t);
-      await t.drop();
-    },
-    { scope: 'file' },
-  ],
+  db: standalone(createTestDb, (t) => t.drop()),
   app: [
     async ({ db }, use) => {
       const app = testApp(db);
@@ -105,8 +141,54 @@ export const test = base.extend<TestFixtures & FileFixtures>({
     },
     { scope: 'file' },
   ],
-  service: [withService(), { scope: 'file' }],
-  otherService: [withService(), { scope: 'file' }],
+  serviceOptions: [{}, { scope: 'file' }],
+  service: [
+    async ({ db, serviceOptions }, use) => {
+      const svc = await startTestService(db, serviceOptions);
+      await use(svc);
+      await svc.stop();
+    },
+    { scope: 'file' },
+  ],
+  serviceWith: [
+    async ({ db, serviceOptions }, use) => {
+      const started: TestService[] = [];
+      await use(async (opts = {}) => {
+        const svc = await startTestService(db, merge(serviceOptions, opts));
+        started.push(svc);
+        return svc;
+      });
+      for (const svc of started) await svc.stop();
+    },
+    { scope: 'file' },
+  ],
+  serviceProcess: [
+    async ({ db, app }, use) => {
+      const started: { p: ServiceProcess; detached: boolean }[] = [];
+      const ownDirs: string[] = [];
+      await use(async (opts = {}) => {
+        const dataDir = opts.ownDataDir ? mkdtempSync(path.join(os.tmpdir(), 'escucha-process-')) : app.config.dataDir;
+        if (opts.ownDataDir) ownDirs.push(dataDir);
+        const env = testEnv(db, { DATA_DIR: dataDir, LOG_LEVEL: 'info', ...opts.env }, opts.clean ? {} : process.env);
+        const p = await startServiceProcess(env, opts.args, opts);
+        started.push({ p, detached: opts.detached ?? false });
+        return p;
+      });
+      await Promise.all(
+        started.map(async ({ p, detached }) => {
+          const send = (signal: NodeJS.Signals) =>
+            running(p) && (detached ? process.kill(-p.child.pid!, signal) : p.child.kill(signal));
+          send('SIGTERM');
+          const lingering = setTimeout(() => send('SIGKILL'), 30_000);
+          await p.exited;
+          clearTimeout(lingering);
+        }),
+      );
+      for (const dir of ownDirs) rmSync(dir, { recursive: true, force: true });
+    },
+    { scope: 'file' },
+  ],
+  s3: standalone(startTestS3, (s3) => s3.stop()),
   mswServer: [
     // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
     async ({}, use) => {
@@ -130,18 +212,6 @@ export const test = base.extend<TestFixtures & FileFixtures>({
     },
     { scope: 'file' },
   ],
-  serviceWith: [
-    async ({ db }, use) => {
-      const started: TestService[] = [];
-      await use(async (opts) => {
-        const svc = await startTestService(db, opts);
-        started.push(svc);
-        return svc;
-      });
-      for (const svc of started) await svc.stop();
-    },
-    { scope: 'file' },
-  ],
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first argument's pattern.
   receiver: async ({}, use) => {
     const started: Receiver[] = [];
@@ -154,11 +224,8 @@ export const test = base.extend<TestFixtures & FileFixtures>({
   },
 });
 
-/** `test` whose services run with these environment variables (as the operator would set them), or with a worker. */
-export const testWithService = (opts: { env?: Record<string, string>; worker?: boolean }) =>
-  test.extend<{ service: TestService; otherService: TestService }>({
-    service: [withService(opts), { scope: 'file' }],
-    otherService: [withService(opts), { scope: 'file' }],
-  });
+/** `test` whose services (`service`, and `serviceWith`'s unless told otherwise) start with these settings: `env` as the operator would set it, a worker. */
+export const testWithService = (opts: ServiceOptions) =>
+  test.extend<{ serviceOptions: ServiceOptions }>({ serviceOptions: [opts, { scope: 'file' }] });
 
 export { describe, expect } from 'vitest';

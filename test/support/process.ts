@@ -6,6 +6,8 @@ export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 export interface ServiceProcess {
   child: ChildProcess;
   url: string;
+  /** The environment it was started with (for a CLI run against the same service). */
+  env: NodeJS.ProcessEnv;
   /** Every JSON log line written so far. */
   logs: any[];
   /** Resolves with the first log line (past or future) `match` accepts. */
@@ -23,16 +25,17 @@ export interface ServiceProcess {
 export async function startServiceProcess(
   env: NodeJS.ProcessEnv,
   args: string[] = [],
-  opts: { npmScript?: string; detached?: boolean } = {},
+  opts: { npmScript?: string; detached?: boolean; readyMs?: number } = {},
 ): Promise<ServiceProcess> {
   // With `npmScript`, the exact command the docs tell operators to run (`npm run start:api` …): the
   // child is npm itself, as a process manager would see it.
   const [command, argv] = opts.npmScript
     ? ['npm', ['run', '--silent', opts.npmScript, ...(args.length ? ['--', ...args] : [])]]
     : [process.execPath, ['src/main.ts', ...args]];
+  const fullEnv = { LOG_LEVEL: 'info', ...env };
   const child = spawn(command, argv, {
     cwd: repoRoot,
-    env: { LOG_LEVEL: 'info', ...env },
+    env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group (the child leads it), to be signalled as a whole as systemd and a
     // terminal's Ctrl-C do: `process.kill(-child.pid, signal)`.
@@ -80,6 +83,17 @@ export async function startServiceProcess(
     });
   // A worker-only process has no address: it is ready once its worker runs.
   const workerOnly = args.includes('worker');
-  const ready = await waitForLog((l) => l.msg === (workerOnly ? 'worker running' : 'api listening'), 90_000);
-  return { child, url: ready.url ?? '', logs, waitForLog, exited, stderr: () => stderr };
+  const ready = await waitForLog(
+    (l) => l.msg === (workerOnly ? 'worker running' : 'api listening'),
+    opts.readyMs ?? 90_000,
+  ).catch(async (error) => {
+    // Nobody gets a handle on a process that never got ready: stop it here, or it outlives the file.
+    if (child.exitCode === null && child.signalCode === null) {
+      if (opts.detached) process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGKILL');
+    }
+    await exited;
+    throw error;
+  });
+  return { child, url: ready.url ?? '', env: fullEnv, logs, waitForLog, exited, stderr: () => stderr };
 }

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
+import { s3Storage } from '../../src/storage/s3.ts';
 import type { S3Settings } from '../../src/storage/s3-settings.ts';
 
 export interface TestS3 {
   /** Variables that point the service at this server (STORAGE_URL, S3_*). */
   env: Record<string, string>;
   settings: S3Settings;
+  /** The keys of every object under the prefix, sorted, read from the server itself. */
+  keys(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -26,6 +29,15 @@ export async function startTestS3(prefix = 'recordings'): Promise<TestS3> {
   });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
+  const settings: S3Settings = {
+    bucket: BUCKET,
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: KEY, secretAccessKey: KEY },
+    forcePathStyle: true,
+  };
+  const bucket = s3Storage(settings, os.tmpdir());
   return {
     env: {
       STORAGE_URL: `s3://${BUCKET}/${prefix}`,
@@ -34,13 +46,11 @@ export async function startTestS3(prefix = 'recordings'): Promise<TestS3> {
       S3_ACCESS_KEY_ID: KEY,
       S3_SECRET_ACCESS_KEY: KEY,
     },
-    settings: {
-      bucket: BUCKET,
-      prefix: prefix ? `${prefix}/` : '',
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: KEY, secretAccessKey: KEY },
-      forcePathStyle: true,
+    settings,
+    async keys() {
+      const keys: string[] = [];
+      for await (const o of bucket.list()) keys.push(o.key);
+      return keys.sort();
     },
     async stop() {
       await server.close();

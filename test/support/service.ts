@@ -18,13 +18,22 @@ export interface TestService extends Service {
   stop(): Promise<void>;
 }
 
-export function testConfig(t: TestDb, env: Record<string, string> = {}): Config {
-  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'escucha-test-'));
-  return loadConfig({
-    ...process.env,
+/**
+ * The settings a test's service runs with, as an operator would set them: the run's own environment
+ * (`base`), the file's database, a fresh DATA_DIR unless given, a loopback address and a fixed
+ * APP_SECRET; `env` wins, and an undefined value in it unsets that variable. One set for the service
+ * in this process (testConfig) and for one in a child process (the harness's `serviceProcess`).
+ */
+export function testEnv(
+  t: Pick<TestDb, 'url'>,
+  env: NodeJS.ProcessEnv = {},
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  return {
+    ...base,
     NODE_ENV: 'test',
     DATABASE_URL: t.url,
-    DATA_DIR: dataDir,
+    DATA_DIR: env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'escucha-test-')),
     HOST: '127.0.0.1',
     PORT: '0',
     APP_SECRET: 'test-secret-'.padEnd(48, 'x'),
@@ -32,12 +41,16 @@ export function testConfig(t: TestDb, env: Record<string, string> = {}): Config 
     WEBHOOK_ALLOW_PRIVATE: 'true',
     PUBLIC_URL: 'https://escucha.test',
     ...env,
-  });
+  };
+}
+
+export function testConfig(t: Pick<TestDb, 'url'>, env: Record<string, string> = {}): Config {
+  return loadConfig(testEnv(t, env));
 }
 
 /** The real service (api role by default) on a random loopback port against the test database. */
 export async function startTestService(
-  t: TestDb,
+  t: Pick<TestDb, 'url'>,
   opts: { worker?: boolean; api?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestService> {
   const config = testConfig(t, opts.env);
@@ -46,15 +59,17 @@ export async function startTestService(
     { api: opts.api ?? true, worker: opts.worker ?? false },
     createLogger(config.logLevel),
   );
+  let stopped: Promise<void> | undefined;
   return {
     ...service,
     url: service.url ?? '',
     config,
     dataDir: config.dataDir,
     storedFiles: () => listFiles(config.storageDir),
-    async stop() {
-      await service.close();
-      rmSync(config.dataDir, { recursive: true, force: true });
+    // Once, however often it is called: a test may stop a service the harness stops again after the file.
+    stop() {
+      stopped ??= service.close().then(() => rmSync(config.dataDir, { recursive: true, force: true }));
+      return stopped;
     },
   };
 }

@@ -7,6 +7,7 @@ import { useId, useState } from 'react';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { addDays, dayIn } from '../lib/account-days.ts';
 import { useFormat } from '../lib/format.ts';
+import { TextField } from './ui.tsx';
 
 export const RANGE_PRESETS = ['any', 'today', 'last7', 'last30', 'thisMonth', 'custom'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
@@ -51,6 +52,33 @@ export function presetOf(
   return 'custom';
 }
 
+/** One day of the custom range, a small field named by its aria-label; an emptied field is no day (null). */
+function DayInput({
+  label,
+  day,
+  min,
+  max,
+  onDay,
+}: {
+  label: string;
+  day: string | null;
+  min?: string | null;
+  max?: string | null;
+  onDay: (day: string | null) => void;
+}) {
+  return (
+    <input
+      aria-label={label}
+      className="input input-sm"
+      type="date"
+      value={day ?? ''}
+      min={min ?? undefined}
+      max={max ?? undefined}
+      onChange={(e) => onDay(e.target.value || null)}
+    />
+  );
+}
+
 export function DateRangeField({
   from,
   to,
@@ -91,24 +119,38 @@ export function DateRangeField({
       {preset === 'custom' && (
         // biome-ignore lint/a11y/useSemanticElements: two fields of one range; a fieldset would bring its own border and legend.
         <div className="range" role="group" aria-label={t('range.custom')}>
-          <input
-            aria-label={t('calls.from')}
-            className="input input-sm"
-            type="date"
-            value={from ?? ''}
-            max={to ?? undefined}
-            onChange={(e) => onChange({ from: e.target.value || null, to })}
-          />
-          <input
-            aria-label={t('calls.to')}
-            className="input input-sm"
-            type="date"
-            value={to ?? ''}
-            min={from ?? undefined}
-            onChange={(e) => onChange({ from, to: e.target.value || null })}
-          />
+          <DayInput label={t('calls.from')} day={from} max={to} onDay={(day) => onChange({ from: day, to })} />
+          <DayInput label={t('calls.to')} day={to} min={from} onDay={(day) => onChange({ from, to: day })} />
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Two day fields, "from" and "to", for forms that take a range of days as they are (no presets).
+ * `linked`: neither day can be picked past the other.
+ */
+export function DayFields({
+  from,
+  to,
+  labels: [fromLabel, toLabel],
+  onFrom,
+  onTo,
+  linked = false,
+}: {
+  from: string;
+  to: string;
+  labels: [string, string];
+  onFrom: (day: string) => void;
+  onTo: (day: string) => void;
+  linked?: boolean;
+}) {
+  const bound = (day: string) => (linked ? day : undefined);
+  return (
+    <>
+      <TextField label={fromLabel} type="date" value={from} max={bound(to)} onChange={(e) => onFrom(e.target.value)} />
+      <TextField label={toLabel} type="date" value={to} min={bound(from)} onChange={(e) => onTo(e.target.value)} />
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useT } from '../i18n/index.tsx';
 import { useFormat } from '../lib/format.ts';
 
@@ -13,5 +14,14 @@ export function TimeZoneNote({ months = false }: { months?: boolean }) {
     <span className="muted small nowrap" data-testid="time-zone">
       {t(months ? 'format.monthsIn' : 'format.timeZone', { zone })}
     </span>
+  );
+}
+
+/** A lead (a page's, a card's) that ends by saying which zone its times are in. */
+export function ZonedLead({ children }: { children: ReactNode }) {
+  return (
+    <>
+      {children} <TimeZoneNote />
+    </>
   );
 }

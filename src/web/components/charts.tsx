@@ -1,5 +1,13 @@
 /** Inline SVG charts: no chart library, sized by the viewBox, labelled for screen readers. */
-import { type MouseEvent, type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
+import {
+  type HTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { navigate } from '../lib/router.tsx';
 import { useT } from '../i18n/index.tsx';
 import { formatCompact, formatDuration, formatNumber, formatPercent } from '../lib/format.ts';
@@ -66,6 +74,40 @@ export function TalkBar({ split }: { split: TalkSplit }) {
   );
 }
 
+export interface LegendItem {
+  /** The swatch's colour (a series'); or `swatch`, the swatch's own props (a limit line, a class); neither: none. */
+  color?: string;
+  swatch?: HTMLAttributes<HTMLElement>;
+  label: ReactNode;
+  /** A figure after the name, in bold (`testId` on it). */
+  value?: ReactNode;
+  testId?: string;
+}
+
+/** A chart's key: a swatch and a name per series, and what the series adds up to where it says. */
+export function Legend({ items }: { items: readonly LegendItem[] }) {
+  return (
+    <div className="legend">
+      {items.map((item, i) => (
+        <span key={i}>
+          {(item.color || item.swatch) && (
+            <i style={item.color ? { background: item.color } : undefined} {...item.swatch} />
+          )}
+          {item.label}
+          {item.value !== undefined && (
+            <>
+              {' '}
+              <strong className="num" data-testid={item.testId}>
+                {item.value}
+              </strong>
+            </>
+          )}
+        </span>
+      ))}
+    </div>
+  );
+}
+
 export interface BarDatum {
   label: string;
   /** Stacked values, bottom first; with `href`, the segment is a link to the calls it counts. */
@@ -95,8 +137,6 @@ function useWidth(): [RefObject<HTMLDivElement | null>, number] {
 export function BarChart({ data, title, unit }: { data: BarDatum[]; title: string; unit?: string }) {
   const { locale } = useT();
   const [box, W] = useWidth();
-  const H = 220;
-  const pad = { l: 44, r: 12, t: 12, b: 28 };
   const max = Math.max(
     1,
     ...data.map((d) =>
@@ -112,12 +152,12 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
       (d) => (d.limit == null || Number.isInteger(d.limit)) && d.values.every((v) => Number.isInteger(v.value)),
     ),
   );
-  const iw = W - pad.l - pad.r;
-  const ih = H - pad.t - pad.b;
+  const iw = W - PAD.l - PAD.r;
+  const ih = H - PAD.t - PAD.b;
   // Slots at most 96 px wide, from the left: a few periods do not spread across the whole card.
   const slot = Math.min(96, iw / Math.max(1, data.length));
   const bw = Math.min(44, slot * 0.56);
-  const y = (v: number) => pad.t + ih - (v / nice) * ih;
+  const y = (v: number) => PAD.t + ih - (v / nice) * ih;
   const desc = data
     .map(
       (d) =>
@@ -125,81 +165,121 @@ export function BarChart({ data, title, unit }: { data: BarDatum[]; title: strin
     )
     .join('; ');
   return (
+    <ChartFrame
+      box={box}
+      width={W}
+      label={`${title}. ${desc}`}
+      linked={data.some((d) => d.values.some((v) => v.href))}
+      ticks={ticks}
+      y={y}
+    >
+      {data.map((d, i) => {
+        const cx = PAD.l + slot * (i + 0.5);
+        let acc = 0;
+        return (
+          <g key={d.label}>
+            {d.values.map((v) => {
+              const y0 = y(acc);
+              acc += v.value;
+              const y1 = y(acc);
+              const rect = (
+                <rect
+                  key={v.name}
+                  x={cx - bw / 2}
+                  y={y1}
+                  width={bw}
+                  height={Math.max(0, y0 - y1)}
+                  rx={3}
+                  style={{ fill: v.color }}
+                />
+              );
+              return v.href && v.value > 0 ? (
+                <SvgLink
+                  key={v.name}
+                  href={v.href}
+                  label={`${d.label}: ${v.name} ${formatNumber(v.value, locale)}${unit ? ` ${unit}` : ''}`}
+                  count={v.value}
+                >
+                  {rect}
+                </SvgLink>
+              ) : (
+                rect
+              );
+            })}
+            {d.limit != null && (
+              <line
+                x1={cx - bw / 2 - 6}
+                x2={cx + bw / 2 + 6}
+                y1={y(d.limit)}
+                y2={y(d.limit)}
+                stroke="var(--text-3)"
+                strokeWidth={1.5}
+                strokeDasharray="4 3"
+              />
+            )}
+            <text x={cx} y={H - 8} textAnchor="middle">
+              {d.label}
+            </text>
+          </g>
+        );
+      })}
+    </ChartFrame>
+  );
+}
+
+/** The charts' height and their plot's margins (the left one holds the axis labels). */
+const H = 220;
+const PAD = { l: 44, r: 12, t: 12, b: 28 };
+
+/**
+ * What both charts draw in: the SVG at the measured width with its accessible name, and the light
+ * grid with the axis labels at `ticks` (values, placed by `y`).
+ */
+function ChartFrame({
+  box,
+  width: W,
+  label,
+  linked,
+  ticks,
+  y,
+  children,
+}: {
+  box: RefObject<HTMLDivElement | null>;
+  width: number;
+  label: string;
+  /** With links inside, a group (an image's children are not reachable); each link names its part. */
+  linked: boolean;
+  ticks: number[];
+  y: (v: number) => number;
+  children: ReactNode;
+}) {
+  const { locale } = useT();
+  return (
     <div ref={box}>
       <svg
         className="chart"
         width={W}
         height={H}
         viewBox={`0 0 ${W} ${H}`}
-        // With links inside, a group (an image's children are not reachable); each link names its bar.
-        role={data.some((d) => d.values.some((v) => v.href)) ? 'group' : 'img'}
-        aria-label={`${title}. ${desc}`}
+        role={linked ? 'group' : 'img'}
+        aria-label={label}
       >
         {ticks.map((tv) => (
           <g key={tv}>
             <line
-              x1={pad.l}
-              x2={W - pad.r}
+              x1={PAD.l}
+              x2={W - PAD.r}
               y1={y(tv)}
               y2={y(tv)}
               stroke="var(--border)"
               strokeDasharray={tv === 0 ? undefined : '3 4'}
             />
-            <text x={pad.l - 8} y={y(tv) + 4} textAnchor="end">
+            <text x={PAD.l - 8} y={y(tv) + 4} textAnchor="end">
               {formatCompact(Math.round(tv * 10) / 10, locale)}
             </text>
           </g>
         ))}
-        {data.map((d, i) => {
-          const cx = pad.l + slot * (i + 0.5);
-          let acc = 0;
-          return (
-            <g key={d.label}>
-              {d.values.map((v) => {
-                const y0 = y(acc);
-                acc += v.value;
-                const y1 = y(acc);
-                const rect = (
-                  <rect
-                    key={v.name}
-                    x={cx - bw / 2}
-                    y={y1}
-                    width={bw}
-                    height={Math.max(0, y0 - y1)}
-                    rx={3}
-                    style={{ fill: v.color }}
-                  />
-                );
-                return v.href && v.value > 0 ? (
-                  <SvgLink
-                    key={v.name}
-                    href={v.href}
-                    label={`${d.label}: ${v.name} ${formatNumber(v.value, locale)}${unit ? ` ${unit}` : ''}`}
-                    count={v.value}
-                  >
-                    {rect}
-                  </SvgLink>
-                ) : (
-                  rect
-                );
-              })}
-              {d.limit != null && (
-                <line
-                  x1={cx - bw / 2 - 6}
-                  x2={cx + bw / 2 + 6}
-                  y1={y(d.limit)}
-                  y2={y(d.limit)}
-                  stroke="var(--text-3)"
-                  strokeWidth={1.5}
-                  strokeDasharray="4 3"
-                />
-              )}
-              <text x={cx} y={H - 8} textAnchor="middle">
-                {d.label}
-              </text>
-            </g>
-          );
-        })}
+        {children}
       </svg>
     </div>
   );
@@ -303,15 +383,12 @@ export function LineChart({
   /** Per bucket, the calls it is made of: the bucket's column is a link to them. */
   links?: ({ href: string; count: number; label: string } | null)[];
 }) {
-  const { locale } = useT();
   const [box, W] = useWidth();
-  const H = 220;
-  const pad = { l: 44, r: 12, t: 12, b: 28 };
-  const iw = W - pad.l - pad.r;
-  const ih = H - pad.t - pad.b;
+  const iw = W - PAD.l - PAD.r;
+  const ih = H - PAD.t - PAD.b;
   const step = iw / Math.max(1, labels.length);
-  const x = (i: number) => pad.l + step * (i + 0.5);
-  const y = (v: number) => pad.t + ih - (Math.max(0, Math.min(max, v)) / max) * ih;
+  const x = (i: number) => PAD.l + step * (i + 0.5);
+  const y = (v: number) => PAD.t + ih - (Math.max(0, Math.min(max, v)) / max) * ih;
   // At most ~10 axis labels, evenly spaced, so days of a quarter do not overlap.
   const every = Math.max(1, Math.ceil(labels.length / 10));
   const desc = labels
@@ -333,56 +410,39 @@ export function LineChart({
     return d.trim();
   };
   return (
-    <div ref={box}>
-      <svg
-        className="chart"
-        width={W}
-        height={H}
-        viewBox={`0 0 ${W} ${H}`}
-        role={links ? 'group' : 'img'}
-        aria-label={`${title}. ${desc}`}
-      >
-        {[0, 0.25, 0.5, 0.75, 1].map((f) => (
-          <g key={f}>
-            <line
-              x1={pad.l}
-              x2={W - pad.r}
-              y1={y(f * max)}
-              y2={y(f * max)}
-              stroke="var(--border)"
-              strokeDasharray={f === 0 ? undefined : '3 4'}
-            />
-            <text x={pad.l - 8} y={y(f * max) + 4} textAnchor="end">
-              {formatCompact(Math.round(f * max * 10) / 10, locale)}
-            </text>
-          </g>
-        ))}
-        {series.map((s) => (
-          <g key={s.name}>
-            <path d={path(s.values)} fill="none" strokeWidth={2} style={{ stroke: s.color }} />
-            {s.values.map((v, i) =>
-              v == null ? null : (
-                // biome-ignore lint/suspicious/noArrayIndexKey: one point per bucket, in order.
-                <circle key={i} cx={x(i)} cy={y(v)} r={labels.length > 60 ? 1.5 : 3} style={{ fill: s.color }} />
-              ),
-            )}
-          </g>
-        ))}
-        {links?.map((link, i) =>
-          link && link.count > 0 ? (
-            <SvgLink key={labels[i]} href={link.href} label={link.label} count={link.count}>
-              <rect x={x(i) - step / 2} y={pad.t} width={step} height={ih} className="chart-hit" />
-            </SvgLink>
-          ) : null,
-        )}
-        {labels.map((l, i) =>
-          i % every === 0 ? (
-            <text key={l} x={x(i)} y={H - 8} textAnchor="middle">
-              {l}
-            </text>
-          ) : null,
-        )}
-      </svg>
-    </div>
+    <ChartFrame
+      box={box}
+      width={W}
+      label={`${title}. ${desc}`}
+      linked={!!links}
+      ticks={[0, 0.25, 0.5, 0.75, 1].map((f) => f * max)}
+      y={y}
+    >
+      {series.map((s) => (
+        <g key={s.name}>
+          <path d={path(s.values)} fill="none" strokeWidth={2} style={{ stroke: s.color }} />
+          {s.values.map((v, i) =>
+            v == null ? null : (
+              // biome-ignore lint/suspicious/noArrayIndexKey: one point per bucket, in order.
+              <circle key={i} cx={x(i)} cy={y(v)} r={labels.length > 60 ? 1.5 : 3} style={{ fill: s.color }} />
+            ),
+          )}
+        </g>
+      ))}
+      {links?.map((link, i) =>
+        link && link.count > 0 ? (
+          <SvgLink key={labels[i]} href={link.href} label={link.label} count={link.count}>
+            <rect x={x(i) - step / 2} y={PAD.t} width={step} height={ih} className="chart-hit" />
+          </SvgLink>
+        ) : null,
+      )}
+      {labels.map((l, i) =>
+        i % every === 0 ? (
+          <text key={l} x={x(i)} y={H - 8} textAnchor="middle">
+            {l}
+          </text>
+        ) : null,
+      )}
+    </ChartFrame>
   );
 }

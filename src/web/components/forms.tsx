@@ -1,10 +1,20 @@
-/** Shells the pages' forms share: a dialog's form with an error, Cancel and submit; a settings card's form; a secret shown once. */
+/**
+ * Shells the pages' forms share: a dialog that is one form (error, fields, Cancel and submit); a
+ * settings card's form; a secret shown once; an inline form's buttons.
+ */
 import type { FormEvent, ReactNode } from 'react';
 import { useT } from '../i18n/index.tsx';
-import { Alert, Button, Card, SecretBox } from './ui.tsx';
+import { Alert, Button, Card, Dialog, SecretBox } from './ui.tsx';
+
+/** A form's submit as `useFormMutation` (or `useSettingsForm`) gives it: the handler, the failure in words, running. */
+export interface FormRun {
+  submit: (e: FormEvent) => void;
+  error: string | null;
+  pending: boolean;
+}
 
 /** The body of a form dialog: the error (if any), the fields, then Cancel and the submit button. */
-export function DialogForm({
+function DialogForm({
   onSubmit,
   onCancel,
   error,
@@ -35,6 +45,54 @@ export function DialogForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/**
+ * A dialog that is one form (adding or changing a thing): its title and lead, then the DialogForm
+ * that `form` sends. Once the form has produced something to show (`done`: a secret shown once),
+ * the dialog shows that instead.
+ */
+export function FormDialog({
+  open = true,
+  title,
+  description,
+  onClose,
+  form,
+  done,
+  submitLabel,
+  canSubmit,
+  id,
+  children,
+}: {
+  /** For a dialog that stays mounted while closed; one that is mounted only while open leaves it out. */
+  open?: boolean;
+  title: ReactNode;
+  description?: ReactNode;
+  onClose: () => void;
+  form: FormRun;
+  done?: ReactNode;
+  submitLabel: ReactNode;
+  canSubmit: boolean;
+  id?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={title} description={description}>
+      {done || (
+        <DialogForm
+          onSubmit={form.submit}
+          onCancel={onClose}
+          error={form.error}
+          submitLabel={submitLabel}
+          submitting={form.pending}
+          canSubmit={canSubmit}
+          id={id}
+        >
+          {children}
+        </DialogForm>
+      )}
+    </Dialog>
   );
 }
 
@@ -88,7 +146,7 @@ export function SettingsCard({
 }: {
   title: ReactNode;
   description?: ReactNode;
-  form: { submit: (e: FormEvent) => void; error: string | null; pending: boolean; ready?: boolean };
+  form: FormRun & { ready?: boolean };
   canSave?: boolean;
   width?: number;
   testId?: string;
@@ -108,5 +166,18 @@ export function SettingsCard({
         </div>
       </form>
     </Card>
+  );
+}
+
+/** An inline form's buttons (Override, Dispute, Answer a dispute): its own (`children`), then Cancel. */
+export function InlineFormActions({ onCancel, children }: { onCancel: () => void; children: ReactNode }) {
+  const { t } = useT();
+  return (
+    <div className="row">
+      {children}
+      <Button size="sm" variant="ghost" onClick={onCancel}>
+        {t('common.cancel')}
+      </Button>
+    </div>
   );
 }

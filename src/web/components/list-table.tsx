@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { IconName } from './Icon.tsx';
-import { Badge, Button, DataTable, EmptyState } from './ui.tsx';
+import { Badge, Button, DataTable, EmptyState, LoadingBlock } from './ui.tsx';
 
 /** A column heading; `right` aligns it (actions, numbers), `shown: false` leaves it out (a role without actions). */
 export type ListColumn = ReactNode | { label: ReactNode; right?: boolean; shown?: boolean };
@@ -35,12 +35,14 @@ export function ListTable<T>({
   const head = columns.map((c, i) =>
     isSpec(c) ? (
       c.shown === false ? null : (
-        <th key={i} className={c.right ? 'right' : undefined}>
+        <th key={i} scope="col" className={c.right ? 'right' : undefined}>
           {c.label}
         </th>
       )
     ) : (
-      <th key={i}>{c}</th>
+      <th key={i} scope="col">
+        {c}
+      </th>
     ),
   );
   return (
@@ -91,4 +93,14 @@ export function ActiveBadge({ active, on, off }: { active: boolean; on: ReactNod
   ) : (
     <Badge>{off}</Badge>
   );
+}
+
+/**
+ * Where a page's list goes: the loading block until the first answer (`loading`), then `empty` in a
+ * card when there is nothing to list, else the list (`children`).
+ */
+export function ListBody({ loading, empty, children }: { loading: boolean; empty: ReactNode; children: ReactNode }) {
+  if (loading) return <LoadingBlock />;
+  if (empty) return <div className="card">{empty}</div>;
+  return <>{children}</>;
 }

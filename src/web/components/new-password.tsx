@@ -1,7 +1,7 @@
 /** Choosing a new password (accepting an invitation, changing one's own): the rule, and the same twice. */
 import { type FormEvent, useState } from 'react';
 import { useT } from '../i18n/index.tsx';
-import { TextField } from './ui.tsx';
+import { PasswordField } from './ui.tsx';
 
 export const MIN_PASSWORD = 10;
 
@@ -45,27 +45,13 @@ export function NewPasswordFields({
   confirmLabel: string;
 }) {
   const { t } = useT();
+  const rule = t('password.rule', { n: MIN_PASSWORD });
+  const short = pw.short ? t('password.tooShort', { n: MIN_PASSWORD }) : undefined;
+  const mismatch = pw.mismatch ? t('password.mismatch') : undefined;
   return (
     <>
-      <TextField
-        label={label}
-        type="password"
-        autoComplete="new-password"
-        required
-        value={pw.password}
-        onChange={(e) => pw.setPassword(e.target.value)}
-        hint={t('password.rule', { n: MIN_PASSWORD })}
-        error={pw.short ? t('password.tooShort', { n: MIN_PASSWORD }) : undefined}
-      />
-      <TextField
-        label={confirmLabel}
-        type="password"
-        autoComplete="new-password"
-        required
-        value={pw.confirm}
-        onChange={(e) => pw.setConfirm(e.target.value)}
-        error={pw.mismatch ? t('password.mismatch') : undefined}
-      />
+      <PasswordField label={label} isNew value={pw.password} onValue={pw.setPassword} hint={rule} error={short} />
+      <PasswordField label={confirmLabel} isNew value={pw.confirm} onValue={pw.setConfirm} error={mismatch} />
     </>
   );
 }

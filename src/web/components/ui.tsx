@@ -117,18 +117,19 @@ function FieldFrame({
 function useField<P extends FieldShell>({ label, hint, error, className, ...control }: P) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
-  return { frame: { label, hint, error, className, hintId }, control, id, hintId };
+  // What every control says of itself: its id, whether it is wrong, and its hint.
+  const attrs = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': hintId };
+  return { frame: { label, hint, error, className, hintId }, control, id, hintId, attrs };
 }
 
 export function TextField(props: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
-  const { frame, control, id, hintId } = useField(props);
+  const { frame, control, id, hintId, attrs } = useField(props);
   const errId = props.error ? `${id}-err` : undefined;
   return (
     <FieldFrame {...frame} errId={errId} htmlFor={control.id ?? id}>
       <input
-        id={id}
         className="input"
-        aria-invalid={props.error ? true : undefined}
+        {...attrs}
         aria-describedby={[hintId, errId].filter(Boolean).join(' ') || undefined}
         {...control}
       />
@@ -136,32 +137,43 @@ export function TextField(props: FieldShell & InputHTMLAttributes<HTMLInputEleme
   );
 }
 
-export function TextArea(props: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const { frame, control, id, hintId } = useField(props);
+/** A whole number from `min` to `max`. */
+export function NumberField(props: FieldShell & InputHTMLAttributes<HTMLInputElement> & { min: number; max: number }) {
+  return <TextField type="number" step={1} {...props} />;
+}
+
+/** A password the user must type: the one they have, or (`isNew`) one they choose, which browsers may suggest. */
+export function PasswordField({
+  isNew = false,
+  onValue,
+  ...props
+}: FieldShell &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> & { isNew?: boolean; onValue: (value: string) => void }) {
   return (
-    <FieldFrame {...frame} htmlFor={id}>
-      <textarea
-        id={id}
-        className="textarea"
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={hintId}
-        {...control}
-      />
+    <TextField
+      type="password"
+      autoComplete={isNew ? 'new-password' : 'current-password'}
+      required
+      onChange={(e) => onValue(e.target.value)}
+      {...props}
+    />
+  );
+}
+
+export function TextArea(props: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { frame, control, attrs } = useField(props);
+  return (
+    <FieldFrame {...frame} htmlFor={attrs.id}>
+      <textarea className="textarea" {...attrs} {...control} />
     </FieldFrame>
   );
 }
 
 export function SelectField(props: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
-  const { frame, control, id, hintId } = useField(props);
+  const { frame, control, attrs } = useField(props);
   return (
-    <FieldFrame {...frame} htmlFor={id}>
-      <select
-        id={id}
-        className="select"
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={hintId}
-        {...control}
-      />
+    <FieldFrame {...frame} htmlFor={attrs.id}>
+      <select className="select" {...attrs} {...control} />
     </FieldFrame>
   );
 }

@@ -208,9 +208,8 @@ export function parseCallsQuery(search: string | URLSearchParams): CallsQuery {
   };
 }
 
-const ORDER: (keyof CallsQuery)[] = [
-  'view',
-  'q',
+/** The filters the list's own controls set (the search box aside), in the URL's order. */
+const CONTROL_KEYS = [
   'from',
   'to',
   'agent',
@@ -222,6 +221,10 @@ const ORDER: (keyof CallsQuery)[] = [
   'language',
   'failed',
   'critical',
+] as const satisfies (keyof CallsQuery)[];
+
+/** What a dashboard number narrows the list by (no control of the list shows it), in the URL's order. */
+const DRILL_DOWN_ORDER = [
   'template',
   'scored',
   'coverage',
@@ -236,6 +239,16 @@ const ORDER: (keyof CallsQuery)[] = [
   'dispute',
   'disputeFrom',
   'disputeTo',
+] as const satisfies (keyof CallsQuery)[];
+
+/** Refinements of another drill-down filter (a criterion's results, a dispute's days): not filters of their own. */
+const REFINEMENTS = ['results', 'disputeFrom', 'disputeTo'] as const;
+
+const ORDER: (keyof CallsQuery)[] = [
+  'view',
+  'q',
+  ...CONTROL_KEYS,
+  ...DRILL_DOWN_ORDER,
   'checked',
   'change',
   'sort',
@@ -272,41 +285,17 @@ export function updateCallsQuery(q: CallsQuery, patch: Partial<CallsQuery>): Cal
 }
 
 /** The drill-down's filters (no control of the list shows them; see drillDownOn). */
-export const DRILL_DOWN_KEYS = [
-  'template',
-  'scored',
-  'coverage',
-  'mismatch',
-  'scoreBelow',
-  'exactTopic',
-  'otherTopics',
-  'criterion',
-  'criterionCritical',
-  'sentiment',
-  'dispute',
-] as const satisfies (keyof CallsQuery)[];
+export const DRILL_DOWN_KEYS = DRILL_DOWN_ORDER.filter(
+  (k): k is Exclude<(typeof DRILL_DOWN_ORDER)[number], (typeof REFINEMENTS)[number]> =>
+    !(REFINEMENTS as readonly string[]).includes(k),
+);
 
 /** Whether the list carries filters from a dashboard number (shown as a note with a way out). */
 export const drillDownOn = (q: CallsQuery) => DRILL_DOWN_KEYS.some((k) => q[k] != null && q[k] !== false);
 
 /** Filters that narrow the list (the view, sort and page are not filters). */
 export function activeFilterCount(q: CallsQuery): number {
-  const keys: (keyof CallsQuery)[] = [
-    'from',
-    'to',
-    'agent',
-    'campaign',
-    'direction',
-    'scoreMin',
-    'scoreMax',
-    'topic',
-    'language',
-    'failed',
-    'critical',
-    'q',
-    ...DRILL_DOWN_KEYS,
-    'checked',
-  ];
+  const keys: (keyof CallsQuery)[] = [...CONTROL_KEYS, 'q', ...DRILL_DOWN_KEYS, 'checked'];
   return keys.filter((k) => q[k] != null && q[k] !== false).length;
 }
 

@@ -42,18 +42,18 @@ export function queryError(error: CombinedError | undefined): ApiError | null {
   return error ? fromCombined(error) : null;
 }
 
+/** GraphQL's own error codes, as the error catalog names the same failures. */
+const GRAPHQL_CODES = new Map([
+  ['UNAUTHENTICATED', 'session_expired'],
+  ['FORBIDDEN', 'forbidden_role'],
+  ['INTERNAL_SERVER_ERROR', 'internal'],
+]);
+
 /** The sentence to show for a failure, in the UI language. */
 export function describeError(i18n: Pick<I18n, 't'>, error: ApiError | CombinedError | null | undefined): string {
   if (!error) return '';
   const e: ApiError = 'graphQLErrors' in error ? fromCombined(error) : error;
-  const code =
-    e.code === 'UNAUTHENTICATED'
-      ? 'session_expired'
-      : e.code === 'FORBIDDEN'
-        ? 'forbidden_role'
-        : e.code === 'INTERNAL_SERVER_ERROR'
-          ? 'internal'
-          : e.code;
+  const code = GRAPHQL_CODES.get(e.code) ?? e.code;
   const key = `errors.${code}`;
   if (hasKey(key)) {
     const minutes = e.retryAfterSeconds ? Math.max(1, Math.ceil(e.retryAfterSeconds / 60)) : 1;

@@ -45,6 +45,23 @@ export function useFormMutation<T>(run: () => Promise<Outcome<T>>, onSuccess: (v
 }
 
 /**
+ * A dialog's form that saves something: `run`, then the toast `saved` (words, or words made from
+ * what was saved), the page's reload (`onSaved`), and the dialog closes (`onClose`).
+ */
+export function useDialogSave<T>(
+  run: () => Promise<Outcome<T>>,
+  saved: ReactNode | ((value: T) => ReactNode),
+  { onSaved, onClose }: { onSaved: () => void; onClose: () => void },
+) {
+  const toast = useToast();
+  return useFormMutation(run, (value) => {
+    toast(typeof saved === 'function' ? saved(value) : saved);
+    onSaved();
+    onClose();
+  });
+}
+
+/**
  * Redelivering a webhook by hand, with the answer as a toast (the receiver's status, or why it
  * failed). `busy` is the delivery being redelivered; `onDone` runs after every attempt.
  */

@@ -31,9 +31,14 @@ export function useSettingsForm<V extends object, T>(opts: {
     setReady(true);
   }, [key]);
   const set = (patch: Partial<V>) => setValues((old) => ({ ...old, ...patch }));
+  /** A field's value and its change, for a field that edits the value `key` as it types it. */
+  const field = <K extends keyof V>(key: K) => ({
+    value: values[key],
+    onChange: (e: { target: { value: string } }) => set({ [key]: e.target.value } as Partial<V>),
+  });
   const { submit, error, pending } = useFormMutation(
     () => opts.save(values),
     () => toast(opts.savedMessage),
   );
-  return { values, set, ready, submit, error, pending };
+  return { values, set, field, ready, submit, error, pending };
 }

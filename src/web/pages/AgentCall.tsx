@@ -4,9 +4,10 @@ import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
  * automatic and reviewed result, acknowledge, dispute a criterion with a comment within the
  * account's window, the answers to their disputes, and reviewers' comments.
  */
+import { InlineFormActions } from '../components/forms.tsx';
+import { CallPlayer } from '../components/call-player.tsx';
 import { useMemo, useState } from 'react';
 import { useCallAudio } from '../lib/call-audio.ts';
-import { Player } from '../components/Player.tsx';
 import { ScorePill } from '../components/call-bits.tsx';
 import { useMutation, useQuery } from 'urql';
 import { DisputeItem } from '../components/review/DisputeItem.tsx';
@@ -49,11 +50,7 @@ const Acknowledge = graphql(`
 
 const Dispute = graphql(`
   mutation DisputeCriterion($callId: ID!, $key: String!, $comment: String!) {
-    disputeCriterion(callId: $callId, key: $key, comment: $comment) {
-      __typename
-      ... on Dispute { id status }
-      ... on Error { code message }
-    }
+    disputeCriterion(callId: $callId, key: $key, comment: $comment) { __typename ... on Dispute { id status } ... on Error { code message } }
   }
 `);
 
@@ -70,7 +67,7 @@ export function AgentCallPage({ id }: { id: string }) {
   useDocumentTitle(startedAt ? t('agentCall.title', { when: fmt.dateTime(startedAt) }) : null);
   // The same sticky player as the managers' call page: speed, skips, shortcuts (Space, J/L, [ ], ?).
   const audio = useCallAudio(id);
-  const { time, playing, audioDuration, audioError, seek } = audio;
+  const { time, playing, audioDuration, seek } = audio;
   // Previous/next (P/N) walk My calls, which remembers its ids as the managers' list does.
   const nav = useMemo(() => {
     const n = neighbours(recallCallList()?.ids ?? [], id);
@@ -118,26 +115,13 @@ export function AgentCallPage({ id }: { id: string }) {
           )
         }
       />
-      <Player
-        audioRef={audio.audioRef}
-        src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
-        label={t('callDetail.recording')}
-        time={time}
+      <CallPlayer
+        call={call}
+        audio={audio}
+        nav={nav}
         duration={call.durationSeconds ?? audioDuration ?? 0}
-        playing={playing}
         segments={call.transcript ?? []}
-        marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
-        notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
-        onSeek={seek}
-        onTime={audio.setTime}
-        onPlaying={audio.setPlaying}
-        onDuration={audio.setAudioDuration}
-        onError={() => audio.setAudioError(true)}
-        prevHref={nav.prev}
-        nextHref={nav.next}
-      >
-        {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
-      </Player>
+      />
       <Card
         title={t('agentCall.score', { score: formatScore(call.score, locale) })}
         // A critical fail says so here too (the score is 0 for that reason), as on the managers' page.
@@ -259,14 +243,11 @@ function AgentCriterion({
             value={comment}
             onChange={(e) => setComment(e.target.value)}
           />
-          <div className="row">
+          <InlineFormActions onCancel={form.cancel}>
             <Button size="sm" variant="primary" disabled={!comment.trim() || fetching} onClick={() => void send()}>
               {t('agentCall.sendDispute')}
             </Button>
-            <Button size="sm" variant="ghost" onClick={form.cancel}>
-              {t('common.cancel')}
-            </Button>
-          </div>
+          </InlineFormActions>
         </div>
       )}
     </CriterionItem>

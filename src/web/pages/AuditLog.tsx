@@ -1,18 +1,11 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 // Settings → Audit log (owners, issue 13.6): who did what and when, filtered by action and dates,
 // newest first, "Load more" by keyset cursor, CSV export of the same filter.
+import { DayFields } from '../components/DateRange.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useState } from 'react';
 import { useQuery } from 'urql';
-import {
-  Button,
-  Card,
-  DataTable,
-  EmptyState,
-  LoadingBlock,
-  PageHeader,
-  SelectField,
-  TextField,
-} from '../components/ui.tsx';
+import { Button, Card, DataTable, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { hasKey, useT, type MessageKey } from '../i18n/index.tsx';
 import { useRole } from '../lib/auth.tsx';
@@ -190,11 +183,7 @@ export function AuditLogPage() {
     <div className="page">
       <PageHeader
         title={t('audit.title')}
-        description={
-          <>
-            {t('audit.lead')} <TimeZoneNote />
-          </>
-        }
+        description={<ZonedLead>{t('audit.lead')}</ZonedLead>}
         back={
           <Link to="/settings" className="breadcrumb">
             <Icon name="chevronLeft" size={14} /> {t('nav.settings')}
@@ -218,21 +207,16 @@ export function AuditLogPage() {
               reset();
             }}
           />
-          <TextField
-            label={t('audit.from')}
-            type="date"
-            value={from}
-            onChange={(e) => {
-              setFrom(e.target.value);
+          <DayFields
+            from={from}
+            to={to}
+            labels={[t('audit.from'), t('audit.to')]}
+            onFrom={(day) => {
+              setFrom(day);
               reset();
             }}
-          />
-          <TextField
-            label={t('audit.to')}
-            type="date"
-            value={to}
-            onChange={(e) => {
-              setTo(e.target.value);
+            onTo={(day) => {
+              setTo(day);
               reset();
             }}
           />
@@ -291,19 +275,14 @@ function AuditActionSelect(props: {
 }) {
   const [{ data }] = useQuery({ query: AuditActions });
   return (
-    <SelectField
+    <ItemSelect
       label={props.label}
       value={props.value}
-      onChange={(e) => props.onChange(e.target.value)}
+      onValue={props.onChange}
       data-testid="audit-action"
-    >
-      <option value="">{props.allLabel}</option>
-      {(data?.auditActions ?? []).map((a) => (
-        <option key={a} value={a}>
-          {props.actionLabel(a)}
-        </option>
-      ))}
-    </SelectField>
+      none={props.allLabel}
+      items={(data?.auditActions ?? []).map((a) => ({ id: a, name: props.actionLabel(a) }))}
+    />
   );
 }
 

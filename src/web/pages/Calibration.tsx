@@ -4,7 +4,8 @@
  * Once closed: every answer side by side with the benchmark's, the majority's and the machine's,
  * each grader's (and the machine's) alignment, and each criterion's agreement, explained.
  */
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { type HeadColumn, HeadCells } from '../components/table-head.tsx';
 import { useMutation, useQuery } from 'urql';
 import { Alert, Badge, Button, Card, ConfirmDialog, DataTable, LoadingBlock, PageHeader } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
@@ -35,11 +36,7 @@ const SessionQuery = graphql(`
 
 const Save = graphql(`
   mutation SaveCalibrationAnswers($sessionId: ID!, $callId: ID!, $answers: [CalibrationAnswerInput!]!) {
-    saveCalibrationAnswers(sessionId: $sessionId, callId: $callId, answers: $answers) {
-      __typename
-      ... on CalibrationSession { id status }
-      ... on Error { code message }
-    }
+    saveCalibrationAnswers(sessionId: $sessionId, callId: $callId, answers: $answers) { __typename ... on CalibrationSession { id status } ... on Error { code message } }
   }
 `);
 const Close = graphql(`
@@ -52,6 +49,9 @@ const Apply = graphql(`
     applyCalibrationBenchmark(id: $id) { __typename ... on CalibrationSession { id appliedAt } ... on Error { code message } }
   }
 `);
+
+/** What a manager does to the session, each asked first: close it, apply the benchmark's answers. */
+const ACTIONS = ['close', 'apply'] as const;
 
 type Outcome = 'PASSED' | 'FAILED' | 'NA';
 const OUTCOMES: Outcome[] = ['PASSED', 'FAILED', 'NA'];
@@ -66,7 +66,7 @@ export function CalibrationPage({ id }: { id: string }) {
     variables: { id },
     requestPolicy: 'cache-and-network',
   });
-  const [confirm, setConfirm] = useState<'close' | 'apply' | null>(null);
+  const [confirm, setConfirm] = useState<(typeof ACTIONS)[number] | null>(null);
   const [closing, close] = useMutation(Close);
   const [applying, apply] = useMutation(Apply);
   const reload = () => refetch({ requestPolicy: 'network-only' });
@@ -137,33 +137,26 @@ export function CalibrationPage({ id }: { id: string }) {
       )}
       {s.results && <Results session={s} results={s.results} />}
 
-      <ConfirmDialog
-        open={confirm === 'close'}
-        onClose={() => setConfirm(null)}
-        title={t('calibration.close')}
-        confirmLabel={t('calibration.close')}
-        loading={closing.fetching}
-        onConfirm={async () => {
-          if (report(outcome(await close({ id: s.id }), 'closeCalibrationSession'), t('calibration.closed'))) reload();
-          setConfirm(null);
-        }}
-      >
-        <p>{t('calibration.closeConfirm')}</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirm === 'apply'}
-        onClose={() => setConfirm(null)}
-        title={t('calibration.apply')}
-        confirmLabel={t('calibration.apply')}
-        loading={applying.fetching}
-        onConfirm={async () => {
-          if (report(outcome(await apply({ id: s.id }), 'applyCalibrationBenchmark'), t('calibration.applied')))
-            reload();
-          setConfirm(null);
-        }}
-      >
-        <p>{t('calibration.applyConfirm')}</p>
-      </ConfirmDialog>
+      {ACTIONS.map((action) => (
+        <ConfirmDialog
+          key={action}
+          open={confirm === action}
+          onClose={() => setConfirm(null)}
+          title={t(`calibration.${action}`)}
+          confirmLabel={t(`calibration.${action}`)}
+          loading={(action === 'close' ? closing : applying).fetching}
+          onConfirm={async () => {
+            const done =
+              action === 'close'
+                ? report(outcome(await close({ id: s.id }), 'closeCalibrationSession'), t('calibration.closed'))
+                : report(outcome(await apply({ id: s.id }), 'applyCalibrationBenchmark'), t('calibration.applied'));
+            if (done) reload();
+            setConfirm(null);
+          }}
+        >
+          <p>{t(`calibration.${action}Confirm`)}</p>
+        </ConfirmDialog>
+      ))}
     </div>
   );
 }
@@ -304,87 +297,90 @@ function Results({ session: s, results: r }: { session: Session; results: Calibr
   );
   return (
     <>
-      <Card title={t('calibration.alignment')} description={t('calibration.alignmentLead')} bodyClass="tight">
-        <DataTable
-          testId="calibration-alignment"
-          head={
-            <>
-              <th scope="col">{t('calibration.colGrader')}</th>
-              <th scope="col">{t('calibration.colAnswered')}</th>
-              {hasBenchmark && <th scope="col">{t('calibration.colVsBenchmark')}</th>}
-              <th scope="col">{t('calibration.colVsMajority')}</th>
-            </>
-          }
-        >
-          {r.graders.map((g) => alignRow(g, false))}
-          {alignRow(r.machine, true)}
-        </DataTable>
-      </Card>
-      <Card title={t('calibration.agreement')} description={t('calibration.agreementLead')} bodyClass="tight">
-        <DataTable
-          testId="calibration-agreement"
-          head={
-            <>
-              <th scope="col">{t('calibration.colCriterion')}</th>
-              <th scope="col">{t('calibration.colCalls')}</th>
-              <th scope="col">{t('calibration.colPercent')}</th>
-              <th scope="col">{t('calibration.colKappa')}</th>
-              <th scope="col">{t('calibration.colPercentMachine')}</th>
-              <th scope="col">{t('calibration.colKappaMachine')}</th>
-            </>
-          }
-        >
-          {r.criteria.map((c) => (
-            <tr key={c.key}>
-              <th scope="row">{c.label}</th>
-              <td>{c.calls}</td>
-              <td>{pct(c.percentAgreement)}</td>
-              <td>{kappa(c.fleissKappa)}</td>
-              <td>{pct(c.percentAgreementWithMachine)}</td>
-              <td>{kappa(c.fleissKappaWithMachine)}</td>
-            </tr>
-          ))}
-        </DataTable>
-      </Card>
-      <Card title={t('calibration.answers')} description={t('calibration.answersLead')} bodyClass="tight">
-        <DataTable
-          testId="calibration-answers"
-          head={
-            <>
-              <th scope="col">{t('calibration.colCall')}</th>
-              <th scope="col">{t('calibration.colCriterion')}</th>
-              {graders.map((g) => (
-                <th key={g.userId} scope="col">
-                  {g.name}
-                </th>
+      <ResultsCard
+        name="alignment"
+        columns={[
+          'calibration.colGrader',
+          'calibration.colAnswered',
+          hasBenchmark && 'calibration.colVsBenchmark',
+          'calibration.colVsMajority',
+        ]}
+      >
+        {r.graders.map((g) => alignRow(g, false))}
+        {alignRow(r.machine, true)}
+      </ResultsCard>
+      <ResultsCard name="agreement" columns={AGREEMENT_COLUMNS}>
+        {r.criteria.map((c) => (
+          <tr key={c.key}>
+            <th scope="row">{c.label}</th>
+            <td>{c.calls}</td>
+            <td>{pct(c.percentAgreement)}</td>
+            <td>{kappa(c.fleissKappa)}</td>
+            <td>{pct(c.percentAgreementWithMachine)}</td>
+            <td>{kappa(c.fleissKappaWithMachine)}</td>
+          </tr>
+        ))}
+      </ResultsCard>
+      <ResultsCard
+        name="answers"
+        columns={[
+          'calibration.colCall',
+          'calibration.colCriterion',
+          ...graders.map((g) => ({ label: g.name })),
+          hasBenchmark && 'calibration.colBenchmark',
+          'calibration.colMajority',
+          'calibration.colMachine',
+        ]}
+      >
+        {r.cells.map((c) => {
+          const all = [...c.answers.map((a) => a.result), c.benchmark, c.machine].filter(Boolean);
+          const disagree = new Set(all).size > 1;
+          return (
+            <tr key={`${c.callId}-${c.criterionKey}`} className={disagree ? 'row-flagged' : undefined}>
+              <td>{t('calibration.callN', { n: position(c.callId) })}</td>
+              <th scope="row">
+                {label(c.criterionKey)}
+                {disagree && <span className="sr-only"> ({t('calibration.disagree')})</span>}
+              </th>
+              {c.answers.map((a) => (
+                <td key={a.userId}>{outcomeText(a.result)}</td>
               ))}
-              {hasBenchmark && <th scope="col">{t('calibration.colBenchmark')}</th>}
-              <th scope="col">{t('calibration.colMajority')}</th>
-              <th scope="col">{t('calibration.colMachine')}</th>
-            </>
-          }
-        >
-          {r.cells.map((c) => {
-            const all = [...c.answers.map((a) => a.result), c.benchmark, c.machine].filter(Boolean);
-            const disagree = new Set(all).size > 1;
-            return (
-              <tr key={`${c.callId}-${c.criterionKey}`} className={disagree ? 'row-flagged' : undefined}>
-                <td>{t('calibration.callN', { n: position(c.callId) })}</td>
-                <th scope="row">
-                  {label(c.criterionKey)}
-                  {disagree && <span className="sr-only"> ({t('calibration.disagree')})</span>}
-                </th>
-                {c.answers.map((a) => (
-                  <td key={a.userId}>{outcomeText(a.result)}</td>
-                ))}
-                {hasBenchmark && <td>{outcomeText(c.benchmark)}</td>}
-                <td>{outcomeText(c.majority)}</td>
-                <td>{outcomeText(c.machine)}</td>
-              </tr>
-            );
-          })}
-        </DataTable>
-      </Card>
+              {hasBenchmark && <td>{outcomeText(c.benchmark)}</td>}
+              <td>{outcomeText(c.majority)}</td>
+              <td>{outcomeText(c.machine)}</td>
+            </tr>
+          );
+        })}
+      </ResultsCard>
     </>
+  );
+}
+
+const AGREEMENT_COLUMNS = [
+  'calibration.colCriterion',
+  'calibration.colCalls',
+  'calibration.colPercent',
+  'calibration.colKappa',
+  'calibration.colPercentMachine',
+  'calibration.colKappaMachine',
+] as const;
+
+/** A card of the results: its title and lead (`calibration.<name>`, `…Lead`) over its table. */
+function ResultsCard({
+  name,
+  columns,
+  children,
+}: {
+  name: 'alignment' | 'agreement' | 'answers';
+  columns: readonly HeadColumn[];
+  children: ReactNode;
+}) {
+  const { t } = useT();
+  return (
+    <Card title={t(`calibration.${name}`)} description={t(`calibration.${name}Lead`)} bodyClass="tight">
+      <DataTable testId={`calibration-${name}`} head={<HeadCells columns={columns} scope="col" />}>
+        {children}
+      </DataTable>
+    </Card>
   );
 }

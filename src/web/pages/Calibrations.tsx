@@ -3,6 +3,9 @@
  * grade) and, for managers, the form that starts one — calls by hand or a random sample of a
  * calls-list filter, the template, the graders and an optional benchmark grader.
  */
+import { DayFields } from '../components/DateRange.tsx';
+import { ListTable } from '../components/list-table.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import {
@@ -11,11 +14,10 @@ import {
   Button,
   Card,
   Checkbox,
-  DataTable,
   EmptyState,
   LoadingBlock,
+  NumberField,
   PageHeader,
-  SelectField,
   TextField,
 } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
@@ -43,11 +45,7 @@ const FormQuery = graphql(`
 
 const Create = graphql(`
   mutation CreateCalibration($input: CreateCalibrationSessionInput!) {
-    createCalibrationSession(input: $input) {
-      __typename
-      ... on CalibrationSession { id }
-      ... on Error { code message }
-    }
+    createCalibrationSession(input: $input) { __typename ... on CalibrationSession { id } ... on Error { code message } }
   }
 `);
 
@@ -78,44 +76,41 @@ export function CalibrationsPage() {
         <LoadingBlock />
       ) : (
         <Card title={t('calibration.sessions')} bodyClass={list.length ? 'tight' : undefined}>
-          {list.length === 0 ? (
-            <EmptyState icon="check" title={t('calibration.empty')}>
-              {t('calibration.emptyBody')}
-            </EmptyState>
-          ) : (
-            <DataTable
-              testId="calibration-sessions"
-              head={
-                <>
-                  <th scope="col">{t('calibration.colName')}</th>
-                  <th scope="col">{t('calibration.colStatus')}</th>
-                  <th scope="col">{t('calibration.colProgress')}</th>
-                  <th scope="col">{t('calibration.colCreated')}</th>
-                </>
-              }
-            >
-              {list.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    <Link to={`/calibration/${s.id}`}>{s.name}</Link>
-                    {s.templateName && <div className="muted small">{s.templateName}</div>}
-                  </td>
-                  <td>
-                    <Badge tone={s.status === 'OPEN' ? 'blue' : 'green'}>
-                      {t(`calibration.status.${s.status}` as MessageKey)}
-                    </Badge>
-                  </td>
-                  <td>
-                    {t('calibration.progress', {
-                      done: s.graders.filter((g) => g.submitted).length,
-                      total: s.graders.length,
-                    })}
-                  </td>
-                  <td>{fmt.dateTime(s.createdAt)}</td>
-                </tr>
-              ))}
-            </DataTable>
-          )}
+          <ListTable
+            testId="calibration-sessions"
+            rows={list}
+            columns={[
+              t('calibration.colName'),
+              t('calibration.colStatus'),
+              t('calibration.colProgress'),
+              t('calibration.colCreated'),
+            ]}
+            empty={
+              <EmptyState icon="check" title={t('calibration.empty')}>
+                {t('calibration.emptyBody')}
+              </EmptyState>
+            }
+            row={(s) => (
+              <tr key={s.id}>
+                <td>
+                  <Link to={`/calibration/${s.id}`}>{s.name}</Link>
+                  {s.templateName && <div className="muted small">{s.templateName}</div>}
+                </td>
+                <td>
+                  <Badge tone={s.status === 'OPEN' ? 'blue' : 'green'}>
+                    {t(`calibration.status.${s.status}` as MessageKey)}
+                  </Badge>
+                </td>
+                <td>
+                  {t('calibration.progress', {
+                    done: s.graders.filter((g) => g.submitted).length,
+                    total: s.graders.length,
+                  })}
+                </td>
+                <td>{fmt.dateTime(s.createdAt)}</td>
+              </tr>
+            )}
+          />
         </Card>
       )}
     </div>
@@ -188,17 +183,12 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
       >
         <div className="grid-2">
           <TextField label={t('calibration.name')} value={name} onChange={(e) => setName(e.target.value)} required />
-          <SelectField
+          <ItemSelect
             label={t('calibration.template')}
             value={template}
-            onChange={(e) => setTemplateId(e.target.value)}
-          >
-            {(data?.templates ?? []).map((x) => (
-              <option key={x.id} value={x.id}>
-                {x.name}
-              </option>
-            ))}
-          </SelectField>
+            onValue={setTemplateId}
+            items={data?.templates ?? []}
+          />
         </div>
         <fieldset className="stack-sm">
           <legend>{t('calibration.pick')}</legend>
@@ -225,37 +215,26 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
           </fieldset>
         ) : (
           <div className="grid-2">
-            <TextField
+            <NumberField
               label={t('calibration.sampleSize')}
-              type="number"
               min={1}
               max={50}
               value={size}
               onChange={(e) => setSize(e.target.value)}
             />
-            <SelectField
+            <ItemSelect
               label={t('calibration.sampleAgent')}
               value={agentId}
-              onChange={(e) => setAgentId(e.target.value)}
-            >
-              <option value="">{t('calibration.sampleAnyAgent')}</option>
-              {(data?.agents ?? []).map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </SelectField>
-            <TextField
-              label={t('calibration.sampleFrom')}
-              type="date"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
+              onValue={setAgentId}
+              none={t('calibration.sampleAnyAgent')}
+              items={data?.agents ?? []}
             />
-            <TextField
-              label={t('calibration.sampleTo')}
-              type="date"
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
+            <DayFields
+              from={from}
+              to={to}
+              labels={[t('calibration.sampleFrom'), t('calibration.sampleTo')]}
+              onFrom={setFrom}
+              onTo={setTo}
             />
           </div>
         )}
@@ -272,21 +251,14 @@ function NewSession({ onCancel }: { onCancel: () => void }) {
             />
           ))}
         </fieldset>
-        <SelectField
+        <ItemSelect
           label={t('calibration.benchmark')}
           hint={t('calibration.benchmarkHint')}
           value={benchmark}
-          onChange={(e) => setBenchmark(e.target.value)}
-        >
-          <option value="">{t('calibration.benchmarkNone')}</option>
-          {people
-            .filter((u) => !graderIds.includes(u.id))
-            .map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.name}
-              </option>
-            ))}
-        </SelectField>
+          onValue={setBenchmark}
+          none={t('calibration.benchmarkNone')}
+          items={people.filter((u) => !graderIds.includes(u.id))}
+        />
         {(local || error) && <Alert tone="red">{local ?? error}</Alert>}
         <div className="row">
           <Button type="submit" variant="primary" loading={fetching}>

@@ -1,4 +1,6 @@
 import { CallGone } from '../components/call-gone.tsx';
+import { LinkButton } from '../components/link-button.tsx';
+import { CallPlayer } from '../components/call-player.tsx';
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { SpeakersNotice } from '../components/speakers.tsx';
 import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
@@ -17,7 +19,6 @@ import {
   useScoreBands,
 } from '../components/call-bits.tsx';
 import { ScoreRing, TalkBar } from '../components/charts.tsx';
-import { Player } from '../components/Player.tsx';
 import { neighbours, recallCallList } from '../lib/call-nav.ts';
 import { useDocumentTitle } from '../lib/page-title.ts';
 import { Icon } from '../components/Icon.tsx';
@@ -81,21 +82,13 @@ const CallLive = graphql(`
 
 const Reanalyze = graphql(`
   mutation Reanalyze($id: ID!) {
-    reanalyzeCall(id: $id) {
-      __typename
-      ... on Call { id status }
-      ... on Error { code message }
-    }
+    reanalyzeCall(id: $id) { __typename ... on Call { id status } ... on Error { code message } }
   }
 `);
 
 const Redeliver = graphql(`
   mutation Redeliver($deliveryId: ID!) {
-    redeliverWebhook(deliveryId: $deliveryId) {
-      __typename
-      ... on WebhookAttempt { id statusCode error }
-      ... on Error { code message }
-    }
+    redeliverWebhook(deliveryId: $deliveryId) { __typename ... on WebhookAttempt { id statusCode error } ... on Error { code message } }
   }
 `);
 
@@ -128,7 +121,7 @@ export function CallDetailPage({ id }: { id: string }) {
   useSubscription({ query: CallLive, variables: { id } }, onLive);
 
   const audio = useCallAudio(id, { everyFrame: true });
-  const { time, playing, audioDuration, audioError, seek } = audio;
+  const { time, playing, audioDuration, seek } = audio;
 
   // Previous/next call of the list this call was opened from (same filters and search).
   const nav = useMemo(() => {
@@ -159,27 +152,15 @@ export function CallDetailPage({ id }: { id: string }) {
       <RetentionNotice callId={call.id} />
       <RedactionNotice count={call.redactions.length} audio={call.audioRedacted} />
       <SpeakersNotice diarized={call.diarized} confidence={call.diarizationConfidence} />
-      <Player
-        audioRef={audio.audioRef}
-        src={`/api/calls/${encodeURIComponent(call.id)}/recording`}
-        label={t('callDetail.recording')}
-        time={time}
+      <CallPlayer
+        call={call}
+        audio={audio}
+        nav={nav}
         duration={duration}
-        playing={playing}
         segments={segments}
-        marks={(call.criteria ?? []).flatMap((c) => c.evidence.map((e) => e.start))}
-        notes={call.comments.flatMap((c) => (c.atSeconds == null ? [] : [c.atSeconds]))}
         // Only a redacted recording has beeps where the spans are; text-only redaction left the audio as it was.
         redactions={call.audioRedacted ? call.redactions : []}
-        onSeek={seek}
-        onTime={audio.setTime}
-        onPlaying={audio.setPlaying}
-        onDuration={audio.setAudioDuration}
-        onError={() => audio.setAudioError(true)}
-        prevHref={nav.prev}
-        nextHref={nav.next}
       >
-        {audioError && <Alert tone="amber">{t('callDetail.audioError')}</Alert>}
         <div className="legend">
           <span>
             <i className="agent" />
@@ -202,7 +183,7 @@ export function CallDetailPage({ id }: { id: string }) {
             </span>
           )}
         </div>
-      </Player>
+      </CallPlayer>
       {/* The verdict first (issue 26): at 960 px the score and the criteria open the page, above
           the transcript; on a wide screen they sit beside it. */}
       <div className="detail-grid">
@@ -327,9 +308,9 @@ function StatusAlerts({ call }: { call: CallData }) {
         tone="amber"
         title={t('callDetail.notAnalyzedTitle')}
         action={
-          <Link className="btn btn-sm" to="/templates">
+          <LinkButton to="/templates" size="sm">
             {t('nav.templates')}
-          </Link>
+          </LinkButton>
         }
       >
         {t('callDetail.notAnalyzedBody')}

@@ -7,6 +7,7 @@ import { Icon } from '../components/Icon.tsx';
 import { BulkReanalyzeButton } from '../components/bulk-reanalysis.tsx';
 import { QaScore } from '../components/qa-badges.tsx';
 import { DateRangeField } from '../components/DateRange.tsx';
+import { FilterSelect } from '../components/filter-field.tsx';
 import { ColumnPicker } from '../components/ColumnPicker.tsx';
 import {
   Alert,
@@ -228,6 +229,7 @@ export function CallsPage() {
     if (q.sort === field) setQ({ order: q.order === 'desc' ? 'asc' : 'desc' });
     else setQ({ sort: field, order: 'desc' });
   };
+  const sorting = { sort: q.sort, order: q.order, onSort: sortBy };
 
   const detailHref = (id: string) => `/calls/${id}${q.q ? `?q=${encodeURIComponent(q.q)}` : ''}`;
   const openRow = (id: string) => navigate(detailHref(id));
@@ -347,24 +349,11 @@ export function CallsPage() {
             <caption className="sr-only">{t(VIEW_LABEL[q.view])}</caption>
             <thead>
               <tr>
-                <SortHeader
-                  sort={q.sort}
-                  order={q.order}
-                  onSort={sortBy}
-                  field="started_at"
-                  label={t('calls.col.started')}
-                />
+                <SortHeader {...sorting} field="started_at" label={t('calls.col.started')} />
                 <th>{t('calls.col.call')}</th>
                 <th>{t('calls.col.agent')}</th>
                 <th className={COL.campaign}>{t('calls.col.campaign')}</th>
-                <SortHeader
-                  sort={q.sort}
-                  order={q.order}
-                  onSort={sortBy}
-                  field="duration"
-                  label={t('calls.col.duration')}
-                  align="right"
-                />
+                <SortHeader {...sorting} field="duration" label={t('calls.col.duration')} align="right" />
                 <th className={COL.language}>{t('calls.col.language')}</th>
                 {q.view === 'failed' ? (
                   <th>{t('calls.col.reason')}</th>
@@ -374,9 +363,7 @@ export function CallsPage() {
                   <>
                     <th className={COL.topic}>{t('calls.col.topic')}</th>
                     <SortHeader
-                      sort={q.sort}
-                      order={q.order}
-                      onSort={sortBy}
+                      {...sorting}
                       field="score"
                       label={t('calls.col.score')}
                       align="right"
@@ -535,6 +522,8 @@ export function CallsPage() {
   );
 }
 
+const FIRST_PAGE: Partial<CallsQuery> = { after: null, before: null, tail: false, page: 1 };
+
 /**
  * Page sizes and page numbers over cursor paging: the number is carried in the URL as the pager
  * moves (first, previous, next, last), so "page 3 of 12" stays true without offset queries.
@@ -557,6 +546,18 @@ function Pager({
   // The server knows whether there is more either way; the page number is only what it looks like.
   const first = !pageInfo.hasPreviousPage;
   const last = !pageInfo.hasNextPage;
+  // The first and the last page: icons, named for screen readers and in the tooltip.
+  const edge = (icon: 'chevronsLeft' | 'chevronsRight', name: string, disabled: boolean, go: Partial<CallsQuery>) => (
+    <Button
+      size="sm"
+      iconOnly
+      icon={icon}
+      aria-label={name}
+      title={name}
+      disabled={disabled}
+      onClick={() => setQ(go)}
+    />
+  );
   return (
     <nav className="pager" aria-label={t('pager.label')}>
       <span className="row-wrap">
@@ -585,22 +586,14 @@ function Pager({
             ))}
           </select>
         </label>
-        <Button
-          size="sm"
-          iconOnly
-          icon="chevronsLeft"
-          aria-label={t('pager.first')}
-          title={t('pager.first')}
-          disabled={first}
-          onClick={() => setQ({ after: null, before: null, tail: false, page: 1 })}
-        />
+        {edge('chevronsLeft', t('pager.first'), first, FIRST_PAGE)}
         <Button
           size="sm"
           icon="chevronLeft"
           disabled={first}
           onClick={() =>
             page <= 2
-              ? setQ({ after: null, before: null, tail: false, page: 1 })
+              ? setQ(FIRST_PAGE)
               : setQ({ before: pageInfo.startCursor ?? null, after: null, tail: false, page: page - 1 })
           }
         >
@@ -616,15 +609,7 @@ function Pager({
         >
           {t('common.next')} <Icon name="chevronRight" size={14} />
         </Button>
-        <Button
-          size="sm"
-          iconOnly
-          icon="chevronsRight"
-          aria-label={t('pager.last')}
-          title={t('pager.last')}
-          disabled={last}
-          onClick={() => setQ({ after: null, before: null, tail: true, page: pages })}
-        />
+        {edge('chevronsRight', t('pager.last'), last, { after: null, before: null, tail: true, page: pages })}
       </div>
     </nav>
   );
@@ -734,8 +719,27 @@ function Filters({
     if (n !== q[which]) setQ({ [which]: n }, { replace: true });
   };
 
-  const agents = options?.agents ?? [];
-  const campaigns = options?.campaigns ?? [];
+  // Agents and campaigns: several at once (a comma-separated list in the URL); gone ones still listed, marked.
+  const pickers = [
+    {
+      key: 'agent',
+      all: 'calls.allAgents',
+      count: 'calls.nAgents',
+      options: (options?.agents ?? []).map((a) => ({
+        value: a.id,
+        label: a.active ? a.name : `${a.name} (${t('team.inactive')})`,
+      })),
+    },
+    {
+      key: 'campaign',
+      all: 'calls.allCampaigns',
+      count: 'calls.nCampaigns',
+      options: (options?.campaigns ?? []).map((c) => ({
+        value: c.id,
+        label: c.archived ? `${c.name} (${t('campaigns.archived')})` : c.name,
+      })),
+    },
+  ] as const;
   // One entry per topic: the same topic key's labels in each template language together.
   const topicGroups = options?.callFilterOptions.topicGroups ?? [];
   const topicValue = q.topic ? (topicGroups.find((g) => g.labels.includes(q.topic!))?.labels[0] ?? q.topic) : '';
@@ -744,6 +748,14 @@ function Filters({
   const used = options?.callFilterOptions.languages ?? [];
   const languages = q.language && !used.includes(q.language) ? [...used, q.language] : used;
   const n = activeFilterCount(q);
+  // A list of "more filters": its field (`f-<key>`), its "any" (no filter), and the URL's value.
+  const listFilter = (key: 'direction' | 'topic' | 'language' | 'failed', label: MessageKey, all: MessageKey) => ({
+    id: `f-${key}`,
+    label: t(label),
+    all: t(all),
+    value: q[key] ?? '',
+    onChange: (v: string) => setQ({ [key]: v || null }),
+  });
 
   return (
     // biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports.
@@ -767,137 +779,62 @@ function Filters({
           </div>
         </div>
         <DateRangeField from={q.from} to={q.to} onChange={(r) => setQ(r, { replace: true })} />
-        <MultiSelect
-          id="f-agent"
-          label={t('calls.col.agent')}
-          allLabel={t('calls.allAgents')}
-          countLabel={(n) => t('calls.nAgents', { n })}
-          options={agents.map((a) => ({
-            value: a.id,
-            label: a.active ? a.name : `${a.name} (${t('team.inactive')})`,
-          }))}
-          value={idList(q.agent)}
-          onChange={(ids) => setQ({ agent: ids.join(',') || null })}
-          disabled={!options}
-        />
-        <MultiSelect
-          id="f-campaign"
-          label={t('calls.col.campaign')}
-          allLabel={t('calls.allCampaigns')}
-          countLabel={(n) => t('calls.nCampaigns', { n })}
-          options={campaigns.map((c) => ({
-            value: c.id,
-            label: c.archived ? `${c.name} (${t('campaigns.archived')})` : c.name,
-          }))}
-          value={idList(q.campaign)}
-          onChange={(ids) => setQ({ campaign: ids.join(',') || null })}
-          disabled={!options}
-        />
+        {pickers.map((p) => (
+          <MultiSelect
+            key={p.key}
+            id={`f-${p.key}`}
+            label={t(`calls.col.${p.key}`)}
+            allLabel={t(p.all)}
+            countLabel={(n) => t(p.count, { n })}
+            options={p.options}
+            value={idList(q[p.key])}
+            onChange={(ids) => setQ({ [p.key]: ids.join(',') || null })}
+            disabled={!options}
+          />
+        ))}
       </div>
       {more && (
         <div className="filters more">
-          <div className="field">
-            <label htmlFor="f-direction">{t('calls.col.direction')}</label>
-            <select
-              id="f-direction"
-              className="select"
-              value={q.direction ?? ''}
-              onChange={(e) => setQ({ direction: (e.target.value || null) as CallsQuery['direction'] })}
-            >
-              <option value="">{t('calls.anyDirection')}</option>
-              <option value="inbound">{t('direction.inbound')}</option>
-              <option value="outbound">{t('direction.outbound')}</option>
-            </select>
-          </div>
+          <FilterSelect
+            {...listFilter('direction', 'calls.col.direction', 'calls.anyDirection')}
+            options={DIRECTIONS.map((d) => ({ id: d, name: t(`direction.${d}`) }))}
+          />
           <div className="field">
             <span className="label" id="f-score-label">
               {t('calls.scoreRange')}
             </span>
             {/* biome-ignore lint/a11y/useSemanticElements: two inputs of one range; a fieldset would bring its own border and legend. */}
             <div className="range" role="group" aria-labelledby="f-score-label">
-              <input
-                aria-label={t('calls.scoreMin')}
-                className="input"
-                type="number"
-                min={0}
-                max={100}
-                inputMode="numeric"
-                placeholder="0"
-                value={scoreMin}
-                onChange={(e) => setScoreMin(e.target.value)}
-                onBlur={(e) => commitScore('scoreMin', e.target.value)}
-                onKeyDown={(e) => e.key === 'Enter' && commitScore('scoreMin', scoreMin)}
-              />
+              <ScoreEnd which="scoreMin" placeholder="0" value={scoreMin} onChange={setScoreMin} commit={commitScore} />
               <span className="muted">–</span>
-              <input
-                aria-label={t('calls.scoreMax')}
-                className="input"
-                type="number"
-                min={0}
-                max={100}
-                inputMode="numeric"
+              <ScoreEnd
+                which="scoreMax"
                 placeholder="100"
                 value={scoreMax}
-                onChange={(e) => setScoreMax(e.target.value)}
-                onBlur={(e) => commitScore('scoreMax', e.target.value)}
-                onKeyDown={(e) => e.key === 'Enter' && commitScore('scoreMax', scoreMax)}
+                onChange={setScoreMax}
+                commit={commitScore}
               />
             </div>
           </div>
-          <div className="field">
-            <label htmlFor="f-topic">{t('calls.col.topic')}</label>
-            <select
-              id="f-topic"
-              className="select"
-              value={topicValue}
-              onChange={(e) => setQ({ topic: e.target.value || null })}
-            >
-              <option value="">{t('calls.anyTopic')}</option>
-              {topicGroups.map((g) => (
-                <option key={g.labels[0]} value={g.labels[0]}>
-                  {g.labels.map(humanizeKey).join(' / ')}
-                </option>
-              ))}
-              {q.topic && !topicGroups.some((g) => g.labels.includes(q.topic!)) && (
-                <option value={q.topic}>{humanizeKey(q.topic)}</option>
-              )}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="f-language">{t('calls.col.language')}</label>
-            <select
-              id="f-language"
-              className="select"
-              value={q.language ?? ''}
-              onChange={(e) => setQ({ language: e.target.value || null })}
-            >
-              <option value="">{t('calls.anyLanguage')}</option>
-              {languages.map((c) => (
-                <option key={c} value={c}>
-                  {langName(c)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="f-failed">{t('calls.failedCriterion')}</label>
-            <select
-              id="f-failed"
-              className="select"
-              value={q.failed ?? ''}
-              onChange={(e) => setQ({ failed: e.target.value || null })}
-            >
-              <option value="">{t('calls.anyCriterion')}</option>
-              {criteria.map((c) => (
-                <option key={c.key} value={c.key}>
-                  {c.label}
-                </option>
-              ))}
-              {q.failed && !criteria.some((c) => c.key === q.failed) && (
-                <option value={q.failed}>{humanizeKey(q.failed)}</option>
-              )}
-            </select>
-          </div>
+          <FilterSelect
+            {...listFilter('topic', 'calls.col.topic', 'calls.anyTopic')}
+            value={topicValue}
+            options={[
+              ...topicGroups.map((g) => ({ id: g.labels[0]!, name: g.labels.map(humanizeKey).join(' / ') })),
+              ...orphan(q.topic, (v) => topicGroups.some((g) => g.labels.includes(v))),
+            ]}
+          />
+          <FilterSelect
+            {...listFilter('language', 'calls.col.language', 'calls.anyLanguage')}
+            options={languages.map((c) => ({ id: c, name: langName(c) }))}
+          />
+          <FilterSelect
+            {...listFilter('failed', 'calls.failedCriterion', 'calls.anyCriterion')}
+            options={[
+              ...criteria.map((c) => ({ id: c.key, name: c.label })),
+              ...orphan(q.failed, (v) => criteria.some((c) => c.key === v)),
+            ]}
+          />
           <div className="field" style={{ justifyContent: 'flex-end', paddingBottom: 6 }}>
             <Checkbox
               label={t('calls.criticalOnly')}
@@ -921,6 +858,45 @@ function Filters({
         {tools}
       </div>
     </div>
+  );
+}
+
+const DIRECTIONS = ['inbound', 'outbound'] as const;
+
+/** A chosen value the options no longer list (a link from elsewhere): still shown, so the list says what filters. */
+function orphan(value: string | null, listed: (v: string) => boolean) {
+  return value && !listed(value) ? [{ id: value, name: humanizeKey(value) }] : [];
+}
+
+/** One end of the score range: typed freely, applied on leaving the field or on Enter (0–100, empty for none). */
+function ScoreEnd({
+  which,
+  placeholder,
+  value,
+  onChange,
+  commit,
+}: {
+  which: 'scoreMin' | 'scoreMax';
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+  commit: (which: 'scoreMin' | 'scoreMax', raw: string) => void;
+}) {
+  const { t } = useT();
+  return (
+    <input
+      aria-label={t(`calls.${which}`)}
+      className="input"
+      type="number"
+      min={0}
+      max={100}
+      inputMode="numeric"
+      placeholder={placeholder}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      onBlur={(e) => commit(which, e.target.value)}
+      onKeyDown={(e) => e.key === 'Enter' && commit(which, value)}
+    />
   );
 }
 

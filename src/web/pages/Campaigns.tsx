@@ -1,26 +1,18 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { useTextInput } from '../lib/text-input.ts';
+import { ItemSelect, useLanguageItems } from '../components/item-select.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { LANGUAGE_CODES, useLanguageName } from '../components/call-bits.tsx';
-import { DialogForm } from '../components/forms.tsx';
-import {
-  Alert,
-  Button,
-  Card,
-  Checkbox,
-  Dialog,
-  PageHeader,
-  SelectField,
-  TextField,
-  useToast,
-} from '../components/ui.tsx';
+import { useLanguageName } from '../components/call-bits.tsx';
+import { FormDialog } from '../components/forms.tsx';
+import { Alert, Button, Card, Checkbox, PageHeader, TextField } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
-import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { useDialogSave, useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
 
 const CampaignsQuery = graphql(`
@@ -86,11 +78,7 @@ export function CampaignsPage() {
     <div className="page">
       <PageHeader
         title={t('nav.campaigns')}
-        description={
-          <>
-            {t('campaigns.lead')} <TimeZoneNote />
-          </>
-        }
+        description={<ZonedLead>{t('campaigns.lead')}</ZonedLead>}
         actions={
           canManage && (
             <Button variant="primary" icon="plus" onClick={() => setEditing('new')} data-testid="new-campaign">
@@ -195,81 +183,57 @@ function CampaignDialog({
   onSaved: () => void;
 }) {
   const { t } = useT();
-  const toast = useToast();
-  const langName = useLanguageName();
-  const [name, setName] = useState(campaign?.name ?? '');
+  const languages = useLanguageItems();
+  const name = useTextInput(campaign?.name ?? '');
   const [language, setLanguage] = useState(campaign?.language ?? '');
   const [templateId, setTemplateId] = useState(campaign?.template?.id ?? '');
-  const [cs, create] = useMutation(CreateCampaign);
-  const [us, update] = useMutation(UpdateCampaign);
+  const [, create] = useMutation(CreateCampaign);
+  const [, update] = useMutation(UpdateCampaign);
   const def = templates.find((x) => x.isDefault);
-  const input = { name: name.trim(), language: language || null, templateId: templateId || null };
-  const { error, submit } = useFormMutation(
+  const input = { name: name.value.trim(), language: language || null, templateId: templateId || null };
+  const form = useDialogSave(
     async () =>
       campaign
         ? outcome(await update({ id: campaign.id, input }), 'updateCampaign')
         : outcome(await create({ input }), 'createCampaign'),
-    () => {
-      toast(campaign ? t('campaigns.saved', { name: input.name }) : t('campaigns.created_toast', { name: input.name }));
-      onSaved();
-      onClose();
-    },
+    campaign ? t('campaigns.saved', { name: input.name }) : t('campaigns.created_toast', { name: input.name }),
+    { onSaved, onClose },
   );
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={campaign ? t('campaigns.edit') : t('campaigns.new')}
       description={t('campaigns.dialogLead')}
+      form={form}
+      submitLabel={campaign ? t('common.save') : t('campaigns.create')}
+      canSubmit={!!name.value.trim()}
     >
-      <DialogForm
-        onSubmit={submit}
-        onCancel={onClose}
-        error={error}
-        submitLabel={campaign ? t('common.save') : t('campaigns.create')}
-        submitting={cs.fetching || us.fetching}
-        canSubmit={!!name.trim()}
-      >
-        <TextField
-          label={t('campaigns.name')}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          autoFocus
-          name="campaign-name"
-          hint={t('campaigns.nameHint')}
-        />
-        <SelectField
-          label={t('campaigns.language')}
-          value={language}
-          onChange={(e) => setLanguage(e.target.value)}
-          hint={t('campaigns.languageHint')}
-          name="campaign-language"
-        >
-          <option value="">{t('campaigns.detect')}</option>
-          {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
-            <option key={c} value={c}>
-              {langName(c)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label={t('campaigns.template')}
-          value={templateId}
-          onChange={(e) => setTemplateId(e.target.value)}
-          name="campaign-template"
-          hint={templates.length ? undefined : t('campaigns.noTemplatesHint')}
-        >
-          <option value="">
-            {def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}
-          </option>
-          {templates.map((x) => (
-            <option key={x.id} value={x.id}>
-              {x.name}
-            </option>
-          ))}
-        </SelectField>
-      </DialogForm>
-    </Dialog>
+      <TextField
+        label={t('campaigns.name')}
+        {...name}
+        required
+        autoFocus
+        name="campaign-name"
+        hint={t('campaigns.nameHint')}
+      />
+      <ItemSelect
+        label={t('campaigns.language')}
+        value={language}
+        onValue={setLanguage}
+        hint={t('campaigns.languageHint')}
+        name="campaign-language"
+        none={t('campaigns.detect')}
+        items={languages}
+      />
+      <ItemSelect
+        label={t('campaigns.template')}
+        value={templateId}
+        onValue={setTemplateId}
+        name="campaign-template"
+        hint={templates.length ? undefined : t('campaigns.noTemplatesHint')}
+        none={def ? t('campaigns.useDefault', { name: def.name }) : t('campaigns.useDefaultNone')}
+        items={templates}
+      />
+    </FormDialog>
   );
 }

@@ -5,8 +5,10 @@
  */
 import { useQuery } from 'urql';
 import { CoachingItemCard, type CoachingItemData } from '../components/coaching/CoachingItem.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useInlinePlayer } from '../components/inline-player.tsx';
-import { Alert, DataTable, EmptyState, LoadingBlock, PageHeader, SelectField } from '../components/ui.tsx';
+import { HeadCells } from '../components/table-head.tsx';
+import { Alert, DataTable, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError } from '../lib/errors.ts';
@@ -30,6 +32,8 @@ const CoachingReport = graphql(`
 `);
 
 const VIEWS = ['OPEN', 'OVERDUE', 'DONE'] as const;
+/** The report's figures per agent. */
+const REPORT_COLUMNS = ['coaching.open', 'coaching.acknowledged', 'coaching.overdue', 'coaching.done'] as const;
 type View = (typeof VIEWS)[number];
 
 export function CoachingPage() {
@@ -79,15 +83,7 @@ export function CoachingPage() {
           ) : (
             <DataTable
               testId="coaching-report"
-              head={
-                <>
-                  <th>{t('coaching.agent')}</th>
-                  <th className="num">{t('coaching.open')}</th>
-                  <th className="num">{t('coaching.acknowledged')}</th>
-                  <th className="num">{t('coaching.overdue')}</th>
-                  <th className="num">{t('coaching.done')}</th>
-                </>
-              }
+              head={<HeadCells first={t('coaching.agent')} columns={REPORT_COLUMNS} className="num" />}
             >
               {rows.map((r) => (
                 <tr key={r.agentId}>
@@ -107,28 +103,25 @@ export function CoachingPage() {
       <div className="row-wrap">
         {!isAgent && (
           <div style={{ minWidth: 220 }}>
-            <SelectField
+            <ItemSelect
               label={t('coaching.agent')}
               value={agentId ?? ''}
-              onChange={(e) => go({ agent: e.target.value || null })}
-            >
-              <option value="">{t('coaching.allAgents')}</option>
-              {rows.map((r) => (
-                <option key={r.agentId} value={r.agentId}>
-                  {r.agentName}
-                </option>
-              ))}
-            </SelectField>
+              onValue={(agent) => go({ agent: agent || null })}
+              none={t('coaching.allAgents')}
+              items={rows.map((r) => ({ id: r.agentId, name: r.agentName }))}
+            />
           </div>
         )}
         <div style={{ minWidth: 180 }}>
-          <SelectField label={t('coaching.view')} value={view} onChange={(e) => go({ view: e.target.value as View })}>
-            {VIEWS.map((v) => (
-              <option key={v} value={v}>
-                {t(v === 'OPEN' ? 'coaching.open' : v === 'OVERDUE' ? 'coaching.overdue' : 'coaching.done')}
-              </option>
-            ))}
-          </SelectField>
+          <ItemSelect
+            label={t('coaching.view')}
+            value={view}
+            onValue={(v) => go({ view: v as View })}
+            items={VIEWS.map((v) => ({
+              id: v,
+              name: t(v === 'OPEN' ? 'coaching.open' : v === 'OVERDUE' ? 'coaching.overdue' : 'coaching.done'),
+            }))}
+          />
         </div>
       </div>
       {list.fetching && !list.data ? (

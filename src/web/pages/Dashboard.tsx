@@ -1,23 +1,35 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from 'urql';
-import { BarChart, LineChart } from '../components/charts.tsx';
+import { BarChart, Legend, LineChart, type LineSeries } from '../components/charts.tsx';
 import { DrillCount, DrillFigure, ReportCard as Report } from '../components/report-card.tsx';
 import { signedScore } from '../components/sentiment.tsx';
+import { FilterField, FilterSelect } from '../components/filter-field.tsx';
+import { Stat } from '../components/stat.tsx';
+import { HeadCells } from '../components/table-head.tsx';
 import { Alert, Card, DataTable, EmptyState, PageHeader } from '../components/ui.tsx';
 import { addDays, dayIn } from '../lib/account-days.ts';
-import { bandNarrow, bucketDays, disputeHref, drillHref, previousDays } from '../lib/drill-down.ts';
+import {
+  bandNarrow,
+  bucketDays,
+  type DashboardFilter,
+  disputeHref,
+  drillHref,
+  type Interval,
+  previousDays,
+} from '../lib/drill-down.ts';
 import type { CallsQuery } from '../lib/call-filters.ts';
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
 import { formatHours, formatNumber, formatPercent, formatScore, useFormat } from '../lib/format.ts';
-import { graphql, type ResultOf } from '../lib/graphql.ts';
+import { graphql } from '../lib/graphql.ts';
+import { type DashboardRow, useDashboardReports } from '../lib/dashboard-reports.ts';
 import { MachineAgreementFlag } from '../components/machine-agreement.tsx';
 
 /*
  * The dashboard (issue 10.5): score and coverage over time, per agent, campaign and criterion,
  * score distribution, topics over time, the customers' sentiment (issue 14) and agents' disputes, each from one GraphQL report query
- * (read from daily rollups, see src/reports/reports.ts; disputes from their table) with the same filter, and each table downloadable as CSV
- * from /api/reports/<table>.csv with that filter. bench:reports sends these documents as they are.
+ * (lib/dashboard-reports.ts; read from daily rollups, see src/reports/reports.ts; disputes from their table) with the same filter,
+ * and each table downloadable as CSV from /api/reports/<table>.csv with that filter.
  */
 
 const DashboardOptions = graphql(`
@@ -30,107 +42,49 @@ const DashboardOptions = graphql(`
   }
 `);
 
-const DashboardTrend = graphql(`
-  query DashboardTrend($filter: ReportFilter!, $interval: ReportInterval!) {
-    reportTrend(filter: $filter, interval: $interval) {
-      __typename
-      ... on ReportTrend { rows { period calls averageScore averageCoverage coverageCalls criticalFails } }
-      ... on Error { code message }
-    }
-  }
-`);
+const INTERVALS = ['DAY', 'WEEK', 'MONTH'] as const satisfies Interval[];
+/** A language code as an option of the filter: its value and its text. */
+const named = (code: string) => ({ id: code, name: code });
 
-const DashboardAgents = graphql(`
-  query DashboardAgents($filter: ReportFilter!) {
-    reportAgents(filter: $filter) {
-      __typename
-      ... on ReportBreakdown {
-        rows {
-          id name calls averageScore averageCoverage coverageCalls criticalFails previousCalls previousAverageScore
-          change averageCustomerSentiment customerSentimentCalls
-        }
-      }
-      ... on Error { code message }
-    }
-  }
-`);
+/** The figures' columns of the tables, after the rows' names (the CSVs hold the same and more). */
+const CRITERIA_COLUMNS = [
+  'dashboard.passRate',
+  'dashboard.passed',
+  'dashboard.failed',
+  'dashboard.na',
+  'dashboard.criticalFails',
+] as const;
+// One sentiment column so the table fits beside a CRM at 960 px; the shares that ended better or worse
+// per agent and campaign are in the CSV (and per period in the sentiment card).
+const BREAKDOWN_COLUMNS = [
+  'dashboard.calls',
+  'dashboard.averageScore',
+  'dashboard.averageCoverage',
+  'dashboard.criticalFails',
+  'dashboard.previous',
+  'dashboard.change',
+  'dashboard.customerSentiment',
+] as const;
+const SENTIMENT_COLUMNS = [
+  'dashboard.sentimentCalls',
+  'dashboard.customerSentiment',
+  'dashboard.endedBetter',
+  'dashboard.endedWorse',
+] as const;
+const DISPUTE_COLUMNS = [
+  'dashboard.disputesOpened',
+  'dashboard.disputesStillOpen',
+  'dashboard.disputesAccepted',
+  'dashboard.disputesRejected',
+  'dashboard.disputesMedian',
+] as const;
 
-const DashboardCampaigns = graphql(`
-  query DashboardCampaigns($filter: ReportFilter!) {
-    reportCampaigns(filter: $filter) {
-      __typename
-      ... on ReportBreakdown {
-        rows {
-          id name calls averageScore averageCoverage coverageCalls criticalFails previousCalls previousAverageScore
-          change averageCustomerSentiment customerSentimentCalls
-        }
-      }
-      ... on Error { code message }
-    }
-  }
-`);
+type Days = { from: string; to: string };
+/** The dashboard's tables (each a card and a CSV, /api/reports/<table>.csv). */
+const TABLES = ['trend', 'agents', 'campaigns', 'criteria', 'distribution', 'topics', 'sentiment', 'disputes'] as const;
 
-const DashboardCriteria = graphql(`
-  query DashboardCriteria($filter: ReportFilter!) {
-    reportCriteria(filter: $filter) {
-      __typename
-      ... on ReportCriteria { rows { key label passed failed na passRate criticalFails } }
-      ... on Error { code message }
-    }
-  }
-`);
-
-const DashboardDistribution = graphql(`
-  query DashboardDistribution($filter: ReportFilter!) {
-    reportScoreDistribution(filter: $filter) {
-      __typename
-      ... on ReportScoreDistribution { rows { from to calls } }
-      ... on Error { code message }
-    }
-  }
-`);
-
-const DashboardTopics = graphql(`
-  query DashboardTopics($filter: ReportFilter!, $interval: ReportInterval!) {
-    reportTopics(filter: $filter, interval: $interval) {
-      __typename
-      ... on ReportTopics { rows { period topic calls } }
-      ... on Error { code message }
-    }
-  }
-`);
-
-const DashboardSentiment = graphql(`
-  query DashboardSentiment($filter: ReportFilter!, $interval: ReportInterval!) {
-    reportSentiment(filter: $filter, interval: $interval) {
-      __typename
-      ... on ReportSentiment { rows { period sentimentCalls averageCustomerSentiment trendCalls improved worsened improvedShare worsenedShare } }
-      ... on Error { code message }
-    }
-  }
-`);
-
-const DashboardDisputes = graphql(`
-  query DashboardDisputes($filter: ReportFilter!, $interval: ReportInterval!) {
-    reportDisputes(filter: $filter, interval: $interval) {
-      __typename
-      ... on ReportDisputes { rows { period opened stillOpen accepted rejected medianHoursToResolve } }
-      ... on Error { code message }
-    }
-  }
-`);
-
-type Interval = 'DAY' | 'WEEK' | 'MONTH';
-interface Filters {
-  from: string;
-  to: string;
-  interval: Interval;
-  agent: string;
-  campaign: string;
-  template: string;
-  language: string;
-  mismatch: boolean;
-}
+/** The dashboard's filter: the drill-down's, and the periods the charts and tables group by. */
+type Filters = DashboardFilter & { interval: Interval };
 
 /** "No campaign" in the report filter (the rollups' key for calls without one). */
 const NO_CAMPAIGN = '00000000-0000-0000-0000-000000000000';
@@ -178,42 +132,13 @@ export function DashboardPage() {
     ...picked,
   };
   const set = (patch: Partial<Filters>) => setPicked((p) => ({ ...p, ...patch }));
-  // Stable variables while the filter is the same (urql refetches when the object changes).
+  // A stable filter while it is the same (urql refetches when the object changes).
   const filterKey = JSON.stringify(reportFilter(f));
-  const variables = useMemo(() => ({ filter: JSON.parse(filterKey) as ReturnType<typeof reportFilter> }), [filterKey]);
-  const pause = !options;
-  const [trend] = useQuery({ query: DashboardTrend, variables: { ...variables, interval: f.interval }, pause });
-  const [agents] = useQuery({ query: DashboardAgents, variables, pause });
-  const [campaigns] = useQuery({ query: DashboardCampaigns, variables, pause });
-  const [criteria] = useQuery({ query: DashboardCriteria, variables, pause });
-  const [distribution] = useQuery({ query: DashboardDistribution, variables, pause });
-  const [topics] = useQuery({ query: DashboardTopics, variables: { ...variables, interval: f.interval }, pause });
-  const [sentiment] = useQuery({ query: DashboardSentiment, variables: { ...variables, interval: f.interval }, pause });
-  const [disputes] = useQuery({ query: DashboardDisputes, variables: { ...variables, interval: f.interval }, pause });
-
-  const trendRows = rowsOf(trend.data?.reportTrend);
-  const agentRows = rowsOf(agents.data?.reportAgents);
-  const campaignRows = rowsOf(campaigns.data?.reportCampaigns);
-  const criterionRows = rowsOf(criteria.data?.reportCriteria);
-  const bands = rowsOf(distribution.data?.reportScoreDistribution);
-  const topicRows = rowsOf(topics.data?.reportTopics);
-  const sentimentRows = rowsOf(sentiment.data?.reportSentiment);
-  const disputeRows = rowsOf(disputes.data?.reportDisputes);
-  // The first failure of any view: a transport error, else a typed error (all share the filter).
-  const failure =
-    [trend, agents, campaigns, criteria, distribution, topics, sentiment, disputes].find((r) => r.error)?.error ??
-    [
-      trend.data?.reportTrend,
-      agents.data?.reportAgents,
-      campaigns.data?.reportCampaigns,
-      criteria.data?.reportCriteria,
-      distribution.data?.reportScoreDistribution,
-      topics.data?.reportTopics,
-      sentiment.data?.reportSentiment,
-      disputes.data?.reportDisputes,
-    ]
-      .map(errorOf)
-      .find((e) => e != null);
+  const filter = useMemo(() => JSON.parse(filterKey) as ReturnType<typeof reportFilter>, [filterKey]);
+  const reports = useDashboardReports(filter, f.interval, !options);
+  const { trend: trendRows, agents: agentRows, campaigns: campaignRows, criteria: criterionRows } = reports.rows;
+  const { distribution: bands, topics: topicRows, sentiment: sentimentRows, disputes: disputeRows } = reports.rows;
+  const failure = reports.failure;
 
   const n = (v: number | null | undefined) => formatNumber(v, locale);
   const score = (v: number | null | undefined) => formatScore(v, locale);
@@ -281,12 +206,52 @@ export function DashboardPage() {
     };
   });
 
+  // The filter's lists, each with its "all" (no filter).
+  const lists = [
+    { key: 'agent', all: 'dashboard.allAgents', items: options?.agents },
+    {
+      key: 'campaign',
+      all: 'dashboard.allCampaigns',
+      items: [{ id: NO_CAMPAIGN, name: t('dashboard.noCampaign') }, ...(options?.campaigns ?? [])],
+    },
+    { key: 'template', all: 'dashboard.allTemplates', items: options?.templates },
+    { key: 'language', all: 'dashboard.allLanguages', items: options?.callFilterOptions.languages.map(named) },
+  ] as const;
+  const trendSeries: LineSeries[] = [
+    {
+      name: t('dashboard.averageScore'),
+      color: 'var(--accent)',
+      values: trendRows.map((r) => r.averageScore),
+      format: score,
+    },
+    {
+      name: t('dashboard.averageCoverage'),
+      color: '#10b981',
+      values: trendRows.map((r) => (r.averageCoverage == null ? null : r.averageCoverage * 100)),
+      format: (v) => pct(v / 100),
+    },
+  ];
+  // Per agent and per campaign: the same table, each row opening its agent's or campaign's calls.
+  const breakdowns = [
+    {
+      table: 'agents' as const,
+      lead: 'dashboard.changeLead' as const,
+      first: t('dashboard.agent'),
+      rows: agentRows.map((r) => ({ ...r, name: r.name ?? '—' })),
+      narrow: (id: string | null) => ({ agent: id }),
+    },
+    {
+      table: 'campaigns' as const,
+      first: t('dashboard.campaign'),
+      rows: campaignRows.map((r) => ({ ...r, name: r.name ?? t('dashboard.noCampaign') })),
+      narrow: (id: string | null) => ({ campaign: id ?? NO_CAMPAIGN }),
+    },
+  ];
   const card = { filters: f };
-  const empty = !!trend.data && total === 0;
+  const empty = reports.trendAnswered && total === 0;
   // Each card has its own query, so numbers arrive one by one: the page says it is busy until the last
   // has answered (screen readers announce it; tests wait on it instead of on one figure).
-  const busy =
-    !options || [trend, agents, campaigns, criteria, distribution, topics, sentiment, disputes].some((q) => q.fetching);
+  const busy = !options || reports.fetching;
 
   return (
     <div className="page">
@@ -296,70 +261,44 @@ export function DashboardPage() {
         {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports. */}
         <div className="card" role="search" aria-label={t('dashboard.filters')}>
           <div className="filters">
-            <Field id="d-from" label={t('dashboard.from')}>
-              <input
-                id="d-from"
-                className="input"
-                type="date"
-                value={f.from}
-                max={f.to}
-                onChange={(e) => e.target.value && set({ from: e.target.value })}
-              />
-            </Field>
-            <Field id="d-to" label={t('dashboard.to')}>
-              <input
-                id="d-to"
-                className="input"
-                type="date"
-                value={f.to}
-                min={f.from}
-                onChange={(e) => e.target.value && set({ to: e.target.value })}
-              />
-            </Field>
-            <Field id="d-interval" label={t('dashboard.interval')}>
+            {(['from', 'to'] as const).map((key) => (
+              <FilterField key={key} id={`d-${key}`} label={t(`dashboard.${key}`)}>
+                <input
+                  id={`d-${key}`}
+                  className="input"
+                  type="date"
+                  value={f[key]}
+                  // Neither end passes the other.
+                  {...(key === 'from' ? { max: f.to } : { min: f.from })}
+                  onChange={(e) => e.target.value && set({ [key]: e.target.value })}
+                />
+              </FilterField>
+            ))}
+            <FilterField id="d-interval" label={t('dashboard.interval')}>
               <select
                 id="d-interval"
                 className="select"
                 value={f.interval}
                 onChange={(e) => set({ interval: e.target.value as Interval })}
               >
-                <option value="DAY">{t('dashboard.day')}</option>
-                <option value="WEEK">{t('dashboard.week')}</option>
-                <option value="MONTH">{t('dashboard.month')}</option>
+                {INTERVALS.map((i) => (
+                  <option key={i} value={i}>
+                    {t(`dashboard.${i.toLowerCase() as Lowercase<Interval>}`)}
+                  </option>
+                ))}
               </select>
-            </Field>
-            <FilterSelect
-              id="d-agent"
-              label={t('dashboard.agent')}
-              all={t('dashboard.allAgents')}
-              value={f.agent}
-              onChange={(agent) => set({ agent })}
-              options={options?.agents}
-            />
-            <FilterSelect
-              id="d-campaign"
-              label={t('dashboard.campaign')}
-              all={t('dashboard.allCampaigns')}
-              value={f.campaign}
-              onChange={(campaign) => set({ campaign })}
-              options={[{ id: NO_CAMPAIGN, name: t('dashboard.noCampaign') }, ...(options?.campaigns ?? [])]}
-            />
-            <FilterSelect
-              id="d-template"
-              label={t('dashboard.template')}
-              all={t('dashboard.allTemplates')}
-              value={f.template}
-              onChange={(template) => set({ template })}
-              options={options?.templates}
-            />
-            <FilterSelect
-              id="d-language"
-              label={t('dashboard.language')}
-              all={t('dashboard.allLanguages')}
-              value={f.language}
-              onChange={(language) => set({ language })}
-              options={options?.callFilterOptions.languages.map((l) => ({ id: l, name: l }))}
-            />
+            </FilterField>
+            {lists.map(({ key, all, items }) => (
+              <FilterSelect
+                key={key}
+                id={`d-${key}`}
+                label={t(`dashboard.${key}`)}
+                all={t(all)}
+                value={f[key]}
+                onChange={(value) => set({ [key]: value })}
+                options={items}
+              />
+            ))}
           </div>
           <div className="filter-bar-foot">
             <label className="checkbox">
@@ -408,12 +347,7 @@ export function DashboardPage() {
           </Card>
         ) : (
           <>
-            <ReportCard
-              {...card}
-              table="trend"
-              title={t('dashboard.trendTitle')}
-              description={t('dashboard.trendLead')}
-            >
+            <ReportCard {...card} table="trend" lead="dashboard.trendLead">
               <LineChart
                 title={t('dashboard.trendTitle')}
                 labels={trendRows.map((r) => periodLabel(r.period))}
@@ -425,78 +359,28 @@ export function DashboardPage() {
                     what: t('drill.period', { period: periodLabel(r.period, 'long') }),
                   }),
                 }))}
-                series={[
-                  {
-                    name: t('dashboard.averageScore'),
-                    color: 'var(--accent)',
-                    values: trendRows.map((r) => r.averageScore),
-                    format: score,
-                  },
-                  {
-                    name: t('dashboard.averageCoverage'),
-                    color: '#10b981',
-                    values: trendRows.map((r) => (r.averageCoverage == null ? null : r.averageCoverage * 100)),
-                    format: (v) => pct(v / 100),
-                  },
-                ]}
+                series={trendSeries}
               />
-              <div className="legend">
-                <span>
-                  <i style={{ background: 'var(--accent)' }} />
-                  {t('dashboard.averageScore')}
-                </span>
-                <span>
-                  <i style={{ background: '#10b981' }} />
-                  {t('dashboard.averageCoverage')}
-                </span>
-              </div>
+              <Legend items={trendSeries.map((s) => ({ color: s.color, label: s.name }))} />
             </ReportCard>
 
-            <ReportCard
-              {...card}
-              table="agents"
-              title={t('dashboard.agentsTitle')}
-              description={t('dashboard.changeLead')}
-            >
-              <BreakdownTable
-                testId="dashboard-agents"
-                first={t('dashboard.agent')}
-                rows={agentRows.map((r) => ({ ...r, name: r.name ?? '—' }))}
-                fmt={{ n, score, pct, signed, feeling }}
-                previous={previous}
-                href={(r, narrow) => drillHref(f, { agent: r.id, ...narrow })}
-              />
-            </ReportCard>
+            {breakdowns.map((b) => (
+              <ReportCard key={b.table} {...card} table={b.table} lead={b.lead}>
+                <BreakdownTable
+                  testId={`dashboard-${b.table}`}
+                  first={b.first}
+                  rows={b.rows}
+                  fmt={{ n, score, pct, signed, feeling }}
+                  previous={previous}
+                  href={(r, narrow) => drillHref(f, { ...b.narrow(r.id), ...narrow })}
+                />
+              </ReportCard>
+            ))}
 
-            <ReportCard {...card} table="campaigns" title={t('dashboard.campaignsTitle')}>
-              <BreakdownTable
-                testId="dashboard-campaigns"
-                first={t('dashboard.campaign')}
-                rows={campaignRows.map((r) => ({ ...r, name: r.name ?? t('dashboard.noCampaign') }))}
-                fmt={{ n, score, pct, signed, feeling }}
-                previous={previous}
-                href={(r, narrow) => drillHref(f, { campaign: r.id ?? NO_CAMPAIGN, ...narrow })}
-              />
-            </ReportCard>
-
-            <ReportCard
-              {...card}
-              table="criteria"
-              title={t('dashboard.criteriaTitle')}
-              description={t('dashboard.criteriaLead')}
-            >
+            <ReportCard {...card} table="criteria" lead="dashboard.criteriaLead">
               <DataTable
                 testId="dashboard-criteria"
-                head={
-                  <>
-                    <th>{t('dashboard.criterion')}</th>
-                    <th className="num">{t('dashboard.passRate')}</th>
-                    <th className="num">{t('dashboard.passed')}</th>
-                    <th className="num">{t('dashboard.failed')}</th>
-                    <th className="num">{t('dashboard.na')}</th>
-                    <th className="num">{t('dashboard.criticalFails')}</th>
-                  </>
-                }
+                head={<HeadCells first={t('dashboard.criterion')} columns={CRITERIA_COLUMNS} className="num" />}
               >
                 {criterionRows.map((r) => {
                   const criterion = r.label ?? r.key;
@@ -532,7 +416,7 @@ export function DashboardPage() {
             </ReportCard>
 
             <div className="grid-2">
-              <ReportCard {...card} table="distribution" title={t('dashboard.distributionTitle')}>
+              <ReportCard {...card} table="distribution">
                 <BarChart
                   title={t('dashboard.distributionTitle')}
                   data={bands.map((b) => ({
@@ -548,35 +432,33 @@ export function DashboardPage() {
                   }))}
                 />
               </ReportCard>
-              <ReportCard {...card} table="topics" title={t('dashboard.topicsTitle')}>
+              <ReportCard {...card} table="topics">
                 {topicBars.length === 0 ? (
                   <p className="muted">{t('dashboard.noTopics')}</p>
                 ) : (
                   <>
                     <BarChart title={t('dashboard.topicsTitle')} data={topicBars} />
-                    <div className="legend">
-                      {[...top, ...(topicTotals.size > top.length ? [t('dashboard.otherTopics')] : [])].map((k, i) => (
-                        <span key={k}>
-                          <i style={{ background: TOPIC_COLORS[i < top.length ? i : 6] }} />
-                          {k}{' '}
-                          <strong className="num">
-                            {top.includes(k) ? (
-                              <DrillCount
-                                value={topicTotals.get(k) ?? 0}
-                                href={drillHref(f, { topic: k, exactTopic: true })}
-                                label={t('drill.topic', { topic: k })}
-                              />
-                            ) : (
-                              <DrillCount
-                                value={otherTotal}
-                                href={drillHref(f, { otherTopics: top })}
-                                label={t('drill.otherTopics')}
-                              />
-                            )}
-                          </strong>
-                        </span>
-                      ))}
-                    </div>
+                    <Legend
+                      items={[...top, ...(topicTotals.size > top.length ? [t('dashboard.otherTopics')] : [])].map(
+                        (k, i) => ({
+                          color: TOPIC_COLORS[i < top.length ? i : 6],
+                          label: k,
+                          value: top.includes(k) ? (
+                            <DrillCount
+                              value={topicTotals.get(k) ?? 0}
+                              href={drillHref(f, { topic: k, exactTopic: true })}
+                              label={t('drill.topic', { topic: k })}
+                            />
+                          ) : (
+                            <DrillCount
+                              value={otherTotal}
+                              href={drillHref(f, { otherTopics: top })}
+                              label={t('drill.otherTopics')}
+                            />
+                          ),
+                        }),
+                      )}
+                    />
                   </>
                 )}
               </ReportCard>
@@ -592,94 +474,36 @@ export function DashboardPage() {
   );
 }
 
-/** A report's rows, or none while it loads or when it answered a typed error. */
-type RowsOf<V> = V extends { rows: infer R } ? R : never;
-function rowsOf<V extends { __typename: string }>(answer: V | null | undefined): RowsOf<V> | [] {
-  return answer && 'rows' in answer ? (answer.rows as RowsOf<V>) : [];
-}
-function errorOf(answer: { __typename: string } | null | undefined): { code: string; message: string } | null {
-  return answer && 'code' in answer && 'message' in answer ? (answer as { code: string; message: string }) : null;
-}
-
-/** One dashboard view: the shared report card, its CSV under the dashboard's filter. */
+/**
+ * One dashboard view: the shared report card, titled after its table (`dashboard.<table>Title`), with
+ * its lead and its CSV under the dashboard's filter.
+ */
 function ReportCard({
   table,
   filters,
-  ...card
+  lead,
+  children,
 }: {
-  table: string;
+  table: (typeof TABLES)[number];
   filters: Filters;
-  title: string;
-  description?: string;
+  lead?: MessageKey;
   children: ReactNode;
 }) {
-  return <Report {...card} csvId={table} csvHref={csvUrl(table, filters)} />;
-}
-
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  const { t } = useT();
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <Report
+      title={t(`dashboard.${table}Title`)}
+      description={lead && t(lead)}
+      csvId={table}
+      csvHref={csvUrl(table, filters)}
+    >
       {children}
-    </div>
+    </Report>
   );
 }
 
-/** One of the filter's lists: "all" first, then one option per item. */
-function FilterSelect({
-  id,
-  label,
-  all,
-  value,
-  onChange,
-  options = [],
-}: {
-  id: string;
-  label: string;
-  all: string;
-  value: string;
-  onChange: (value: string) => void;
-  options?: readonly { id: string; name: string }[];
-}) {
-  return (
-    <Field id={id} label={label}>
-      <select id={id} className="select" value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">{all}</option>
-        {options.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.name}
-          </option>
-        ))}
-      </select>
-    </Field>
-  );
-}
-
-function Stat({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="card stat">
-      <div className="label">{label}</div>
-      <div className="value" data-testid={testId}>
-        {children}
-      </div>
-    </div>
-  );
-}
-
-interface BreakdownRow {
-  id: string | null;
-  name: string;
-  calls: number;
-  averageScore: number | null;
-  averageCoverage: number | null;
-  coverageCalls: number;
-  criticalFails: number;
-  previousCalls: number;
-  previousAverageScore: number | null;
-  change: number | null;
-  averageCustomerSentiment: number | null;
-  customerSentimentCalls: number;
-}
+/** An agent's or a campaign's row, named ("no campaign" for calls without one). */
+type BreakdownRow = Omit<DashboardRow<'agents'>, 'name'> & { name: string };
 
 function BreakdownTable({
   rows,
@@ -700,104 +524,85 @@ function BreakdownTable({
 }) {
   const { t } = useT();
   return (
-    <DataTable
-      testId={testId}
-      head={
-        <>
-          <th>{first}</th>
-          <th className="num">{t('dashboard.calls')}</th>
-          <th className="num">{t('dashboard.averageScore')}</th>
-          <th className="num">{t('dashboard.averageCoverage')}</th>
-          <th className="num">{t('dashboard.criticalFails')}</th>
-          <th className="num">{t('dashboard.previous')}</th>
-          <th className="num">{t('dashboard.change')}</th>
-          {/* One sentiment column so the table fits beside a CRM at 960 px; the shares that ended
-              better or worse per agent and campaign are in the CSV (and per period in the sentiment card). */}
-          <th className="num">{t('dashboard.customerSentiment')}</th>
-        </>
-      }
-    >
-      {rows.map((r) => (
-        <tr key={r.id ?? 'none'}>
-          <td>{r.name}</td>
+    <DataTable testId={testId} head={<HeadCells first={first} columns={BREAKDOWN_COLUMNS} className="num" />}>
+      {rows.map((r) => {
+        const count = (value: number, narrow: Partial<CallsQuery>, what: MessageKey) => (
           <td className="num">
-            <DrillCount
-              value={r.calls}
-              href={href(r, {})}
-              label={t('drill.of', { what: t('drill.calls'), name: r.name })}
-            />
+            <DrillCount value={value} href={href(r, narrow)} label={t('drill.of', { what: t(what), name: r.name })} />
           </td>
+        );
+        // A figure opens the calls it is computed over; no figure opens nothing.
+        const figure = (
+          value: number | null,
+          text: string,
+          calls: number,
+          narrow: Partial<CallsQuery>,
+          what: MessageKey,
+        ) => (
           <td className="num">
             <DrillFigure
-              text={fmt.score(r.averageScore)}
-              count={r.averageScore == null ? 0 : r.calls}
-              href={href(r, {})}
-              label={t('drill.averageOf', { name: r.name })}
+              text={text}
+              count={value == null ? 0 : calls}
+              href={href(r, narrow)}
+              label={t(what, { name: r.name })}
             />
           </td>
-          <td className="num">
-            <DrillFigure
-              text={fmt.pct(r.averageCoverage)}
-              count={r.averageCoverage == null ? 0 : r.coverageCalls}
-              href={href(r, { coverage: true })}
-              label={t('drill.coverageOf', { name: r.name })}
-            />
-          </td>
-          <td className="num">
-            <DrillCount
-              value={r.criticalFails}
-              href={href(r, { critical: true })}
-              label={t('drill.of', { what: t('drill.criticalFails'), name: r.name })}
-            />
-          </td>
-          <td className="num">
-            <DrillFigure
-              text={fmt.score(r.previousAverageScore)}
-              count={r.previousAverageScore == null ? 0 : r.previousCalls}
-              href={href(r, previous)}
-              label={t('drill.previousOf', { name: r.name })}
-            />
-          </td>
-          <td className="num">
+        );
+        return (
+          <tr key={r.id ?? 'none'}>
+            <td>{r.name}</td>
+            {count(r.calls, {}, 'drill.calls')}
+            {figure(r.averageScore, fmt.score(r.averageScore), r.calls, {}, 'drill.averageOf')}
+            {figure(
+              r.averageCoverage,
+              fmt.pct(r.averageCoverage),
+              r.coverageCalls,
+              { coverage: true },
+              'drill.coverageOf',
+            )}
+            {count(r.criticalFails, { critical: true }, 'drill.criticalFails')}
+            {figure(
+              r.previousAverageScore,
+              fmt.score(r.previousAverageScore),
+              r.previousCalls,
+              previous,
+              'drill.previousOf',
+            )}
             {/* The change compares both periods: it opens the calls of both. */}
-            <DrillFigure
-              text={fmt.signed(r.change)}
-              count={r.change == null ? 0 : r.calls + r.previousCalls}
-              href={href(r, { from: previous.from })}
-              label={t('drill.changeOf', { name: r.name })}
-            />
-          </td>
-          <td className="num">
-            <DrillFigure
-              text={fmt.feeling(r.averageCustomerSentiment)}
-              count={r.averageCustomerSentiment == null ? 0 : r.customerSentimentCalls}
-              href={href(r, { sentiment: 'measured' })}
-              label={t('drill.sentimentOf', { name: r.name })}
-            />
-          </td>
-        </tr>
-      ))}
+            {figure(
+              r.change,
+              fmt.signed(r.change),
+              r.calls + r.previousCalls,
+              { from: previous.from },
+              'drill.changeOf',
+            )}
+            {figure(
+              r.averageCustomerSentiment,
+              fmt.feeling(r.averageCustomerSentiment),
+              r.customerSentimentCalls,
+              { sentiment: 'measured' },
+              'drill.sentimentOf',
+            )}
+          </tr>
+        );
+      })}
     </DataTable>
   );
 }
 
-/** A period of the sentiment report as the query reads it (graphql-env.d.ts), not a copy of the server's type. */
-type SentimentRow = RowsOf<NonNullable<ResultOf<typeof DashboardSentiment>['reportSentiment']>>[number];
+/** A card of periods: its report's rows, the periods' labels, and the dashboard's filter. */
+interface PeriodCardProps<Row> {
+  rows: Row[];
+  label: (day: string) => string;
+  filters: Filters;
+}
 
 /**
  * The customers' sentiment per period: the period's figures in words, the shares that ended better
  * and worse as lines, and the table the CSV holds. The period's average weighs each bucket by its
  * calls with a sentiment; the shares are exact (counts over counts).
  */
-function SentimentReportCard({
-  rows,
-  label,
-  filters,
-}: {
-  rows: SentimentRow[];
-  label: (day: string) => string;
-  filters: Filters;
-}) {
+function SentimentReportCard({ rows, label, filters }: PeriodCardProps<DashboardRow<'sentiment'>>) {
   const { t, locale } = useT();
   const pct = (v: number | null) => formatPercent(v, locale);
   const feeling = (v: number | null) => (v == null ? '—' : signedScore(v, locale));
@@ -812,61 +617,57 @@ function SentimentReportCard({
   const n = (v: number) => formatNumber(v, locale);
   // Every figure opens the calls it is computed over: an average its calls with a sentiment, a
   // share its numerator's calls (the name says the denominator).
-  const open = (days: { from: string; to: string }, sentiment: 'measured' | 'improved' | 'worsened') =>
+  const open = (days: Days, sentiment: 'measured' | 'improved' | 'worsened') =>
     drillHref(filters, { from: days.from, to: days.to, sentiment });
+  // No figure (no calls with a sentiment or a trend) opens nothing.
+  const averageOf = (value: number | null, calls: number, days: Days) => (
+    <DrillFigure
+      text={feeling(value)}
+      count={value == null ? 0 : calls}
+      href={open(days, 'measured')}
+      label={t('drill.sentimentCalls')}
+    />
+  );
+  const shareOf = (k: 'improved' | 'worsened', value: number | null, calls: number, days: Days, total: number) => (
+    <DrillFigure
+      text={pct(value)}
+      count={value == null ? 0 : calls}
+      href={open(days, k)}
+      label={t(k === 'improved' ? 'drill.betterShare' : 'drill.worseShare', { total: n(total) })}
+    />
+  );
   const range = { from: filters.from, to: filters.to };
   const BETTER = '#10b981';
   const WORSE = '#ef4444';
   return (
-    <ReportCard
-      filters={filters}
-      table="sentiment"
-      title={t('dashboard.sentimentTitle')}
-      description={t('dashboard.sentimentLead')}
-    >
+    <ReportCard filters={filters} table="sentiment" lead="dashboard.sentimentLead">
       {sentimentCalls === 0 && trendCalls === 0 ? (
         <p className="muted" data-testid="dashboard-sentiment-empty">
           {t('dashboard.noSentiment')}
         </p>
       ) : (
         <>
-          <div className="legend">
-            <span>
-              {t('dashboard.sentimentAverage')}{' '}
-              <strong className="num" data-testid="dashboard-sentiment-average">
-                <DrillFigure
-                  text={feeling(average)}
-                  count={sentimentCalls}
-                  href={open(range, 'measured')}
-                  label={t('drill.sentimentCalls')}
-                />
-              </strong>
-            </span>
-            <span>
-              <i style={{ background: BETTER }} />
-              {t('dashboard.endedBetter')}{' '}
-              <strong className="num" data-testid="dashboard-sentiment-better">
-                <DrillFigure
-                  text={pct(share('improved'))}
-                  count={count('improved')}
-                  href={open(range, 'improved')}
-                  label={t('drill.betterShare', { total: n(trendCalls) })}
-                />
-              </strong>
-            </span>
-            <span>
-              <i style={{ background: WORSE }} />
-              {t('dashboard.endedWorse')}{' '}
-              <strong className="num" data-testid="dashboard-sentiment-worse">
-                <DrillFigure
-                  text={pct(share('worsened'))}
-                  count={count('worsened')}
-                  href={open(range, 'worsened')}
-                  label={t('drill.worseShare', { total: n(trendCalls) })}
-                />
-              </strong>
-            </span>
-          </div>
+          <Legend
+            items={[
+              {
+                label: t('dashboard.sentimentAverage'),
+                testId: 'dashboard-sentiment-average',
+                value: averageOf(average, sentimentCalls, range),
+              },
+              {
+                color: BETTER,
+                label: t('dashboard.endedBetter'),
+                testId: 'dashboard-sentiment-better',
+                value: shareOf('improved', share('improved'), count('improved'), range, trendCalls),
+              },
+              {
+                color: WORSE,
+                label: t('dashboard.endedWorse'),
+                testId: 'dashboard-sentiment-worse',
+                value: shareOf('worsened', share('worsened'), count('worsened'), range, trendCalls),
+              },
+            ]}
+          />
           <LineChart
             title={t('dashboard.sentimentTitle')}
             labels={rows.map((r) => label(r.period))}
@@ -887,63 +688,32 @@ function SentimentReportCard({
           />
           <DataTable
             testId="dashboard-sentiment"
-            head={
-              <>
-                <th>{t('dashboard.period')}</th>
-                <th className="num">{t('dashboard.sentimentCalls')}</th>
-                <th className="num">{t('dashboard.customerSentiment')}</th>
-                <th className="num">{t('dashboard.endedBetter')}</th>
-                <th className="num">{t('dashboard.endedWorse')}</th>
-              </>
-            }
+            head={<HeadCells first={t('dashboard.period')} columns={SENTIMENT_COLUMNS} className="num" />}
           >
-            {rows.map((r) => (
-              <tr key={r.period}>
-                <td>{label(r.period)}</td>
-                <td className="num">
-                  <DrillCount
-                    value={r.sentimentCalls}
-                    href={drillHref(filters, {
-                      ...bucketDays(r.period, filters.interval, filters),
-                      sentiment: 'measured',
-                    })}
-                    label={t('drill.sentimentCalls')}
-                  />
-                </td>
-                <td className="num">
-                  <DrillFigure
-                    text={feeling(r.averageCustomerSentiment)}
-                    count={r.averageCustomerSentiment == null ? 0 : r.sentimentCalls}
-                    href={open(bucketDays(r.period, filters.interval, filters), 'measured')}
-                    label={t('drill.sentimentCalls')}
-                  />
-                </td>
-                <td className="num">
-                  <DrillFigure
-                    text={pct(r.improvedShare)}
-                    count={r.improvedShare == null ? 0 : r.improved}
-                    href={open(bucketDays(r.period, filters.interval, filters), 'improved')}
-                    label={t('drill.betterShare', { total: n(r.trendCalls) })}
-                  />
-                </td>
-                <td className="num">
-                  <DrillFigure
-                    text={pct(r.worsenedShare)}
-                    count={r.worsenedShare == null ? 0 : r.worsened}
-                    href={open(bucketDays(r.period, filters.interval, filters), 'worsened')}
-                    label={t('drill.worseShare', { total: n(r.trendCalls) })}
-                  />
-                </td>
-              </tr>
-            ))}
+            {rows.map((r) => {
+              const days = bucketDays(r.period, filters.interval, filters);
+              return (
+                <tr key={r.period}>
+                  <td>{label(r.period)}</td>
+                  <td className="num">
+                    <DrillCount
+                      value={r.sentimentCalls}
+                      href={open(days, 'measured')}
+                      label={t('drill.sentimentCalls')}
+                    />
+                  </td>
+                  <td className="num">{averageOf(r.averageCustomerSentiment, r.sentimentCalls, days)}</td>
+                  <td className="num">{shareOf('improved', r.improvedShare, r.improved, days, r.trendCalls)}</td>
+                  <td className="num">{shareOf('worsened', r.worsenedShare, r.worsened, days, r.trendCalls)}</td>
+                </tr>
+              );
+            })}
           </DataTable>
         </>
       )}
     </ReportCard>
   );
 }
-
-type DisputeRow = RowsOf<NonNullable<ResultOf<typeof DashboardDisputes>['reportDisputes']>>[number];
 
 /** The outcomes the chart stacks, with their colour and label. */
 const DISPUTE_PARTS = [
@@ -953,26 +723,13 @@ const DISPUTE_PARTS = [
 ] as const;
 
 /** Agents' disputes per period: a chart of their outcomes and the table the CSV holds. */
-function DisputesCard({
-  rows,
-  label,
-  filters,
-}: {
-  rows: DisputeRow[];
-  label: (day: string) => string;
-  filters: Filters;
-}) {
+function DisputesCard({ rows, label, filters }: PeriodCardProps<DashboardRow<'disputes'>>) {
   const { t, locale } = useT();
   const n = (v: number) => formatNumber(v, locale);
   const hours = (v: number | null) => formatHours(v, locale);
   const sum = (k: (typeof DISPUTE_PARTS)[number]['key']) => rows.reduce((s, r) => s + r[k], 0);
   return (
-    <ReportCard
-      filters={filters}
-      table="disputes"
-      title={t('dashboard.disputesTitle')}
-      description={t('dashboard.disputesLead')}
-    >
+    <ReportCard filters={filters} table="disputes" lead="dashboard.disputesLead">
       {rows.length === 0 ? (
         <p className="muted" data-testid="dashboard-disputes-empty">
           {t('dashboard.noDisputes')}
@@ -991,26 +748,10 @@ function DisputesCard({
               })),
             }))}
           />
-          <div className="legend">
-            {DISPUTE_PARTS.map((p) => (
-              <span key={p.key}>
-                <i style={{ background: p.color }} />
-                {t(p.label)} <strong className="num">{n(sum(p.key))}</strong>
-              </span>
-            ))}
-          </div>
+          <Legend items={DISPUTE_PARTS.map((p) => ({ color: p.color, label: t(p.label), value: n(sum(p.key)) }))} />
           <DataTable
             testId="dashboard-disputes"
-            head={
-              <>
-                <th>{t('dashboard.period')}</th>
-                <th className="num">{t('dashboard.disputesOpened')}</th>
-                <th className="num">{t('dashboard.disputesStillOpen')}</th>
-                <th className="num">{t('dashboard.disputesAccepted')}</th>
-                <th className="num">{t('dashboard.disputesRejected')}</th>
-                <th className="num">{t('dashboard.disputesMedian')}</th>
-              </>
-            }
+            head={<HeadCells first={t('dashboard.period')} columns={DISPUTE_COLUMNS} className="num" />}
           >
             {rows.map((r) => {
               const days = bucketDays(r.period, filters.interval, filters);

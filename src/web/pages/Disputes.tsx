@@ -1,15 +1,17 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 /**
  * The dispute queue (issue 10.4): analysts see every dispute of the account, oldest first, and
  * accept or reject them with a reply; an agent user sees their own disputes and the answers.
  */
+import { ListBody } from '../components/list-table.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { ScorePill } from '../components/call-bits.tsx';
 import { CriterionItem } from '../components/review/Criteria.tsx';
 import { DisputeItem } from '../components/review/DisputeItem.tsx';
 import { useInlinePlayer } from '../components/inline-player.tsx';
-import { Alert, EmptyState, LoadingBlock, PageHeader, SelectField } from '../components/ui.tsx';
+import { Alert, EmptyState, PageHeader } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError } from '../lib/errors.ts';
@@ -96,31 +98,30 @@ export function DisputesPage() {
     <div className="page stack">
       <PageHeader
         title={t('disputes.title')}
-        description={
-          <>
-            {t(role === 'AGENT' ? 'disputes.leadAgent' : 'disputes.lead')} <TimeZoneNote />
-          </>
-        }
+        description={<ZonedLead>{t(role === 'AGENT' ? 'disputes.leadAgent' : 'disputes.lead')}</ZonedLead>}
       />
       <div style={{ maxWidth: 240 }}>
-        <SelectField label={t('disputes.filter')} value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
-          {(['OPEN', 'ACCEPTED', 'REJECTED', 'ALL'] as const).map((f) => (
-            <option key={f} value={f}>
-              {t(`disputes.status.${f}` as MessageKey)}
-            </option>
-          ))}
-        </SelectField>
+        <ItemSelect
+          label={t('disputes.filter')}
+          value={filter}
+          onValue={(f) => setFilter(f as Filter)}
+          items={(['OPEN', 'ACCEPTED', 'REJECTED', 'ALL'] as const).map((f) => ({
+            id: f,
+            name: t(`disputes.status.${f}` as MessageKey),
+          }))}
+        />
       </div>
       {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
-      {fetching && !data ? (
-        <LoadingBlock />
-      ) : list.length === 0 ? (
-        <div className="card">
-          <EmptyState icon="check" title={t('disputes.empty')}>
-            {t('disputes.emptyBody')}
-          </EmptyState>
-        </div>
-      ) : (
+      <ListBody
+        loading={fetching && !data}
+        empty={
+          list.length === 0 && (
+            <EmptyState icon="check" title={t('disputes.empty')}>
+              {t('disputes.emptyBody')}
+            </EmptyState>
+          )
+        }
+      >
         <div className="stack-sm" data-testid="dispute-queue">
           {list.map((d, i) => {
             const criterion = d.call.criteria?.find((c) => c.key === d.criterionKey);
@@ -162,7 +163,7 @@ export function DisputesPage() {
             );
           })}
         </div>
-      )}
+      </ListBody>
     </div>
   );
 }

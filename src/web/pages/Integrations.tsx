@@ -1,16 +1,16 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { useTextInput } from '../lib/text-input.ts';
 import { ListTable } from '../components/list-table.tsx';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
-import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
+import { FormDialog, OneTimeSecret } from '../components/forms.tsx';
 import {
   Alert,
   Badge,
   Button,
   Card,
   ConfirmDialog,
-  Dialog,
   EmptyState,
   PageHeader,
   SecretBox,
@@ -75,14 +75,7 @@ export function IntegrationsPage() {
   const isAdmin = roleAtLeast(useRole(), 'ADMIN');
   return (
     <div className="page">
-      <PageHeader
-        title={t('nav.integrations')}
-        description={
-          <>
-            {t('integrations.lead')} <TimeZoneNote />
-          </>
-        }
-      />
+      <PageHeader title={t('nav.integrations')} description={<ZonedLead>{t('integrations.lead')}</ZonedLead>} />
       <div className="stack">
         {!isAdmin && <Alert tone="blue">{t('integrations.adminOnly')}</Alert>}
         {isAdmin && <ApiKeysCard />}
@@ -190,56 +183,49 @@ function ApiKeysCard() {
 
 function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
   const { t } = useT();
-  const [name, setName] = useState('');
+  const name = useTextInput();
   const [key, setKey] = useState<string | null>(null);
-  const [{ fetching }, create] = useMutation(CreateApiKey);
-  const { error, submit } = useFormMutation(
-    async () => outcome(await create({ name: name.trim() }), 'createApiKey'),
+  const [, create] = useMutation(CreateApiKey);
+  const form = useFormMutation(
+    async () => outcome(await create({ name: name.value.trim() }), 'createApiKey'),
     (created) => {
       setKey(created.key);
       onCreated();
     },
   );
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={key ? t('apiKeys.createdTitle') : t('apiKeys.create')}
       description={key ? undefined : t('apiKeys.createLead')}
+      form={form}
+      done={
+        key && (
+          <OneTimeSecret
+            value={key}
+            tone="amber"
+            title={t('apiKeys.onceTitle')}
+            doneLabel={t('apiKeys.stored')}
+            onDone={onClose}
+            doneTestId="key-done"
+          >
+            {t('apiKeys.onceBody')}
+          </OneTimeSecret>
+        )
+      }
+      submitLabel={t('apiKeys.create')}
+      canSubmit={!!name.value.trim()}
     >
-      {key ? (
-        <OneTimeSecret
-          value={key}
-          tone="amber"
-          title={t('apiKeys.onceTitle')}
-          doneLabel={t('apiKeys.stored')}
-          onDone={onClose}
-          doneTestId="key-done"
-        >
-          {t('apiKeys.onceBody')}
-        </OneTimeSecret>
-      ) : (
-        <DialogForm
-          onSubmit={submit}
-          onCancel={onClose}
-          error={error}
-          submitLabel={t('apiKeys.create')}
-          submitting={fetching}
-          canSubmit={!!name.trim()}
-        >
-          <TextField
-            label={t('apiKeys.name')}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder={t('apiKeys.namePlaceholder')}
-            hint={t('apiKeys.nameHint')}
-            autoFocus
-            required
-            name="api-key-name"
-          />
-        </DialogForm>
-      )}
-    </Dialog>
+      <TextField
+        label={t('apiKeys.name')}
+        {...name}
+        placeholder={t('apiKeys.namePlaceholder')}
+        hint={t('apiKeys.nameHint')}
+        autoFocus
+        required
+        name="api-key-name"
+      />
+    </FormDialog>
   );
 }
 

@@ -4,19 +4,11 @@
  * disputes, closed calibrations — with how often the verdict stood and how it changed, a link to
  * those calls in the calls list, and the account's threshold below which a criterion is flagged.
  */
+import { DayFields } from '../components/DateRange.tsx';
+import { ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  DataTable,
-  EmptyState,
-  LoadingBlock,
-  PageHeader,
-  TextField,
-} from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, EmptyState, LoadingBlock, NumberField, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { addDays, dayIn, dayRangeInstants } from '../lib/account-days.ts';
@@ -39,11 +31,7 @@ const AgreementQuery = graphql(`
 
 const SetThreshold = graphql(`
   mutation SetMachineAgreementThreshold($percent: Int!) {
-    setMachineAgreementThreshold(percent: $percent) {
-      __typename
-      ... on Account { id machineAgreementThreshold }
-      ... on Error { code message }
-    }
+    setMachineAgreementThreshold(percent: $percent) { __typename ... on Account { id machineAgreementThreshold } ... on Error { code message } }
   }
 `);
 
@@ -72,19 +60,13 @@ export function MachineAgreementPage() {
       {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the app supports. */}
       <div className="card" role="search" aria-label={t('agreement.title')}>
         <div className="card-body row-wrap">
-          <TextField
-            label={t('agreement.from')}
-            type="date"
-            value={from}
-            max={to}
-            onChange={(e) => setPicked((p) => ({ ...p, from: e.target.value }))}
-          />
-          <TextField
-            label={t('agreement.to')}
-            type="date"
-            value={to}
-            min={from}
-            onChange={(e) => setPicked((p) => ({ ...p, to: e.target.value }))}
+          <DayFields
+            from={from}
+            to={to}
+            labels={[t('agreement.from'), t('agreement.to')]}
+            onFrom={(day) => setPicked((p) => ({ ...p, from: day }))}
+            onTo={(day) => setPicked((p) => ({ ...p, to: day }))}
+            linked
           />
         </div>
       </div>
@@ -116,21 +98,20 @@ export function MachineAgreementPage() {
             )}
           </p>
           <Card title={t('agreement.byCriterion')} bodyClass="tight" description={t('agreement.explain')}>
-            <DataTable
+            <ListTable
               testId="agreement-table"
-              head={
-                <>
-                  <th scope="col">{t('agreement.colCriterion')}</th>
-                  <th scope="col">{t('agreement.colChecked')}</th>
-                  <th scope="col">{t('agreement.colStood')}</th>
-                  <th scope="col">{t('agreement.colFalseFail')}</th>
-                  <th scope="col">{t('agreement.colFalsePass')}</th>
-                  <th scope="col">{t('agreement.colOther')}</th>
-                  <th scope="col">{t('agreement.colAgreement')}</th>
-                </>
-              }
-            >
-              {report.rows.map((r) => (
+              rows={report.rows}
+              columns={[
+                t('agreement.colCriterion'),
+                t('agreement.colChecked'),
+                t('agreement.colStood'),
+                t('agreement.colFalseFail'),
+                t('agreement.colFalsePass'),
+                t('agreement.colOther'),
+                t('agreement.colAgreement'),
+              ]}
+              empty={null}
+              row={(r) => (
                 <tr key={r.criterionKey} className={r.flagged ? 'row-flagged' : undefined}>
                   <th scope="row">
                     {/* The criterion opens its checked calls: eight columns did not fit 960 px in Spanish. */}
@@ -150,8 +131,8 @@ export function MachineAgreementPage() {
                     )}
                   </td>
                 </tr>
-              ))}
-            </DataTable>
+              )}
+            />
           </Card>
         </>
       )}
@@ -177,12 +158,10 @@ function ThresholdForm({ current, onSaved }: { current: number; onSaved: () => v
   return (
     <Card title={t('agreement.threshold')} description={t('agreement.thresholdHint')}>
       <form className="row-wrap" onSubmit={submit}>
-        <TextField
+        <NumberField
           label={t('agreement.threshold')}
-          type="number"
           min={0}
           max={100}
-          step={1}
           value={value}
           error={error ?? undefined}
           onChange={(e) => {

@@ -1,9 +1,10 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { ListBody } from '../components/list-table.tsx';
 import { ScorePill } from '../components/call-bits.tsx';
 /** An agent user's landing page (issue 10.4): their own calls, newest first, with score and review state. */
 import { useEffect } from 'react';
 import { useQuery } from 'urql';
-import { Alert, Badge, EmptyState, LoadingBlock, PageHeader } from '../components/ui.tsx';
+import { Alert, Badge, EmptyState, PageHeader } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { rememberCallList } from '../lib/call-nav.ts';
 import { describeError } from '../lib/errors.ts';
@@ -32,24 +33,18 @@ export function MyCallsPage() {
   }, [data]);
   return (
     <div className="page stack">
-      <PageHeader
-        title={t('myCalls.title')}
-        description={
-          <>
-            {t('myCalls.lead')} <TimeZoneNote />
-          </>
-        }
-      />
+      <PageHeader title={t('myCalls.title')} description={<ZonedLead>{t('myCalls.lead')}</ZonedLead>} />
       {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
-      {fetching && !data ? (
-        <LoadingBlock />
-      ) : calls.length === 0 ? (
-        <div className="card">
-          <EmptyState icon="phone" title={t('myCalls.empty')}>
-            {t('myCalls.emptyBody')}
-          </EmptyState>
-        </div>
-      ) : (
+      <ListBody
+        loading={fetching && !data}
+        empty={
+          calls.length === 0 && (
+            <EmptyState icon="phone" title={t('myCalls.empty')}>
+              {t('myCalls.emptyBody')}
+            </EmptyState>
+          )
+        }
+      >
         <div className="card">
           <table className="table" data-testid="my-calls">
             <thead>
@@ -90,7 +85,7 @@ export function MyCallsPage() {
             </tbody>
           </table>
         </div>
-      )}
+      </ListBody>
     </div>
   );
 }

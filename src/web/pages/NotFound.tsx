@@ -1,6 +1,6 @@
 import { EmptyState } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
-import { Link } from '../lib/router.tsx';
+import { LinkButton } from '../components/link-button.tsx';
 
 export function NotFoundPage() {
   const { t } = useT();
@@ -10,9 +10,9 @@ export function NotFoundPage() {
         icon="search"
         title={t('notFound.title')}
         action={
-          <Link className="btn btn-primary" to="/calls">
+          <LinkButton to="/calls" variant="primary">
             {t('notFound.back')}
-          </Link>
+          </LinkButton>
         }
       >
         {t('notFound.body')}

@@ -1,24 +1,16 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
 /**
  * The review queue (issue 10.7): analyzed calls that need a person, with why (reason badges),
  * assign-to-me and done. Newest first, "load more" pages by cursor; filters by reason, agent,
  * open/done and "mine". Analysts and above; they also set the sample share here.
  */
+import { ListTable } from '../components/list-table.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { callTitle } from '../components/call-bits.tsx';
 import { QaScore } from '../components/qa-badges.tsx';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  DataTable,
-  EmptyState,
-  PageHeader,
-  SelectField,
-  TextField,
-} from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, EmptyState, PageHeader, SelectField, TextField } from '../components/ui.tsx';
 import { type MessageKey, useT } from '../i18n/index.tsx';
 import { describeError, outcome } from '../lib/errors.ts';
 import { formatRelative, useFormat } from '../lib/format.ts';
@@ -38,11 +30,7 @@ const ReviewItemFields = graphql(`
 export const ReviewQueueQuery = graphql(
   `
   query ReviewQueue($filter: ReviewQueueFilter, $first: Int, $after: String) {
-    reviewQueue(filter: $filter, first: $first, after: $after) {
-      __typename
-      ... on ReviewQueuePage { hasNextPage endCursor items { ...ReviewItemFields } }
-      ... on Error { code message }
-    }
+    reviewQueue(filter: $filter, first: $first, after: $after) { __typename ... on ReviewQueuePage { hasNextPage endCursor items { ...ReviewItemFields } } ... on Error { code message } }
     account { id reviewSamplePercent }
     agents(includeInactive: true) { id name }
   }
@@ -162,39 +150,26 @@ export function ReviewQueuePage() {
 
   return (
     <div className="page">
-      <PageHeader
-        title={t('review.title')}
-        description={
-          <>
-            {t('review.lead')} <TimeZoneNote />
-          </>
-        }
-      />
+      <PageHeader title={t('review.title')} description={<ZonedLead>{t('review.lead')}</ZonedLead>} />
       <div className="stack">
         {error && <Alert tone="red">{describeError(i18n, error)}</Alert>}
         {pageError && 'code' in pageError && <Alert tone="red">{describeError(i18n, pageError)}</Alert>}
         <Card>
           <div className="row" data-testid="review-filters">
-            <SelectField
+            <ItemSelect
               label={t('review.reason')}
               value={reason}
-              onChange={(e) => setReason(e.target.value as Reason | '')}
-            >
-              <option value="">{t('review.allReasons')}</option>
-              {REASONS.map((r) => (
-                <option key={r} value={r}>
-                  {t(`review.reason.${r.toLowerCase()}` as MessageKey)}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField label={t('review.agent')} value={agent} onChange={(e) => setAgent(e.target.value)}>
-              <option value="">{t('review.allAgents')}</option>
-              {(data?.agents ?? []).map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </SelectField>
+              onValue={(r) => setReason(r as Reason | '')}
+              none={t('review.allReasons')}
+              items={REASONS.map((r) => ({ id: r, name: t(`review.reason.${r.toLowerCase()}` as MessageKey) }))}
+            />
+            <ItemSelect
+              label={t('review.agent')}
+              value={agent}
+              onValue={setAgent}
+              none={t('review.allAgents')}
+              items={data?.agents ?? []}
+            />
             <SelectField
               label={t('review.state')}
               value={state}
@@ -210,91 +185,84 @@ export function ReviewQueuePage() {
           </div>
         </Card>
         <Card bodyClass="tight">
-          {!fetching && items.length === 0 ? (
-            <EmptyState icon="check" title={t('review.emptyTitle')}>
-              {t('review.emptyBody')}
-            </EmptyState>
-          ) : (
-            <DataTable
-              testId="review-table"
-              head={
-                <>
-                  <th>{t('review.col.call')}</th>
-                  <th>{t('review.col.agent')}</th>
-                  <th>{t('review.col.reasons')}</th>
-                  <th className="right">{t('review.col.score')}</th>
-                  <th>{t('review.col.assigned')}</th>
-                  <th className="right">{t('common.actions')}</th>
-                </>
-              }
-            >
-              {items.map((x) => (
-                <tr
-                  key={x.call.id}
-                  className="clickable"
-                  data-testid="review-row"
-                  onClick={() => navigate(`/calls/${x.call.id}`)}
-                >
-                  <td>
-                    <Link to={`/calls/${x.call.id}`} className="row-link" onClick={(e) => e.stopPropagation()}>
-                      {callTitle(x.call)}
-                    </Link>
-                    <div className="muted small">{fmt.dateTime(x.call.startedAt)}</div>
-                  </td>
-                  <td>{x.call.agent.name}</td>
-                  <td>
-                    <span className="qa-badges" data-testid="review-reasons">
-                      {x.reasons.map((r) => (
-                        <ReasonBadge key={r} reason={r} />
-                      ))}
+          <ListTable
+            testId="review-table"
+            rows={items}
+            loaded={!fetching}
+            columns={[
+              t('review.col.call'),
+              t('review.col.agent'),
+              t('review.col.reasons'),
+              { label: t('review.col.score'), right: true },
+              t('review.col.assigned'),
+              { label: t('common.actions'), right: true },
+            ]}
+            empty={
+              <EmptyState icon="check" title={t('review.emptyTitle')}>
+                {t('review.emptyBody')}
+              </EmptyState>
+            }
+            row={(x) => (
+              <tr
+                key={x.call.id}
+                className="clickable"
+                data-testid="review-row"
+                onClick={() => navigate(`/calls/${x.call.id}`)}
+              >
+                <td>
+                  <Link to={`/calls/${x.call.id}`} className="row-link" onClick={(e) => e.stopPropagation()}>
+                    {callTitle(x.call)}
+                  </Link>
+                  <div className="muted small">{fmt.dateTime(x.call.startedAt)}</div>
+                </td>
+                <td>{x.call.agent.name}</td>
+                <td>
+                  <span className="qa-badges" data-testid="review-reasons">
+                    {x.reasons.map((r) => (
+                      <ReasonBadge key={r} reason={r} />
+                    ))}
+                  </span>
+                </td>
+                <td className="right">
+                  <QaScore {...x.call} needsReview={false} languageMismatch={false} />
+                </td>
+                <td>
+                  {x.doneBy ? (
+                    <span className="small">
+                      {t('review.doneBy', { name: x.doneBy.name, when: formatRelative(x.doneAt, locale) })}
                     </span>
-                  </td>
-                  <td className="right">
-                    <QaScore {...x.call} needsReview={false} languageMismatch={false} />
-                  </td>
-                  <td>
-                    {x.doneBy ? (
-                      <span className="small">
-                        {t('review.doneBy', { name: x.doneBy.name, when: formatRelative(x.doneAt, locale) })}
-                      </span>
-                    ) : x.assignedTo ? (
-                      <span className="small">
-                        {t('review.assignedTo', {
-                          name: x.assignedTo.name,
-                          when: formatRelative(x.assignedAt, locale),
-                        })}
-                      </span>
-                    ) : (
-                      <span className="muted">—</span>
+                  ) : x.assignedTo ? (
+                    <span className="small">
+                      {t('review.assignedTo', {
+                        name: x.assignedTo.name,
+                        when: formatRelative(x.assignedAt, locale),
+                      })}
+                    </span>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                <td className="right" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+                  <span className="review-actions">
+                    {!x.doneAt && (
+                      <Button size="sm" variant="ghost" icon="user" onClick={() => takeIt(x.call.id)}>
+                        {t('review.assignToMe')}
+                      </Button>
                     )}
-                  </td>
-                  <td className="right" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
-                    <span className="review-actions">
-                      {!x.doneAt && (
-                        <Button size="sm" variant="ghost" icon="user" onClick={() => takeIt(x.call.id)}>
-                          {t('review.assignToMe')}
-                        </Button>
-                      )}
-                      {x.doneAt ? (
-                        <Button size="sm" variant="ghost" icon="refresh" onClick={() => finish(x.call.id, false)}>
-                          {t('review.reopen')}
-                        </Button>
-                      ) : (
-                        <Button
-                          size="sm"
-                          icon="check"
-                          onClick={() => finish(x.call.id, true)}
-                          data-testid="review-done"
-                        >
-                          {t('review.markDone')}
-                        </Button>
-                      )}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-          )}
+                    {x.doneAt ? (
+                      <Button size="sm" variant="ghost" icon="refresh" onClick={() => finish(x.call.id, false)}>
+                        {t('review.reopen')}
+                      </Button>
+                    ) : (
+                      <Button size="sm" icon="check" onClick={() => finish(x.call.id, true)} data-testid="review-done">
+                        {t('review.markDone')}
+                      </Button>
+                    )}
+                  </span>
+                </td>
+              </tr>
+            )}
+          />
         </Card>
         {page?.hasNextPage && (
           <div>

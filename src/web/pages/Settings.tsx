@@ -3,7 +3,16 @@ import { useMutation, useQuery } from 'urql';
 import { LanguageSwitch } from '../components/Shell.tsx';
 import { SettingsCard } from '../components/forms.tsx';
 import { NewPasswordFields, useNewPassword } from '../components/new-password.tsx';
-import { Button, Card, PageHeader, SelectField, TextField, useToast } from '../components/ui.tsx';
+import {
+  Button,
+  Card,
+  NumberField,
+  PageHeader,
+  PasswordField,
+  SelectField,
+  TextField,
+  useToast,
+} from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth } from '../lib/auth.tsx';
 import { useFormMutation } from '../lib/mutations.ts';
@@ -16,11 +25,7 @@ import { RedactionCard } from './settings-redaction.tsx';
 
 const ChangePassword = graphql(`
   mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
-    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
-      __typename
-      ... on MutationChangePasswordSuccess { data }
-      ... on Error { code message }
-    }
+    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) { __typename ... on MutationChangePasswordSuccess { data } ... on Error { code message } }
   }
 `);
 
@@ -44,11 +49,7 @@ const UpdateAccountSettings = graphql(`
       timeZone: $timeZone
       disputeWindowDays: $disputeWindowDays
       monoSpeakers: $monoSpeakers
-    ) {
-      __typename
-      ... on Account { id agentChannel timeZone disputeWindowDays monoSpeakers }
-      ... on Error { code message }
-    }
+    ) { __typename ... on Account { id agentChannel timeZone disputeWindowDays monoSpeakers } ... on Error { code message } }
   }
 `);
 
@@ -113,20 +114,16 @@ function AccountSettingsCard() {
       <TextField
         label={t('settings.timeZone')}
         hint={t('settings.timeZoneHint')}
-        value={values.timeZone}
-        onChange={(e) => set({ timeZone: e.target.value })}
+        {...form.field('timeZone')}
         disabled={!ready}
         required
       />
-      <TextField
+      <NumberField
         label={t('settings.disputeWindow')}
         hint={t('settings.disputeWindowHint')}
-        type="number"
         min={1}
         max={365}
-        step={1}
-        value={values.windowDays}
-        onChange={(e) => set({ windowDays: e.target.value })}
+        {...form.field('windowDays')}
         disabled={!ready}
         required
       />
@@ -140,11 +137,7 @@ const ScoreBandsQuery = graphql(`
 
 const UpdateScoreBands = graphql(`
   mutation UpdateScoreBands($scoreGood: Int, $scoreFair: Int) {
-    updateAccountSettings(scoreGood: $scoreGood, scoreFair: $scoreFair) {
-      __typename
-      ... on Account { id scoreBands { good fair } }
-      ... on Error { code message }
-    }
+    updateAccountSettings(scoreGood: $scoreGood, scoreFair: $scoreFair) { __typename ... on Account { id scoreBands { good fair } } ... on Error { code message } }
   }
 `);
 
@@ -169,26 +162,8 @@ function ScoreBandsCard() {
       testId="score-bands"
     >
       <div className="form-grid">
-        <TextField
-          label={t('settings.scoreGood')}
-          type="number"
-          min={1}
-          max={100}
-          step={1}
-          value={form.values.good}
-          onChange={(e) => form.set({ good: e.target.value })}
-          required
-        />
-        <TextField
-          label={t('settings.scoreFair')}
-          type="number"
-          min={0}
-          max={99}
-          step={1}
-          value={form.values.fair}
-          onChange={(e) => form.set({ fair: e.target.value })}
-          required
-        />
+        <NumberField label={t('settings.scoreGood')} min={1} max={100} {...form.field('good')} required />
+        <NumberField label={t('settings.scoreFair')} min={0} max={99} {...form.field('fair')} required />
       </div>
       <p className="muted small">{t('settings.scoreBandsHint')}</p>
     </SettingsCard>
@@ -197,11 +172,7 @@ function ScoreBandsCard() {
 
 const UpdateMyProfile = graphql(`
   mutation UpdateMyProfile($name: String!) {
-    updateMyProfile(name: $name) {
-      __typename
-      ... on User { id name }
-      ... on Error { code message }
-    }
+    updateMyProfile(name: $name) { __typename ... on User { id name } ... on Error { code message } }
   }
 `);
 
@@ -287,14 +258,7 @@ export function SettingsPage() {
           canSave={!!current && pw.complete}
           submitLabel={t('settings.changePassword')}
         >
-          <TextField
-            label={t('settings.currentPassword')}
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-            required
-          />
+          <PasswordField label={t('settings.currentPassword')} value={current} onValue={setCurrent} />
           <NewPasswordFields pw={pw} label={t('settings.newPassword')} confirmLabel={t('settings.confirmPassword')} />
         </SettingsCard>
       </div>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { Alert, Button, TextField } from '../components/ui.tsx';
+import { Alert, Button, PasswordField, TextField } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { SessionFields, useAuth } from '../lib/auth.tsx';
 import { outcome } from '../lib/errors.ts';
@@ -11,12 +11,7 @@ import { AuthLayout } from './AuthLayout.tsx';
 const SignInMutation = graphql(
   `
   mutation SignIn($email: String!, $password: String!) {
-    signIn(email: $email, password: $password) {
-      __typename
-      ... on Session { ...SessionFields }
-      ... on Error { code message }
-      ... on RateLimitedError { retryAfterSeconds }
-    }
+    signIn(email: $email, password: $password) { __typename ... on Session { ...SessionFields } ... on Error { code message } ... on RateLimitedError { retryAfterSeconds } }
   }
 `,
   [SessionFields],
@@ -52,15 +47,7 @@ export function SignInPage() {
           onChange={(e) => setEmail(e.target.value)}
           autoFocus
         />
-        <TextField
-          label={t('signIn.password')}
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <PasswordField label={t('signIn.password')} name="password" value={password} onValue={setPassword} />
         <Button type="submit" variant="primary" loading={fetching} disabled={!email || !password}>
           {t('signIn.submit')}
         </Button>

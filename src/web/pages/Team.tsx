@@ -1,28 +1,18 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { useTextInput } from '../lib/text-input.ts';
+import { ItemSelect } from '../components/item-select.tsx';
 import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
-import { DialogForm, OneTimeSecret } from '../components/forms.tsx';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  ConfirmDialog,
-  Dialog,
-  PageHeader,
-  ProgressBar,
-  SelectField,
-  TextField,
-  useToast,
-} from '../components/ui.tsx';
+import { FormDialog, OneTimeSecret } from '../components/forms.tsx';
+import { Alert, Badge, Button, Card, ConfirmDialog, PageHeader, ProgressBar, TextField } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth, type Role } from '../lib/auth.tsx';
 import { describeError, outcome, type Outcome } from '../lib/errors.ts';
 import { formatRelative, useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
-import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { useDialogSave, useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 
 const TeamQuery = graphql(`
   query Team {
@@ -118,11 +108,7 @@ export function TeamPage() {
     <div className="page">
       <PageHeader
         title={t('nav.team')}
-        description={
-          <>
-            {t('team.lead')} <TimeZoneNote />
-          </>
-        }
+        description={<ZonedLead>{t('team.lead')}</ZonedLead>}
         actions={
           isAdmin && (
             <>
@@ -393,56 +379,32 @@ export function TeamPage() {
 
 function AgentDialog({ agent, onClose, onSaved }: { agent: Agent | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useT();
-  const toast = useToast();
-  const [name, setName] = useState(agent?.name ?? '');
-  const [code, setCode] = useState(agent?.telephonyCode ?? '');
-  const [createState, create] = useMutation(CreateAgent);
-  const [updateState, update] = useMutation(UpdateAgent);
-  const input = { name: name.trim(), telephonyCode: code.trim() || null };
-  const { error, submit } = useFormMutation(
+  const name = useTextInput(agent?.name ?? '');
+  const code = useTextInput(agent?.telephonyCode ?? '');
+  const [, create] = useMutation(CreateAgent);
+  const [, update] = useMutation(UpdateAgent);
+  const input = { name: name.value.trim(), telephonyCode: code.value.trim() || null };
+  const form = useDialogSave(
     async () =>
       agent
         ? outcome(await update({ id: agent.id, input }), 'updateAgent')
         : outcome(await create({ input }), 'createAgent'),
-    () => {
-      toast(agent ? t('team.agentSaved', { name: input.name }) : t('team.agentAdded', { name: input.name }));
-      onSaved();
-      onClose();
-    },
+    agent ? t('team.agentSaved', { name: input.name }) : t('team.agentAdded', { name: input.name }),
+    { onSaved, onClose },
   );
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={agent ? t('team.editAgent') : t('team.addAgent')}
       description={agent ? undefined : t('team.addAgentLead')}
+      form={form}
+      submitLabel={agent ? t('common.save') : t('team.addAgent')}
+      canSubmit={!!name.value.trim()}
+      id="agent-form"
     >
-      <DialogForm
-        onSubmit={submit}
-        onCancel={onClose}
-        error={error}
-        submitLabel={agent ? t('common.save') : t('team.addAgent')}
-        submitting={createState.fetching || updateState.fetching}
-        canSubmit={!!name.trim()}
-        id="agent-form"
-      >
-        <TextField
-          label={t('team.name')}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          autoFocus
-          name="agent-name"
-        />
-        <TextField
-          label={t('team.code')}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          hint={t('team.codeHint')}
-          name="agent-code"
-        />
-      </DialogForm>
-    </Dialog>
+      <TextField label={t('team.name')} {...name} required autoFocus name="agent-name" />
+      <TextField label={t('team.code')} {...code} hint={t('team.codeHint')} name="agent-code" />
+    </FormDialog>
   );
 }
 
@@ -456,15 +418,15 @@ function InviteDialog({
   canInviteOwner: boolean;
 }) {
   const { t } = useT();
-  const [email, setEmail] = useState('');
+  const email = useTextInput();
   const [role, setRole] = useState<Role>('ANALYST');
   const [agentId, setAgentId] = useState('');
   const [link, setLink] = useState<string | null>(null);
-  const [{ fetching }, invite] = useMutation(InviteUser);
-  const { error, submit } = useFormMutation(
+  const [, invite] = useMutation(InviteUser);
+  const form = useFormMutation(
     async () =>
       outcome(
-        await invite({ email: email.trim(), role, agentId: role === 'AGENT' ? agentId || null : null }),
+        await invite({ email: email.value.trim(), role, agentId: role === 'AGENT' ? agentId || null : null }),
         'inviteUser',
       ),
     (created) => {
@@ -473,50 +435,40 @@ function InviteDialog({
     },
   );
   return (
-    <Dialog open onClose={onClose} title={t('team.inviteUser')} description={link ? undefined : t('team.inviteLead')}>
-      {link ? (
-        <OneTimeSecret
-          value={link}
-          tone="green"
-          title={t('team.inviteCreated', { email })}
-          doneLabel={t('common.done')}
-          onDone={onClose}
-        >
-          {t('team.inviteLinkOnce')}
-        </OneTimeSecret>
-      ) : (
-        <DialogForm
-          onSubmit={submit}
-          onCancel={onClose}
-          error={error}
-          submitLabel={t('team.sendInvite')}
-          submitting={fetching}
-          canSubmit={email.includes('@') && (role !== 'AGENT' || !!agentId)}
-        >
-          <TextField
-            label={t('settings.email')}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-            autoFocus
-          />
-          <SelectField
-            label={t('settings.role')}
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role)}
-            hint={t(`roles.${role}_hint` as MessageKey)}
+    <FormDialog
+      onClose={onClose}
+      title={t('team.inviteUser')}
+      description={link ? undefined : t('team.inviteLead')}
+      form={form}
+      done={
+        link && (
+          <OneTimeSecret
+            value={link}
+            tone="green"
+            title={t('team.inviteCreated', { email: email.value })}
+            doneLabel={t('common.done')}
+            onDone={onClose}
           >
-            {ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => (
-              <option key={r} value={r}>
-                {t(`roles.${r}` as MessageKey)}
-              </option>
-            ))}
-          </SelectField>
-          {role === 'AGENT' && <AgentPicker value={agentId} onChange={setAgentId} />}
-        </DialogForm>
-      )}
-    </Dialog>
+            {t('team.inviteLinkOnce')}
+          </OneTimeSecret>
+        )
+      }
+      submitLabel={t('team.sendInvite')}
+      canSubmit={email.value.includes('@') && (role !== 'AGENT' || !!agentId)}
+    >
+      <TextField label={t('settings.email')} type="email" {...email} required autoFocus />
+      <ItemSelect
+        label={t('settings.role')}
+        value={role}
+        onValue={(r) => setRole(r as Role)}
+        hint={t(`roles.${role}_hint` as MessageKey)}
+        items={ROLES.filter((r) => r !== 'OWNER' || canInviteOwner).map((r) => ({
+          id: r,
+          name: t(`roles.${r}` as MessageKey),
+        }))}
+      />
+      {role === 'AGENT' && <AgentPicker value={agentId} onChange={setAgentId} />}
+    </FormDialog>
   );
 }
 
@@ -529,19 +481,16 @@ function AgentPicker({ value, onChange }: { value: string; onChange: (id: string
   const { t } = useT();
   const [{ data }] = useQuery({ query: TeamAgentsQuery });
   return (
-    <SelectField
+    <ItemSelect
       label={t('team.agentLink')}
       value={value}
-      onChange={(e) => onChange(e.target.value)}
+      onValue={onChange}
       hint={t('team.agentLinkHint')}
-    >
-      <option value="">{t('team.agentLinkChoose')}</option>
-      {(data?.agents ?? []).map((a) => (
-        <option key={a.id} value={a.id}>
-          {a.name}
-          {a.telephonyCode ? ` (${a.telephonyCode})` : ''}
-        </option>
-      ))}
-    </SelectField>
+      none={t('team.agentLinkChoose')}
+      items={(data?.agents ?? []).map((a) => ({
+        id: a.id,
+        name: a.telephonyCode ? `${a.name} (${a.telephonyCode})` : a.name,
+      }))}
+    />
   );
 }

@@ -1,15 +1,11 @@
-import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
+import { ZonedLead } from '../components/TimeZoneNote.tsx';
+import { ItemSelect, useLanguageItems } from '../components/item-select.tsx';
+import { LinkButton } from '../components/link-button.tsx';
+import { CriterionHead } from '../components/review/Criteria.tsx';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { TemplateQaCard, TemplateReanalysisOffer } from '../components/template-qa.tsx';
-import {
-  callTitle,
-  humanizeKey,
-  LANGUAGE_CODES,
-  scoreClass,
-  useLanguageName,
-  useScoreBands,
-} from '../components/call-bits.tsx';
+import { callTitle, humanizeKey, scoreClass, useScoreBands } from '../components/call-bits.tsx';
 import { Icon } from '../components/Icon.tsx';
 import {
   Alert,
@@ -29,7 +25,7 @@ import {
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { describeError, outcome, type ApiError } from '../lib/errors.ts';
-import { formatClock, formatNumber, formatScore, useFormat } from '../lib/format.ts';
+import { formatClock, formatScore, useFormat } from '../lib/format.ts';
 import { criterionReason } from '../lib/criterion-reason.ts';
 import { useDocumentTitle } from '../lib/page-title.ts';
 import { graphql } from '../lib/graphql.ts';
@@ -69,22 +65,12 @@ const PreviewCallsQuery = graphql(`
 `);
 const CreateTemplate = graphql(`
   mutation CreateTemplate($name: String!, $definition: JSON!) {
-    createTemplate(name: $name, definition: $definition) {
-      __typename
-      ... on Template { id name }
-      ... on Error { code message }
-      ... on ValidationError { issues { path message } }
-    }
+    createTemplate(name: $name, definition: $definition) { __typename ... on Template { id name } ... on Error { code message } ... on ValidationError { issues { path message } } }
   }
 `);
 const UpdateTemplate = graphql(`
   mutation UpdateTemplate($id: ID!, $name: String, $definition: JSON) {
-    updateTemplate(id: $id, name: $name, definition: $definition) {
-      __typename
-      ... on Template { id name definition updatedAt }
-      ... on Error { code message }
-      ... on ValidationError { issues { path message } }
-    }
+    updateTemplate(id: $id, name: $name, definition: $definition) { __typename ... on Template { id name definition updatedAt } ... on Error { code message } ... on ValidationError { issues { path message } } }
   }
 `);
 const DeleteTemplate = graphql(`
@@ -106,6 +92,16 @@ const PreviewTemplate = graphql(`
   }
 `);
 
+/** A criterion's weight: one to ten. */
+const WEIGHTS = Array.from({ length: 10 }, (_, k) => ({ id: String(k + 1), name: k + 1 }));
+
+/** The colour of a kind's share of the score (the others: the accent). */
+const KIND_COLOR: Partial<Record<Kind, string>> = {
+  forbidden: 'var(--red)',
+  metric: 'var(--customer)',
+  llm: 'var(--violet)',
+};
+
 export function TemplateEditorPage({ id }: { id: string | null }) {
   const { t, lang } = useT();
   const [{ data, fetching, error }] = useQuery({ query: TemplateQuery, variables: { id: id ?? '' }, pause: !id });
@@ -120,11 +116,7 @@ export function TemplateEditorPage({ id }: { id: string | null }) {
         <EmptyState
           icon="clipboard"
           title={t('templates.notFound')}
-          action={
-            <Link className="btn" to="/templates">
-              {t('nav.templates')}
-            </Link>
-          }
+          action={<LinkButton to="/templates">{t('nav.templates')}</LinkButton>}
         />
       </div>
     );
@@ -146,7 +138,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
   const toast = useToast();
   const report = useOutcomeToast();
   const canEdit = roleAtLeast(useRole(), 'ANALYST');
-  const langName = useLanguageName();
+  const languages = useLanguageItems();
   const [draft, setDraft] = useState<TemplateDraft>(initial);
   const [dirty, setDirtyState] = useState(false);
   // Read by the navigation guard, which must see a save's "clean" before React re-renders.
@@ -328,20 +320,15 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                 name="template-name"
                 disabled={!canEdit}
               />
-              <SelectField
+              <ItemSelect
                 label={t('templates.language')}
                 value={draft.language}
-                onChange={(e) => change({ language: e.target.value })}
+                onValue={(language) => change({ language })}
                 hint={t('templates.languageHint')}
                 disabled={!canEdit}
-              >
-                <option value="">{t('templates.languageCall')}</option>
-                {['es', 'en'].concat(LANGUAGE_CODES.filter((c) => c !== 'es' && c !== 'en')).map((c) => (
-                  <option key={c} value={c}>
-                    {langName(c)}
-                  </option>
-                ))}
-              </SelectField>
+                none={t('templates.languageCall')}
+                items={languages}
+              />
             </div>
           </Card>
           <TemplateQaCard
@@ -518,14 +505,7 @@ function Editor({ id, isDefault, initial }: { id: string | null; isDefault: bool
                       <span
                         style={{
                           width: `${(c.weight / (totalWeight || 1)) * 100}%`,
-                          background:
-                            c.kind === 'forbidden'
-                              ? 'var(--red)'
-                              : c.kind === 'metric'
-                                ? 'var(--customer)'
-                                : c.kind === 'llm'
-                                  ? 'var(--violet)'
-                                  : 'var(--accent)',
+                          background: KIND_COLOR[c.kind] ?? 'var(--accent)',
                         }}
                       />
                     </div>
@@ -651,40 +631,25 @@ function CriterionEditor({
           error={issue('label')}
           name={`criterion-${index}-label`}
         />
-        <SelectField
+        <ItemSelect
           label={t('templates.kind')}
           value={c.kind}
-          onChange={(e) => onChange({ kind: e.target.value as Kind })}
-        >
-          {KINDS.map((k) => (
-            <option key={k} value={k}>
-              {t(`kind.${k}` as MessageKey)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          onValue={(kind) => onChange({ kind: kind as Kind })}
+          items={KINDS.map((k) => ({ id: k, name: t(`kind.${k}` as MessageKey) }))}
+        />
+        <ItemSelect
           label={t('templates.speaker')}
           value={c.speaker}
-          onChange={(e) => onChange({ speaker: e.target.value as CriterionDraft['speaker'] })}
-        >
-          {SPEAKERS.map((s) => (
-            <option key={s} value={s}>
-              {t(`templates.speaker_${s}` as MessageKey)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          onValue={(speaker) => onChange({ speaker: speaker as CriterionDraft['speaker'] })}
+          items={SPEAKERS.map((s) => ({ id: s, name: t(`templates.speaker_${s}` as MessageKey) }))}
+        />
+        <ItemSelect
           label={t('templates.weight')}
           value={String(c.weight)}
-          onChange={(e) => onChange({ weight: Number(e.target.value) })}
+          onValue={(weight) => onChange({ weight: Number(weight) })}
           error={issue('weight')}
-        >
-          {Array.from({ length: 10 }, (_, k) => k + 1).map((w) => (
-            <option key={w} value={w}>
-              {w}
-            </option>
-          ))}
-        </SelectField>
+          items={WEIGHTS}
+        />
         <TextField
           label={t('templates.key')}
           value={c.keyEdited ? c.key : slugify(c.label)}
@@ -744,29 +709,19 @@ function CriterionEditor({
         )}
         {c.kind === 'metric' && (
           <>
-            <SelectField
+            <ItemSelect
               className="span-2"
               label={t('templates.metric')}
               value={c.metric}
-              onChange={(e) => onChange({ metric: e.target.value as CriterionDraft['metric'] })}
-            >
-              {METRICS.map((m) => (
-                <option key={m} value={m}>
-                  {t(`metric.${m}` as MessageKey)}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
+              onValue={(metric) => onChange({ metric: metric as CriterionDraft['metric'] })}
+              items={METRICS.map((m) => ({ id: m, name: t(`metric.${m}` as MessageKey) }))}
+            />
+            <ItemSelect
               label={t('templates.op')}
               value={c.op}
-              onChange={(e) => onChange({ op: e.target.value as CriterionDraft['op'] })}
-            >
-              {OPS.map((o) => (
-                <option key={o} value={o}>
-                  {t(`op.${o}` as MessageKey)}
-                </option>
-              ))}
-            </SelectField>
+              onValue={(op) => onChange({ op: op as CriterionDraft['op'] })}
+              items={OPS.map((o) => ({ id: o, name: t(`op.${o}` as MessageKey) }))}
+            />
             {c.op === 'between' ? (
               <div className="field">
                 <span className="label">{t('templates.range', { unit })}</span>
@@ -904,11 +859,7 @@ function PreviewPanel({
   return (
     <Card
       title={t('templates.preview')}
-      description={
-        <>
-          {t('templates.previewLead')} <TimeZoneNote />
-        </>
-      }
+      description={<ZonedLead>{t('templates.previewLead')}</ZonedLead>}
       bodyClass="tight"
     >
       <div className="card-body stack-sm">
@@ -916,14 +867,15 @@ function PreviewPanel({
           <p className="muted small">{t('templates.previewNoCalls')}</p>
         ) : (
           <>
-            <SelectField label={t('templates.previewCall')} value={callId} onChange={(e) => setCallId(e.target.value)}>
-              {calls.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {callTitle(c)} · {c.agent.name} ·{' '}
-                  {fmt.dateTime(c.startedAt, { dateStyle: 'short', timeStyle: 'short' })}
-                </option>
-              ))}
-            </SelectField>
+            <ItemSelect
+              label={t('templates.previewCall')}
+              value={callId}
+              onValue={setCallId}
+              items={calls.map((c) => ({
+                id: c.id,
+                name: `${callTitle(c)} · ${c.agent.name} · ${fmt.dateTime(c.startedAt, { dateStyle: 'short', timeStyle: 'short' })}`,
+              }))}
+            />
             <Button
               icon="play"
               onClick={run}
@@ -970,20 +922,7 @@ function PreviewPanel({
           <ul className="criteria">
             {p.criteria.map((c) => (
               <li key={c.key} className="criterion">
-                <div className="criterion-head">
-                  <span className={`result-icon ${c.result.toLowerCase()}`} aria-hidden="true">
-                    <Icon name={c.result === 'PASSED' ? 'check' : c.result === 'FAILED' ? 'x' : 'minus'} size={12} />
-                  </span>
-                  <span className="label">
-                    {c.label}
-                    <span className="sr-only"> — {t(`result.${c.result}` as MessageKey)}</span>
-                  </span>
-                  <span className="points">
-                    {c.result === 'NA'
-                      ? t('result.NA')
-                      : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
-                  </span>
-                </div>
+                <CriterionHead c={c} />
                 {c.reason && <p className="reason">{criterionReason(c, t, locale)}</p>}
                 {c.evidence.slice(0, 2).map((e, k) => (
                   <p key={k} className="reason">

@@ -1,4 +1,5 @@
 import { ListTable } from '../components/list-table.tsx';
+import { LinkButton } from '../components/link-button.tsx';
 import { useMutation, useQuery } from 'urql';
 import { useLanguageName } from '../components/call-bits.tsx';
 import { Alert, Badge, Button, Card, EmptyState, PageHeader } from '../components/ui.tsx';
@@ -42,9 +43,9 @@ export function TemplatesPage() {
         description={t('templates.lead')}
         actions={
           canManage && (
-            <Link className="btn btn-primary" to="/templates/new" data-testid="new-template">
+            <LinkButton to="/templates/new" variant="primary" testId="new-template">
               {t('templates.new')}
-            </Link>
+            </LinkButton>
           )
         }
       />
@@ -74,9 +75,9 @@ export function TemplatesPage() {
                 title={t('templates.emptyTitle')}
                 action={
                   canManage ? (
-                    <Link className="btn btn-primary" to="/templates/new">
+                    <LinkButton to="/templates/new" variant="primary">
                       {t('templates.createFirst')}
-                    </Link>
+                    </LinkButton>
                   ) : undefined
                 }
               >

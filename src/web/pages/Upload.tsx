@@ -1,12 +1,13 @@
 import { useRef, useState, type DragEvent } from 'react';
+import { LinkButton } from '../components/link-button.tsx';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
-import { Alert, Badge, Button, Card, PageHeader, ProgressBar, SelectField } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, PageHeader, ProgressBar } from '../components/ui.tsx';
 import { hasKey, useT } from '../i18n/index.tsx';
 import { roleAtLeast, useRole } from '../lib/auth.tsx';
 import { formatBytes, useFormat } from '../lib/format.ts';
 import { graphql } from '../lib/graphql.ts';
-import { Link } from '../lib/router.tsx';
 import { looksLikeAudio, uploadFile, type UploadResult } from '../lib/upload.ts';
 
 const UploadOptionsQuery = graphql(`
@@ -116,9 +117,9 @@ export function UploadPage() {
             tone="amber"
             title={t('upload.noAgentsTitle')}
             action={
-              <Link className="btn btn-sm" to="/team">
+              <LinkButton to="/team" size="sm">
                 {t('nav.team')}
-              </Link>
+              </LinkButton>
             }
           >
             {t('upload.noAgentsBody')}
@@ -126,33 +127,25 @@ export function UploadPage() {
         )}
         <Card>
           <div className="form-grid">
-            <SelectField
+            <ItemSelect
               label={t('upload.agent')}
               value={agentId}
-              onChange={(e) => setAgentId(e.target.value)}
+              onValue={setAgentId}
               hint={t('upload.agentHint')}
-            >
-              <option value="">{t('upload.agentFromName')}</option>
-              {agents.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                  {a.telephonyCode ? ` · ${a.telephonyCode}` : ''}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
+              none={t('upload.agentFromName')}
+              items={agents.map((a) => ({
+                id: a.id,
+                name: a.telephonyCode ? `${a.name} · ${a.telephonyCode}` : a.name,
+              }))}
+            />
+            <ItemSelect
               label={t('upload.campaign')}
               value={campaignId}
-              onChange={(e) => setCampaignId(e.target.value)}
+              onValue={setCampaignId}
               hint={t('upload.campaignHint')}
-            >
-              <option value="">{t('upload.noCampaign')}</option>
-              {(data?.campaigns ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </SelectField>
+              none={t('upload.noCampaign')}
+              items={data?.campaigns ?? []}
+            />
           </div>
         </Card>
         {canUpload && (
@@ -264,10 +257,10 @@ export function UploadPage() {
                     {it.state === 'uploading' && <Badge tone="blue">{fmt.percent(it.progress)}</Badge>}
                     {it.state === 'failed' && <Badge tone="red">{t('upload.failed')}</Badge>}
                     {it.state === 'done' && it.result?.id && (
-                      <Link className="btn btn-sm" to={`/calls/${it.result.id}`}>
+                      <LinkButton to={`/calls/${it.result.id}`} size="sm">
                         {it.result.status === 'exists' ? t('upload.alreadyThere') : t('upload.open')}{' '}
                         <Icon name="chevronRight" size={14} />
-                      </Link>
+                      </LinkButton>
                     )}
                   </div>
                 </li>

@@ -1,6 +1,8 @@
 import { TimeZoneNote } from '../components/TimeZoneNote.tsx';
 import { useQuery } from 'urql';
-import { BarChart } from '../components/charts.tsx';
+import { BarChart, Legend } from '../components/charts.tsx';
+import { Stat } from '../components/stat.tsx';
+import { HeadCells } from '../components/table-head.tsx';
 import { Alert, Badge, Card, DataTable, EmptyState, PageHeader, ProgressBar } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { describeError } from '../lib/errors.ts';
@@ -18,6 +20,20 @@ const UsageQuery = graphql(`
     seats { used total }
   }
 `);
+
+/** The minutes used and reserved, in the meter, the chart and their keys. */
+const USED = 'var(--accent)';
+const RESERVED = '#a5b4fc';
+/** The plan's limit in the chart: a dashed line, and so its key. */
+const PLAN_LINE = { background: 'transparent', borderTop: '2px dashed var(--text-3)', borderRadius: 0, height: 0 };
+const HISTORY_COLUMNS = [
+  'usage.calls',
+  'usage.minutesUsed',
+  'usage.minutesReserved',
+  'usage.minutesAvailable',
+  { key: 'usage.ofPlanShort', className: 'col-plan' },
+  'usage.storage',
+] as const;
 
 export function UsagePage() {
   const i18n = useT();
@@ -44,33 +60,28 @@ export function UsagePage() {
         {current && (
           <>
             <div className="grid-4">
-              <div className="card stat">
-                <div className="label">{t('usage.calls')}</div>
-                <div className="value" data-testid="usage-calls">
-                  {n(current.calls)}
-                </div>
-                <div className="sub">{formatPeriod(current.period, locale)}</div>
-              </div>
-              <div className="card stat">
-                <div className="label">{t('usage.minutesUsed')}</div>
-                <div className="value">{n(current.minutesUsed)}</div>
-                <div className="sub">{t('usage.ofPlan', { n: n(current.planMinutes) })}</div>
-              </div>
-              <div className="card stat">
-                <div className="label">{t('usage.minutesReserved')}</div>
-                <div className="value">{n(current.minutesReserved)}</div>
-                <div className="sub">{t('usage.reservedHint')}</div>
-              </div>
-              <div className="card stat">
-                <div className="label">{t('usage.storage')}</div>
-                <div className="value">{formatBytes(current.storageBytes, locale)}</div>
-                <div className="sub">{t('usage.storageHint')}</div>
-                {current.storageFreedBytes > 0 && (
-                  <div className="sub" data-testid="storage-freed">
-                    {t('dataProtection.storageFreed', { bytes: formatBytes(current.storageFreedBytes, locale) })}
-                  </div>
-                )}
-              </div>
+              <Stat label={t('usage.calls')} testId="usage-calls" sub={formatPeriod(current.period, locale)}>
+                {n(current.calls)}
+              </Stat>
+              <Stat label={t('usage.minutesUsed')} sub={t('usage.ofPlan', { n: n(current.planMinutes) })}>
+                {n(current.minutesUsed)}
+              </Stat>
+              <Stat label={t('usage.minutesReserved')} sub={t('usage.reservedHint')}>
+                {n(current.minutesReserved)}
+              </Stat>
+              <Stat
+                label={t('usage.storage')}
+                sub={t('usage.storageHint')}
+                after={
+                  current.storageFreedBytes > 0 && (
+                    <div className="sub" data-testid="storage-freed">
+                      {t('dataProtection.storageFreed', { bytes: formatBytes(current.storageFreedBytes, locale) })}
+                    </div>
+                  )
+                }
+              >
+                {formatBytes(current.storageBytes, locale)}
+              </Stat>
             </div>
             <Card
               title={t('usage.minutesTitle')}
@@ -87,27 +98,21 @@ export function UsagePage() {
                     available: n(current.minutesAvailable),
                   })}
                 >
+                  <span style={{ width: `${pct(current.minutesUsed, current.planMinutes)}%`, background: USED }} />
                   <span
-                    style={{ width: `${pct(current.minutesUsed, current.planMinutes)}%`, background: 'var(--accent)' }}
-                  />
-                  <span
-                    style={{ width: `${pct(current.minutesReserved, current.planMinutes)}%`, background: '#a5b4fc' }}
+                    style={{ width: `${pct(current.minutesReserved, current.planMinutes)}%`, background: RESERVED }}
                   />
                 </div>
-                <div className="legend">
-                  <span>
-                    <i style={{ background: 'var(--accent)' }} />
-                    {t('usage.minutesUsed')} {n(current.minutesUsed)}
-                  </span>
-                  <span>
-                    <i style={{ background: '#a5b4fc' }} />
-                    {t('usage.minutesReserved')} {n(current.minutesReserved)}
-                  </span>
-                  <span>
-                    <i className="silence" />
-                    {t('usage.minutesAvailable')} {n(current.minutesAvailable)}
-                  </span>
-                </div>
+                <Legend
+                  items={[
+                    { color: USED, label: `${t('usage.minutesUsed')} ${n(current.minutesUsed)}` },
+                    { color: RESERVED, label: `${t('usage.minutesReserved')} ${n(current.minutesReserved)}` },
+                    {
+                      swatch: { className: 'silence' },
+                      label: `${t('usage.minutesAvailable')} ${n(current.minutesAvailable)}`,
+                    },
+                  ]}
+                />
                 {current.planMinutes > 0 && current.minutesAvailable / current.planMinutes < 0.1 && (
                   <Alert tone="amber" title={t('usage.lowTitle')}>
                     {t('usage.lowBody')}
@@ -131,45 +136,19 @@ export function UsagePage() {
                   label: formatPeriod(h.period, locale, 'short'),
                   limit: h.planMinutes,
                   values: [
-                    { name: t('usage.minutesUsed'), value: h.minutesUsed, color: 'var(--accent)' },
-                    { name: t('usage.minutesReserved'), value: h.minutesReserved, color: '#a5b4fc' },
+                    { name: t('usage.minutesUsed'), value: h.minutesUsed, color: USED },
+                    { name: t('usage.minutesReserved'), value: h.minutesReserved, color: RESERVED },
                   ],
                 }))}
               />
-              <div className="legend">
-                <span>
-                  <i style={{ background: 'var(--accent)' }} />
-                  {t('usage.minutesUsed')}
-                </span>
-                <span>
-                  <i style={{ background: '#a5b4fc' }} />
-                  {t('usage.minutesReserved')}
-                </span>
-                <span>
-                  <i
-                    style={{
-                      background: 'transparent',
-                      borderTop: '2px dashed var(--text-3)',
-                      borderRadius: 0,
-                      height: 0,
-                    }}
-                  />
-                  {t('usage.planLine')}
-                </span>
-              </div>
-              <DataTable
-                head={
-                  <>
-                    <th>{t('usage.period')}</th>
-                    <th className="right">{t('usage.calls')}</th>
-                    <th className="right">{t('usage.minutesUsed')}</th>
-                    <th className="right">{t('usage.minutesReserved')}</th>
-                    <th className="right">{t('usage.minutesAvailable')}</th>
-                    <th className="col-plan">{t('usage.ofPlanShort')}</th>
-                    <th className="right">{t('usage.storage')}</th>
-                  </>
-                }
-              >
+              <Legend
+                items={[
+                  { color: USED, label: t('usage.minutesUsed') },
+                  { color: RESERVED, label: t('usage.minutesReserved') },
+                  { swatch: { style: PLAN_LINE }, label: t('usage.planLine') },
+                ]}
+              />
+              <DataTable head={<HeadCells first={t('usage.period')} columns={HISTORY_COLUMNS} className="right" />}>
                 {[...history].reverse().map((h) => (
                   <tr key={h.period}>
                     <td className="nowrap">

@@ -14,11 +14,7 @@ const VocabularyQuery = graphql(`
 
 const SetVocabulary = graphql(`
   mutation SetVocabulary($words: [String!]!) {
-    setVocabulary(words: $words) {
-      __typename
-      ... on Account { id vocabulary }
-      ... on Error { code message }
-    }
+    setVocabulary(words: $words) { __typename ... on Account { id vocabulary } ... on Error { code message } }
   }
 `);
 
@@ -39,8 +35,7 @@ export function VocabularyCard() {
         label={t('settings.vocabularyWords')}
         hint={t('settings.vocabularyHint')}
         rows={8}
-        value={form.values.text}
-        onChange={(e) => form.set({ text: e.target.value })}
+        {...form.field('text')}
       />
     </SettingsCard>
   );

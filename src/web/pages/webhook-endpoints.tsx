@@ -1,23 +1,14 @@
 import { useEffect, useState } from 'react';
+import { useTextInput } from '../lib/text-input.ts';
+import { ItemSelect } from '../components/item-select.tsx';
 import { useMutation, useQuery } from 'urql';
-import { DialogForm } from '../components/forms.tsx';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  ConfirmDialog,
-  Dialog,
-  ProgressBar,
-  SelectField,
-  TextField,
-  useToast,
-} from '../components/ui.tsx';
+import { FormDialog } from '../components/forms.tsx';
+import { Alert, Badge, Button, Checkbox, ConfirmDialog, ProgressBar, TextField, useToast } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { type Outcome, outcome } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
 import { graphql, type ResultOf } from '../lib/graphql.ts';
-import { useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
+import { useDialogSave, useFormMutation, useOutcomeToast } from '../lib/mutations.ts';
 import { Link } from '../lib/router.tsx';
 import { type EventType, eventLabelKey, eventName, eventType, PICKER_EVENTS } from '../lib/webhook-events.ts';
 
@@ -304,19 +295,19 @@ export function EndpointDialog({
 }) {
   const { t } = useT();
   const [{ data }] = useQuery({ query: Campaigns });
-  const [url, setUrl] = useState(endpoint?.url ?? '');
-  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const url = useTextInput(endpoint?.url ?? '');
+  const description = useTextInput(endpoint?.description ?? '');
   const [events, setEvents] = useState<EventType[]>(endpoint?.eventTypes ?? ['CALL_ANALYZED']);
   const [campaignId, setCampaignId] = useState(endpoint?.campaign?.id ?? '');
-  const [cs, create] = useMutation(Create);
-  const [us, update] = useMutation(Update);
+  const [, create] = useMutation(Create);
+  const [, update] = useMutation(Update);
   const input = {
-    url: url.trim(),
-    description: description.trim() || null,
+    url: url.value.trim(),
+    description: description.value.trim() || null,
     eventTypes: events,
     campaignId: campaignId || null,
   };
-  const { error, submit } = useFormMutation(
+  const form = useFormMutation(
     async (): Promise<Outcome<{ secret: string | null }>> => {
       if (!endpoint) return outcome(await create({ input }), 'createWebhookEndpoint');
       const out = outcome(await update({ id: endpoint.id, input }), 'updateWebhookEndpoint');
@@ -329,60 +320,54 @@ export function EndpointDialog({
     },
   );
   return (
-    <Dialog open onClose={onClose} title={endpoint ? t('webhook.editTitle') : t('webhook.addTitle')}>
-      <DialogForm
-        onSubmit={submit}
-        onCancel={onClose}
-        error={error}
-        submitLabel={endpoint ? t('common.save') : t('webhook.add')}
-        submitting={cs.fetching || us.fetching}
-        canSubmit={!!url.trim() && events.length > 0}
-      >
-        <TextField
-          label={t('webhook.url')}
-          type="url"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          placeholder="https://example.com/hooks/escucha"
-          required
-          autoFocus
-          name="endpoint-url"
-        />
-        <TextField
-          label={t('webhook.description')}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          placeholder={t('webhook.descriptionPlaceholder')}
-          name="endpoint-description"
-        />
-        <fieldset className="stack-sm" style={{ border: 0, padding: 0, margin: 0 }}>
-          <legend className="label">{t('webhook.events')}</legend>
-          {PICKER_EVENTS.map((name) => {
-            const e = eventType(name);
-            return (
-              <Checkbox
-                key={name}
-                label={
-                  <>
-                    {t(eventLabelKey(name))} <code>{name}</code>
-                  </>
-                }
-                checked={events.includes(e)}
-                onChange={(ev) => setEvents(ev.target.checked ? [...events, e] : events.filter((x) => x !== e))}
-              />
-            );
-          })}
-        </fieldset>
-        <SelectField label={t('webhook.campaign')} value={campaignId} onChange={(e) => setCampaignId(e.target.value)}>
-          <option value="">{t('webhook.allCampaigns')}</option>
-          {(data?.campaigns ?? []).map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </SelectField>
-      </DialogForm>
-    </Dialog>
+    <FormDialog
+      onClose={onClose}
+      title={endpoint ? t('webhook.editTitle') : t('webhook.addTitle')}
+      form={form}
+      submitLabel={endpoint ? t('common.save') : t('webhook.add')}
+      canSubmit={!!url.value.trim() && events.length > 0}
+    >
+      <TextField
+        label={t('webhook.url')}
+        type="url"
+        {...url}
+        placeholder="https://example.com/hooks/escucha"
+        required
+        autoFocus
+        name="endpoint-url"
+      />
+      <TextField
+        label={t('webhook.description')}
+        {...description}
+        placeholder={t('webhook.descriptionPlaceholder')}
+        name="endpoint-description"
+      />
+      <fieldset className="stack-sm" style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend className="label">{t('webhook.events')}</legend>
+        {PICKER_EVENTS.map((name) => {
+          const e = eventType(name);
+          return (
+            <Checkbox
+              key={name}
+              label={
+                <>
+                  {t(eventLabelKey(name))} <code>{name}</code>
+                </>
+              }
+              checked={events.includes(e)}
+              onChange={(ev) => setEvents(ev.target.checked ? [...events, e] : events.filter((x) => x !== e))}
+            />
+          );
+        })}
+      </fieldset>
+      <ItemSelect
+        label={t('webhook.campaign')}
+        value={campaignId}
+        onValue={setCampaignId}
+        none={t('webhook.allCampaigns')}
+        items={data?.campaigns ?? []}
+      />
+    </FormDialog>
   );
 }
 
@@ -397,39 +382,33 @@ function ReplayDialog({
   onStarted: () => void;
 }) {
   const { t } = useT();
-  const toast = useToast();
   const yesterday = new Date(Date.now() - 86_400_000 - new Date().getTimezoneOffset() * 60_000);
   const [since, setSince] = useState(yesterday.toISOString().slice(0, 16));
-  const [{ fetching }, replay] = useMutation(Replay);
-  const { error, submit } = useFormMutation(
+  const [, replay] = useMutation(Replay);
+  const form = useDialogSave(
     async () =>
       outcome(await replay({ id: endpoint.id, since: new Date(since).toISOString() }), 'replayWebhookDeliveries'),
-    (started) => {
-      toast(t('webhook.replayStarted', { n: started.total }));
-      onStarted();
-      onClose();
-    },
+    (started) => t('webhook.replayStarted', { n: started.total }),
+    { onSaved: onStarted, onClose },
   );
   return (
-    <Dialog open onClose={onClose} title={t('webhook.replayTitle')} description={t('webhook.replayLead')}>
-      <DialogForm
-        onSubmit={submit}
-        onCancel={onClose}
-        error={error}
-        submitLabel={t('webhook.replay')}
-        submitting={fetching}
-        canSubmit={!!since}
-      >
-        <TextField
-          label={t('webhook.replaySince')}
-          type="datetime-local"
-          value={since}
-          onChange={(e) => setSince(e.target.value)}
-          required
-          name="replay-since"
-        />
-      </DialogForm>
-    </Dialog>
+    <FormDialog
+      onClose={onClose}
+      title={t('webhook.replayTitle')}
+      description={t('webhook.replayLead')}
+      form={form}
+      submitLabel={t('webhook.replay')}
+      canSubmit={!!since}
+    >
+      <TextField
+        label={t('webhook.replaySince')}
+        type="datetime-local"
+        value={since}
+        onChange={(e) => setSince(e.target.value)}
+        required
+        name="replay-since"
+      />
+    </FormDialog>
   );
 }
 

@@ -11,8 +11,8 @@ import { outcome } from '../../lib/errors.ts';
 import { formatClock } from '../../lib/format.ts';
 import { graphql } from '../../lib/graphql.ts';
 import { useFormMutation } from '../../lib/mutations.ts';
-import { DialogForm } from '../forms.tsx';
-import { Button, Card, Checkbox, Dialog, TextArea, TextField, useToast } from '../ui.tsx';
+import { FormDialog } from '../forms.tsx';
+import { Button, Card, Checkbox, TextArea, TextField, useToast } from '../ui.tsx';
 import { CoachingItemCard, type CoachingItemData } from './CoachingItem.tsx';
 import { parseMoments } from './moments.ts';
 
@@ -28,11 +28,7 @@ const CallCoachingQuery = graphql(`
 
 const AssignCoaching = graphql(`
   mutation AssignCoaching($callId: ID!, $keys: [String!]!, $improve: String!, $moments: [Float!], $dueOn: String) {
-    assignCoaching(callId: $callId, criterionKeys: $keys, improve: $improve, moments: $moments, dueOn: $dueOn) {
-      __typename
-      ... on CoachingItem { id }
-      ... on Error { code message }
-    }
+    assignCoaching(callId: $callId, criterionKeys: $keys, improve: $improve, moments: $moments, dueOn: $dueOn) { __typename ... on CoachingItem { id } ... on Error { code message } }
   }
 `);
 
@@ -52,7 +48,7 @@ export function CallCoaching({
   const role = useRole();
   const toast = useToast();
   const [{ data }, refetch] = useQuery({ query: CallCoachingQuery, variables: { callId } });
-  const [state, assign] = useMutation(AssignCoaching);
+  const [, assign] = useMutation(AssignCoaching);
   const [open, setOpen] = useState(false);
   const [keys, setKeys] = useState<string[]>([]);
   const [improve, setImprove] = useState('');
@@ -124,60 +120,51 @@ export function CallCoaching({
           />
         ))}
       </div>
-      <Dialog
+      <FormDialog
         open={open}
         onClose={() => setOpen(false)}
         title={t('coaching.assignTitle', { agent: call.agent.name })}
         description={t('coaching.assignLead')}
+        form={form}
+        submitLabel={t('coaching.assignSubmit')}
+        canSubmit={keys.length > 0 && improve.trim().length > 0}
       >
-        <DialogForm
-          onSubmit={form.submit}
-          onCancel={() => setOpen(false)}
-          error={form.error}
-          submitLabel={t('coaching.assignSubmit')}
-          submitting={state.fetching}
-          canSubmit={keys.length > 0 && improve.trim().length > 0}
-        >
-          <fieldset className="stack-sm coaching-criteria">
-            <legend>{t('coaching.criteria')}</legend>
-            {criteria.map((c) => (
-              <Checkbox
-                key={c.key}
-                label={`${c.label} (${t(`coaching.result.${c.result}` as 'coaching.result.FAILED')})`}
-                checked={keys.includes(c.key)}
-                onChange={(e) => toggle(c.key, e.target.checked)}
-              />
-            ))}
-          </fieldset>
-          <TextArea
-            label={t('coaching.improve')}
-            value={improve}
-            onChange={(e) => setImprove(e.target.value)}
-            rows={3}
-            required
-          />
-          <div className="row-wrap" style={{ alignItems: 'flex-end' }}>
-            <TextField
-              label={t('coaching.moments')}
-              hint={t('coaching.momentsHint')}
-              error={momentsError ?? undefined}
-              value={moments}
-              onChange={(e) => {
-                setMoments(e.target.value);
-                setMomentsError(null);
-              }}
-              style={{ minWidth: 220 }}
+        <fieldset className="stack-sm coaching-criteria">
+          <legend>{t('coaching.criteria')}</legend>
+          {criteria.map((c) => (
+            <Checkbox
+              key={c.key}
+              label={`${c.label} (${t(`coaching.result.${c.result}` as 'coaching.result.FAILED')})`}
+              checked={keys.includes(c.key)}
+              onChange={(e) => toggle(c.key, e.target.checked)}
             />
-            <Button
-              size="sm"
-              onClick={() => setMoments((m) => [m.trim(), formatClock(time)].filter(Boolean).join(', '))}
-            >
-              + {formatClock(time)}
-            </Button>
-          </div>
-          <TextField label={t('coaching.due')} type="date" value={dueOn} onChange={(e) => setDueOn(e.target.value)} />
-        </DialogForm>
-      </Dialog>
+          ))}
+        </fieldset>
+        <TextArea
+          label={t('coaching.improve')}
+          value={improve}
+          onChange={(e) => setImprove(e.target.value)}
+          rows={3}
+          required
+        />
+        <div className="row-wrap" style={{ alignItems: 'flex-end' }}>
+          <TextField
+            label={t('coaching.moments')}
+            hint={t('coaching.momentsHint')}
+            error={momentsError ?? undefined}
+            value={moments}
+            onChange={(e) => {
+              setMoments(e.target.value);
+              setMomentsError(null);
+            }}
+            style={{ minWidth: 220 }}
+          />
+          <Button size="sm" onClick={() => setMoments((m) => [m.trim(), formatClock(time)].filter(Boolean).join(', '))}>
+            + {formatClock(time)}
+          </Button>
+        </div>
+        <TextField label={t('coaching.due')} type="date" value={dueOn} onChange={(e) => setDueOn(e.target.value)} />
+      </FormDialog>
     </Card>
   );
 }

@@ -33,21 +33,13 @@ export interface CoachingItemData {
 
 const AcknowledgeCoaching = graphql(`
   mutation AcknowledgeCoaching($id: ID!) {
-    acknowledgeCoaching(id: $id) {
-      __typename
-      ... on CoachingItem { id status acknowledgedAt }
-      ... on Error { code message }
-    }
+    acknowledgeCoaching(id: $id) { __typename ... on CoachingItem { id status acknowledgedAt } ... on Error { code message } }
   }
 `);
 
 const CompleteCoaching = graphql(`
   mutation CompleteCoaching($id: ID!, $note: String!) {
-    completeCoaching(id: $id, note: $note) {
-      __typename
-      ... on CoachingItem { id status completedAt completedByName completionNote overdue }
-      ... on Error { code message }
-    }
+    completeCoaching(id: $id, note: $note) { __typename ... on CoachingItem { id status completedAt completedByName completionNote overdue } ... on Error { code message } }
   }
 `);
 

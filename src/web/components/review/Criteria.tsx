@@ -38,6 +38,66 @@ export function showsReason(c: CriterionView): boolean {
   return !!c.reason && (c.result !== 'PASSED' || c.evidence.length === 0 || !!c.reviewed);
 }
 
+/**
+ * A criterion's first line: its result as an icon (and in words for screen readers), its label with
+ * what follows it (`children`: badges), and its points.
+ */
+export function CriterionHead({
+  c,
+  pointsTitle,
+  children,
+}: {
+  c: Pick<CriterionView, 'label' | 'result' | 'points' | 'maxPoints'>;
+  pointsTitle?: string;
+  children?: ReactNode;
+}) {
+  const { t, locale } = useT();
+  return (
+    <div className="criterion-head">
+      <span className={`result-icon ${c.result.toLowerCase()}`} aria-hidden="true">
+        <Icon name={c.result === 'PASSED' ? 'check' : c.result === 'FAILED' ? 'x' : 'minus'} size={12} />
+      </span>
+      <span className="label">
+        {c.label}
+        <span className="sr-only"> — {t(`result.${c.result}` as MessageKey)}</span>
+        {children}
+      </span>
+      <span className="points" title={pointsTitle}>
+        {c.result === 'NA'
+          ? t('result.NA')
+          : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * Who changed a criterion's result, when and to what (`lineClass` styles that line), then their
+ * note in full.
+ */
+export function ReviewedBy({
+  c,
+  lineClass,
+}: {
+  c: Pick<CriterionView, 'result' | 'reviewNote' | 'reviewedByName' | 'reviewedAt'>;
+  lineClass?: string;
+}) {
+  const { t } = useT();
+  const fmt = useFormat();
+  return (
+    <>
+      <div className={lineClass}>
+        {t('criterion.reviewedBy', {
+          name: c.reviewedByName ?? '—',
+          when: fmt.dateTime(c.reviewedAt),
+          result: t(outcomeKey(c.result)),
+        })}
+      </div>
+      {c.reviewNote && <blockquote className="review-note">{c.reviewNote}</blockquote>}
+    </>
+  );
+}
+
 export function CriterionItem({
   c,
   onSeek,
@@ -52,7 +112,6 @@ export function CriterionItem({
   rowRef?: (el: HTMLLIElement | null) => void;
 }) {
   const { t, locale } = useT();
-  const fmt = useFormat();
   const reason = showsReason(c) ? criterionReason(c, t, locale) : null;
   const zeroed = c.critical && c.result === 'FAILED';
   return (
@@ -65,42 +124,30 @@ export function CriterionItem({
       ref={rowRef}
       tabIndex={rowRef ? -1 : undefined}
     >
-      <div className="criterion-head">
-        <span className={`result-icon ${c.result.toLowerCase()}`} aria-hidden="true">
-          <Icon name={c.result === 'PASSED' ? 'check' : c.result === 'FAILED' ? 'x' : 'minus'} size={12} />
-        </span>
-        <span className="label">
-          {c.label}
-          <span className="sr-only"> — {t(`result.${c.result}` as MessageKey)}</span>
-          {c.critical && (
-            <>
-              {' '}
-              <Badge tone="red">{t('templates.critical')}</Badge>
-            </>
-          )}
-          {c.reviewed && (
-            <>
-              {' '}
-              <Badge tone="blue">
-                <Icon name="check" size={12} /> {t('qa.reviewed')}
-              </Badge>
-            </>
-          )}
-          {c.lowConfidence && (
-            <>
-              {' '}
-              <span title={t('criterion.lowConfidenceHint')} data-testid="low-confidence">
-                <Badge tone="amber">{t('review.reason.low_confidence')}</Badge>
-              </span>
-            </>
-          )}
-        </span>
-        <span className="points" title={t(`kind.${c.kind}` as MessageKey)}>
-          {c.result === 'NA'
-            ? t('result.NA')
-            : `${formatNumber(c.points, locale, 1)} / ${formatNumber(c.maxPoints, locale, 1)}`}
-        </span>
-      </div>
+      <CriterionHead c={c} pointsTitle={t(`kind.${c.kind}` as MessageKey)}>
+        {c.critical && (
+          <>
+            {' '}
+            <Badge tone="red">{t('templates.critical')}</Badge>
+          </>
+        )}
+        {c.reviewed && (
+          <>
+            {' '}
+            <Badge tone="blue">
+              <Icon name="check" size={12} /> {t('qa.reviewed')}
+            </Badge>
+          </>
+        )}
+        {c.lowConfidence && (
+          <>
+            {' '}
+            <span title={t('criterion.lowConfidenceHint')} data-testid="low-confidence">
+              <Badge tone="amber">{t('review.reason.low_confidence')}</Badge>
+            </span>
+          </>
+        )}
+      </CriterionHead>
       {zeroed && (
         <p className="reason reason-critical" data-testid="criterion-critical">
           {t('criterion.criticalZeroed')}
@@ -108,14 +155,7 @@ export function CriterionItem({
       )}
       {c.reviewed && (
         <div className="criterion-review" data-testid="criterion-review">
-          <div>
-            {t('criterion.reviewedBy', {
-              name: c.reviewedByName ?? '—',
-              when: fmt.dateTime(c.reviewedAt),
-              result: t(outcomeKey(c.result)),
-            })}
-          </div>
-          {c.reviewNote && <blockquote className="review-note">{c.reviewNote}</blockquote>}
+          <ReviewedBy c={c} />
         </div>
       )}
       {(reason || c.reviewed) && (

@@ -1,4 +1,5 @@
 /** One dispute: the agent's comment, its state and times, the analyst's reply, and accept / reject. */
+import { InlineFormActions } from '../forms.tsx';
 import { type ReactNode, useState } from 'react';
 import { useMutation } from 'urql';
 import { useT, type MessageKey } from '../../i18n/index.tsx';
@@ -11,11 +12,7 @@ import { Badge, Button, TextArea } from '../ui.tsx';
 
 const Resolve = graphql(`
   mutation ResolveDispute($id: ID!, $accept: Boolean!, $reply: String!) {
-    resolveDispute(id: $id, accept: $accept, reply: $reply) {
-      __typename
-      ... on Dispute { id status }
-      ... on Error { code message }
-    }
+    resolveDispute(id: $id, accept: $accept, reply: $reply) { __typename ... on Dispute { id status } ... on Error { code message } }
   }
 `);
 
@@ -95,7 +92,7 @@ export function DisputeItem({
         (form.open ? (
           <div className="stack-sm" {...form.formProps} data-testid="answer-form">
             <TextArea label={t('disputes.reply')} value={reply} onChange={(e) => setReply(e.target.value)} />
-            <div className="row">
+            <InlineFormActions onCancel={form.cancel}>
               <Button
                 size="sm"
                 variant="primary"
@@ -107,10 +104,7 @@ export function DisputeItem({
               <Button size="sm" disabled={!reply.trim() || fetching} onClick={() => void answer(false)}>
                 {t('disputes.reject')}
               </Button>
-              <Button size="sm" variant="ghost" onClick={form.cancel}>
-                {t('common.cancel')}
-              </Button>
-            </div>
+            </InlineFormActions>
           </div>
         ) : (
           <div>

@@ -3,6 +3,8 @@
  * side by side, an override with a required note (analysts and above), the review history, comments
  * pinned to moments of the recording, and the call's disputes with accept / reject.
  */
+import { InlineFormActions } from '../forms.tsx';
+import { ReviewedBy } from './Criteria.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { useT } from '../../i18n/index.tsx';
@@ -36,21 +38,13 @@ const ReviewQuery = graphql(`
 
 const Override = graphql(`
   mutation OverrideCriterion($callId: ID!, $key: String!, $result: CriterionOutcome!, $note: String!) {
-    overrideCriterion(callId: $callId, key: $key, result: $result, note: $note) {
-      __typename
-      ... on Call { id score autoScore }
-      ... on Error { code message }
-    }
+    overrideCriterion(callId: $callId, key: $key, result: $result, note: $note) { __typename ... on Call { id score autoScore } ... on Error { code message } }
   }
 `);
 
 const AddComment = graphql(`
   mutation AddCallComment($callId: ID!, $body: String!, $atSeconds: Float) {
-    addCallComment(callId: $callId, body: $body, atSeconds: $atSeconds) {
-      __typename
-      ... on CallComment { id }
-      ... on Error { code message }
-    }
+    addCallComment(callId: $callId, body: $body, atSeconds: $atSeconds) { __typename ... on CallComment { id } ... on Error { code message } }
   }
 `);
 
@@ -162,7 +156,6 @@ function CriterionRow({
   onChanged: () => void;
 }) {
   const { t } = useT();
-  const fmt = useFormat();
   const report = useOutcomeToast();
   const form = useInlineForm();
   const [result, setResult] = useState<Outcome>(c.result);
@@ -215,14 +208,7 @@ function CriterionRow({
       {c.reviewed && (
         <tr className="sub-row" data-testid="review-note">
           <td colSpan={3}>
-            <div className="small muted">
-              {t('criterion.reviewedBy', {
-                name: c.reviewedByName ?? '—',
-                when: fmt.dateTime(c.reviewedAt),
-                result: t(outcomeKey(c.result)),
-              })}
-            </div>
-            {c.reviewNote && <blockquote className="review-note">{c.reviewNote}</blockquote>}
+            <ReviewedBy c={c} lineClass="small muted" />
           </td>
         </tr>
       )}
@@ -248,14 +234,11 @@ function CriterionRow({
                 hint={t('review.noteHint')}
                 required
               />
-              <div className="row">
+              <InlineFormActions onCancel={form.cancel}>
                 <Button variant="primary" size="sm" onClick={() => void save()} disabled={!note.trim() || fetching}>
                   {t('review.save')}
                 </Button>
-                <Button variant="ghost" size="sm" onClick={form.cancel}>
-                  {t('common.cancel')}
-                </Button>
-              </div>
+              </InlineFormActions>
             </div>
           </td>
         </tr>

@@ -1,5 +1,5 @@
-import type { Scope } from '../auth/scopes.ts';
-import type { Route } from './server.ts';
+import type { Scope } from './scopes.ts';
+import type { Route } from '../http/server.ts';
 
 /**
  * Who may use each HTTP route of the app, in one table the routes read their scope from

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../domain/errors.ts';
 
 /** "No campaign" in a campaign filter (the reports' and the calls list's), not an object's id. */
 const NO_CAMPAIGN = '00000000-0000-0000-0000-000000000000';
