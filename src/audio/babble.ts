@@ -5,8 +5,8 @@
 // the babble is a steady bed under everything. So on a channel that sounds like babble, a window only
 // counts as speech when the channel's level over the last half second stands above its floor.
 //
-// Decided window by window from the audio before it (no look-ahead), so a recording fed in any block
-// size gives the same regions, and the whole file the same as its stream.
+// Decided window by window from the audio before it (the first second from that second), so a recording
+// fed in any block size gives the same regions, and the whole file the same as its stream.
 
 const MIN_DB = -120;
 const BIN_DB = 0.5;
@@ -20,7 +20,7 @@ const BINS = Math.ceil(-MIN_DB / BIN_DB) + 1;
 const AMBIGUOUS_LOW = 0.2;
 const AMBIGUOUS_HIGH = 0.8;
 const BABBLY_SHARE = 0.15;
-/** The share is trusted after 1 s of audio. */
+/** The share is trusted after 1 s of audio; that first second is judged once it has been heard. */
 const MIN_WINDOWS = 31;
 /** Floor: this quantile of the window levels heard so far (the babble's own level, between turns). */
 const FLOOR_QUANTILE = 0.3;
@@ -34,18 +34,42 @@ export class BabbleGate {
   private count = 0;
   private ambiguous = 0;
   private readonly recent = new Float64Array(LEVEL_WINDOWS);
+  // The first MIN_WINDOWS windows wait until the channel has been judged on them, so a call that opens
+  // on babble does not start with a region of it. Null once they have been given out.
+  private held: { probability: number; levelDb: number }[] | null = [];
 
-  /** The speech probability to decide regions on, given a window's Silero probability and mean square. */
-  next(probability: number, power: number): number {
+  /**
+   * Takes a window's Silero probability and mean square; gives back the speech probabilities to decide
+   * regions on, in window order: none during the first second, then that second's at once, then one
+   * per window.
+   */
+  push(probability: number, power: number): number[] {
     this.recent[this.count % LEVEL_WINDOWS] = power;
     this.levels[binOf(power)]!++;
     this.count++;
     if (probability >= AMBIGUOUS_LOW && probability < AMBIGUOUS_HIGH) this.ambiguous++;
-    if (this.count < MIN_WINDOWS || this.ambiguous < BABBLY_SHARE * this.count) return probability;
     let sum = 0;
     const n = Math.min(this.count, LEVEL_WINDOWS);
     for (let k = 0; k < n; k++) sum += this.recent[k]!;
-    return dbOf(sum / n) - this.floorDb() >= ABOVE_FLOOR_DB ? probability : 0;
+    const levelDb = dbOf(sum / n);
+    if (!this.held) return [this.decide(probability, levelDb)];
+    this.held.push({ probability, levelDb });
+    if (this.count < MIN_WINDOWS) return [];
+    const held = this.held;
+    this.held = null;
+    return held.map((h) => this.decide(h.probability, h.levelDb));
+  }
+
+  /** At the end of the recording: the windows still held (a recording shorter than a second), as heard. */
+  flush(): number[] {
+    const held = this.held ?? [];
+    this.held = null;
+    return held.map((h) => h.probability);
+  }
+
+  private decide(probability: number, levelDb: number): number {
+    if (this.ambiguous < BABBLY_SHARE * this.count) return probability;
+    return levelDb - this.floorDb() >= ABOVE_FLOOR_DB ? probability : 0;
   }
 
   private floorDb(): number {

@@ -111,6 +111,8 @@ describe('background talkers (babble)', () => {
     expect(freeInPause(await detectSpeech(mixed, { babbleGate: false }))).toBeLessThan(0.5);
     const regions = await detectSpeech(mixed, { babbleGate: true });
     expect(freeInPause(regions)).toBeGreaterThan(2.5);
+    // The 0.6 s of other voices before the first sentence is not a region (nor its start).
+    expect(regions[0]!.start).toBeGreaterThan(0.3);
     // Both sentences are still heard whole.
     expect(regions.some((r) => r.start <= 0.7 && r.end >= pause[0] - 0.1)).toBe(true);
     expect(regions.some((r) => r.start <= pause[1] + 0.1 && r.end >= mixed.length / 16000 - 0.7)).toBe(true);
