@@ -12,30 +12,32 @@ const MIN_DB = -120;
 const BIN_DB = 0.5;
 const BINS = Math.ceil(-MIN_DB / BIN_DB) + 1;
 
-/**
- * A window whose Silero probability lies in [AMBIGUOUS_LOW, AMBIGUOUS_HIGH) is one the model is unsure
- * about. Clean, pink- and street-noise calls have 2–7 % of such windows, babble 24–77 % (bench:verdicts'
- * tuning calls, both channels): from BABBLY_SHARE on the channel is treated as babble.
- */
-const AMBIGUOUS_LOW = 0.2;
-const AMBIGUOUS_HIGH = 0.8;
-const BABBLY_SHARE = 0.15;
-/** The share is trusted after 1 s of audio; that first second is judged once it has been heard. */
-const MIN_WINDOWS = 31;
-/** Floor: this quantile of the window levels heard so far (the babble's own level, between turns). */
-const FLOOR_QUANTILE = 0.3;
-/** Level: mean power of the last 16 windows (0.5 s), which bridges the gaps between words. */
-const LEVEL_WINDOWS = 16;
-/** The channel's level must stand this far above the floor to count as its speaker (dB). */
-const ABOVE_FLOOR_DB = 4;
+/** The gate's settings, chosen on bench:verdicts' tuning calls (both channels, all conditions). */
+const GATE = {
+  /**
+   * A window whose Silero probability lies in [ambiguous[0], ambiguous[1]) is one the model is unsure
+   * about. Clean, pink- and street-noise calls have 2–7 % of such windows, babble 24–77 %: from
+   * `babblyShare` on, the channel is treated as babble.
+   */
+  ambiguous: [0.2, 0.8],
+  babblyShare: 0.15,
+  /** The share is trusted after 1 s of audio; that first second is judged once it has been heard. */
+  minWindows: 31,
+  /** Floor: this quantile of the window levels heard so far (the babble's own level, between turns). */
+  floorQuantile: 0.3,
+  /** Level: mean power of the last 16 windows (0.5 s), which bridges the gaps between words. */
+  levelWindows: 16,
+  /** The channel's level must stand this far above the floor to count as its speaker (dB). */
+  aboveFloorDb: 4,
+} as const;
 
 export class BabbleGate {
   private readonly levels = new Uint32Array(BINS);
   private count = 0;
   private ambiguous = 0;
-  private readonly recent = new Float64Array(LEVEL_WINDOWS);
-  // The first MIN_WINDOWS windows wait until the channel has been judged on them, so a call that opens
-  // on babble does not start with a region of it. Null once they have been given out.
+  private readonly recent = new Float64Array(GATE.levelWindows);
+  // The first second's windows wait until the channel has been judged on them, so a call that opens on
+  // babble does not start with a region of it. Null once they have been given out.
   private held: { probability: number; levelDb: number }[] | null = [];
 
   /**
@@ -44,17 +46,17 @@ export class BabbleGate {
    * per window.
    */
   push(probability: number, power: number): number[] {
-    this.recent[this.count % LEVEL_WINDOWS] = power;
+    this.recent[this.count % GATE.levelWindows] = power;
     this.levels[binOf(power)]!++;
     this.count++;
-    if (probability >= AMBIGUOUS_LOW && probability < AMBIGUOUS_HIGH) this.ambiguous++;
+    if (probability >= GATE.ambiguous[0] && probability < GATE.ambiguous[1]) this.ambiguous++;
     let sum = 0;
-    const n = Math.min(this.count, LEVEL_WINDOWS);
+    const n = Math.min(this.count, GATE.levelWindows);
     for (let k = 0; k < n; k++) sum += this.recent[k]!;
     const levelDb = dbOf(sum / n);
     if (!this.held) return [this.decide(probability, levelDb)];
     this.held.push({ probability, levelDb });
-    if (this.count < MIN_WINDOWS) return [];
+    if (this.count < GATE.minWindows) return [];
     const held = this.held;
     this.held = null;
     return held.map((h) => this.decide(h.probability, h.levelDb));
@@ -68,12 +70,12 @@ export class BabbleGate {
   }
 
   private decide(probability: number, levelDb: number): number {
-    if (this.ambiguous < BABBLY_SHARE * this.count) return probability;
-    return levelDb - this.floorDb() >= ABOVE_FLOOR_DB ? probability : 0;
+    if (this.ambiguous < GATE.babblyShare * this.count) return probability;
+    return levelDb - this.floorDb() >= GATE.aboveFloorDb ? probability : 0;
   }
 
   private floorDb(): number {
-    const target = FLOOR_QUANTILE * this.count;
+    const target = GATE.floorQuantile * this.count;
     let seen = 0;
     for (let b = 0; b < BINS; b++) {
       seen += this.levels[b]!;
