@@ -18,6 +18,7 @@
 //   npm run bench:verdicts -- --calls 24 --stretches 2 --margins
 //   npm run bench:verdicts -- --only 0,4 --condition babble --transcripts --out FILE
 //     (cases seen in a long run again, keeping what the recogniser heard)
+//   npm run bench:verdicts -- … --babble-gate off   (the voice detector as before src/audio/babble.ts)
 import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -54,6 +55,8 @@ const { values: args } = parseArgs({
     condition: { type: 'string' },
     /** Keep each call's transcript (speaker, times, text) in the --out file: what the analysis read. */
     transcripts: { type: 'boolean', default: false },
+    /** 'off': the voice detector follows Silero alone on stereo calls too, as before src/audio/babble.ts. */
+    'babble-gate': { type: 'string', default: 'on' },
   },
 });
 const CALLS = Number(args.calls ?? (args.full ? 64 : 16));
@@ -390,6 +393,7 @@ async function main() {
             language,
             agentChannel: 'left',
             vocabulary: vocabulary[language],
+            ...(args['babble-gate'] === 'off' ? { vad: { babbleGate: false } } : {}),
           }).catch((err: unknown) => {
             if (!(err instanceof NoSpeechError)) throw err;
             note(`#${i} ${cond.name}: no words recognised in the whole call`);

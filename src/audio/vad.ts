@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { BabbleGate } from './babble.ts';
 import { SAMPLE_RATE } from './decode.ts';
 import { type SnrMeter, powerOf } from './snr.ts';
 
@@ -20,6 +21,13 @@ export interface VadOptions {
   padSeconds?: number;
   /** Longer regions are cut at their quietest point; Moonshine handles ≤ ~30 s per pass (default 25 s). */
   maxRegionSeconds?: number;
+  /**
+   * On a channel that sounds like background talkers, count a window as speech only when the channel's
+   * own level stands above its floor (src/audio/babble.ts). It never acts on clean, pink- or street-noise
+   * audio. Default off: the floor is the babble's level only where the channel's speaker is quiet for a
+   * good part of the call (one speaker per channel); transcribeFile turns it on for stereo calls.
+   */
+  babbleGate?: boolean;
 }
 
 const WINDOW = 512; // Silero v5 at 16 kHz: 32 ms per decision
@@ -62,7 +70,14 @@ export async function speechProbabilities(samples: Float32Array): Promise<Float3
 
 /** Speech regions (seconds) of 16 kHz mono audio, each at most `maxRegionSeconds` long. */
 export async function detectSpeech(samples: Float32Array, opts: VadOptions = {}): Promise<SpeechRegion[]> {
-  return regionsFromProbabilities(await speechProbabilities(samples), samples.length / SAMPLE_RATE, opts);
+  const heard = await speechProbabilities(samples);
+  if (!opts.babbleGate) return regionsFromProbabilities(heard, samples.length / SAMPLE_RATE, opts);
+  const gate = new BabbleGate();
+  const probs: number[] = [];
+  for (let w = 0; w < heard.length; w++)
+    probs.push(...gate.push(heard[w]!, powerOf(samples.subarray(w * WINDOW, (w + 1) * WINDOW))));
+  probs.push(...gate.flush());
+  return regionsFromProbabilities(Float32Array.from(probs), samples.length / SAMPLE_RATE, opts);
 }
 
 /** Turns per-window probabilities into padded, merged and length-capped regions. */
@@ -146,7 +161,10 @@ export interface SpeechChunk extends SpeechRegion {
 export class SpeechTracker {
   private readonly opts: VadOptions;
   private probs = new Float32Array(1024);
+  // Windows whose probability regions are decided on (`probs`), and windows scored by Silero: the babble
+  // gate holds the first second back until it has judged it.
   private windows = 0;
+  private scored = 0;
   // Audio kept from frame `base` on; `from` is the first window not yet given out in a region.
   private audio = new Float32Array(16 * SAMPLE_RATE);
   private base = 0;
@@ -157,11 +175,13 @@ export class SpeechTracker {
   private readonly sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SAMPLE_RATE)]), []);
 
   private readonly meter: SnrMeter | undefined;
+  private readonly gate: BabbleGate | null;
 
   /** `meter` hears every window's power and speech probability (the call's SNR estimate). */
   constructor(opts: VadOptions = {}, meter?: SnrMeter) {
     this.opts = opts;
     this.meter = meter;
+    this.gate = opts.babbleGate ? new BabbleGate() : null;
   }
 
   async push(samples: Float32Array): Promise<SpeechChunk[]> {
@@ -190,8 +210,8 @@ export class SpeechTracker {
   // Scores every whole 32 ms window received; at the end the last partial window is padded with zeros.
   private async score(final: boolean): Promise<void> {
     const s = await vadSession();
-    while ((this.windows + 1) * WINDOW <= this.frames || (final && this.windows * WINDOW < this.frames)) {
-      const at = this.windows * WINDOW - this.base;
+    while ((this.scored + 1) * WINDOW <= this.frames || (final && this.scored * WINDOW < this.frames)) {
+      const at = this.scored * WINDOW - this.base;
       this.input.copyWithin(0, WINDOW, WINDOW + CONTEXT);
       this.input.fill(0, CONTEXT);
       const window = this.audio.subarray(at, Math.min(at + WINDOW, this.frames - this.base));
@@ -202,14 +222,23 @@ export class SpeechTracker {
         sr: this.sr,
       });
       this.state = out.stateN!;
+      this.scored++;
+      const p = (out.output!.data as Float32Array)[0]!;
+      const power = powerOf(window);
+      this.decided(this.gate ? this.gate.push(p, power) : [p]);
+      this.meter?.add(power, p);
+    }
+    if (final && this.gate) this.decided(this.gate.flush());
+  }
+
+  private decided(probs: number[]): void {
+    for (const p of probs) {
       if (this.windows === this.probs.length) {
         const grown = new Float32Array(this.probs.length * 2);
         grown.set(this.probs);
         this.probs = grown;
       }
-      const p = (out.output!.data as Float32Array)[0]!;
       this.probs[this.windows++] = p;
-      this.meter?.add(powerOf(window), p);
     }
   }
 
