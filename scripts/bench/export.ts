@@ -7,7 +7,6 @@
 // peak RSS, downloads the full export as a stream (counting bytes and rows, keeping nothing), and
 // asks the child for its peak RSS again. The export must stream: a WARNING is printed when the
 // large run's peak RSS exceeds 1.5× the small run's, i.e. when memory grows with the row count.
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +16,7 @@ import { createSession } from '../../src/auth/session.ts';
 import { createDb } from '../../src/db/client.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
-import { MiB, benchWorkspace, note, round, startChild, table, type BenchDb } from './lib.ts';
+import { BENCH_APP_SECRET, type BenchDb, benchWorkspace, MiB, note, round, startChild, table } from './lib.ts';
 
 // `npm run bench` passes every bench the same arguments: unknown ones belong to other benches.
 const { values: args } = parseArgs({
@@ -217,7 +216,7 @@ async function measure(label: string, who: Seeded, db: BenchDb, work: string): P
     NODE_ENV: 'production',
     DATABASE_URL: db.url,
     DATA_DIR: path.join(work, label.replace(/\W+/g, '-')),
-    APP_SECRET: randomBytes(32).toString('hex'),
+    APP_SECRET: BENCH_APP_SECRET,
     PUBLIC_URL: 'https://escucha.example',
   });
   try {

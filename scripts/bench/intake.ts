@@ -17,7 +17,7 @@ import { createDb } from '../../src/db/client.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { createAgent } from '../../src/accounts/agents.ts';
 import { createApiKey } from '../../src/accounts/api-keys.ts';
-import { MiB, benchWorkspace, note, percentile, round, startChild, table } from './lib.ts';
+import { BENCH_APP_SECRET, benchWorkspace, MiB, note, percentile, round, startChild, table } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -312,7 +312,7 @@ async function main() {
                 NODE_ENV: 'production',
                 DATABASE_URL: db.url,
                 DATA_DIR: dataDir,
-                APP_SECRET: randomBytes(32).toString('hex'),
+                APP_SECRET: BENCH_APP_SECRET,
                 PUBLIC_URL: 'http://127.0.0.1',
                 INTAKE_RATE_PER_MINUTE: '1000000',
               }

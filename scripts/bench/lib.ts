@@ -222,6 +222,14 @@ export function serveParent(onStop: () => Promise<void>): void {
   process.on('disconnect', () => void onStop().finally(() => process.exit(0)));
 }
 
+/**
+ * The APP_SECRET of every service a bench starts. A database remembers the secret its webhook secrets
+ * are sealed with and a service started with another refuses to start (src/crypto/key-check.ts), so
+ * the services a bench starts one after another on one database (and a kept bench database reused by a
+ * later run) must share one. Bench databases hold nothing secret.
+ */
+export const BENCH_APP_SECRET = 'e5c0c4a0'.repeat(8);
+
 export function tellParent(msg: ChildMessage): void {
   process.send?.(msg);
 }

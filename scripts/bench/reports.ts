@@ -12,7 +12,6 @@
 // days and over the year; 2 % of the analyzed calls carry an override). Each case runs `--runs` times after two warm-ups and prints p50/p95
 // next to the goal (≤ 150 ms). In the same run, the same aggregates computed directly from `calls`
 // (no rollups) are timed as the baseline, and the ratio is printed.
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +22,7 @@ import { createDb } from '../../src/db/client.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { DASHBOARD_REPORTS } from '../../src/web/lib/dashboard-reports.ts';
-import { benchWorkspace, note, percentile, repoRoot, round, startChild, table } from './lib.ts';
+import { BENCH_APP_SECRET, benchWorkspace, note, percentile, repoRoot, round, startChild, table } from './lib.ts';
 
 const { values: args } = parseArgs({
   strict: false,
@@ -302,7 +301,7 @@ async function main() {
       NODE_ENV: 'production',
       DATABASE_URL: db.url,
       DATA_DIR: path.join(work, 'service'),
-      APP_SECRET: randomBytes(32).toString('hex'),
+      APP_SECRET: BENCH_APP_SECRET,
       PUBLIC_URL: 'https://escucha.example',
     });
     const results: Result[] = [];

@@ -13,13 +13,22 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createDb } from '../../src/db/client.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
-import { benchWorkspace, type MeasuredChild, note, percentile, repoRoot, round, startChild, table } from './lib.ts';
+import {
+  BENCH_APP_SECRET,
+  benchWorkspace,
+  type MeasuredChild,
+  note,
+  percentile,
+  repoRoot,
+  round,
+  startChild,
+  table,
+} from './lib.ts';
 
 const { values: args } = parseArgs({
   strict: false,
@@ -417,7 +426,7 @@ async function main() {
       NODE_ENV: 'production',
       DATABASE_URL: db.url,
       DATA_DIR: path.join(work, 'service'),
-      APP_SECRET: randomBytes(32).toString('hex'),
+      APP_SECRET: BENCH_APP_SECRET,
       PUBLIC_URL: 'https://escucha.example',
     });
     const results: Result[] = [];
