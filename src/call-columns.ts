@@ -23,6 +23,11 @@ export const Segment = z.object({
   confidence: z.number().min(0).max(1).optional(),
   /** Indexes into `text.split(' ')` of words the recogniser was unsure of (absent when none or unknown). */
   uncertainWords: z.array(z.number().int().min(0)).optional(),
+  /**
+   * The recogniser heard no words on its own in this stretch of the speaker's speech; the text is its
+   * best guess when made to speak (every word uncertain). Criteria read it only through the audio.
+   */
+  guessed: z.boolean().optional(),
 });
 export type Segment = z.infer<typeof Segment>;
 export const Segments = z.array(Segment);

@@ -445,6 +445,7 @@ async function main() {
                     start: s.start,
                     end: s.end,
                     text: s.text,
+                    ...(s.guessed ? { guessed: true } : {}),
                   })),
                 }
               : {}),

@@ -84,8 +84,10 @@ function toEvidence(match: PhraseMatch): Evidence {
  * restricted to agent or customer falls back to all speech rather than being unanswerable.
  */
 function scope(ctx: Context, speaker: Criterion['speaker']): Segment[] {
-  if (speaker === 'any' || !ctx.known) return ctx.input.segments;
-  return ctx.input.segments.filter((s) => s.speaker === speaker);
+  // A guess (Segment.guessed) is no evidence that words were said: only the audio may judge it.
+  const heard = ctx.input.segments.filter((s) => !s.guessed);
+  if (speaker === 'any' || !ctx.known) return heard;
+  return heard.filter((s) => s.speaker === speaker);
 }
 
 function monoNote(ctx: Context, criterion: Criterion): string {
@@ -220,7 +222,7 @@ function listenRequest(ctx: Context, criterion: Criterion, text: Outcome): Liste
     if (text.result === 'passed') return null;
     const matched = new Set(
       findPhrases(ctx.input.segments, criterion.phrases)
-        .filter((m) => inWindow(ctx, criterion, m))
+        .filter((m) => inWindow(ctx, criterion, m) && !ctx.input.segments[m.segment]!.guessed)
         .map((m) => m.segment),
     );
     const segments = scopeIndexes(ctx, criterion, criterion.window).filter((i) => !matched.has(i));
@@ -302,6 +304,35 @@ function forbiddenFromAudio(
       : `unsure: the audio at ${clock(said.start)} may say "${said.phrase}" (the transcript heard "${said.quote}"); a person should listen${note}`,
     code: sure ? 'forbidden_heard_in_audio' : 'forbidden_unsure',
     params: { phrase: said.phrase, quote: said.quote, at: clock(said.start), mono },
+  };
+}
+
+/**
+ * A phrase criterion still failed while the criterion's speaker spoke, inside its window, a turn the
+ * recogniser heard no words in on its own (Segment.guessed: under babble it ends at once on whole agent
+ * turns): the phrase may have been said there. Nothing the audio found rules that out, so a person
+ * listens (unsure) instead of the agent being failed for words nobody could hear.
+ */
+function unheardSpeech(ctx: Context, criterion: PhraseCriterion, outcome: Outcome): Outcome {
+  if (outcome.result !== 'failed' || outcome.lowConfidence) return outcome;
+  const unheard = ctx.input.segments.find(
+    (s) =>
+      s.guessed &&
+      (criterion.speaker === 'any' || !ctx.known || s.speaker === criterion.speaker) &&
+      inWindow(ctx, criterion, s),
+  );
+  if (!unheard) return outcome;
+  const note = monoNote(ctx, criterion);
+  return {
+    ...outcome,
+    lowConfidence: true,
+    reason: `unsure: no words could be recognised in speech at ${clock(unheard.start)}, where ${quoted(criterion.phrases)} may have been said; a person should listen${note}`,
+    code: 'phrase_unheard_speech',
+    params: {
+      at: clock(unheard.start),
+      phrases: quoted(criterion.phrases),
+      mono: isMonoFallback(ctx, criterion) ? 1 : 0,
+    },
   };
 }
 
@@ -612,6 +643,7 @@ export async function analyzeCall(
     let outcome = fromText[i]!;
     const inAudio = heard.get(criterion.key);
     if (inAudio && criterion.kind === 'phrase') outcome = phraseFromAudio(ctx, criterion, outcome, inAudio);
+    if (criterion.kind === 'phrase') outcome = unheardSpeech(ctx, criterion, outcome);
     if (inAudio && criterion.kind === 'forbidden') outcome = forbiddenFromAudio(ctx, criterion, outcome, inAudio);
     const na = outcome.result === 'na';
     return {

@@ -62,6 +62,14 @@ export class BabbleGate {
     return held.map((h) => this.decide(h.probability, h.levelDb));
   }
 
+  /**
+   * Whether the channel is being gated as babble now (it has been judged, and enough of its windows
+   * are ones Silero is unsure of): its regions are then the ones that stood above the babble's level.
+   */
+  get engaged(): boolean {
+    return !this.held && this.ambiguous >= GATE.babblyShare * this.count;
+  }
+
   /** At the end of the recording: the windows still held (a recording shorter than a second), as heard. */
   flush(): number[] {
     const held = this.held ?? [];

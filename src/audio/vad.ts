@@ -148,6 +148,11 @@ function splitLong(probs: Float32Array, start: number, end: number, maxWindows: 
 /** A speech region with its samples (a copy: the tracker's buffer moves on). */
 export interface SpeechChunk extends SpeechRegion {
   samples: Float32Array;
+  /**
+   * The babble gate was acting on the channel when the region was settled: the region is the
+   * channel's own speaker, standing above the background talkers (src/audio/babble.ts).
+   */
+  aboveBabble?: boolean;
 }
 
 /**
@@ -257,7 +262,7 @@ export class SpeechTracker {
         Math.floor(start * SAMPLE_RATE) - this.base,
         Math.ceil(end * SAMPLE_RATE) - this.base,
       );
-      out.push({ start, end, samples });
+      out.push({ start, end, samples, ...(this.gate?.engaged ? { aboveBabble: true } : {}) });
       this.from = Math.max(this.from, Math.round(end / WINDOW_SECONDS));
     }
     // Nothing undecided: silence (or bursts too short to count) need not be kept beyond a few seconds.

@@ -18,6 +18,8 @@ export interface ChunkTranscript {
   /** See Segment.confidence / Segment.uncertainWords. */
   confidence?: number;
   uncertainWords?: number[];
+  /** The decoder heard no words on its own; the text is what it gave when made to speak (every word uncertain). */
+  guessed?: boolean;
 }
 
 /** One speech-to-text backend. Chunks are 16 kHz mono speech of at most ~30 s (cut by the VAD). */
@@ -50,6 +52,12 @@ export interface ChunkOptions {
    * Pass the same array for every chunk of a call.
    */
   vocabulary?: readonly string[];
+  /**
+   * The voice detector is sure the chunk is its speaker talking (a turn that stood above the babble of
+   * background talkers, src/audio/babble.ts). An engine whose decode ends at once on it may be asked for
+   * its best guess at the words, shown as guessed (ChunkTranscript.guessed).
+   */
+  speech?: boolean;
 }
 
 import { TranscriptionFailure } from '../audio/failure.ts';

@@ -28,6 +28,57 @@ export const RESCORE_MARGIN = 2;
  * ("Thank you.", "¡Gracias!", "♪"). A thin margin on synthetic noise: the bench reports the result.
  */
 export const FIRST_WORD = -3.3;
+/**
+ * A chunk the voice detector is sure is its speaker (ChunkOptions.speech) and that the decoder ends at
+ * once is asked for its best guess when it lasts this long (seconds): long enough to hold a phrase,
+ * short enough to be one turn (the babble gate's regions are turn-sized).
+ */
+export const GUESS_SECONDS = [1, 8] as const;
+/**
+ * What Moonshine says when made to speak over noise with no words it can hear: the stock endings of
+ * the subtitled videos it learnt from. A guess this close to one of them (characters, 0–1) is dropped.
+ */
+const STOCK_PHRASES: Record<string, readonly string[]> = {
+  en: [
+    'thank you for watching',
+    'thanks for watching',
+    'thank you',
+    'thank you very much',
+    'please subscribe',
+    'subscribe to my channel',
+    'see you in the next video',
+    'we will see you in the next video',
+    'bye',
+    'you',
+    'music',
+  ],
+  es: [
+    'gracias por ver el video',
+    'gracias por ver',
+    'gracias',
+    'muchas gracias',
+    'suscribete',
+    'suscribete al canal',
+    'subtitulos realizados por la comunidad de amara org',
+    'subtitulos por la comunidad de amara org',
+    'subtitulos en espanol',
+    'nos vemos en el proximo video',
+    'hasta la proxima',
+    'adios',
+    'musica',
+  ],
+};
+const STOCK_SIMILARITY = 0.75;
+
+/** Whether a guess is one of the decoder's stock phrases (or nothing but punctuation and notes). */
+export function isStockPhrase(text: string, language: string): boolean {
+  const said = norm(text);
+  if (!said) return true;
+  return (STOCK_PHRASES[language] ?? []).some(
+    (p) => similarity(said, p) >= STOCK_SIMILARITY || (said.startsWith(`${p} `) && p.split(' ').length >= 3),
+  );
+}
+
 /** Below this decoder confidence (geometric mean of token probabilities) a chunk is decoded again, wider. */
 export const LOW_CONFIDENCE = 0.4;
 /** Beam width of that second decode. */

@@ -11,6 +11,8 @@ export interface ChunkRequest {
   samples: Float32Array;
   language: string;
   vocabulary?: string[];
+  /** ChunkOptions.speech. */
+  speech?: boolean;
   /** Time the words of this text in the chunk instead of transcribing it (MoonshineEngine.alignChunk). */
   align?: string;
   /** Score these texts against the samples (MoonshineEngine.scorePhrases) instead of transcribing them. */
@@ -44,7 +46,13 @@ parentPort!.on('message', async (req: ChunkRequest) => {
     else if (req.align !== undefined)
       reply = { id: req.id, words: await engine.alignChunk(req.samples, req.language, req.align) };
     else {
-      const options = req.vocabulary ? { vocabulary: sameVocabulary(req.vocabulary) } : undefined;
+      const options =
+        req.vocabulary || req.speech
+          ? {
+              ...(req.vocabulary ? { vocabulary: sameVocabulary(req.vocabulary) } : {}),
+              ...(req.speech ? { speech: true } : {}),
+            }
+          : undefined;
       reply = { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
     }
   } catch (err) {

@@ -71,6 +71,7 @@ export class MoonshineThreads implements TranscriptionEngine {
         samples: copy,
         language,
         ...(chunk?.vocabulary?.length ? { vocabulary: [...chunk.vocabulary] } : {}),
+        ...(chunk?.speech ? { speech: true } : {}),
       };
       this.queue.push({
         request,

@@ -27,6 +27,8 @@ import {
   expectedCandidates,
   LOW_CONFIDENCE,
   FIRST_WORD,
+  GUESS_SECONDS,
+  isStockPhrase,
   SHORT_SECONDS,
   RESCORE_MARGIN,
   WIDE_BEAM,
@@ -219,9 +221,29 @@ export class MoonshineEngine implements TranscriptionEngine {
     // to: a short answer the VAD heard ("No.", "Thursday.") starts that forced decode with a word the
     // model gives a real chance, noise with one it does not (see FIRST_WORD).
     const decodedFirst = decoded.tokens.length > 0;
+    let spoken: Decoded | null = null;
     if (expected && !decoded.tokens.length && seconds <= SHORT_SECONDS) {
-      const spoken = await decode(WIDE_BEAM, true);
+      spoken = await decode(WIDE_BEAM, true);
       if ((spoken.logProbs[0] ?? Number.NEGATIVE_INFINITY) >= FIRST_WORD) decoded = { ...spoken, noSpeech: 0 };
+    }
+    // A turn the voice detector is sure of (it stood above background talkers) that the decoder still
+    // ends at once: under 5 dB babble it does so on whole agent turns. Its best guess is kept, marked as
+    // a guess (every word uncertain), unless it is one of the decoder's stock phrases for noise ("Gracias
+    // por ver el video.", which it also says over real turns): then the turn is kept with no words, so
+    // the analysis knows speech went unheard there (Segment.guessed).
+    let guessed = false;
+    if (
+      expected &&
+      chunk?.speech &&
+      !decoded.tokens.length &&
+      seconds >= GUESS_SECONDS[0] &&
+      seconds <= GUESS_SECONDS[1]
+    ) {
+      guessed = true;
+      spoken ??= await decode(WIDE_BEAM, true);
+      const known = spoken.tokens.filter((t) => t > EOS_TOKEN && t < llamaTokenizer.vocabById.length);
+      const guess = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
+      if (guess && !isStockPhrase(guess, language)) decoded = { ...spoken, noSpeech: 0 };
     }
     const avgLogProb = decoded.tokens.length ? mean(decoded) : -Infinity;
     // Words the decoder wrote with no speech under them are cut (src/transcription/unheard.ts).
@@ -231,10 +253,23 @@ export class MoonshineEngine implements TranscriptionEngine {
     let text = known.length ? llamaTokenizer.decode(known, false, true).trim() : '';
     // Rescoring is for short chunks the decoder doubted (or could only be made to speak): a confident
     // decode was never beaten by 2 nats in what was measured, and scoring every turn doubled the CPU.
-    if (expected && text && seconds <= SHORT_SECONDS && (doubtful || !decodedFirst)) {
+    if (expected && text && !guessed && seconds <= SHORT_SECONDS && (doubtful || !decodedFirst)) {
       const firstStep = model.decoder.kind === 'merged' ? null : await this.firstStep(language, model.decoder);
       const better = await rescoreExpected(model, firstStep, hidden!, text, seconds, language, chunk?.vocabulary);
       if (better) ({ text, tokens, logProbs } = better);
+    }
+    if (guessed) {
+      // A guess: every word uncertain, and never rescored into an expected answer. The free decode's
+      // figure is the one given: it heard nothing (language detection must not count a guess).
+      if (!text) return { text, avgLogProb: Number.NEGATIVE_INFINITY, guessed: true };
+      const { confidence } = wordConfidence(text, tokens, logProbs);
+      return {
+        text,
+        avgLogProb: Number.NEGATIVE_INFINITY,
+        confidence,
+        uncertainWords: text.split(' ').map((_, i) => i),
+        guessed: true,
+      };
     }
     return {
       text,

@@ -84,6 +84,8 @@ interface Chunk {
   samples: Float32Array;
   /** Index of the diarizer's piece (mono recordings being separated). */
   piece?: number;
+  /** SpeechChunk.aboveBabble: the engine may be asked for its best guess where it hears no words. */
+  aboveBabble?: boolean;
 }
 
 /**
@@ -160,7 +162,8 @@ async function transcribeStream(
     // ONNX runs resolve without giving timers and I/O a turn; yielding once per chunk keeps the HTTP
     // server, heartbeats and signal handlers of the same process answering during a long call.
     await new Promise((resolve) => setImmediate(resolve));
-    const result = await e.transcribeChunk(chunk.samples, lang, chunkOptions);
+    const options = chunk.aboveBabble ? { ...chunkOptions, speech: true } : chunkOptions;
+    const result = await e.transcribeChunk(chunk.samples, lang, options);
     if (!cache.has(chunk)) cache.set(chunk, new Map());
     cache.get(chunk)!.set(key, result);
     // An engine that detected a language also produced the transcript in that language.
@@ -179,7 +182,8 @@ async function transcribeStream(
     for (const chunk of chunks) {
       const line = run(engine!, chunk, language).then((heard) => {
         cache.delete(chunk);
-        if (heard.text)
+        // A turn of the speaker's own speech the engine heard no words in is kept as such (guessed).
+        if (heard.text || heard.guessed)
           lines.push({
             chunk: {
               channel: chunk.channel,
@@ -277,9 +281,11 @@ async function transcribeStream(
       channel: chunk.channel,
       ...(heard.confidence !== undefined ? { confidence: heard.confidence } : {}),
       ...(heard.uncertainWords ? { uncertainWords: heard.uncertainWords } : {}),
+      ...(heard.guessed ? { guessed: true } : {}),
     }),
   );
-  if (!segments.length) throw new NoSpeechError('Speech-like audio was found but no words were recognised');
+  if (!segments.some((s) => s.text))
+    throw new NoSpeechError('Speech-like audio was found but no words were recognised');
   return {
     segments,
     language: language!,

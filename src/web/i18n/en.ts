@@ -206,6 +206,8 @@ export const en = {
   'reason.phrase_outside_window_expected':
     'expected {phrases}{window}; heard only outside that window: “{quote}” at {at}',
   'reason.phrase_missing': 'none of {phrases} was said{window}',
+  'reason.phrase_unheard_speech':
+    'unsure: no words could be recognised in speech at {at}, where {phrases} may have been said; a person should listen',
   'reason.forbidden_none': 'no forbidden phrase was said',
   'reason.forbidden_said': 'said “{quote}” at {at}',
   'reason.metric_mono': '{metric} cannot be measured on a mono recording',

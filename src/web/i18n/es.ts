@@ -205,6 +205,8 @@ export const es: Record<keyof typeof en, string> = {
   'reason.phrase_outside_window_expected':
     'se esperaba {phrases}{window}; solo se oyó fuera de ese intervalo: «{quote}» en {at}',
   'reason.phrase_missing': 'no se dijo ninguna de {phrases}{window}',
+  'reason.phrase_unheard_speech':
+    'dudoso: no se reconoció ninguna palabra en lo hablado en {at}, donde pudo decirse {phrases}; conviene escucharlo',
   'reason.forbidden_none': 'no se dijo ninguna frase prohibida',
   'reason.forbidden_said': 'dijo «{quote}» en {at}',
   'reason.metric_mono': '{metric} no se puede medir en una grabación mono',

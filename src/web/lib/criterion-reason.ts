@@ -23,6 +23,7 @@ const CODES = new Set([
   'phrase_too_few',
   'phrase_outside_window',
   'phrase_missing',
+  'phrase_unheard_speech',
   'forbidden_none',
   'forbidden_said',
   'metric_mono',
