@@ -310,30 +310,78 @@ function forbiddenFromAudio(
 /**
  * A phrase criterion still failed while the criterion's speaker spoke, inside its window, a turn the
  * recogniser heard no words in on its own (Segment.guessed: under babble it ends at once on whole agent
- * turns): the phrase may have been said there. Nothing the audio found rules that out, so a person
- * listens (unsure) instead of the agent being failed for words nobody could hear.
+ * turns): the phrase may have been said there, and nothing the audio found rules that out, so a person
+ * listens (unsure) instead of the agent being failed for words nobody could hear. A turn holds one of
+ * the things a template asks for, not all of them: with the recording, each such turn is given to the
+ * one failing criterion whose phrases its audio finds likeliest (teacher-forced, per word), and only
+ * that criterion is unsure through it; without the recording every criterion it could hold is.
  */
-function unheardSpeech(ctx: Context, criterion: PhraseCriterion, outcome: Outcome): Outcome {
-  if (outcome.result !== 'failed' || outcome.lowConfidence) return outcome;
-  const unheard = ctx.input.segments.find(
-    (s) =>
-      s.guessed &&
-      (criterion.speaker === 'any' || !ctx.known || s.speaker === criterion.speaker) &&
-      inWindow(ctx, criterion, s),
-  );
-  if (!unheard) return outcome;
-  const note = monoNote(ctx, criterion);
-  return {
-    ...outcome,
-    lowConfidence: true,
-    reason: `unsure: no words could be recognised in speech at ${clock(unheard.start)}, where ${quoted(criterion.phrases)} may have been said; a person should listen${note}`,
-    code: 'phrase_unheard_speech',
-    params: {
-      at: clock(unheard.start),
-      phrases: quoted(criterion.phrases),
-      mono: isMonoFallback(ctx, criterion) ? 1 : 0,
-    },
+async function unheardSpeech(
+  ctx: Context,
+  template: TemplateDefinition,
+  outcomes: Outcome[],
+  audio: AudioScorer | null | undefined,
+): Promise<Outcome[]> {
+  const phrase = (i: number) => template.criteria[i]!.kind === 'phrase';
+  const open = (i: number) => phrase(i) && outcomes[i]!.result === 'failed' && !outcomes[i]!.lowConfidence;
+  const fits = (i: number, s: Segment) => {
+    const criterion = template.criteria[i] as PhraseCriterion;
+    return (
+      (criterion.speaker === 'any' || !ctx.known || s.speaker === criterion.speaker) && inWindow(ctx, criterion, s)
+    );
   };
+  const turns = ctx.input.segments.flatMap((s) => {
+    if (!s.guessed) return [];
+    const candidates = template.criteria.flatMap((_, i) => (open(i) && fits(i, s) ? [i] : []));
+    return candidates.length ? [{ segment: s, candidates }] : [];
+  });
+  if (!turns.length) return outcomes;
+  const given = new Map<number, Segment>();
+  const give = (i: number, s: Segment) => {
+    if (!given.has(i)) given.set(i, s);
+  };
+  const ask = audio ? turns.filter((t) => t.candidates.length > 1) : [];
+  for (const t of turns) if (!ask.includes(t)) for (const i of t.candidates) give(i, t.segment);
+  if (ask.length) {
+    const texts = (t: (typeof ask)[number]) =>
+      t.candidates.flatMap((i) =>
+        (template.criteria[i] as PhraseCriterion).phrases.map((p) => `${p.charAt(0).toUpperCase()}${p.slice(1)}.`),
+      );
+    const scores = await audio!.score(ask.map((t) => ({ segment: t.segment, texts: texts(t) })));
+    ask.forEach((t, n) => {
+      const got = scores[n] ?? [];
+      // A turn the recording did not reach (cut short) has no scores: it could hold any of them.
+      if (got.length !== texts(t).length) {
+        for (const i of t.candidates) give(i, t.segment);
+        return;
+      }
+      let at = 0;
+      let best = { criterion: t.candidates[0]!, perWord: Number.NEGATIVE_INFINITY };
+      for (const i of t.candidates)
+        for (const p of (template.criteria[i] as PhraseCriterion).phrases) {
+          const perWord = got[at++]! / (p.trim().split(/\s+/).length + 1);
+          // Strictly greater: a tie keeps the template's earlier criterion, so the choice is deterministic.
+          if (perWord > best.perWord) best = { criterion: i, perWord };
+        }
+      give(best.criterion, t.segment);
+    });
+  }
+  return outcomes.map((outcome, i) => {
+    const unheard = given.get(i);
+    if (!unheard) return outcome;
+    const criterion = template.criteria[i] as PhraseCriterion;
+    return {
+      ...outcome,
+      lowConfidence: true,
+      reason: `unsure: no words could be recognised in speech at ${clock(unheard.start)}, where ${quoted(criterion.phrases)} may have been said; a person should listen${monoNote(ctx, criterion)}`,
+      code: 'phrase_unheard_speech',
+      params: {
+        at: clock(unheard.start),
+        phrases: quoted(criterion.phrases),
+        mono: isMonoFallback(ctx, criterion) ? 1 : 0,
+      },
+    };
+  });
 }
 
 const METRIC_LABELS: Record<MetricName, string> = {
@@ -639,12 +687,17 @@ export async function analyzeCall(
   const heard = requests.length ? await listen(input.segments, requests, opts.audio!) : new Map<string, Heard[]>();
   opts.onListened?.(heard);
 
-  const criteria = template.criteria.map((criterion, i): CriterionResult => {
-    let outcome = fromText[i]!;
+  const withAudio = template.criteria.map((criterion, i): Outcome => {
+    const outcome = fromText[i]!;
     const inAudio = heard.get(criterion.key);
-    if (inAudio && criterion.kind === 'phrase') outcome = phraseFromAudio(ctx, criterion, outcome, inAudio);
-    if (criterion.kind === 'phrase') outcome = unheardSpeech(ctx, criterion, outcome);
-    if (inAudio && criterion.kind === 'forbidden') outcome = forbiddenFromAudio(ctx, criterion, outcome, inAudio);
+    if (inAudio && criterion.kind === 'phrase') return phraseFromAudio(ctx, criterion, outcome, inAudio);
+    if (inAudio && criterion.kind === 'forbidden') return forbiddenFromAudio(ctx, criterion, outcome, inAudio);
+    return outcome;
+  });
+  const outcomes = await unheardSpeech(ctx, template, withAudio, opts.audio);
+
+  const criteria = template.criteria.map((criterion, i): CriterionResult => {
+    const outcome = outcomes[i]!;
     const na = outcome.result === 'na';
     return {
       key: criterion.key,

@@ -93,6 +93,55 @@ describe('speech the recogniser heard no words in', () => {
     expect(criterion(r, 'greeting')).toMatchObject({ result: 'passed', reason_code: 'phrase_heard_in_audio' });
   });
 
+  it('gives an unheard turn to the one criterion whose phrases its audio finds likeliest', async () => {
+    const twoPhrases = template({
+      criteria: [
+        {
+          key: 'greeting',
+          label: 'Greets with the company name',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 3,
+          window: { from: 'start', seconds: 30 },
+          phrases: ['thank you for calling Acme'],
+        },
+        {
+          key: 'closing',
+          label: 'Offers further help',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 2,
+          window: { from: 'end', seconds: 60 },
+          phrases: ['is there anything else'],
+        },
+      ],
+    });
+    const asked: string[][] = [];
+    const audio = (likeliest: RegExp): AudioScorer => ({
+      async score(jobs) {
+        return jobs.map(({ texts }) => {
+          asked.push([...texts]);
+          return texts.map((t) => (likeliest.test(t) ? -8 : -30));
+        });
+      },
+    });
+    const greeted = await analyzeCall(babbleCall(''), twoPhrases, { audio: audio(/calling Acme/) });
+    expect(criterion(greeted, 'greeting')).toMatchObject({
+      low_confidence: true,
+      reason_code: 'phrase_unheard_speech',
+    });
+    expect(criterion(greeted, 'closing')).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+    expect(criterion(greeted, 'closing').low_confidence).toBeUndefined();
+    expect(asked[0]).toEqual(['Thank you for calling Acme.', 'Is there anything else.']);
+
+    const closed = await analyzeCall(babbleCall(''), twoPhrases, { audio: audio(/anything else/) });
+    expect(criterion(closed, 'closing')).toMatchObject({ low_confidence: true, reason_code: 'phrase_unheard_speech' });
+    expect(criterion(closed, 'greeting').low_confidence).toBeUndefined();
+    // Without the recording nobody can tell which: both go to a person.
+    const textOnly = await analyzeCall(babbleCall(''), twoPhrases);
+    expect(textOnly.criteria.map((c) => c.low_confidence)).toEqual([true, true]);
+  });
+
   it('leaves a greeting outside the unheard turn’s window failed as before', async () => {
     const call = babbleCall('');
     call.segments[0] = { ...call.segments[0]!, start: 40, end: 43 };
