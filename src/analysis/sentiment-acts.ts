@@ -533,7 +533,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'no es suficiente|no es justo|no es lo que',
       // Una promesa que el cliente repite es casi siempre una promesa incumplida ("gratis", "la mejor
       // tarifa" es lo prometido, no lo que pasó).
-      'me (?:prometieron|prometió|prometiste|prometisteis|habían prometido|había prometido|aseguraron|aseguró|garantizaron|garantizó|juraron|juró)',
+      // Accents folded, "me aseguró que" (they assured me) and "me aseguro de que" (I make sure) meet.
+      'me (?:prometieron|prometió|prometiste|prometisteis|habían prometido|había prometido|aseguraron|aseguró|garantizaron|garantizó|juraron|juró)(?! de)',
       'me (?:dijeron|dijo|dijiste|habían dicho|había dicho) que (?:\\S+ ){0,3}(?:\\S+rían?|\\S+ía|\\S+ían|era|eran|iba|iban|estaba|estaban)',
       '(?:se suponía|supuestamente|tenía que|tendría que haber|debería haber|debía)',
       // "tres horas al teléfono para nada", no "no me molesta para nada".
@@ -655,7 +656,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:tiene|tienes) (?:toda la )?razón',
       'buena idea',
       'qué buena noticia|buenas noticias',
-      'por mí',
+      // "Por mí, perfecto", not "llamo por mi contrato" (the same words once accents are folded).
+      'por mí(?= \\||$)',
       'sí,? por favor',
     ],
   },

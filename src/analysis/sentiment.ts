@@ -13,7 +13,15 @@ import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
 import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.ts';
-import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
+import { foldAccents, foldKeys, inflectedValue } from './sentiment-forms.ts';
+import {
+  compileIrony,
+  EN_IRONY,
+  ES_IRONY,
+  ironicReactions,
+  type CompiledIrony,
+  type IronyRules,
+} from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
 
 export type SentimentLabel = 'negative' | 'neutral' | 'positive';
@@ -102,6 +110,7 @@ function plainStrategy(negators: readonly string[]) {
 const PLAIN_ES_NEGATORS = ['no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin'];
 
 interface CompiledLanguage {
+  language: SentimentLanguage;
   lexicon: ContactCentreLexicon;
   labels: Map<string, number>;
   negators: Set<string>;
@@ -112,19 +121,53 @@ interface CompiledLanguage {
   irony: CompiledIrony;
 }
 
+/** The lexicon with its accents folded away, like the text it is matched against (sentiment-forms.ts). */
+function foldLexicon(lexicon: ContactCentreLexicon): ContactCentreLexicon {
+  const list = (xs: readonly string[]) => xs.map(foldAccents);
+  return {
+    words: foldKeys(lexicon.words),
+    phrases: foldKeys(lexicon.phrases),
+    negators: list(lexicon.negators),
+    intensifiers: foldKeys(lexicon.intensifiers),
+    contrast: list(lexicon.contrast),
+    conjunctions: list(lexicon.conjunctions),
+    conditionals: list(lexicon.conditionals),
+    embedders: list(lexicon.embedders),
+    consequents: list(lexicon.consequents),
+    challenges: list(lexicon.challenges),
+  };
+}
+
+function foldIrony(irony: IronyRules): IronyRules {
+  const list = (xs: readonly string[]) => xs.map(foldAccents);
+  return {
+    phrases: list(irony.phrases),
+    reactions: list(irony.reactions),
+    fillers: list(irony.fillers),
+    thanksFor: list(irony.thanksFor),
+    introducers: list(irony.introducers),
+    recurrence: list(irony.recurrence),
+    change: list(irony.change),
+    forward: list(irony.forward),
+  };
+}
+
 function compile(language: SentimentLanguage): CompiledLanguage {
-  const lexicon = language === 'en' ? EN : ES;
-  const labels = baseLabels(language);
+  const lexicon = foldLexicon(language === 'en' ? EN : ES);
+  // The contact-centre list wins where two words fold together ("cortes" −2 over "cortés" +3).
+  const labels = foldKeys(baseLabels(language), lexicon.words);
   Object.assign(labels, lexicon.words);
   for (const [phrase, value] of Object.entries(lexicon.phrases)) labels[phraseToken(phrase)] = value;
   // A negator carries no sentiment of its own here (AFINN gives "no" −1).
   for (const negator of lexicon.negators) if (!(negator in lexicon.words)) labels[negator] = 0;
-  const irony = language === 'en' ? EN_IRONY : ES_IRONY;
+  const irony = foldIrony(language === 'en' ? EN_IRONY : ES_IRONY);
   // Set ironic phrases are complaints, tried before every other complaint pattern.
-  const rules = (language === 'en' ? EN_ACTS : ES_ACTS).map((rule) =>
-    rule.act === 'complaint' ? { ...rule, patterns: [...irony.phrases, ...rule.patterns] } : rule,
-  );
+  const rules = (language === 'en' ? EN_ACTS : ES_ACTS).map((rule) => ({
+    ...rule,
+    patterns: (rule.act === 'complaint' ? [...irony.phrases, ...rule.patterns] : rule.patterns).map(foldAccents),
+  }));
   return {
+    language,
     lexicon,
     labels: new Map(Object.entries(labels)),
     negators: new Set(lexicon.negators),
@@ -135,6 +178,13 @@ function compile(language: SentimentLanguage): CompiledLanguage {
     actValue: new Map(rules.map((rule) => [`${ACT_PREFIX}${rule.act}`, rule.value])),
     irony: compileIrony(irony),
   };
+}
+
+/** A token's value: listed, or (Spanish) through the listed form of an inflected adjective. */
+function tokenValue(token: string, data: CompiledLanguage): number {
+  const listed = data.labels.get(token);
+  if (listed !== undefined) return listed;
+  return data.language === 'es' ? (inflectedValue(token, data.labels) ?? 0) : 0;
 }
 
 const compiled = new Map<SentimentLanguage, CompiledLanguage>();
@@ -162,8 +212,7 @@ export function sentimentLanguage(language: string | null | undefined): Sentimen
  * by rule order: refusals before the words they contain) and lexicon phrases joined into one token.
  */
 function tokenize(text: string, data: CompiledLanguage): string[] {
-  let out = text
-    .toLowerCase()
+  let out = foldAccents(text.toLowerCase())
     .replaceAll('’', "'")
     .replace(/[¿¡"“”()]/g, ' ')
     .replace(/[.,;:!?…]+/g, ` ${BOUNDARY} `)
@@ -176,16 +225,16 @@ function tokenize(text: string, data: CompiledLanguage): string[] {
 }
 
 /** Whether what follows an expectation, up to its clause's end, names a trouble (sums negative). */
-function thoughtOfTrouble(tokens: readonly string[], at: number, labels: ReadonlyMap<string, number>): boolean {
+function thoughtOfTrouble(tokens: readonly string[], at: number, data: CompiledLanguage): boolean {
   let sum = 0;
-  for (let j = at + 1; j < tokens.length && tokens[j] !== BOUNDARY; j++) sum += labels.get(tokens[j]!) ?? 0;
+  for (let j = at + 1; j < tokens.length && tokens[j] !== BOUNDARY; j++) sum += tokenValue(tokens[j]!, data);
   return sum < 0;
 }
 
 /** AFINN-scale sum of an utterance, and whether it was courtesy only. */
 function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy: boolean } {
   const tokens = tokenize(text, data);
-  const { lexicon, labels, negators } = data;
+  const { lexicon, negators } = data;
   const values: number[] = [];
   /** Which entries of `values` are speech acts: they decide the direction (see below). */
   const isAct: boolean[] = [];
@@ -240,7 +289,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       isAct[values.length - 1] = true;
       continue;
     }
-    if (token === `${ACT_PREFIX}expectation` && thoughtOfTrouble(tokens, i, labels)) {
+    if (token === `${ACT_PREFIX}expectation` && thoughtOfTrouble(tokens, i, data)) {
       // "I thought I'd be on hold for ages": relief, and the trouble named is the one that did not come.
       relief = true;
       values.push(0);
@@ -254,7 +303,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       isAct[values.length - 1] = true;
       continue;
     }
-    let value = labels.get(token) ?? 0;
+    let value = tokenValue(token, data);
     if (value === 0) {
       values.push(0);
       continue;
