@@ -52,7 +52,8 @@ export const EN_IRONY: IronyRules = {
     '(?:thanks|thank you) for nothing',
     // Praise asked as a question: "is this what you call good service?"
     "(?:is this|is that|this is|that's|so this is) what you(?: people)? (?:call|'d call)",
-    'so much for',
+    // "So much for the free upgrade", not "thank you so much for sorting that out".
+    '(?<!(?:thank you|thanks) )so much for',
     '(?:love|enjoy|adore) (?:waiting|having to|paying|being (?:on hold|ignored|charged|passed|kept)|spending (?:hours|an hour|my))',
     'good luck (?:getting|trying|finding|with that)',
     // Service that came late, welcomed through gritted teeth: "nice of you to finally pick up".
@@ -123,7 +124,8 @@ export const EN_IRONY: IronyRules = {
     `(?<!(?:the|both|those|these|my|your|our) )(?:two|three|four) (?!${EN_UNITS})\\S+s`,
     'just what i (?:needed|wanted)',
     'all over again',
-    'back (?:on|to)',
+    // "Back on hold", "back to square one"; not "the lights are back on".
+    'back (?:on hold|to (?:square one|the start|the beginning|the same))',
     // Qualifying what went before ("late as usual"), not a habit ("as usual I'll pay by card").
     '(?:as (?:usual|always|ever)|like always)(?= \\||$)',
   ],

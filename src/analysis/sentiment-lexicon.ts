@@ -39,6 +39,25 @@ export interface ContactCentreLexicon {
    * está solucionado?"): the warm words in it are what the customer disputes, not what they feel.
    */;
   challenges: readonly string[];
+  /**
+   * Yes/no questions about whether something is so ("is there an outage in my area?"): like a
+   * supposition, the trouble they name is asked about, not reported; complaints in them still count.
+   */
+  queries: readonly string[];
+  /**
+   * Words that open a new clause in a transcript without punctuation ("no me deja ni llamar es un
+   * desastre", "it doesn't work it's a disaster"): negation does not reach past one, unless the
+   * negator stands right before it ("no es un desastre").
+   */
+  clauseOpeners: readonly string[];
+  /** What may stand between a negator and its verb ("no me es fácil"): Spanish clitics. */
+  clitics: readonly string[];
+  /**
+   * Verbs that pass a negation on to the clause they introduce ("I wouldn't say it's bad", "no diría
+   * que es malo"), and the complementisers that may follow them.
+   */
+  raisers: readonly string[];
+  complementisers: readonly string[];
 }
 
 export const EN: ContactCentreLexicon = {
@@ -115,11 +134,28 @@ export const EN: ContactCentreLexicon = {
     promises: 0,
     // AFINN spells it the American way.
     marvellous: 3,
+    quickest: 2,
+    // Faults of the screen and the line, not the weather.
+    freezing: -2,
+    freezes: -2,
+    froze: -2,
+    frozen: -2,
+    buffering: -2,
+    restored: 2,
+    reconnected: 2,
     // Owing money is the customer's loss ("now I owe you sixty pounds"); "I owe you one" is thanks.
     owe: -1,
   },
   phrases: {
     'stopped working': -3,
+    'made my day': 3,
+    'a star': 3,
+    'a legend': 3,
+    'a lifesaver': 3,
+    'a life saver': 3,
+    // Business days, not something that works.
+    'working days': 0,
+    'working day': 0,
     // Service back: "I've got internet again" (its loss is a complaint act: "no internet").
     'got internet': 2,
     'have internet': 2,
@@ -195,6 +231,8 @@ export const EN: ContactCentreLexicon = {
     'make sure': 2,
     'managed to': 2,
     'any way to': 0,
+    'is there': 0,
+    'are there': 0,
     'how come': 0,
   },
   negators: [
@@ -234,6 +272,9 @@ export const EN: ContactCentreLexicon = {
     completely: 1.3,
     totally: 1.3,
     absolutely: 1.3,
+    super: 1.3,
+    incredibly: 1.5,
+    ridiculously: 1.5,
     bit: 0.7,
     slightly: 0.7,
   },
@@ -243,6 +284,11 @@ export const EN: ContactCentreLexicon = {
   embedders: ['check', 'see', 'know', 'ask', 'asking', 'wonder', 'wondering', 'me', 'sure', 'out', 'confirm'],
   consequents: ['then', "i'll", "we'll", "you'll", "it'll", "i'd", "we'd"],
   challenges: ['why', 'how-come'],
+  queries: ['is-there', 'are-there'],
+  clauseOpeners: ["it's", "that's", "i'm", "there's", "they're", "you're", "we're", "he's", "she's"],
+  clitics: [],
+  raisers: ['say', 'think', 'believe', 'reckon', 'suppose', 'feel', 'guess'],
+  complementisers: ['that'],
 };
 
 export const ES: ContactCentreLexicon = {
@@ -364,9 +410,54 @@ export const ES: ContactCentreLexicon = {
     fenomenal: 3,
     ilusión: 3,
     oportuno: 2,
+    // Forms and words the translated list lacks (its other forms are read through sentiment-forms.ts).
+    caído: -2,
+    congela: -2,
+    congelado: -2,
+    atento: 2,
+    educado: 2,
+    eficiente: 2,
+    majo: 2,
+    alegrado: 3,
+    alegra: 3,
+    reparado: 2,
+    restablecido: 2,
+    aumentado: -1,
+    // Valued by the translated list, neutral on a support line: "la carga del móvil", "en poco
+    // tiempo", "qué tipo de tarifa", "ya lo he pagado", "su pedido ha sido procesado", "con cuidado",
+    // "es cierto", "tiene sentido" (agreement is an act), "estoy interesado en la fibra".
+    carga: 0,
+    cargado: 0,
+    tiempo: 0,
+    tipo: 0,
+    puesto: 0,
+    impuesto: 0,
+    propio: 0,
+    sentido: 0,
+    pagado: 0,
+    procesado: 0,
+    cuidado: 0,
+    cierto: 0,
+    cancelado: 0,
+    interesado: 0,
+    esperado: 0,
   },
   phrases: {
     'por favor': 0,
+    'da gusto': 3,
+    // Business days, not skilled ones.
+    'días hábiles': 0,
+    'día hábil': 0,
+    'vale la pena': 2,
+    'merece la pena': 2,
+    'de maravilla': 3,
+    'un chiste': -3,
+    'tomadura de pelo': -3,
+    'de pena': -3,
+    // How often it fails: "se corta cada dos por tres".
+    'cada dos por tres': -1,
+    'a cada rato': -1,
+    'todo el rato': -1,
     'menos mal': 2,
     // "Hace falta que me confirme el DNI": something needed, not something missing (AFINN: −3).
     'hace falta': 0,
@@ -456,6 +547,9 @@ export const ES: ContactCentreLexicon = {
     completamente: 1.3,
     super: 1.3,
     poco: 0.7,
+    bastante: 1.2,
+    demasiado: 1.3,
+    re: 1.3,
   },
   contrast: ['pero', 'aunque', 'salvo', 'excepto'],
   conjunctions: ['y', 'e', 'porque'],
@@ -478,4 +572,9 @@ export const ES: ContactCentreLexicon = {
   ],
   consequents: ['entonces'],
   challenges: ['por-qué', 'cómo-es-que'],
+  queries: [],
+  clauseOpeners: ['es', 'está', 'son', 'están', 'era', 'fue', 'estaba', 'estoy'],
+  clitics: ['me', 'te', 'le', 'les', 'lo', 'la', 'los', 'las', 'se', 'nos', 'os'],
+  raisers: ['diría', 'digo', 'creo', 'pienso', 'parece', 'creería'],
+  complementisers: ['que'],
 };

@@ -135,6 +135,11 @@ function foldLexicon(lexicon: ContactCentreLexicon): ContactCentreLexicon {
     embedders: list(lexicon.embedders),
     consequents: list(lexicon.consequents),
     challenges: list(lexicon.challenges),
+    queries: list(lexicon.queries),
+    clauseOpeners: list(lexicon.clauseOpeners),
+    clitics: list(lexicon.clitics),
+    raisers: list(lexicon.raisers),
+    complementisers: list(lexicon.complementisers),
   };
 }
 
@@ -231,6 +236,24 @@ function thoughtOfTrouble(tokens: readonly string[], at: number, data: CompiledL
   return sum < 0;
 }
 
+/**
+ * Whether the clause opened at `at` ("es", "it's") is in the reach of a negator before it: right
+ * before it ("no es un desastre"), across clitics ("no me es fácil"), or through a verb that passes
+ * negation on ("I wouldn't say it's bad", "no diría que es malo").
+ */
+function negatedClause(
+  tokens: readonly string[],
+  at: number,
+  lexicon: ContactCentreLexicon,
+  negators: ReadonlySet<string>,
+): boolean {
+  let k = at - 1;
+  while (k >= 0 && lexicon.clitics.includes(tokens[k]!)) k--;
+  if (k >= 0 && negators.has(tokens[k]!)) return true;
+  if (k >= 0 && lexicon.complementisers.includes(tokens[k]!)) k--;
+  return k >= 0 && lexicon.raisers.includes(tokens[k]!);
+}
+
 /** AFINN-scale sum of an utterance, and whether it was courtesy only. */
 function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy: boolean } {
   const tokens = tokenize(text, data);
@@ -264,7 +287,8 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       continue;
     }
     if (lexicon.challenges.includes(token)) challenged = true;
-    if (lexicon.conditionals.includes(token)) {
+    if (lexicon.queries.includes(token) && (i === 0 || tokens[i - 1] === BOUNDARY)) hypothetical = 'words';
+    else if (lexicon.conditionals.includes(token)) {
       if (i === 0) hypothetical = 'all';
       else if (
         token.includes('-') || // "any way to", "alguna forma de"
@@ -316,6 +340,8 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       // "not so great": "so" there intensifies, it does not join clauses.
       const intensifying = j === i - 1 && lexicon.intensifiers[before] !== undefined;
       if (!intensifying && (lexicon.conjunctions.includes(before) || lexicon.contrast.includes(before))) break;
+      // A new clause without punctuation ("no me deja ni llamar es un desastre"), unless negated itself.
+      if (lexicon.clauseOpeners.includes(before) && j > 0 && !negatedClause(tokens, j, lexicon, negators)) break;
       if (negators.has(before)) {
         value *= NEGATION_FACTOR;
         break;
