@@ -56,7 +56,7 @@ export const ES_ORDINALS = '(?:segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|enési
 const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
 /** A negated ability or will: "can't", "won't be able to", "am not going to", "'m not allowed to"… */
 const CANT =
-  "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to)";
+  "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to|not authori[sz]ed to|not permitted to)";
 const HELP_VERB =
   '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put)';
 
@@ -78,7 +78,7 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'reassurance',
     value: 2,
     patterns: [
-      'no (?:problem|problems|worries|bother|trouble)(?: at all)?',
+      'no (?:problem|problems|worries|bother|trouble|issues?)(?: at all| so far)?',
       'not a (?:problem|worry|bother)(?: at all)?',
       "(?:it's|that's|it is|that is) not a (?:problem|bother)",
       "(?:don't|do not) (?:you )?worry",
@@ -113,7 +113,9 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:that's|it's) (?:just )?(?:how|the way) it is|it is what it is",
       // Sent elsewhere: "you'll have to contact the manufacturer yourself".
       "(?:you'll|you will|you'd|you) (?:have|need) to (?:\\S+ ){1,4}yourself",
-      "(?:you'll|you will) have to (?:contact|call|ring|speak to|talk to|take it up with|go to|go back to|deal with) (?:the |your )?(?:manufacturer|retailer|shop|store|bank|courier|seller|other company)",
+      "(?:you'll|you will|you) (?:have|need) to (?:contact|call|ring|speak to|talk to|take it up with|go to|go back to|deal with) (?:the |your )?(?:manufacturer|retailer|shop|store|bank|courier|seller|other company|delivery company)",
+      // "… not us": the customer pointed elsewhere.
+      '(?<=\\| )not (?:us|me|with us|our (?:problem|department|job))(?= \\||$)',
       // What will not be done, in the progressive: "we won't be sending another engineer" (not "we
       // won't be charging you").
       "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging)",
@@ -139,6 +141,9 @@ export const EN_ACTS: readonly ActRule[] = [
       'just listen',
       'listen to me',
       'whatever',
+      "(?:don't|do not|stop) (?:patroni[sz]e|patroni[sz]ing|lecture|lecturing|shout at|shouting at|raise your voice at|get smart with|get clever with|be smart with) me",
+      'do your (?:bloody |damn |flipping )?job',
+      "for (?:god's|goodness|goodness'|heaven's|pete's) sake|for crying out loud",
       "(?:i've|i have) (?:already )?(?:explained|told you)(?: this| that)?",
       'you should have',
       "(?:that's|it's|that is) your (?:own )?fault",
@@ -169,7 +174,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:the )?(?:ombudsman|regulator|trading standards|lawyer|solicitor|small claims)',
       'social media',
       'one-star|one star',
-      'escalate',
+      'escalate|escalated|escalating|escalation',
       "(?:i'm|i am) (?:switching|leaving|closing|cancelling|done with you)",
       'this is the last time',
       // A bad review announced: "I'll be leaving a review about this" (not "a good review").
@@ -222,11 +227,25 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:without|no) (?:any )?(?:warning|notice)',
       '(?:the )?wrong (?:size|item|one|colour|color|address|product|bill|amount)',
       '(?:a )?(?:different|another) answer',
-      '(?:same thing|same problem|same issue)',
+      '(?:same thing|same problem|same issue|same story|same old)',
+      // Nothing changed: "the engineer came and left and it's exactly the same".
+      "(?:it's|it is|everything's|everything is|nothing's|nothing has|it's still|still) (?:exactly |just |still |all )?the same(?= \\||$| as before| again)",
+      // An expected event that has not happened: "the tracking hasn't updated in a week".
+      "(?:hasn't|haven't|has not|have not|didn't|did not|wasn't|weren't|isn't|aren't) (?:even |yet |actually |ever )?(?:been )?(?:updated|appeared|changed|moved|shipped|dispatched|delivered|posted|processed|applied|credited|refunded|returned|activated|connected|installed|repaired|replaced|answered|acknowledged|rung|replied|responded|heard back|got back|come through|gone through|cleared|reconnected|restored)",
+      // Charged for what was sent back or never had: "you've billed me for a phone I sent back".
+      "(?:billed|charged|charging|billing|invoiced) (?:me |us )?for (?:\\S+ ){0,4}(?:i|we) (?:sent back|returned|cancelled|never|didn't|don't)",
+      "(?:don't|do not|didn't|did not) recogni[sz]e",
+      // Ironic luck: "I'm lucky to get ten".
+      "(?:i'm|i am|we're|we are|you're|you are|i'd be|you'd be) lucky (?:if|to get|to see|to have|to)",
+      // Time the customer lost: "this has taken up my whole morning".
+      '(?:taken up|wasted|lost|cost me|eaten up|ruined) (?:my|the|a|our) (?:whole |entire |full )?(?:morning|afternoon|day|evening|week|weekend|time|lunch break|holiday)',
+      "(?:the )?money(?:'s| has| is)? (?:gone|been taken|disappeared)|(?:took|taken) (?:the|my) money",
+      '(?:drops?|dropped|dropping|cuts?|cutting|conks?|conked|conking) out',
+      '(?:impossible|no way) to (?:get through|reach|speak|talk|contact|cancel|get hold)',
       "(?:haven't|have not|hasn't) (?:had|got|received)",
       'dead again',
       // Service lost: "now I've got no internet", not "no service charge".
-      '(?:no|without(?: any)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection|tv|television|power|electricity|hot water|heating|data|service)(?! charge| fee| contract| plan)',
+      '(?:no|without(?: any| a| an| my| the)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection|tv|television|power|electricity|hot water|heating|data|service)(?! charge| fee| contract| plan)',
       'back (?:on hold|to square one|to the start|to the beginning)',
       // Something the customer cannot do with what they pay for: "now I can't log in".
       "(?:i|we) (?:still )?(?:can't|cannot|can not|couldn't) (?:log|sign|get into|get online|use|access|connect|make calls|browse|stream)",
@@ -234,7 +253,7 @@ export const EN_ACTS: readonly ActRule[] = [
       // Kindness that came too late: "a month after I complained", "three weeks later".
       `(?:${EN_UNITS}|a week|a month|a year|an hour) (?:later|too late|after (?:i|we) (?:complained|called|rang|asked|reported|paid|cancelled))`,
       // An outage: "my internet has been down since Monday".
-      "(?:is|was|been|went|goes|gone|keeps going|it's|it's been) (?:completely )?down",
+      "(?:is|was|been|went|goes|gone|keeps going|it's|it's been|\\S+'s) (?:completely |all )?down(?! to| the| by| from| as| for| on)",
       // Prices that rise: "has gone up", "shot up", "gone through the roof".
       '(?:went|gone|goes|shot) (?:up|through the roof)|skyrocketed|sky-high',
       "(?:i|we) (?:didn't|did not|never) (?:order|ask for|agree to|sign up)",
@@ -359,7 +378,7 @@ export const EN_ACTS: readonly ActRule[] = [
     patterns: [
       'thank you(?: so much| very much| ever so much)?',
       // Not the causal "thanks to you I've been unable to work"; "no, thanks to you!" is thanks.
-      'thanks(?! to (?:you|your|them) (?!\\|))(?: a lot| so much| very much| again)?',
+      'thanks(?! to (?:you|your|them) (?!\\|))(?: a lot| so much| very much| again| a bunch| a million)?',
       'many thanks',
       '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
       'cheers',
@@ -369,7 +388,7 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'agreement',
     value: 2,
     patterns: [
-      'sounds? (?:good|great|perfect|fine|lovely|brilliant|fair)',
+      'sounds? (?:good|great|perfect|fine|lovely|brilliant|fair|sensible|reasonable|ok|okay|like a plan)',
       '(?:that|it|this) works(?: for me| for us)?',
       'works for me',
       'suits me',
@@ -377,9 +396,8 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:that's|that is|it's) fine",
       'fair enough',
       'makes sense',
-      'of course',
-      'absolutely',
-      'certainly',
+      // As an answer, not inside a line: "I'm absolutely furious", "of course it doesn't work".
+      '(?:(?<=^)|(?<=\\| ))(?:of course|absolutely|certainly|definitely)(?= \\||$| yes| please| that| go ahead| do)',
       'happy to help',
       'glad to',
       // Alone as an answer ("Deal."), not "the best deal".
@@ -411,7 +429,7 @@ export const EN_ACTS: readonly ActRule[] = [
 
 /** Spanish object pronouns between "no" and the verb: "no se lo puedo", "no le voy a". */
 const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos) ){0,2}';
-const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé)`;
+const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé|estoy autorizad[oa] (?:para|a)|estamos autorizados (?:para|a)|tengo permiso para|tenemos permiso para)`;
 /** What an agent could do; clitics may be attached ("quitarle", "devolvérselo"). */
 const VERBO =
   '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar|mandar|enviar|reembolsar|reponer|reparar|cubrir|aceptar|aprobar|cancelar|mover)(?:me|te|le|les|lo|la|los|las|se|nos){0,2}';
@@ -479,7 +497,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'no (?:le|te) (?:voy a|vamos a) (?:transferir|pasar)',
       'no sé qué quiere que le haga',
       // "Ni le devolvemos el dinero ni le hacemos un abono": the remedy refused in the first person.
-      `(?:no|ni) ${PRON}(?:devolvemos|devuelvo|hacemos|hago|abonamos|abono|anulamos|anulo|cambiamos|quitamos|quito|aceptamos|acepto|tramitamos|tramito|compensamos|compenso|damos|doy|ofrecemos|ofrezco|reembolsamos)(?= |$)`,
+      `(?:no|ni) ${PRON}(?:devolvemos|devuelvo|hacemos|hago|abonamos|abono|anulamos|anulo|cambiamos|quitamos|quito|aceptamos|acepto|tramitamos|tramito|compensamos|compenso|damos|doy|ofrecemos|ofrezco|reembolsamos|cubrimos|cubro|incluimos)(?= |$)`,
+      'no con nosotros|no a nosotros|no es con nosotros',
       'yo no llevo',
       'es lo que hay|así son las cosas|no hay excepciones?',
       // Sent elsewhere: "tendrá que reclamar usted al fabricante".
@@ -508,6 +527,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'no tengo tiempo para (?:esto|eso)',
       'la culpa es (?:suya|tuya)',
       'unos inútiles|inútil|inútiles',
+      '(?:haga|hagan|haz) (?:usted |ustedes )?(?:su|tu) trabajo',
+      'por el amor de dios',
     ],
   },
   {
@@ -528,7 +549,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'me voy a la competencia|me cambio de compañía|me voy(?= \\||$)',
       'cierro la cuenta',
       'cancélenlo|cancélelo|cancelen|cancélenme',
-      'escalar',
+      'escalar|escale|escalen|escalarlo|escaléis',
       'lo reclamo',
       'es la última vez',
       '(?:poner|dejar|escribir|publicar|pongo|dejo) (?:una )?(?:mala |pésima |muy mala )?(?:reseña|valoración|opinión)(?! buena| positiva)',
@@ -562,7 +583,19 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:dirección|casa) (?:vieja|antigua|anterior|equivocada)',
       'de un (?:lado|sitio|departamento) (?:a|para) otro|me (?:pasan|pasaron|van pasando|están pasando|pasáis) de',
       'no (?:llego|llegamos|llegué) a (?:ningún|ningun) (?:sitio|lado)',
-      'nunca (?:me |nos )?(?:contesta|contestan|responde|responden|atiende|atienden|coge|cogen)',
+      'nunca (?:me |nos )?(?:contesta|contestan|responde|responden|atiende|atienden|coge|cogen|llama|llaman|vuelven|vienen|devuelven)',
+      'nadie (?:me |nos )?(?:devuelve|devuelven|vuelve a llamar)',
+      // Lo que se esperaba y no pasa: "el seguimiento no se actualiza desde hace una semana".
+      'no (?:se |me |nos )?(?:lo |la )?(?:ha |han |he )?(?:actualiza|actualizado|actualizó|mueve|movido|enviado|envían|mandado|mandan|aplicado|aplica|aplicó|devuelto|devuelven|devolvió|activado|activan|conectado|instalado|instalan|reparado|reparan|contestado|contestan|contestó|responden|respondido|respondió|tramitado|ingresado|abonado)',
+      '(?:no (?:lo |la )?reconozco|no (?:lo |la )?reconocemos)',
+      // Suerte irónica: "con suerte me llegan diez".
+      '(?:con|si hay|con mucha) suerte (?:me |nos )?(?:llegan?|tengo|funciona|me dan|va)',
+      // El tiempo perdido: "esto me ha quitado toda la mañana".
+      'me (?:ha |han )?(?:quitado|hecho perder|costado|fastidiado) (?:toda |la |el |todo )?(?:la )?(?:mañana|tarde|noche|semana|día|fin de semana)',
+      '(?:la )?misma historia|lo mismo de siempre|más de lo mismo|siempre (?:es |pasa )?lo mismo',
+      '(?:estuve|he estado|estoy|estaba|estuvimos|hemos estado) (?:\\S+ ){0,4}(?:en espera|esperando|al teléfono)',
+      'no hay (?:manera|forma|quien)',
+      '(?:me|nos) (?:lo |la |los |las )?(?:han quitado|quitaron|han sacado|sacaron|han cogido|cogieron|han descontado|descontaron)(?! (?:el|la|los|las) (?:recargo|penalización|permanencia|cargo|cobro))',
       'nadie (?:me |nos )?(?:ha |han )?(?:de verdad |realmente )?(?:llamado|llama|llamó|da|dio|sabe|contesta|contestó|responde|hace|hizo|hace caso|avisó|ayuda|vino)',
       'me (?:lo|la|los|las) (?:han cobrado|cobran|cobraron|están cobrando|siguen cobrando)',
       '(?:pago|pagando|pagar|cobran|cobrando) más',
@@ -723,7 +756,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:me|nos) (?:parece|viene|va) (?:muy )?(?:bien|perfecto|estupendo|genial)',
       'de acuerdo',
       'por supuesto',
-      'claro(?: que sí)?',
+      // As an answer ("Claro, adelante"), not "está claro que no funciona".
+      '(?:(?<=^)|(?<=\\| ))claro(?: que sí)?',
       'con (?:mucho )?gusto',
       'encantad[oa] de',
       'trato hecho',

@@ -93,7 +93,8 @@ const SUPERLATIVE = 1.3;
 
 /**
  * The value of a Spanish word the lexicon does not list, read through its listed form: "buenas" →
- * "bueno", "lentas" → "lento", "amables" → "amable", "lentísima" → 1.3 × "lento", "buen" → "bueno".
+ * "bueno", "lentas" → "lento", "amables" → "amable", "lentísima" → 1.3 × "lento", "clarito" → "claro",
+ * "buen" → "bueno".
  * Undefined when no listed adjective fits. Tokens are accent-folded already.
  */
 export function inflectedValue(token: string, labels: ReadonlyMap<string, number>): number | undefined {
@@ -110,6 +111,14 @@ export function inflectedValue(token: string, labels: ReadonlyMap<string, number
       if (v !== undefined && v !== 0) return v * SUPERLATIVE;
     }
     return undefined;
+  }
+  // Diminutives: "clarito", "rapidito" (a base ending in -o or -e: "clarito" → "claro").
+  const diminutive = /^(.+?)(?:it[oa]s?)$/.exec(token);
+  if (diminutive) {
+    for (const base of [`${diminutive[1]}o`, `${diminutive[1]}e`]) {
+      const v = adjective(base);
+      if (v !== undefined) return v;
+    }
   }
   const candidates: string[] = [];
   if (token.endsWith('as')) candidates.push(`${token.slice(0, -2)}o`, token.slice(0, -1));

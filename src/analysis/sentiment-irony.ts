@@ -129,7 +129,7 @@ export const EN_IRONY: IronyRules = {
     // Qualifying what went before ("late as usual"), not a habit ("as usual I'll pay by card").
     '(?:as (?:usual|always|ever)|like always)(?= \\||$)',
   ],
-  change: ['now', 'and now', 'so now'],
+  change: ['now', 'and now', 'so now', '(?:just )?made (?:it|things|everything) worse', 'even worse'],
   forward: [
     // "I'll have to call again" is an obligation, not a plan.
     "(?:i'll|we'll|i will|we will)(?! have to)",
@@ -223,7 +223,7 @@ export const ES_IRONY: IronyRules = {
     'ya van',
     '(?:como siempre|como de costumbre|lo de siempre)(?= \\||$)',
   ],
-  change: ['ahora', 'y ahora'],
+  change: ['ahora', 'y ahora', '(?:lo |la )?(?:han|has|habéis|ha) empeorado', 'peor que antes'],
   forward: [
     '(?:voy|vamos|va) a',
     '(?<!no )(?:puedo|podemos|puede|puedes|pueden|podría|podríamos)',
@@ -311,7 +311,9 @@ export function ironicReactions(
     if (rest.every((t) => t === boundary)) continue;
     const restText = rest.join(' ');
     const runsOn = end < tokens.length && tokens[end] !== boundary;
-    if (runsOn && !opensObject && !irony.opensWithMarker.test(restText)) continue;
+    // Transcripts come without commas: an utterance that opens with the reaction ("oh great the
+    // app's down again") reads as if one followed it; later in a line it must run into a marker.
+    if (runsOn && !opensObject && clauseStart > 0 && !irony.opensWithMarker.test(restText)) continue;
     const net = values.slice(end).reduce((sum, v) => sum + v, 0);
     if (net > 0 || irony.forward.test(restText)) continue;
     const recurs = irony.recurrence.test(restText);
