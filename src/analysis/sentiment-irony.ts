@@ -45,6 +45,13 @@ export interface IronyRules {
   change: readonly string[];
   /** Moving the call forward (plans, instructions, offers, questions): never ironic. */
   forward: readonly string[];
+  /**
+   * After a bare interjection ("Lovely, …"), news that carries no value either way is read neutral
+   * (see ironicReactions) unless one of these says it is good: a go-ahead, a "ya" (done at last).
+   */
+  assent: readonly string[];
+  /** Nouns that make the reaction an evaluation rather than an interjection: "great service", "good news". */
+  evaluated: readonly string[];
 }
 
 export const EN_IRONY: IronyRules = {
@@ -148,6 +155,8 @@ export const EN_IRONY: IronyRules = {
     'for you',
     'questions?',
   ],
+  assent: ['go ahead', 'do it', 'book it', 'go for it'],
+  evaluated: ['service', 'job', 'news', 'timing'],
 };
 
 export const ES_IRONY: IronyRules = {
@@ -237,6 +246,8 @@ export const ES_IRONY: IronyRules = {
     'para usted|para ti',
     'preguntas?',
   ],
+  assent: ['ya', 'por-favor', 'hágalo', 'hazlo', 'háganlo', 'adelante'],
+  evaluated: ['servicio', 'noticia', 'trabajo'],
 };
 
 export interface CompiledIrony {
@@ -250,6 +261,8 @@ export interface CompiledIrony {
   opensWithMarker: RegExp;
   change: RegExp;
   forward: RegExp;
+  assent: RegExp;
+  evaluated: Set<string>;
 }
 
 export function compileIrony(rules: IronyRules): CompiledIrony {
@@ -263,6 +276,8 @@ export function compileIrony(rules: IronyRules): CompiledIrony {
     opensWithMarker: new RegExp(`^(?:${markers.join('|')})(?= |$)`),
     change: wholeTokens(rules.change),
     forward: wholeTokens(rules.forward),
+    assent: wholeTokens(rules.assent),
+    evaluated: new Set(rules.evaluated),
   };
 }
 
@@ -279,6 +294,8 @@ export function ironicReactions(
   irony: CompiledIrony,
   boundary: string,
   thanks: string,
+  /** Filled with the reactions that read neutral (see below). */
+  doubtful?: number[],
 ): number[] {
   const ironic: number[] = [];
   let clauseStart = 0;
@@ -321,6 +338,19 @@ export function ironicReactions(
     // A warm word in answer to bad news ("Perfect, the router's broken") or to more of the same is
     // ironic; thanks only when what follows is bad and new (a bare "thanks, again" is just thanks).
     if (isThanks ? net < 0 && (recurs || worse) : recurs || net < 0) ironic.push(i);
+    // A bare interjection opening the utterance ("Lovely, the engineer turned up without the part",
+    // "Genial, el técnico viene el lunes") answering news the words cannot value: sincere or ironic,
+    // the words cannot tell, so it reads neutral rather than risk the opposite of what was meant.
+    else if (
+      !isThanks &&
+      clauseStart === 0 &&
+      !runsOn &&
+      !tokens.slice(0, end).some((t) => irony.evaluated.has(t)) &&
+      !irony.assent.test(restText) &&
+      // "Great, now I have both accounts on screen": a change announced with nothing bad in it.
+      !irony.change.test(restText)
+    )
+      doubtful?.push(i);
   }
   return ironic;
 }

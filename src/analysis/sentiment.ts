@@ -154,6 +154,8 @@ function foldIrony(irony: IronyRules): IronyRules {
     recurrence: list(irony.recurrence),
     change: list(irony.change),
     forward: list(irony.forward),
+    assent: list(irony.assent),
+    evaluated: list(irony.evaluated),
   };
 }
 
@@ -358,10 +360,12 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
   if (values.some((v, i) => isAct[i] && v > 0)) for (const i of expectations) values[i] = 0;
   // "Lovely, another bill": a warm reaction to more of the same trouble is a complaint.
   const complaint = data.actValue.get(`${ACT_PREFIX}complaint`)!;
-  for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`)) {
+  const doubtful: number[] = [];
+  for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`, doubtful)) {
     values[i] = complaint;
     isAct[i] = true;
   }
+  for (const i of doubtful) values[i] = 0;
   // "The engineer was lovely, though the line is still crackling": a "but" announces a turn, so
   // praise before it is not the reading when what follows says something the words here cannot
   // value. Neutral rather than a guess: never a flip.
