@@ -8,7 +8,14 @@ import { describe, expect, test } from '../support/harness.ts';
 
 const TEST = path.resolve(import.meta.dirname, '..');
 /** The functions the fixtures wrap: a test file that calls one builds the thing itself. */
-const BUILDERS = ['createTestDb', 'startTestService', 'startServiceProcess', 'startReceiver', 'testConfig', 'startService'];
+const BUILDERS = [
+  'createTestDb',
+  'startTestService',
+  'startServiceProcess',
+  'startReceiver',
+  'testConfig',
+  'startService',
+];
 /** Starting the entry point as a child process by hand is building a service too (the fixture is `serviceProcess`). */
 const SPAWNS_MAIN = /\[\s*'src\/main\.ts'/;
 const uses = (source: string, builder: string) =>
