@@ -8,6 +8,7 @@
 // same inputs also go through the rewritten model
 //   - alone: the chunk's rows as one group (its cross-attention one row, broadcast, as recognition feeds it);
 //   - batched: both chunks of the pair in one batch, one group each (cross-attention one row per hypothesis);
+// (with --slots, the quantized products run per slot of rows instead: slotQuantized, two slots);
 // and the logits and self-attention caches are compared with the shipped model's, bit for bit.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,12 +21,17 @@ import {
   crossAttentionMasked,
   crossAttentionModel,
   groupQuantized,
+  slotQuantized,
   splitDecoder,
 } from '../../src/transcription/onnx-rewrite.ts';
 import { readSpeechDir } from '../../test/fixtures/read-speech.ts';
 
 const { values } = parseArgs({
-  options: { lang: { type: 'string', default: 'en' }, 'same-length': { type: 'boolean', default: false } },
+  options: {
+    lang: { type: 'string', default: 'en' },
+    'same-length': { type: 'boolean', default: false },
+    slots: { type: 'boolean', default: false },
+  },
 });
 const lang = values.lang!;
 const MODELS = process.env.MODELS_DIR ?? path.resolve(import.meta.dirname, '../../.data/models');
@@ -44,12 +50,14 @@ const options: ort.InferenceSession.SessionOptions = {
 const split = splitDecoder(readFileSync(path.join(dir, 'decoder_model_merged.onnx')), { plainBranches: true })!;
 const masked = crossAttentionMasked(split.later);
 if (!masked) throw new Error('crossAttentionMasked: the later-step model has not the expected shape');
-const grouped = groupQuantized(masked.model);
-if (!grouped) throw new Error('groupQuantized: the later-step model has not the expected shape');
+// Per group of rows (groupQuantized), or with --slots per slot of rows (slotQuantized, two slots).
+const grouped = values.slots ? null : groupQuantized(masked.model);
+const slotted = values.slots ? slotQuantized(masked.model, 2) : null;
+if (!grouped && !slotted) throw new Error('the later-step model has not the expected shape');
 const [encoder, later, rewritten] = await Promise.all([
   ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
   ort.InferenceSession.create(split.later, options),
-  ort.InferenceSession.create(grouped.model, options),
+  ort.InferenceSession.create((grouped ?? slotted)!.model, options),
 ]);
 const present = (past: string) => past.replace('past_key_values', 'present');
 const crossInputs = later.inputNames
@@ -179,7 +187,12 @@ function concat(ts: ort.Tensor[]): ort.Tensor {
   return new ort.Tensor('float32', data, [ts.reduce((a, t) => a + t.dims[0]!, 0), ...ts[0]!.dims.slice(1)]);
 }
 
-const groupInputs = (sizes: number[]) => {
+const groupInputs = (sizes: number[]): Record<string, ort.Tensor> => {
+  if (slotted) {
+    const rows = [...sizes, 0].slice(0, 2).map(BigInt);
+    return { [slotted.slotRows]: new ort.Tensor('int64', BigInt64Array.from(rows), [2]) };
+  }
+  if (!grouped) throw new Error('unreachable');
   const rows = sizes.reduce((a, b) => a + b, 0);
   const mask = new Uint8Array(sizes.length * rows);
   const group = new BigInt64Array(rows);
@@ -352,7 +365,7 @@ const pairs: [number, number][] = [
   [4, 2],
 ];
 console.log(
-  `${lang}: later decoder step as shipped vs per-group quantization; load average ${os
+  `${lang}: later decoder step as shipped vs per-${values.slots ? 'slot' : 'group'} quantization; load average ${os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,

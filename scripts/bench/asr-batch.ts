@@ -6,6 +6,7 @@
 //   - batch 8 (two chunks' beams) on one intra-op thread, on two; batch 16 (four chunks) on one;
 //   - the same with the activations quantized per chunk (groupQuantized: what batching needs to keep the
 //     words), batch 4 as one group and batch 8 as two;
+//   - the same with each chunk's quantized products run on its own rows (slotQuantized), 2 and 4 slots;
 //   - two sessions of batch 4 stepping at the same time in two worker threads (today's design on 2 cores).
 // All at the same self-attention cache length and number of encoder frames (the graph takes the position
 // from the cache length and has no mask, so only such chunks can share a batch as it is). Inputs are
@@ -19,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
-import { groupQuantized, splitDecoder } from '../../src/transcription/onnx-rewrite.ts';
+import { groupQuantized, slotQuantized, splitDecoder } from '../../src/transcription/onnx-rewrite.ts';
 
 interface Config {
   lang: string;
@@ -139,17 +140,26 @@ async function main() {
     cpu: number;
   }
   const runs: Run[] = [];
-  for (const [label, batch, threads, perGroup] of [
-    ['batch 4 (one chunk), 1 intra-op thread', 4, 1, false],
-    ['batch 8 (two chunks), 1 intra-op thread', 8, 1, false],
-    ['batch 8 (two chunks), 2 intra-op threads', 8, 2, false],
-    ['batch 16 (four chunks), 1 intra-op thread', 16, 1, false],
-    ['per-group quantization: batch 4 (one group), 1 intra-op thread', 4, 1, true],
-    ['per-group quantization: batch 8 (two groups), 1 intra-op thread', 8, 1, true],
+  const slotModels = new Map([2, 4].map((n) => [n, slotQuantized(model, n)!]));
+  for (const [label, batch, threads, kind] of [
+    ['batch 4 (one chunk), 1 intra-op thread', 4, 1, 'shipped'],
+    ['batch 8 (two chunks), 1 intra-op thread', 8, 1, 'shipped'],
+    ['batch 8 (two chunks), 2 intra-op threads', 8, 2, 'shipped'],
+    ['batch 16 (four chunks), 1 intra-op thread', 16, 1, 'shipped'],
+    ['per-group quantization: batch 4 (one group), 1 intra-op thread', 4, 1, 'grouped'],
+    ['per-group quantization: batch 8 (two groups), 1 intra-op thread', 8, 1, 'grouped'],
+    ['2 slots: batch 4 (one chunk, one slot empty), 1 intra-op thread', 4, 1, 2],
+    ['2 slots: batch 8 (two chunks), 1 intra-op thread', 8, 1, 2],
+    ['4 slots: batch 16 (four chunks), 1 intra-op thread', 16, 1, 4],
   ] as const) {
-    const s = await session(perGroup ? grouped.model : model, threads);
+    const slots = typeof kind === 'number' ? slotModels.get(kind)! : null;
+    const s = await session(slots?.model ?? (kind === 'grouped' ? grouped.model : model), threads);
     const f = feeds(s, batch, batch === 4 ? 1 : batch, c);
-    if (perGroup) {
+    if (slots) {
+      const rows = Array.from({ length: kind as number }, (_, i) => BigInt(Math.max(0, Math.min(4, batch - 4 * i))));
+      f[slots.slotRows] = new ort.Tensor('int64', BigInt64Array.from(rows), [rows.length]);
+    }
+    if (kind === 'grouped') {
       const groups = batch / 4;
       const mask = Uint8Array.from({ length: groups * batch }, (_, i) =>
         Number(Math.floor((i % batch) / 4) === Math.floor(i / batch)),

@@ -630,3 +630,101 @@ export function crossAttentionMasked(model: Uint8Array): CrossMasked | null {
   ]);
   return { model: m.withGraph(graph), mask };
 }
+
+/** The later-step model with its quantized products run per slot of rows (slotQuantized). */
+export interface SlotQuantized {
+  model: Uint8Array;
+  /** Input: int64 [slots], how many rows (one chunk's hypotheses) each slot has, in batch order. */
+  slotRows: string;
+}
+
+/**
+ * Another way to keep each chunk's quantization its own: every DynamicQuantizeLinear and the integer
+ * products it feeds run once per slot (`slots` chunks at most) on that slot's rows — the very nodes of
+ * the shipped graph, which ONNX Runtime fuses as it does there, on the rows it would see alone — and the
+ * slots' results are concatenated. Everything else (the float output projection included) runs once over
+ * all rows. The int8 weights are read once per slot (they are 25 MB a step against the projection's 54).
+ * Null when a quantized product does not have the shipped shape (Cast then Mul by scale × weight scale).
+ */
+export function slotQuantized(model: Uint8Array, slots: number): SlotQuantized | null {
+  const m = modelGraph(model);
+  if (!m) return null;
+  const nodes = nodesOf(m.graph);
+  const slotRows = 'quant_slot_rows';
+  const readers = (name: string) => nodes.filter((n) => nodeInputs(n).includes(name));
+  const replaced = new Set<Node>();
+  const inserted = new Map<Node, Node[]>();
+  for (const dql of nodes.filter((n) => opType(n) === 'DynamicQuantizeLinear')) {
+    const [x] = nodeInputs(dql);
+    const [q, s, zp] = nodeOutputs(dql);
+    const p = nodeName(dql);
+    // Each product: MatMulInteger(q, W, zp, Wzp) → Cast → Mul(·, Mul(s, Wscale)).
+    const chains: { mmi: Node; scale: Node; cast: Node; mul: Node }[] = [];
+    for (const mmi of readers(q!)) {
+      if (opType(mmi) !== 'MatMulInteger' || nodeInputs(mmi)[2] !== zp) return null;
+      const [cast, ...more] = readers(nodeOutputs(mmi)[0]!);
+      if (!cast || more.length || opType(cast) !== 'Cast') return null;
+      const [mul, ...others] = readers(nodeOutputs(cast)[0]!);
+      if (!mul || others.length || opType(mul) !== 'Mul') return null;
+      const scaleName = nodeInputs(mul).find((i) => i !== nodeOutputs(cast)[0]);
+      const scale = nodes.find((n) => nodeOutputs(n)[0] === scaleName);
+      if (!scale || opType(scale) !== 'Mul' || !nodeInputs(scale).includes(s!)) return null;
+      chains.push({ mmi, scale, cast, mul });
+    }
+    if (readers(s!).some((n) => !chains.some((c) => c.scale === n))) return null;
+    if (readers(zp!).some((n) => !chains.some((c) => c.mmi === n))) return null;
+    const slot = (name: string, g: number) => `${name}/slot${g}`;
+    const rename = (n: Node, g: number, names: Set<string>): Node =>
+      n.map((f) => {
+        if (f.no === NODE.name) return textField(NODE.name, slot(text(f), g));
+        if ((f.no === NODE.input || f.no === NODE.output) && names.has(text(f)))
+          return textField(f.no, slot(text(f), g));
+        return f;
+      });
+    const local = new Set([
+      x!,
+      q!,
+      s!,
+      zp!,
+      ...chains.flatMap((c) => [c.mmi, c.scale, c.cast, c.mul].flatMap(nodeOutputs)),
+    ]);
+    const group: Node[] = [
+      node(
+        'Split',
+        [x!, slotRows],
+        Array.from({ length: slots }, (_, g) => slot(x!, g)),
+        `${p}/split`,
+        [intAttr('axis', 0)],
+      ),
+    ];
+    for (let g = 0; g < slots; g++) {
+      group.push(rename(dql, g, local));
+      for (const c of chains) group.push(...[c.mmi, c.scale, c.cast, c.mul].map((n) => rename(n, g, local)));
+    }
+    for (const c of chains) {
+      const out = nodeOutputs(c.mul)[0]!;
+      group.push(
+        node(
+          'Concat',
+          Array.from({ length: slots }, (_, g) => slot(out, g)),
+          [out],
+          `${nodeName(c.mul)}/concat`,
+          [intAttr('axis', 0)],
+        ),
+      );
+    }
+    for (const c of chains) for (const n of [c.mmi, c.scale, c.cast, c.mul]) replaced.add(n);
+    replaced.add(dql);
+    inserted.set(dql, group);
+  }
+  if (!inserted.size) return null;
+  const out = nodes.flatMap((n) => inserted.get(n) ?? (replaced.has(n) ? [] : [n]));
+  const renamedAway = new Set([...replaced].flatMap(nodeOutputs));
+  const declared = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const graph = encodeMessage([
+    ...out.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
+    ...m.graph.filter((f) => f.no !== GRAPH.node && !(f.no === GRAPH.valueInfo && renamedAway.has(declared(f)))),
+    bytesField(GRAPH.input, inputInfo(slotRows, DT.int64, [slots])),
+  ]);
+  return { model: m.withGraph(graph), slotRows };
+}

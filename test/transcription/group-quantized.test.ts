@@ -1,5 +1,5 @@
 // Issue 30.1: the decoder's later step with its activations quantized per group of rows (one group = one
-// chunk's hypotheses) computes bit for bit what the graph as shipped computes for each chunk alone, so
+// chunk's hypotheses), or with its quantized products run per slot of rows, computes bit for bit what the graph as shipped computes for each chunk alone, so
 // chunks could share a decoder step without changing their words; the graph as shipped, given the same
 // batch, does not (its one scale over every row moves the logits).
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { resolveModelsDir } from '../../src/transcription/index.ts';
-import { groupQuantized, splitDecoder } from '../../src/transcription/onnx-rewrite.ts';
+import { groupQuantized, slotQuantized, splitDecoder } from '../../src/transcription/onnx-rewrite.ts';
 
 const modelsDir = resolveModelsDir();
 const options: ort.InferenceSession.SessionOptions = {
@@ -135,6 +135,20 @@ describe.each(['en', 'es'])('the %s decoder quantized per chunk', (lang) => {
     // The shipped graph on the same batch moves the first chunk's logits (one scale for all rows).
     const mixed = await shipped.run(both, ['logits']);
     expect(rowsOf(mixed.logits!, 0, 4)).not.toEqual(Array.from(alone[0]!.logits!.data as Float32Array));
-    await Promise.all([shipped.release(), rewritten.release()]);
+
+    // The products run per slot of rows (slotQuantized): the same, and one chunk with a slot left empty.
+    const slotted = slotQuantized(later, 2)!;
+    const slots = await ort.InferenceSession.create(slotted.model, options);
+    const slotRows = (rows: number[]) => ({
+      [slotted.slotRows]: new ort.Tensor('int64', BigInt64Array.from(rows, BigInt), [2]),
+    });
+    const perSlot = await slots.run({ ...both, ...slotRows(sizes) }, fetches);
+    const lone = await slots.run({ ...chunks[0]!, ...slotRows([4, 0]) }, fetches);
+    for (const f of fetches) {
+      expect(rowsOf(perSlot[f]!, 0, 4)).toEqual(Array.from(alone[0]![f]!.data as Float32Array));
+      expect(rowsOf(perSlot[f]!, 4, 7)).toEqual(Array.from(alone[1]![f]!.data as Float32Array));
+      expect(Array.from(lone[f]!.data as Float32Array)).toEqual(Array.from(alone[0]![f]!.data as Float32Array));
+    }
+    await Promise.all([shipped.release(), rewritten.release(), slots.release()]);
   }, 120_000);
 });
