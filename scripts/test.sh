@@ -39,7 +39,7 @@ npx tsc --noEmit
 npx tsx scripts/check-cycles.ts   # no import cycles between modules or folders (dependency-cruiser)
 # Speech-heavy files use every core for the models, and browser files drive Chromium against a live
 # service: they run one at a time after the rest. One list: the light run excludes exactly these.
-HEAVY=(test/pipeline test/transcription test/cluster test/redaction/align.test.ts test/docs/first-call.test.ts test/security/early-answers.test.ts test/web/e2e.test.ts test/web/editor-filters.test.ts test/web/data-protection.e2e.test.ts test/web/qa-pages.test.ts test/web/polish.test.ts test/web/dashboard.test.ts test/web/review-story.test.ts test/web/understanding.e2e.test.ts test/web/truth.test.ts test/web/webhook-heal.e2e.test.ts test/web/drill-down.test.ts test/web/coaching.e2e.test.ts test/web/calibration.e2e.test.ts)
+HEAVY=(test/pipeline test/transcription test/cluster test/redaction/align.test.ts test/docs/first-call.test.ts test/security/early-answers.test.ts test/web/e2e.test.ts test/web/editor-filters.test.ts test/web/data-protection.e2e.test.ts test/web/qa-pages.test.ts test/web/polish.test.ts test/web/dashboard.test.ts test/web/review-story.test.ts test/web/understanding.e2e.test.ts test/web/truth.test.ts test/web/webhook-heal.e2e.test.ts test/web/drill-down.test.ts test/web/coaching.e2e.test.ts test/web/calibration.e2e.test.ts test/web/confirm-dialogs.e2e.test.ts)
 EXCLUDES=()
 for h in "${HEAVY[@]}"; do
   if [ -d "$h" ]; then EXCLUDES+=(--exclude "$h/**"); else EXCLUDES+=(--exclude "$h"); fi

@@ -7,7 +7,9 @@
 // labels a QA reviewer accepts ("neutral|positive" for an apology: anything but negative). Each
 // class alternates between the halves in file order: the scorer is tuned on `tune`, and `holdout`
 // is what we report; it was written at the same time and is never looked at while tuning (run with
-// `--half tune --misses` when working on the scorer). Baselines in the same run: the most common
+// `--half tune --misses` when working on the scorer). A third set, test/fixtures/sentiment/probe-<lang>.tsv
+// (split `probe`), holds lines written later and labelled before the scorer was run on them: it is
+// printed as its own rows (`--half probe`) and checks that rules generalise. Baselines in the same run: the most common
 // label, and the plain library (AFINN with its own one-word negation, no contact-centre rules).
 //
 // Goals (on the held-out half of each language): ≥ 90 % accepted labels, and no flip on the
@@ -20,7 +22,8 @@ import { scoreText, type SentimentLabel, type SentimentLanguage } from '../../sr
 const GOAL_ACCEPTED = 0.9;
 const NO_FLIP_CLASSES = ['refusal', 'complaint', 'apology', 'thanks'];
 const LABELS: SentimentLabel[] = ['negative', 'neutral', 'positive'];
-const HALVES = ['tune', 'holdout'] as const;
+/** `probe` is a separate file per language (probe-<lang>.tsv): lines written for checking rules, never tuned on row by row. */
+const HALVES = ['tune', 'probe', 'holdout'] as const;
 type Half = (typeof HALVES)[number];
 
 const { values: args } = parseArgs({
@@ -38,7 +41,11 @@ interface Row {
 }
 
 function load(language: SentimentLanguage): Row[] {
-  const file = path.join(fixtures, `${language}.tsv`);
+  return [...loadFile(`${language}.tsv`), ...loadFile(`probe-${language}.tsv`)];
+}
+
+function loadFile(name: string): Row[] {
+  const file = path.join(fixtures, name);
   const [header, ...lines] = readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '');
@@ -97,8 +104,9 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
     const plain = rows.map((r) => scoreText(r.text, language, { plain: true }).label);
     const total = tally(rows, ours);
 
+    const source = half === 'probe' ? `probe-${language}.tsv` : `${language}.tsv`;
     console.log(
-      `\n${language.toUpperCase()} ${half} half: ${rows.length} lines (test/fixtures/sentiment/${language}.tsv)`,
+      `\n${language.toUpperCase()} ${half === 'probe' ? 'probe set' : `${half} half`}: ${rows.length} lines (test/fixtures/sentiment/${source})`,
     );
     console.log(`  ${'system'.padEnd(26)} accepted  flips`);
     for (const [name, t] of [

@@ -56,7 +56,7 @@ export const ES_ORDINALS = '(?:segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|enési
 const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
 /** A negated ability or will: "can't", "won't be able to", "am not going to", "'m not allowed to"… */
 const CANT =
-  "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to)";
+  "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to|not authori[sz]ed to|not permitted to)";
 const HELP_VERB =
   '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put)';
 
@@ -78,7 +78,7 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'reassurance',
     value: 2,
     patterns: [
-      'no (?:problem|problems|worries|bother|trouble)(?: at all)?',
+      'no (?:problem|problems|worries|bother|trouble|issues?)(?: at all| so far)?',
       'not a (?:problem|worry|bother)(?: at all)?',
       "(?:it's|that's|it is|that is) not a (?:problem|bother)",
       "(?:don't|do not) (?:you )?worry",
@@ -91,6 +91,8 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:it's|it is) not your fault",
       'nothing wrong',
       "(?:couldn't|could not|can't|cannot) be (?:happier|better|more pleased)",
+      // Nothing to reproach: "I can't fault the engineer", "I've got no complaints".
+      "(?:can't|cannot|couldn't|could not) fault",
     ],
   },
   {
@@ -106,7 +108,17 @@ export const EN_ACTS: readonly ActRule[] = [
       `${I} ${CANT}(?: really| just| actually)? ${HELP_VERB}`,
       `${I} can't help(?: you)?`,
       'not something (?:i|we) (?:can|could) (?:help|do|deal)',
-      "(?:that's|it's|that is|it is) (?:just )?(?:the |our )?(?:policy|rules)",
+      "(?:that's|it's|that is|it is) (?:just )?(?:the |our )?(?:company |standard |store |strict )?(?:policy|rules|procedure)",
+      'no exceptions?',
+      "(?:that's|it's) (?:just )?(?:how|the way) it is|it is what it is",
+      // Sent elsewhere: "you'll have to contact the manufacturer yourself".
+      "(?:you'll|you will|you'd|you) (?:have|need) to (?:\\S+ ){1,4}yourself",
+      "(?:you'll|you will|you) (?:have|need) to (?:contact|call|ring|speak to|talk to|take it up with|go to|go back to|deal with) (?:the |your )?(?:manufacturer|retailer|shop|store|bank|courier|seller|other company|delivery company)",
+      // "… not us": the customer pointed elsewhere.
+      '(?<=\\| )not (?:us|me|with us|our (?:problem|department|job))(?= \\||$)',
+      // What will not be done, in the progressive: "we won't be sending another engineer" (not "we
+      // won't be charging you").
+      "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging)",
       'the answer is no',
       'end of story',
       'take it up with',
@@ -129,6 +141,9 @@ export const EN_ACTS: readonly ActRule[] = [
       'just listen',
       'listen to me',
       'whatever',
+      "(?:don't|do not|stop) (?:patroni[sz]e|patroni[sz]ing|lecture|lecturing|shout at|shouting at|raise your voice at|get smart with|get clever with|be smart with) me",
+      'do your (?:bloody |damn |flipping )?job',
+      "for (?:god's|goodness|goodness'|heaven's|pete's) sake|for crying out loud",
       "(?:i've|i have) (?:already )?(?:explained|told you)(?: this| that)?",
       'you should have',
       "(?:that's|it's|that is) your (?:own )?fault",
@@ -139,6 +154,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:i'll|i will) end the call",
       "(?:i'll|i will) hang up",
       'stop (?:reading|talking|interrupting)',
+      "(?:don't|do not|stop) (?:talk|talking|speak|speaking) over me",
       'you people',
     ],
   },
@@ -158,9 +174,12 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:the )?(?:ombudsman|regulator|trading standards|lawyer|solicitor|small claims)',
       'social media',
       'one-star|one star',
-      'escalate',
+      'escalate|escalated|escalating|escalation',
       "(?:i'm|i am) (?:switching|leaving|closing|cancelling|done with you)",
       'this is the last time',
+      '(?:go|move|switch|going|moving|switching|leave for|go over) to (?:another|a different|a new|a cheaper|a competitor|your competitor)(?: \\S+)?',
+      // A bad review announced: "I'll be leaving a review about this" (not "a good review").
+      '(?:leave|leaving|write|writing|post|posting|put|putting) (?:a |an )?(?:bad |terrible |negative |one-star |honest )?reviews? (?:about|of|on) (?:this|you|your|it)',
     ],
   },
   {
@@ -178,24 +197,67 @@ export const EN_ACTS: readonly ActRule[] = [
       'how many (?:more )?times',
       "(?:wouldn't|would not|won't|will not|never|can't|cannot) recommend",
       '(?:been|was|was kept|kept|left) (?:waiting|on hold)',
-      "still (?:waiting|not|no|nothing|isn't|doesn't|hasn't|haven't|won't|can't|charging|broken|down|dead|wrong|slow|missing|the same|there|open|pending|unresolved|dropping|crackling|on (?:my|the) bill)",
+      // "Is it still there?", "are you still there?" ask; "the charge is still there" complains.
+      "(?<!(?:are you|you're|is it|are they|is he|is she) )still (?:waiting|not|no|nothing|isn't|doesn't|hasn't|haven't|won't|can't|charging|broken|down|dead|wrong|slow|missing|the same|there|open|pending|unresolved|dropping|crackling|on (?:my|the) bill)",
       `(?:the )?${EN_ORDINALS} time`,
       '(?:two|three|four|five|six|seven|eight|nine|ten|several|so many|multiple|countless|a dozen) (?:times|different people)',
       "(?:nobody|no one|no-one|never|nobody's|no one's) (?:ever )?(?:calls?|called|rang|rings|told|tells|answers?|answered|showed|turned|got back|came|replied|helps?|helped)",
       'never (?:showed|turned|arrived|came|received|got|works|worked|called)',
-      "(?:didn't|did not|hasn't|has not|haven't|have not) (?:arrived|come|turned up|shown up|received|had|got|been)",
+      "(?:didn't|did not|hasn't|has not|haven't|have not) (?:arrived|come|turned up|turn up|shown up|show up|showed up|received|had|got|been)",
+      'never (?:turned|turn|showed|show) up',
       'charged (?:me )?(?:twice|double|again|for something)',
-      '(?:keeps?|kept) (?:dropping|crashing|failing|cutting|breaking|happening|getting cut)',
+      // A fault that recurs: "the tv keeps freezing", "it keeps logging me out".
+      '(?:keeps?|kept|keep on) (?:dropping|crashing|failing|cutting|breaking|happening|getting cut|freezing|buffering|disconnecting|rebooting|restarting|resetting|turning off|switching off|going off|going down|losing|hanging|logging me out|charging me|sending me|billing me)',
+      // Money taken twice: "my direct debit was taken twice", "billed me double".
+      '(?:charged|billed|taken|debited|deducted|paid|came out|gone out|went out) (?:\\S+ ){0,3}(?:twice|double|two times)',
+      // Trouble with no valued word in it: "passed from one department to another", "got nowhere".
+      '(?:passed|passing|pass|transferred|bounced|pushed|shunted) (?:me )?(?:around|from (?:one|pillar)|between|back and forth)',
+      '(?:got|getting|gone|going|get) nowhere',
+      '(?:nobody|no one|no-one) (?:seems|seemed) to (?:know|care|help|understand|be able|have)',
+      // The third of anything: "that's the fourth router in two months".
+      // A date ("on the fifth", "the third of May") is not trouble: a noun must follow.
+      "(?:the|a|my|our|that's the|this is the) (?:third|fourth|fifth|sixth|umpteenth)(?= (?!(?:of|floor|party|quarter|option|line|digit|letter|number|at|in|on|or|and|by|to|for|please|then|\\|)(?: |$))\\S)",
+      // Time it took: "it took three weeks to get a reply".
+      `(?:took|has taken|have taken|it's taken|'s taken|took you|taken you) (?:over |more than |nearly |almost |about |well over )?(?:\\S+ )?(?:${EN_UNITS}|a week|a month|an hour|a day|ages|forever)`,
+      // Said one thing, have nothing: "it says delivered but I have nothing".
+      "(?:but|and) (?:i|we) (?:have|got|'ve got|have got|received|haven't got|haven't received) (?:nothing|no \\S+)",
+      "(?:how (?:i'm|i am|we're|we are|customers are|i've been|we've been|you treat) treated|(?:this|that) is how (?:i'm|i am|we're|we are) treated)",
+      '(?:old|previous|former) address',
       '(?:cut|cuts) off',
       'hung up on',
       '(?:without|no) (?:any )?(?:warning|notice)',
       '(?:the )?wrong (?:size|item|one|colour|color|address|product|bill|amount)',
       '(?:a )?(?:different|another) answer',
-      '(?:same thing|same problem|same issue)',
+      // Sent to the wrong place or person: "delivered to a different postcode", "someone else's bill".
+      '(?:delivered|sent|posted|went|gone|taken) (?:\\S+ ){0,3}(?:to|at) (?:a|the) (?:different|wrong) \\S+',
+      "(?:someone|somebody) else's|another (?:person|customer)'s",
+      // Arrived without what it was for: "the engineer turned up without the part".
+      '(?:turned up|came|arrived|showed up|delivered|come) (?:\\S+ ){0,3}without',
+      '(?:none|neither) of them (?:could|can|has|have|had|managed|was able|were able|did|knew)',
+      "(?:didn't|did not|doesn't|does not|hasn't|has not) (?:actually |really |even )?do (?:anything|a thing|much)|(?:did|does|has done|have done|done) (?:absolutely )?nothing",
+      '(?:logs?|logged|logging|kicks?|kicked|kicking|throws?|threw|throwing) me (?:out|off)',
+      'every (?:few |couple of |\\S+ )?(?:minutes|seconds|hours)',
+      "(?:i )?(?:don't|do not|can't|cannot) understand (?:why|how)",
+      "(?:end of my tether|wits' end|wits end|had it up to here|(?:lost|losing|run out of|running out of) (?:my )?patience|my patience is)",
+      '(?:same thing|same problem|same issue|same story|same old)',
+      // Nothing changed: "the engineer came and left and it's exactly the same".
+      "(?:it's|it is|everything's|everything is|nothing's|nothing has|it's still|still) (?:exactly |just |still |all )?the same(?= \\||$| as before| again)",
+      // An expected event that has not happened: "the tracking hasn't updated in a week".
+      "(?:hasn't|haven't|has not|have not|didn't|did not|wasn't|weren't|isn't|aren't) (?:even |yet |actually |ever )?(?:been )?(?:updated|appeared|changed|moved|shipped|dispatched|delivered|posted|processed|applied|credited|refunded|returned|activated|connected|installed|repaired|replaced|answered|acknowledged|rung|replied|responded|heard back|got back|come through|gone through|cleared|reconnected|restored)",
+      // Charged for what was sent back or never had: "you've billed me for a phone I sent back".
+      "(?:billed|charged|charging|billing|invoiced) (?:me |us )?for (?:\\S+ ){0,4}(?:i|we) (?:sent back|returned|cancelled|never|didn't|don't)",
+      "(?:don't|do not|didn't|did not) recogni[sz]e",
+      // Ironic luck: "I'm lucky to get ten".
+      "(?:i'm|i am|we're|we are|you're|you are|i'd be|you'd be) lucky (?:if|to get|to see|to have|to)",
+      // Time the customer lost: "this has taken up my whole morning".
+      '(?:taken up|wasted|lost|cost me|eaten up|ruined) (?:my|the|a|our) (?:whole |entire |full )?(?:morning|afternoon|day|evening|week|weekend|time|lunch break|holiday)',
+      "(?:the )?money(?:'s| has| is)? (?:gone|been taken|disappeared)|(?:took|taken) (?:the|my) money",
+      '(?:drops?|dropped|dropping|cuts?|cutting|conks?|conked|conking) out',
+      '(?:impossible|no way) to (?:get through|reach|speak|talk|contact|cancel|get hold)',
       "(?:haven't|have not|hasn't) (?:had|got|received)",
       'dead again',
       // Service lost: "now I've got no internet", not "no service charge".
-      '(?:no|without(?: any)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection)(?! charge| fee| contract)',
+      '(?:no|without(?: any| a| an| my| the)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection|tv|television|power|electricity|hot water|heating|data|service)(?! charge| fee| contract| plan)',
       'back (?:on hold|to square one|to the start|to the beginning)',
       // Something the customer cannot do with what they pay for: "now I can't log in".
       "(?:i|we) (?:still )?(?:can't|cannot|can not|couldn't) (?:log|sign|get into|get online|use|access|connect|make calls|browse|stream)",
@@ -203,7 +265,7 @@ export const EN_ACTS: readonly ActRule[] = [
       // Kindness that came too late: "a month after I complained", "three weeks later".
       `(?:${EN_UNITS}|a week|a month|a year|an hour) (?:later|too late|after (?:i|we) (?:complained|called|rang|asked|reported|paid|cancelled))`,
       // An outage: "my internet has been down since Monday".
-      "(?:is|was|been|went|goes|gone|keeps going|it's|it's been) (?:completely )?down",
+      "(?:is|was|been|went|goes|gone|keeps going|it's|it's been|\\S+'s) (?:completely |all )?down(?! to| the| by| from| as| for| on)",
       // Prices that rise: "has gone up", "shot up", "gone through the roof".
       '(?:went|gone|goes|shot) (?:up|through the roof)|skyrocketed|sky-high',
       "(?:i|we) (?:didn't|did not|never) (?:order|ask for|agree to|sign up)",
@@ -279,7 +341,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:and|but) it (?:clearly |obviously |still |just )?(?:isn't|is not|doesn't|does not|wasn't|hasn't|didn't|won't)(?= \\||$)",
       '(?:find|finds|found) (?:this|it|that) (?:funny|amusing|hilarious)',
       "(?:i'd|i would) (?:love|like) to know (?:why|how|what)",
-      '(?:bill|price|payment|fee)s? (?:has |have |had )?(?:doubled|tripled)',
+      "(?:bill|price|payment|fee)(?:s|'s)? (?:has |have |had )?(?:doubled|tripled|gone up|shot up)",
       '(?:liked|preferred) the old|the old (?:\\S+ ){0,2}(?:was|were) (?:\\S+ )?better',
       'not once (?:has|have|did|was)',
       '(?:i|we) had (?:such |really |very )?(?:high )?hopes|(?:i|we) had hoped',
@@ -311,6 +373,12 @@ export const EN_ACTS: readonly ActRule[] = [
       // Only what an agent can do to an account: a customer who has "reset the router" and "replaced
       // the cable" is listing what did not help.
       "(?:i've|we've|i have|we have) (?:just |now )?(?:taken (?:\\S+ ){1,3}off|refunded|credited|waived|reactivated|removed (?:the|that|this) (?:\\S+ )?(?:charge|fee|penalty))",
+      // Done for the customer: "I've cancelled the duplicate order for you".
+      "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|stopped|removed|corrected|fixed|restored|unblocked|amended|reversed|unlocked|reset|updated|changed|booked|arranged|raised|escalated|processed|reconnected)(?: \\S+){0,5} for you",
+      "(?:i've|we've|i have|we have) (?:just |now |already )?(?:restored|corrected|unblocked|reversed|unlocked|reconnected)",
+      // Service back: "the lights have come back on", "everything's back to normal".
+      "(?:is|are|'s|it's|has come|have come|came|come|coming|comes) back (?:on|up|online)(?! hold)",
+      'back to normal',
       // A trouble gone is good news, whoever says it: "the problem is gone", not two sour words.
       "(?:the |that |this )?(?:problem|issue|fault|noise|error|crackling|outage)s? (?:is |are |has |have |'s )?(?:been )?(?:gone|disappeared|fixed|solved|sorted|resolved|over)",
       "(?<!(?:not|n't|never) )(?:solves?|solved|fix(?:es|ed)?|sorts?|sorted|resolves?|resolved) (?:\\S+ )?(?:problem|issue|fault)s?",
@@ -322,7 +390,7 @@ export const EN_ACTS: readonly ActRule[] = [
     patterns: [
       'thank you(?: so much| very much| ever so much)?',
       // Not the causal "thanks to you I've been unable to work"; "no, thanks to you!" is thanks.
-      'thanks(?! to (?:you|your|them) (?!\\|))(?: a lot| so much| very much| again)?',
+      'thanks(?! to (?:you|your|them) (?!\\|))(?: a lot| so much| very much| again| a bunch| a million)?',
       'many thanks',
       '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
       'cheers',
@@ -332,7 +400,7 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'agreement',
     value: 2,
     patterns: [
-      'sounds? (?:good|great|perfect|fine|lovely|brilliant|fair)',
+      'sounds? (?:good|great|perfect|fine|lovely|brilliant|fair|sensible|reasonable|ok|okay|like a plan)',
       '(?:that|it|this) works(?: for me| for us)?',
       'works for me',
       'suits me',
@@ -340,9 +408,8 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:that's|that is|it's) fine",
       'fair enough',
       'makes sense',
-      'of course',
-      'absolutely',
-      'certainly',
+      // As an answer, not inside a line: "I'm absolutely furious", "of course it doesn't work".
+      '(?:(?<=^)|(?<=\\| ))(?:of course|absolutely|certainly|definitely)(?= \\||$| yes| please| that| go ahead| do)',
       'happy to help',
       'glad to',
       // Alone as an answer ("Deal."), not "the best deal".
@@ -374,9 +441,10 @@ export const EN_ACTS: readonly ActRule[] = [
 
 /** Spanish object pronouns between "no" and the verb: "no se lo puedo", "no le voy a". */
 const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos) ){0,2}';
-const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé)`;
+const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé|estoy autorizad[oa] (?:para|a)|estamos autorizados (?:para|a)|tengo permiso para|tenemos permiso para)`;
+/** What an agent could do; clitics may be attached ("quitarle", "devolvérselo"). */
 const VERBO =
-  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar)';
+  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar|mandar|enviar|reembolsar|reponer|reparar|cubrir|aceptar|aprobar|cancelar|mover)(?:me|te|le|les|lo|la|los|las|se|nos){0,2}';
 
 export const ES_ACTS: readonly ActRule[] = [
   {
@@ -404,6 +472,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:no tengo|sin) ninguna queja',
       'no (?:me|nos) importa',
       'no dude en|no dudes en',
+      'nunca (?:he|hemos) tenido (?:ningún |ni un )?problemas?',
       'no (?:está|va|estuvo|es) (?:nada |tan )?mal',
       'no es para tanto',
       'no es culpa suya|no es su culpa',
@@ -423,6 +492,7 @@ export const ES_ACTS: readonly ActRule[] = [
       `${NO_PUEDO} nada`,
       `no ${PRON}(?:puedo|podemos) ${PRON}${VERBO}`,
       '(?:no hay|no tengo|no tenemos) nada (?:más )?(?:que|de que)? ?(?:hacer|ofrecer|ofrecerle|hacerle|decirle)',
+      '(?:no hay|no tengo|no tenemos) nada (?:más )?que (?:le |te )?(?:pueda|podamos) (?:hacer|ofrecer|decir)',
       'nada que hacer',
       'nada más que (?:hacer|ofrecer)',
       'no (?:nos hacemos|me hago) (?:responsables|responsable)',
@@ -440,8 +510,13 @@ export const ES_ACTS: readonly ActRule[] = [
       'no (?:le|te) (?:voy a|vamos a) (?:transferir|pasar)',
       'no sé qué quiere que le haga',
       // "Ni le devolvemos el dinero ni le hacemos un abono": the remedy refused in the first person.
-      `(?:no|ni) ${PRON}(?:devolvemos|devuelvo|hacemos|hago|abonamos|abono|anulamos|anulo|cambiamos|quitamos|quito|aceptamos|acepto|tramitamos|tramito|compensamos|compenso|damos|doy|ofrecemos|ofrezco|reembolsamos)(?= |$)`,
+      `(?:no|ni) ${PRON}(?:devolvemos|devuelvo|hacemos|hago|abonamos|abono|anulamos|anulo|cambiamos|quitamos|quito|aceptamos|acepto|tramitamos|tramito|compensamos|compenso|damos|doy|ofrecemos|ofrezco|reembolsamos|cubrimos|cubro|incluimos)(?= |$)`,
+      'no con nosotros|no a nosotros|no es con nosotros',
       'yo no llevo',
+      'es lo que hay|así son las cosas|no hay excepciones?',
+      // Sent elsewhere: "tendrá que reclamar usted al fabricante".
+      '(?:tendrá|tiene|tendría|tienes|tendrás) que (?:\\S+ ){1,2}(?:usted|usted mism[oa]|por su cuenta|por su lado)',
+      '(?:tendrá|tiene|tendría) que (?:reclamar|llamar|dirigirse|hablar|ir|contactar|acudir)(?:le)? (?:\\S+ ){0,2}(?:al|a la|con el|con la) (?:fabricante|tienda|banco|distribuidor|vendedor|transportista|mensajería)',
     ],
   },
   {
@@ -449,6 +524,8 @@ export const ES_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       'cálmese|cálmate|tranquilícese|tranquilízate|relájese|relájate',
+      'escúcheme|escúchame|escúchenme',
+      'no me (?:interrumpa|interrumpas|interrumpan)',
       '(?:tiene|tienes) que (?:calmarse|tranquilizarse|calmarte|tranquilizarte)',
       'me (?:deja|dejas|quiere dejar) hablar',
       '(?:me )?(?:está|estás) escuchando',
@@ -463,6 +540,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'no tengo tiempo para (?:esto|eso)',
       'la culpa es (?:suya|tuya)',
       'unos inútiles|inútil|inútiles',
+      '(?:haga|hagan|haz) (?:usted |ustedes )?(?:su|tu) trabajo',
+      'por el amor de dios',
     ],
   },
   {
@@ -470,7 +549,8 @@ export const ES_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       '(?:hablar|pasar|pasarme|hable|hablo) con (?:un|el|su|la|alguien|algún) ?(?:supervisor|supervisora|jefe|jefa|responsable|encargado|encargada|superior|de más arriba)',
-      'hablar con alguien (?:de más arriba|superior|que)',
+      // "Quiero hablar con alguien que sepa", not "da gusto hablar con alguien que sabe".
+      'hablar con alguien (?:de más arriba|superior|que (?:sepa|pueda|entienda|me (?:ayude|solucione|pueda)))',
       '(?:páseme|pásame|pásenme) con',
       '(?:me doy|darme|me voy a dar|me den|dar|doy) de baja',
       '(?:la|mi) baja',
@@ -480,18 +560,56 @@ export const ES_ACTS: readonly ActRule[] = [
       'redes sociales',
       'una estrella',
       'me voy a la competencia|me cambio de compañía|me voy(?= \\||$)',
+      '(?:irme|cambiarme|me voy|me cambio|pasarme|me paso) a otra (?:compañía|operadora|empresa|compañia)',
       'cierro la cuenta',
       'cancélenlo|cancélelo|cancelen|cancélenme',
-      'escalar',
+      'escalar|escale|escalen|escalarlo|escaléis',
       'lo reclamo',
       'es la última vez',
+      '(?:poner|dejar|escribir|publicar|pongo|dejo) (?:una )?(?:mala |pésima |muy mala )?(?:reseña|valoración|opinión)(?! buena| positiva)',
     ],
   },
   {
     act: 'complaint',
     value: -3,
     patterns: [
-      'no (?:me |nos )?(?:ha |han |había )?(?:servido|sirve|sirvió|funcionado|funcionó|ayudado|ayudó|arreglado|solucionado)',
+      'no (?:me |nos )?(?:lo |la )?(?:ha |han |había |habéis )?(?:servido|sirve|sirvió|funcionado|funcionó|ayudado|ayudó|ayudaron|arreglado|arregló|arreglaron|solucionado|solucionó|solucionaron|resuelto|resolvió|resolvieron)',
+      // Does not go, load, open: "no anda", "no carga", "no va" (not "no va a venir").
+      'no (?:me |nos |le )?(?:carga|cargan|abre|abren|conecta|enciende|arranca|anda|jala|tira|va)(?! a(?: |$))',
+      'no (?:me |nos )?deja (?:ni )?(?:entrar|llamar|conectar|conectarme|acceder|usar|pagar|navegar|hacer|ver)',
+      // Faults that recur: "se me congela", "el wifi se desconecta a cada rato".
+      'se (?:me |nos |le )?(?:congela|congeló|cuelga|colgó|bloquea|bloqueó|traba|trabó|reinicia|reinició|apaga|apagó|desconecta|desconectó|queda pillad[oa]|queda colgad[oa]|queda sin|quedó sin|queda en negro)',
+      '(?:la señal|la conexión|el internet|la luz|la línea|el wifi|la red|la cobertura|la llamada|el servicio|la fibra) se (?:me |nos )?(?:va|fue|ha ido)',
+      // Money taken twice: "me pasaron el recibo dos veces".
+      '(?:cobrado|cobraron|cobran|cobró|pasaron|pasado|pasó|cargaron|cargado|cargó|descontaron|quitaron|facturado|facturaron) (?:\\S+ ){0,3}(?:dos veces|doble|por duplicado)',
+      // El tercero de cualquier cosa: "es el cuarto router en dos meses".
+      // Una fecha ("el quinto", "el tercero de mayo") no es una queja: debe seguir un nombre.
+      '(?:el|la|es el|es la|mi|un|una) (?:tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|enésim[oa])(?= (?!(?:piso|planta|parte|de|del|dígito|número|letra|opción|a|en|o|y|por|para|\\|)(?: |$))\\S)',
+      // Lo que tardaron: "tardaron tres semanas en contestarme".
+      `(?:tardaron|tardasteis|han tardado|habéis tardado|tardó|ha tardado|tardaste) (?:\\S+ ){0,2}(?:${ES_UNITS}|un mes|una semana|una hora|un día|un año|una eternidad|siglos)`,
+      'pero no (?:tengo|he recibido|me ha llegado|me llegó|hay) nada',
+      // Servicio cortado: "me cortaron la línea", "nos han dado de baja".
+      '(?:me|nos) (?:han |habéis |ha )?(?:cortado|cortaron|cortó|cortan|suspendido|suspendieron|desconectado|desconectaron|dado de baja|dieron de baja|dio de baja)',
+      '(?:me|nos) (?:tienen|tiene|tenéis) (?:hart[oa]s?|aburrid[oa]s?|cansad[oa]s?|frit[oa]s?|loc[oa]s?|desesperad[oa]s?)',
+      '(?:ya )?no (?:aguanto|soporto|puedo) más',
+      'hasta (?:el gorro|la coronilla|el moño)',
+      'que no (?:era|eran|tocaba|correspondía)(?= \\||$)',
+      '(?:dirección|casa) (?:vieja|antigua|anterior|equivocada)',
+      'de un (?:lado|sitio|departamento) (?:a|para) otro|me (?:pasan|pasaron|van pasando|están pasando|pasáis) de',
+      'no (?:llego|llegamos|llegué) a (?:ningún|ningun) (?:sitio|lado)',
+      'nunca (?:me |nos )?(?:contesta|contestan|responde|responden|atiende|atienden|coge|cogen|llama|llaman|vuelven|vienen|devuelven)',
+      'nadie (?:me |nos )?(?:devuelve|devuelven|vuelve a llamar)',
+      // Lo que se esperaba y no pasa: "el seguimiento no se actualiza desde hace una semana".
+      'no (?:se |me |nos )?(?:lo |la )?(?:ha |han |he )?(?:actualiza|actualizado|actualizó|mueve|movido|enviado|envían|mandado|mandan|aplicado|aplica|aplicó|devuelto|devuelven|devolvió|activado|activan|conectado|instalado|instalan|reparado|reparan|contestado|contestan|contestó|responden|respondido|respondió|tramitado|ingresado|abonado)',
+      '(?:no (?:lo |la )?reconozco|no (?:lo |la )?reconocemos)',
+      // Suerte irónica: "con suerte me llegan diez".
+      '(?:con|si hay|con mucha) suerte (?:me |nos )?(?:llegan?|tengo|funciona|me dan|va)',
+      // El tiempo perdido: "esto me ha quitado toda la mañana".
+      'me (?:ha |han )?(?:quitado|hecho perder|costado|fastidiado) (?:toda |la |el |todo )?(?:la )?(?:mañana|tarde|noche|semana|día|fin de semana)',
+      '(?:la )?misma historia|lo mismo de siempre|más de lo mismo|siempre (?:es |pasa )?lo mismo',
+      '(?:estuve|he estado|estoy|estaba|estuvimos|hemos estado) (?:\\S+ ){0,4}(?:en espera|esperando|al teléfono)',
+      'no hay (?:manera|forma|quien)',
+      '(?:me|nos) (?:lo |la |los |las )?(?:han quitado|quitaron|han sacado|sacaron|han cogido|cogieron|han descontado|descontaron)(?! (?:el|la|los|las) (?:recargo|penalización|permanencia|cargo|cobro))',
       'nadie (?:me |nos )?(?:ha |han )?(?:de verdad |realmente )?(?:llamado|llama|llamó|da|dio|sabe|contesta|contestó|responde|hace|hizo|hace caso|avisó|ayuda|vino)',
       'me (?:lo|la|los|las) (?:han cobrado|cobran|cobraron|están cobrando|siguen cobrando)',
       '(?:pago|pagando|pagar|cobran|cobrando) más',
@@ -510,12 +628,23 @@ export const ES_ACTS: readonly ActRule[] = [
       'nunca (?:me|nos) (?:\\S+ )?(?:devuelven|llaman|llamaron|contestan|avisan|ayudan|dicen)',
       '(?:nadie|nunca) me (?:\\S+ )?(?:avisó|avisa|avisaron|llama|llamó|llamaron|devuelve|devuelven|devolvió|contesta|contestan|contestó|ayuda|ayudó|ayudan|dijo|dice|explicó|atiende|atendió|resuelve|soluciona|hace caso)',
       'no se presentó|no vino|no ha llegado|no me ha llegado|no he recibido',
+      // Enviado al sitio o a la persona equivocada: "la factura de otra persona", "se entregó en otro código postal".
+      'de otr[oa] (?:persona|cliente|titular|señor|señora)',
+      '(?:entregó|entregaron|entregado|entregada|mandaron|mandado|enviaron|enviado|llegó) (?:\\S+ ){0,3}(?:a|en) (?:otr[oa]|la dirección equivocada|una dirección equivocada)',
+      '(?:vino|vinieron|llegó|llegaron|se presentó|se presentaron|apareció|aparecieron) (?:\\S+ ){0,3}sin',
+      'ningun[oa] (?:de ellos |de ellas )?(?:lo |la )?(?:ha |han |pudo|supo|consiguió|sabe)',
+      'no (?:hizo|hicieron|ha hecho|han hecho|hace|hacen) nada',
+      '(?:me|nos) (?:echa|echó|saca|sacó|expulsa|expulsó) (?:de la )?(?:\\S+ )?(?:cada|todo el rato|a cada rato|cada dos por tres)',
+      'cada (?:\\S+ )?(?:minutos|segundos|horas)',
+      'no (?:entiendo|comprendo) (?:por qué|cómo)',
+      'al límite|(?:se me (?:acaba|agota|ha acabado|ha agotado)|he perdido|estoy perdiendo) la paciencia|es el colmo',
+      'vaya tela|manda narices|qué fuerte',
       '(?:todavía|aún) no (?:\\S+ ){0,2}(?:ha llegado|he recibido|funciona|está arreglado|me han)',
       // Seguir sin, in any person: "sigo sin poder llamar", "seguimos igual", "sigue igual de mal".
       '(?:sigo|sigue|seguimos|siguen|seguía|seguían|continúa|continúo) (?:sin|igual|(?:\\S+ )?mal)',
       '(?:todo|el problema|la avería|esto|eso) (?:sigue|está) (?:igual|como estaba)',
       // Sin servicio: "otra vez sin internet", "no tengo ni línea".
-      '(?:sin|no (?:tengo|tenemos|hay)(?: ni)?|ni) (?:internet|línea|servicio|conexión|señal|cobertura|teléfono|wifi|fibra|televisión|tele|luz)',
+      '(?:sin|no (?:tengo|tenemos|hay)(?: ni)?|ni) (?:internet|línea|servicio|conexión|señal|cobertura|teléfono|wifi|fibra|televisión|tele|luz|tono|datos|agua|gas|calefacción)',
       'me (?:siguen|están) cobrando',
       '(?:cobrado|cobraron|cobran|cobrar) (?:dos veces|de más|otra vez|doble)',
       // "me cobraron de más", not "pedidos de más de cincuenta euros".
@@ -525,7 +654,8 @@ export const ES_ACTS: readonly ActRule[] = [
       // Una amabilidad que llega tarde: "un mes después de mi queja", "tres semanas tarde".
       `(?:${ES_UNITS}|un mes|una semana|un año|una hora) (?:tarde|más tarde|después de (?:mi |la |que )?(?:queja|reclamación|llamada|reclamar|llamar|avisar|pagar))`,
       'me colgó|me colgaron',
-      'vuelve a|volvieron a|ha vuelto a|han vuelto a',
+      // "Vuelve a fallar", not "vuelve a funcionar" or "vuelve a tener internet" (see remedy).
+      '(?:vuelve|volvieron|ha vuelto|han vuelto) a(?! (?:funcionar|tener|ir bien|andar|estar (?:bien|activ\\S*|operativ\\S*|conectad\\S*|normal)|conectar|cargar))',
       '(?:talla|dirección|producto|modelo) equivocad[oa]',
       '(?:una cosa|algo) distint[oa]',
       'me (?:dijo|dijeron|dice|dicen|ha dicho) lo mismo',
@@ -533,7 +663,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'no es suficiente|no es justo|no es lo que',
       // Una promesa que el cliente repite es casi siempre una promesa incumplida ("gratis", "la mejor
       // tarifa" es lo prometido, no lo que pasó).
-      'me (?:prometieron|prometió|prometiste|prometisteis|habían prometido|había prometido|aseguraron|aseguró|garantizaron|garantizó|juraron|juró)',
+      // Accents folded, "me aseguró que" (they assured me) and "me aseguro de que" (I make sure) meet.
+      'me (?:prometieron|prometió|prometiste|prometisteis|habían prometido|había prometido|aseguraron|aseguró|garantizaron|garantizó|juraron|juró)(?! de)',
       'me (?:dijeron|dijo|dijiste|habían dicho|había dicho) que (?:\\S+ ){0,3}(?:\\S+rían?|\\S+ía|\\S+ían|era|eran|iba|iban|estaba|estaban)',
       '(?:se suponía|supuestamente|tenía que|tendría que haber|debería haber|debía)',
       // "tres horas al teléfono para nada", no "no me molesta para nada".
@@ -624,7 +755,10 @@ export const ES_ACTS: readonly ActRule[] = [
     value: 2,
     patterns: [
       // "Le he quitado la penalización", "ya se lo hemos devuelto"; not "no le he devuelto".
-      '(?<!no )(?:ya )?(?:le|se lo|se la|te|les) (?:he|hemos) (?:quitado|devuelto|abonado|aplicado|anulado|activado|reactivado|arreglado|solucionado|reembolsado|dado de alta)',
+      '(?<!no )(?:ya )?(?:le|se lo|se la|te|les) (?:he|hemos) (?:quitado|devuelto|abonado|aplicado|anulado|cancelado|activado|reactivado|arreglado|solucionado|reembolsado|dado de alta|cambiado|enviado|mandado|tramitado|restablecido|corregido|rectificado|desbloqueado|reparado|reiniciado)',
+      // Service back: "vuelve a funcionar", "ya vuelve a tener internet", "todo normal otra vez".
+      '(?:vuelve|vuelva|volvió|ha vuelto|han vuelto|vuelven) a (?:funcionar|tener (?:internet|línea|señal|conexión|servicio|luz|tono)|ir bien|andar)',
+      'todo (?:está |esta |va )?normal|vuelto a la normalidad',
       '(?:le|les|te) (?:mando|envío|enviamos|mandamos|mandaré|enviaré) (?:un|una|el|la) (?:técnico|técnica|router|terminal|tarjeta|repuesto)(?: nuev[oa])?',
       '(?:el |la |ese |esa )?(?:problema|avería|fallo|ruido|error|corte)s? (?:ya )?(?:ha |se ha |han |se han |está |están )?(?:desaparecido|solucionad[oa]s?|resuelt[oa]s?|arreglad[oa]s?|ido)',
       '(?<!no )(?:soluciona|solucionó|resuelve|resolvió|arregla|arregló) (?:\\S+ )?(?:problema|avería|fallo)s?',
@@ -647,7 +781,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:me|nos) (?:parece|viene|va) (?:muy )?(?:bien|perfecto|estupendo|genial)',
       'de acuerdo',
       'por supuesto',
-      'claro(?: que sí)?',
+      // As an answer ("Claro, adelante"), not "está claro que no funciona".
+      '(?:(?<=^)|(?<=\\| ))claro(?: que sí)?',
       'con (?:mucho )?gusto',
       'encantad[oa] de',
       'trato hecho',
@@ -655,7 +790,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:tiene|tienes) (?:toda la )?razón',
       'buena idea',
       'qué buena noticia|buenas noticias',
-      'por mí',
+      // "Por mí, perfecto", not "llamo por mi contrato" (the same words once accents are folded).
+      'por mí(?= \\||$)',
       'sí,? por favor',
     ],
   },

@@ -45,6 +45,13 @@ export interface IronyRules {
   change: readonly string[];
   /** Moving the call forward (plans, instructions, offers, questions): never ironic. */
   forward: readonly string[];
+  /**
+   * After a bare interjection ("Lovely, …"), news that carries no value either way is read neutral
+   * (see ironicReactions) unless one of these says it is good: a go-ahead, a "ya" (done at last).
+   */
+  assent: readonly string[];
+  /** Nouns that make the reaction an evaluation rather than an interjection: "great service", "good news". */
+  evaluated: readonly string[];
 }
 
 export const EN_IRONY: IronyRules = {
@@ -52,7 +59,8 @@ export const EN_IRONY: IronyRules = {
     '(?:thanks|thank you) for nothing',
     // Praise asked as a question: "is this what you call good service?"
     "(?:is this|is that|this is|that's|so this is) what you(?: people)? (?:call|'d call)",
-    'so much for',
+    // "So much for the free upgrade", not "thank you so much for sorting that out".
+    '(?<!(?:thank you|thanks) )so much for',
     '(?:love|enjoy|adore) (?:waiting|having to|paying|being (?:on hold|ignored|charged|passed|kept)|spending (?:hours|an hour|my))',
     'good luck (?:getting|trying|finding|with that)',
     // Service that came late, welcomed through gritted teeth: "nice of you to finally pick up".
@@ -123,11 +131,12 @@ export const EN_IRONY: IronyRules = {
     `(?<!(?:the|both|those|these|my|your|our) )(?:two|three|four) (?!${EN_UNITS})\\S+s`,
     'just what i (?:needed|wanted)',
     'all over again',
-    'back (?:on|to)',
+    // "Back on hold", "back to square one"; not "the lights are back on".
+    'back (?:on hold|to (?:square one|the start|the beginning|the same))',
     // Qualifying what went before ("late as usual"), not a habit ("as usual I'll pay by card").
     '(?:as (?:usual|always|ever)|like always)(?= \\||$)',
   ],
-  change: ['now', 'and now', 'so now'],
+  change: ['now', 'and now', 'so now', '(?:just )?made (?:it|things|everything) worse', 'even worse'],
   forward: [
     // "I'll have to call again" is an obligation, not a plan.
     "(?:i'll|we'll|i will|we will)(?! have to)",
@@ -146,6 +155,8 @@ export const EN_IRONY: IronyRules = {
     'for you',
     'questions?',
   ],
+  assent: ['go ahead', 'do it', 'book it', 'go for it'],
+  evaluated: ['service', 'job', 'news', 'timing'],
 };
 
 export const ES_IRONY: IronyRules = {
@@ -221,7 +232,7 @@ export const ES_IRONY: IronyRules = {
     'ya van',
     '(?:como siempre|como de costumbre|lo de siempre)(?= \\||$)',
   ],
-  change: ['ahora', 'y ahora'],
+  change: ['ahora', 'y ahora', '(?:lo |la )?(?:han|has|habéis|ha) empeorado', 'peor que antes'],
   forward: [
     '(?:voy|vamos|va) a',
     '(?<!no )(?:puedo|podemos|puede|puedes|pueden|podría|podríamos)',
@@ -235,6 +246,8 @@ export const ES_IRONY: IronyRules = {
     'para usted|para ti',
     'preguntas?',
   ],
+  assent: ['ya', 'por-favor', 'hágalo', 'hazlo', 'háganlo', 'adelante'],
+  evaluated: ['servicio', 'noticia', 'trabajo'],
 };
 
 export interface CompiledIrony {
@@ -248,6 +261,8 @@ export interface CompiledIrony {
   opensWithMarker: RegExp;
   change: RegExp;
   forward: RegExp;
+  assent: RegExp;
+  evaluated: Set<string>;
 }
 
 export function compileIrony(rules: IronyRules): CompiledIrony {
@@ -261,6 +276,8 @@ export function compileIrony(rules: IronyRules): CompiledIrony {
     opensWithMarker: new RegExp(`^(?:${markers.join('|')})(?= |$)`),
     change: wholeTokens(rules.change),
     forward: wholeTokens(rules.forward),
+    assent: wholeTokens(rules.assent),
+    evaluated: new Set(rules.evaluated),
   };
 }
 
@@ -277,6 +294,8 @@ export function ironicReactions(
   irony: CompiledIrony,
   boundary: string,
   thanks: string,
+  /** Filled with the reactions that read neutral (see below). */
+  doubtful?: number[],
 ): number[] {
   const ironic: number[] = [];
   let clauseStart = 0;
@@ -309,7 +328,9 @@ export function ironicReactions(
     if (rest.every((t) => t === boundary)) continue;
     const restText = rest.join(' ');
     const runsOn = end < tokens.length && tokens[end] !== boundary;
-    if (runsOn && !opensObject && !irony.opensWithMarker.test(restText)) continue;
+    // Transcripts come without commas: an utterance that opens with the reaction ("oh great the
+    // app's down again") reads as if one followed it; later in a line it must run into a marker.
+    if (runsOn && !opensObject && clauseStart > 0 && !irony.opensWithMarker.test(restText)) continue;
     const net = values.slice(end).reduce((sum, v) => sum + v, 0);
     if (net > 0 || irony.forward.test(restText)) continue;
     const recurs = irony.recurrence.test(restText);
@@ -317,6 +338,19 @@ export function ironicReactions(
     // A warm word in answer to bad news ("Perfect, the router's broken") or to more of the same is
     // ironic; thanks only when what follows is bad and new (a bare "thanks, again" is just thanks).
     if (isThanks ? net < 0 && (recurs || worse) : recurs || net < 0) ironic.push(i);
+    // A bare interjection opening the utterance ("Lovely, the engineer turned up without the part",
+    // "Genial, el técnico viene el lunes") answering news the words cannot value: sincere or ironic,
+    // the words cannot tell, so it reads neutral rather than risk the opposite of what was meant.
+    else if (
+      !isThanks &&
+      clauseStart === 0 &&
+      !runsOn &&
+      !tokens.slice(0, end).some((t) => irony.evaluated.has(t)) &&
+      !irony.assent.test(restText) &&
+      // "Great, now I have both accounts on screen": a change announced with nothing bad in it.
+      !irony.change.test(restText)
+    )
+      doubtful?.push(i);
   }
   return ironic;
 }

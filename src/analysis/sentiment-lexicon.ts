@@ -39,6 +39,25 @@ export interface ContactCentreLexicon {
    * está solucionado?"): the warm words in it are what the customer disputes, not what they feel.
    */;
   challenges: readonly string[];
+  /**
+   * Yes/no questions about whether something is so ("is there an outage in my area?"): like a
+   * supposition, the trouble they name is asked about, not reported; complaints in them still count.
+   */
+  queries: readonly string[];
+  /**
+   * Words that open a new clause in a transcript without punctuation ("no me deja ni llamar es un
+   * desastre", "it doesn't work it's a disaster"): negation does not reach past one, unless the
+   * negator stands right before it ("no es un desastre").
+   */
+  clauseOpeners: readonly string[];
+  /** What may stand between a negator and its verb ("no me es fácil"): Spanish clitics. */
+  clitics: readonly string[];
+  /**
+   * Verbs that pass a negation on to the clause they introduce ("I wouldn't say it's bad", "no diría
+   * que es malo"), and the complementisers that may follow them.
+   */
+  raisers: readonly string[];
+  complementisers: readonly string[];
 }
 
 export const EN: ContactCentreLexicon = {
@@ -115,11 +134,68 @@ export const EN: ContactCentreLexicon = {
     promises: 0,
     // AFINN spells it the American way.
     marvellous: 3,
+    quickest: 2,
+    smoothly: 2,
+    smooth: 1,
+    sensible: 1,
+    expensive: -2,
+    pricey: -1,
+    // Complaint vocabulary AFINN lacks or underrates.
+    rubbish: -3,
+    shambles: -3,
+    disgraceful: -3,
+    diabolical: -3,
+    abysmal: -3,
+    farce: -3,
+    appalling: -3,
+    unreliable: -2,
+    patchy: -2,
+    glitchy: -2,
+    unusable: -3,
+    unhelpful: -2,
+    dismissive: -2,
+    condescending: -2,
+    patronising: -2,
+    patronizing: -2,
+    shabby: -2,
+    hassle: -2,
+    gutted: -2,
+    lies: -2,
+    lying: -3,
+    crackly: -2,
+    // Faults of the screen and the line, not the weather.
+    freezing: -2,
+    freezes: -2,
+    froze: -2,
+    frozen: -2,
+    buffering: -2,
+    restored: 2,
+    reconnected: 2,
     // Owing money is the customer's loss ("now I owe you sixty pounds"); "I owe you one" is thanks.
     owe: -1,
   },
   phrases: {
     'stopped working': -3,
+    'made my day': 3,
+    // "Not bothered either way": indifferent, not relieved.
+    'not bothered': 0,
+    // Fillers of speech, not honesty praised.
+    'to be honest': 0,
+    'looks right': 2,
+    'looks correct': 2,
+    'ripped off': -3,
+    'rip off': -3,
+    'fobbed off': -3,
+    'messed about': -3,
+    'messing me about': -3,
+    'the runaround': -2,
+    'a star': 3,
+    'a legend': 3,
+    'a lifesaver': 3,
+    'a life saver': 3,
+    // Business days, not something that works.
+    'working days': 0,
+    'working day': 0,
     // Service back: "I've got internet again" (its loss is a complaint act: "no internet").
     'got internet': 2,
     'have internet': 2,
@@ -195,6 +271,8 @@ export const EN: ContactCentreLexicon = {
     'make sure': 2,
     'managed to': 2,
     'any way to': 0,
+    'is there': 0,
+    'are there': 0,
     'how come': 0,
   },
   negators: [
@@ -222,6 +300,7 @@ export const EN: ContactCentreLexicon = {
     "hasn't",
     'never',
     'nobody',
+    'none',
     'no',
     'nothing',
     'without',
@@ -234,15 +313,37 @@ export const EN: ContactCentreLexicon = {
     completely: 1.3,
     totally: 1.3,
     absolutely: 1.3,
+    super: 1.3,
+    incredibly: 1.5,
+    ridiculously: 1.5,
     bit: 0.7,
     slightly: 0.7,
   },
   contrast: ['but', 'however', 'except', 'although', 'though', 'yet'],
   conjunctions: ['and', 'because', 'so'],
   conditionals: ['if', 'whether', 'any-way-to'],
-  embedders: ['check', 'see', 'know', 'ask', 'asking', 'wonder', 'wondering', 'me', 'sure', 'out', 'confirm'],
+  embedders: [
+    'check',
+    'see',
+    'know',
+    'ask',
+    'asking',
+    'wonder',
+    'wondering',
+    'me',
+    'sure',
+    'out',
+    'confirm',
+    'happens',
+    'happen',
+  ],
   consequents: ['then', "i'll", "we'll", "you'll", "it'll", "i'd", "we'd"],
   challenges: ['why', 'how-come'],
+  queries: ['is-there', 'are-there'],
+  clauseOpeners: ["it's", "that's", "i'm", "there's", "they're", "you're", "we're", "he's", "she's"],
+  clitics: [],
+  raisers: ['say', 'think', 'believe', 'reckon', 'suppose', 'feel', 'guess'],
+  complementisers: ['that'],
 };
 
 export const ES: ContactCentreLexicon = {
@@ -364,9 +465,83 @@ export const ES: ContactCentreLexicon = {
     fenomenal: 3,
     ilusión: 3,
     oportuno: 2,
+    // Forms and words the translated list lacks (its other forms are read through sentiment-forms.ts).
+    caído: -2,
+    // Complaint vocabulary the translated list lacks (inflected forms are read through their base).
+    penoso: -3,
+    cabreado: -3,
+    cabreo: -3,
+    mosqueado: -2,
+    estafado: -3,
+    timo: -3,
+    timado: -3,
+    chapuza: -3,
+    cutre: -2,
+    cachondeo: -3,
+    averiado: -2,
+    borde: -2,
+    mentira: -3,
+    mentiras: -3,
+    mintieron: -3,
+    follón: -2,
+    odisea: -2,
+    calvario: -3,
+    fallado: -2,
+    fallo: -2,
+    fallos: -2,
+    // "¡Venga, vale!": a go-ahead, not the translated list's −2.
+    venga: 0,
+    convenció: 2,
+    convence: 2,
+    congela: -2,
+    congelado: -2,
+    atento: 2,
+    educado: 2,
+    eficiente: 2,
+    majo: 2,
+    alegrado: 3,
+    alegra: 3,
+    reparado: 2,
+    restablecido: 2,
+    aumentado: -1,
+    // Valued by the translated list, neutral on a support line: "la carga del móvil", "en poco
+    // tiempo", "qué tipo de tarifa", "ya lo he pagado", "su pedido ha sido procesado", "con cuidado",
+    // "es cierto", "tiene sentido" (agreement is an act), "estoy interesado en la fibra".
+    carga: 0,
+    cargado: 0,
+    tiempo: 0,
+    tipo: 0,
+    puesto: 0,
+    impuesto: 0,
+    propio: 0,
+    sentido: 0,
+    pagado: 0,
+    procesado: 0,
+    cuidado: 0,
+    cierto: 0,
+    cancelado: 0,
+    interesado: 0,
+    esperado: 0,
   },
   phrases: {
     'por favor': 0,
+    'da gusto': 3,
+    'la verdad': 0,
+    'hay algún': 0,
+    'hay alguna': 0,
+    // Business days, not skilled ones.
+    'días hábiles': 0,
+    'día hábil': 0,
+    'vale la pena': 2,
+    'merece la pena': 2,
+    'de maravilla': 3,
+    'un chiste': -3,
+    'tomadura de pelo': -3,
+    'de pena': -3,
+    // How often it fails: "se corta cada dos por tres".
+    'cada dos por tres': -1,
+    'a cada rato': -1,
+    'todo el rato': -1,
     'menos mal': 2,
     // "Hace falta que me confirme el DNI": something needed, not something missing (AFINN: −3).
     'hace falta': 0,
@@ -446,7 +621,20 @@ export const ES: ContactCentreLexicon = {
     'por qué': 0,
     'cómo es que': 0,
   },
-  negators: ['no-creo-que', 'no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin', 'nadie', 'ningún', 'ninguna'],
+  negators: [
+    'no-creo-que',
+    'no',
+    'nunca',
+    'jamás',
+    'ni',
+    'tampoco',
+    'nada',
+    'sin',
+    'nadie',
+    'ningún',
+    'ninguna',
+    'ninguno',
+  ],
   intensifiers: {
     muy: 1.3,
     mucho: 1.3,
@@ -456,12 +644,16 @@ export const ES: ContactCentreLexicon = {
     completamente: 1.3,
     super: 1.3,
     poco: 0.7,
+    bastante: 1.2,
+    demasiado: 1.3,
+    re: 1.3,
   },
   contrast: ['pero', 'aunque', 'salvo', 'excepto'],
   conjunctions: ['y', 'e', 'porque'],
   conditionals: ['si', 'alguna-forma-de'],
   embedders: [
     'mirar',
+    'pasa',
     'mire',
     'comprobar',
     'compruebe',
@@ -478,4 +670,9 @@ export const ES: ContactCentreLexicon = {
   ],
   consequents: ['entonces'],
   challenges: ['por-qué', 'cómo-es-que'],
+  queries: ['hay-algún', 'hay-alguna'],
+  clauseOpeners: ['es', 'está', 'son', 'están', 'era', 'fue', 'estaba', 'estoy'],
+  clitics: ['me', 'te', 'le', 'les', 'lo', 'la', 'los', 'las', 'se', 'nos', 'os'],
+  raisers: ['diría', 'digo', 'creo', 'pienso', 'parece', 'creería'],
+  complementisers: ['que'],
 };

@@ -13,7 +13,15 @@ import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
 import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.ts';
-import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
+import { foldAccents, foldKeys, inflectedValue } from './sentiment-forms.ts';
+import {
+  compileIrony,
+  EN_IRONY,
+  ES_IRONY,
+  ironicReactions,
+  type CompiledIrony,
+  type IronyRules,
+} from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
 
 export type SentimentLabel = 'negative' | 'neutral' | 'positive';
@@ -102,6 +110,7 @@ function plainStrategy(negators: readonly string[]) {
 const PLAIN_ES_NEGATORS = ['no', 'nunca', 'jamás', 'ni', 'tampoco', 'nada', 'sin'];
 
 interface CompiledLanguage {
+  language: SentimentLanguage;
   lexicon: ContactCentreLexicon;
   labels: Map<string, number>;
   negators: Set<string>;
@@ -112,19 +121,60 @@ interface CompiledLanguage {
   irony: CompiledIrony;
 }
 
+/** The lexicon with its accents folded away, like the text it is matched against (sentiment-forms.ts). */
+function foldLexicon(lexicon: ContactCentreLexicon): ContactCentreLexicon {
+  const list = (xs: readonly string[]) => xs.map(foldAccents);
+  return {
+    words: foldKeys(lexicon.words),
+    phrases: foldKeys(lexicon.phrases),
+    negators: list(lexicon.negators),
+    intensifiers: foldKeys(lexicon.intensifiers),
+    contrast: list(lexicon.contrast),
+    conjunctions: list(lexicon.conjunctions),
+    conditionals: list(lexicon.conditionals),
+    embedders: list(lexicon.embedders),
+    consequents: list(lexicon.consequents),
+    challenges: list(lexicon.challenges),
+    queries: list(lexicon.queries),
+    clauseOpeners: list(lexicon.clauseOpeners),
+    clitics: list(lexicon.clitics),
+    raisers: list(lexicon.raisers),
+    complementisers: list(lexicon.complementisers),
+  };
+}
+
+function foldIrony(irony: IronyRules): IronyRules {
+  const list = (xs: readonly string[]) => xs.map(foldAccents);
+  return {
+    phrases: list(irony.phrases),
+    reactions: list(irony.reactions),
+    fillers: list(irony.fillers),
+    thanksFor: list(irony.thanksFor),
+    introducers: list(irony.introducers),
+    recurrence: list(irony.recurrence),
+    change: list(irony.change),
+    forward: list(irony.forward),
+    assent: list(irony.assent),
+    evaluated: list(irony.evaluated),
+  };
+}
+
 function compile(language: SentimentLanguage): CompiledLanguage {
-  const lexicon = language === 'en' ? EN : ES;
-  const labels = baseLabels(language);
+  const lexicon = foldLexicon(language === 'en' ? EN : ES);
+  // The contact-centre list wins where two words fold together ("cortes" −2 over "cortés" +3).
+  const labels = foldKeys(baseLabels(language), lexicon.words);
   Object.assign(labels, lexicon.words);
   for (const [phrase, value] of Object.entries(lexicon.phrases)) labels[phraseToken(phrase)] = value;
   // A negator carries no sentiment of its own here (AFINN gives "no" −1).
   for (const negator of lexicon.negators) if (!(negator in lexicon.words)) labels[negator] = 0;
-  const irony = language === 'en' ? EN_IRONY : ES_IRONY;
+  const irony = foldIrony(language === 'en' ? EN_IRONY : ES_IRONY);
   // Set ironic phrases are complaints, tried before every other complaint pattern.
-  const rules = (language === 'en' ? EN_ACTS : ES_ACTS).map((rule) =>
-    rule.act === 'complaint' ? { ...rule, patterns: [...irony.phrases, ...rule.patterns] } : rule,
-  );
+  const rules = (language === 'en' ? EN_ACTS : ES_ACTS).map((rule) => ({
+    ...rule,
+    patterns: (rule.act === 'complaint' ? [...irony.phrases, ...rule.patterns] : rule.patterns).map(foldAccents),
+  }));
   return {
+    language,
     lexicon,
     labels: new Map(Object.entries(labels)),
     negators: new Set(lexicon.negators),
@@ -135,6 +185,13 @@ function compile(language: SentimentLanguage): CompiledLanguage {
     actValue: new Map(rules.map((rule) => [`${ACT_PREFIX}${rule.act}`, rule.value])),
     irony: compileIrony(irony),
   };
+}
+
+/** A token's value: listed, or (Spanish) through the listed form of an inflected adjective. */
+function tokenValue(token: string, data: CompiledLanguage): number {
+  const listed = data.labels.get(token);
+  if (listed !== undefined) return listed;
+  return data.language === 'es' ? (inflectedValue(token, data.labels) ?? 0) : 0;
 }
 
 const compiled = new Map<SentimentLanguage, CompiledLanguage>();
@@ -162,8 +219,7 @@ export function sentimentLanguage(language: string | null | undefined): Sentimen
  * by rule order: refusals before the words they contain) and lexicon phrases joined into one token.
  */
 function tokenize(text: string, data: CompiledLanguage): string[] {
-  let out = text
-    .toLowerCase()
+  let out = foldAccents(text.toLowerCase())
     .replaceAll('’', "'")
     .replace(/[¿¡"“”()]/g, ' ')
     .replace(/[.,;:!?…]+/g, ` ${BOUNDARY} `)
@@ -176,16 +232,34 @@ function tokenize(text: string, data: CompiledLanguage): string[] {
 }
 
 /** Whether what follows an expectation, up to its clause's end, names a trouble (sums negative). */
-function thoughtOfTrouble(tokens: readonly string[], at: number, labels: ReadonlyMap<string, number>): boolean {
+function thoughtOfTrouble(tokens: readonly string[], at: number, data: CompiledLanguage): boolean {
   let sum = 0;
-  for (let j = at + 1; j < tokens.length && tokens[j] !== BOUNDARY; j++) sum += labels.get(tokens[j]!) ?? 0;
+  for (let j = at + 1; j < tokens.length && tokens[j] !== BOUNDARY; j++) sum += tokenValue(tokens[j]!, data);
   return sum < 0;
+}
+
+/**
+ * Whether the clause opened at `at` ("es", "it's") is in the reach of a negator before it: right
+ * before it ("no es un desastre"), across clitics ("no me es fácil"), or through a verb that passes
+ * negation on ("I wouldn't say it's bad", "no diría que es malo").
+ */
+function negatedClause(
+  tokens: readonly string[],
+  at: number,
+  lexicon: ContactCentreLexicon,
+  negators: ReadonlySet<string>,
+): boolean {
+  let k = at - 1;
+  while (k >= 0 && lexicon.clitics.includes(tokens[k]!)) k--;
+  if (k >= 0 && negators.has(tokens[k]!)) return true;
+  if (k >= 0 && lexicon.complementisers.includes(tokens[k]!)) k--;
+  return k >= 0 && lexicon.raisers.includes(tokens[k]!);
 }
 
 /** AFINN-scale sum of an utterance, and whether it was courtesy only. */
 function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy: boolean } {
   const tokens = tokenize(text, data);
-  const { lexicon, labels, negators } = data;
+  const { lexicon, negators } = data;
   const values: number[] = [];
   /** Which entries of `values` are speech acts: they decide the direction (see below). */
   const isAct: boolean[] = [];
@@ -215,7 +289,8 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       continue;
     }
     if (lexicon.challenges.includes(token)) challenged = true;
-    if (lexicon.conditionals.includes(token)) {
+    if (lexicon.queries.includes(token) && (i === 0 || tokens[i - 1] === BOUNDARY)) hypothetical = 'words';
+    else if (lexicon.conditionals.includes(token)) {
       if (i === 0) hypothetical = 'all';
       else if (
         token.includes('-') || // "any way to", "alguna forma de"
@@ -240,7 +315,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       isAct[values.length - 1] = true;
       continue;
     }
-    if (token === `${ACT_PREFIX}expectation` && thoughtOfTrouble(tokens, i, labels)) {
+    if (token === `${ACT_PREFIX}expectation` && thoughtOfTrouble(tokens, i, data)) {
       // "I thought I'd be on hold for ages": relief, and the trouble named is the one that did not come.
       relief = true;
       values.push(0);
@@ -254,7 +329,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       isAct[values.length - 1] = true;
       continue;
     }
-    let value = labels.get(token) ?? 0;
+    let value = tokenValue(token, data);
     if (value === 0) {
       values.push(0);
       continue;
@@ -267,6 +342,8 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       // "not so great": "so" there intensifies, it does not join clauses.
       const intensifying = j === i - 1 && lexicon.intensifiers[before] !== undefined;
       if (!intensifying && (lexicon.conjunctions.includes(before) || lexicon.contrast.includes(before))) break;
+      // A new clause without punctuation ("no me deja ni llamar es un desastre"), unless negated itself.
+      if (lexicon.clauseOpeners.includes(before) && j > 0 && !negatedClause(tokens, j, lexicon, negators)) break;
       if (negators.has(before)) {
         value *= NEGATION_FACTOR;
         break;
@@ -283,10 +360,12 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
   if (values.some((v, i) => isAct[i] && v > 0)) for (const i of expectations) values[i] = 0;
   // "Lovely, another bill": a warm reaction to more of the same trouble is a complaint.
   const complaint = data.actValue.get(`${ACT_PREFIX}complaint`)!;
-  for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`)) {
+  const doubtful: number[] = [];
+  for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`, doubtful)) {
     values[i] = complaint;
     isAct[i] = true;
   }
+  for (const i of doubtful) values[i] = 0;
   // "The engineer was lovely, though the line is still crackling": a "but" announces a turn, so
   // praise before it is not the reading when what follows says something the words here cannot
   // value. Neutral rather than a guess: never a flip.

@@ -292,30 +292,8 @@ export function Player({
           </select>
         </label>
         <span className="player-nav">
-          {prevHref ? (
-            <Link
-              className="btn btn-sm btn-icon"
-              to={prevHref}
-              aria-label={t('player.prevCall')}
-              title={`${t('player.prevCall')} (P)`}
-            >
-              <Icon name="chevronLeft" size={14} />
-            </Link>
-          ) : (
-            <Button size="sm" iconOnly icon="chevronLeft" disabled aria-label={t('player.prevCall')} />
-          )}
-          {nextHref ? (
-            <Link
-              className="btn btn-sm btn-icon"
-              to={nextHref}
-              aria-label={t('player.nextCall')}
-              title={`${t('player.nextCall')} (N)`}
-            >
-              <Icon name="chevronRight" size={14} />
-            </Link>
-          ) : (
-            <Button size="sm" iconOnly icon="chevronRight" disabled aria-label={t('player.nextCall')} />
-          )}
+          <CallStep to={prevHref} label={t('player.prevCall')} shortcut="P" icon="chevronLeft" />
+          <CallStep to={nextHref} label={t('player.nextCall')} shortcut="N" icon="chevronRight" />
           <Button
             size="sm"
             variant="ghost"
@@ -351,5 +329,25 @@ export function Player({
         </dl>
       </Dialog>
     </section>
+  );
+}
+
+/** The way to the previous or next call of the list: a link, or a disabled button at the list's end. */
+function CallStep({
+  to,
+  label,
+  shortcut,
+  icon,
+}: {
+  to: string | null;
+  label: string;
+  shortcut: string;
+  icon: 'chevronLeft' | 'chevronRight';
+}) {
+  if (!to) return <Button size="sm" iconOnly icon={icon} disabled aria-label={label} />;
+  return (
+    <Link className="btn btn-sm btn-icon" to={to} aria-label={label} title={`${label} (${shortcut})`}>
+      <Icon name={icon} size={14} />
+    </Link>
   );
 }

@@ -183,6 +183,12 @@ const UpdateRetention = graphql(`
   }
 `);
 
+/** The retention card's two fields, in order: what is kept, and its label. */
+const RETENTION_FIELDS = [
+  ['recording', 'dataProtection.recordingDays'],
+  ['transcript', 'dataProtection.transcriptDays'],
+] as const;
+
 const days = (text: string): number | null => (text.trim() === '' ? null : Number(text.trim()));
 
 /** Settings (owners and admins): how many days recordings and transcripts are kept; empty keeps them. */
@@ -211,24 +217,17 @@ export function RetentionCard() {
       form={form}
       testId="retention-form"
     >
-      <TextField
-        label={t('dataProtection.recordingDays')}
-        hint={t('dataProtection.daysHint')}
-        inputMode="numeric"
-        value={form.values.recording}
-        onChange={(e) => form.set({ recording: e.target.value })}
-        disabled={!form.ready}
-        data-testid="retention-recording"
-      />
-      <TextField
-        label={t('dataProtection.transcriptDays')}
-        hint={t('dataProtection.daysHint')}
-        inputMode="numeric"
-        value={form.values.transcript}
-        onChange={(e) => form.set({ transcript: e.target.value })}
-        disabled={!form.ready}
-        data-testid="retention-transcript"
-      />
+      {RETENTION_FIELDS.map(([field, label]) => (
+        <TextField
+          key={field}
+          label={t(label)}
+          hint={t('dataProtection.daysHint')}
+          inputMode="numeric"
+          {...form.field(field)}
+          disabled={!form.ready}
+          data-testid={`retention-${field}`}
+        />
+      ))}
     </SettingsCard>
   );
 }

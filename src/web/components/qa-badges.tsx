@@ -6,8 +6,8 @@
 import { useT } from '../i18n/index.tsx';
 import { formatPercent, formatScore, useFormat } from '../lib/format.ts';
 import { ScorePill, scoreClass, useScoreBands } from './call-bits.tsx';
-import { Icon } from './Icon.tsx';
-import { Badge } from './ui.tsx';
+import { Icon, type IconName } from './Icon.tsx';
+import { Badge, type Tone } from './ui.tsx';
 
 export interface QaFlags {
   score?: number | null;
@@ -23,31 +23,25 @@ export interface QaFlags {
 /** Coverage below this counts as partial (floating error aside, 1 means the whole weight). */
 const isPartial = (coverage: number | null | undefined) => coverage != null && coverage < 0.999;
 
-export function NeedsReviewBadge() {
-  const { t } = useT();
+/** One flag of a score as a badge: its icon and short text, with the long explanation as its tooltip. */
+function FlagBadge({ tone, icon, label, title }: { tone: Tone; icon: IconName; label: string; title?: string }) {
   return (
-    <Badge tone="amber" title={t('qa.needsReviewHint')}>
-      <Icon name="eye" size={12} /> <span className="qa-flag-text">{t('qa.needsReview')}</span>
-    </Badge>
-  );
-}
-
-export function LanguageMismatchBadge() {
-  const { t } = useT();
-  return (
-    <Badge tone="blue" title={t('qa.languageMismatchHint')}>
-      <Icon name="globe" size={12} /> <span className="qa-flag-text">{t('qa.languageMismatch')}</span>
+    <Badge tone={tone} title={title}>
+      <Icon name={icon} size={12} /> <span className="qa-flag-text">{label}</span>
     </Badge>
   );
 }
 
 /** The flags of a call as badges (nothing when none holds). */
 export function QaBadges({ needsReview, languageMismatch }: QaFlags) {
+  const { t } = useT();
   if (!needsReview && !languageMismatch) return null;
   return (
     <span className="qa-badges" data-testid="qa-badges">
-      {needsReview && <NeedsReviewBadge />}
-      {languageMismatch && <LanguageMismatchBadge />}
+      {needsReview && <FlagBadge tone="amber" icon="eye" label={t('qa.needsReview')} title={t('qa.needsReviewHint')} />}
+      {languageMismatch && (
+        <FlagBadge tone="blue" icon="globe" label={t('qa.languageMismatch')} title={t('qa.languageMismatchHint')} />
+      )}
     </span>
   );
 }
@@ -94,9 +88,12 @@ export function ReviewedBadge({ at }: { at?: string | null }) {
   const { t } = useT();
   const fmt = useFormat();
   return (
-    <Badge tone="blue" title={at ? t('qa.reviewedAt', { when: fmt.dateTime(at) }) : undefined}>
-      <Icon name="check" size={12} /> <span className="qa-flag-text">{t('qa.reviewed')}</span>
-    </Badge>
+    <FlagBadge
+      tone="blue"
+      icon="check"
+      label={t('qa.reviewed')}
+      title={at ? t('qa.reviewedAt', { when: fmt.dateTime(at) }) : undefined}
+    />
   );
 }
 

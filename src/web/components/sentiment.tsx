@@ -3,6 +3,7 @@
 // out, so colour is never the only cue.
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { Badge, Card, type Tone } from './ui.tsx';
+import { TermList } from './term-list.tsx';
 
 export type SentimentLabel = 'NEGATIVE' | 'NEUTRAL' | 'POSITIVE';
 export interface SentimentReading {
@@ -68,27 +69,22 @@ export function SentimentCard({ sentiment }: { sentiment: CallSentimentData }) {
       {mono ? (
         <p className="muted small">{t('sentiment.mono')}</p>
       ) : (
-        <dl className="metric-list" data-testid="sentiment">
-          <div>
-            <dt>{t('sentiment.customer')}</dt>
-            <dd>
-              <Reading reading={sentiment.customer} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('sentiment.agent')}</dt>
-            <dd>
-              <Reading reading={sentiment.agent} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('sentiment.trend')}</dt>
-            <dd data-testid="sentiment-trend">
-              {t(trendKey)}
-              {trend != null && <span className="muted small"> ({signedScore(trend, locale)})</span>}
-            </dd>
-          </div>
-        </dl>
+        <TermList
+          kind="metrics"
+          testId="sentiment"
+          terms={[
+            ['sentiment.customer', <Reading key="customer" reading={sentiment.customer} />],
+            ['sentiment.agent', <Reading key="agent" reading={sentiment.agent} />],
+            [
+              'sentiment.trend',
+              <>
+                {t(trendKey)}
+                {trend != null && <span className="muted small"> ({signedScore(trend, locale)})</span>}
+              </>,
+              'sentiment-trend',
+            ],
+          ]}
+        />
       )}
     </Card>
   );

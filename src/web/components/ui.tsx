@@ -426,7 +426,11 @@ export function Dialog({
       ref={ref}
       className={['dialog', wide && 'wide'].filter(Boolean).join(' ')}
       aria-labelledby={titleId}
-      onClose={onClose}
+      // The close event comes a task after the dialog closed; on a busy machine the dialog may be open
+      // again by then (a second action right after the first), and that stale event must not close it.
+      onClose={(e) => {
+        if (!e.currentTarget.open) onClose();
+      }}
       onCancel={(e) => {
         e.preventDefault();
         onClose();

@@ -39,11 +39,7 @@ export function AcceptInvitationPage({ token }: { token: string }) {
   const submit = pw.guard(send);
 
   return (
-    <AuthLayout>
-      <div>
-        <h1>{t('invite.title')}</h1>
-        <p className="lead">{t('invite.lead')}</p>
-      </div>
+    <AuthLayout title={t('invite.title')} lead={t('invite.lead')}>
       {error && <Alert tone="red">{error}</Alert>}
       <form className="stack" onSubmit={submit} noValidate>
         <TextField

@@ -5,7 +5,8 @@ import { useT } from '../i18n/index.tsx';
 
 const BARS = [18, 30, 46, 26, 58, 40, 64, 36, 22, 48, 30, 54, 42, 24, 34, 50, 28, 16];
 
-export function AuthLayout({ children }: { children: ReactNode }) {
+/** The signed-out pages (sign in, accept an invitation): the brand on the side, then the page's title, lead and form. */
+export function AuthLayout({ title, lead, children }: { title: ReactNode; lead: ReactNode; children: ReactNode }) {
   const { t } = useT();
   return (
     <div className="auth">
@@ -33,7 +34,13 @@ export function AuthLayout({ children }: { children: ReactNode }) {
         <div className="auth-top">
           <LanguageSwitch />
         </div>
-        <div className="auth-card">{children}</div>
+        <div className="auth-card">
+          <div>
+            <h1>{title}</h1>
+            <p className="lead">{lead}</p>
+          </div>
+          {children}
+        </div>
       </main>
     </div>
   );

@@ -5,7 +5,8 @@ import { DeleteCallButton, RetentionNotice } from '../components/data-protection
 import { SpeakersNotice } from '../components/speakers.tsx';
 import { RedactedText, RedactionNotice } from '../components/redacted.tsx';
 import { SentimentCard } from '../components/sentiment.tsx';
-import { Fragment, useCallback, useMemo, type ReactNode } from 'react';
+import { TermList, type Term } from '../components/term-list.tsx';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { useCallAudio } from '../lib/call-audio.ts';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import {
@@ -145,6 +146,15 @@ export function CallDetailPage({ id }: { id: string }) {
 
   const segments = call.transcript ?? [];
   const duration = call.durationSeconds ?? audioDuration ?? (segments.length ? segments[segments.length - 1]!.end : 0);
+  // The player's colours: agent and customer always, a third speaker and beeps only when the call has them.
+  const legend = (
+    [
+      ['agent', 'speaker.agent', true],
+      ['customer', 'speaker.customer', true],
+      ['speaker', 'speaker.speaker', segments.some((s) => s.speaker === 'speaker')],
+      ['redaction', 'redaction.legend', call.audioRedacted && call.redactions.length > 0],
+    ] as const
+  ).filter(([, , shown]) => shown);
   return (
     <div className="page">
       <CallHeader call={call} audioDuration={audioDuration} />
@@ -162,26 +172,12 @@ export function CallDetailPage({ id }: { id: string }) {
         redactions={call.audioRedacted ? call.redactions : []}
       >
         <div className="legend">
-          <span>
-            <i className="agent" />
-            {t('speaker.agent')}
-          </span>
-          <span>
-            <i className="customer" />
-            {t('speaker.customer')}
-          </span>
-          {segments.some((s) => s.speaker === 'speaker') && (
-            <span>
-              <i className="speaker" />
-              {t('speaker.speaker')}
+          {legend.map(([colour, label]) => (
+            <span key={colour}>
+              <i className={colour} />
+              {t(label)}
             </span>
-          )}
-          {call.audioRedacted && call.redactions.length > 0 && (
-            <span>
-              <i className="redaction" />
-              {t('redaction.legend')}
-            </span>
-          )}
+          ))}
         </div>
       </CallPlayer>
       {/* The verdict first (issue 26): at 960 px the score and the criteria open the page, above
@@ -393,7 +389,7 @@ function MetricsCard({ metrics: raw, duration }: { metrics: unknown; duration: n
   if (!raw || typeof raw !== 'object') return null;
   const m = raw as Metrics;
   const d = m.duration_seconds ?? duration;
-  const rows: [MessageKey, string][] = [
+  const rows: Term[] = [
     ['metrics.talkRatio', formatPercent(m.talk_ratio, locale)],
     ['metrics.silenceRatio', formatPercent(m.silence_ratio, locale)],
     ['metrics.longestSilence', formatDuration(m.longest_silence_seconds, locale)],
@@ -423,14 +419,7 @@ function MetricsCard({ metrics: raw, duration }: { metrics: unknown; duration: n
           duration: d,
         }}
       />
-      <dl className="metric-list">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{t(k)}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <TermList kind="metrics" terms={rows} />
     </Card>
   );
 }
@@ -445,7 +434,7 @@ function MetadataCard({ call }: { call: CallData }) {
   const { t, locale } = useT();
   const fmt = useFormat();
   const langName = useLanguageName();
-  const items: [MessageKey, ReactNode][] = [
+  const items: Term[] = [
     ['meta.externalId', call.externalId ? <code key="externalId">{call.externalId}</code> : '—'],
     ['meta.customerPhone', call.customerPhone ?? '—'],
     ['meta.customerName', call.customerName ?? '—'],
@@ -492,14 +481,7 @@ function MetadataCard({ call }: { call: CallData }) {
   ];
   return (
     <Card title={t('callDetail.details')}>
-      <dl className="dl">
-        {items.map(([k, v]) => (
-          <Fragment key={k}>
-            <dt>{t(k)}</dt>
-            <dd>{v}</dd>
-          </Fragment>
-        ))}
-      </dl>
+      <TermList kind="details" terms={items} />
     </Card>
   );
 }

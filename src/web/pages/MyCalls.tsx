@@ -1,6 +1,7 @@
 import { ZonedLead } from '../components/TimeZoneNote.tsx';
 import { ListBody } from '../components/list-table.tsx';
 import { ScorePill } from '../components/call-bits.tsx';
+import { HeadCells } from '../components/table-head.tsx';
 /** An agent user's landing page (issue 10.4): their own calls, newest first, with score and review state. */
 import { useEffect } from 'react';
 import { useQuery } from 'urql';
@@ -49,10 +50,7 @@ export function MyCallsPage() {
           <table className="table" data-testid="my-calls">
             <thead>
               <tr>
-                <th>{t('myCalls.when')}</th>
-                <th>{t('myCalls.duration')}</th>
-                <th>{t('myCalls.score')}</th>
-                <th>{t('myCalls.state')}</th>
+                <HeadCells columns={['myCalls.when', 'myCalls.duration', 'myCalls.score', 'myCalls.state']} />
               </tr>
             </thead>
             <tbody>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { LanguageSwitch } from '../components/Shell.tsx';
+import { TermList } from '../components/term-list.tsx';
 import { SettingsCard } from '../components/forms.tsx';
 import { NewPasswordFields, useNewPassword } from '../components/new-password.tsx';
 import {
@@ -234,16 +235,14 @@ export function SettingsPage() {
       <div className="stack">
         <Card title={t('settings.profile')}>
           {user && <DisplayNameForm name={user.name} />}
-          <dl className="dl">
-            <dt>{t('settings.email')}</dt>
-            <dd>{user?.email}</dd>
-            <dt>{t('settings.role')}</dt>
-            <dd>{t(`roles.${user?.role ?? 'VIEWER'}` as MessageKey)}</dd>
-            <dt>{t('common.language')}</dt>
-            <dd>
-              <LanguageSwitch />
-            </dd>
-          </dl>
+          <TermList
+            kind="details"
+            terms={[
+              ['settings.email', user?.email],
+              ['settings.role', t(`roles.${user?.role ?? 'VIEWER'}` as MessageKey)],
+              ['common.language', <LanguageSwitch key="language" />],
+            ]}
+          />
         </Card>
         {roleAtLeast(user?.role, 'ADMIN') && <AccountSettingsCard />}
         {roleAtLeast(user?.role, 'ADMIN') && <ScoreBandsCard />}

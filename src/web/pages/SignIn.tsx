@@ -29,11 +29,7 @@ export function SignInPage() {
   );
 
   return (
-    <AuthLayout>
-      <div>
-        <h1>{t('signIn.title')}</h1>
-        <p className="lead">{t('signIn.lead')}</p>
-      </div>
+    <AuthLayout title={t('signIn.title')} lead={t('signIn.lead')}>
       {expired && !error && <Alert tone="amber">{t('signIn.expired')}</Alert>}
       {error && <Alert tone="red">{error}</Alert>}
       <form className="stack" onSubmit={submit} noValidate>

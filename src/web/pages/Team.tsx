@@ -5,8 +5,9 @@ import { ActiveBadge, EmptyList, ListTable } from '../components/list-table.tsx'
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { initials } from '../components/Shell.tsx';
+import { useConfirm } from '../components/confirm.tsx';
 import { FormDialog, OneTimeSecret } from '../components/forms.tsx';
-import { Alert, Badge, Button, Card, ConfirmDialog, PageHeader, ProgressBar, TextField } from '../components/ui.tsx';
+import { Alert, Badge, Button, Card, PageHeader, ProgressBar, TextField } from '../components/ui.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 import { roleAtLeast, useAuth, type Role } from '../lib/auth.tsx';
 import { describeError, outcome, type Outcome } from '../lib/errors.ts';
@@ -67,7 +68,6 @@ const RemoveUser = graphql(`
 `);
 
 type Agent = ResultOf<typeof TeamQuery>['agents'][number];
-type User = ResultOf<typeof TeamQuery>['users'][number];
 const ROLES: Role[] = ['AGENT', 'VIEWER', 'ANALYST', 'ADMIN', 'OWNER'];
 
 export function TeamPage() {
@@ -82,14 +82,12 @@ export function TeamPage() {
   const [inv, refetchInv] = useQuery({ query: InvitationsQuery, pause: !isAdmin });
   const [editing, setEditing] = useState<Agent | 'new' | null>(null);
   const [inviting, setInviting] = useState(false);
-  const [confirm, setConfirm] = useState<{ kind: 'deactivate'; agent: Agent } | { kind: 'remove'; user: User } | null>(
-    null,
-  );
+  const confirm = useConfirm();
   const [, deactivate] = useMutation(DeactivateAgent);
   const [, reactivate] = useMutation(ReactivateAgent);
   const [, revokeInv] = useMutation(RevokeInvitation);
   const [, changeRole] = useMutation(ChangeRole);
-  const [removeState, removeUser] = useMutation(RemoveUser);
+  const [, removeUser] = useMutation(RemoveUser);
   const reload = () => {
     refetch({ requestPolicy: 'network-only' });
     if (isAdmin) refetchInv({ requestPolicy: 'network-only' });
@@ -98,6 +96,18 @@ export function TeamPage() {
     notify(res, success);
     reload();
   };
+  /** Deactivating an agent and removing a user ask first; confirming runs it and reports it. */
+  const askTo = (kind: 'deactivate' | 'remove', { id, name }: { id: string; name: string }) =>
+    confirm.ask({
+      title: t(`team.${kind}Title`, { name }),
+      body: t(`team.${kind}Body`),
+      confirmLabel: t(`team.${kind}`),
+      danger: true,
+      run: async () =>
+        kind === 'deactivate'
+          ? report(outcome(await deactivate({ id }), 'deactivateAgent'), t('team.deactivated', { name }))
+          : report(outcome(await removeUser({ userId: id }), 'removeUser'), t('team.removed', { name })),
+    });
 
   const seats = data?.seats;
   const agents = data?.agents ?? [];
@@ -197,7 +207,7 @@ export function TeamPage() {
                       {t('common.edit')}
                     </Button>
                     {a.active ? (
-                      <Button size="sm" variant="ghost" onClick={() => setConfirm({ kind: 'deactivate', agent: a })}>
+                      <Button size="sm" variant="ghost" onClick={() => askTo('deactivate', a)}>
                         {t('team.deactivate')}
                       </Button>
                     ) : (
@@ -278,12 +288,7 @@ export function TeamPage() {
                   {isAdmin && (
                     <td className="right">
                       {canEdit && (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          className="btn-danger"
-                          onClick={() => setConfirm({ kind: 'remove', user: u })}
-                        >
+                        <Button size="sm" variant="ghost" className="btn-danger" onClick={() => askTo('remove', u)}>
                           {t('team.remove')}
                         </Button>
                       )}
@@ -342,37 +347,7 @@ export function TeamPage() {
       {inviting && (
         <InviteDialog onClose={() => setInviting(false)} onSaved={reload} canInviteOwner={role === 'OWNER'} />
       )}
-      <ConfirmDialog
-        open={confirm?.kind === 'deactivate'}
-        onClose={() => setConfirm(null)}
-        title={t('team.deactivateTitle', { name: confirm?.kind === 'deactivate' ? confirm.agent.name : '' })}
-        confirmLabel={t('team.deactivate')}
-        danger
-        onConfirm={async () => {
-          if (confirm?.kind !== 'deactivate') return;
-          const a = confirm.agent;
-          setConfirm(null);
-          report(outcome(await deactivate({ id: a.id }), 'deactivateAgent'), t('team.deactivated', { name: a.name }));
-        }}
-      >
-        <p>{t('team.deactivateBody')}</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirm?.kind === 'remove'}
-        onClose={() => setConfirm(null)}
-        title={t('team.removeTitle', { name: confirm?.kind === 'remove' ? confirm.user.name : '' })}
-        confirmLabel={t('team.remove')}
-        danger
-        loading={removeState.fetching}
-        onConfirm={async () => {
-          if (confirm?.kind !== 'remove') return;
-          const u = confirm.user;
-          setConfirm(null);
-          report(outcome(await removeUser({ userId: u.id }), 'removeUser'), t('team.removed', { name: u.name }));
-        }}
-      >
-        <p>{t('team.removeBody')}</p>
-      </ConfirmDialog>
+      {confirm.dialog}
     </div>
   );
 }

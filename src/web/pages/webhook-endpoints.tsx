@@ -3,7 +3,8 @@ import { useTextInput } from '../lib/text-input.ts';
 import { ItemSelect } from '../components/item-select.tsx';
 import { useMutation, useQuery } from 'urql';
 import { FormDialog } from '../components/forms.tsx';
-import { Alert, Badge, Button, Checkbox, ConfirmDialog, ProgressBar, TextField, useToast } from '../components/ui.tsx';
+import { useConfirm } from '../components/confirm.tsx';
+import { Alert, Badge, Button, Checkbox, ProgressBar, TextField, useToast } from '../components/ui.tsx';
 import { useT } from '../i18n/index.tsx';
 import { type Outcome, outcome } from '../lib/errors.ts';
 import { useFormat } from '../lib/format.ts';
@@ -98,7 +99,7 @@ export function EndpointPanel({
   const fmt = useFormat();
   const toast = useToast();
   const report = useOutcomeToast();
-  const [confirm, setConfirm] = useState<'rotate' | 'remove' | null>(null);
+  const confirm = useConfirm();
   const [editing, setEditing] = useState(false);
   const [replaying, setReplaying] = useState(false);
   const [, reveal] = useMutation(Reveal);
@@ -111,6 +112,25 @@ export function EndpointPanel({
   const [, remove] = useMutation(Remove);
   const id = { id: endpoint.id };
   const replay = endpoint.replays[0];
+  /**
+   * Rotating the secret and removing the endpoint ask first; once done, the panel shows the
+   * `secret` the action leaves (rotate: the new one; remove: none).
+   */
+  const askTo = <V,>(kind: 'rotate' | 'remove', run: () => Promise<Outcome<V>>, secret: (done: V) => string | null) =>
+    confirm.ask({
+      title: t(`webhook.${kind}Title`),
+      body: t(`webhook.${kind}Body`),
+      confirmLabel: t(`webhook.${kind}`),
+      danger: kind === 'remove',
+      run: async () => {
+        const out = await run();
+        if (report(out)) {
+          onSecret(secret(out.value));
+          toast(t(kind === 'rotate' ? 'webhook.rotated' : 'webhook.removed'));
+        }
+        reload();
+      },
+    });
 
   return (
     <div
@@ -204,7 +224,16 @@ export function EndpointPanel({
         >
           {t('webhook.reveal')}
         </Button>
-        <Button icon="refresh" onClick={() => setConfirm('rotate')}>
+        <Button
+          icon="refresh"
+          onClick={() =>
+            askTo(
+              'rotate',
+              async () => outcome(await rotate(id), 'rotateWebhookSecret'),
+              (done) => done.secret ?? null,
+            )
+          }
+        >
           {t('webhook.rotate')}
         </Button>
         <Button
@@ -235,48 +264,25 @@ export function EndpointPanel({
         >
           {endpoint.enabled ? t('webhook.disable') : t('webhook.enable')}
         </Button>
-        <Button variant="ghost" className="btn-danger" icon="trash" onClick={() => setConfirm('remove')}>
+        <Button
+          variant="ghost"
+          className="btn-danger"
+          icon="trash"
+          onClick={() =>
+            askTo(
+              'remove',
+              async () => outcome(await remove(id), 'removeWebhookEndpoint'),
+              () => null,
+            )
+          }
+        >
           {t('webhook.remove')}
         </Button>
       </div>
       {testId && <TestResult endpointId={endpoint.id} deliveryId={testId} />}
       {editing && <EndpointDialog endpoint={endpoint} onClose={() => setEditing(false)} onSaved={reload} />}
       {replaying && <ReplayDialog endpoint={endpoint} onClose={() => setReplaying(false)} onStarted={reload} />}
-      <ConfirmDialog
-        open={confirm === 'rotate'}
-        onClose={() => setConfirm(null)}
-        title={t('webhook.rotateTitle')}
-        confirmLabel={t('webhook.rotate')}
-        onConfirm={async () => {
-          setConfirm(null);
-          const out = outcome(await rotate(id), 'rotateWebhookSecret');
-          if (report(out)) {
-            onSecret(out.value.secret ?? null);
-            toast(t('webhook.rotated'));
-          }
-          reload();
-        }}
-      >
-        <p>{t('webhook.rotateBody')}</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirm === 'remove'}
-        onClose={() => setConfirm(null)}
-        title={t('webhook.removeTitle')}
-        confirmLabel={t('webhook.remove')}
-        danger
-        onConfirm={async () => {
-          setConfirm(null);
-          const out = outcome(await remove(id), 'removeWebhookEndpoint');
-          if (report(out)) {
-            onSecret(null);
-            toast(t('webhook.removed'));
-          }
-          reload();
-        }}
-      >
-        <p>{t('webhook.removeBody')}</p>
-      </ConfirmDialog>
+      {confirm.dialog}
     </div>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { InlineFormActions } from '../forms.tsx';
 import { ReviewedBy } from './Criteria.tsx';
+import { HeadCells } from '../table-head.tsx';
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { useT } from '../../i18n/index.tsx';
@@ -92,9 +93,7 @@ export function ReviewPanel({
         <table className="table">
           <thead>
             <tr>
-              <th>{t('review.criterion')}</th>
-              <th>{t('review.automatic')}</th>
-              <th>{t('review.reviewed')}</th>
+              <HeadCells columns={['review.criterion', 'review.automatic', 'review.reviewed']} />
             </tr>
           </thead>
           <tbody>
