@@ -724,7 +724,93 @@ export function slotQuantized(model: Uint8Array, slots: number): SlotQuantized |
   const graph = encodeMessage([
     ...out.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
     ...m.graph.filter((f) => f.no !== GRAPH.node && !(f.no === GRAPH.valueInfo && renamedAway.has(declared(f)))),
-    bytesField(GRAPH.input, inputInfo(slotRows, DT.int64, [slots])),
+    ...(m.graph.some((f) => f.no === GRAPH.input && declared(f) === slotRows)
+      ? []
+      : [bytesField(GRAPH.input, inputInfo(slotRows, DT.int64, [slots]))]),
   ]);
   return { model: m.withGraph(graph), slotRows };
+}
+
+/**
+ * Cross-attention per slot of rows (see slotQuantized): each layer's MatMul–Softmax–MatMul over the encoder
+ * runs once per slot, on that slot's rows and its own chunk's keys and values (inputs `<name>/slot<g>`, each
+ * with its own number of frames), so chunks of different lengths share a step with the shapes each has
+ * alone. Null when the keys and values are not read straight from the inputs (the Spanish export pads them).
+ */
+export function slotCrossAttention(model: Uint8Array, slots: number): Uint8Array | null {
+  const m = modelGraph(model);
+  if (!m) return null;
+  const nodes = nodesOf(m.graph);
+  const inputs = m.graph.filter((f) => f.no === GRAPH.input);
+  const inputName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const isInput = new Set(inputs.map(inputName));
+  const replaced = new Set<Node>();
+  const inserted = new Map<Node, Node[]>();
+  const perSlot = new Set<string>();
+  for (const softmax of nodes.filter((n) => opType(n) === 'Softmax' && /\/encoder_attn\//.test(nodeName(n)))) {
+    const scores = nodes.find((n) => nodeOutputs(n)[0] === nodeInputs(softmax)[0]);
+    const readers = nodes.filter((n) => nodeInputs(n).includes(nodeOutputs(softmax)[0]!));
+    const [weighted] = readers;
+    if (!scores || opType(scores) !== 'MatMul' || readers.length !== 1 || opType(weighted!) !== 'MatMul') return null;
+    const [query, keys] = nodeInputs(scores);
+    const values = nodeInputs(weighted!)[1]!;
+    if (!isInput.has(keys!) || !isInput.has(values)) return null;
+    const slot = (name: string, g: number) => `${name}/slot${g}`;
+    const p = nodeName(softmax);
+    const group: Node[] = [
+      node(
+        'Split',
+        [query!, 'quant_slot_rows'],
+        Array.from({ length: slots }, (_, g) => slot(query!, g)),
+        `${p}/split`,
+        [intAttr('axis', 0)],
+      ),
+    ];
+    const local = new Set([query!, keys!, values, ...[scores, softmax, weighted!].flatMap(nodeOutputs)]);
+    for (let g = 0; g < slots; g++)
+      for (const n of [scores, softmax, weighted!])
+        group.push(
+          n.map((f) => {
+            if (f.no === NODE.name) return textField(NODE.name, slot(text(f), g));
+            if ((f.no === NODE.input || f.no === NODE.output) && local.has(text(f)))
+              return textField(f.no, slot(text(f), g));
+            return f;
+          }),
+        );
+    const out = nodeOutputs(weighted!)[0]!;
+    group.push(
+      node(
+        'Concat',
+        Array.from({ length: slots }, (_, g) => slot(out, g)),
+        [out],
+        `${p}/concat`,
+        [intAttr('axis', 0)],
+      ),
+    );
+    for (const n of [scores, softmax, weighted!]) replaced.add(n);
+    inserted.set(scores, group);
+    perSlot.add(keys!);
+    perSlot.add(values);
+  }
+  if (!inserted.size) return null;
+  // Topological order: a group goes where its scores MatMul was (its Softmax and MatMul came later, reading only it).
+  const out = nodes.flatMap((n) => inserted.get(n) ?? (replaced.has(n) ? [] : [n]));
+  const frames = (g: number) => (dims: Field[]) =>
+    dims.map((d) => {
+      const param = text(decodeMessage(d.value as Uint8Array).find((x) => x.no === DIM_PARAM));
+      return param === 'encoder_sequence_length_out'
+        ? bytesField(SHAPE_DIM, encodeMessage([textField(DIM_PARAM, `encoder_frames_slot${g}`)]))
+        : d;
+    });
+  const graph = encodeMessage([
+    ...out.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
+    ...m.graph.filter((f) => f.no !== GRAPH.node && !(f.no === GRAPH.input && perSlot.has(inputName(f)))),
+    ...inputs
+      .filter((f) => perSlot.has(inputName(f)))
+      .flatMap((f) => Array.from({ length: slots }, (_, g) => retype(f, `${inputName(f)}/slot${g}`, frames(g)))),
+    ...(isInput.has('quant_slot_rows')
+      ? []
+      : [bytesField(GRAPH.input, inputInfo('quant_slot_rows', DT.int64, [slots]))]),
+  ]);
+  return m.withGraph(graph);
 }

@@ -7,7 +7,12 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { resolveModelsDir } from '../../src/transcription/index.ts';
-import { groupQuantized, slotQuantized, splitDecoder } from '../../src/transcription/onnx-rewrite.ts';
+import {
+  groupQuantized,
+  slotCrossAttention,
+  slotQuantized,
+  splitDecoder,
+} from '../../src/transcription/onnx-rewrite.ts';
 
 const modelsDir = resolveModelsDir();
 const options: ort.InferenceSession.SessionOptions = {
@@ -18,7 +23,7 @@ const options: ort.InferenceSession.SessionOptions = {
 };
 
 /** One chunk's later-step inputs: `rows` hypotheses, random values (a fixed seed per chunk). */
-function chunkInputs(session: ort.InferenceSession, rows: number, seed: number) {
+function chunkInputs(session: ort.InferenceSession, rows: number, seed: number, frames = 40) {
   let s = seed;
   const random = () => {
     s = (s * 1103515245 + 12345) % 2 ** 31;
@@ -45,7 +50,7 @@ function chunkInputs(session: ort.InferenceSession, rows: number, seed: number) 
             ? rows
             : /past_decoder/.test(d)
               ? 3
-              : 40,
+              : frames,
     );
     feeds[m.name] = new ort.Tensor(
       'float32',
@@ -150,5 +155,35 @@ describe.each(['en', 'es'])('the %s decoder quantized per chunk', (lang) => {
       expect(Array.from(lone[f]!.data as Float32Array)).toEqual(Array.from(alone[0]![f]!.data as Float32Array));
     }
     await Promise.all([shipped.release(), rewritten.release(), slots.release()]);
+  }, 120_000);
+});
+
+describe('the en decoder with its cross-attention per slot', () => {
+  it('steps chunks with different numbers of encoder frames together, each bit for bit as alone', async () => {
+    const later = splitDecoder(readFileSync(path.join(modelsDir, 'moonshine-base-en', 'decoder_model_merged.onnx')), {
+      plainBranches: true,
+    })!.later;
+    const slotted = slotQuantized(slotCrossAttention(later, 2)!, 2)!;
+    const [shipped, slots] = await Promise.all([
+      ort.InferenceSession.create(later, options),
+      ort.InferenceSession.create(slotted.model, options),
+    ]);
+    const fetches = shipped.outputNames;
+    const [a, b] = [chunkInputs(shipped, 4, 11, 123), chunkInputs(shipped, 3, 12, 94)];
+    const alone = await Promise.all([a, b].map((c) => shipped.run(c, fetches)));
+    const feeds: Record<string, ort.Tensor> = {
+      [slotted.slotRows]: new ort.Tensor('int64', BigInt64Array.of(4n, 3n), [2]),
+    };
+    for (const name of Object.keys(a))
+      if (/\.encoder\./.test(name)) {
+        feeds[`${name}/slot0`] = a[name]!;
+        feeds[`${name}/slot1`] = b[name]!;
+      } else Object.assign(feeds, { [name]: batch([{ [name]: a[name]! }, { [name]: b[name]! }], [4, 3])[name]! });
+    const out = await slots.run(feeds, fetches);
+    for (const f of fetches) {
+      expect(rowsOf(out[f]!, 0, 4)).toEqual(Array.from(alone[0]![f]!.data as Float32Array));
+      expect(rowsOf(out[f]!, 4, 7)).toEqual(Array.from(alone[1]![f]!.data as Float32Array));
+    }
+    await Promise.all([shipped.release(), slots.release()]);
   }, 120_000);
 });
