@@ -21,6 +21,7 @@ import {
   crossAttentionMasked,
   crossAttentionModel,
   groupQuantized,
+  slotCrossAttention,
   slotQuantized,
   splitDecoder,
 } from '../../src/transcription/onnx-rewrite.ts';
@@ -52,7 +53,9 @@ const masked = crossAttentionMasked(split.later);
 if (!masked) throw new Error('crossAttentionMasked: the later-step model has not the expected shape');
 // Per group of rows (groupQuantized), or with --slots per slot of rows (slotQuantized, two slots).
 const grouped = values.slots ? null : groupQuantized(masked.model);
-const slotted = values.slots ? slotQuantized(masked.model, 2) : null;
+// With --slots on the English graph, the cross-attention runs per slot too (no padding, no mask).
+const crossSlots = values.slots ? slotCrossAttention(split.later, 2) : null;
+const slotted = values.slots ? slotQuantized(crossSlots ?? masked.model, 2) : null;
 if (!grouped && !slotted) throw new Error('the later-step model has not the expected shape');
 const [encoder, later, rewritten] = await Promise.all([
   ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
@@ -176,6 +179,16 @@ function frameMask(sizes: number[], frames: number[], longest: number): Record<s
   return { [masked!.mask]: new ort.Tensor('float32', data, [rows, 1, 1, longest]) };
 }
 
+/** Each chunk's own cross-attention inputs in its slot (slotCrossAttention); a slot left empty gets no rows. */
+function slotCross(cs: Chunk[]): Record<string, ort.Tensor> {
+  const empty = (t: ort.Tensor) => new ort.Tensor('float32', new Float32Array(0), [0, ...t.dims.slice(1)]);
+  return Object.fromEntries(
+    crossInputs.flatMap(({ input }) =>
+      [0, 1].map((g) => [`${input}/slot${g}`, cs[g]?.cross[input] ?? empty(cs[0]!.cross[input]!)]),
+    ),
+  );
+}
+
 /** Tensors (batch first) one after the other along the batch. */
 function concat(ts: ort.Tensor[]): ort.Tensor {
   const data = new Float32Array(ts.reduce((a, t) => a + t.data.length, 0));
@@ -272,8 +285,8 @@ function pairSteps(chunks: Chunk[]): { steps: DecoderStep[]; done: (i: number) =
     // Alone, one group.
     for (const [i, c] of cs.entries()) {
       const n = rs[i]!.tokens.length;
-      const mask = frameMask([n], [c.frames], c.frames);
-      const out = await rewritten.run({ ...inputs[i]!, ...c.cross, ...mask, ...groupInputs([n]) }, fetches);
+      const cross = crossSlots ? slotCross([c]) : { ...c.cross, ...frameMask([n], [c.frames], c.frames) };
+      const out = await rewritten.run({ ...inputs[i]!, ...cross, ...groupInputs([n]) }, fetches);
       note(
         'alone',
         fetches.map((f) => compare('alone', shipped[i]![f]!.data as Float32Array, out[f]!.data as Float32Array)),
@@ -284,11 +297,13 @@ function pairSteps(chunks: Chunk[]): { steps: DecoderStep[]; done: (i: number) =
       const sizes = rs.map((r) => r.tokens.length);
       const longest = Math.max(...cs.map((c) => c.frames));
       const batchedInputs = {
-        ...frameMask(
-          sizes,
-          cs.map((c) => c.frames),
-          longest,
-        ),
+        ...(crossSlots
+          ? {}
+          : frameMask(
+              sizes,
+              cs.map((c) => c.frames),
+              longest,
+            )),
         input_ids: new ort.Tensor(
           'int64',
           BigInt64Array.from(
@@ -298,8 +313,9 @@ function pairSteps(chunks: Chunk[]): { steps: DecoderStep[]; done: (i: number) =
           [sizes.reduce((a, b) => a + b), 1],
         ),
         ...Object.fromEntries(selfNames.map((k) => [k, concat(inputs.map((x) => x[k]!))])),
+        ...(crossSlots ? slotCross(cs) : {}),
         ...Object.fromEntries(
-          crossInputs.map(({ input }) => [
+          (crossSlots ? [] : crossInputs).map(({ input }) => [
             input,
             concat(
               cs.map((c, i) =>
@@ -311,9 +327,13 @@ function pairSteps(chunks: Chunk[]): { steps: DecoderStep[]; done: (i: number) =
       };
       const batched = await rewritten.run({ ...batchedInputs, ...groupInputs(sizes) }, fetches);
       // The control: the same batch quantized as one group, as the shipped graph would.
-      const together = await rewritten.run({ ...batchedInputs, ...groupInputs([sizes.reduce((a, b) => a + b)]) }, [
-        'logits',
-      ]);
+      // (With the cross-attention per slot, one slot would attend to one chunk's frames: the control is the
+      // batch with the slots swapped over, each chunk's rows on the other's frames.)
+      const control = crossSlots ? { ...batchedInputs, ...slotCross([...cs].reverse()) } : batchedInputs;
+      const together = await rewritten.run(
+        { ...control, ...groupInputs(crossSlots ? sizes : [sizes.reduce((a, b) => a + b)]) },
+        ['logits'],
+      );
       let at = 0;
       const results: ReturnType<typeof compare>[] = [];
       const controls: ReturnType<typeof compare>[] = [];
@@ -392,7 +412,7 @@ for (const [a, b] of pairs) {
     `pair #${a} + #${b}, ${cs.map((c) => c.frames).join(' + ')} frames (running totals): ${decoded.map((d) => d.tokens.length).join(' + ')} tokens; ` +
       `alone ${tally.alone.differing}/${tally.alone.steps} chunk-steps differ (largest ${tally.alone.largest}), ` +
       `batched ${tally.batched.differing}/${tally.batched.steps} steps differ (largest ${tally.batched.largest}); ` +
-      `control (batched, one group) ${tally.control.differing}/${tally.control.steps} differ (largest ${tally.control.largest.toFixed(3)})`,
+      `control (${crossSlots ? 'slots swapped' : 'batched, one group'}) ${tally.control.differing}/${tally.control.steps} differ (largest ${tally.control.largest.toFixed(3)})`,
   );
 }
 const exact = tally.alone.differing === 0 && tally.batched.differing === 0;
