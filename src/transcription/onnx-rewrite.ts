@@ -385,3 +385,432 @@ export function attentionDecoder(model: Uint8Array): AttentionDecoder | null {
     attention,
   };
 }
+
+// ONNX data types (TensorProto.DataType) and attribute types (AttributeProto.AttributeType).
+const DT = { float: 1, uint8: 2, int32: 6, int64: 7, bool: 9 } as const;
+const ATTR_TYPE = { int: 2, ints: 7 } as const;
+
+function node(op: string, inputs: string[], outputs: string[], name: string, attrs: Uint8Array[] = []): Node {
+  return [
+    ...inputs.map((i) => textField(NODE.input, i)),
+    ...outputs.map((o) => textField(NODE.output, o)),
+    textField(NODE.name, name),
+    textField(NODE.opType, op),
+    ...attrs.map((a) => bytesField(NODE.attribute, a)),
+  ];
+}
+const intAttr = (name: string, v: number) =>
+  encodeMessage([
+    textField(1, name),
+    { no: 3, wire: 0, value: BigInt(v) },
+    { no: 20, wire: 0, value: BigInt(ATTR_TYPE.int) },
+  ]);
+const intsAttr = (name: string, vs: number[]) =>
+  encodeMessage([
+    textField(1, name),
+    ...vs.map((v) => ({ no: ATTR.ints, wire: 0 as const, value: BigInt(v) })),
+    { no: 20, wire: 0, value: BigInt(ATTR_TYPE.ints) },
+  ]);
+
+/** A TensorProto of `type` with `dims` and little-endian `raw` data. */
+function tensor(name: string, type: number, dims: number[], raw: Uint8Array): Uint8Array {
+  return encodeMessage([
+    ...dims.map((d) => ({ no: 1, wire: 0 as const, value: BigInt(d) })),
+    { no: 2, wire: 0, value: BigInt(type) },
+    textField(8, name),
+    bytesField(9, raw),
+  ]);
+}
+const floatScalar = (name: string, v: number) => tensor(name, DT.float, [], new Uint8Array(Float32Array.of(v).buffer));
+const int64s = (name: string, vs: number[]) =>
+  tensor(name, DT.int64, [vs.length], new Uint8Array(BigInt64Array.from(vs, BigInt).buffer));
+
+/** A graph input of `type` whose dims are the symbols or sizes given. */
+function inputInfo(name: string, type: number, dims: (string | number)[]): Uint8Array {
+  const dim = (d: string | number) =>
+    bytesField(
+      SHAPE_DIM,
+      encodeMessage([typeof d === 'number' ? { no: 1, wire: 0, value: BigInt(d) } : textField(DIM_PARAM, d)]),
+    );
+  const tensorType = encodeMessage([
+    { no: 1, wire: 0, value: BigInt(type) },
+    bytesField(TENSOR_SHAPE, encodeMessage(dims.map(dim))),
+  ]);
+  return encodeMessage([
+    textField(VALUE_INFO.name, name),
+    bytesField(VALUE_INFO.type, encodeMessage([bytesField(TYPE_TENSOR, tensorType)])),
+  ]);
+}
+
+/** An initializer's dims and data bytes (raw_data, or int32_data for 8-bit types), by name. */
+function initializerData(graph: Field[], name: string): { dims: number[]; type: number; bytes: Uint8Array } | null {
+  for (const f of graph.filter((x) => x.no === GRAPH.initializer)) {
+    const t = decodeMessage(f.value as Uint8Array);
+    if (text(t.find((x) => x.no === TENSOR.name)) !== name) continue;
+    const dims = t.filter((x) => x.no === 1).map((x) => Number(x.value));
+    const type = Number(t.find((x) => x.no === 2)?.value ?? 0);
+    const raw = t.find((x) => x.no === 9);
+    if (raw) return { dims, type, bytes: raw.value as Uint8Array };
+    const ints = t
+      .filter((x) => x.no === 5)
+      .flatMap((x) => (x.wire === 0 ? [Number(x.value)] : packedVarints(x.value as Uint8Array)));
+    return { dims, type, bytes: Uint8Array.from(ints) };
+  }
+  return null;
+}
+
+/** The later-step model with its activations quantized per group of rows (groupQuantized). */
+export interface GroupQuantized {
+  model: Uint8Array;
+  /** Input: bool [groups, rows], true where the row belongs to the group. */
+  groupMask: string;
+  /** Input: int64 [rows], each row's group. */
+  rowGroup: string;
+}
+
+/**
+ * The decoder quantizes its activations at run time (DynamicQuantizeLinear feeding MatMulInteger): one
+ * scale and zero point over the whole tensor, every row of the batch, so a chunk's numbers depend on what
+ * it is batched with. This rewrites each DynamicQuantizeLinear to take its range per group of rows (one
+ * group = one chunk's hypotheses) with ONNX Runtime's own arithmetic (range widened to include 0, scale
+ * (max − min) / 255 or 1 when the range is empty, zero point round-half-even(clamp(0 − min / scale)),
+ * q = clamp(round(x / scale) + zp)), and each MatMulInteger it feeds to take no A zero point, subtracting
+ * zp × Σₖ(B − zp_B) per row instead (exact in int32). With all rows in one group it computes what the
+ * shipped graph does; with several, each group what it would alone — if the kernels agree bit for bit,
+ * which scripts/bench/asr-batch-exact.ts checks. Null when the graph has no such nodes.
+ */
+export function groupQuantized(model: Uint8Array): GroupQuantized | null {
+  const m = modelGraph(model);
+  if (!m) return null;
+  const nodes = nodesOf(m.graph);
+  const dqls = nodes.filter((n) => opType(n) === 'DynamicQuantizeLinear');
+  if (!dqls.length) return null;
+  const groupMask = 'quant_group_mask';
+  const rowGroup = 'quant_row_group';
+  const initializers: Uint8Array[] = [
+    floatScalar('quant/zero', 0),
+    floatScalar('quant/one', 1),
+    floatScalar('quant/255', 255),
+    floatScalar('quant/inf', Number.POSITIVE_INFINITY),
+    floatScalar('quant/-inf', Number.NEGATIVE_INFINITY),
+    int64s('quant/rows_flat', [0, -1]),
+    int64s('quant/one_row', [1, -1]),
+    int64s('quant/per_row', [-1, 1, 1]),
+  ];
+  const zeroPoints = new Map<string, string>();
+  const out: Node[] = [];
+  for (const n of nodes) {
+    if (opType(n) === 'DynamicQuantizeLinear') {
+      const [x] = nodeInputs(n);
+      const [q, s, zp] = nodeOutputs(n);
+      const p = `${nodeName(n)}/grouped`;
+      const v = (s: string) => `${p}/${s}`;
+      out.push(
+        node('Reshape', [x!, 'quant/rows_flat'], [v('flat')], v('flat')),
+        ...(['Min', 'Max'] as const).flatMap((k) => [
+          node(`Reduce${k}`, [v('flat')], [v(`row${k}`)], v(`row${k}`), [
+            intsAttr('axes', [1]),
+            intAttr('keepdims', 0),
+          ]),
+          node('Reshape', [v(`row${k}`), 'quant/one_row'], [v(`row${k}1`)], v(`row${k}1`)),
+          node(
+            'Where',
+            [groupMask, v(`row${k}1`), k === 'Min' ? 'quant/inf' : 'quant/-inf'],
+            [v(`masked${k}`)],
+            v(`masked${k}`),
+          ),
+          node(`Reduce${k}`, [v(`masked${k}`)], [v(`group${k}`)], v(`group${k}`), [
+            intsAttr('axes', [1]),
+            intAttr('keepdims', 0),
+          ]),
+          node(k, [v(`group${k}`), 'quant/zero'], [v(`with0${k}`)], v(`with0${k}`)),
+        ]),
+        node('Sub', [v('with0Max'), v('with0Min')], [v('range')], v('range')),
+        node('Div', [v('range'), 'quant/255'], [v('step')], v('step')),
+        node('Equal', [v('with0Max'), v('with0Min')], [v('empty')], v('empty')),
+        node('Where', [v('empty'), 'quant/one', v('step')], [v('scale')], v('scale')),
+        node('Div', [v('with0Min'), v('scale')], [v('minSteps')], v('minSteps')),
+        node('Sub', ['quant/zero', v('minSteps')], [v('zpInitial')], v('zpInitial')),
+        node('Clip', [v('zpInitial'), 'quant/zero', 'quant/255'], [v('zpClipped')], v('zpClipped')),
+        node('Round', [v('zpClipped')], [v('zp')], v('zp')),
+        node('Gather', [v('scale'), rowGroup], [v('rowScale')], v('rowScale')),
+        node('Reshape', [v('rowScale'), 'quant/per_row'], [s!], v('rowScale3')),
+        node('Gather', [v('zp'), rowGroup], [v('rowZp')], v('rowZp')),
+        node('Reshape', [v('rowZp'), 'quant/per_row'], [v('rowZp3')], v('rowZp3')),
+        node('Div', [x!, s!], [v('scaled')], v('scaled')),
+        node('Round', [v('scaled')], [v('rounded')], v('rounded')),
+        node('Add', [v('rounded'), v('rowZp3')], [v('shifted')], v('shifted')),
+        node('Clip', [v('shifted'), 'quant/zero', 'quant/255'], [v('clipped')], v('clipped')),
+        node('Cast', [v('clipped')], [q!], v('q'), [intAttr('to', DT.uint8)]),
+        node('Cast', [v('rowZp3')], [v('rowZpInt')], v('rowZpInt'), [intAttr('to', DT.int32)]),
+      );
+      zeroPoints.set(zp!, v('rowZpInt'));
+      continue;
+    }
+    const [a, b, aZp, bZp] = nodeInputs(n);
+    if (opType(n) === 'MatMulInteger' && aZp && zeroPoints.has(aZp)) {
+      const weights = initializerData(m.graph, b!);
+      const weightZp = bZp ? initializerData(m.graph, bZp) : null;
+      if (!weights || weights.type !== DT.uint8 || weights.dims.length !== 2) return null;
+      if (weightZp && (weightZp.type !== DT.uint8 || weightZp.bytes.length !== 1)) return null;
+      const [k, cols] = weights.dims as [number, number];
+      const zpB = weightZp?.bytes[0] ?? 0;
+      const sums = new Int32Array(cols);
+      for (let i = 0; i < k; i++) for (let j = 0; j < cols; j++) sums[j]! += weights.bytes[i * cols + j]! - zpB;
+      const name = nodeName(n);
+      const [y] = nodeOutputs(n);
+      initializers.push(tensor(`${name}/colsum`, DT.int32, [cols], new Uint8Array(sums.buffer)));
+      out.push(
+        node('MatMulInteger', [a!, b!, '', ...(bZp ? [bZp] : [])], [`${name}/raw`], name),
+        node('Mul', [zeroPoints.get(aZp)!, `${name}/colsum`], [`${name}/correction`], `${name}/correction`),
+        node('Sub', [`${name}/raw`, `${name}/correction`], [y!], `${name}/corrected`),
+      );
+      continue;
+    }
+    out.push(n);
+  }
+  // Every zero point must have been consumed by a MatMulInteger rewritten above.
+  const read = new Set(out.flatMap(nodeInputs));
+  if ([...zeroPoints.keys()].some((z) => read.has(z))) return null;
+  // Shapes declared for what changed shape (the scales, now one per row, and what multiplies them) go.
+  const changed = new Set(dqls.flatMap((n) => nodeOutputs(n)));
+  for (const n of out)
+    if (nodeInputs(n).some((i) => changed.has(i)) && opType(n) === 'Mul')
+      for (const o of nodeOutputs(n)) changed.add(o);
+  const declared = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const graph = encodeMessage([
+    ...out.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
+    ...m.graph.filter((f) => f.no !== GRAPH.node && !(f.no === GRAPH.valueInfo && changed.has(declared(f)))),
+    ...initializers.map((t) => bytesField(GRAPH.initializer, t)),
+    bytesField(GRAPH.input, inputInfo(groupMask, DT.bool, ['quant_groups', 'batch_size'])),
+    bytesField(GRAPH.input, inputInfo(rowGroup, DT.int64, ['batch_size'])),
+  ]);
+  return { model: m.withGraph(graph), groupMask, rowGroup };
+}
+
+/** The later-step model with a mask over the encoder's frames (crossAttentionMasked). */
+export interface CrossMasked {
+  model: Uint8Array;
+  /** Input: float [rows, 1, 1, frames], 0 where a row's chunk has the frame and −∞ where it is padding. */
+  mask: string;
+}
+
+/**
+ * The graphs have no attention mask: every row of a batch attends to all the encoder frames it is given,
+ * so chunks of different lengths cannot share a batch as they are. This adds a mask before the Softmax of
+ * each layer's cross-attention (HF optimum names it `…/encoder_attn/…`): a chunk's keys and values padded
+ * with zeros to the longest chunk's frames, −∞ on the padding, gives each padded frame a weight of exactly
+ * 0. Whether the Softmax and the weighted sum come out bit for bit as without padding is for
+ * scripts/bench/asr-batch-exact.ts to check. Null when there is no such Softmax.
+ */
+export function crossAttentionMasked(model: Uint8Array): CrossMasked | null {
+  const m = modelGraph(model);
+  if (!m) return null;
+  const mask = 'cross_attention_mask';
+  const out: Node[] = [];
+  let found = 0;
+  for (const n of nodesOf(m.graph)) {
+    if (opType(n) === 'Softmax' && /\/encoder_attn\//.test(nodeName(n))) {
+      const [scores] = nodeInputs(n);
+      const masked = `${nodeName(n)}/masked_input`;
+      out.push(
+        node('Add', [scores!, mask], [masked], `${nodeName(n)}/mask`),
+        n.map((x) => (x.no === NODE.input ? textField(NODE.input, masked) : x)),
+      );
+      found++;
+      continue;
+    }
+    out.push(n);
+  }
+  if (!found) return null;
+  const graph = encodeMessage([
+    ...out.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
+    ...m.graph.filter((f) => f.no !== GRAPH.node),
+    bytesField(GRAPH.input, inputInfo(mask, DT.float, ['batch_size', 1, 1, 'encoder_sequence_length_out'])),
+  ]);
+  return { model: m.withGraph(graph), mask };
+}
+
+/** The later-step model with its quantized products run per slot of rows (slotQuantized). */
+export interface SlotQuantized {
+  model: Uint8Array;
+  /** Input: int64 [slots], how many rows (one chunk's hypotheses) each slot has, in batch order. */
+  slotRows: string;
+}
+
+/**
+ * Another way to keep each chunk's quantization its own: every DynamicQuantizeLinear and the integer
+ * products it feeds run once per slot (`slots` chunks at most) on that slot's rows — the very nodes of
+ * the shipped graph, which ONNX Runtime fuses as it does there, on the rows it would see alone — and the
+ * slots' results are concatenated. Everything else (the float output projection included) runs once over
+ * all rows. The int8 weights are read once per slot (they are 25 MB a step against the projection's 54).
+ * Null when a quantized product does not have the shipped shape (Cast then Mul by scale × weight scale).
+ */
+export function slotQuantized(model: Uint8Array, slots: number): SlotQuantized | null {
+  const m = modelGraph(model);
+  if (!m) return null;
+  const nodes = nodesOf(m.graph);
+  const slotRows = 'quant_slot_rows';
+  const readers = (name: string) => nodes.filter((n) => nodeInputs(n).includes(name));
+  const replaced = new Set<Node>();
+  const inserted = new Map<Node, Node[]>();
+  for (const dql of nodes.filter((n) => opType(n) === 'DynamicQuantizeLinear')) {
+    const [x] = nodeInputs(dql);
+    const [q, s, zp] = nodeOutputs(dql);
+    const p = nodeName(dql);
+    // Each product: MatMulInteger(q, W, zp, Wzp) → Cast → Mul(·, Mul(s, Wscale)).
+    const chains: { mmi: Node; scale: Node; cast: Node; mul: Node }[] = [];
+    for (const mmi of readers(q!)) {
+      if (opType(mmi) !== 'MatMulInteger' || nodeInputs(mmi)[2] !== zp) return null;
+      const [cast, ...more] = readers(nodeOutputs(mmi)[0]!);
+      if (!cast || more.length || opType(cast) !== 'Cast') return null;
+      const [mul, ...others] = readers(nodeOutputs(cast)[0]!);
+      if (!mul || others.length || opType(mul) !== 'Mul') return null;
+      const scaleName = nodeInputs(mul).find((i) => i !== nodeOutputs(cast)[0]);
+      const scale = nodes.find((n) => nodeOutputs(n)[0] === scaleName);
+      if (!scale || opType(scale) !== 'Mul' || !nodeInputs(scale).includes(s!)) return null;
+      chains.push({ mmi, scale, cast, mul });
+    }
+    if (readers(s!).some((n) => !chains.some((c) => c.scale === n))) return null;
+    if (readers(zp!).some((n) => !chains.some((c) => c.mmi === n))) return null;
+    const slot = (name: string, g: number) => `${name}/slot${g}`;
+    const rename = (n: Node, g: number, names: Set<string>): Node =>
+      n.map((f) => {
+        if (f.no === NODE.name) return textField(NODE.name, slot(text(f), g));
+        if ((f.no === NODE.input || f.no === NODE.output) && names.has(text(f)))
+          return textField(f.no, slot(text(f), g));
+        return f;
+      });
+    const local = new Set([
+      x!,
+      q!,
+      s!,
+      zp!,
+      ...chains.flatMap((c) => [c.mmi, c.scale, c.cast, c.mul].flatMap(nodeOutputs)),
+    ]);
+    const group: Node[] = [
+      node(
+        'Split',
+        [x!, slotRows],
+        Array.from({ length: slots }, (_, g) => slot(x!, g)),
+        `${p}/split`,
+        [intAttr('axis', 0)],
+      ),
+    ];
+    for (let g = 0; g < slots; g++) {
+      group.push(rename(dql, g, local));
+      for (const c of chains) group.push(...[c.mmi, c.scale, c.cast, c.mul].map((n) => rename(n, g, local)));
+    }
+    for (const c of chains) {
+      const out = nodeOutputs(c.mul)[0]!;
+      group.push(
+        node(
+          'Concat',
+          Array.from({ length: slots }, (_, g) => slot(out, g)),
+          [out],
+          `${nodeName(c.mul)}/concat`,
+          [intAttr('axis', 0)],
+        ),
+      );
+    }
+    for (const c of chains) for (const n of [c.mmi, c.scale, c.cast, c.mul]) replaced.add(n);
+    replaced.add(dql);
+    inserted.set(dql, group);
+  }
+  if (!inserted.size) return null;
+  const out = nodes.flatMap((n) => inserted.get(n) ?? (replaced.has(n) ? [] : [n]));
+  const renamedAway = new Set([...replaced].flatMap(nodeOutputs));
+  const declared = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const graph = encodeMessage([
+    ...out.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
+    ...m.graph.filter((f) => f.no !== GRAPH.node && !(f.no === GRAPH.valueInfo && renamedAway.has(declared(f)))),
+    ...(m.graph.some((f) => f.no === GRAPH.input && declared(f) === slotRows)
+      ? []
+      : [bytesField(GRAPH.input, inputInfo(slotRows, DT.int64, [slots]))]),
+  ]);
+  return { model: m.withGraph(graph), slotRows };
+}
+
+/**
+ * Cross-attention per slot of rows (see slotQuantized): each layer's MatMul–Softmax–MatMul over the encoder
+ * runs once per slot, on that slot's rows and its own chunk's keys and values (inputs `<name>/slot<g>`, each
+ * with its own number of frames), so chunks of different lengths share a step with the shapes each has
+ * alone. Null when the keys and values are not read straight from the inputs (the Spanish export pads them).
+ */
+export function slotCrossAttention(model: Uint8Array, slots: number): Uint8Array | null {
+  const m = modelGraph(model);
+  if (!m) return null;
+  const nodes = nodesOf(m.graph);
+  const inputs = m.graph.filter((f) => f.no === GRAPH.input);
+  const inputName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const isInput = new Set(inputs.map(inputName));
+  const replaced = new Set<Node>();
+  const inserted = new Map<Node, Node[]>();
+  const perSlot = new Set<string>();
+  for (const softmax of nodes.filter((n) => opType(n) === 'Softmax' && /\/encoder_attn\//.test(nodeName(n)))) {
+    const scores = nodes.find((n) => nodeOutputs(n)[0] === nodeInputs(softmax)[0]);
+    const readers = nodes.filter((n) => nodeInputs(n).includes(nodeOutputs(softmax)[0]!));
+    const [weighted] = readers;
+    if (!scores || opType(scores) !== 'MatMul' || readers.length !== 1 || opType(weighted!) !== 'MatMul') return null;
+    const [query, keys] = nodeInputs(scores);
+    const values = nodeInputs(weighted!)[1]!;
+    if (!isInput.has(keys!) || !isInput.has(values)) return null;
+    const slot = (name: string, g: number) => `${name}/slot${g}`;
+    const p = nodeName(softmax);
+    const group: Node[] = [
+      node(
+        'Split',
+        [query!, 'quant_slot_rows'],
+        Array.from({ length: slots }, (_, g) => slot(query!, g)),
+        `${p}/split`,
+        [intAttr('axis', 0)],
+      ),
+    ];
+    const local = new Set([query!, keys!, values, ...[scores, softmax, weighted!].flatMap(nodeOutputs)]);
+    for (let g = 0; g < slots; g++)
+      for (const n of [scores, softmax, weighted!])
+        group.push(
+          n.map((f) => {
+            if (f.no === NODE.name) return textField(NODE.name, slot(text(f), g));
+            if ((f.no === NODE.input || f.no === NODE.output) && local.has(text(f)))
+              return textField(f.no, slot(text(f), g));
+            return f;
+          }),
+        );
+    const out = nodeOutputs(weighted!)[0]!;
+    group.push(
+      node(
+        'Concat',
+        Array.from({ length: slots }, (_, g) => slot(out, g)),
+        [out],
+        `${p}/concat`,
+        [intAttr('axis', 0)],
+      ),
+    );
+    for (const n of [scores, softmax, weighted!]) replaced.add(n);
+    inserted.set(scores, group);
+    perSlot.add(keys!);
+    perSlot.add(values);
+  }
+  if (!inserted.size) return null;
+  // Topological order: a group goes where its scores MatMul was (its Softmax and MatMul came later, reading only it).
+  const out = nodes.flatMap((n) => inserted.get(n) ?? (replaced.has(n) ? [] : [n]));
+  const frames = (g: number) => (dims: Field[]) =>
+    dims.map((d) => {
+      const param = text(decodeMessage(d.value as Uint8Array).find((x) => x.no === DIM_PARAM));
+      return param === 'encoder_sequence_length_out'
+        ? bytesField(SHAPE_DIM, encodeMessage([textField(DIM_PARAM, `encoder_frames_slot${g}`)]))
+        : d;
+    });
+  const graph = encodeMessage([
+    ...out.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
+    ...m.graph.filter((f) => f.no !== GRAPH.node && !(f.no === GRAPH.input && perSlot.has(inputName(f)))),
+    ...inputs
+      .filter((f) => perSlot.has(inputName(f)))
+      .flatMap((f) => Array.from({ length: slots }, (_, g) => retype(f, `${inputName(f)}/slot${g}`, frames(g)))),
+    ...(isInput.has('quant_slot_rows')
+      ? []
+      : [bytesField(GRAPH.input, inputInfo('quant_slot_rows', DT.int64, [slots]))]),
+  ]);
+  return m.withGraph(graph);
+}
