@@ -152,6 +152,11 @@ export const SegmentRef = builder.objectRef<Segment>('TranscriptSegment').implem
       description: "The recogniser's confidence in the segment, 0–1 (null on older calls and engines without one).",
       resolve: (s) => s.confidence ?? null,
     }),
+    guessed: t.boolean({
+      description:
+        "A turn of speech the recogniser heard no words in on its own (loud babble): `text` is its forced guess, every word unsure, or empty when the guess was one of the recogniser's stock phrases. Criteria never count a guess as said; sentiment, the summary and search ignore it.",
+      resolve: (s) => s.guessed === true,
+    }),
     uncertainWords: t.intList({
       description:
         "Indexes into the text's space-separated words that the recogniser was unsure of (its least likely token below 50 %).",

@@ -451,7 +451,10 @@ function aggregate(readings: readonly SentenceReading[]): SentimentScore | null 
 function spokenBy(segments: readonly Segment[], readings: readonly SentenceReading[], speaker?: Segment['speaker']) {
   return segments
     .map((segment, i) => ({ segment, reading: readings[i]! }))
-    .filter(({ segment }) => (speaker === undefined || segment.speaker === speaker) && segment.text.trim() !== '')
+    .filter(
+      ({ segment }) =>
+        (speaker === undefined || segment.speaker === speaker) && segment.text.trim() !== '' && !segment.guessed,
+    )
     .sort((a, b) => a.segment.start - b.segment.start)
     .map(({ reading }) => reading);
 }
@@ -468,7 +471,8 @@ export function trend(scores: readonly number[]): number | null {
 
 export function callSentiment(input: AnalysisInput): CallSentiment {
   const language = sentimentLanguage(input.language);
-  const readings = input.segments.map((s) => readText(s.text, language));
+  // A guess (Segment.guessed: words the recogniser was made to produce under babble) is not read.
+  const readings = input.segments.map((s) => readText(s.guessed ? '' : s.text, language));
   // What is stored per segment: label and score (calls.sentiment keeps its shape).
   const segments = readings.map(({ label, score }) => ({ label, score }));
   const overall = aggregate(spokenBy(input.segments, readings));

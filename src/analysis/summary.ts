@@ -70,7 +70,11 @@ function splitSentences(segments: readonly Segment[], stopwords: ReadonlySet<str
  */
 export function extractiveSummary(segments: readonly Segment[], language: string): string {
   const stopwords = STOPWORDS[language] ?? NO_STOPWORDS;
-  const sentences = splitSentences(segments, stopwords);
+  // A guess (Segment.guessed) is not what was said: the summary quotes only words the recogniser heard.
+  const sentences = splitSentences(
+    segments.filter((s) => !s.guessed),
+    stopwords,
+  );
   if (sentences.length === 0) return '';
 
   const frequency = new Map<string, number>();

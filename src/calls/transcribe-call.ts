@@ -149,7 +149,13 @@ export async function transcribeCall(
       detail: template ? `template ${template.name}` : 'no template applies',
       data: {
         segments: segments as object[],
-        searchText: foldAccents(segments.map((s) => s.text).join(' ')),
+        // A guess is not searchable: a search finds calls by words the recogniser heard.
+        searchText: foldAccents(
+          segments
+            .filter((s) => !s.guessed)
+            .map((s) => s.text)
+            .join(' '),
+        ),
         durationSeconds: result.durationSeconds,
         channels: result.channels,
         audioSnrDb: result.snrDb,

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioScorer } from '../../src/analysis/acoustic.ts';
 import { analyzeCall } from '../../src/analysis/index.ts';
+import { callSentiment } from '../../src/analysis/sentiment.ts';
+import { extractiveSummary } from '../../src/analysis/summary.ts';
 import type { AnalysisInput } from '../../src/analysis/types.ts';
 import { stereo, template } from './helpers.ts';
 
@@ -148,5 +150,16 @@ describe('speech the recogniser heard no words in', () => {
     const greeting = criterion(await analyzeCall(call, greetingTemplate), 'greeting');
     expect(greeting).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
     expect(greeting.low_confidence).toBeUndefined();
+  });
+
+  it('reads no sentiment and quotes no summary from a guess', () => {
+    const call = babbleCall('That is not my problem, calm down.');
+    const sentiment = callSentiment(call);
+    expect(sentiment.segments[0]).toEqual({ label: 'neutral', score: 0 });
+    expect(sentiment.agent?.label).not.toBe('negative');
+    expect(extractiveSummary(call.segments, 'en')).not.toMatch(/problem/);
+    // The same words heard for real are read and can be quoted.
+    call.segments[0] = { ...call.segments[0]!, guessed: false };
+    expect(callSentiment(call).segments[0]!.label).toBe('negative');
   });
 });

@@ -17,6 +17,7 @@ import { CallsPage } from '../../src/web/pages/Calls.tsx';
 import { EndpointDialog } from '../../src/web/pages/webhook-endpoints.tsx';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/webhooks/kit/index.ts';
 import { searchTerms } from '../../src/web/pages/CallDetail.tsx';
+import { Transcript } from '../../src/web/components/transcript.tsx';
 import { parseUploadResponse, looksLikeAudio } from '../../src/web/lib/upload.ts';
 import { describeError } from '../../src/web/lib/errors.ts';
 import { translate } from '../../src/web/i18n/index.tsx';
@@ -271,6 +272,21 @@ describe('small pieces', () => {
     const { client } = mockClient({});
     renderWith(h(StatusBadge, { status: 'TRANSCRIBED' }), client, 'es');
     expect(screen.getByText('Sin analizar')).toBeTruthy();
+  });
+
+  it('shows a turn the recogniser could not make out as such, and its forced guess as a guess', () => {
+    const { client } = mockClient({});
+    const segments = [
+      { start: 0.5, end: 3.5, speaker: 'agent', text: '', guessed: true },
+      { start: 4, end: 7, speaker: 'customer', text: 'Hola, no tengo internet.' },
+      { start: 8, end: 10, speaker: 'agent', text: 'Buenos días', guessed: true, uncertainWords: [0, 1] },
+    ];
+    renderWith(h(Transcript, { segments, time: 0, playing: false, onSeek: () => {}, status: 'ANALYZED' }), client, 'es');
+    const rows = screen.getAllByTestId('segment');
+    expect(rows[0]!.textContent).toContain('Habla que el reconocedor no pudo entender');
+    expect(rows[1]!.textContent).not.toContain('Habla');
+    expect(rows[2]!.textContent).toContain('Habla no entendida, mejor suposición:');
+    expect(rows[2]!.textContent).toContain('Buenos días');
   });
 
   it('highlights the words of a transcript search, not its operators', () => {

@@ -17,6 +17,8 @@ export interface TranscriptSegment {
   speaker: string;
   text: string;
   uncertainWords?: readonly number[] | null;
+  /** The recogniser's forced guess at a turn it heard no words in (loud babble); empty text when it had none. */
+  guessed?: boolean | null;
 }
 
 const fold = (s: string) =>
@@ -121,7 +123,12 @@ export function Transcript({
                 <span className="t">{formatClock(s.start)}</span>
                 <span className={`who ${s.speaker}`}>{t(speakerKey(s.speaker))}</span>
                 <span>
-                  {s.text.includes('[') || (s.uncertainWords?.length ?? 0) > 0 ? (
+                  {s.guessed && (
+                    <em className="seg-guessed" data-testid="segment-guessed">
+                      {t(s.text ? 'transcript.guessed' : 'transcript.unheard')}
+                    </em>
+                  )}
+                  {s.guessed && !s.text ? null : s.text.includes('[') || (s.uncertainWords?.length ?? 0) > 0 ? (
                     <TranscriptText text={s.text} uncertain={s.uncertainWords ?? []} />
                   ) : (
                     <Highlight text={s.text} terms={terms} />

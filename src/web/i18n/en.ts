@@ -1059,6 +1059,8 @@ export const en = {
   'redaction.textNotice': 'Redacted transcript: {n} items replaced.',
   'redaction.textNotice_one': 'Redacted transcript: 1 item replaced.',
   'transcript.uncertain': 'The recogniser was unsure of this word',
+  'transcript.guessed': 'Speech not made out, best guess: ',
+  'transcript.unheard': 'Speech the recogniser could not make out',
   // web polish
   'range.label': 'Date',
   'range.any': 'Any date',

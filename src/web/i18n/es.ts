@@ -1062,6 +1062,8 @@ export const es: Record<keyof typeof en, string> = {
   'redaction.textNotice': 'Transcripción anonimizada: {n} datos sustituidos.',
   'redaction.textNotice_one': 'Transcripción anonimizada: 1 dato sustituido.',
   'transcript.uncertain': 'El reconocedor no estaba seguro de esta palabra',
+  'transcript.guessed': 'Habla no entendida, mejor suposición: ',
+  'transcript.unheard': 'Habla que el reconocedor no pudo entender',
   // web polish
   'range.label': 'Fecha',
   'range.any': 'Cualquier fecha',

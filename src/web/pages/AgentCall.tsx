@@ -37,7 +37,7 @@ const AgentCallQuery = graphql(`
       disputes { id criterionKey status comment openedByName openedAt reply resolvedByName resolvedAt }
       comments { id authorName atSeconds body createdAt }
       durationSeconds
-      transcript { start end speaker text uncertainWords }
+      transcript { start end speaker text guessed uncertainWords }
     }
   }
 `);

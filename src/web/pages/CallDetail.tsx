@@ -61,7 +61,7 @@ const CallDetailQuery = graphql(`
       agent { id name telephonyCode }
       campaign { id name }
       template { id name deleted }
-      transcript { start end speaker text channel uncertainWords }
+      transcript { start end speaker text channel guessed uncertainWords }
       sentiment { customerTrend agent { label score } customer { label score } segments { label score } }
       criteria {
         key label kind result points maxPoints critical lowConfidence reason reasonCode reasonParams evidence { quote start end speaker }
