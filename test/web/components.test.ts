@@ -281,7 +281,11 @@ describe('small pieces', () => {
       { start: 4, end: 7, speaker: 'customer', text: 'Hola, no tengo internet.' },
       { start: 8, end: 10, speaker: 'agent', text: 'Buenos días', guessed: true, uncertainWords: [0, 1] },
     ];
-    renderWith(h(Transcript, { segments, time: 0, playing: false, onSeek: () => {}, status: 'ANALYZED' }), client, 'es');
+    renderWith(
+      h(Transcript, { segments, time: 0, playing: false, onSeek: () => {}, status: 'ANALYZED' }),
+      client,
+      'es',
+    );
     const rows = screen.getAllByTestId('segment');
     expect(rows[0]!.textContent).toContain('Habla que el reconocedor no pudo entender');
     expect(rows[1]!.textContent).not.toContain('Habla');
