@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { groupQuantized, slotQuantized, splitDecoder } from '../../src/transcription/onnx-rewrite.ts';
+import { alignerSessionOptions } from '../../src/transcription/align.ts';
 
 interface Config {
   lang: string;
@@ -37,15 +38,8 @@ function laterModel(lang: string): Uint8Array {
 }
 
 function session(model: Uint8Array, threads: number) {
-  // As recognition creates its sessions (src/transcription/moonshine.ts sessionOptions).
-  return ort.InferenceSession.create(model, {
-    graphOptimizationLevel: 'all',
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    extra: { session: { disable_quant_qdq: '1' } },
-    enableCpuMemArena: false,
-  });
+  // As recognition creates its sessions (the aligner's options are recognition's, see align.ts).
+  return ort.InferenceSession.create(model, alignerSessionOptions(threads));
 }
 
 /** Random inputs of one later step: `rows` hypotheses, cross-attention with `crossRows` rows. */
