@@ -39,6 +39,7 @@ export class BabbleGate {
   // The first second's windows wait until the channel has been judged on them, so a call that opens on
   // babble does not start with a region of it. Null once they have been given out.
   private held: { probability: number; levelDb: number }[] | null = [];
+  private given: boolean[] = [];
 
   /**
    * Takes a window's Silero probability and mean square; gives back the speech probabilities to decide
@@ -63,22 +64,28 @@ export class BabbleGate {
   }
 
   /**
-   * Whether the channel is being gated as babble now (it has been judged, and enough of its windows
-   * are ones Silero is unsure of): its regions are then the ones that stood above the babble's level.
+   * For each window given out since the last call, in window order: whether the gate was acting on it
+   * (the channel judged as babble, so a region there is one that stood above the babble's level). Per
+   * window, as decided, so it does not depend on how much audio arrived in one block.
    */
-  get engaged(): boolean {
-    return !this.held && this.ambiguous >= GATE.babblyShare * this.count;
+  takeEngaged(): boolean[] {
+    const given = this.given;
+    this.given = [];
+    return given;
   }
 
   /** At the end of the recording: the windows still held (a recording shorter than a second), as heard. */
   flush(): number[] {
     const held = this.held ?? [];
     this.held = null;
+    for (const _ of held) this.given.push(false);
     return held.map((h) => h.probability);
   }
 
   private decide(probability: number, levelDb: number): number {
-    if (this.ambiguous < GATE.babblyShare * this.count) return probability;
+    const engaged = this.ambiguous >= GATE.babblyShare * this.count;
+    this.given.push(engaged);
+    if (!engaged) return probability;
     return levelDb - this.floorDb() >= GATE.aboveFloorDb ? probability : 0;
   }
 

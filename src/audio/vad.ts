@@ -149,7 +149,7 @@ function splitLong(probs: Float32Array, start: number, end: number, maxWindows: 
 export interface SpeechChunk extends SpeechRegion {
   samples: Float32Array;
   /**
-   * The babble gate was acting on the channel when the region was settled: the region is the
+   * The babble gate was acting on the channel at the region's last window: the region is the
    * channel's own speaker, standing above the background talkers (src/audio/babble.ts).
    */
   aboveBabble?: boolean;
@@ -166,6 +166,8 @@ export interface SpeechChunk extends SpeechRegion {
 export class SpeechTracker {
   private readonly opts: VadOptions;
   private probs = new Float32Array(1024);
+  /** Per decided window: 1 when the babble gate was acting on it (BabbleGate.takeEngaged). */
+  private engaged = new Uint8Array(1024);
   // Windows whose probability regions are decided on (`probs`), and windows scored by Silero: the babble
   // gate holds the first second back until it has judged it.
   private windows = 0;
@@ -230,19 +232,23 @@ export class SpeechTracker {
       this.scored++;
       const p = (out.output!.data as Float32Array)[0]!;
       const power = powerOf(window);
-      this.decided(this.gate ? this.gate.push(p, power) : [p]);
+      this.decided(this.gate ? this.gate.push(p, power) : [p], this.gate?.takeEngaged());
       this.meter?.add(power, p);
     }
-    if (final && this.gate) this.decided(this.gate.flush());
+    if (final && this.gate) this.decided(this.gate.flush(), this.gate.takeEngaged());
   }
 
-  private decided(probs: number[]): void {
-    for (const p of probs) {
+  private decided(probs: number[], engaged: boolean[] = []): void {
+    for (const [i, p] of probs.entries()) {
       if (this.windows === this.probs.length) {
         const grown = new Float32Array(this.probs.length * 2);
         grown.set(this.probs);
         this.probs = grown;
+        const flags = new Uint8Array(this.engaged.length * 2);
+        flags.set(this.engaged);
+        this.engaged = flags;
       }
+      this.engaged[this.windows] = engaged[i] ? 1 : 0;
       this.probs[this.windows++] = p;
     }
   }
@@ -262,7 +268,10 @@ export class SpeechTracker {
         Math.floor(start * SAMPLE_RATE) - this.base,
         Math.ceil(end * SAMPLE_RATE) - this.base,
       );
-      out.push({ start, end, samples, ...(this.gate?.engaged ? { aboveBabble: true } : {}) });
+      // Whether the gate acted on the region's last window: decided window by window, so the same file
+      // gives the same answer whatever the block size (not the gate's state when the block settled it).
+      const last = Math.min(this.windows, Math.round(end / WINDOW_SECONDS)) - 1;
+      out.push({ start, end, samples, ...(this.engaged[last] ? { aboveBabble: true } : {}) });
       this.from = Math.max(this.from, Math.round(end / WINDOW_SECONDS));
     }
     // Nothing undecided: silence (or bursts too short to count) need not be kept beyond a few seconds.
