@@ -20,7 +20,7 @@
 //     (cases seen in a long run again, keeping what the recogniser heard)
 //   npm run bench:verdicts -- … --babble-gate off   (the voice detector as before src/audio/babble.ts)
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -57,6 +57,13 @@ const { values: args } = parseArgs({
     transcripts: { type: 'boolean', default: false },
     /** 'off': the voice detector follows Silero alone on stereo calls too, as before src/audio/babble.ts. */
     'babble-gate': { type: 'string', default: 'on' },
+    /**
+     * Keep each call's audio and transcript in this directory and reuse them when they are there: the
+     * analysis is tuned again on the same transcripts without transcribing again (transcription is
+     * deterministic; the CPU of transcription is the one measured when the transcript was made). Clear
+     * the directory after changing transcription.
+     */
+    cache: { type: 'string' },
   },
 });
 const CALLS = Number(args.calls ?? (args.full ? 64 : 16));
@@ -365,15 +372,26 @@ async function main() {
   for (const kind of ['pink', 'babble', 'street'] as const) stretches.set(kind, await noiseStretches(kind));
   const outcomes: Outcome[] = [];
   const started = performance.now();
+  if (args.cache) mkdirSync(args.cache, { recursive: true });
   try {
     for (let i = 0; i < (ONLY ? Math.max(...ONLY) + 1 : CALLS); i++) {
       if (ONLY && !ONLY.has(i)) continue;
       const call = script(i);
       const audio = await render(call, realDir);
-      const reference = call.lines.flatMap((l) => tokenize(l.text));
       for (const cond of CONDITIONS.filter((c) => !args.condition || c.name.includes(args.condition)))
         for (let stretch = 0; stretch < (cond.noise ? STRETCHES : 1); stretch++) {
           if (args.minutes && performance.now() - started > Number(args.minutes) * 60_000) continue;
+          const base = `${i}-${cond.name.replaceAll(' ', '_')}-${stretch}`;
+          const cached = args.cache ? path.join(args.cache, `${base}.json`) : null;
+          if (cached && existsSync(cached)) {
+            const kept = JSON.parse(readFileSync(cached, 'utf8')) as {
+              file: string;
+              heard: Awaited<ReturnType<typeof transcribeFile>>;
+              transcribe: number;
+            };
+            await judge(call, cond, stretch, kept.file, kept.heard, kept.transcribe);
+            continue;
+          }
           const channels = audio.channels.map((c) => new Float32Array(c));
           if (cond.noise)
             for (const [ch, c] of channels.entries())
@@ -381,11 +399,11 @@ async function main() {
           limitPeak(channels);
           const file = await throughChain(
             channels,
-            path.join(ws.work, `${i}-${cond.name.replaceAll(' ', '_')}-${stretch}`),
+            path.join(args.cache ?? ws.work, base),
             cond.noise ? 'telephone' : 'none',
           );
           const language = call.language;
-          let since = process.cpuUsage();
+          const since = process.cpuUsage();
           // A call where the recogniser hears no words at all (it happens at 5 dB babble) is judged on
           // an empty transcript, as the analysis would see it, rather than ending the bench.
           const heard = await transcribeFile(file, {
@@ -400,63 +418,8 @@ async function main() {
             return { segments: [], durationSeconds: audio.seconds, channels: 2 };
           });
           const transcribe = cpuSeconds(since);
-          const input = {
-            segments: heard.segments,
-            durationSeconds: heard.durationSeconds,
-            channels: heard.channels,
-            language,
-          };
-          since = process.cpuUsage();
-          const fromText = await analyzeCall(input, templates[language]);
-          const text = cpuSeconds(since);
-          since = process.cpuUsage();
-          let listened: ReadonlyMap<string, readonly Heard[]> = new Map();
-          const fromAudio = await analyzeCall(input, templates[language], {
-            audio: recordingScorer(file, engines, language),
-            onListened: (h) => {
-              listened = h;
-            },
-          });
-          const audioCpu = cpuSeconds(since);
-          const hyp = heard.segments.flatMap((s) => tokenize(s.text));
-          outcomes.push({
-            call,
-            condition: cond.name,
-            stretch,
-            verdicts: call.truth.map((t) => {
-              const c = fromAudio.criteria.find((x) => x.key === t.key)!;
-              const at = c.reason_params?.at;
-              return {
-                key: t.key,
-                done: t.done,
-                text: verdict(fromText, t.key, t.done),
-                audio: verdict(fromAudio, t.key, t.done),
-                margin: listened.get(t.key)?.reduce((m, h) => Math.max(m, h.margin), -Infinity) ?? null,
-                ...(args.margins ? { reason: c.reason, at } : {}),
-              };
-            }),
-            wer: { errors: levenshtein(reference, hyp), words: reference.length },
-            seconds: heard.durationSeconds,
-            cpu: { transcribe, text, audio: audioCpu },
-            ...(args.transcripts
-              ? {
-                  transcript: heard.segments.map((s) => ({
-                    speaker: s.speaker,
-                    start: s.start,
-                    end: s.end,
-                    text: s.text,
-                    ...(s.guessed ? { guessed: true } : {}),
-                  })),
-                }
-              : {}),
-          });
-          if (args.out) appendFileSync(args.out, `${JSON.stringify(outcomes.at(-1))}\n`);
-          if (args.margins)
-            for (const v of outcomes.at(-1)!.verdicts)
-              if (v.margin !== null)
-                note(
-                  `${call.set} #${i} ${language} ${cond.name}/${stretch} ${v.key} done=${v.done} text=${v.text} audio=${v.audio} margin=${v.margin}: ${fromAudio.criteria.find((x) => x.key === v.key)!.reason}`,
-                );
+          if (cached) writeFileSync(cached, JSON.stringify({ file, heard, transcribe }));
+          await judge(call, cond, stretch, file, heard, transcribe);
         }
       note(`call ${i + 1}/${CALLS} done, ${round((performance.now() - started) / 60000, 1)} min`);
     }
@@ -465,6 +428,76 @@ async function main() {
     await ws.cleanup();
   }
   report(outcomes);
+
+  async function judge(
+    call: Call,
+    cond: Condition,
+    stretch: number,
+    file: string,
+    heard: Pick<Awaited<ReturnType<typeof transcribeFile>>, 'segments' | 'durationSeconds' | 'channels'>,
+    transcribe: number,
+  ) {
+    const i = call.index;
+    const language = call.language;
+    const reference = call.lines.flatMap((l) => tokenize(l.text));
+    const input = {
+      segments: heard.segments,
+      durationSeconds: heard.durationSeconds,
+      channels: heard.channels,
+      language,
+    };
+    let since = process.cpuUsage();
+    const fromText = await analyzeCall(input, templates[language]);
+    const text = cpuSeconds(since);
+    since = process.cpuUsage();
+    let listened: ReadonlyMap<string, readonly Heard[]> = new Map();
+    const fromAudio = await analyzeCall(input, templates[language], {
+      audio: recordingScorer(file, engines, language),
+      onListened: (h) => {
+        listened = h;
+      },
+    });
+    const audioCpu = cpuSeconds(since);
+    const hyp = heard.segments.flatMap((s) => tokenize(s.text));
+    outcomes.push({
+      call,
+      condition: cond.name,
+      stretch,
+      verdicts: call.truth.map((t) => {
+        const c = fromAudio.criteria.find((x) => x.key === t.key)!;
+        const at = c.reason_params?.at;
+        return {
+          key: t.key,
+          done: t.done,
+          text: verdict(fromText, t.key, t.done),
+          audio: verdict(fromAudio, t.key, t.done),
+          margin: listened.get(t.key)?.reduce((m, h) => Math.max(m, h.margin), -Infinity) ?? null,
+          ...(args.margins ? { reason: c.reason, at, heard: listened.get(t.key) ?? [] } : {}),
+        };
+      }),
+      wer: { errors: levenshtein(reference, hyp), words: reference.length },
+      seconds: heard.durationSeconds,
+      cpu: { transcribe, text, audio: audioCpu },
+      ...(args.transcripts
+        ? {
+            transcript: heard.segments.map((s) => ({
+              speaker: s.speaker,
+              start: s.start,
+              end: s.end,
+              text: s.text,
+              ...(s.guessed ? { guessed: true } : {}),
+            })),
+          }
+        : {}),
+    });
+    if (args.out) appendFileSync(args.out, `${JSON.stringify(outcomes.at(-1))}\n`);
+    if (args.margins)
+      for (const v of outcomes.at(-1)!.verdicts)
+        if (v.margin !== null)
+          note(
+            `${call.set} #${i} ${language} ${cond.name}/${stretch} ${v.key} done=${v.done} text=${v.text} audio=${v.audio} margin=${v.margin}: ${fromAudio.criteria.find((x) => x.key === v.key)!.reason}`,
+          );
+  }
 }
 
 function report(outcomes: Outcome[]) {
