@@ -53,6 +53,12 @@ export interface ListenRequest {
   /** Segments (indexes) where the criterion can apply. */
   segments: readonly number[];
   phrases: readonly string[];
+  /**
+   * Segments (among `segments`) where the phrases are also tried at the turn's start whatever the
+   * transcript has there (startSpans): the turns that open or close the call, for a criterion tied to
+   * its opening or closing. Elsewhere only the stretches spelled like a phrase are tried (cost).
+   */
+  openings?: readonly number[];
 }
 
 interface Span {
@@ -103,6 +109,29 @@ export function closestSpans(text: readonly Word[], phrase: string, keep = SPANS
   return kept;
 }
 
+/**
+ * A phrase of at least this many words is also tried at the start of the turns that open or close a
+ * call (ListenRequest.openings), whatever the transcript has there. Phrases open turns ("Thanks for calling Acme, …", "Is there anything else …")
+ * and a noisy turn's opening can be heard as words spelled nothing like them ("You can't put all in
+ * that myth, how can I help?"), so the spelling alone never offers the audio that stretch. A long
+ * phrase that was not said costs many nats wherever it is put; a two-word one ("I understand") put in
+ * place of a short turn ("Yeah.") cost as little as one that was said (bench:verdicts tuning calls).
+ */
+const START_MIN_WORDS = 3;
+
+/**
+ * The turn's first words, one or two more than the phrase has (a misheard stretch runs longer), or the
+ * whole turn when it is shorter but has at least one word fewer than the phrase. On the tuning calls
+ * every phrase found this way was found at one of these lengths; trying k − 1 … k + 2 words as well
+ * found nothing more and cost twice the decoder runs.
+ */
+function startSpans(text: readonly Word[], phrase: string): Span[] {
+  const k = tokenize(phrase).length;
+  if (k < START_MIN_WORDS) return [];
+  const lengths = new Set([Math.min(text.length, k + 1), Math.min(text.length, k + 2)]);
+  return [...lengths].filter((len) => len >= k - 1).map((len) => ({ from: 0, to: len, similarity: 0 }));
+}
+
 /** The transcript with words [from, to) replaced by the phrase, in the recogniser's own style (capitals, punctuation). */
 function substitute(text: readonly Word[], span: Span, phrase: string): string {
   const first = text[span.from]!.text;
@@ -127,7 +156,9 @@ export function hearingOf(margin: number): Hearing {
 }
 
 /**
- * For each request, the best-supported phrase per segment where any was tried, in time order. Each
+ * For each request, the best-supported phrase per segment where any was tried, in time order. A phrase
+ * is tried in place of the stretches of the transcript spelled most like it and, in the request's
+ * openings when it is long enough, of the turn's first words (startSpans). Each
  * segment's audio is scored once for all requests (its transcript as heard and every candidate), so a
  * segment costs one encoder run and a few batched decoder runs, and the recording is read once.
  */
@@ -147,7 +178,10 @@ export async function listen(
       const text = wordsOf.get(index) ?? words(segment.text);
       wordsOf.set(index, text);
       for (const phrase of request.phrases)
-        for (const span of closestSpans(text, phrase)) {
+        for (const span of [
+          ...closestSpans(text, phrase),
+          ...(request.openings?.includes(index) ? startSpans(text, phrase) : []),
+        ]) {
           const entry = perSegment.get(index) ?? { texts: [segment.text], tries: [] };
           perSegment.set(index, entry);
           const hypothesis = substitute(text, span, phrase);

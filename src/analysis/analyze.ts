@@ -212,6 +212,9 @@ function scopeIndexes(ctx: Context, criterion: Criterion, window?: PhraseCriteri
   });
 }
 
+/** The speaker's first (last) turns where a phrase of a criterion tied to the call's opening (closing) is sought: one keeps the cost down (each long phrase is tried two ways there). */
+const OPENING_TURNS = 1;
+
 /**
  * What to ask the audio: a phrase criterion the text did not pass, in the segments of its speaker and
  * window where the text found none of its phrases; a forbidden criterion the text did not fail on
@@ -226,7 +229,13 @@ function listenRequest(ctx: Context, criterion: Criterion, text: Outcome): Liste
         .map((m) => m.segment),
     );
     const segments = scopeIndexes(ctx, criterion, criterion.window).filter((i) => !matched.has(i));
-    return segments.length ? { key: criterion.key, segments, phrases: criterion.phrases } : null;
+    if (!segments.length) return null;
+    // A criterion tied to the call's opening (closing) is said in the speaker's first (last) turns.
+    const { window } = criterion;
+    const turns = window ? scopeIndexes(ctx, criterion).filter((i) => !ctx.input.segments[i]!.guessed) : [];
+    const ends = window?.from === 'start' ? turns.slice(0, OPENING_TURNS) : turns.slice(-OPENING_TURNS);
+    const openings = segments.filter((i) => ends.includes(i));
+    return { key: criterion.key, segments, phrases: criterion.phrases, ...(openings.length ? { openings } : {}) };
   }
   if (criterion.kind === 'forbidden') {
     // Only a forbidden phrase the text heard on unsure words is checked against the audio. Searching the
@@ -314,7 +323,8 @@ function forbiddenFromAudio(
  * listens (unsure) instead of the agent being failed for words nobody could hear. A turn holds one of
  * the things a template asks for, not all of them: with the recording, each such turn is given to the
  * one failing criterion whose phrases its audio finds likeliest (teacher-forced, per word), and only
- * that criterion is unsure through it; without the recording every criterion it could hold is.
+ * that criterion is unsure through it (none, when that criterion is already unsure for another
+ * reason); without the recording every criterion it could hold is.
  */
 async function unheardSpeech(
   ctx: Context,
@@ -323,7 +333,8 @@ async function unheardSpeech(
   audio: AudioScorer | null | undefined,
 ): Promise<Outcome[]> {
   const phrase = (i: number) => template.criteria[i]!.kind === 'phrase';
-  const open = (i: number) => phrase(i) && outcomes[i]!.result === 'failed' && !outcomes[i]!.lowConfidence;
+  const failing = (i: number) => phrase(i) && outcomes[i]!.result === 'failed';
+  const open = (i: number) => failing(i) && !outcomes[i]!.lowConfidence;
   const fits = (i: number, s: Segment) => {
     const criterion = template.criteria[i] as PhraseCriterion;
     return (
@@ -332,13 +343,15 @@ async function unheardSpeech(
   };
   const turns = ctx.input.segments.flatMap((s) => {
     if (!s.guessed) return [];
-    const candidates = template.criteria.flatMap((_, i) => (open(i) && fits(i, s) ? [i] : []));
-    return candidates.length ? [{ segment: s, candidates }] : [];
+    // Criteria already unsure compete for the turn too: a turn that sounds most like one of them is
+    // already being listened to, and puts no other criterion in review.
+    const candidates = template.criteria.flatMap((_, i) => (failing(i) && fits(i, s) ? [i] : []));
+    return candidates.some(open) ? [{ segment: s, candidates }] : [];
   });
   if (!turns.length) return outcomes;
   const given = new Map<number, Segment>();
   const give = (i: number, s: Segment) => {
-    if (!given.has(i)) given.set(i, s);
+    if (open(i) && !given.has(i)) given.set(i, s);
   };
   const ask = audio ? turns.filter((t) => t.candidates.length > 1) : [];
   for (const t of turns) if (!ask.includes(t)) for (const i of t.candidates) give(i, t.segment);

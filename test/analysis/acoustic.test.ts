@@ -131,4 +131,52 @@ describe('criteria judged from the audio', () => {
     expect(criterion(r, 'greeting').result).toBe('passed');
     expect(criterion(r, 'no_rudeness').result).toBe('failed');
   });
+
+  it('tries a long phrase at the start of a turn heard as words spelled nothing like it', async () => {
+    // Telephone babble 10 dB: "Thanks for calling Acme, how can I help?" heard as below. No stretch of
+    // it is spelled like the greeting, yet its audio supports the greeting in place of the turn's opening.
+    const misheard = stereo(
+      [
+        [0.5, 3.7, 'agent', "You can't put all in that myth, how can I help?"],
+        [4, 7, 'customer', 'Hello, I was charged twice on my last bill.'],
+      ],
+      30,
+    );
+    const asked: string[] = [];
+    const audio: AudioScorer = {
+      async score(jobs) {
+        return jobs.map(({ texts }) =>
+          texts.map((t, i) => {
+            asked.push(t);
+            return i === 0 ? -20 : t === 'Thank you for calling Acme, how can I help?' ? -21 : -60;
+          }),
+        );
+      },
+    };
+    const r = await analyzeCall(misheard, greetingTemplate, { audio });
+    expect(criterion(r, 'greeting')).toMatchObject({
+      result: 'passed',
+      reason_code: 'phrase_heard_in_audio',
+      reason_params: { quote: "You can't put all in that myth" },
+    });
+    // Without the audio (or before: only stretches spelled alike were tried) the agent failed.
+    expect(criterion(await analyzeCall(misheard, greetingTemplate), 'greeting').result).toBe('failed');
+
+    // A two-word phrase is not put in place of a short turn: "Yeah." is not taken for "I understand".
+    const short = template({
+      criteria: [
+        { key: 'empathy', label: 'Empathy', kind: 'phrase', speaker: 'agent', weight: 1, phrases: ['I understand'] },
+      ],
+    });
+    const yeah = stereo([[25, 26, 'agent', 'Yeah.']], 30);
+    asked.length = 0;
+    const lenient: AudioScorer = {
+      async score(jobs) {
+        return jobs.map(({ texts }) => texts.map(() => 0));
+      },
+    };
+    const empathy = criterion(await analyzeCall(yeah, short, { audio: lenient }), 'empathy');
+    expect(empathy).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+    expect(empathy.low_confidence).toBeUndefined();
+  });
 });

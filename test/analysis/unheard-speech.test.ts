@@ -5,7 +5,7 @@
 // a phrase criterion that would fail while the agent spoke unheard in its window goes to a person as
 // unsure instead of failing an agent who may well have greeted.
 import { describe, expect, it } from 'vitest';
-import type { AudioScorer } from '../../src/analysis/acoustic.ts';
+import { HEARD_MARGIN, UNSURE_MARGIN, type AudioScorer } from '../../src/analysis/acoustic.ts';
 import { analyzeCall } from '../../src/analysis/index.ts';
 import { callSentiment } from '../../src/analysis/sentiment.ts';
 import { extractiveSummary } from '../../src/analysis/summary.ts';
@@ -121,9 +121,10 @@ describe('speech the recogniser heard no words in', () => {
     const asked: string[][] = [];
     const audio = (likeliest: RegExp): AudioScorer => ({
       async score(jobs) {
-        return jobs.map(({ texts }) => {
+        return jobs.map(({ segment, texts }) => {
           asked.push([...texts]);
-          return texts.map((t) => (likeliest.test(t) ? -8 : -30));
+          // The unheard turn sounds like `likeliest`; elsewhere the transcript as heard is the likeliest.
+          return texts.map((t) => (t === segment.text ? 0 : segment.guessed && likeliest.test(t) ? -8 : -30));
         });
       },
     });
@@ -134,7 +135,7 @@ describe('speech the recogniser heard no words in', () => {
     });
     expect(criterion(greeted, 'closing')).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
     expect(criterion(greeted, 'closing').low_confidence).toBeUndefined();
-    expect(asked[0]).toEqual(['Thank you for calling Acme.', 'Is there anything else.']);
+    expect(asked).toContainEqual(['Thank you for calling Acme.', 'Is there anything else.']);
 
     const closed = await analyzeCall(babbleCall(''), twoPhrases, { audio: audio(/anything else/) });
     expect(criterion(closed, 'closing')).toMatchObject({ low_confidence: true, reason_code: 'phrase_unheard_speech' });
@@ -142,6 +143,24 @@ describe('speech the recogniser heard no words in', () => {
     // Without the recording nobody can tell which: both go to a person.
     const textOnly = await analyzeCall(babbleCall(''), twoPhrases);
     expect(textOnly.criteria.map((c) => c.low_confidence)).toEqual([true, true]);
+
+    // The closing is already unsure (the audio may find it in the agent's last turn) and the unheard turn
+    // sounds like the closing too: it puts no other criterion in review, so the greeting fails plainly.
+    const alreadyUnsure: AudioScorer = {
+      async score(jobs) {
+        return jobs.map(({ segment, texts }) =>
+          texts.map((t) => {
+            if (t === segment.text) return 0;
+            if (segment.guessed) return /anything else/.test(t) ? -8 : -30;
+            return /anything else/.test(t) ? (HEARD_MARGIN + UNSURE_MARGIN) / 2 : -30;
+          }),
+        );
+      },
+    };
+    const r = await analyzeCall(babbleCall(''), twoPhrases, { audio: alreadyUnsure });
+    expect(criterion(r, 'closing')).toMatchObject({ low_confidence: true, reason_code: 'phrase_unsure' });
+    expect(criterion(r, 'greeting')).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+    expect(criterion(r, 'greeting').low_confidence).toBeUndefined();
   });
 
   it('leaves a greeting outside the unheard turn’s window failed as before', async () => {
