@@ -14,14 +14,7 @@ import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
 import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.ts';
 import { foldAccents, foldKeys, inflectedValue } from './sentiment-forms.ts';
-import {
-  compileIrony,
-  EN_IRONY,
-  ES_IRONY,
-  ironicReactions,
-  type CompiledIrony,
-  type IronyRules,
-} from './sentiment-irony.ts';
+import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
 
 export type SentimentLabel = 'negative' | 'neutral' | 'positive';
@@ -121,41 +114,23 @@ interface CompiledLanguage {
   irony: CompiledIrony;
 }
 
-/** The lexicon with its accents folded away, like the text it is matched against (sentiment-forms.ts). */
-function foldLexicon(lexicon: ContactCentreLexicon): ContactCentreLexicon {
-  const list = (xs: readonly string[]) => xs.map(foldAccents);
-  return {
-    words: foldKeys(lexicon.words),
-    phrases: foldKeys(lexicon.phrases),
-    negators: list(lexicon.negators),
-    intensifiers: foldKeys(lexicon.intensifiers),
-    contrast: list(lexicon.contrast),
-    conjunctions: list(lexicon.conjunctions),
-    conditionals: list(lexicon.conditionals),
-    embedders: list(lexicon.embedders),
-    consequents: list(lexicon.consequents),
-    challenges: list(lexicon.challenges),
-    queries: list(lexicon.queries),
-    clauseOpeners: list(lexicon.clauseOpeners),
-    clitics: list(lexicon.clitics),
-    raisers: list(lexicon.raisers),
-    complementisers: list(lexicon.complementisers),
-  };
+/**
+ * Every word list of `rules` with its accents folded away, like the text it is matched against
+ * (sentiment-forms.ts). A list added to the rules is folded with the others.
+ */
+function foldLists<K extends string>(rules: Readonly<Record<K, readonly string[]>>): Record<K, string[]> {
+  const out = {} as Record<K, string[]>;
+  for (const key of Object.keys(rules) as K[]) out[key] = rules[key].map(foldAccents);
+  return out;
 }
 
-function foldIrony(irony: IronyRules): IronyRules {
-  const list = (xs: readonly string[]) => xs.map(foldAccents);
+/** The lexicon folded as its lists are: the scored words and phrases, and the intensifiers, by key. */
+function foldLexicon({ words, phrases, intensifiers, ...lists }: ContactCentreLexicon): ContactCentreLexicon {
   return {
-    phrases: list(irony.phrases),
-    reactions: list(irony.reactions),
-    fillers: list(irony.fillers),
-    thanksFor: list(irony.thanksFor),
-    introducers: list(irony.introducers),
-    recurrence: list(irony.recurrence),
-    change: list(irony.change),
-    forward: list(irony.forward),
-    assent: list(irony.assent),
-    evaluated: list(irony.evaluated),
+    ...foldLists(lists),
+    words: foldKeys(words),
+    phrases: foldKeys(phrases),
+    intensifiers: foldKeys(intensifiers),
   };
 }
 
@@ -167,7 +142,7 @@ function compile(language: SentimentLanguage): CompiledLanguage {
   for (const [phrase, value] of Object.entries(lexicon.phrases)) labels[phraseToken(phrase)] = value;
   // A negator carries no sentiment of its own here (AFINN gives "no" −1).
   for (const negator of lexicon.negators) if (!(negator in lexicon.words)) labels[negator] = 0;
-  const irony = foldIrony(language === 'en' ? EN_IRONY : ES_IRONY);
+  const irony = foldLists(language === 'en' ? EN_IRONY : ES_IRONY);
   // Set ironic phrases are complaints, tried before every other complaint pattern.
   const rules = (language === 'en' ? EN_ACTS : ES_ACTS).map((rule) => ({
     ...rule,
