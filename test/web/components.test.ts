@@ -12,6 +12,7 @@ import { ScoreBandsContext, StatusBadge } from '../../src/web/components/call-bi
 import { DeliveryBadge, useAttemptsText } from '../../src/web/components/delivery.tsx';
 import { QaScore } from '../../src/web/components/qa-badges.tsx';
 import { SpeakersNotice } from '../../src/web/components/speakers.tsx';
+import { SetUpFirst } from '../../src/web/components/link-button.tsx';
 import { problemSummary } from '../../src/web/components/OpsBanner.tsx';
 import { CallsPage } from '../../src/web/pages/Calls.tsx';
 import { EndpointDialog } from '../../src/web/pages/webhook-endpoints.tsx';
@@ -320,6 +321,22 @@ describe('small pieces', () => {
     expect(screen.getByText('Pick one').className).toBe('error-text');
     fireEvent.change(select, { target: { value: 'start' } });
     expect(changed).toEqual(['start']);
+  });
+
+  it('says what to set up first and links to that page by its menu name, in either language', () => {
+    const { client } = mockClient({});
+    renderWith(
+      h(SetUpFirst, { page: 'team', title: 'Add your agents first', children: 'Calls need an agent.' }),
+      client,
+    );
+    const alert = screen.getAllByRole('status').find((x) => x.classList.contains('alert'))!;
+    expect(alert.className).toBe('alert alert-amber');
+    expect(alert.textContent).toContain('Add your agents first');
+    expect(alert.textContent).toContain('Calls need an agent.');
+    expect(screen.getByRole('link', { name: 'Team' }).getAttribute('href')).toBe('/team');
+    cleanup();
+    renderWith(h(SetUpFirst, { page: 'templates', title: 'Transcrita', children: 'Sin plantilla.' }), client, 'es');
+    expect(screen.getByRole('link', { name: 'Plantillas' }).getAttribute('href')).toBe('/templates');
   });
 
   it('highlights the words of a transcript search, not its operators', () => {
