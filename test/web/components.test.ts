@@ -325,17 +325,16 @@ describe('small pieces', () => {
 
   it('says what to set up first and links to that page by its menu name, in either language', () => {
     const { client } = mockClient({});
-    renderWith(
-      h(SetUpFirst, { page: 'team', title: 'Add your agents first', children: 'Calls need an agent.' }),
-      client,
-    );
+    const alertOf = (page: 'team' | 'templates', title: string, children: string) =>
+      h(SetUpFirst, { page, title, children });
+    renderWith(alertOf('team', 'Add your agents first', 'Calls need an agent.'), client);
     const alert = screen.getAllByRole('status').find((x) => x.classList.contains('alert'))!;
     expect(alert.className).toBe('alert alert-amber');
     expect(alert.textContent).toContain('Add your agents first');
     expect(alert.textContent).toContain('Calls need an agent.');
     expect(screen.getByRole('link', { name: 'Team' }).getAttribute('href')).toBe('/team');
     cleanup();
-    renderWith(h(SetUpFirst, { page: 'templates', title: 'Transcrita', children: 'Sin plantilla.' }), client, 'es');
+    renderWith(alertOf('templates', 'Transcrita', 'Sin plantilla.'), client, 'es');
     expect(screen.getByRole('link', { name: 'Plantillas' }).getAttribute('href')).toBe('/templates');
   });
 
