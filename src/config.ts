@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type DecoderPaths, resolveDecoder } from './audio/binaries.ts';
 import { parseStorageUrl, type S3Settings } from './storage/s3-settings.ts';
 import { resolveModelsDir } from './transcription/models.ts';
-import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from './transcription/beam.ts';
+import { DEFAULT_BATCH, DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from './transcription/beam.ts';
 import { DEFAULT_DENOISE } from './transcription/transcribe.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -58,6 +58,12 @@ const EnvSchema = z.object({
     .min(1, 'ASR_THREADS is a number of recognition threads, 1 to 32')
     .max(32, 'ASR_THREADS is a number of recognition threads, 1 to 32')
     .optional(),
+  ASR_BATCH: z.coerce
+    .number()
+    .int()
+    .min(0, 'ASR_BATCH is a number of chunks decoded together, 0 (off) to 16')
+    .max(16, 'ASR_BATCH is a number of chunks decoded together, 0 (off) to 16')
+    .default(DEFAULT_BATCH),
   ASR_BIAS_BOOST: z.coerce
     .number()
     .min(0)
@@ -130,8 +136,10 @@ export interface Config {
     /** Beam width of local decoding (ASR_BEAM) and the boost per token of vocabulary words (ASR_BIAS_BOOST). */
     beam: number;
     biasBoost: number;
-    /** Recognition threads per worker process (ASR_THREADS); null = one per core, at most 4. */
+    /** Recognition threads per worker process (ASR_THREADS); null = one when batching, else one per core, at most 4. */
     threads: number | null;
+    /** Chunks decoded together per decoder step (ASR_BATCH); 0 or 1 = each alone. */
+    batch: number;
     /** Noise suppression before recognition (ASR_DENOISE): per call by its SNR estimate, always, or never. */
     denoise: 'auto' | 'on' | 'off';
     openai: { baseUrl: string; apiKey: string | undefined; model: string } | null;
@@ -231,6 +239,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       beam: e.ASR_BEAM,
       biasBoost: e.ASR_BIAS_BOOST,
       threads: e.ASR_THREADS ?? null,
+      batch: e.ASR_BATCH,
       denoise: e.ASR_DENOISE,
       openai: e.OPENAI_TRANSCRIBE_URL
         ? { baseUrl: e.OPENAI_TRANSCRIBE_URL, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }

@@ -45,7 +45,7 @@ import {
 } from './asr-speech.ts';
 import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { levenshtein } from '../../src/domain/text.ts';
-import { DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
+import { DEFAULT_BATCH, DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
 import { benchWorkspace, note, round, table } from './lib.ts';
 
 const { values: args } = parseArgs({
@@ -60,12 +60,13 @@ const { values: args } = parseArgs({
     'time-limit': { type: 'string', default: '3600' },
     beam: { type: 'string', default: String(DEFAULT_BEAM) },
     'bias-boost': { type: 'string' },
+    batch: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
   console.log(
-    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--dense (only the dense-speech runs)] [--full (every noise at every SNR)] [--minutes 1,5 (dense-speech lengths)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)]",
+    "usage: npm run bench:asr -- [--json] [--long (5, 20 and 60 min dense speech)] [--dense (only the dense-speech runs)] [--full (every noise at every SNR)] [--minutes 1,5 (dense-speech lengths)] [--only TEXT (conditions whose name has TEXT)] [--time-limit 3600 (s; later conditions are skipped)] [--beam 1 (current decoder's width)] [--bias-boost 2 (0: no vocabulary)] [--batch 8 (chunks decoded together by current; 0: unbatched threads)]",
   );
   process.exit(0);
 }
@@ -92,6 +93,8 @@ interface Decoder {
 // the beam of --beam, and biased towards the example template's phrases, as a worker biases each
 // call towards its account's templates (src/accounts/vocabulary.ts).
 const BIAS_BOOST = args['bias-boost'] === undefined ? DEFAULT_BIAS_BOOST : Number(args['bias-boost']);
+/** Chunks decoded together (ASR_BATCH) by `current`; 0 = today's unbatched threads. */
+const BATCH = args.batch === undefined ? DEFAULT_BATCH : Number(args.batch);
 const DECODERS: Decoder[] = [
   {
     name: 'baseline',
@@ -99,7 +102,11 @@ const DECODERS: Decoder[] = [
   },
   {
     name: 'current',
-    options: { threads: defaultRecognitionThreads(), beam: Number(args.beam), biasBoost: BIAS_BOOST },
+    options: {
+      ...(BATCH > 1 ? { threads: 1, batch: BATCH } : { threads: defaultRecognitionThreads(), batch: 0 }),
+      beam: Number(args.beam),
+      biasBoost: BIAS_BOOST,
+    },
   },
 ];
 /**
@@ -108,8 +115,10 @@ const DECODERS: Decoder[] = [
  * thread), each in a fresh process with both languages' models loaded, as a worker that has heard calls
  * in both holds them.
  */
+const UNBATCHED = { ...DECODERS[1]!.options, threads: defaultRecognitionThreads(), batch: 0 };
 const DENSE_DECODERS: Decoder[] = [
-  { name: 'before', options: { ...DECODERS[1]!.options, firstStepModel: true } },
+  { name: 'before', options: { ...UNBATCHED, firstStepModel: true } },
+  ...(BATCH > 1 ? [{ name: 'unbatched', options: UNBATCHED }] : []),
   { name: 'current', options: DECODERS[1]!.options },
 ];
 const DENSE_LOAD = ['en', 'es'];
@@ -479,17 +488,19 @@ async function denseRuns(sets: SpeechSet[], long: boolean): Promise<DenseRun[]> 
     const file = path.join(ws.work, `dense-${minutes}.wav`);
     const said = writeDense(file, english, minutes * 60);
     const ref = said.flatMap((u) => normWords(u.text, 'en'));
+    // The first decoder run at this length is the one the others' words are compared with.
     let before: string | null = null;
     for (const d of DENSE_DECODERS) {
       if (d.name === 'before' && minutes > 20) continue; // its speed and words are known from 1 to 20 min
       // As the conditions run: listening for the template's words, as a worker does for its account's.
       const r = await child(file, { ...d.options, load: DENSE_LOAD }, BIAS_BOOST > 0 ? VOCABULARY.en : []);
       const hyp = normWords(r.text, 'en');
-      if (d.name === 'before') before = r.text;
+      const sameWords = before === null ? null : r.text === before;
+      before ??= r.text;
       out.push({
         minutes,
         decoder: d.name,
-        sameWords: d.name === 'before' || before === null ? null : r.text === before,
+        sameWords,
         rtf: r.wallSeconds / r.audioSeconds,
         cpuPerAudio: r.cpuSeconds / r.audioSeconds,
         peakRssMiB: r.maxRssKb / 1024,
@@ -763,7 +774,7 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[], same
     ),
   );
   console.log(
-    `\nDense speech, fresh process per run with the en and es models loaded; before = the decoder before issue 30 (a first-step model per thread), current = one copy of the decoder's weights per thread; both beam ${args.beam}, the template's vocabulary, ${DECODERS[1]!.options.threads} recognition threads (RTF = wall / audio, goal ≤ ${GOALS.rtf}; CPU = CPU seconds of all threads per audio second; WER against the utterances said; same words = the current transcript is the before one, character for character; peak RSS while transcribing, goals ≤ ${RSS_GOAL_MIB} MiB and within ${GOALS.rssOver5Min} MiB of 5 min; process peak including the model load)\n`,
+    `\nDense speech, fresh process per run with the en and es models loaded; before = the decoder before issue 30 (a first-step model per thread), ${BATCH > 1 ? `unbatched = today's decoder unbatched (${defaultRecognitionThreads()} recognition threads, one copy of the decoder's weights each), current = ${BATCH} chunks decoded together on one recognition thread (ASR_BATCH, one copy of the weights, ${os.availableParallelism()} ONNX threads)` : `current = one copy of the decoder's weights per thread, ${DECODERS[1]!.options.threads} recognition threads`}; all beam ${args.beam}, the template's vocabulary (RTF = wall / audio, goal ≤ ${GOALS.rtf}; CPU = CPU seconds of all threads per audio second; WER against the utterances said; same words = the transcript is the first one run at that length (before, or unbatched past 20 min), character for character; peak RSS while transcribing, goals ≤ ${RSS_GOAL_MIB} MiB and within ${GOALS.rssOver5Min} MiB of 5 min; process peak including the model load)\n`,
   );
   console.log(
     table(

@@ -9,8 +9,11 @@
 // is what we report; it was written at the same time and is never looked at while tuning (run with
 // `--half tune --misses` when working on the scorer). A third set, test/fixtures/sentiment/probe-<lang>.tsv
 // (split `probe`), holds lines written later and labelled before the scorer was run on them: it is
-// printed as its own rows (`--half probe`) and checks that rules generalise. Baselines in the same run: the most common
-// label, and the plain library (AFINN with its own one-word negation, no contact-centre rules).
+// printed as its own rows (`--half probe`) and checks that rules generalise. A fourth,
+// test/fixtures/sentiment/fresh-<lang>.tsv (split `fresh`), was written after the rules were final and
+// is never trained or tuned on (`--half fresh`). Baselines in the same run: the most common label, the
+// plain library (AFINN with its own one-word negation, no contact-centre rules) and the rules alone
+// (the scorer without its trained model, src/analysis/sentiment-model.ts).
 //
 // Goals (on the held-out half of each language): ≥ 90 % accepted labels, and no flip on the
 // refusal, complaint, apology and thanks classes. No network, no database.
@@ -23,7 +26,8 @@ const GOAL_ACCEPTED = 0.9;
 const NO_FLIP_CLASSES = ['refusal', 'complaint', 'apology', 'thanks'];
 const LABELS: SentimentLabel[] = ['negative', 'neutral', 'positive'];
 /** `probe` is a separate file per language (probe-<lang>.tsv): lines written for checking rules, never tuned on row by row. */
-const HALVES = ['tune', 'probe', 'holdout'] as const;
+/** `fresh` (fresh-<lang>.tsv): lines written after the model, never trained or tuned on; `--misses` is not for it. */
+const HALVES = ['tune', 'probe', 'fresh', 'holdout'] as const;
 type Half = (typeof HALVES)[number];
 
 const { values: args } = parseArgs({
@@ -41,7 +45,7 @@ interface Row {
 }
 
 function load(language: SentimentLanguage): Row[] {
-  return [...loadFile(`${language}.tsv`), ...loadFile(`probe-${language}.tsv`)];
+  return [...loadFile(`${language}.tsv`), ...loadFile(`probe-${language}.tsv`), ...loadFile(`fresh-${language}.tsv`)];
 }
 
 function loadFile(name: string): Row[] {
@@ -102,12 +106,12 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
     const ours = rows.map((r) => scoreText(r.text, language).label);
     const cpu = process.cpuUsage(cpu0);
     const plain = rows.map((r) => scoreText(r.text, language, { plain: true }).label);
+    const rules = rows.map((r) => scoreText(r.text, language, { rulesOnly: true }).label);
     const total = tally(rows, ours);
 
-    const source = half === 'probe' ? `probe-${language}.tsv` : `${language}.tsv`;
-    console.log(
-      `\n${language.toUpperCase()} ${half === 'probe' ? 'probe set' : `${half} half`}: ${rows.length} lines (test/fixtures/sentiment/${source})`,
-    );
+    const source = half === 'probe' || half === 'fresh' ? `${half}-${language}.tsv` : `${language}.tsv`;
+    const title = half === 'probe' ? 'probe set' : half === 'fresh' ? 'fresh batch' : `${half} half`;
+    console.log(`\n${language.toUpperCase()} ${title}: ${rows.length} lines (test/fixtures/sentiment/${source})`);
     console.log(`  ${'system'.padEnd(26)} accepted  flips`);
     for (const [name, t] of [
       [
@@ -118,16 +122,17 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
         ),
       ],
       ['plain library (AFINN)', tally(rows, plain)],
+      ['rules alone', tally(rows, rules)],
       ['Escucha scorer', total],
     ] as const)
       console.log(`  ${name.padEnd(26)} ${pct(t).padStart(8)}  ${String(t.flips).padStart(5)}`);
-    console.log(`  ${'class'.padEnd(12)} ${'lines'.padStart(5)}  accepted  flips   plain: accepted  flips`);
+    console.log(`  ${'class'.padEnd(12)} ${'lines'.padStart(5)}  accepted  flips   rules: accepted  flips`);
     const classes = [...new Set(rows.map((r) => r.cls))];
     for (const cls of classes) {
       const idx = rows.flatMap((r, i) => (r.cls === cls ? [i] : []));
       const pick = <T>(xs: readonly T[]) => idx.map((i) => xs[i]!);
       const t = tally(pick(rows), pick(ours));
-      const p = tally(pick(rows), pick(plain));
+      const p = tally(pick(rows), pick(rules));
       const mark = NO_FLIP_CLASSES.includes(cls) ? '*' : ' ';
       console.log(
         `  ${`${cls}${mark}`.padEnd(12)} ${String(t.n).padStart(5)}  ${pct(t).padStart(8)}  ${String(t.flips).padStart(5)}   ${pct(p).padStart(15)}  ${String(p.flips).padStart(5)}`,
@@ -162,10 +167,10 @@ if (args.half === undefined) {
       .split('\n')
       .filter((l) => l.trim() !== '')
       .map((l) => l.split('\t') as [SentimentLabel, string]);
-    const share = (plain: boolean) =>
-      `${((100 * rows.filter(([gold, text]) => scoreText(text, language, { plain }).label === gold).length) / rows.length).toFixed(1)} %`;
+    const share = (opts: { plain?: boolean; rulesOnly?: boolean }) =>
+      `${((100 * rows.filter(([gold, text]) => scoreText(text, language, opts).label === gold).length) / rows.length).toFixed(1)} %`;
     console.log(
-      `  ${file.padEnd(26)} ${String(rows.length).padStart(4)} lines  Escucha ${share(false)}  plain ${share(true)}`,
+      `  ${file.padEnd(26)} ${String(rows.length).padStart(4)} lines  Escucha ${share({})}  rules alone ${share({ rulesOnly: true })}  plain ${share({ plain: true })}`,
     );
   }
 }

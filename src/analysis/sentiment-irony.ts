@@ -296,6 +296,8 @@ export function ironicReactions(
   thanks: string,
   /** Filled with the reactions that read neutral (see below). */
   doubtful?: number[],
+  /** Filled with the reactions weighed and found sincere (good news or a plan after them). */
+  sincere?: number[],
 ): number[] {
   const ironic: number[] = [];
   let clauseStart = 0;
@@ -332,7 +334,10 @@ export function ironicReactions(
     // app's down again") reads as if one followed it; later in a line it must run into a marker.
     if (runsOn && !opensObject && clauseStart > 0 && !irony.opensWithMarker.test(restText)) continue;
     const net = values.slice(end).reduce((sum, v) => sum + v, 0);
-    if (net > 0 || irony.forward.test(restText)) continue;
+    if (net > 0 || irony.forward.test(restText)) {
+      sincere?.push(i);
+      continue;
+    }
     const recurs = irony.recurrence.test(restText);
     const worse = irony.change.test(restText) && net < 0;
     // A warm word in answer to bad news ("Perfect, the router's broken") or to more of the same is

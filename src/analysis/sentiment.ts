@@ -14,15 +14,9 @@ import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
 import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.ts';
 import { foldAccents, foldKeys, inflectedValue } from './sentiment-forms.ts';
-import {
-  compileIrony,
-  EN_IRONY,
-  ES_IRONY,
-  ironicReactions,
-  type CompiledIrony,
-  type IronyRules,
-} from './sentiment-irony.ts';
+import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
+import { combine, modelFeatures, modelFile, probabilities } from './sentiment-model.ts';
 
 export type SentimentLabel = 'negative' | 'neutral' | 'positive';
 
@@ -121,41 +115,23 @@ interface CompiledLanguage {
   irony: CompiledIrony;
 }
 
-/** The lexicon with its accents folded away, like the text it is matched against (sentiment-forms.ts). */
-function foldLexicon(lexicon: ContactCentreLexicon): ContactCentreLexicon {
-  const list = (xs: readonly string[]) => xs.map(foldAccents);
-  return {
-    words: foldKeys(lexicon.words),
-    phrases: foldKeys(lexicon.phrases),
-    negators: list(lexicon.negators),
-    intensifiers: foldKeys(lexicon.intensifiers),
-    contrast: list(lexicon.contrast),
-    conjunctions: list(lexicon.conjunctions),
-    conditionals: list(lexicon.conditionals),
-    embedders: list(lexicon.embedders),
-    consequents: list(lexicon.consequents),
-    challenges: list(lexicon.challenges),
-    queries: list(lexicon.queries),
-    clauseOpeners: list(lexicon.clauseOpeners),
-    clitics: list(lexicon.clitics),
-    raisers: list(lexicon.raisers),
-    complementisers: list(lexicon.complementisers),
-  };
+/**
+ * Every word list of `rules` with its accents folded away, like the text it is matched against
+ * (sentiment-forms.ts). A list added to the rules is folded with the others.
+ */
+function foldLists<K extends string>(rules: Readonly<Record<K, readonly string[]>>): Record<K, string[]> {
+  const out = {} as Record<K, string[]>;
+  for (const key of Object.keys(rules) as K[]) out[key] = rules[key].map(foldAccents);
+  return out;
 }
 
-function foldIrony(irony: IronyRules): IronyRules {
-  const list = (xs: readonly string[]) => xs.map(foldAccents);
+/** The lexicon folded as its lists are: the scored words and phrases, and the intensifiers, by key. */
+function foldLexicon({ words, phrases, intensifiers, ...lists }: ContactCentreLexicon): ContactCentreLexicon {
   return {
-    phrases: list(irony.phrases),
-    reactions: list(irony.reactions),
-    fillers: list(irony.fillers),
-    thanksFor: list(irony.thanksFor),
-    introducers: list(irony.introducers),
-    recurrence: list(irony.recurrence),
-    change: list(irony.change),
-    forward: list(irony.forward),
-    assent: list(irony.assent),
-    evaluated: list(irony.evaluated),
+    ...foldLists(lists),
+    words: foldKeys(words),
+    phrases: foldKeys(phrases),
+    intensifiers: foldKeys(intensifiers),
   };
 }
 
@@ -167,7 +143,7 @@ function compile(language: SentimentLanguage): CompiledLanguage {
   for (const [phrase, value] of Object.entries(lexicon.phrases)) labels[phraseToken(phrase)] = value;
   // A negator carries no sentiment of its own here (AFINN gives "no" −1).
   for (const negator of lexicon.negators) if (!(negator in lexicon.words)) labels[negator] = 0;
-  const irony = foldIrony(language === 'en' ? EN_IRONY : ES_IRONY);
+  const irony = foldLists(language === 'en' ? EN_IRONY : ES_IRONY);
   // Set ironic phrases are complaints, tried before every other complaint pattern.
   const rules = (language === 'en' ? EN_ACTS : ES_ACTS).map((rule) => ({
     ...rule,
@@ -256,9 +232,36 @@ function negatedClause(
   return k >= 0 && lexicon.raisers.includes(tokens[k]!);
 }
 
+/** What the rules make of an utterance. */
+interface RuleReading {
+  /** AFINN-scale sum. */
+  raw: number;
+  /** Courtesy only (SentenceReading.courtesy). */
+  courtesy: boolean;
+  /** A refusal, rudeness or an escalation threat was read: a construction no word model overrules. */
+  firm: boolean;
+  /**
+   * The rules set aside on purpose something they read: the words of a supposition or a question
+   * ("if it breaks again", "could you check if…"), the trouble an apology names or a relief names, a warm word before news no word can
+   * value. Their neutral there is a decision, not silence.
+   */
+  setAside: boolean;
+  /**
+   * The rules vouch for a positive reading: a positive speech act (thanks, agreement, reassurance, a
+   * remedy) counts in it, or a warm reaction was weighed for irony and found sincere ("Great, I've
+   * got a signal again").
+   */
+  vouched: boolean;
+}
+
+/** Speech acts whose reading the rules keep whatever the model says. */
+const FIRM_ACTS: ReadonlySet<string> = new Set(['refusal', 'rude', 'escalation'].map((a) => `${ACT_PREFIX}${a}`));
+
 /** AFINN-scale sum of an utterance, and whether it was courtesy only. */
-function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy: boolean } {
+function rawScore(text: string, data: CompiledLanguage): RuleReading {
   const tokens = tokenize(text, data);
+  const firm = tokens.some((t) => FIRM_ACTS.has(t));
+  let setAside = false;
   const { lexicon, negators } = data;
   const values: number[] = [];
   /** Which entries of `values` are speech acts: they decide the direction (see below). */
@@ -305,6 +308,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       ? hypothetical === 'all' && token === `${ACT_PREFIX}complaint`
       : hypothetical !== 'no';
     if (supposed) {
+      setAside = true;
       values.push(0);
       continue;
     }
@@ -317,7 +321,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     }
     if (token === `${ACT_PREFIX}expectation` && thoughtOfTrouble(tokens, i, data)) {
       // "I thought I'd be on hold for ages": relief, and the trouble named is the one that did not come.
-      relief = true;
+      relief = setAside = true;
       values.push(0);
       continue;
     }
@@ -325,6 +329,7 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
       if (token === `${ACT_PREFIX}empathy`) empathy = sawCourtesy = true;
       if (token === `${ACT_PREFIX}ritual`) sawCourtesy = true;
       // After "I'm sorry" the customer's trouble is being acknowledged, not complained about.
+      if (empathy && token === `${ACT_PREFIX}complaint`) setAside = true;
       values.push(empathy && token === `${ACT_PREFIX}complaint` ? 0 : act);
       isAct[values.length - 1] = true;
       continue;
@@ -351,8 +356,10 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
     }
     // "I understand how frustrating that must be", "my apologies, I gave you the wrong date": the
     // speaker names the other's trouble or owns a mistake, up to a "but".
-    if ((empathy || relief) && value < 0) value = 0;
-    if (challenged && value > 0) value = 0;
+    if (((empathy || relief) && value < 0) || (challenged && value > 0)) {
+      value = 0;
+      setAside = true;
+    }
     values.push(value);
   }
   // "Thanks, I thought it would take longer": beside thanks or a remedy, what was expected is relief.
@@ -361,18 +368,20 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
   // "Lovely, another bill": a warm reaction to more of the same trouble is a complaint.
   const complaint = data.actValue.get(`${ACT_PREFIX}complaint`)!;
   const doubtful: number[] = [];
-  for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`, doubtful)) {
+  const sincere: number[] = [];
+  for (const i of ironicReactions(tokens, values, data.irony, BOUNDARY, `${ACT_PREFIX}thanks`, doubtful, sincere)) {
     values[i] = complaint;
     isAct[i] = true;
   }
   for (const i of doubtful) values[i] = 0;
+  if (doubtful.length > 0) setAside = true;
   // "The engineer was lovely, though the line is still crackling": a "but" announces a turn, so
   // praise before it is not the reading when what follows says something the words here cannot
   // value. Neutral rather than a guess: never a flip.
   if (contrastAt >= 0 && tokens.slice(contrastAt + 1).some((t) => t !== BOUNDARY)) {
     const after = values.slice(contrastAt + 1);
     if (after.every((v) => v === 0) && values.slice(0, contrastAt).reduce((a, b) => a + b, 0) > 0)
-      return { raw: 0, courtesy: false };
+      return { raw: 0, courtesy: false, firm, setAside, vouched: false };
   }
   const weight = (i: number) => (contrastAt < 0 ? 1 : i < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST);
   let acts = 0;
@@ -394,7 +403,8 @@ function rawScore(text: string, data: CompiledLanguage): { raw: number; courtesy
   const sum = acts + words;
   let raw = lastActs > 0 ? Math.max(sum, lastActs / 2) : lastActs < 0 ? Math.min(sum, lastActs / 2) : sum;
   if (lastActs === 0 && acts * raw < 0) raw = 0;
-  return { raw, courtesy: sawCourtesy && raw === 0 };
+  const vouched = sincere.length > 0 || values.some((v, i) => isAct[i] && v > 0);
+  return { raw, courtesy: sawCourtesy && raw === 0, firm, setAside, vouched };
 }
 
 function round3(value: number): number {
@@ -412,17 +422,56 @@ function fromRaw(raw: number): SentimentScore {
   return { label: labelOf(score), score: score === 0 ? 0 : score };
 }
 
-/** Reads one utterance: its score and whether it is courtesy only (see SentenceReading). */
-export function readText(text: string, language: SentimentLanguage): SentenceReading {
-  const { raw, courtesy } = rawScore(text, languageData(language));
-  return { ...fromRaw(raw), courtesy };
+/** The hand-written rules alone, before the model has its say (for the training script and the bench). */
+export type RulesReading = SentenceReading & Omit<RuleReading, 'raw'>;
+export function readRules(text: string, language: SentimentLanguage): RulesReading {
+  const { raw, ...rest } = rawScore(text, languageData(language));
+  return { ...fromRaw(raw), ...rest };
+}
+
+const plainLexicons = new Map<SentimentLanguage, Map<string, number>>();
+/**
+ * The plain library's word values, accents folded: the model's lexicon features. Not the
+ * contact-centre lists, which were tuned on the lines the model is trained on.
+ */
+export function plainLexicon(language: SentimentLanguage): Map<string, number> {
+  let lexicon = plainLexicons.get(language);
+  if (!lexicon) {
+    lexicon = new Map(Object.entries(foldKeys(baseLabels(language))));
+    plainLexicons.set(language, lexicon);
+  }
+  return lexicon;
 }
 
 /**
- * Scores one utterance. `plain` is the library alone (its lexicon and one-word negation), kept
- * for the benchmark's baseline.
+ * Reads one utterance: its score and whether it is courtesy only (see SentenceReading). The rules
+ * read it, then the trained model (sentiment-model.ts) has its say where `combine` lets it: a line
+ * the rules leave neutral and the model reads confidently, or a positive reading the model finds
+ * likely to be a complaint (then neutral). Where the model decides, the score is its probability of
+ * positive minus its probability of negative.
  */
-export function scoreText(text: string, language: SentimentLanguage, opts: { plain?: boolean } = {}): SentimentScore {
+export function readText(text: string, language: SentimentLanguage): SentenceReading {
+  const rules = readRules(text, language);
+  const p = probabilities(modelFeatures(text, language, plainLexicon(language)), modelFile().weights[language]);
+  const { label, fromRules } = combine(rules, p);
+  if (fromRules) return { label: rules.label, score: rules.score, courtesy: rules.courtesy };
+  const score = label === 'neutral' ? 0 : round3(p.positive - p.negative);
+  return { label, score, courtesy: false };
+}
+
+/**
+ * Scores one utterance. `plain` is the library alone (its lexicon and one-word negation) and
+ * `rulesOnly` the hand-written rules without the model, kept for the benchmark's baselines.
+ */
+export function scoreText(
+  text: string,
+  language: SentimentLanguage,
+  opts: { plain?: boolean; rulesOnly?: boolean } = {},
+): SentimentScore {
+  if (opts.rulesOnly) {
+    const { label, score } = readRules(text, language);
+    return { label, score };
+  }
   if (opts.plain) {
     registerPlain();
     const tidy = text.replace(/[¿¡]/g, ' ');

@@ -213,6 +213,7 @@ export function pipelineEngines(app: AppContext): TranscriptionEngine[] {
     modelsDir: app.config.modelsDir,
     moonshineLanguages: t.moonshineLanguages,
     ...(t.threads ? { threads: t.threads } : {}),
+    batch: t.batch,
     beam: t.beam,
     biasBoost: t.biasBoost,
     ...(t.openai ? { openai: t.openai } : {}),

@@ -36,6 +36,14 @@ export const DEFAULT_BIAS_BOOST = 2;
  */
 export const DEFAULT_BEAM = 4;
 
+/**
+ * Chunks whose decoder steps run as one batch (ASR_BATCH; 0 = each chunk steps alone, on a thread per
+ * core). Batched, a worker holds one copy of each model and its steps read the weights once for all the
+ * chunks in flight (src/transcription/moonshine.ts, StepBatcher): the same words, less memory and CPU
+ * (docs/benchmarks/asr.md).
+ */
+export const DEFAULT_BATCH = 8;
+
 export interface BiasTrie {
   root: TrieNode;
   boost: number;

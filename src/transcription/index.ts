@@ -1,4 +1,5 @@
 import type { TranscriptionEngine } from './engine.ts';
+import { DEFAULT_BATCH } from './beam.ts';
 import { MoonshineThreads } from './moonshine-threads.ts';
 import { OpenAiEngine } from './openai.ts';
 
@@ -16,8 +17,13 @@ export interface TranscriptionConfig {
    * operator's fault (the call waits); unset = the model folders present now.
    */
   moonshineLanguages?: readonly string[];
-  /** Recognition threads (ASR_THREADS), each with its own sessions; default one per core, at most 4. */
+  /**
+   * Recognition threads (ASR_THREADS), each with its own sessions; default one when batching, else one
+   * per core, at most 4.
+   */
   threads?: number;
+  /** Chunks decoded together per decoder step (ASR_BATCH; 0 or 1 = each alone); default DEFAULT_BATCH. */
+  batch?: number;
   /** Beam width of local decoding (1 = greedy) and the vocabulary boost per token. */
   beam?: number;
   biasBoost?: number;
@@ -38,6 +44,7 @@ export function createEngines(config: TranscriptionConfig): TranscriptionEngine[
         modelsDir: config.modelsDir,
         ...(config.moonshineLanguages ? { languages: config.moonshineLanguages } : {}),
         ...(config.threads ? { threads: config.threads } : {}),
+        batch: config.batch ?? DEFAULT_BATCH,
         ...(config.beam ? { beam: config.beam } : {}),
         ...(config.biasBoost !== undefined ? { biasBoost: config.biasBoost } : {}),
       }),

@@ -23,8 +23,9 @@ interface Task {
 
 interface Thread {
   worker: Worker;
-  task: Task | null;
-  /** Called when the thread's task ends (close() waits on it). */
+  /** Its tasks in flight, by request id (one, or with batching up to `batch`). */
+  tasks: Map<number, Task>;
+  /** Called when the thread's last task ends (close() waits on it). */
   onIdle?: () => void;
 }
 
@@ -32,11 +33,12 @@ interface Thread {
 const CLOSE_WAIT_MS = 30_000;
 
 /**
- * Moonshine on a pool of worker threads, each with its own ONNX sessions (one intra-op thread each).
- * onnxruntime-node runs a model synchronously on the JS thread that calls it, and ONNX Runtime's own
- * intra-op threads gained no wall-clock time on these small models (docs/benchmarks/asr.md): so a call's
- * chunks, and the chunks of jobs running side by side, are recognised on as many threads as the pool
- * has, and the worker's JS thread stays free for its HTTP server, heartbeats and the next block of audio.
+ * Moonshine on a pool of worker threads, each with its own ONNX sessions. onnxruntime-node runs a model
+ * synchronously on the JS thread that calls it, so the worker's JS thread stays free for its HTTP server,
+ * heartbeats and the next block of audio. Unbatched (the default without `batch`), a thread per core
+ * recognises one chunk at a time with one intra-op thread, each thread holding its own copy of the
+ * models. Batched (`batch` ≥ 2, ASR_BATCH), one thread takes up to `batch` chunks at once and runs their
+ * decoder steps together (StepBatcher), its sessions using the cores: one copy of the models per process.
  * Threads start on first use, load the models on their first chunk, and do not keep the process alive
  * while idle.
  */
@@ -46,6 +48,9 @@ export class MoonshineThreads implements TranscriptionEngine {
   readonly detectsLanguage = false;
   /** Chunks recognised at the same time (transcribeFile keeps this many in flight). */
   readonly parallelism: number;
+  /** Tasks one thread has in flight: with batching, the chunks whose decoder steps it runs together. */
+  private readonly perThread: number;
+  private readonly threadCount: number;
   private readonly options: MoonshineOptions;
   private readonly threads: Thread[] = [];
   private readonly queue: Task[] = [];
@@ -54,9 +59,15 @@ export class MoonshineThreads implements TranscriptionEngine {
 
   constructor(opts: MoonshineOptions & { threads?: number }) {
     const { threads, ...moonshine } = opts;
-    this.parallelism = Math.max(1, threads ?? defaultRecognitionThreads());
+    const batch = moonshine.batch ?? 0;
+    // Batched, one thread holds one copy of the weights and steps every chunk in flight at once, its
+    // ONNX sessions using the cores (intra-op threads); unbatched, a thread per core, one chunk each.
+    this.threadCount = Math.max(1, threads ?? (batch > 1 ? 1 : defaultRecognitionThreads()));
+    this.perThread = batch > 1 ? batch : 1;
+    this.parallelism = this.threadCount * this.perThread;
     this.languages = moonshine.languages ?? moonshineLanguages(moonshine.modelsDir);
-    this.options = { intraOpThreads: 1, ...moonshine, languages: this.languages };
+    const intraOpThreads = batch > 1 ? Math.max(1, Math.floor(os.availableParallelism() / this.threadCount)) : 1;
+    this.options = { intraOpThreads, ...moonshine, languages: this.languages };
   }
 
   transcribeChunk(samples: Float32Array, language: string | null, chunk?: ChunkOptions): Promise<ChunkTranscript> {
@@ -121,7 +132,9 @@ export class MoonshineThreads implements TranscriptionEngine {
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(new Error('The recognition threads were closed'));
-    const busy = this.threads.filter((t) => t.task).map((t) => new Promise<void>((resolve) => (t.onIdle = resolve)));
+    const busy = this.threads
+      .filter((t) => t.tasks.size)
+      .map((t) => new Promise<void>((resolve) => (t.onIdle = resolve)));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(busy), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
     clearTimeout(timer);
@@ -130,13 +143,15 @@ export class MoonshineThreads implements TranscriptionEngine {
 
   private dispatch(): void {
     while (this.queue.length) {
-      let thread = this.threads.find((t) => !t.task);
-      if (!thread) {
-        if (this.threads.length >= this.parallelism) return;
-        thread = this.start();
-      }
+      // An idle thread first, then a new one, then the least busy one with room.
+      let thread = this.threads.find((t) => !t.tasks.size);
+      if (!thread && this.threads.length < this.threadCount) thread = this.start();
+      thread ??= this.threads
+        .filter((t) => t.tasks.size < this.perThread)
+        .sort((a, b) => a.tasks.size - b.tasks.size)[0];
+      if (!thread) return;
       const task = this.queue.shift()!;
-      thread.task = task;
+      thread.tasks.set(task.request.id, task);
       thread.worker.ref();
       thread.worker.postMessage(task.request, [task.transfer]);
     }
@@ -149,26 +164,28 @@ export class MoonshineThreads implements TranscriptionEngine {
       // stripping); --input-type is only for an -e script and would stop a file thread from starting.
       execArgv: process.execArgv.filter((a, i, all) => !a.startsWith('--input-type') && all[i - 1] !== '--input-type'),
     });
-    const thread: Thread = { worker, task: null };
+    const thread: Thread = { worker, tasks: new Map() };
     worker.on('message', (reply: ChunkReply) => {
-      const task = thread.task;
-      if (!task || task.request.id !== reply.id) return;
-      thread.task = null;
-      thread.onIdle?.();
-      // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
-      worker.unref();
+      const task = thread.tasks.get(reply.id);
+      if (!task) return;
+      thread.tasks.delete(reply.id);
+      if (!thread.tasks.size) {
+        thread.onIdle?.();
+        // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
+        worker.unref();
+      }
       if ('result' in reply) task.resolve(reply.result as ChunkTranscript & WordTiming[] & number[]);
       else if ('words' in reply) task.resolve(reply.words as ChunkTranscript & WordTiming[] & number[]);
       else task.reject(threadError(reply.error));
       this.dispatch();
     });
-    // A thread that dies (out of memory, a native crash) fails only the chunk it had; the next chunk starts a new one.
+    // A thread that dies (out of memory, a native crash) fails only the chunks it had; the next chunk starts a new one.
     const lost = (err: Error) => {
       const i = this.threads.indexOf(thread);
       if (i < 0) return;
       this.threads.splice(i, 1);
-      thread.task?.reject(err);
-      thread.task = null;
+      for (const task of thread.tasks.values()) task.reject(err);
+      thread.tasks.clear();
       thread.onIdle?.();
       this.dispatch();
     };

@@ -20,7 +20,14 @@ import {
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
 import { OperatorFault } from '../audio/failure.ts';
-import { attentionDecoder, crossAttentionModel, crossAttentionShapes, splitDecoder } from './onnx-rewrite.ts';
+import {
+  attentionDecoder,
+  crossAttentionModel,
+  crossAttentionShapes,
+  slotCrossAttention,
+  slotQuantized,
+  splitDecoder,
+} from './onnx-rewrite.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 import { heardWords } from './unheard.ts';
 import {
@@ -70,6 +77,13 @@ export interface MoonshineOptions {
    * weights per thread; the Spanish decoder as shipped): bench:asr's and bench:pipeline's baseline only.
    */
   firstStepModel?: boolean;
+  /**
+   * Chunks decoded together (ASR_BATCH): the beams of up to this many chunks in flight go through each
+   * decoder step as one batch, so the weights are read once per step for all of them (StepBatcher).
+   * 0 or 1: every chunk steps alone. Only where the decoder can be batched exactly (slotQuantized with
+   * slotCrossAttention: English); other languages step alone.
+   */
+  batch?: number;
 }
 
 /**
@@ -108,6 +122,8 @@ interface Model {
   selfNames: string[];
   heads: number;
   headDim: number;
+  /** The decoder's steps of every chunk in flight, run together (null: each decode steps alone). */
+  batcher: StepBatcher | null;
 }
 
 interface MergedDecoder {
@@ -142,6 +158,11 @@ interface CachedDecoder {
   crossReadsIds: boolean;
   /** Per later-step input of the cross-attention: the cross model's output that feeds it. */
   crossInputs: { input: string; output: string }[];
+  /**
+   * Slots of the later model (slotQuantized over slotCrossAttention): each chunk's rows run in a slot of
+   * their own, its cross-attention inputs are `<input>/slot<g>` and `rows` says how many rows each slot has.
+   */
+  slots?: { count: number; rows: string };
 }
 
 /** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
@@ -182,6 +203,22 @@ export class MoonshineEngine implements TranscriptionEngine {
     if (!language || !this.languages.includes(language))
       throw new UnsupportedLanguageError(language ?? 'auto', this.languages);
     const model = await this.model(language);
+    // Chunks that arrive together start their decodes together (StepBatcher.arrive).
+    const arrived = model.batcher?.arrive();
+    try {
+      return await this.recognise(model, samples, language, chunk, arrived);
+    } finally {
+      arrived?.();
+    }
+  }
+
+  private async recognise(
+    model: Model,
+    samples: Float32Array,
+    language: string,
+    chunk: ChunkOptions | undefined,
+    arrived: (() => void) | undefined,
+  ): Promise<ChunkTranscript> {
     const { last_hidden_state: hidden } = await model.encoder.run({
       input_values: new ort.Tensor('float32', samples, [1, samples.length]),
     });
@@ -190,9 +227,10 @@ export class MoonshineEngine implements TranscriptionEngine {
     const expected = this.opts.expected !== false;
     const decode = async (beam: number, speak = false) => {
       // Jobs running side by side interleave their decoder steps: each decode has its own scratch.
-      const scratch = this.scratch.pop() ?? new Scratch();
+      const scratch = model.batcher ? null : (this.scratch.pop() ?? new Scratch());
       try {
-        return await beamSearch(decoderStep(model, hidden!, scratch), {
+        const step = model.batcher ? model.batcher.decoder(hidden!, arrived) : decoderStep(model, hidden!, scratch!);
+        return await beamSearch(step, {
           width: beam,
           maxTokens,
           start: START_TOKEN,
@@ -202,7 +240,7 @@ export class MoonshineEngine implements TranscriptionEngine {
           speak,
         });
       } finally {
-        this.scratch.push(scratch);
+        if (scratch) this.scratch.push(scratch);
       }
     };
     const mean = (d: Decoded) =>
@@ -328,6 +366,15 @@ export class MoonshineEngine implements TranscriptionEngine {
     return scores;
   }
 
+  /**
+   * How the decoder steps of `language` ran batched so far: runs of the later model, and chunk-steps
+   * in them (more chunk-steps than runs: chunks shared runs). Null when its steps are not batched.
+   */
+  async batchedSteps(language: string): Promise<{ runs: number; chunkSteps: number } | null> {
+    const { batcher } = await this.model(language);
+    return batcher ? { runs: batcher.runs, chunkSteps: batcher.chunkSteps } : null;
+  }
+
   private readonly firstSteps = new Map<string, Promise<ort.InferenceSession>>();
 
   /**
@@ -388,7 +435,7 @@ export class MoonshineEngine implements TranscriptionEngine {
         );
       const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
       const decoder = this.opts.asShipped ? 'shipped' : this.opts.firstStepModel ? 'split' : 'cached';
-      model = loadModel(dir, this.threads(), decoder)
+      model = loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0)
         .then(afterLoad)
         .catch((err: unknown) => {
           throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
@@ -427,12 +474,12 @@ function afterLoad<T>(loaded: T): T {
   return loaded;
 }
 
-async function loadModel(dir: string, threads: number, kind: DecoderKind): Promise<Model> {
-  const options = sessionOptions(threads, kind !== 'shipped');
+async function loadModel(dir: string, threads: number, kind: DecoderKind, batch: number): Promise<Model> {
+  const options = sessionOptions(threads, kind !== 'shipped', batch > 1);
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
   const [encoder, decoder] = await Promise.all([
     ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
-    loadDecoder(decoderFile, options, kind),
+    loadDecoder(decoderFile, options, kind, batch),
   ]);
   const inputs = decoder.kind === 'merged' ? decoder.session.inputMetadata : decoder.later.inputMetadata;
   const selfNames = inputs.map((m) => m.name).filter((n) => /^past_key_values\.\d+\.decoder\./.test(n));
@@ -442,10 +489,12 @@ async function loadModel(dir: string, threads: number, kind: DecoderKind): Promi
   const [heads, headDim] = [shape[1], shape[3]];
   if (typeof heads !== 'number' || typeof headDim !== 'number')
     throw new Error(`Unexpected decoder cache shape in ${dir}`);
-  return { encoder, decoder, selfNames, heads, headDim };
+  const model: Model = { encoder, decoder, selfNames, heads, headDim, batcher: null };
+  if (decoder.kind === 'cached' && decoder.slots) model.batcher = new StepBatcher(model, decoder, decoder.slots);
+  return model;
 }
 
-function sessionOptions(threads: number, optimise: boolean): ort.InferenceSession.SessionOptions {
+function sessionOptions(threads: number, optimise: boolean, batched = false): ort.InferenceSession.SessionOptions {
   // The graphs are sequential: inter-op threads would only add hand-offs.
   return {
     graphOptimizationLevel: 'all',
@@ -455,7 +504,18 @@ function sessionOptions(threads: number, optimise: boolean): ort.InferenceSessio
     // The int8 weights come as DequantizeLinear nodes on constants, which ONNX Runtime leaves unfolded
     // (for QDQ fusions these graphs have no use for): every decoder step dequantized the 32768 × 416
     // output embedding again. Folding constants through them once at load gives the same floats.
-    ...(optimise ? { extra: { session: { disable_quant_qdq: '1' } } } : {}),
+    ...(optimise
+      ? {
+          extra: {
+            session: {
+              disable_quant_qdq: '1',
+              // Several intra-op threads (one batched thread using the cores): idle workers sleep
+              // instead of spinning, which on a shared machine took the CPU the other work needed.
+              ...(threads > 1 && batched ? { intra_op: { allow_spinning: '0' } } : {}),
+            },
+          },
+        }
+      : {}),
     // ONNX Runtime's arena grows by doubling and never gives memory back, per session: with a thread
     // per core, each with three sessions, a call's longest chunks ratcheted the worker's peak up with
     // the call's length (bench:asr, 20 min vs 5 min: +57 to +156 MiB). Without it, freed buffers go
@@ -468,6 +528,7 @@ async function loadDecoder(
   file: string,
   options: ort.InferenceSession.SessionOptions,
   kind: DecoderKind,
+  batch = 0,
 ): Promise<MergedDecoder | SplitDecoderSessions | CachedDecoder> {
   const merged = async (): Promise<MergedDecoder> => {
     const session = await ort.InferenceSession.create(file, options);
@@ -477,17 +538,31 @@ async function loadDecoder(
   if (kind === 'cached') {
     const split = splitDecoder(await readFile(file), { plainBranches: true });
     if (!split) return merged();
-    const later = await ort.InferenceSession.create(split.later, options);
+    // Batched: each chunk's quantized products and cross-attention in a slot of its own, so a chunk's
+    // numbers are bit for bit those it gets alone (docs/benchmarks/asr.md); one model serves one chunk too.
+    const perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
+    const slotted = perSlot ? slotQuantized(perSlot, batch) : null;
+    const later = await ort.InferenceSession.create(slotted?.model ?? split.later, options);
+    const slots = slotted ? { count: batch, rows: slotted.slotRows } : undefined;
     const present = (past: string) => past.replace('past_key_values', 'present');
     // The later model's cross-attention inputs: the keys as the split left them (scaled and transposed,
     // or as shipped) and the values; each is a first-step output of the same name or a named tensor.
+    // (A slotted model names them per slot: `<input>/slot0` stands for the input.)
     const crossInputs = later.inputNames
-      .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n))
+      .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n) && (!slots || n.endsWith('/slot0')))
+      .map((n) => n.replace(/\/slot0$/, ''))
       .map((input) => ({ input, output: split.crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
     const outputs = crossInputs.map((c) => c.output);
     const constants = await firstStepShapes(split.first, outputs, options);
     const cross = await ort.InferenceSession.create(crossAttentionModel(split.first, outputs, constants), options);
-    return { kind: 'cached', cross, later, crossInputs, crossReadsIds: cross.inputNames.includes('input_ids') };
+    return {
+      kind: 'cached',
+      cross,
+      later,
+      crossInputs,
+      crossReadsIds: cross.inputNames.includes('input_ids'),
+      ...(slots ? { slots } : {}),
+    };
   }
   const split = splitDecoder(await readFile(file));
   if (!split) return merged();
@@ -751,6 +826,206 @@ function decoderStep(model: Model, hidden: ort.Tensor, scratch: Scratch): Decode
     return Array.from({ length: n }, (_, i) => data.subarray((i + 1) * perRow - vocab, (i + 1) * perRow));
   };
 }
+
+/** One chunk's decode as StepBatcher steps it. */
+interface BatchedDecode {
+  /** The chunk's cross-attention inputs of the later model (one row, read by its slot's rows). */
+  cross: Record<string, ort.Tensor>;
+  /** The previous step's self-attention caches (the whole batch's outputs) and where this chunk's rows start. */
+  self: Record<string, ort.Tensor> | null;
+  offset: number;
+  /** Tokens in the self-attention cache (the steps taken). */
+  length: number;
+}
+
+interface StepRequest {
+  decode: BatchedDecode;
+  tokens: readonly number[];
+  parents: readonly number[] | null;
+  resolve: (rows: Float32Array[]) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * The decoder steps of every chunk in flight in this thread, run together (issue 30): each decode asks for
+ * its step as beamSearch does, and the steps asked for by the time the batcher runs go through the later
+ * model as one batch, each chunk's rows (its live hypotheses; finished ones are no longer asked for) in a
+ * slot of their own, up to `slots.count` chunks per run. The slotted model quantizes each slot's rows and
+ * attends over each slot's own encoder frames, so a chunk's logits are bit for bit those it gets alone
+ * (scripts/bench/asr-batch-exact.ts, test/transcription/batched.test.ts); the weights are read once per
+ * step for all of them. The graph takes a row's position from its cache length, so only chunks at the
+ * same step share a run: chunks that arrive together start together (new decodes wait for chunks still
+ * being encoded), and a chunk arriving later steps in a group of its own until the others finish.
+ */
+class StepBatcher {
+  /** Runs of the later model, and chunk-steps taken in them. */
+  runs = 0;
+  chunkSteps = 0;
+  private pending: StepRequest[] = [];
+  private arrivals = 0;
+  private scheduled = false;
+  private running = false;
+  private readonly scratch = new Scratch();
+  private readonly fetches: string[];
+  private readonly model: Model;
+  private readonly d: CachedDecoder;
+  private readonly slots: { count: number; rows: string };
+
+  constructor(model: Model, d: CachedDecoder, slots: { count: number; rows: string }) {
+    this.model = model;
+    this.d = d;
+    this.slots = slots;
+    this.fetches = ['logits', ...model.selfNames.map(presentName)];
+  }
+
+  /** A chunk on its way to its first step (being encoded): new decodes wait for it. Call the result once it is there. */
+  arrive(): () => void {
+    this.arrivals++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.arrivals--;
+      this.schedule();
+    };
+  }
+
+  /** A beamSearch step for one decode of the chunk whose encoder states are `hidden`. */
+  decoder(hidden: ort.Tensor, arrived?: () => void): DecoderStep {
+    const decode: BatchedDecode = { cross: {}, self: null, offset: 0, length: 0 };
+    return async (tokens, parents) => {
+      if (!parents) {
+        const projected = await this.d.cross.run({
+          ...(this.d.crossReadsIds
+            ? { input_ids: new ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [tokens.length, 1]) }
+            : {}),
+          encoder_hidden_states: hidden,
+        });
+        decode.cross = Object.fromEntries(this.d.crossInputs.map((c) => [c.input, projected[c.output]!]));
+      }
+      return new Promise((resolve, reject) => {
+        this.pending.push({ decode, tokens, parents, resolve, reject });
+        arrived?.();
+        this.schedule();
+      });
+    };
+  }
+
+  /** Runs what is asked for once the steps that resolve together have all asked (after their microtasks). */
+  private schedule(): void {
+    if (this.scheduled || this.running) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.running = true;
+    try {
+      const ready = this.ready();
+      if (!ready.length) return;
+      this.pending = this.pending.filter((r) => !ready.includes(r));
+      const byLength = new Map<number, StepRequest[]>();
+      for (const r of ready) byLength.set(r.decode.length, [...(byLength.get(r.decode.length) ?? []), r]);
+      for (const group of byLength.values())
+        for (let from = 0; from < group.length; from += this.slots.count)
+          await this.run(group.slice(from, from + this.slots.count));
+    } finally {
+      this.running = false;
+      if (this.ready().length) this.schedule();
+    }
+  }
+
+  /**
+   * The steps to run now. First steps wait while other chunks are still being encoded, so that chunks
+   * arriving together start together; and while other chunks are decoding, until enough new ones wait
+   * to fill a group (a chunk cannot join a decode under way), so runs stay full.
+   */
+  private ready(): StepRequest[] {
+    const going = this.pending.filter((r) => r.decode.length > 0);
+    const starting = this.pending.filter((r) => r.decode.length === 0);
+    const start =
+      this.arrivals === 0 && (!going.length || starting.length >= Math.ceil(this.slots.count * START_SHARE));
+    return start ? this.pending : going;
+  }
+
+  private async run(group: StepRequest[]): Promise<void> {
+    const { model, d, slots } = this;
+    const sizes = group.map((r) => r.tokens.length);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const length = group[0]!.decode.length;
+    const feeds: Record<string, ort.Tensor> = {
+      input_ids: new ort.Tensor(
+        'int64',
+        BigInt64Array.from(
+          group.flatMap((r) => r.tokens),
+          BigInt,
+        ),
+        [total, 1],
+      ),
+      [slots.rows]: new ort.Tensor(
+        'int64',
+        BigInt64Array.from({ length: slots.count }, (_, g) => BigInt(sizes[g] ?? 0)),
+        [slots.count],
+      ),
+    };
+    for (const { input } of d.crossInputs) {
+      const first = group[0]!.decode.cross[input]!;
+      for (let g = 0; g < slots.count; g++)
+        feeds[`${input}/slot${g}`] =
+          group[g]?.decode.cross[input] ?? new ort.Tensor('float32', new Float32Array(0), [0, ...first.dims.slice(1)]);
+    }
+    for (const k of model.selfNames) {
+      if (length === 0) {
+        feeds[k] = new ort.Tensor('float32', new Float32Array(0), [total, model.heads, 0, model.headDim]);
+        continue;
+      }
+      const size = model.heads * length * model.headDim;
+      const data = this.scratch.get(k, total * size);
+      let at = 0;
+      for (const r of group) {
+        const src = r.decode.self![k]!.data as Float32Array;
+        for (const p of r.parents ?? [0]) {
+          const row = r.decode.offset + p;
+          data.set(src.subarray(row * size, (row + 1) * size), at * size);
+          at++;
+        }
+      }
+      feeds[k] = new ort.Tensor('float32', data, [total, model.heads, length, model.headDim]);
+    }
+    // The last step's caches are copied: let them go before this step's are allocated.
+    for (const r of group) r.decode.self = null;
+    let out: ort.InferenceSession.OnnxValueMapType;
+    try {
+      out = await d.later.run(feeds, this.fetches);
+    } catch (e) {
+      for (const r of group) r.reject(e);
+      return;
+    }
+    this.runs++;
+    this.chunkSteps += group.length;
+    const self = Object.fromEntries(model.selfNames.map((k) => [k, out[presentName(k)]!]));
+    const logits = out.logits!;
+    const vocab = logits.dims.at(-1)!;
+    const data = logits.data as Float32Array;
+    let at = 0;
+    for (const r of group) {
+      const n = r.tokens.length;
+      r.decode.self = self;
+      r.decode.offset = at;
+      r.decode.length++;
+      r.resolve(Array.from({ length: n }, (_, i) => data.subarray((at + i) * vocab, (at + i + 1) * vocab)));
+      at += n;
+    }
+  }
+}
+
+/** Share of the slots that new chunks wait to fill while others are decoding. */
+const START_SHARE = 0.5;
+
+const presentName = (past: string) => past.replace('past_key_values', 'present');
 
 /**
  * Rows of `t` (batch first) in the order `rows` names, in `scratch`'s buffer for `name` (the tensor

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCall, parseTemplate } from '../../src/analysis/index.ts';
-import { callSentiment, scoreText, trend } from '../../src/analysis/sentiment.ts';
+import { callSentiment, readRules, readText, scoreText, trend } from '../../src/analysis/sentiment.ts';
 import { mono, stereo, template } from './helpers.ts';
 
 const label = (text: string, language: 'en' | 'es') => scoreText(text, language).label;
@@ -370,6 +371,93 @@ describe('probe set', () => {
       );
       expect(backwards.map((r) => r.text)).toEqual([]);
     });
+});
+
+// Issue 27: the lines the issue quotes, read the way a QA reviewer reads them, in both languages.
+describe("the issue's lines", () => {
+  it.each([
+    [
+      'en',
+      ["That's not my problem.", "Calm down. There's nothing I can do about it today."],
+      ["I'm sorry to hear that.", 'I apologize for the inconvenience.', 'I understand how frustrating that must be.'],
+    ],
+    [
+      'es',
+      ['No es mi problema.', 'Cálmese. Hoy no puedo hacer nada al respecto.'],
+      ['Siento oír eso.', 'Le pido disculpas por las molestias.', 'Entiendo lo frustrante que debe de ser.'],
+    ],
+  ] as const)(
+    '%s: refusals read negative, the agent’s apologies and empathy neutral',
+    (language, refusals, apologies) => {
+      for (const text of refusals) expect(scoreText(text, language).label, text).toBe('negative');
+      for (const text of apologies)
+        expect(readText(text, language), text).toEqual({ label: 'neutral', score: 0, courtesy: true });
+    },
+  );
+});
+
+// The trained model beside the rules (src/analysis/sentiment-model.ts): what it may change and what it
+// may not, over every line of the tune half, the probe set and the model's own training lines (never
+// the held-out half).
+describe('the model beside the rules', () => {
+  const fixtures = path.join(import.meta.dirname, '../fixtures/sentiment');
+  const lines = (language: 'en' | 'es') =>
+    [`${language}.tsv`, `probe-${language}.tsv`, `train-${language}.tsv`, `fresh-${language}.tsv`].flatMap((file) =>
+      readFileSync(path.join(fixtures, file), 'utf8')
+        .split('\n')
+        .filter((line) => /^(tune|probe|train|fresh)\t/.test(line))
+        .map((line) => line.split('\t')[4]!),
+    );
+
+  it.each(['en', 'es'] as const)(
+    '%s: never turns the rules’ reading round, nor touches courtesy or a refusal, rudeness or threat',
+    (language) => {
+      const texts = lines(language);
+      expect(texts.length).toBeGreaterThan(600);
+      let changed = 0;
+      for (const text of texts) {
+        const rules = readRules(text, language);
+        const read = readText(text, language);
+        if (read.label !== rules.label) changed++;
+        const turned =
+          (rules.label === 'positive' && read.label === 'negative') ||
+          (rules.label === 'negative' && read.label !== 'negative');
+        expect(turned, text).toBe(false);
+        if (rules.courtesy || rules.firm)
+          expect(read, text).toEqual({ label: rules.label, score: rules.score, courtesy: rules.courtesy });
+      }
+      // It does have a say (the fresh batch and its own training lines hold lines the rules do not read).
+      expect(changed).toBeGreaterThan(0);
+    },
+  );
+
+  it('reads complaints no rule construction covers, which the rules alone leave neutral', () => {
+    // From the model's own training lines (test/fixtures/sentiment/train-<lang>.tsv).
+    for (const [language, text] of [
+      ['en', 'the parcel went back to the depot again'],
+      ['en', 'my direct debit came out early and took me into my overdraft'],
+      ['es', 'el paquete ha vuelto otra vez al almacen'],
+      ['es', 'me pasaron el recibo antes de tiempo y me quede en numeros rojos'],
+    ] as const) {
+      expect(readRules(text, language).label, text).toBe('neutral');
+      expect(scoreText(text, language).label, text).toBe('negative');
+    }
+  });
+
+  it('gives the same reading every time', () => {
+    const text = 'fantastic now the tv has no sound either';
+    expect(new Set(Array.from({ length: 5 }, () => JSON.stringify(readText(text, 'en')))).size).toBe(1);
+  });
+
+  // The weights are not edited by hand: `npm run sentiment:train` writes them, deterministically.
+  it('the committed weights are what the training script produces', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/sentiment-train.ts', '--check'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(out).toContain('matches what the training script produces');
+  }, 60_000);
 });
 
 describe('call sentiment', () => {

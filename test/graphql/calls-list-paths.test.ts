@@ -166,6 +166,47 @@ describe('search pages by the path the statistics choose', () => {
     }
   });
 
+  test('a search looks in transcripts: every view counts and lists what SQL gives, and a call without a transcript matches nothing, not even "-router"', async ({
+    db,
+    service,
+    seed,
+  }) => {
+    const { main } = await calls(db, service, seed);
+    const views: [view: string | null, statuses: string][] = [
+      ['ANALYZED', ANALYZED],
+      ['FAILED', `status = 'failed'`],
+      ['IN_PROGRESS', `status IN ('queued', 'transcribing', 'analyzing')`],
+      [null, 'TRUE'],
+    ];
+    const searches: [search: string, where: string][] = [
+      ['router', `to_tsquery('simple', 'router:*')`],
+      ['-router', `websearch_to_tsquery('simple', '-router')`],
+      ['hola -gracias', `websearch_to_tsquery('simple', 'hola -gracias')`],
+    ];
+    for (const [view, statuses] of views) {
+      const all = await list(main.browser, { filter: { view }, first: 1 });
+      expect(all.totalCount).toBeGreaterThan(0);
+      for (const [search, query] of searches) {
+        const want = await truth(
+          db,
+          main.accountId,
+          `${statuses} AND coalesce(search_text, '') <> '' AND to_tsvector('simple', search_text) @@ ${query}`,
+          'started_at',
+          'DESC',
+        );
+        if (view === 'FAILED' || view === 'IN_PROGRESS') expect(want).toEqual([]);
+        const page = await list(main.browser, { filter: { view, search }, first: 25 });
+        expect([view, search, page.totalCount, page.totalCountExact]).toEqual([
+          view,
+          search,
+          Math.min(want.length, 1000),
+          want.length <= 1000,
+        ]);
+        expect(page.edges.map((e) => e.node.id)).toEqual(want.slice(0, 25));
+      }
+    }
+  });
+
   test('a word the statistics call common but this account rarely says: the walk gives up and the GIN index answers', async ({
     db,
     service,

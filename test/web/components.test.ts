@@ -7,11 +7,12 @@ import { Provider, type Client } from 'urql';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromValue, never } from 'wonka';
 import { I18nProvider, type Lang } from '../../src/web/i18n/index.tsx';
-import { ToastProvider } from '../../src/web/components/ui.tsx';
+import { SelectField, TextArea, ToastProvider } from '../../src/web/components/ui.tsx';
 import { ScoreBandsContext, StatusBadge } from '../../src/web/components/call-bits.tsx';
 import { DeliveryBadge, useAttemptsText } from '../../src/web/components/delivery.tsx';
 import { QaScore } from '../../src/web/components/qa-badges.tsx';
 import { SpeakersNotice } from '../../src/web/components/speakers.tsx';
+import { SetUpFirst } from '../../src/web/components/link-button.tsx';
 import { problemSummary } from '../../src/web/components/OpsBanner.tsx';
 import { CallsPage } from '../../src/web/pages/Calls.tsx';
 import { EndpointDialog } from '../../src/web/pages/webhook-endpoints.tsx';
@@ -291,6 +292,50 @@ describe('small pieces', () => {
     expect(rows[1]!.textContent).not.toContain('Habla');
     expect(rows[2]!.textContent).toContain('Habla no entendida, mejor suposición:');
     expect(rows[2]!.textContent).toContain('Buenos días');
+  });
+
+  it('labels a text area and a select, points them at their hint, and marks them wrong with the error shown', () => {
+    const { client } = mockClient({});
+    const changed: string[] = [];
+    renderWith(
+      h('form', null, [
+        h(TextArea, { key: 'a', label: 'Question', hint: 'One yes/no question', defaultValue: 'Did they?' }),
+        h(
+          SelectField,
+          { key: 's', label: 'Window', error: 'Pick one', value: 'end', onChange: (e) => changed.push(e.target.value) },
+          [h('option', { key: 'start', value: 'start' }, 'Start'), h('option', { key: 'end', value: 'end' }, 'End')],
+        ),
+      ]),
+      client,
+    );
+    const area = screen.getByRole('textbox', { name: 'Question' });
+    expect(area.tagName).toBe('TEXTAREA');
+    expect(area.className).toBe('textarea');
+    expect((area as HTMLTextAreaElement).value).toBe('Did they?');
+    expect(document.getElementById(area.getAttribute('aria-describedby')!)!.textContent).toBe('One yes/no question');
+    expect(area.getAttribute('aria-invalid')).toBeNull();
+    const select = screen.getByRole('combobox', { name: 'Window' });
+    expect(select.className).toBe('select');
+    expect(select.getAttribute('aria-invalid')).toBe('true');
+    expect((select as HTMLSelectElement).value).toBe('end');
+    expect(screen.getByText('Pick one').className).toBe('error-text');
+    fireEvent.change(select, { target: { value: 'start' } });
+    expect(changed).toEqual(['start']);
+  });
+
+  it('says what to set up first and links to that page by its menu name, in either language', () => {
+    const { client } = mockClient({});
+    const alertOf = (page: 'team' | 'templates', title: string, children: string) =>
+      h(SetUpFirst, { page, title, children });
+    renderWith(alertOf('team', 'Add your agents first', 'Calls need an agent.'), client);
+    const alert = screen.getAllByRole('status').find((x) => x.classList.contains('alert'))!;
+    expect(alert.className).toBe('alert alert-amber');
+    expect(alert.textContent).toContain('Add your agents first');
+    expect(alert.textContent).toContain('Calls need an agent.');
+    expect(screen.getByRole('link', { name: 'Team' }).getAttribute('href')).toBe('/team');
+    cleanup();
+    renderWith(alertOf('templates', 'Transcrita', 'Sin plantilla.'), client, 'es');
+    expect(screen.getByRole('link', { name: 'Plantillas' }).getAttribute('href')).toBe('/templates');
   });
 
   it('highlights the words of a transcript search, not its operators', () => {

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
+import { useT } from '../i18n/index.tsx';
 import { Link } from '../lib/router.tsx';
+import { Alert } from './ui.tsx';
 
 /** A link to another page of the app drawn as a button: the way on from an empty state or an alert. */
 export function LinkButton({
@@ -20,5 +22,35 @@ export function LinkButton({
     <Link className={cls} to={to} data-testid={testId}>
       {children}
     </Link>
+  );
+}
+
+/**
+ * Something to set up on another page before this one can work (a template before calls are
+ * analysed, an agent before uploading): what and why, with a button to that page named as the menu
+ * names it.
+ */
+export function SetUpFirst({
+  page,
+  title,
+  children,
+}: {
+  page: 'templates' | 'team';
+  title: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useT();
+  return (
+    <Alert
+      tone="amber"
+      title={title}
+      action={
+        <LinkButton to={`/${page}`} size="sm">
+          {t(`nav.${page}`)}
+        </LinkButton>
+      }
+    >
+      {children}
+    </Alert>
   );
 }

@@ -160,22 +160,22 @@ export function PasswordField({
   );
 }
 
-export function TextArea(props: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+/** A <textarea> or a <select> in its frame, with the frame's ids; its class is its tag's name. */
+function PlainField<P extends FieldShell>({ tag: Control, ...props }: P & { tag: 'textarea' | 'select' }) {
   const { frame, control, attrs } = useField(props);
   return (
     <FieldFrame {...frame} htmlFor={attrs.id}>
-      <textarea className="textarea" {...attrs} {...control} />
+      <Control className={Control} {...attrs} {...control} />
     </FieldFrame>
   );
 }
 
+export function TextArea(props: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <PlainField tag="textarea" {...props} />;
+}
+
 export function SelectField(props: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
-  const { frame, control, attrs } = useField(props);
-  return (
-    <FieldFrame {...frame} htmlFor={attrs.id}>
-      <select className="select" {...attrs} {...control} />
-    </FieldFrame>
-  );
+  return <PlainField tag="select" {...props} />;
 }
 
 export function Checkbox({ label, ...input }: { label: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {

@@ -1,5 +1,5 @@
 import { CallGone } from '../components/call-gone.tsx';
-import { LinkButton } from '../components/link-button.tsx';
+import { SetUpFirst } from '../components/link-button.tsx';
 import { CallPlayer } from '../components/call-player.tsx';
 import { DeleteCallButton, RetentionNotice } from '../components/data-protection.tsx';
 import { SpeakersNotice } from '../components/speakers.tsx';
@@ -300,17 +300,9 @@ function StatusAlerts({ call }: { call: CallData }) {
     );
   else if (call.status === 'TRANSCRIBED')
     content = (
-      <Alert
-        tone="amber"
-        title={t('callDetail.notAnalyzedTitle')}
-        action={
-          <LinkButton to="/templates" size="sm">
-            {t('nav.templates')}
-          </LinkButton>
-        }
-      >
+      <SetUpFirst page="templates" title={t('callDetail.notAnalyzedTitle')}>
         {t('callDetail.notAnalyzedBody')}
-      </Alert>
+      </SetUpFirst>
     );
   else if (call.status === 'QUEUED' || call.status === 'TRANSCRIBING' || call.status === 'ANALYZING')
     content = (

@@ -1,5 +1,5 @@
 import { useRef, useState, type DragEvent } from 'react';
-import { LinkButton } from '../components/link-button.tsx';
+import { LinkButton, SetUpFirst } from '../components/link-button.tsx';
 import { ItemSelect } from '../components/item-select.tsx';
 import { useQuery } from 'urql';
 import { Icon } from '../components/Icon.tsx';
@@ -113,17 +113,9 @@ export function UploadPage() {
       <div className="stack">
         {!canUpload && <Alert tone="blue">{t('upload.viewerOnly')}</Alert>}
         {data && agents.length === 0 && (
-          <Alert
-            tone="amber"
-            title={t('upload.noAgentsTitle')}
-            action={
-              <LinkButton to="/team" size="sm">
-                {t('nav.team')}
-              </LinkButton>
-            }
-          >
+          <SetUpFirst page="team" title={t('upload.noAgentsTitle')}>
             {t('upload.noAgentsBody')}
-          </Alert>
+          </SetUpFirst>
         )}
         <Card>
           <div className="form-grid">

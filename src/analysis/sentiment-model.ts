@@ -1,0 +1,146 @@
+/*
+ * A small trained reader beside the hand-written rules (issue 27). The rules (sentiment.ts,
+ * sentiment-acts.ts…) read the constructions they were written from and nothing else: fresh batches
+ * of complaints read 70–80 % before being tuned on. This model reads the words of the whole line —
+ * normalised tokens, bigrams, the words a negator reaches, word stems and the plain AFINN values
+ * (the library's, not the contact-centre lists tuned on these lines) — with a multinomial logistic
+ * regression over negative / neutral / positive, trained on the tune half and the probe set
+ * (`npm run sentiment:train`, deterministic; weights in sentiment-model.json). sentiment.ts decides
+ * how its reading and the rules' combine.
+ */
+import { createRequire } from 'node:module';
+import { foldAccents } from './sentiment-forms.ts';
+
+export type ModelLanguage = 'en' | 'es';
+export const MODEL_LABELS = ['negative', 'neutral', 'positive'] as const;
+export type ModelLabel = (typeof MODEL_LABELS)[number];
+
+/** Negators, folded: the next few words they reach get their own feature ("n:happy"). */
+const NEGATORS: Record<ModelLanguage, ReadonlySet<string>> = {
+  en: new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'cannot']),
+  es: new Set(['no', 'nunca', 'jamas', 'ni', 'tampoco', 'nada', 'nadie', 'sin', 'ningun', 'ninguno', 'ninguna']),
+};
+/** How many words a negator reaches within its clause. */
+const NEGATION_REACH = 3;
+/** Words at least this long also give their first letters as a stem ("cobrando" → "cobr"…). */
+const STEM = 5;
+const BOUNDARY = '|';
+
+/** Lower case, accents folded (as the rules read Spanish), clause punctuation as one boundary token. */
+export function modelTokens(text: string): string[] {
+  return foldAccents(text.toLowerCase())
+    .replaceAll('’', "'")
+    .replace(/[¿¡"“”()]/g, ' ')
+    .replace(/[.,;:!?…]+/g, ` ${BOUNDARY} `)
+    .replace(/[^\p{L}\p{N}'| -]/gu, ' ')
+    .split(/\s+/)
+    .filter((t) => t !== '');
+}
+
+function negates(token: string, language: ModelLanguage): boolean {
+  return NEGATORS[language].has(token) || (language === 'en' && token.endsWith("n't"));
+}
+
+/**
+ * The features of one line, each with its value: `u:` words, `b:` pairs of neighbours (with the
+ * line's start and end), `n:` words within a negator's reach, `s:` stems, and the plain lexicon's
+ * positive and negative sums (`lex+`, `lex-`, scaled to about 0…1).
+ */
+export function modelFeatures(text: string, language: ModelLanguage, lexicon: ReadonlyMap<string, number>) {
+  const tokens = modelTokens(text);
+  const out = new Map<string, number>();
+  const add = (name: string, value = 1) => out.set(name, (out.get(name) ?? 0) + value);
+  add('bias');
+  const padded = ['<s>', ...tokens, '</s>'];
+  for (let i = 0; i + 1 < padded.length; i++) add(`b:${padded[i]} ${padded[i + 1]}`);
+  let reach = 0;
+  let positive = 0;
+  let negative = 0;
+  for (const token of tokens) {
+    if (token === BOUNDARY) {
+      reach = 0;
+      continue;
+    }
+    add(`u:${token}`);
+    if (token.length > STEM) add(`s:${token.slice(0, STEM)}`);
+    if (reach > 0) {
+      add(`n:${token}`);
+      reach--;
+    }
+    if (negates(token, language)) reach = NEGATION_REACH;
+    const value = lexicon.get(token) ?? 0;
+    if (value > 0) positive += value;
+    if (value < 0) negative -= value;
+  }
+  if (positive > 0) add('lex+', Math.min(positive, 10) / 5);
+  if (negative > 0) add('lex-', Math.min(negative, 10) / 5);
+  for (const [name, value] of out) if (value > 1 && name !== 'lex+' && name !== 'lex-') out.set(name, 1);
+  return out;
+}
+
+/** What `npm run sentiment:train` writes: per language, three weights (negative, neutral, positive) a feature. */
+export interface ModelFile {
+  trainedOn: Record<ModelLanguage, { lines: number; features: number }>;
+  weights: Record<ModelLanguage, Record<string, [number, number, number]>>;
+}
+
+export type Probabilities = Record<ModelLabel, number>;
+
+/** Softmax of the summed weights of the line's features. */
+export function probabilities(
+  features: ReadonlyMap<string, number>,
+  weights: Readonly<Record<string, readonly [number, number, number]>>,
+): Probabilities {
+  const z = [0, 0, 0];
+  for (const [name, value] of features) {
+    const w = weights[name];
+    if (w) for (let k = 0; k < 3; k++) z[k]! += w[k]! * value;
+  }
+  const top = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - top));
+  const sum = e[0]! + e[1]! + e[2]!;
+  return { negative: e[0]! / sum, neutral: e[1]! / sum, positive: e[2]! / sum };
+}
+
+const require = createRequire(import.meta.url);
+let file: ModelFile | null = null;
+
+/** The committed model (src/analysis/sentiment-model.json), loaded once. */
+export function modelFile(): ModelFile {
+  file ??= require('./sentiment-model.json') as ModelFile;
+  return file;
+}
+
+/** Where the model's reading takes over from the rules' (chosen by `npm run sentiment:train -- --cv --grid`). */
+export interface Combination {
+  /** The rules read positive and the model gives negative at least this: neutral, since the two disagree. */
+  doubt: number;
+  /** The rules read neutral and the model gives positive or negative at least this: that reading. */
+  fill: number;
+}
+
+export const COMBINATION: Combination = { doubt: 0.5, fill: 0.7 };
+
+/**
+ * The reading of a line from the rules' and the model's. Courtesy (an apology, a salutation) and the
+ * firm acts (refusal, rudeness, an escalation threat) stay the rules': they are constructions the
+ * rules read exactly, and an agent's apology is never read against them. Elsewhere the model gives
+ * a reading to a line the rules' words leave neutral when it is confident, and takes a positive
+ * reading back to neutral when it finds a complaint likely — a complaint read as praise is the
+ * error a reviewer notices first. It never turns a reading round, and never softens a negative one.
+ */
+export function combine(
+  rules: { label: ModelLabel; courtesy: boolean; firm: boolean; setAside: boolean; vouched: boolean },
+  p: Probabilities,
+  c: Combination = COMBINATION,
+): { label: ModelLabel; fromRules: boolean } {
+  if (rules.courtesy || rules.firm) return { label: rules.label, fromRules: true };
+  if (rules.label === 'neutral') {
+    if (rules.setAside) return { label: 'neutral', fromRules: true };
+    const polar: ModelLabel = p.negative >= p.positive ? 'negative' : 'positive';
+    return p[polar] >= c.fill ? { label: polar, fromRules: false } : { label: 'neutral', fromRules: true };
+  }
+  if (rules.label === 'positive' && p.negative >= c.doubt && !rules.vouched)
+    return { label: 'neutral', fromRules: false };
+  return { label: rules.label, fromRules: true };
+}
