@@ -246,6 +246,14 @@ describe('INTAKE_MAX_CONCURRENT_PER_KEY across api processes', () => {
       ),
     ).toBe(2);
     expect((await send(b.url)).status).toBe(201);
+    // That upload's slot too is given back just after its answer: until then a new upload would be the
+    // fourth and be refused (CI once saw the next held upload answered 429 here).
+    expect(
+      await until(
+        () => leases(prefix),
+        (n) => n === 2,
+      ),
+    ).toBe(2);
 
     // Api `a` takes the free slot again and dies with two uploads in flight: no goodbye, no release.
     held.push(await heldUpload(a.url, s.key, file));
