@@ -1,8 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import llamaTokenizer from 'llama-tokenizer-js';
@@ -30,6 +28,7 @@ import {
 } from './onnx-rewrite.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 import { heardWords } from './unheard.ts';
+import { releaseMemory } from './memory.ts';
 import {
   expectedCandidates,
   LOW_CONFIDENCE,
@@ -388,12 +387,12 @@ export class MoonshineEngine implements TranscriptionEngine {
     if (!session) {
       const file = path.join(this.opts.modelsDir, `moonshine-base-${language}`, 'decoder_model_merged.onnx');
       session = readFile(file)
-        .then((bytes) =>
-          ort.InferenceSession.create(
-            splitDecoder(bytes, { plainBranches: true })!.first,
-            sessionOptions(this.threads(), true),
-          ),
-        )
+        .then((bytes) => {
+          const first = splitDecoder(bytes, { plainBranches: true })!.first;
+          // The split's decoded graph given back before the session is built (as loadDecoder does).
+          releaseMemory();
+          return ort.InferenceSession.create(first, sessionOptions(this.threads(), true));
+        })
         .then(afterLoad);
       session.catch(() => this.firstSteps.delete(language));
       this.firstSteps.set(language, session);
@@ -451,26 +450,15 @@ export class MoonshineEngine implements TranscriptionEngine {
 
 type DecoderKind = 'shipped' | 'split' | 'cached';
 
-let collect: (() => void) | null | undefined;
-
 /**
- * A full garbage collection once a model has loaded. Loading reads the ONNX files and writes the edited
- * graphs as buffers (about 200 MB per language, garbage once the sessions exist); a recognition thread
- * then allocates little on its own heap, so V8 kept them for the life of the thread: measured with both
- * languages on two threads, 1,389 MiB after the first chunks, 895 MiB with this collection.
+ * Memory given back once a model has loaded (releaseMemory). Loading reads the ONNX files and writes the
+ * edited graphs as buffers and objects (about 200 MB per language, garbage once the sessions exist); a
+ * recognition thread then allocates little on its own heap, so V8 kept them for the life of the thread:
+ * measured with both languages on two threads, 1,389 MiB after the first chunks, 895 MiB with a full
+ * collection, and the heap's emptied pages are now given back too.
  */
 function afterLoad<T>(loaded: T): T {
-  if (collect === undefined) {
-    try {
-      // V8 gives the collector to contexts created after the flag is set (node's --expose-gc cannot be
-      // given to a worker thread); the flag changes nothing else.
-      v8.setFlagsFromString('--expose-gc');
-      collect = vm.runInNewContext('gc') as () => void;
-    } catch {
-      collect = null;
-    }
-  }
-  collect?.();
+  releaseMemory();
   return loaded;
 }
 
@@ -538,12 +526,21 @@ async function loadDecoder(
   if (kind === 'cached') {
     const split = splitDecoder(await readFile(file), { plainBranches: true });
     if (!split) return merged();
+    const { first, crossKeys } = split;
+    // Each rewrite leaves its decoded graph behind (objects and buffers, a few hundred MB per language):
+    // given back between the rewrites and before ONNX Runtime builds the session, so they do not add up
+    // with it and the models already loaded (load peak with both languages 850 → 738 MiB, bench:asr's child).
+    releaseMemory();
     // Batched: each chunk's quantized products and cross-attention in a slot of its own, so a chunk's
     // numbers are bit for bit those it gets alone (docs/benchmarks/asr.md); one model serves one chunk too.
-    const perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
+    let perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
+    if (perSlot) releaseMemory();
     const slotted = perSlot ? slotQuantized(perSlot, batch) : null;
-    const later = await ort.InferenceSession.create(slotted?.model ?? split.later, options);
+    perSlot = null;
+    const laterModel = slotted?.model ?? split.later;
     const slots = slotted ? { count: batch, rows: slotted.slotRows } : undefined;
+    releaseMemory();
+    const later = await ort.InferenceSession.create(laterModel, options);
     const present = (past: string) => past.replace('past_key_values', 'present');
     // The later model's cross-attention inputs: the keys as the split left them (scaled and transposed,
     // or as shipped) and the values; each is a first-step output of the same name or a named tensor.
@@ -551,10 +548,10 @@ async function loadDecoder(
     const crossInputs = later.inputNames
       .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n) && (!slots || n.endsWith('/slot0')))
       .map((n) => n.replace(/\/slot0$/, ''))
-      .map((input) => ({ input, output: split.crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
+      .map((input) => ({ input, output: crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
     const outputs = crossInputs.map((c) => c.output);
-    const constants = await firstStepShapes(split.first, outputs, options);
-    const cross = await ort.InferenceSession.create(crossAttentionModel(split.first, outputs, constants), options);
+    const constants = await firstStepShapes(first, outputs, options);
+    const cross = await ort.InferenceSession.create(crossAttentionModel(first, outputs, constants), options);
     return {
       kind: 'cached',
       cross,

@@ -1,0 +1,43 @@
+// Giving a recognition thread's memory back (issue 30: one worker ≤ 700 MiB with both languages loaded).
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+type Collector = (options?: {
+  type?: 'major' | 'minor';
+  execution?: 'sync';
+  flavor?: 'regular' | 'last-resort';
+}) => void;
+
+let collector: Collector | null | undefined;
+
+function gc(): Collector | null {
+  if (collector === undefined) {
+    try {
+      // V8 gives the collector to contexts created after the flag is set (node's --expose-gc cannot be
+      // given to a worker thread); the flag changes nothing else.
+      v8.setFlagsFromString('--expose-gc');
+      collector = vm.runInNewContext('gc') as Collector;
+    } catch {
+      collector = null;
+    }
+  }
+  return collector;
+}
+
+/**
+ * A full collection that also gives the heap's empty pages back to the system (V8's "last resort"
+ * collection: compacting, the young generation shrunk). Loading a model rewrites its ONNX graphs as
+ * JavaScript objects, which grew the loading thread's heap to 162 MB for 25 MB of live objects; a plain
+ * full collection freed the objects but kept the pages: measured after both languages loaded, 629 → 507
+ * MiB resident (bench:asr's child, docs/benchmarks/asr.md). A few milliseconds on a 30 MB heap.
+ */
+export function releaseMemory(): void {
+  const collect = gc();
+  if (!collect) return;
+  try {
+    collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  } catch {
+    // A V8 without the options object: a plain full collection.
+    collect();
+  }
+}
