@@ -5,16 +5,17 @@
 //      (espeak-ng speech, agent left / customer right), timed with transcribeFile after one warm-up run;
 //      model load time is measured separately. Reported as the real-time factor RTF = wall / audio, once
 //      with the language detected (what intake does for a call sent without a language) and once with
-//      the language given; then with the decoder before issue 30 on as many threads (the baseline): CPU
-//      seconds per audio second and whether the words are the same.
+//      the language given; then with ASR_BATCH=0 (each chunk decoded alone, a recognition thread per
+//      core: the baseline): CPU seconds per audio second and whether the words are the same.
 //   2. Intake-201-to-webhook-received latency through the real service (api + worker in one child
 //      process, WORKER_CONCURRENCY printed) with a signed-webhook receiver on loopback: short (~8–15 s)
 //      two-speaker calls posted over HTTP, first one at a time (the first call is cold: the worker loads
-//      its models) and then all at once (burst): p50, p95, max and throughput.
+//      its models) and then all at once (burst): p50, p95, max and throughput; then the same calls
+//      through a service with ASR_BATCH=0: the worker's peak RSS (transcription and analysis, phrase
+//      scoring included) and throughput of the default against the baseline.
 // Everything stays on loopback (no LLM, no remote transcription), is bounded in count and time, and runs
 // on a throwaway database and temp folder (fixture audio included) that are removed at the end. Exits
 // non-zero when a call is rejected, fails, or its webhook never arrives.
-import { randomBytes } from 'node:crypto';
 import { openAsBlob, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,10 +35,12 @@ import { createLogger } from '../../src/log.ts';
 import { createStorage } from '../../src/storage/index.ts';
 import { closeEngines, createEngines, transcribeFile } from '../../src/transcription/index.ts';
 import { moonshineLanguages } from '../../src/transcription/moonshine.ts';
-import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
+import { DEFAULT_BATCH } from '../../src/transcription/beam.ts';
+import { defaultRecognitionThreads } from '../../src/transcription/moonshine-threads.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { Turn } from '../../test/fixtures/audio.ts';
 import {
+  BENCH_APP_SECRET,
   MiB,
   benchWorkspace,
   note,
@@ -183,8 +186,8 @@ interface RtfRun {
 }
 
 /**
- * The same call through the decoder before issue 30 (the same recognition threads, beam and languages;
- * the first decoder step in a model of its own: a second copy of the decoder's weights per thread).
+ * The same call with ASR_BATCH=0 (the baseline of issue 30's batching): each chunk decoded alone, a
+ * recognition thread per core with its own copy of the models; the same beam and languages.
  */
 interface RtfBaseline {
   wallSeconds: number;
@@ -273,18 +276,21 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
   }
   await closeEngines(engines);
 
-  // Baseline, same run: the decoder before issue 30 on as many threads, both languages loaded, language given.
-  note('  baseline run: the decoder before issue 30…');
-  const before = new MoonshineThreads({ modelsDir, threads, firstStepModel: true });
+  // Baseline, same run: ASR_BATCH=0 (unbatched threads), both languages loaded, language given.
+  note('  baseline run: ASR_BATCH=0…');
+  const baselineEngines = createEngines({ engine: 'moonshine', modelsDir, batch: 0 });
+  const unbatched = baselineEngines[0]!;
   for (const lang of languages)
-    await Promise.all(Array.from({ length: threads }, () => before.transcribeChunk(silence, lang)));
-  await transcribeFile(rec.path, { engines: [before], language: 'en' });
+    await Promise.all(
+      Array.from({ length: unbatched.parallelism ?? 1 }, () => unbatched.transcribeChunk(silence, lang)),
+    );
+  await transcribeFile(rec.path, { engines: baselineEngines, language: 'en' });
   t = performance.now();
   const cpu = process.cpuUsage();
-  const alone = await transcribeFile(rec.path, { engines: [before], language: 'en' });
+  const alone = await transcribeFile(rec.path, { engines: baselineEngines, language: 'en' });
   const baselineWall = (performance.now() - t) / 1000;
   const baselineCpu = cpuSecondsSince(cpu);
-  await before.close();
+  await closeEngines(baselineEngines);
   return {
     engine: 'moonshine (local, int8 ONNX)',
     baseline: {
@@ -296,7 +302,7 @@ async function measureRtf(rec: Recording, modelsDir: string): Promise<RtfResult>
     cpuPerAudio: round(cpuPerAudio, 3),
     modelsMB: round(modelsMB, 0),
     languages,
-    threads: `${threads} recognition threads (ASR_THREADS default on ${os.availableParallelism()} cores), one ONNX thread each`,
+    threads: `default ASR_BATCH=${DEFAULT_BATCH} (chunks decoded together on one recognition thread, ${os.availableParallelism()} ONNX threads); baseline ASR_BATCH=0 (${defaultRecognitionThreads()} recognition threads, one ONNX thread each)`,
     audioSeconds: round(rec.seconds, 1),
     speechSeconds: round(speechSeconds, 1),
     modelLoadSeconds,
@@ -579,8 +585,13 @@ interface ServiceResult {
   outcomes: CallOutcome[];
 }
 
-async function measureService(db: BenchDb, work: string, short: Recording[]): Promise<ServiceResult> {
-  const appSecret = randomBytes(32).toString('hex');
+/** Issue 30: one worker's peak RSS with both languages loaded. */
+const RSS_GOAL_MB = 700;
+
+/** The service's calls; `batch` sets ASR_BATCH (unset: the default). */
+async function measureService(db: BenchDb, work: string, short: Recording[], batch?: number): Promise<ServiceResult> {
+  // One secret for both services on this database (src/crypto/key-check.ts refuses another).
+  const appSecret = BENCH_APP_SECRET;
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     DATABASE_URL: db.url,
@@ -591,6 +602,7 @@ async function measureService(db: BenchDb, work: string, short: Recording[]): Pr
     WORKER_CONCURRENCY: String(CONCURRENCY),
     WEBHOOK_ALLOW_PRIVATE: 'true',
     TRANSCRIPTION_ENGINE: 'moonshine',
+    ...(batch !== undefined ? { ASR_BATCH: String(batch) } : {}),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   };
   // Loopback only: no remote transcription or LLM even if the caller's environment configures them
@@ -628,7 +640,9 @@ async function measureService(db: BenchDb, work: string, short: Recording[]): Pr
     secret = (await setWebhookEndpoint(app, account.id, receiver.url)).secret;
 
     if (left() < 20_000) throw new Error('time limit reached before the service could be measured');
-    note(`  starting the service (api + worker, WORKER_CONCURRENCY=${CONCURRENCY})…`);
+    note(
+      `  starting the service (api + worker, WORKER_CONCURRENCY=${CONCURRENCY}${batch !== undefined ? `, ASR_BATCH=${batch}` : ''})…`,
+    );
     child = await startChild(path.join(import.meta.dirname, 'pipeline-server.ts'), env, Math.min(120_000, left()));
 
     const outcomes: CallOutcome[] = [];
@@ -720,8 +734,10 @@ async function main() {
     note('intake → webhook: preparing a throwaway database…');
     const db = await createBenchDb();
     const service = await measureService(db, work, short);
-    report(rtf, service, db.server, short);
-    const failures = service.outcomes.filter((o) => o.error);
+    note('the same calls through a service with ASR_BATCH=0 (the baseline)…');
+    const baseline = await measureService(db, work, short, 0);
+    report(rtf, service, baseline, db.server, short);
+    const failures = [...service.outcomes, ...baseline.outcomes].filter((o) => o.error);
     if (failures.length || service.outcomes.length < SEQUENTIAL + CALLS) process.exitCode = 1;
   } catch (e) {
     console.error(`bench:pipeline failed: ${(e as Error).stack ?? e}`);
@@ -746,10 +762,13 @@ function compact({ n, phase, callId, audioSeconds, status, latencyMs, finalStatu
   };
 }
 
-function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recording[]) {
-  const failures = svc.outcomes
-    .filter((o) => o.error)
-    .map((o) => `${o.phase} #${o.n} (${o.callId ?? 'not accepted'}): ${o.error}`);
+function report(rtf: RtfResult, svc: ServiceResult, base: ServiceResult, server: string, short: Recording[]) {
+  const failures = [
+    ...svc.outcomes.filter((o) => o.error).map((o) => `${o.phase} #${o.n} (${o.callId ?? 'not accepted'}): ${o.error}`),
+    ...base.outcomes
+      .filter((o) => o.error)
+      .map((o) => `ASR_BATCH=0: ${o.phase} #${o.n} (${o.callId ?? 'not accepted'}): ${o.error}`),
+  ];
   const missing = SEQUENTIAL + CALLS - svc.outcomes.length;
   if (missing > 0) failures.push(`${missing} call(s) never posted: time limit reached`);
   const shortRange = `${Math.min(...short.map((s) => s.seconds)).toFixed(1)}–${Math.max(...short.map((s) => s.seconds)).toFixed(1)} s`;
@@ -773,6 +792,14 @@ function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recor
             webhookDeliveries: svc.webhookDeliveries,
             calls: svc.outcomes.map(compact),
           },
+          baselineService: {
+            asrBatch: 0,
+            sequential: { cold: base.sequential.cold && compact(base.sequential.cold), warm: base.sequential.warm },
+            burst: base.burst,
+            peakRssMB: base.peakRssMB,
+            calls: base.outcomes.map(compact),
+          },
+          rssGoalMB: RSS_GOAL_MB,
           failures,
         },
         null,
@@ -795,7 +822,7 @@ function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recor
     `   ${rtf.audioSeconds} s two-speaker English call (${rtf.speechSeconds} s of speech); model load ${rtf.modelLoadSeconds} s; warm-up run ${rtf.warmupSeconds} s\n`,
   );
   console.log(
-    `   Baseline: the decoder before issue 30 (a first-step model per thread: two copies of the decoder's weights), same threads, language given. Same words as the baseline: ${rtf.baseline.sameWords ? 'yes' : 'NO'}`,
+    `   Baseline: ASR_BATCH=0 (each chunk decoded alone, a recognition thread per core), language given. Same words as the baseline: ${rtf.baseline.sameWords ? 'yes' : 'NO'}`,
   );
   console.log(
     `   CPU seconds per audio second (language given): ${rtf.cpuPerAudio} (baseline ${rtf.baseline.cpuPerAudio}); RSS the models added, ${rtf.languages.join('+')} on every thread: ${rtf.modelsMB} MB\n`,
@@ -828,7 +855,7 @@ function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recor
           `${r.segments} (${r.agentSegments}/${r.customerSegments})`,
         ]),
         [
-          'en, baseline: before issue 30',
+          'en, baseline: ASR_BATCH=0',
           'en',
           rtf.audioSeconds,
           rtf.baseline.wallSeconds.toFixed(2),
@@ -890,6 +917,36 @@ function report(rtf: RtfResult, svc: ServiceResult, server: string, short: Recor
   );
   console.log(
     'waiting for a worker slot); delivery = analyzed → webhook received. RTF = wall / audio (lower is faster).',
+  );
+  const cpu = (x: number) => `${x} CPU-s per audio-s`;
+  const given = rtf.runs.find((r) => r.language === 'en');
+  console.log(
+    `\n3. The default (ASR_BATCH=${DEFAULT_BATCH}) against ASR_BATCH=0: transcription as in 1 (language given), the worker's peak RSS as in 2 (api + worker in one process, as \`npm start\` runs; models loaded by its calls, phrase scoring included)\n`,
+  );
+  console.log(
+    table(
+      ['decoder', 'RTF', 'CPU', 'worker peak RSS', `goal ≤ ${RSS_GOAL_MB} MB`, 'burst calls/min', 'same words'],
+      [
+        [
+          `default (ASR_BATCH=${DEFAULT_BATCH})`,
+          given ? given.rtf.toFixed(3) : '—',
+          cpu(rtf.cpuPerAudio),
+          `${svc.peakRssMB} MB`,
+          svc.peakRssMB <= RSS_GOAL_MB ? 'met' : 'NOT met',
+          num(svc.burst.callsPerMinute, ''),
+          rtf.baseline.sameWords ? 'yes' : 'NO',
+        ],
+        [
+          'baseline (ASR_BATCH=0)',
+          rtf.baseline.rtf.toFixed(3),
+          cpu(rtf.baseline.cpuPerAudio),
+          `${base.peakRssMB} MB`,
+          base.peakRssMB <= RSS_GOAL_MB ? 'met' : 'not met',
+          num(base.burst.callsPerMinute, ''),
+          '—',
+        ],
+      ],
+    ),
   );
   if (failures.length) console.log(`\nFAILED CALLS:\n  ${failures.join('\n  ')}`);
 }
