@@ -122,6 +122,23 @@ export interface Combination {
 export const COMBINATION: Combination = { doubt: 0.5, fill: 0.7 };
 
 /**
+ * Whether the model can change the rules' reading at all: not for courtesy, a firm act, a neutral
+ * reading set aside on purpose, a negative reading, or a positive one a sincere act vouches for.
+ * Where it cannot, its probabilities are not computed (readText passes them lazily).
+ */
+export function modelHasSay(rules: {
+  label: ModelLabel;
+  courtesy: boolean;
+  firm: boolean;
+  setAside: boolean;
+  vouched: boolean;
+}): boolean {
+  if (rules.courtesy || rules.firm) return false;
+  if (rules.label === 'neutral') return !rules.setAside;
+  return rules.label === 'positive' && !rules.vouched;
+}
+
+/**
  * The reading of a line from the rules' and the model's. Courtesy (an apology, a salutation) and the
  * firm acts (refusal, rudeness, an escalation threat) stay the rules': they are constructions the
  * rules read exactly, and an agent's apology is never read against them. Elsewhere the model gives
@@ -131,16 +148,15 @@ export const COMBINATION: Combination = { doubt: 0.5, fill: 0.7 };
  */
 export function combine(
   rules: { label: ModelLabel; courtesy: boolean; firm: boolean; setAside: boolean; vouched: boolean },
-  p: Probabilities,
+  model: Probabilities | (() => Probabilities),
   c: Combination = COMBINATION,
 ): { label: ModelLabel; fromRules: boolean } {
-  if (rules.courtesy || rules.firm) return { label: rules.label, fromRules: true };
+  if (!modelHasSay(rules)) return { label: rules.label, fromRules: true };
+  const p = typeof model === 'function' ? model() : model;
   if (rules.label === 'neutral') {
-    if (rules.setAside) return { label: 'neutral', fromRules: true };
     const polar: ModelLabel = p.negative >= p.positive ? 'negative' : 'positive';
     return p[polar] >= c.fill ? { label: polar, fromRules: false } : { label: 'neutral', fromRules: true };
   }
-  if (rules.label === 'positive' && p.negative >= c.doubt && !rules.vouched)
-    return { label: 'neutral', fromRules: false };
+  if (rules.label === 'positive' && p.negative >= c.doubt) return { label: 'neutral', fromRules: false };
   return { label: rules.label, fromRules: true };
 }

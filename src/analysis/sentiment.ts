@@ -16,7 +16,7 @@ import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.
 import { foldAccents, foldKeys, inflectedValue } from './sentiment-forms.ts';
 import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
-import { combine, modelFeatures, modelFile, probabilities } from './sentiment-model.ts';
+import { combine, modelFeatures, modelFile, type Probabilities, probabilities } from './sentiment-model.ts';
 
 export type SentimentLabel = 'negative' | 'neutral' | 'positive';
 
@@ -452,9 +452,12 @@ export function plainLexicon(language: SentimentLanguage): Map<string, number> {
  */
 export function readText(text: string, language: SentimentLanguage): SentenceReading {
   const rules = readRules(text, language);
-  const p = probabilities(modelFeatures(text, language, plainLexicon(language)), modelFile().weights[language]);
-  const { label, fromRules } = combine(rules, p);
-  if (fromRules) return { label: rules.label, score: rules.score, courtesy: rules.courtesy };
+  // Lazily: most lines are ones the model has no say on (a negative reading, courtesy, a firm act…).
+  let p: Probabilities | undefined;
+  const model = () =>
+    (p ??= probabilities(modelFeatures(text, language, plainLexicon(language)), modelFile().weights[language]));
+  const { label, fromRules } = combine(rules, model);
+  if (fromRules || !p) return { label: rules.label, score: rules.score, courtesy: rules.courtesy };
   const score = label === 'neutral' ? 0 : round3(p.positive - p.negative);
   return { label, score, courtesy: false };
 }

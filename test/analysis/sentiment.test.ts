@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCall, parseTemplate } from '../../src/analysis/index.ts';
 import { callSentiment, readRules, readText, scoreText, trend } from '../../src/analysis/sentiment.ts';
+import { combine } from '../../src/analysis/sentiment-model.ts';
 import { mono, stereo, template } from './helpers.ts';
 
 const label = (text: string, language: 'en' | 'es') => scoreText(text, language).label;
@@ -442,6 +443,16 @@ describe('the model beside the rules', () => {
       expect(readRules(text, language).label, text).toBe('neutral');
       expect(scoreText(text, language).label, text).toBe('negative');
     }
+  });
+
+  // The model's probabilities are only computed where they can change the reading.
+  it('is not consulted where it has no say (a negative reading, courtesy, a firm act)', () => {
+    const never = () => {
+      throw new Error('the model was consulted');
+    };
+    for (const text of ["That's not my problem.", 'I apologize for the inconvenience.', 'I was charged twice.'])
+      expect(combine(readRules(text, 'en'), never).fromRules, text).toBe(true);
+    expect(() => combine(readRules('the parcel went back to the depot again', 'en'), never)).toThrow();
   });
 
   it('gives the same reading every time', () => {
