@@ -1,11 +1,12 @@
 // `npm run sentiment:train`: trains the sentence model beside the sentiment rules
 // (src/analysis/sentiment-model.ts) and writes src/analysis/sentiment-model.json.
 //
-// Trained on the tune half of test/fixtures/sentiment/<lang>.tsv, the probe set (probe-<lang>.tsv),
+// Trained on the tune half of test/fixtures/sentiment/<lang>.tsv, the probe set (probe-<lang>.tsv and
+// its fourth batch, probe4-<lang>.tsv),
 // the model's own training lines (train-<lang>.tsv) and the tune file of the earlier general set
 // (scripts/bench/sentiment-<lang>.tsv) only: the
 // held-out halves are never read (their lines are dropped before parsing, the general set's
-// -holdout file is not opened), nor the fresh batch (fresh-<lang>.tsv). A multinomial logistic regression over negative / neutral /
+// -holdout file is not opened), nor the fresh batches (fresh-<lang>.tsv, fresh2-<lang>.tsv). A multinomial logistic regression over negative / neutral /
 // positive; a line with several accepted labels ("neutral|positive") is trained to put its
 // probability on any of them (the log of their summed probability). Full-batch Adam from zero
 // weights for a fixed number of steps: no randomness, the same file on every run and machine (up
@@ -65,7 +66,7 @@ interface Row {
 /** Only `tune` and `probe` lines: a held-out line is dropped as text, before it is parsed. */
 export function trainingRows(language: SentimentLanguage): Row[] {
   const rows: Row[] = [];
-  for (const name of [`${language}.tsv`, `probe-${language}.tsv`])
+  for (const name of [`${language}.tsv`, `probe-${language}.tsv`, `probe4-${language}.tsv`])
     for (const line of readFileSync(path.join(fixtures, name), 'utf8').split('\n')) {
       if (!line.startsWith('tune\t') && !line.startsWith('probe\t')) continue;
       const [split, , cls, label, text] = line.split('\t');

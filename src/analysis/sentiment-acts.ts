@@ -121,7 +121,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging)",
       'the answer is no',
       'end of story',
-      'take it up with',
+      'take (?:it|that|this) up with',
       '(?:sort|figure|work) (?:that|it|this) out yourself',
       '(?:call|ring|phone|contact) (?:them|someone else|somebody else)(?: yourself)?',
       "(?:you're|you are) not entitled",
@@ -257,7 +257,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:haven't|have not|hasn't) (?:had|got|received)",
       'dead again',
       // Service lost: "now I've got no internet", not "no service charge".
-      '(?:no|without(?: any| a| an| my| the)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection|tv|television|power|electricity|hot water|heating|data|service)(?! charge| fee| contract| plan)',
+      '(?:no|without(?: any| a| an| my| the)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection|tv|television|power|electricity|hot water|heating|data|service|phone(?! number| call| bill))(?! charge| fee| contract| plan)',
       'back (?:on hold|to square one|to the start|to the beginning)',
       // Something the customer cannot do with what they pay for: "now I can't log in".
       "(?:i|we) (?:still )?(?:can't|cannot|can not|couldn't) (?:log|sign|get into|get online|use|access|connect|make calls|browse|stream)",
@@ -351,6 +351,31 @@ export const EN_ACTS: readonly ActRule[] = [
       // A good past, said to contrast with now: "it used to be reliable", "I used to recommend you".
       'used to (?:work|be (?:\\S+ )?(?:fine|good|great|fast|quick|cheap|reliable|better)|love|like|recommend|trust)',
       "(?:i was|i'd been|we were|we'd been) (?:really )?hoping",
+      // Probe batch 4. Things made worse: "thanks a bunch, you've made it worse".
+      '(?:made|making|makes) (?:it|things|everything|matters|this) (?:even |much |a lot |ten times )?worse',
+      // A fault that comes and goes: "the wifi goes off and on all day".
+      '(?:off and on|on and off)(?! again)',
+      '(?:the )?same (?:fault|problem|issue|error|thing) (?:\\S+ ){0,2}(?:i|we) (?:reported|had|called about|rang about)',
+      // A bill that jumped: "my bill is double what it was".
+      '(?:is|was|are|were|came to|comes to|now) (?:\\S+ )?(?:double|twice|triple) (?:what|the amount|as much)',
+      // Asked "politely" for what should be normal: "I'd appreciate it if someone actually fixed it
+      // this time", "it would be nice if somebody called me back for once".
+      "(?:i'd|i would|we'd|we would) (?:really )?(?:appreciate it|be grateful|like it) if (?:\\S+ ){0,6}(?:actually|for once|this time|stop|stopped|bothered)",
+      '(?<!(?:just|only) )for once(?= \\||$)',
+      "(?:it would|it'd|wouldn't it) be (?:nice|good|great|lovely) if (?:\\S+ ){0,4}(?:actually|for once|ever|bothered)",
+      // "I love how nobody ever reads my notes": praise whose object is a failure.
+      '(?:love|adore|like|enjoy) (?:how|the way|it when) (?:\\S+ ){0,2}(?:nobody|no one|never|nothing|you (?:keep|never|still))',
+      "(?:can't|cannot|couldn't|could not|unable to|never) (?:\\S+ )?get (?:through|hold of)",
+      '(?:made|make|makes|making) (?:no|zero) difference|(?:none|nothing) (?:\\S+ ){0,6}(?:made|make|makes|has made|have made) (?:any|a|the slightest) difference',
+      '(?:two|three|four|five|several|so many) (?:different )?(?:answers|stories|explanations|prices)',
+      '(?:go|goes|going|went|gone) (?:round|around) in circles|(?:round|around) in circles',
+      // Waiting announced as endless: "I'll just wait another fortnight then", "three hours on hold".
+      `(?:wait|waiting|sit|sitting) (?:here )?(?:another|a further|yet another) (?:\\S+ )?(?:${EN_UNITS}|week|fortnight|month|day|hour)`,
+      `(?:two|three|four|five|six|ten|twenty|thirty|forty|fifty|\\d+|several|so many) (?:${EN_UNITS}) (?:on hold|waiting|in the queue|in a queue|on the phone)`,
+      '(?:thanks|thank you|cheers)(?: \\S+){0,2} for finally (?:answering|picking up|getting back|calling back|ringing back|bothering|replying|responding)',
+      'said (?:no one|nobody|no-one) ever',
+      // Sent where it cannot arrive: "the refund's gone to an account I closed".
+      "(?:an?|the|my) (?:old |closed )?(?:account|card|address|number) (?:i|we) (?:closed|cancelled|canceled|no longer (?:have|use)|don't (?:have|use) any ?more)",
     ],
   },
   {
@@ -376,6 +401,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // Done for the customer: "I've cancelled the duplicate order for you".
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|stopped|removed|corrected|fixed|restored|unblocked|amended|reversed|unlocked|reset|updated|changed|booked|arranged|raised|escalated|processed|reconnected)(?: \\S+){0,5} for you",
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:restored|corrected|unblocked|reversed|unlocked|reconnected)",
+      // A charge that will not come: "you won't be billed for it".
+      "(?:you|it|we|i) (?:won't|will not|shouldn't|should not) (?:be (?:billed|charged|charging you|billing you)|see (?:it|that|the charge))",
       // Service back: "the lights have come back on", "everything's back to normal".
       "(?:is|are|'s|it's|has come|have come|came|come|coming|comes) back (?:on|up|online)(?! hold)",
       'back to normal',
@@ -388,10 +415,14 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'thanks',
     value: 3,
     patterns: [
+      // "Thanks for waiting": waiting is what is thanked, not a harm (see harmThanked).
+      '(?:thank you|thanks)(?: so much| very much)? for (?:waiting|holding|your patience|bearing with me)',
       'thank you(?: so much| very much| ever so much)?',
       // Not the causal "thanks to you I've been unable to work"; "no, thanks to you!" is thanks.
       'thanks(?! to (?:you|your|them) (?!\\|))(?: a lot| so much| very much| again| a bunch| a million)?',
       'many thanks',
+      // British: "ta very much", "ta" alone as its clause.
+      'ta very much|(?:(?<=^)|(?<=\\| ))ta(?= \\||$)',
       '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
       'cheers',
     ],
@@ -485,6 +516,7 @@ export const ES_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       'no es (?:mi|nuestro|nuestra|su) (?:problema|culpa|responsabilidad|asunto|departamento|trabajo|área)',
+      'no es algo (?:en lo |con lo )?(?:que|en que) (?:le |te |les )?(?:pueda|podamos|puedo|podemos)',
       'no es (?:cosa|culpa|problema) (?:mía|mío|nuestra|nuestro)',
       'no (?:es|son) cosa (?:mía|nuestra)',
       'no depende de (?:mí|nosotros)',
@@ -741,6 +773,33 @@ export const ES_ACTS: readonly ActRule[] = [
       'a ver si (?:esta vez|por fin|de una vez|ahora sí)',
       // "Eso no me paga la factura": a word of regret weighed and found wanting.
       '(?:eso|lo siento|sentirlo|una disculpa|las disculpas) no (?:me |nos )?(?:paga|arregla|soluciona|devuelve|sirve)',
+      // Probe batch 4. Lo empeoraron: "muchas gracias, ahora está peor".
+      '(?:está|esta|va|funciona|anda) (?:aún |todavía |mucho |incluso )?peor',
+      // Un fallo que va y viene: "se cae y se levanta todo el día".
+      'se (?:cae|corta|va) y (?:se )?(?:levanta|vuelve|viene)|(?:va|viene) y (?:va|viene)',
+      '(?:la |el )?mism[oa] (?:avería|falla|fallo|problema|error|incidencia)(?= |$)',
+      // Una factura que se dispara: "es el doble que la anterior".
+      '(?:el|es el|del) (?:doble|triple) (?:que|de lo que|de la)',
+      // Un cargo no autorizado: "un cargo que yo no he autorizado".
+      'que (?:yo |nosotros )?(?:no|nunca) (?:he |hemos |había )?(?:autorizado|autoricé|pedido|pedí|contratado|contraté|solicitado|solicité)',
+      // Pedir con cortesía lo que debería ser normal: "le agradecería que esta vez alguien lo arreglara".
+      '(?:agradecería|agradeceríamos|estaría bien|sería un detalle) que (?:\\S+ ){0,6}(?:esta vez|por una vez|de una vez|de verdad|dejaran|dejasen|dejen)',
+      'por una vez(?= \\||$)',
+      'dej(?:aran|asen|en|ara|ase|e) de (?:cobrar|mandar|llamar|enviar|cortar)',
+      // "Me encanta que nadie lea mis notas": elogio cuyo objeto es un fallo.
+      '(?:me encanta|me gusta|qué bonito|qué bien|qué gracia) (?:que|cómo|como) (?:\\S+ ){0,2}(?:nadie|nunca|nada|sigan|siga|sigáis|vuelvan|me sigan|me vuelvan|me cobren)',
+      '(?:no|nunca) (?:consigo|logro|puedo|conseguí) (?:\\S+ )?(?:hablar|contactar|comunicarme) con nadie',
+      '(?:respuestas|versiones|explicaciones|precios) (?:distint[oa]s|diferentes)',
+      '(?:dar|dando|da|dan) vueltas|en círculos?',
+      // La espera anunciada sin fin: "espero otras dos semanas", "tres horas esperando".
+      '(?:espero|esperar|esperando|esperamos|seguir esperando) (?:otr[oa]s?|un[oa]s? \\S+ más) (?:\\S+ )?(?:semanas?|días|meses|horas|mes|quincena)',
+      `(?:dos|tres|cuatro|cinco|seis|diez|veinte|treinta|cuarenta|cincuenta|\\d+|varias|tantas) (?:${ES_UNITS}) (?:esperando|en espera|a la espera|al teléfono)`,
+      'a seguir esperando|(?:ya )?(?:pasó|paso|ha pasado|pasaron|han pasado) (?:un|una|más de un|más de una|\\S+) (?:mes|semana|meses|semanas)(?= \\||$| y)',
+      'tampoco (?:puedo|me funciona|funciona|me va|va|tengo|me deja|carga)',
+      'gracias por (?:\\S+ ){0,2}por fin',
+      'está claro que no(?= \\||$)',
+      // Enviado adonde no puede llegar: "el reembolso ha ido a una cuenta que cerré".
+      '(?:cuenta|tarjeta|dirección|número) que (?:ya )?(?:cerré|cerramos|cancelé|cancelamos|di de baja|dimos de baja|ya no (?:tengo|uso|existe))',
     ],
   },
   {
@@ -768,10 +827,12 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'thanks',
     value: 3,
     patterns: [
+      '(?:(?:muchas|muchísimas|mil) )?gracias por (?:esperar|la espera|su paciencia|tu paciencia|aguardar)',
       '(?:muchas|muchísimas|mil|un millón de) gracias',
       'gracias',
       '(?:se lo|te lo|le) agradezco(?: mucho| muchísimo| de verdad)?',
       'agradecid[oa]',
+      'no sé cómo agradecér(?:selo|telo|les|le)',
     ],
   },
   {
@@ -809,6 +870,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'debe (?:de )?(?:ser|haber sido)',
       'le acompaño en el sentimiento',
       'qué rabia',
+      // Colombia: "qué pena con usted" is an apology, not sorrow.
+      'qué pena con (?:usted|ustedes|vos|tigo)|qué pena contigo',
     ],
   },
 ];

@@ -56,7 +56,11 @@ export interface IronyRules {
 
 export const EN_IRONY: IronyRules = {
   phrases: [
-    '(?:thanks|thank you) for nothing',
+    '(?:thanks|thank you|cheers) for (?:absolutely |precisely |exactly |all of |a whole lot of )?nothing',
+    // Thanks for a harm or for making it worse, commas or not: "thanks a bunch you've made it worse".
+    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for (?:wasting|ruining|losing|messing up|breaking|making me (?:wait|waste|lose))',
+    '(?:thanks|thank you|cheers)(?: \\S+){0,5} (?:made|making) (?:it|things|everything) (?:even |much )?worse',
+    '(?:(?:thanks|thank you)(?: \\S+){0,6} )?said (?:no one|nobody|no-one) ever',
     // Praise asked as a question: "is this what you call good service?"
     "(?:is this|is that|this is|that's|so this is) what you(?: people)? (?:call|'d call)",
     // "So much for the free upgrade", not "thank you so much for sorting that out".
@@ -101,6 +105,8 @@ export const EN_IRONY: IronyRules = {
     'oh',
     'ah',
     'well',
+    'yeah',
+    'yes',
     'just',
     "that's",
     'that',
@@ -136,7 +142,8 @@ export const EN_IRONY: IronyRules = {
     // Qualifying what went before ("late as usual"), not a habit ("as usual I'll pay by card").
     '(?:as (?:usual|always|ever)|like always)(?= \\||$)',
   ],
-  change: ['now', 'and now', 'so now', '(?:just )?made (?:it|things|everything) worse', 'even worse'],
+  // "Great, thanks, so the refund's gone to an account I closed": a consequence opening what follows.
+  change: ['now', 'and now', 'so now', '(?<=^\\| )so', '(?:just )?made (?:it|things|everything) worse', 'even worse'],
   forward: [
     // "I'll have to call again" is an obligation, not a plan.
     "(?:i'll|we'll|i will|we will)(?! have to)",
@@ -161,7 +168,9 @@ export const EN_IRONY: IronyRules = {
 
 export const ES_IRONY: IronyRules = {
   phrases: [
-    'gracias por nada',
+    '(?:muchas |muchísimas |mil )?gracias por (?:absolutamente )?nada',
+    // Gracias por un daño, con comas o sin ellas: "sí, gracias por hacerme perder otra hora".
+    '(?:s[ií] )?gracias(?: \\S+){0,2} por (?:hacerme|hacernos) (?:perder|esperar)|gracias por (?:fastidiarme|arruinarme|amargarme)',
     // Un elogio en forma de pregunta: "¿a esto le llaman buen servicio?"
     '(?:a esto|a eso|esto es lo que|eso es lo que) (?:le |lo )?(?:llaman|llamáis|llama usted|llaman ustedes)',
     'vaya con',
@@ -200,6 +209,8 @@ export const ES_IRONY: IronyRules = {
     'oh',
     'ay',
     'pues',
+    'sí',
+    'si',
     'qué',
     'muy',
     'de',
@@ -232,7 +243,7 @@ export const ES_IRONY: IronyRules = {
     'ya van',
     '(?:como siempre|como de costumbre|lo de siempre)(?= \\||$)',
   ],
-  change: ['ahora', 'y ahora', '(?:lo |la )?(?:han|has|habéis|ha) empeorado', 'peor que antes'],
+  change: ['ahora', 'y ahora', '(?<=^\\| )así que', '(?:lo |la )?(?:han|has|habéis|ha) empeorado', 'peor que antes'],
   forward: [
     '(?:voy|vamos|va) a',
     '(?<!no )(?:puedo|podemos|puede|puedes|pueden|podría|podríamos)',
@@ -324,7 +335,14 @@ export function ironicReactions(
     if (isThanks) {
       while (end < tokens.length && tokens[end] !== boundary) end++;
       const after = tokens.slice(i + 1, end).join(' ');
-      if (after !== '' && !irony.thanksFor.has(after)) continue;
+      if (after !== '' && !irony.thanksFor.has(after)) {
+        // Transcripts come without commas: "muchas gracias eh ahora está peor", "thanks now I can't
+        // log in". After filler, a change or more of the same opens what the thanks answers.
+        let k = i + 1;
+        while (k < end && irony.fillers.has(tokens[k]!)) k++;
+        if (!irony.opensWithMarker.test(tokens.slice(k, end).join(' '))) continue;
+        end = k;
+      }
     } else while (!opensObject && end < tokens.length && tokens[end] !== boundary && filler(tokens[end]!)) end++;
     const rest = tokens.slice(end);
     if (rest.every((t) => t === boundary)) continue;

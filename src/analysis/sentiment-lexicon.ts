@@ -509,6 +509,9 @@ export const ES: ContactCentreLexicon = {
     // "es cierto", "tiene sentido" (agreement is an act), "estoy interesado en la fibra".
     carga: 0,
     cargado: 0,
+    // "una factura estimada" is a bill not read from the meter, not esteem.
+    estimada: 0,
+    estimado: 0,
     tiempo: 0,
     tipo: 0,
     puesto: 0,

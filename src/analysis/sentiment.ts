@@ -207,6 +207,21 @@ function tokenize(text: string, data: CompiledLanguage): string[] {
   return out.trim().split(' ');
 }
 
+/**
+ * A transcript's "si" without its accent is often "sí" (yes): "si si, un servicio buenísimo…", "si
+ * gracias". A conditional followed by another, by thanks or agreement, or by nothing supposes nothing.
+ */
+function affirms(tokens: readonly string[], at: number, conditionals: readonly string[]): boolean {
+  const next = tokens[at + 1];
+  return (
+    next === undefined ||
+    next === BOUNDARY ||
+    conditionals.includes(next) ||
+    next === `${ACT_PREFIX}thanks` ||
+    next === `${ACT_PREFIX}agreement`
+  );
+}
+
 /** Whether what follows an expectation, up to its clause's end, names a trouble (sums negative). */
 function thoughtOfTrouble(tokens: readonly string[], at: number, data: CompiledLanguage): boolean {
   let sum = 0;
@@ -293,7 +308,7 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
     }
     if (lexicon.challenges.includes(token)) challenged = true;
     if (lexicon.queries.includes(token) && (i === 0 || tokens[i - 1] === BOUNDARY)) hypothetical = 'words';
-    else if (lexicon.conditionals.includes(token)) {
+    else if (lexicon.conditionals.includes(token) && !affirms(tokens, i, lexicon.conditionals)) {
       if (i === 0) hypothetical = 'all';
       else if (
         token.includes('-') || // "any way to", "alguna forma de"

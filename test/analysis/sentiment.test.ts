@@ -347,9 +347,12 @@ const rudeAgent = (language: 'en' | 'es') =>
 // read here: it is for bench:sentiment's report only.
 describe('probe set', () => {
   const load = (language: 'en' | 'es') =>
-    readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/probe-${language}.tsv`), 'utf8')
-      .split('\n')
-      .slice(1)
+    [`probe-${language}.tsv`, `probe4-${language}.tsv`]
+      .flatMap((file) =>
+        readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
+          .split('\n')
+          .slice(1),
+      )
       .filter((line) => line.trim() !== '')
       .map((line) => {
         const [split, speaker, cls, accepted, text] = line.split('\t');
@@ -403,10 +406,17 @@ describe("the issue's lines", () => {
 describe('the model beside the rules', () => {
   const fixtures = path.join(import.meta.dirname, '../fixtures/sentiment');
   const lines = (language: 'en' | 'es') =>
-    [`${language}.tsv`, `probe-${language}.tsv`, `train-${language}.tsv`, `fresh-${language}.tsv`].flatMap((file) =>
+    [
+      `${language}.tsv`,
+      `probe-${language}.tsv`,
+      `probe4-${language}.tsv`,
+      `train-${language}.tsv`,
+      `fresh-${language}.tsv`,
+      `fresh2-${language}.tsv`,
+    ].flatMap((file) =>
       readFileSync(path.join(fixtures, file), 'utf8')
         .split('\n')
-        .filter((line) => /^(tune|probe|train|fresh)\t/.test(line))
+        .filter((line) => /^(tune|probe|train|fresh2?)\t/.test(line))
         .map((line) => line.split('\t')[4]!),
     );
 
