@@ -243,15 +243,16 @@ function crossValidate(language: SentimentLanguage) {
   if (args.grid) {
     console.log('  combinations, best first (probe first readings | today’s rules):');
     const grid: { line: string; value: number }[] = [];
-    for (const doubt of [0.4, 0.5, 0.6, 0.7, 0.8, 1.01])
-      for (const fill of [0.5, 0.6, 0.7, 0.8, 0.9, 1.01]) {
-        const c = { doubt, fill };
-        const [a, b] = [combined(c), today(c)];
-        grid.push({
-          line: `doubt ${doubt} fill ${fill}: ${score(probe, a)} | ${score(rows, b)}`,
-          value: objective(probe, a) + objective(rows, b) / 2,
-        });
-      }
+    for (const doubt of [0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 1.01])
+      for (const fill of [0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 1.01])
+        for (const vouched of [0.6, 0.7, 0.8, 0.85, 0.9, 1.01]) {
+          const c = { doubt, fill, vouched };
+          const [a, b] = [combined(c), today(c)];
+          grid.push({
+            line: `doubt ${doubt} fill ${fill} vouched ${vouched}: ${score(probe, a)} | ${score(rows, b)}`,
+            value: objective(probe, a) + objective(rows, b) / 2,
+          });
+        }
     grid.sort((a, b) => b.value - a.value);
     for (const { line } of grid.slice(0, 8)) console.log(`    ${line}`);
   }
