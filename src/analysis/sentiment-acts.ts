@@ -58,7 +58,7 @@ const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
 const CANT =
   "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to|not authori[sz]ed to|not permitted to)";
 const HELP_VERB =
-  '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put)';
+  '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen)';
 
 export const EN_ACTS: readonly ActRule[] = [
   {
@@ -122,6 +122,8 @@ export const EN_ACTS: readonly ActRule[] = [
       'the answer is no',
       'end of story',
       'take (?:it|that|this) up with',
+      "(?:you'll|you will|you'd|you would) (?:have|need) to (?:sort|deal with|raise|settle) (?:that|it|this)(?: out)? with",
+      '(?:the|that|my|our) decision is final',
       '(?:sort|figure|work) (?:that|it|this) out yourself',
       '(?:call|ring|phone|contact) (?:them|someone else|somebody else)(?: yourself)?',
       "(?:you're|you are) not entitled",
@@ -374,6 +376,16 @@ export const EN_ACTS: readonly ActRule[] = [
       `(?:two|three|four|five|six|ten|twenty|thirty|forty|fifty|\\d+|several|so many) (?:${EN_UNITS}) (?:on hold|waiting|in the queue|in a queue|on the phone)`,
       '(?:thanks|thank you|cheers)(?: \\S+){0,2} for finally (?:answering|picking up|getting back|calling back|ringing back|bothering|replying|responding)',
       'said (?:no one|nobody|no-one) ever',
+      // Probe batch 5.
+      '(?:gone|sent|went|going|taken) back to (?:the )?(?:depot|sender|warehouse|sorting office)',
+      "(?:account|card|phone|line|sim)(?:'s| has| is| was| got)? (?:been )?(?:locked|blocked|suspended|frozen|barred)",
+      '(?:surprise|shock) (?:on|in) (?:my|the|this) (?:bill|invoice|statement|account)',
+      '(?:appreciate|love|enjoy) (?:being|getting) (?:kept|left|put|ignored|charged|passed|cut|hung)',
+      'said (?:the|a) (?:man|woman|person|guy|customer|bloke|lady) with',
+      '(?:way|how) to treat (?:a|your|me|us|customers|people)',
+      "(?:i'd|i would|we'd|we would) (?:really )?be (?:delighted|thrilled|happy|over the moon) if (?:\\S+ ){0,6}(?:actually|for once|this time|ever|bothered)",
+      'too much to (?:ask|expect)',
+      '(?:an hour|half an hour|over an hour) (?:on hold|waiting|in the queue)|on hold for (?:an|half an|over an) hour',
       // Sent where it cannot arrive: "the refund's gone to an account I closed".
       "(?:an?|the|my) (?:old |closed )?(?:account|card|address|number) (?:i|we) (?:closed|cancelled|canceled|no longer (?:have|use)|don't (?:have|use) any ?more)",
     ],
@@ -475,7 +487,7 @@ const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos) ){0,2}';
 const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé|estoy autorizad[oa] (?:para|a)|estamos autorizados (?:para|a)|tengo permiso para|tenemos permiso para)`;
 /** What an agent could do; clitics may be attached ("quitarle", "devolvérselo"). */
 const VERBO =
-  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar|mandar|enviar|reembolsar|reponer|reparar|cubrir|aceptar|aprobar|cancelar|mover)(?:me|te|le|les|lo|la|los|las|se|nos){0,2}';
+  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar|mandar|enviar|reembolsar|reponer|reparar|cubrir|aceptar|aprobar|cancelar|mover|reabrir)(?:me|te|le|les|lo|la|los|las|se|nos){0,2}';
 
 export const ES_ACTS: readonly ActRule[] = [
   {
@@ -584,6 +596,7 @@ export const ES_ACTS: readonly ActRule[] = [
       // "Quiero hablar con alguien que sepa", not "da gusto hablar con alguien que sabe".
       'hablar con alguien (?:de más arriba|superior|que (?:sepa|pueda|entienda|me (?:ayude|solucione|pueda)))',
       '(?:páseme|pásame|pásenme) con',
+      '(?:voy a |vamos a |les voy a |los voy a )?denunciar(?:les|los|las|lo)?(?= |$)',
       '(?:me doy|darme|me voy a dar|me den|dar|doy) de baja',
       '(?:la|mi) baja',
       '(?:voy a|vamos a|quiero) (?:cancelar|denunciar|reclamar|poner una (?:queja|reclamación|denuncia)|publicar|ir a|escalar|cerrar)',
@@ -798,6 +811,20 @@ export const ES_ACTS: readonly ActRule[] = [
       'tampoco (?:puedo|me funciona|funciona|me va|va|tengo|me deja|carga)',
       'gracias por (?:\\S+ ){0,2}por fin',
       'está claro que no(?= \\||$)',
+      // Probe batch 5.
+      '(?:ha |han )?(?:vuelto|devuelto) al (?:almacén|remitente|centro de reparto)',
+      '(?:me |nos )?(?:han|ha) (?:bloqueado|suspendido|congelado) (?:la|el|mi) (?:cuenta|tarjeta|línea|teléfono|móvil)',
+      '(?:cuenta|tarjeta|línea) (?:bloqueada|suspendida|congelada)',
+      'sorpres(?:a|ita) en (?:la|mi) (?:factura|cuenta|recibo)',
+      '(?:le |les )?agradezco (?:\\S+ )?que me (?:tengan|dejen|hagan|cobren|cuelguen|tengáis)',
+      'manera de tratar a|forma de tratar a|trato para un cliente',
+      'estaría (?:encantad[oa]|content[oa]|feliz) (?:si|de que) (?:\\S+ ){0,6}(?:de verdad|por una vez|esta vez|alguna vez)',
+      'es (?:mucho|demasiado) pedir',
+      '(?:una|media) hora (?:en espera|esperando|al teléfono)',
+      '(?:me|nos) (?:echa|echó|expulsa|expulsó) (?:de|a mitad)',
+      'no (?:puede|pueden|podrá|podrán) venir hasta',
+      '(?:me han|me habían|nos han) (?:atendido|tratado) mejor',
+      'no es tan difícil(?= \\||$)',
       // Enviado adonde no puede llegar: "el reembolso ha ido a una cuenta que cerré".
       '(?:cuenta|tarjeta|dirección|número) que (?:ya )?(?:cerré|cerramos|cancelé|cancelamos|di de baja|dimos de baja|ya no (?:tengo|uso|existe))',
     ],
@@ -872,6 +899,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'qué rabia',
       // Colombia: "qué pena con usted" is an apology, not sorrow.
       'qué pena con (?:usted|ustedes|vos|tigo)|qué pena contigo',
+      '(?:eso |esto )?tiene que (?:ser|haber sido) (?:muy |realmente |bastante )?(?:frustrante|molesto|desesperante|agotador|un fastidio|horrible|difícil|estresante)',
     ],
   },
 ];

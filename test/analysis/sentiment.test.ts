@@ -445,7 +445,7 @@ describe('the model beside the rules', () => {
   it('reads complaints no rule construction covers, which the rules alone leave neutral', () => {
     // From the model's own training lines (test/fixtures/sentiment/train-<lang>.tsv).
     for (const [language, text] of [
-      ['en', 'the parcel went back to the depot again'],
+      ['en', 'the agent was really polite but nothing has actually been done'],
       ['en', 'my direct debit came out early and took me into my overdraft'],
       ['es', 'el paquete ha vuelto otra vez al almacen'],
       ['es', 'me pasaron el recibo antes de tiempo y me quede en numeros rojos'],
@@ -462,7 +462,9 @@ describe('the model beside the rules', () => {
     };
     for (const text of ["That's not my problem.", 'I apologize for the inconvenience.', 'I was charged twice.'])
       expect(combine(readRules(text, 'en'), never).fromRules, text).toBe(true);
-    expect(() => combine(readRules('the parcel went back to the depot again', 'en'), never)).toThrow();
+    expect(() =>
+      combine(readRules('my direct debit came out early and took me into my overdraft', 'en'), never),
+    ).toThrow();
   });
 
   it('gives the same reading every time', () => {
