@@ -248,19 +248,27 @@ function crossValidate(language: SentimentLanguage) {
         for (const vouched of [0.6, 0.7, 0.8, 0.85, 0.9, 1.01]) {
           const c = { doubt, fill, vouched };
           const [a, b] = [combined(c), today(c)];
-          grid.push({
-            line: `doubt ${doubt} fill ${fill} vouched ${vouched}: ${score(probe, a)} | ${score(rows, b)}`,
-            value: objective(probe, a) + objective(rows, b) / 2,
-          });
+          const value = objective(probe, a) + objective(rows, b) / 2;
+          const name = `doubt ${doubt} fill ${fill} vouched ${vouched}`;
+          grid.push({ line: `${name}: ${score(probe, a)} | ${score(rows, b)}`, value });
+          bothLanguages.set(name, (bothLanguages.get(name) ?? 0) + value);
         }
     grid.sort((a, b) => b.value - a.value);
     for (const { line } of grid.slice(0, 8)) console.log(`    ${line}`);
   }
 }
 
+/** One combination serves both languages: the grid's objective summed over them. */
+const bothLanguages = new Map<string, number>();
+
 const languages: SentimentLanguage[] = ['en', 'es'];
 if (args.cv) {
   for (const language of languages) crossValidate(language);
+  if (args.grid) {
+    console.log('\nBoth languages, best first (summed objective):');
+    for (const [name, value] of [...bothLanguages].sort((a, b) => b[1] - a[1]).slice(0, 8))
+      console.log(`  ${name}: ${value.toFixed(1)}`);
+  }
 } else {
   const model: ModelFile = {
     trainedOn: { en: { lines: 0, features: 0 }, es: { lines: 0, features: 0 } },

@@ -413,6 +413,10 @@ export const EN_ACTS: readonly ActRule[] = [
       // Done for the customer: "I've cancelled the duplicate order for you".
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|stopped|removed|corrected|fixed|restored|unblocked|amended|reversed|unlocked|reset|updated|changed|booked|arranged|raised|escalated|processed|reconnected)(?: \\S+){0,5} for you",
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:restored|corrected|unblocked|reversed|unlocked|reconnected)",
+      // Removing what the customer did not want: "I've cancelled the insurance you didn't want".
+      "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|removed|stopped|taken off) (?:the|that|your) (?:\\S+ ){0,3}(?:you|they) (?:didn't|did not|don't|do not|never) (?:want|order|ask for|need)",
+      // Money arrived: "the refund's come through".
+      "(?:refund|money|credit|compensation|payment)(?:'s| has| have)? (?:now |finally |just )?(?:come through|arrived|gone in|landed|cleared|been paid in)",
       // A charge that will not come: "you won't be billed for it".
       "(?:you|it|we|i) (?:won't|will not|shouldn't|should not) (?:be (?:billed|charged|charging you|billing you)|see (?:it|that|the charge))",
       // Service back: "the lights have come back on", "everything's back to normal".
@@ -629,7 +633,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:cobrado|cobraron|cobran|cobró|pasaron|pasado|pasó|cargaron|cargado|cargó|descontaron|quitaron|facturado|facturaron) (?:\\S+ ){0,3}(?:dos veces|doble|por duplicado)',
       // El tercero de cualquier cosa: "es el cuarto router en dos meses".
       // Una fecha ("el quinto", "el tercero de mayo") no es una queja: debe seguir un nombre.
-      '(?:el|la|es el|es la|mi|un|una) (?:tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|enésim[oa])(?= (?!(?:piso|planta|parte|de|del|dígito|número|letra|opción|a|en|o|y|por|para|\\|)(?: |$))\\S)',
+      '(?:el|la|es el|es la|mi|un|una) (?:tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|enésim[oa])(?= (?!(?:piso|planta|parte|de|del|dígito|número|letra|opción|a|en|o|y|por|para|sin|con|\\|)(?: |$))\\S)',
       // Lo que tardaron: "tardaron tres semanas en contestarme".
       `(?:tardaron|tardasteis|han tardado|habéis tardado|tardó|ha tardado|tardaste) (?:\\S+ ){0,2}(?:${ES_UNITS}|un mes|una semana|una hora|un día|un año|una eternidad|siglos)`,
       'pero no (?:tengo|he recibido|me ha llegado|me llegó|hay) nada',
@@ -848,6 +852,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:le|les|te) (?:mando|envío|enviamos|mandamos|mandaré|enviaré) (?:un|una|el|la) (?:técnico|técnica|router|terminal|tarjeta|repuesto)(?: nuev[oa])?',
       '(?:el |la |ese |esa )?(?:problema|avería|fallo|ruido|error|corte)s? (?:ya )?(?:ha |se ha |han |se han |está |están )?(?:desaparecido|solucionad[oa]s?|resuelt[oa]s?|arreglad[oa]s?|ido)',
       '(?<!no )(?:soluciona|solucionó|resuelve|resolvió|arregla|arregló) (?:\\S+ )?(?:problema|avería|fallo)s?',
+      // El dinero llegó: "ya me ha llegado el reembolso".
+      '(?<!no )(?:ya )?(?:me |nos )?(?:ha|han) (?:llegado|entrado) (?:el|los) (?:reembolso|abono|dinero|ingreso)s?',
     ],
   },
   {
@@ -881,6 +887,8 @@ export const ES_ACTS: readonly ActRule[] = [
       // "Por mí, perfecto", not "llamo por mi contrato" (the same words once accents are folded).
       'por mí(?= \\||$)',
       'sí,? por favor',
+      // Un plan acordado: "así lo hacemos", "quedamos así".
+      '(?:así|asi) lo hacemos|lo hacemos así|quedamos así|hagámoslo así',
     ],
   },
   {
