@@ -2,7 +2,7 @@
 // (src/analysis/sentiment-model.ts) and writes src/analysis/sentiment-model.json.
 //
 // Trained on the tune half of test/fixtures/sentiment/<lang>.tsv, the probe set (probe-<lang>.tsv and
-// its fourth batch, probe4-<lang>.tsv),
+// its batches 4 to 6, probe4-<lang>.tsv),
 // the model's own training lines (train-<lang>.tsv) and the tune file of the earlier general set
 // (scripts/bench/sentiment-<lang>.tsv) only: the
 // held-out halves are never read (their lines are dropped before parsing, the general set's

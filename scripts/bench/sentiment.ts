@@ -11,7 +11,9 @@
 // (split `probe`), holds lines written later and labelled before the scorer was run on them: it is
 // printed as its own rows (`--half probe`) and checks that rules generalise. A fourth,
 // test/fixtures/sentiment/fresh-<lang>.tsv (split `fresh`), was written after the rules were final and
-// is never trained or tuned on (`--half fresh`). Baselines in the same run: the most common label, the
+// is never trained or tuned on (`--half fresh`); a second one, fresh2-<lang>.tsv (split `fresh2`),
+// was written with probe batch 4 (probe4-<lang>.tsv) and is never trained or tuned on either.
+// Baselines in the same run: the most common label, the
 // plain library (AFINN with its own one-word negation, no contact-centre rules) and the rules alone
 // (the scorer without its trained model, src/analysis/sentiment-model.ts).
 //
