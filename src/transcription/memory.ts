@@ -28,8 +28,9 @@ function gc(): Collector | null {
  * A full collection that also gives the heap's empty pages back to the system (V8's "last resort"
  * collection: compacting, the young generation shrunk). Loading a model rewrites its ONNX graphs as
  * JavaScript objects, which grew the loading thread's heap to 162 MB for 25 MB of live objects; a plain
- * full collection freed the objects but kept the pages: measured after both languages loaded, 629 → 507
- * MiB resident (bench:asr's child, docs/benchmarks/asr.md). A few milliseconds on a 30 MB heap.
+ * full collection freed the objects but kept the pages: with both languages loaded in one thread, 629 →
+ * 507 MiB resident (docs/benchmarks/asr.md). Run at load only: after every chunk it cost about 100 ms a
+ * collection on a busy machine.
  */
 export function releaseMemory(): void {
   const collect = gc();
