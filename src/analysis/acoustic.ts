@@ -157,19 +157,52 @@ export function hearingOf(margin: number): Hearing {
 
 /**
  * For each request, the best-supported phrase per segment where any was tried, in time order. A phrase
- * is tried in place of the stretches of the transcript spelled most like it and, in the request's
- * openings when it is long enough, of the turn's first words (startSpans). Each
- * segment's audio is scored once for all requests (its transcript as heard and every candidate), so a
- * segment costs one encoder run and a few batched decoder runs, and the recording is read once.
+ * is tried in place of the stretches of the transcript spelled most like it and then, for a request
+ * that none of those let pass, in its openings when it is long enough, in place of the turn's first
+ * words (startSpans): a criterion the spelling already found said needs no more decoder runs. Each
+ * segment's audio is scored once per pass for all requests (its transcript as heard and every new
+ * candidate; a text scored in the first pass is not scored again), so a segment costs an encoder run
+ * and a decoder run per text, and the recording is read once per pass. A text's score does not depend
+ * on the texts scored with it (the engine scores each as alone), so what a pass finds is what the
+ * texts would get in any grouping.
  */
 export async function listen(
   segments: readonly Segment[],
   requests: readonly ListenRequest[],
   scorer: AudioScorer,
 ): Promise<Map<string, Heard[]>> {
+  const scored = new Map<number, Map<string, number>>();
+  const heard = await pass(segments, requests, scorer, scored, (_, text, phrase) => closestSpans(text, phrase));
+  const open = requests.filter((r) => r.openings?.length && !heard.get(r.key)!.some((h) => h.hearing === 'heard'));
+  if (open.length) {
+    const more = await pass(segments, open, scorer, scored, (request, text, phrase, index) =>
+      request.openings!.includes(index) ? startSpans(text, phrase) : [],
+    );
+    for (const [key, found] of more) {
+      const list = heard.get(key)!;
+      for (const h of found) {
+        const at = list.findIndex((o) => o.segment === h.segment);
+        if (at < 0) list.push(h);
+        // Strictly better: on a tie the stretch spelled like the phrase stays the evidence.
+        else if (h.margin > list[at]!.margin) list[at] = h;
+      }
+    }
+  }
+  for (const list of heard.values()) list.sort((a, b) => a.start - b.start);
+  return heard;
+}
+
+/** One round of tries: the spans `spansOf` gives per request, segment and phrase, scored where not yet. */
+async function pass(
+  segments: readonly Segment[],
+  requests: readonly ListenRequest[],
+  scorer: AudioScorer,
+  scored: Map<number, Map<string, number>>,
+  spansOf: (request: ListenRequest, text: readonly Word[], phrase: string, index: number) => Span[],
+): Promise<Map<string, Heard[]>> {
   const perSegment = new Map<
     number,
-    { texts: string[]; tries: { key: string; phrase: string; span: Span; text: number }[] }
+    { texts: string[]; tries: { key: string; phrase: string; span: Span; text: string }[] }
   >();
   const wordsOf = new Map<number, Word[]>();
   for (const request of requests)
@@ -178,30 +211,37 @@ export async function listen(
       const text = wordsOf.get(index) ?? words(segment.text);
       wordsOf.set(index, text);
       for (const phrase of request.phrases)
-        for (const span of [
-          ...closestSpans(text, phrase),
-          ...(request.openings?.includes(index) ? startSpans(text, phrase) : []),
-        ]) {
-          const entry = perSegment.get(index) ?? { texts: [segment.text], tries: [] };
+        for (const span of spansOf(request, text, phrase, index)) {
+          const entry = perSegment.get(index) ?? { texts: [], tries: [] };
           perSegment.set(index, entry);
+          const known = scored.get(index);
           const hypothesis = substitute(text, span, phrase);
-          let at = entry.texts.indexOf(hypothesis);
-          if (at < 0) at = entry.texts.push(hypothesis) - 1;
-          entry.tries.push({ key: request.key, phrase, span, text: at });
+          for (const t of [segment.text, hypothesis])
+            if (!known?.has(t) && !entry.texts.includes(t)) entry.texts.push(t);
+          entry.tries.push({ key: request.key, phrase, span, text: hypothesis });
         }
     }
   const heard = new Map<string, Heard[]>(requests.map((r) => [r.key, []]));
   const order = [...perSegment].sort((a, b) => a[0] - b[0]);
-  const scored = await scorer.score(order.map(([index, { texts }]) => ({ segment: segments[index]!, texts })));
-  order.forEach(([index, { tries }], n) => {
-    const segment = segments[index]!;
-    const scores = scored[n]!;
+  const asked = order.filter(([, { texts }]) => texts.length);
+  const got = asked.length
+    ? await scorer.score(asked.map(([index, { texts }]) => ({ segment: segments[index]!, texts })))
+    : [];
+  asked.forEach(([index, { texts }], n) => {
     // A segment the recording did not reach (cut short) has no scores: the text decides there.
-    if (scores.length !== perSegment.get(index)!.texts.length) return;
+    if (got[n]!.length !== texts.length) return;
+    const known = scored.get(index) ?? new Map<string, number>();
+    scored.set(index, known);
+    for (const [i, t] of texts.entries()) known.set(t, got[n]![i]!);
+  });
+  for (const [index, { tries }] of order) {
+    const segment = segments[index]!;
+    const known = scored.get(index);
+    if (!known) continue;
     const best = new Map<string, Heard>();
     for (const t of tries) {
       // A phrase the transcript already has word for word scores 0: the audio cannot say more than that.
-      const margin = Math.min(0, scores[t.text]! - scores[0]!);
+      const margin = Math.min(0, known.get(t.text)! - known.get(segment.text)!);
       const previous = best.get(t.key);
       if (previous && previous.margin >= margin) continue;
       const text = wordsOf.get(index)!;
@@ -219,7 +259,6 @@ export async function listen(
       });
     }
     for (const [key, h] of best) heard.get(key)!.push(h);
-  });
-  for (const list of heard.values()) list.sort((a, b) => a.start - b.start);
+  }
   return heard;
 }

@@ -19,8 +19,8 @@ function scorer(margins: Record<string, number>) {
     async score(jobs) {
       return jobs.map(({ segment, texts }) => {
         asked.push(segment);
-        return texts.map((t, i) => {
-          if (i === 0) return 0;
+        return texts.map((t) => {
+          if (t === segment.text) return 0;
           const hit = Object.keys(margins).find((p) => t.toLowerCase().includes(p.toLowerCase()));
           return hit ? margins[hit]! : -40;
         });
@@ -145,10 +145,10 @@ describe('criteria judged from the audio', () => {
     const asked: string[] = [];
     const audio: AudioScorer = {
       async score(jobs) {
-        return jobs.map(({ texts }) =>
-          texts.map((t, i) => {
+        return jobs.map(({ segment, texts }) =>
+          texts.map((t) => {
             asked.push(t);
-            return i === 0 ? -20 : t === 'Thank you for calling Acme, how can I help?' ? -21 : -60;
+            return t === segment.text ? -20 : t === 'Thank you for calling Acme, how can I help?' ? -21 : -60;
           }),
         );
       },
@@ -178,5 +178,30 @@ describe('criteria judged from the audio', () => {
     const empathy = criterion(await analyzeCall(yeah, short, { audio: lenient }), 'empathy');
     expect(empathy).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
     expect(empathy.low_confidence).toBeUndefined();
+  });
+
+  it("tries the turn's start only when no stretch spelled like a phrase passed, and scores no text twice", async () => {
+    // Each call's texts, per segment, in order.
+    const calls: string[][] = [];
+    const scoring = (heard: number): AudioScorer => ({
+      async score(jobs) {
+        for (const { texts } of jobs) calls.push([...texts]);
+        return jobs.map(({ segment, texts }) =>
+          texts.map((t) => (t === segment.text ? 0 : /calling Acme/i.test(t) ? heard : -40)),
+        );
+      },
+    });
+    const greeted = stereo([[0.5, 3.7, 'agent', 'And you for calling at me, how can I help?']], 30);
+    // "you for calling at me" is spelled like the greeting and its audio supports it: one round.
+    expect(criterion(await analyzeCall(greeted, greetingTemplate, { audio: scoring(-1) }), 'greeting').result).toBe(
+      'passed',
+    );
+    expect(calls).toHaveLength(1);
+    // Ruled out there: the turn's start is tried too, without the transcript as heard scored again.
+    calls.length = 0;
+    await analyzeCall(greeted, greetingTemplate, { audio: scoring(-40) });
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).not.toContain('And you for calling at me, how can I help?');
+    expect(calls[1]!.filter((t) => calls[0]!.includes(t))).toEqual([]);
   });
 });
