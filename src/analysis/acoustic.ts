@@ -157,91 +157,89 @@ export function hearingOf(margin: number): Hearing {
 
 /**
  * For each request, the best-supported phrase per segment where any was tried, in time order. A phrase
- * is tried in place of the stretches of the transcript spelled most like it and then, for a request
- * that none of those let pass, in its openings when it is long enough, in place of the turn's first
- * words (startSpans): a criterion the spelling already found said needs no more decoder runs. Each
- * segment's audio is scored once per pass for all requests (its transcript as heard and every new
- * candidate; a text scored in the first pass is not scored again), so a segment costs an encoder run
- * and a decoder run per text, and the recording is read once per pass. A text's score does not depend
- * on the texts scored with it (the engine scores each as alone), so what a pass finds is what the
- * texts would get in any grouping.
+ * is tried in place of the stretches of the transcript spelled most like it and, in the request's
+ * openings when it is long enough, of the turn's first words (startSpans). A segment's audio is encoded
+ * once, and its transcript as heard and every candidate scored with it; an opening turn with no stretch
+ * spelled like any phrase (not encoded otherwise) is tried only for a request the other segments did not
+ * let pass, in a second round. A text's score does not depend on the texts scored with it (the engine
+ * scores each as alone), so the rounds find what one would.
  */
 export async function listen(
   segments: readonly Segment[],
   requests: readonly ListenRequest[],
   scorer: AudioScorer,
 ): Promise<Map<string, Heard[]>> {
-  const scored = new Map<number, Map<string, number>>();
-  const heard = await pass(segments, requests, scorer, scored, (_, text, phrase) => closestSpans(text, phrase));
+  const opening = (r: ListenRequest, index: number) => r.openings?.includes(index) ?? false;
+  const scored = new Set<number>();
+  const heard = await pass(segments, requests, scorer, scored, [
+    (_, text, phrase) => closestSpans(text, phrase),
+    (r, text, phrase, index, encoded) => (encoded && opening(r, index) ? startSpans(text, phrase) : []),
+  ]);
   const open = requests.filter((r) => r.openings?.length && !heard.get(r.key)!.some((h) => h.hearing === 'heard'));
   if (open.length) {
-    const more = await pass(segments, open, scorer, scored, (request, text, phrase, index) =>
-      request.openings!.includes(index) ? startSpans(text, phrase) : [],
-    );
-    for (const [key, found] of more) {
-      const list = heard.get(key)!;
-      for (const h of found) {
-        const at = list.findIndex((o) => o.segment === h.segment);
-        if (at < 0) list.push(h);
-        // Strictly better: on a tie the stretch spelled like the phrase stays the evidence.
-        else if (h.margin > list[at]!.margin) list[at] = h;
-      }
-    }
+    const done = new Set(scored);
+    const more = await pass(segments, open, scorer, scored, [
+      (r, text, phrase, index) => (!done.has(index) && opening(r, index) ? startSpans(text, phrase) : []),
+    ]);
+    for (const [key, found] of more) heard.get(key)!.push(...found);
   }
   for (const list of heard.values()) list.sort((a, b) => a.start - b.start);
   return heard;
 }
 
-/** One round of tries: the spans `spansOf` gives per request, segment and phrase, scored where not yet. */
+type SpanRule = (
+  request: ListenRequest,
+  text: readonly Word[],
+  phrase: string,
+  index: number,
+  encoded: boolean,
+) => Span[];
+
+/**
+ * One round of tries: each rule in turn gives the spans to try per request, segment and phrase (told
+ * whether the segment is already being scored this round); the segments scored are added to `scored`.
+ */
 async function pass(
   segments: readonly Segment[],
   requests: readonly ListenRequest[],
   scorer: AudioScorer,
-  scored: Map<number, Map<string, number>>,
-  spansOf: (request: ListenRequest, text: readonly Word[], phrase: string, index: number) => Span[],
+  scored: Set<number>,
+  rules: readonly SpanRule[],
 ): Promise<Map<string, Heard[]>> {
   const perSegment = new Map<
     number,
-    { texts: string[]; tries: { key: string; phrase: string; span: Span; text: string }[] }
+    { texts: string[]; tries: { key: string; phrase: string; span: Span; text: number }[] }
   >();
   const wordsOf = new Map<number, Word[]>();
-  for (const request of requests)
-    for (const index of request.segments) {
-      const segment = segments[index]!;
-      const text = wordsOf.get(index) ?? words(segment.text);
-      wordsOf.set(index, text);
-      for (const phrase of request.phrases)
-        for (const span of spansOf(request, text, phrase, index)) {
-          const entry = perSegment.get(index) ?? { texts: [], tries: [] };
-          perSegment.set(index, entry);
-          const known = scored.get(index);
-          const hypothesis = substitute(text, span, phrase);
-          for (const t of [segment.text, hypothesis])
-            if (!known?.has(t) && !entry.texts.includes(t)) entry.texts.push(t);
-          entry.tries.push({ key: request.key, phrase, span, text: hypothesis });
-        }
-    }
+  for (const rule of rules)
+    for (const request of requests)
+      for (const index of request.segments) {
+        const segment = segments[index]!;
+        const text = wordsOf.get(index) ?? words(segment.text);
+        wordsOf.set(index, text);
+        for (const phrase of request.phrases)
+          for (const span of rule(request, text, phrase, index, perSegment.has(index))) {
+            const entry = perSegment.get(index) ?? { texts: [segment.text], tries: [] };
+            perSegment.set(index, entry);
+            const hypothesis = substitute(text, span, phrase);
+            let at = entry.texts.indexOf(hypothesis);
+            if (at < 0) at = entry.texts.push(hypothesis) - 1;
+            entry.tries.push({ key: request.key, phrase, span, text: at });
+          }
+      }
+  for (const index of perSegment.keys()) scored.add(index);
   const heard = new Map<string, Heard[]>(requests.map((r) => [r.key, []]));
   const order = [...perSegment].sort((a, b) => a[0] - b[0]);
-  const asked = order.filter(([, { texts }]) => texts.length);
-  const got = asked.length
-    ? await scorer.score(asked.map(([index, { texts }]) => ({ segment: segments[index]!, texts })))
-    : [];
-  asked.forEach(([index, { texts }], n) => {
-    // A segment the recording did not reach (cut short) has no scores: the text decides there.
-    if (got[n]!.length !== texts.length) return;
-    const known = scored.get(index) ?? new Map<string, number>();
-    scored.set(index, known);
-    for (const [i, t] of texts.entries()) known.set(t, got[n]![i]!);
-  });
-  for (const [index, { tries }] of order) {
+  const scores = await scorer.score(order.map(([index, { texts }]) => ({ segment: segments[index]!, texts })));
+  order.forEach(([index, { texts, tries }], n) => {
     const segment = segments[index]!;
-    const known = scored.get(index);
-    if (!known) continue;
+    const got = scores[n]!;
+    // A segment the recording did not reach (cut short) has no scores: the text decides there.
+    if (got.length !== texts.length) return;
     const best = new Map<string, Heard>();
     for (const t of tries) {
       // A phrase the transcript already has word for word scores 0: the audio cannot say more than that.
-      const margin = Math.min(0, known.get(t.text)! - known.get(segment.text)!);
+      const margin = Math.min(0, got[t.text]! - got[0]!);
       const previous = best.get(t.key);
       if (previous && previous.margin >= margin) continue;
       const text = wordsOf.get(index)!;
@@ -259,6 +257,6 @@ async function pass(
       });
     }
     for (const [key, h] of best) heard.get(key)!.push(h);
-  }
+  });
   return heard;
 }

@@ -180,28 +180,32 @@ describe('criteria judged from the audio', () => {
     expect(empathy.low_confidence).toBeUndefined();
   });
 
-  it("tries the turn's start only when no stretch spelled like a phrase passed, and scores no text twice", async () => {
-    // Each call's texts, per segment, in order.
+  it('tries an opening turn spelled nothing like a phrase only when the other turns did not pass it', async () => {
+    // The segments scored per call to the audio, by their text.
     const calls: string[][] = [];
     const scoring = (heard: number): AudioScorer => ({
       async score(jobs) {
-        for (const { texts } of jobs) calls.push([...texts]);
+        calls.push(jobs.map((j) => j.segment.text));
         return jobs.map(({ segment, texts }) =>
           texts.map((t) => (t === segment.text ? 0 : /calling Acme/i.test(t) ? heard : -40)),
         );
       },
     });
-    const greeted = stereo([[0.5, 3.7, 'agent', 'And you for calling at me, how can I help?']], 30);
-    // "you for calling at me" is spelled like the greeting and its audio supports it: one round.
-    expect(criterion(await analyzeCall(greeted, greetingTemplate, { audio: scoring(-1) }), 'greeting').result).toBe(
-      'passed',
+    const opening = "You can't put all in that myth, how can I help?";
+    const twice = stereo(
+      [
+        [0.5, 3.7, 'agent', opening],
+        [4, 6, 'agent', 'Yes, thank you for calling at me.'],
+      ],
+      30,
     );
-    expect(calls).toHaveLength(1);
-    // Ruled out there: the turn's start is tried too, without the transcript as heard scored again.
+    // The second turn, spelled like the greeting, passes it: the first turn's audio is not scored.
+    const r = await analyzeCall(twice, greetingTemplate, { audio: scoring(-1) });
+    expect(criterion(r, 'greeting').result).toBe('passed');
+    expect(calls.flat()).not.toContain(opening);
+    // Ruled out there: the first turn's start is tried in a second round.
     calls.length = 0;
-    await analyzeCall(greeted, greetingTemplate, { audio: scoring(-40) });
-    expect(calls).toHaveLength(2);
-    expect(calls[1]).not.toContain('And you for calling at me, how can I help?');
-    expect(calls[1]!.filter((t) => calls[0]!.includes(t))).toEqual([]);
+    await analyzeCall(twice, greetingTemplate, { audio: scoring(-40) });
+    expect(calls).toEqual([['Yes, thank you for calling at me.'], [opening]]);
   });
 });
