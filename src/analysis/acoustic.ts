@@ -158,50 +158,88 @@ export function hearingOf(margin: number): Hearing {
 /**
  * For each request, the best-supported phrase per segment where any was tried, in time order. A phrase
  * is tried in place of the stretches of the transcript spelled most like it and, in the request's
- * openings when it is long enough, of the turn's first words (startSpans). Each
- * segment's audio is scored once for all requests (its transcript as heard and every candidate), so a
- * segment costs one encoder run and a few batched decoder runs, and the recording is read once.
+ * openings when it is long enough, of the turn's first words (startSpans). A segment's audio is encoded
+ * once, and its transcript as heard and every candidate scored with it; an opening turn with no stretch
+ * spelled like any phrase (not encoded otherwise) is tried only for a request the other segments did not
+ * let pass, in a second round. A text's score does not depend on the texts scored with it (the engine
+ * scores each as alone), so the rounds find what one would.
  */
 export async function listen(
   segments: readonly Segment[],
   requests: readonly ListenRequest[],
   scorer: AudioScorer,
 ): Promise<Map<string, Heard[]>> {
+  const opening = (r: ListenRequest, index: number) => r.openings?.includes(index) ?? false;
+  const scored = new Set<number>();
+  const heard = await pass(segments, requests, scorer, scored, [
+    (_, text, phrase) => closestSpans(text, phrase),
+    (r, text, phrase, index, encoded) => (encoded && opening(r, index) ? startSpans(text, phrase) : []),
+  ]);
+  const open = requests.filter((r) => r.openings?.length && !heard.get(r.key)!.some((h) => h.hearing === 'heard'));
+  if (open.length) {
+    const done = new Set(scored);
+    const more = await pass(segments, open, scorer, scored, [
+      (r, text, phrase, index) => (!done.has(index) && opening(r, index) ? startSpans(text, phrase) : []),
+    ]);
+    for (const [key, found] of more) heard.get(key)!.push(...found);
+  }
+  for (const list of heard.values()) list.sort((a, b) => a.start - b.start);
+  return heard;
+}
+
+type SpanRule = (
+  request: ListenRequest,
+  text: readonly Word[],
+  phrase: string,
+  index: number,
+  encoded: boolean,
+) => Span[];
+
+/**
+ * One round of tries: each rule in turn gives the spans to try per request, segment and phrase (told
+ * whether the segment is already being scored this round); the segments scored are added to `scored`.
+ */
+async function pass(
+  segments: readonly Segment[],
+  requests: readonly ListenRequest[],
+  scorer: AudioScorer,
+  scored: Set<number>,
+  rules: readonly SpanRule[],
+): Promise<Map<string, Heard[]>> {
   const perSegment = new Map<
     number,
     { texts: string[]; tries: { key: string; phrase: string; span: Span; text: number }[] }
   >();
   const wordsOf = new Map<number, Word[]>();
-  for (const request of requests)
-    for (const index of request.segments) {
-      const segment = segments[index]!;
-      const text = wordsOf.get(index) ?? words(segment.text);
-      wordsOf.set(index, text);
-      for (const phrase of request.phrases)
-        for (const span of [
-          ...closestSpans(text, phrase),
-          ...(request.openings?.includes(index) ? startSpans(text, phrase) : []),
-        ]) {
-          const entry = perSegment.get(index) ?? { texts: [segment.text], tries: [] };
-          perSegment.set(index, entry);
-          const hypothesis = substitute(text, span, phrase);
-          let at = entry.texts.indexOf(hypothesis);
-          if (at < 0) at = entry.texts.push(hypothesis) - 1;
-          entry.tries.push({ key: request.key, phrase, span, text: at });
-        }
-    }
+  for (const rule of rules)
+    for (const request of requests)
+      for (const index of request.segments) {
+        const segment = segments[index]!;
+        const text = wordsOf.get(index) ?? words(segment.text);
+        wordsOf.set(index, text);
+        for (const phrase of request.phrases)
+          for (const span of rule(request, text, phrase, index, perSegment.has(index))) {
+            const entry = perSegment.get(index) ?? { texts: [segment.text], tries: [] };
+            perSegment.set(index, entry);
+            const hypothesis = substitute(text, span, phrase);
+            let at = entry.texts.indexOf(hypothesis);
+            if (at < 0) at = entry.texts.push(hypothesis) - 1;
+            entry.tries.push({ key: request.key, phrase, span, text: at });
+          }
+      }
+  for (const index of perSegment.keys()) scored.add(index);
   const heard = new Map<string, Heard[]>(requests.map((r) => [r.key, []]));
   const order = [...perSegment].sort((a, b) => a[0] - b[0]);
-  const scored = await scorer.score(order.map(([index, { texts }]) => ({ segment: segments[index]!, texts })));
-  order.forEach(([index, { tries }], n) => {
+  const scores = await scorer.score(order.map(([index, { texts }]) => ({ segment: segments[index]!, texts })));
+  order.forEach(([index, { texts, tries }], n) => {
     const segment = segments[index]!;
-    const scores = scored[n]!;
+    const got = scores[n]!;
     // A segment the recording did not reach (cut short) has no scores: the text decides there.
-    if (scores.length !== perSegment.get(index)!.texts.length) return;
+    if (got.length !== texts.length) return;
     const best = new Map<string, Heard>();
     for (const t of tries) {
       // A phrase the transcript already has word for word scores 0: the audio cannot say more than that.
-      const margin = Math.min(0, scores[t.text]! - scores[0]!);
+      const margin = Math.min(0, got[t.text]! - got[0]!);
       const previous = best.get(t.key);
       if (previous && previous.margin >= margin) continue;
       const text = wordsOf.get(index)!;
@@ -220,6 +258,5 @@ export async function listen(
     }
     for (const [key, h] of best) heard.get(key)!.push(h);
   });
-  for (const list of heard.values()) list.sort((a, b) => a.start - b.start);
   return heard;
 }

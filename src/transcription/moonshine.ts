@@ -8,7 +8,6 @@ import {
   DEFAULT_BEAM,
   DEFAULT_BIAS_BOOST,
   beamSearch,
-  logSumExp,
   biasTrie,
   type BiasTrie,
   type Decoded,
@@ -23,6 +22,7 @@ import {
   crossAttentionModel,
   crossAttentionShapes,
   slotCrossAttention,
+  logSumExpModel,
   slotQuantized,
   splitDecoder,
 } from './onnx-rewrite.ts';
@@ -123,6 +123,8 @@ interface Model {
   headDim: number;
   /** The decoder's steps of every chunk in flight, run together (null: each decode steps alone). */
   batcher: StepBatcher | null;
+  /** log Σ exp of logits over the vocabulary, per position (logSumExpModel): teacher forcing's normaliser. */
+  logSumExp: ort.InferenceSession;
 }
 
 interface MergedDecoder {
@@ -291,8 +293,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     // Rescoring is for short chunks the decoder doubted (or could only be made to speak): a confident
     // decode was never beaten by 2 nats in what was measured, and scoring every turn doubled the CPU.
     if (expected && text && !guessed && seconds <= SHORT_SECONDS && (doubtful || !decodedFirst)) {
-      const firstStep = model.decoder.kind === 'merged' ? null : await this.firstStep(language, model.decoder);
-      const better = await rescoreExpected(model, firstStep, hidden!, text, seconds, language, chunk?.vocabulary);
+      const better = await rescoreExpected(model, hidden!, text, seconds, language, chunk?.vocabulary);
       if (better) ({ text, tokens, logProbs } = better);
     }
     if (guessed) {
@@ -344,8 +345,8 @@ export class MoonshineEngine implements TranscriptionEngine {
    * How likely each text is as the whole transcript of `samples` (the teacher-forced decoder
    * log-likelihood of its tokens and the end token, in nats), for checking whether an expected phrase
    * was said where the free decoding heard something else (src/analysis/acoustic.ts). The audio is
-   * encoded once; the texts go through the decoder's first step together, a few at a time, so one
-   * window costs an encoder run and a handful of batched decoder runs, not a decode per text.
+   * encoded once and its cross-attention computed once; each text's score is the one it gets alone,
+   * whatever texts it is asked with (teacherForcedTokens).
    */
   async scorePhrases(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]> {
     if (!this.languages.includes(language)) throw new UnsupportedLanguageError(language, this.languages);
@@ -358,11 +359,7 @@ export class MoonshineEngine implements TranscriptionEngine {
       const text = t.trim();
       return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
     });
-    const firstStep = model.decoder.kind === 'merged' ? null : await this.firstStep(language, model.decoder);
-    const scores: number[] = [];
-    for (let from = 0; from < sequences.length; from += SCORE_BATCH)
-      scores.push(...(await teacherForced(model, firstStep, hidden!, sequences.slice(from, from + SCORE_BATCH))));
-    return scores;
+    return (await teacherForcedTokens(model, hidden!, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
   }
 
   /**
@@ -372,32 +369,6 @@ export class MoonshineEngine implements TranscriptionEngine {
   async batchedSteps(language: string): Promise<{ runs: number; chunkSteps: number } | null> {
     const { batcher } = await this.model(language);
     return batcher ? { runs: batcher.runs, chunkSteps: batcher.chunkSteps } : null;
-  }
-
-  private readonly firstSteps = new Map<string, Promise<ort.InferenceSession>>();
-
-  /**
-   * The first-step model, which reads a whole sequence at once (teacher forcing). Recognition does not
-   * need it (CachedDecoder), so it is loaded on the first phrase scored: only processes that judge
-   * criteria from the audio hold its copy of the decoder's weights.
-   */
-  private firstStep(language: string, d: SplitDecoderSessions | CachedDecoder): Promise<ort.InferenceSession> {
-    if (d.kind === 'split') return Promise.resolve(d.first);
-    let session = this.firstSteps.get(language);
-    if (!session) {
-      const file = path.join(this.opts.modelsDir, `moonshine-base-${language}`, 'decoder_model_merged.onnx');
-      session = readFile(file)
-        .then((bytes) => {
-          const first = splitDecoder(bytes, { plainBranches: true })!.first;
-          // The split's decoded graph given back before the session is built (as loadDecoder does).
-          releaseMemory();
-          return ort.InferenceSession.create(first, sessionOptions(this.threads(), true));
-        })
-        .then(afterLoad);
-      session.catch(() => this.firstSteps.delete(language));
-      this.firstSteps.set(language, session);
-    }
-    return session;
   }
 
   private readonly tries = new WeakMap<readonly string[], BiasTrie>();
@@ -465,9 +436,10 @@ function afterLoad<T>(loaded: T): T {
 async function loadModel(dir: string, threads: number, kind: DecoderKind, batch: number): Promise<Model> {
   const options = sessionOptions(threads, kind !== 'shipped', batch > 1);
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
-  const [encoder, decoder] = await Promise.all([
+  const [encoder, decoder, logSumExp] = await Promise.all([
     ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
     loadDecoder(decoderFile, options, kind, batch),
+    ort.InferenceSession.create(logSumExpModel(), options),
   ]);
   const inputs = decoder.kind === 'merged' ? decoder.session.inputMetadata : decoder.later.inputMetadata;
   const selfNames = inputs.map((m) => m.name).filter((n) => /^past_key_values\.\d+\.decoder\./.test(n));
@@ -477,7 +449,7 @@ async function loadModel(dir: string, threads: number, kind: DecoderKind, batch:
   const [heads, headDim] = [shape[1], shape[3]];
   if (typeof heads !== 'number' || typeof headDim !== 'number')
     throw new Error(`Unexpected decoder cache shape in ${dir}`);
-  const model: Model = { encoder, decoder, selfNames, heads, headDim, batcher: null };
+  const model: Model = { encoder, decoder, selfNames, heads, headDim, batcher: null, logSumExp };
   if (decoder.kind === 'cached' && decoder.slots) model.batcher = new StepBatcher(model, decoder, decoder.slots);
   return model;
 }
@@ -617,75 +589,100 @@ async function firstStepShapes(
   }
 }
 
-/** Texts scored in one decoder run: the logits of a batch are batch × tokens × 32768 floats. */
-const SCORE_BATCH = 8;
-
 /**
- * Teacher forcing: each sequence (after the start token) is fed whole to the decoder's first step, whose
- * logits at every position give the probability of the next token; the sum over the sequence and its
- * end token is the sequence's log-likelihood. Shorter sequences are padded at the end with the end token:
- * the decoder is causal, so padding never changes the positions before it.
+ * Teacher forcing, per token: each sequence's token log-probabilities (its end token's last). The whole
+ * sequence after the start token goes through the decoder in one run, whose logits at every position
+ * give the probability of the next token. The decoder quantizes its activations per run (one scale over
+ * every row), so sequences sharing a run moved each other's scores (by up to 0.9 nats in bench:verdicts,
+ * enough to turn a criterion's verdict when another criterion's phrases joined the segment's batch).
+ * Each sequence is therefore scored as it is alone: one to a run, or, in a slotted model (batched
+ * recognition: slotQuantized, one row per slot, each quantized on its own), with sequences of the same
+ * length only (padding would enter a row's range). test/transcription/score-alone.test.ts holds it.
+ *
+ * Recognition's later-step model reads a whole sequence with an empty cache (its causal mask covers
+ * several new tokens) and gives the first-step model's logits bit for bit; the encoder's cross-attention
+ * keys and values are computed once for all the sequences, as recognition does for a chunk's beam.
  */
-async function teacherForced(
-  model: Model,
-  firstStep: ort.InferenceSession | null,
-  hidden: ort.Tensor,
-  sequences: readonly number[][],
-): Promise<number[]> {
-  return (await teacherForcedTokens(model, firstStep, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
-}
-
-/** Teacher forcing, per token: each sequence's token log-probabilities, its end token's last. */
 async function teacherForcedTokens(
   model: Model,
-  firstStep: ort.InferenceSession | null,
   hidden: ort.Tensor,
   sequences: readonly number[][],
 ): Promise<number[][]> {
-  const n = sequences.length;
-  const length = 1 + Math.max(...sequences.map((s) => s.length));
-  const ids = new BigInt64Array(n * length).fill(BigInt(EOS_TOKEN));
-  sequences.forEach((s, i) => {
-    ids[i * length] = BigInt(START_TOKEN);
-    s.forEach((t, k) => {
-      ids[i * length + 1 + k] = BigInt(t);
-    });
-  });
-  const inputIds = new ort.Tensor('int64', ids, [n, length]);
-  // The encoder output once per sequence: the first step computes its cross-attention from it per row.
-  const [, frames, width] = hidden.dims as [number, number, number];
-  const tiled = new Float32Array(n * frames * width);
-  for (let i = 0; i < n; i++) tiled.set(hidden.data as Float32Array, i * frames * width);
-  const states = new ort.Tensor('float32', tiled, [n, frames, width]);
   const d = model.decoder;
-  const out =
-    d.kind !== 'merged'
-      ? await firstStep!.run({ input_ids: inputIds, encoder_hidden_states: states }, ['logits'])
-      : await d.session.run(
-          {
-            input_ids: inputIds,
-            encoder_hidden_states: states,
-            use_cache_branch: new ort.Tensor('bool', [false], [1]),
-            ...Object.fromEntries(
-              d.pastNames.map((k) => [
-                k,
-                new ort.Tensor('float32', new Float32Array(0), [n, model.heads, 0, model.headDim]),
-              ]),
-            ),
-          },
-          ['logits'],
+  let cross: Record<string, ort.Tensor> = {};
+  if (d.kind === 'cached') {
+    const projected = await d.cross.run({
+      ...(d.crossReadsIds
+        ? { input_ids: new ort.Tensor('int64', BigInt64Array.from([BigInt(START_TOKEN)]), [1, 1]) }
+        : {}),
+      encoder_hidden_states: hidden,
+    });
+    cross = Object.fromEntries(d.crossInputs.map((c) => [c.input, projected[c.output]!]));
+  }
+  const slots = d.kind === 'cached' ? d.slots : undefined;
+  const empty = (n: number) => new ort.Tensor('float32', new Float32Array(0), [n, model.heads, 0, model.headDim]);
+  const run = (inputIds: ort.Tensor, n: number) => {
+    if (d.kind === 'cached') {
+      const feeds: Record<string, ort.Tensor> = {
+        input_ids: inputIds,
+        ...Object.fromEntries(model.selfNames.map((k) => [k, empty(n)])),
+      };
+      if (!slots) Object.assign(feeds, cross);
+      else {
+        feeds[slots.rows] = new ort.Tensor(
+          'int64',
+          BigInt64Array.from({ length: slots.count }, (_, g) => (g < n ? 1n : 0n)),
+          [slots.count],
         );
-  const logits = out.logits!.data as Float32Array;
-  const vocab = out.logits!.dims.at(-1)!;
-  return sequences.map((s, i) => {
-    const lps: number[] = [];
-    // Position k predicts token k of the sequence; the one after the last predicts the end token.
-    for (let k = 0; k <= s.length; k++) {
-      const row = logits.subarray((i * length + k) * vocab, (i * length + k + 1) * vocab);
-      lps.push(row[k < s.length ? s[k]! : EOS_TOKEN]! - logSumExp(row));
+        for (const [input, t] of Object.entries(cross))
+          for (let g = 0; g < slots.count; g++)
+            feeds[`${input}/slot${g}`] =
+              g < n ? t : new ort.Tensor('float32', new Float32Array(0), [0, ...t.dims.slice(1)]);
+      }
+      return d.later.run(feeds, ['logits']);
     }
-    return lps;
-  });
+    if (d.kind === 'split') return d.first.run({ input_ids: inputIds, encoder_hidden_states: hidden }, ['logits']);
+    return d.session.run(
+      {
+        input_ids: inputIds,
+        encoder_hidden_states: hidden,
+        use_cache_branch: new ort.Tensor('bool', [false], [1]),
+        ...Object.fromEntries(d.pastNames.map((k) => [k, empty(n)])),
+      },
+      ['logits'],
+    );
+  };
+  const scores: number[][] = sequences.map(() => []);
+  // Runs of sequences of one length, in the order given (the same runs for the same texts).
+  const byLength = new Map<number, number[]>();
+  for (const [i, s] of sequences.entries()) byLength.set(s.length, [...(byLength.get(s.length) ?? []), i]);
+  const perRun = slots?.count ?? 1;
+  for (const [size, all] of byLength)
+    for (let from = 0; from < all.length; from += perRun) {
+      const rows = all.slice(from, from + perRun);
+      const length = 1 + size;
+      const ids = new BigInt64Array(rows.length * length);
+      rows.forEach((r, i) => {
+        ids[i * length] = BigInt(START_TOKEN);
+        sequences[r]!.forEach((t, k) => {
+          ids[i * length + 1 + k] = BigInt(t);
+        });
+      });
+      const out = await run(new ort.Tensor('int64', ids, [rows.length, length]), rows.length);
+      const { log_sum_exp: normaliser } = await model.logSumExp.run({ logits: out.logits! });
+      const logits = out.logits!.data as Float32Array;
+      const lse = normaliser!.data as Float32Array;
+      const vocab = out.logits!.dims.at(-1)!;
+      rows.forEach((r, i) => {
+        const s = sequences[r]!;
+        // Position k predicts token k of the sequence; the one after the last predicts the end token.
+        for (let k = 0; k <= s.length; k++)
+          scores[r]!.push(
+            logits[(i * length + k) * vocab + (k < s.length ? s[k]! : EOS_TOKEN)]! - lse[i * length + k]!,
+          );
+      });
+    }
+  return scores;
 }
 
 /**
@@ -694,7 +691,6 @@ async function teacherForcedTokens(
  */
 async function rescoreExpected(
   model: Model,
-  firstStep: ort.InferenceSession | null,
   hidden: ort.Tensor,
   text: string,
   seconds: number,
@@ -705,9 +701,7 @@ async function rescoreExpected(
   if (!candidates.length) return null;
   const texts = [text, ...candidates];
   const sequences = texts.map((t) => llamaTokenizer.encode(t, false, true) as number[]);
-  const scored: number[][] = [];
-  for (let from = 0; from < sequences.length; from += SCORE_BATCH)
-    scored.push(...(await teacherForcedTokens(model, firstStep, hidden, sequences.slice(from, from + SCORE_BATCH))));
+  const scored = await teacherForcedTokens(model, hidden, sequences);
   const totals = scored.map((lps) => lps.reduce((a, b) => a + b, 0));
   let best = 0;
   // Strictly greater: ties keep the earlier text, so the choice never depends on anything but the list.

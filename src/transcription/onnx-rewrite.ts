@@ -814,3 +814,32 @@ export function slotCrossAttention(model: Uint8Array, slots: number): Uint8Array
   ]);
   return m.withGraph(graph);
 }
+
+/**
+ * A model of one node: log Σ exp of the decoder's logits over the vocabulary, at every position of every
+ * row (`logits` [rows, positions, vocabulary] → `log_sum_exp` [rows, positions]). Teacher forcing needs it
+ * at every position of every text scored; in JavaScript it cost about as much as the decoder run itself
+ * (32768 exponentials a position), in ONNX Runtime's vectorised reduction a small part of it.
+ */
+export function logSumExpModel(): Uint8Array {
+  const graph = encodeMessage([
+    bytesField(
+      GRAPH.node,
+      encodeMessage(
+        node('ReduceLogSumExp', ['logits'], ['log_sum_exp'], 'log_sum_exp', [
+          intsAttr('axes', [2]),
+          intAttr('keepdims', 0),
+        ]),
+      ),
+    ),
+    textField(2, 'log_sum_exp'),
+    bytesField(GRAPH.input, inputInfo('logits', DT.float, ['rows', 'positions', 'vocabulary'])),
+    bytesField(GRAPH.output, inputInfo('log_sum_exp', DT.float, ['rows', 'positions'])),
+  ]);
+  // ModelProto: ir_version 8, the default domain at opset 14 (the decoders'), the graph.
+  return encodeMessage([
+    { no: 1, wire: 0, value: 8n },
+    bytesField(8, encodeMessage([{ no: 2, wire: 0, value: 14n }])),
+    bytesField(MODEL.graph, graph),
+  ]);
+}

@@ -19,8 +19,8 @@ function scorer(margins: Record<string, number>) {
     async score(jobs) {
       return jobs.map(({ segment, texts }) => {
         asked.push(segment);
-        return texts.map((t, i) => {
-          if (i === 0) return 0;
+        return texts.map((t) => {
+          if (t === segment.text) return 0;
           const hit = Object.keys(margins).find((p) => t.toLowerCase().includes(p.toLowerCase()));
           return hit ? margins[hit]! : -40;
         });
@@ -145,10 +145,10 @@ describe('criteria judged from the audio', () => {
     const asked: string[] = [];
     const audio: AudioScorer = {
       async score(jobs) {
-        return jobs.map(({ texts }) =>
-          texts.map((t, i) => {
+        return jobs.map(({ segment, texts }) =>
+          texts.map((t) => {
             asked.push(t);
-            return i === 0 ? -20 : t === 'Thank you for calling Acme, how can I help?' ? -21 : -60;
+            return t === segment.text ? -20 : t === 'Thank you for calling Acme, how can I help?' ? -21 : -60;
           }),
         );
       },
@@ -178,5 +178,34 @@ describe('criteria judged from the audio', () => {
     const empathy = criterion(await analyzeCall(yeah, short, { audio: lenient }), 'empathy');
     expect(empathy).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
     expect(empathy.low_confidence).toBeUndefined();
+  });
+
+  it('tries an opening turn spelled nothing like a phrase only when the other turns did not pass it', async () => {
+    // The segments scored per call to the audio, by their text.
+    const calls: string[][] = [];
+    const scoring = (heard: number): AudioScorer => ({
+      async score(jobs) {
+        calls.push(jobs.map((j) => j.segment.text));
+        return jobs.map(({ segment, texts }) =>
+          texts.map((t) => (t === segment.text ? 0 : /calling Acme/i.test(t) ? heard : -40)),
+        );
+      },
+    });
+    const opening = "You can't put all in that myth, how can I help?";
+    const twice = stereo(
+      [
+        [0.5, 3.7, 'agent', opening],
+        [4, 6, 'agent', 'Yes, thank you for calling at me.'],
+      ],
+      30,
+    );
+    // The second turn, spelled like the greeting, passes it: the first turn's audio is not scored.
+    const r = await analyzeCall(twice, greetingTemplate, { audio: scoring(-1) });
+    expect(criterion(r, 'greeting').result).toBe('passed');
+    expect(calls.flat()).not.toContain(opening);
+    // Ruled out there: the first turn's start is tried in a second round.
+    calls.length = 0;
+    await analyzeCall(twice, greetingTemplate, { audio: scoring(-40) });
+    expect(calls).toEqual([['Yes, thank you for calling at me.'], [opening]]);
   });
 });

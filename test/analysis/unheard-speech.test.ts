@@ -88,7 +88,9 @@ describe('speech the recogniser heard no words in', () => {
     // The guess resembles the greeting; the recogniser finds the phrase as likely as its guess.
     const audio: AudioScorer = {
       async score(jobs) {
-        return jobs.map(({ texts }) => texts.map((t, i) => (i === 0 ? -20 : /calling Acme/.test(t) ? -21 : -60)));
+        return jobs.map(({ segment, texts }) =>
+          texts.map((t) => (t === segment.text ? -20 : /calling Acme/.test(t) ? -21 : -60)),
+        );
       },
     };
     const r = await analyzeCall(babbleCall('And you for calling at me.'), greetingTemplate, { audio });
