@@ -11,7 +11,9 @@
 // (split `probe`), holds lines written later and labelled before the scorer was run on them: it is
 // printed as its own rows (`--half probe`) and checks that rules generalise. A fourth,
 // test/fixtures/sentiment/fresh-<lang>.tsv (split `fresh`), was written after the rules were final and
-// is never trained or tuned on (`--half fresh`). Baselines in the same run: the most common label, the
+// is never trained or tuned on (`--half fresh`); a second one, fresh2-<lang>.tsv (split `fresh2`),
+// was written with probe batch 4 (probe4-<lang>.tsv) and is never trained or tuned on either.
+// Baselines in the same run: the most common label, the
 // plain library (AFINN with its own one-word negation, no contact-centre rules) and the rules alone
 // (the scorer without its trained model, src/analysis/sentiment-model.ts).
 //
@@ -27,7 +29,8 @@ const NO_FLIP_CLASSES = ['refusal', 'complaint', 'apology', 'thanks'];
 const LABELS: SentimentLabel[] = ['negative', 'neutral', 'positive'];
 /** `probe` is a separate file per language (probe-<lang>.tsv): lines written for checking rules, never tuned on row by row. */
 /** `fresh` (fresh-<lang>.tsv): lines written after the model, never trained or tuned on; `--misses` is not for it. */
-const HALVES = ['tune', 'probe', 'fresh', 'holdout'] as const;
+/** `fresh2` (fresh2-<lang>.tsv): a second such batch, written with probe batch 4 and never tuned on either. */
+const HALVES = ['tune', 'probe', 'fresh', 'fresh2', 'holdout'] as const;
 type Half = (typeof HALVES)[number];
 
 const { values: args } = parseArgs({
@@ -45,7 +48,13 @@ interface Row {
 }
 
 function load(language: SentimentLanguage): Row[] {
-  return [...loadFile(`${language}.tsv`), ...loadFile(`probe-${language}.tsv`), ...loadFile(`fresh-${language}.tsv`)];
+  return [
+    ...loadFile(`${language}.tsv`),
+    ...loadFile(`probe-${language}.tsv`),
+    ...loadFile(`probe4-${language}.tsv`),
+    ...loadFile(`fresh-${language}.tsv`),
+    ...loadFile(`fresh2-${language}.tsv`),
+  ];
 }
 
 function loadFile(name: string): Row[] {
@@ -109,8 +118,20 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
     const rules = rows.map((r) => scoreText(r.text, language, { rulesOnly: true }).label);
     const total = tally(rows, ours);
 
-    const source = half === 'probe' || half === 'fresh' ? `${half}-${language}.tsv` : `${language}.tsv`;
-    const title = half === 'probe' ? 'probe set' : half === 'fresh' ? 'fresh batch' : `${half} half`;
+    const source =
+      half === 'probe'
+        ? `probe-${language}.tsv + probe4-${language}.tsv`
+        : half === 'fresh' || half === 'fresh2'
+          ? `${half}-${language}.tsv`
+          : `${language}.tsv`;
+    const title =
+      half === 'probe'
+        ? 'probe set'
+        : half === 'fresh'
+          ? 'fresh batch'
+          : half === 'fresh2'
+            ? 'second fresh batch'
+            : `${half} half`;
     console.log(`\n${language.toUpperCase()} ${title}: ${rows.length} lines (test/fixtures/sentiment/${source})`);
     console.log(`  ${'system'.padEnd(26)} accepted  flips`);
     for (const [name, t] of [

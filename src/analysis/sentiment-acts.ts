@@ -58,7 +58,7 @@ const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
 const CANT =
   "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to|not authori[sz]ed to|not permitted to)";
 const HELP_VERB =
-  '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put)';
+  '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen)';
 
 export const EN_ACTS: readonly ActRule[] = [
   {
@@ -121,7 +121,9 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging)",
       'the answer is no',
       'end of story',
-      'take it up with',
+      'take (?:it|that|this) up with',
+      "(?:you'll|you will|you'd|you would) (?:have|need) to (?:sort|deal with|raise|settle) (?:that|it|this)(?: out)? with",
+      '(?:the|that|my|our) decision is final',
       '(?:sort|figure|work) (?:that|it|this) out yourself',
       '(?:call|ring|phone|contact) (?:them|someone else|somebody else)(?: yourself)?',
       "(?:you're|you are) not entitled",
@@ -257,7 +259,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:haven't|have not|hasn't) (?:had|got|received)",
       'dead again',
       // Service lost: "now I've got no internet", not "no service charge".
-      '(?:no|without(?: any| a| an| my| the)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection|tv|television|power|electricity|hot water|heating|data|service)(?! charge| fee| contract| plan)',
+      '(?:no|without(?: any| a| an| my| the)?|lost(?: my| the| our| all)?) (?:internet|signal|broadband|wi-?fi|phone line|landline|dial tone|connection|tv|television|power|electricity|hot water|heating|data|service|phone(?! number| call| bill))(?! charge| fee| contract| plan)',
       'back (?:on hold|to square one|to the start|to the beginning)',
       // Something the customer cannot do with what they pay for: "now I can't log in".
       "(?:i|we) (?:still )?(?:can't|cannot|can not|couldn't) (?:log|sign|get into|get online|use|access|connect|make calls|browse|stream)",
@@ -351,6 +353,41 @@ export const EN_ACTS: readonly ActRule[] = [
       // A good past, said to contrast with now: "it used to be reliable", "I used to recommend you".
       'used to (?:work|be (?:\\S+ )?(?:fine|good|great|fast|quick|cheap|reliable|better)|love|like|recommend|trust)',
       "(?:i was|i'd been|we were|we'd been) (?:really )?hoping",
+      // Probe batch 4. Things made worse: "thanks a bunch, you've made it worse".
+      '(?:made|making|makes) (?:it|things|everything|matters|this) (?:even |much |a lot |ten times )?worse',
+      // A fault that comes and goes: "the wifi goes off and on all day".
+      '(?:off and on|on and off)(?! again)',
+      '(?:the )?same (?:fault|problem|issue|error|thing) (?:\\S+ ){0,2}(?:i|we) (?:reported|had|called about|rang about)',
+      // A bill that jumped: "my bill is double what it was".
+      '(?:is|was|are|were|came to|comes to|now) (?:\\S+ )?(?:double|twice|triple) (?:what|the amount|as much)',
+      // Asked "politely" for what should be normal: "I'd appreciate it if someone actually fixed it
+      // this time", "it would be nice if somebody called me back for once".
+      "(?:i'd|i would|we'd|we would) (?:really )?(?:appreciate it|be grateful|like it) if (?:\\S+ ){0,6}(?:actually|for once|this time|stop|stopped|bothered)",
+      '(?<!(?:just|only) )for once(?= \\||$)',
+      "(?:it would|it'd|wouldn't it) be (?:nice|good|great|lovely) if (?:\\S+ ){0,4}(?:actually|for once|ever|bothered)",
+      // "I love how nobody ever reads my notes": praise whose object is a failure.
+      '(?:love|adore|like|enjoy) (?:how|the way|it when) (?:\\S+ ){0,2}(?:nobody|no one|never|nothing|you (?:keep|never|still))',
+      "(?:can't|cannot|couldn't|could not|unable to|never) (?:\\S+ )?get (?:through|hold of)",
+      '(?:made|make|makes|making) (?:no|zero) difference|(?:none|nothing) (?:\\S+ ){0,6}(?:made|make|makes|has made|have made) (?:any|a|the slightest) difference',
+      '(?:two|three|four|five|several|so many) (?:different )?(?:answers|stories|explanations|prices)',
+      '(?:go|goes|going|went|gone) (?:round|around) in circles|(?:round|around) in circles',
+      // Waiting announced as endless: "I'll just wait another fortnight then", "three hours on hold".
+      `(?:wait|waiting|sit|sitting) (?:here )?(?:another|a further|yet another) (?:\\S+ )?(?:${EN_UNITS}|week|fortnight|month|day|hour)`,
+      `(?:two|three|four|five|six|ten|twenty|thirty|forty|fifty|\\d+|several|so many) (?:${EN_UNITS}) (?:on hold|waiting|in the queue|in a queue|on the phone)`,
+      '(?:thanks|thank you|cheers)(?: \\S+){0,2} for finally (?:answering|picking up|getting back|calling back|ringing back|bothering|replying|responding)',
+      'said (?:no one|nobody|no-one) ever',
+      // Probe batch 5.
+      '(?:gone|sent|went|going|taken) back to (?:the )?(?:depot|sender|warehouse|sorting office)',
+      "(?:account|card|phone|line|sim)(?:'s| has| is| was| got)? (?:been )?(?:locked|blocked|suspended|frozen|barred)",
+      '(?:surprise|shock) (?:on|in) (?:my|the|this) (?:bill|invoice|statement|account)',
+      '(?:appreciate|love|enjoy) (?:being|getting) (?:kept|left|put|ignored|charged|passed|cut|hung)',
+      'said (?:the|a) (?:man|woman|person|guy|customer|bloke|lady) with',
+      '(?:way|how) to treat (?:a|your|me|us|customers|people)',
+      "(?:i'd|i would|we'd|we would) (?:really )?be (?:delighted|thrilled|happy|over the moon) if (?:\\S+ ){0,6}(?:actually|for once|this time|ever|bothered)",
+      'too much to (?:ask|expect)',
+      '(?:an hour|half an hour|over an hour) (?:on hold|waiting|in the queue)|on hold for (?:an|half an|over an) hour',
+      // Sent where it cannot arrive: "the refund's gone to an account I closed".
+      "(?:an?|the|my) (?:old |closed )?(?:account|card|address|number) (?:i|we) (?:closed|cancelled|canceled|no longer (?:have|use)|don't (?:have|use) any ?more)",
     ],
   },
   {
@@ -376,6 +413,12 @@ export const EN_ACTS: readonly ActRule[] = [
       // Done for the customer: "I've cancelled the duplicate order for you".
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|stopped|removed|corrected|fixed|restored|unblocked|amended|reversed|unlocked|reset|updated|changed|booked|arranged|raised|escalated|processed|reconnected)(?: \\S+){0,5} for you",
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:restored|corrected|unblocked|reversed|unlocked|reconnected)",
+      // Removing what the customer did not want: "I've cancelled the insurance you didn't want".
+      "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|removed|stopped|taken off) (?:the|that|your) (?:\\S+ ){0,3}(?:you|they) (?:didn't|did not|don't|do not|never) (?:want|order|ask for|need)",
+      // Money arrived: "the refund's come through".
+      "(?:refund|money|credit|compensation|payment)(?:'s| has| have)? (?:now |finally |just )?(?:come through|arrived|gone in|landed|cleared|been paid in)",
+      // A charge that will not come: "you won't be billed for it".
+      "(?:you|it|we|i) (?:won't|will not|shouldn't|should not) (?:be (?:billed|charged|charging you|billing you)|see (?:it|that|the charge))",
       // Service back: "the lights have come back on", "everything's back to normal".
       "(?:is|are|'s|it's|has come|have come|came|come|coming|comes) back (?:on|up|online)(?! hold)",
       'back to normal',
@@ -388,10 +431,14 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'thanks',
     value: 3,
     patterns: [
+      // "Thanks for waiting": waiting is what is thanked, not a harm (see harmThanked).
+      '(?:thank you|thanks)(?: so much| very much)? for (?:waiting|holding|your patience|bearing with me)',
       'thank you(?: so much| very much| ever so much)?',
       // Not the causal "thanks to you I've been unable to work"; "no, thanks to you!" is thanks.
       'thanks(?! to (?:you|your|them) (?!\\|))(?: a lot| so much| very much| again| a bunch| a million)?',
       'many thanks',
+      // British: "ta very much", "ta" alone as its clause.
+      'ta very much|(?:(?<=^)|(?<=\\| ))ta(?= \\||$)',
       '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
       'cheers',
     ],
@@ -444,7 +491,7 @@ const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos) ){0,2}';
 const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé|estoy autorizad[oa] (?:para|a)|estamos autorizados (?:para|a)|tengo permiso para|tenemos permiso para)`;
 /** What an agent could do; clitics may be attached ("quitarle", "devolvérselo"). */
 const VERBO =
-  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar|mandar|enviar|reembolsar|reponer|reparar|cubrir|aceptar|aprobar|cancelar|mover)(?:me|te|le|les|lo|la|los|las|se|nos){0,2}';
+  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar|mandar|enviar|reembolsar|reponer|reparar|cubrir|aceptar|aprobar|cancelar|mover|reabrir)(?:me|te|le|les|lo|la|los|las|se|nos){0,2}';
 
 export const ES_ACTS: readonly ActRule[] = [
   {
@@ -485,6 +532,7 @@ export const ES_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       'no es (?:mi|nuestro|nuestra|su) (?:problema|culpa|responsabilidad|asunto|departamento|trabajo|área)',
+      'no es algo (?:en lo |con lo )?(?:que|en que) (?:le |te |les )?(?:pueda|podamos|puedo|podemos)',
       'no es (?:cosa|culpa|problema) (?:mía|mío|nuestra|nuestro)',
       'no (?:es|son) cosa (?:mía|nuestra)',
       'no depende de (?:mí|nosotros)',
@@ -552,6 +600,7 @@ export const ES_ACTS: readonly ActRule[] = [
       // "Quiero hablar con alguien que sepa", not "da gusto hablar con alguien que sabe".
       'hablar con alguien (?:de más arriba|superior|que (?:sepa|pueda|entienda|me (?:ayude|solucione|pueda)))',
       '(?:páseme|pásame|pásenme) con',
+      '(?:voy a |vamos a |les voy a |los voy a )?denunciar(?:les|los|las|lo)?(?= |$)',
       '(?:me doy|darme|me voy a dar|me den|dar|doy) de baja',
       '(?:la|mi) baja',
       '(?:voy a|vamos a|quiero) (?:cancelar|denunciar|reclamar|poner una (?:queja|reclamación|denuncia)|publicar|ir a|escalar|cerrar)',
@@ -584,7 +633,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:cobrado|cobraron|cobran|cobró|pasaron|pasado|pasó|cargaron|cargado|cargó|descontaron|quitaron|facturado|facturaron) (?:\\S+ ){0,3}(?:dos veces|doble|por duplicado)',
       // El tercero de cualquier cosa: "es el cuarto router en dos meses".
       // Una fecha ("el quinto", "el tercero de mayo") no es una queja: debe seguir un nombre.
-      '(?:el|la|es el|es la|mi|un|una) (?:tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|enésim[oa])(?= (?!(?:piso|planta|parte|de|del|dígito|número|letra|opción|a|en|o|y|por|para|\\|)(?: |$))\\S)',
+      '(?:el|la|es el|es la|mi|un|una) (?:tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|enésim[oa])(?= (?!(?:piso|planta|parte|de|del|dígito|número|letra|opción|a|en|o|y|por|para|sin|con|\\|)(?: |$))\\S)',
       // Lo que tardaron: "tardaron tres semanas en contestarme".
       `(?:tardaron|tardasteis|han tardado|habéis tardado|tardó|ha tardado|tardaste) (?:\\S+ ){0,2}(?:${ES_UNITS}|un mes|una semana|una hora|un día|un año|una eternidad|siglos)`,
       'pero no (?:tengo|he recibido|me ha llegado|me llegó|hay) nada',
@@ -741,6 +790,47 @@ export const ES_ACTS: readonly ActRule[] = [
       'a ver si (?:esta vez|por fin|de una vez|ahora sí)',
       // "Eso no me paga la factura": a word of regret weighed and found wanting.
       '(?:eso|lo siento|sentirlo|una disculpa|las disculpas) no (?:me |nos )?(?:paga|arregla|soluciona|devuelve|sirve)',
+      // Probe batch 4. Lo empeoraron: "muchas gracias, ahora está peor".
+      '(?:está|esta|va|funciona|anda) (?:aún |todavía |mucho |incluso )?peor',
+      // Un fallo que va y viene: "se cae y se levanta todo el día".
+      'se (?:cae|corta|va) y (?:se )?(?:levanta|vuelve|viene)|(?:va|viene) y (?:va|viene)',
+      '(?:la |el )?mism[oa] (?:avería|falla|fallo|problema|error|incidencia)(?= |$)',
+      // Una factura que se dispara: "es el doble que la anterior".
+      '(?:el|es el|del) (?:doble|triple) (?:que|de lo que|de la)',
+      // Un cargo no autorizado: "un cargo que yo no he autorizado".
+      'que (?:yo |nosotros )?(?:no|nunca) (?:he |hemos |había )?(?:autorizado|autoricé|pedido|pedí|contratado|contraté|solicitado|solicité)',
+      // Pedir con cortesía lo que debería ser normal: "le agradecería que esta vez alguien lo arreglara".
+      '(?:agradecería|agradeceríamos|estaría bien|sería un detalle) que (?:\\S+ ){0,6}(?:esta vez|por una vez|de una vez|de verdad|dejaran|dejasen|dejen)',
+      'por una vez(?= \\||$)',
+      'dej(?:aran|asen|en|ara|ase|e) de (?:cobrar|mandar|llamar|enviar|cortar)',
+      // "Me encanta que nadie lea mis notas": elogio cuyo objeto es un fallo.
+      '(?:me encanta|me gusta|qué bonito|qué bien|qué gracia) (?:que|cómo|como) (?:\\S+ ){0,2}(?:nadie|nunca|nada|sigan|siga|sigáis|vuelvan|me sigan|me vuelvan|me cobren)',
+      '(?:no|nunca) (?:consigo|logro|puedo|conseguí) (?:\\S+ )?(?:hablar|contactar|comunicarme) con nadie',
+      '(?:respuestas|versiones|explicaciones|precios) (?:distint[oa]s|diferentes)',
+      '(?:dar|dando|da|dan) vueltas|en círculos?',
+      // La espera anunciada sin fin: "espero otras dos semanas", "tres horas esperando".
+      '(?:espero|esperar|esperando|esperamos|seguir esperando) (?:otr[oa]s?|un[oa]s? \\S+ más) (?:\\S+ )?(?:semanas?|días|meses|horas|mes|quincena)',
+      `(?:dos|tres|cuatro|cinco|seis|diez|veinte|treinta|cuarenta|cincuenta|\\d+|varias|tantas) (?:${ES_UNITS}) (?:esperando|en espera|a la espera|al teléfono)`,
+      'a seguir esperando|(?:ya )?(?:pasó|paso|ha pasado|pasaron|han pasado) (?:un|una|más de un|más de una|\\S+) (?:mes|semana|meses|semanas)(?= \\||$| y)',
+      'tampoco (?:puedo|me funciona|funciona|me va|va|tengo|me deja|carga)',
+      'gracias por (?:\\S+ ){0,2}por fin',
+      'está claro que no(?= \\||$)',
+      // Probe batch 5.
+      '(?:ha |han )?(?:vuelto|devuelto) al (?:almacén|remitente|centro de reparto)',
+      '(?:me |nos )?(?:han|ha) (?:bloqueado|suspendido|congelado) (?:la|el|mi) (?:cuenta|tarjeta|línea|teléfono|móvil)',
+      '(?:cuenta|tarjeta|línea) (?:bloqueada|suspendida|congelada)',
+      'sorpres(?:a|ita) en (?:la|mi) (?:factura|cuenta|recibo)',
+      '(?:le |les )?agradezco (?:\\S+ )?que me (?:tengan|dejen|hagan|cobren|cuelguen|tengáis)',
+      'manera de tratar a|forma de tratar a|trato para un cliente',
+      'estaría (?:encantad[oa]|content[oa]|feliz) (?:si|de que) (?:\\S+ ){0,6}(?:de verdad|por una vez|esta vez|alguna vez)',
+      'es (?:mucho|demasiado) pedir',
+      '(?:una|media) hora (?:en espera|esperando|al teléfono)',
+      '(?:me|nos) (?:echa|echó|expulsa|expulsó) (?:de|a mitad)',
+      'no (?:puede|pueden|podrá|podrán) venir hasta',
+      '(?:me han|me habían|nos han) (?:atendido|tratado) mejor',
+      'no es tan difícil(?= \\||$)',
+      // Enviado adonde no puede llegar: "el reembolso ha ido a una cuenta que cerré".
+      '(?:cuenta|tarjeta|dirección|número) que (?:ya )?(?:cerré|cerramos|cancelé|cancelamos|di de baja|dimos de baja|ya no (?:tengo|uso|existe))',
     ],
   },
   {
@@ -762,16 +852,20 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:le|les|te) (?:mando|envío|enviamos|mandamos|mandaré|enviaré) (?:un|una|el|la) (?:técnico|técnica|router|terminal|tarjeta|repuesto)(?: nuev[oa])?',
       '(?:el |la |ese |esa )?(?:problema|avería|fallo|ruido|error|corte)s? (?:ya )?(?:ha |se ha |han |se han |está |están )?(?:desaparecido|solucionad[oa]s?|resuelt[oa]s?|arreglad[oa]s?|ido)',
       '(?<!no )(?:soluciona|solucionó|resuelve|resolvió|arregla|arregló) (?:\\S+ )?(?:problema|avería|fallo)s?',
+      // El dinero llegó: "ya me ha llegado el reembolso".
+      '(?<!no )(?:ya )?(?:me |nos )?(?:ha|han) (?:llegado|entrado) (?:el|los) (?:reembolso|abono|dinero|ingreso)s?',
     ],
   },
   {
     act: 'thanks',
     value: 3,
     patterns: [
+      '(?:(?:muchas|muchísimas|mil) )?gracias por (?:esperar|la espera|su paciencia|tu paciencia|aguardar)',
       '(?:muchas|muchísimas|mil|un millón de) gracias',
       'gracias',
       '(?:se lo|te lo|le) agradezco(?: mucho| muchísimo| de verdad)?',
       'agradecid[oa]',
+      'no sé cómo agradecér(?:selo|telo|les|le)',
     ],
   },
   {
@@ -793,6 +887,8 @@ export const ES_ACTS: readonly ActRule[] = [
       // "Por mí, perfecto", not "llamo por mi contrato" (the same words once accents are folded).
       'por mí(?= \\||$)',
       'sí,? por favor',
+      // Un plan acordado: "así lo hacemos", "quedamos así".
+      '(?:así|asi) lo hacemos|lo hacemos así|quedamos así|hagámoslo así',
     ],
   },
   {
@@ -809,6 +905,9 @@ export const ES_ACTS: readonly ActRule[] = [
       'debe (?:de )?(?:ser|haber sido)',
       'le acompaño en el sentimiento',
       'qué rabia',
+      // Colombia: "qué pena con usted" is an apology, not sorrow.
+      'qué pena con (?:usted|ustedes|vos|tigo)|qué pena contigo',
+      '(?:eso |esto )?tiene que (?:ser|haber sido) (?:muy |realmente |bastante )?(?:frustrante|molesto|desesperante|agotador|un fastidio|horrible|difícil|estresante)',
     ],
   },
 ];

@@ -56,7 +56,13 @@ export interface IronyRules {
 
 export const EN_IRONY: IronyRules = {
   phrases: [
-    '(?:thanks|thank you) for nothing',
+    '(?:thanks|thank you|cheers) for (?:absolutely |precisely |exactly |all of |a whole lot of )?nothing',
+    // Thanks for a harm or for making it worse, commas or not: "thanks a bunch you've made it worse".
+    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for (?:wasting|ruining|losing|messing up|breaking|making me (?:wait|waste|lose))',
+    '(?:thanks|thank you|cheers)(?: \\S+){0,5} (?:made|making) (?:it|things|everything) (?:even |much )?worse',
+    '(?:(?:thanks|thank you)(?: \\S+){0,6} )?said (?:no one|nobody|no-one) ever',
+    '(?:thanks|thank you) for the (?:\\S+ )?surprise (?:on|in) (?:my|the|this)',
+    '(?:i )?(?:really )?appreciate (?:being|getting) (?:kept|left|put|ignored|charged|passed|cut|hung)',
     // Praise asked as a question: "is this what you call good service?"
     "(?:is this|is that|this is|that's|so this is) what you(?: people)? (?:call|'d call)",
     // "So much for the free upgrade", not "thank you so much for sorting that out".
@@ -101,6 +107,8 @@ export const EN_IRONY: IronyRules = {
     'oh',
     'ah',
     'well',
+    'yeah',
+    'yes',
     'just',
     "that's",
     'that',
@@ -128,7 +136,8 @@ export const EN_IRONY: IronyRules = {
     // "a third engineer", not "the second payment" (one already known).
     `(?:a|yet a) ${EN_ORDINALS}`,
     // Duplicates, not "both accounts" or "the two lines" (things already known).
-    `(?<!(?:the|both|those|these|my|your|our) )(?:two|three|four) (?!${EN_UNITS})\\S+s`,
+    // "two bills", "two direct debits".
+    `(?<!(?:the|both|those|these|my|your|our) )(?:two|three|four) (?!${EN_UNITS})(?:\\S+ )?(?!${EN_UNITS})\\S+s`,
     'just what i (?:needed|wanted)',
     'all over again',
     // "Back on hold", "back to square one"; not "the lights are back on".
@@ -136,7 +145,8 @@ export const EN_IRONY: IronyRules = {
     // Qualifying what went before ("late as usual"), not a habit ("as usual I'll pay by card").
     '(?:as (?:usual|always|ever)|like always)(?= \\||$)',
   ],
-  change: ['now', 'and now', 'so now', '(?:just )?made (?:it|things|everything) worse', 'even worse'],
+  // "Great, thanks, so the refund's gone to an account I closed": a consequence opening what follows.
+  change: ['now', 'and now', 'so now', '(?<=^\\| )so', '(?:just )?made (?:it|things|everything) worse', 'even worse'],
   forward: [
     // "I'll have to call again" is an obligation, not a plan.
     "(?:i'll|we'll|i will|we will)(?! have to)",
@@ -161,7 +171,11 @@ export const EN_IRONY: IronyRules = {
 
 export const ES_IRONY: IronyRules = {
   phrases: [
-    'gracias por nada',
+    '(?:muchas |muchísimas |mil )?gracias por (?:absolutamente )?nada',
+    // Gracias por un daño, con comas o sin ellas: "sí, gracias por hacerme perder otra hora".
+    'gracias por la (?:\\S+ )?sorpres(?:a|ita) (?:en|de) (?:la|mi|este|el)',
+    '(?:le |les )?agradezco (?:\\S+ )?que me (?:tengan|dejen|cobren|cuelguen)',
+    '(?:s[ií] )?gracias(?: \\S+){0,2} por (?:hacerme|hacernos) (?:perder|esperar)|gracias por (?:fastidiarme|arruinarme|amargarme)',
     // Un elogio en forma de pregunta: "¿a esto le llaman buen servicio?"
     '(?:a esto|a eso|esto es lo que|eso es lo que) (?:le |lo )?(?:llaman|llamáis|llama usted|llaman ustedes)',
     'vaya con',
@@ -200,6 +214,8 @@ export const ES_IRONY: IronyRules = {
     'oh',
     'ay',
     'pues',
+    'sí',
+    'si',
     'qué',
     'muy',
     'de',
@@ -232,7 +248,7 @@ export const ES_IRONY: IronyRules = {
     'ya van',
     '(?:como siempre|como de costumbre|lo de siempre)(?= \\||$)',
   ],
-  change: ['ahora', 'y ahora', '(?:lo |la )?(?:han|has|habéis|ha) empeorado', 'peor que antes'],
+  change: ['ahora', 'y ahora', '(?<=^\\| )así que', '(?:lo |la )?(?:han|has|habéis|ha) empeorado', 'peor que antes'],
   forward: [
     '(?:voy|vamos|va) a',
     '(?<!no )(?:puedo|podemos|puede|puedes|pueden|podría|podríamos)',
@@ -324,7 +340,14 @@ export function ironicReactions(
     if (isThanks) {
       while (end < tokens.length && tokens[end] !== boundary) end++;
       const after = tokens.slice(i + 1, end).join(' ');
-      if (after !== '' && !irony.thanksFor.has(after)) continue;
+      if (after !== '' && !irony.thanksFor.has(after)) {
+        // Transcripts come without commas: "muchas gracias eh ahora está peor", "thanks now I can't
+        // log in". After filler, a change or more of the same opens what the thanks answers.
+        let k = i + 1;
+        while (k < end && irony.fillers.has(tokens[k]!)) k++;
+        if (!irony.opensWithMarker.test(tokens.slice(k, end).join(' '))) continue;
+        end = k;
+      }
     } else while (!opensObject && end < tokens.length && tokens[end] !== boundary && filler(tokens[end]!)) end++;
     const rest = tokens.slice(end);
     if (rest.every((t) => t === boundary)) continue;
@@ -342,7 +365,9 @@ export function ironicReactions(
     const worse = irony.change.test(restText) && net < 0;
     // A warm word in answer to bad news ("Perfect, the router's broken") or to more of the same is
     // ironic; thanks only when what follows is bad and new (a bare "thanks, again" is just thanks).
-    if (isThanks ? net < 0 && (recurs || worse) : recurs || net < 0) ironic.push(i);
+    // Or what it answers is a change to more of the same: "cheers, now I've got two direct debits".
+    const doubled = recurs && net <= 0 && irony.change.test(restText);
+    if (isThanks ? (net < 0 && (recurs || worse)) || doubled : recurs || net < 0) ironic.push(i);
     // A bare interjection opening the utterance ("Lovely, the engineer turned up without the part",
     // "Genial, el técnico viene el lunes") answering news the words cannot value: sincere or ironic,
     // the words cannot tell, so it reads neutral rather than risk the opposite of what was meant.

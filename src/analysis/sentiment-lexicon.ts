@@ -134,6 +134,9 @@ export const EN: ContactCentreLexicon = {
     promises: 0,
     // AFINN spells it the American way.
     marvellous: 3,
+    // "You lot are stars", "spotless".
+    stars: 2,
+    spotless: 2,
     quickest: 2,
     smoothly: 2,
     smooth: 1,
@@ -272,6 +275,14 @@ export const EN: ContactCentreLexicon = {
     'managed to': 2,
     'any way to': 0,
     'is there': 0,
+    // Asking a price or what happens: "how much would it cost to add another line?".
+    'how much would': 0,
+    'how much does': 0,
+    'how much is': 0,
+    'what happens if': 0,
+    // British: fast. "Since I switched to fibre it's been flying."
+    'been flying': 2,
+    "it's flying": 2,
     'are there': 0,
     'how come': 0,
   },
@@ -339,7 +350,7 @@ export const EN: ContactCentreLexicon = {
   ],
   consequents: ['then', "i'll", "we'll", "you'll", "it'll", "i'd", "we'd"],
   challenges: ['why', 'how-come'],
-  queries: ['is-there', 'are-there'],
+  queries: ['is-there', 'are-there', 'how-much-would', 'how-much-does', 'how-much-is', 'what-happens-if'],
   clauseOpeners: ["it's", "that's", "i'm", "there's", "they're", "you're", "we're", "he's", "she's"],
   clitics: [],
   raisers: ['say', 'think', 'believe', 'reckon', 'suppose', 'feel', 'guess'],
@@ -507,8 +518,14 @@ export const ES: ContactCentreLexicon = {
     // Valued by the translated list, neutral on a support line: "la carga del móvil", "en poco
     // tiempo", "qué tipo de tarifa", "ya lo he pagado", "su pedido ha sido procesado", "con cuidado",
     // "es cierto", "tiene sentido" (agreement is an act), "estoy interesado en la fibra".
+    // "Son ustedes unos cracks": slang praise.
+    crack: 2,
+    cracks: 2,
     carga: 0,
     cargado: 0,
+    // "una factura estimada" is a bill not read from the meter, not esteem.
+    estimada: 0,
+    estimado: 0,
     tiempo: 0,
     tipo: 0,
     puesto: 0,
@@ -528,6 +545,12 @@ export const ES: ContactCentreLexicon = {
     'da gusto': 3,
     'la verdad': 0,
     'hay algún': 0,
+    // Preguntar un precio o un horario: "¿cuánto me costaría añadir otra línea?".
+    'cuánto me costaría': 0,
+    'cuánto cuesta': 0,
+    'hasta qué hora': 0,
+    'qué pasa si': 0,
+    'de lujo': 3,
     'hay alguna': 0,
     // Business days, not skilled ones.
     'días hábiles': 0,
@@ -670,7 +693,7 @@ export const ES: ContactCentreLexicon = {
   ],
   consequents: ['entonces'],
   challenges: ['por-qué', 'cómo-es-que'],
-  queries: ['hay-algún', 'hay-alguna'],
+  queries: ['hay-algún', 'hay-alguna', 'cuánto-me-costaría', 'cuánto-cuesta', 'hasta-qué-hora', 'qué-pasa-si'],
   clauseOpeners: ['es', 'está', 'son', 'están', 'era', 'fue', 'estaba', 'estoy'],
   clitics: ['me', 'te', 'le', 'les', 'lo', 'la', 'los', 'las', 'se', 'nos', 'os'],
   raisers: ['diría', 'digo', 'creo', 'pienso', 'parece', 'creería'],

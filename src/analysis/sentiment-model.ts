@@ -117,30 +117,56 @@ export interface Combination {
   doubt: number;
   /** The rules read neutral and the model gives positive or negative at least this: that reading. */
   fill: number;
+  /**
+   * As `doubt`, for a positive reading a positive act vouches for (thanks, agreement, a warm word the
+   * irony rule found sincere); above 1, never.
+   */
+  vouched: number;
 }
 
-export const COMBINATION: Combination = { doubt: 0.5, fill: 0.7 };
+export const COMBINATION: Combination = { doubt: 0.4, fill: 0.7, vouched: 0.8 };
+
+/**
+ * Whether the model can change the rules' reading at all: not for courtesy, a firm act, a neutral
+ * reading set aside on purpose, a negative reading, or a positive one a sincere act vouches for.
+ * Where it cannot, its probabilities are not computed (readText passes them lazily).
+ */
+export function modelHasSay(
+  rules: {
+    label: ModelLabel;
+    courtesy: boolean;
+    firm: boolean;
+    setAside: boolean;
+    vouched: boolean;
+  },
+  c: Combination = COMBINATION,
+): boolean {
+  if (rules.courtesy || rules.firm) return false;
+  if (rules.label === 'neutral') return !rules.setAside;
+  return rules.label === 'positive' && (!rules.vouched || c.vouched <= 1);
+}
 
 /**
  * The reading of a line from the rules' and the model's. Courtesy (an apology, a salutation) and the
  * firm acts (refusal, rudeness, an escalation threat) stay the rules': they are constructions the
  * rules read exactly, and an agent's apology is never read against them. Elsewhere the model gives
  * a reading to a line the rules' words leave neutral when it is confident, and takes a positive
- * reading back to neutral when it finds a complaint likely — a complaint read as praise is the
- * error a reviewer notices first. It never turns a reading round, and never softens a negative one.
+ * reading back to neutral when it finds a complaint likely (more sure of it when a thanks or another
+ * positive act vouches for the reading) — a complaint read as praise is the error a reviewer notices
+ * first. It never turns a reading round, and never softens a negative one.
  */
 export function combine(
   rules: { label: ModelLabel; courtesy: boolean; firm: boolean; setAside: boolean; vouched: boolean },
-  p: Probabilities,
+  model: Probabilities | (() => Probabilities),
   c: Combination = COMBINATION,
 ): { label: ModelLabel; fromRules: boolean } {
-  if (rules.courtesy || rules.firm) return { label: rules.label, fromRules: true };
+  if (!modelHasSay(rules, c)) return { label: rules.label, fromRules: true };
+  const p = typeof model === 'function' ? model() : model;
   if (rules.label === 'neutral') {
-    if (rules.setAside) return { label: 'neutral', fromRules: true };
     const polar: ModelLabel = p.negative >= p.positive ? 'negative' : 'positive';
     return p[polar] >= c.fill ? { label: polar, fromRules: false } : { label: 'neutral', fromRules: true };
   }
-  if (rules.label === 'positive' && p.negative >= c.doubt && !rules.vouched)
+  if (rules.label === 'positive' && p.negative >= (rules.vouched ? c.vouched : c.doubt))
     return { label: 'neutral', fromRules: false };
   return { label: rules.label, fromRules: true };
 }

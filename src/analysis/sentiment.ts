@@ -16,7 +16,7 @@ import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.
 import { foldAccents, foldKeys, inflectedValue } from './sentiment-forms.ts';
 import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
-import { combine, modelFeatures, modelFile, probabilities } from './sentiment-model.ts';
+import { combine, modelFeatures, modelFile, type Probabilities, probabilities } from './sentiment-model.ts';
 
 export type SentimentLabel = 'negative' | 'neutral' | 'positive';
 
@@ -207,6 +207,21 @@ function tokenize(text: string, data: CompiledLanguage): string[] {
   return out.trim().split(' ');
 }
 
+/**
+ * A transcript's "si" without its accent is often "sí" (yes): "si si, un servicio buenísimo…", "si
+ * gracias". A conditional followed by another, by thanks or agreement, or by nothing supposes nothing.
+ */
+function affirms(tokens: readonly string[], at: number, conditionals: readonly string[]): boolean {
+  const next = tokens[at + 1];
+  return (
+    next === undefined ||
+    next === BOUNDARY ||
+    conditionals.includes(next) ||
+    next === `${ACT_PREFIX}thanks` ||
+    next === `${ACT_PREFIX}agreement`
+  );
+}
+
 /** Whether what follows an expectation, up to its clause's end, names a trouble (sums negative). */
 function thoughtOfTrouble(tokens: readonly string[], at: number, data: CompiledLanguage): boolean {
   let sum = 0;
@@ -293,7 +308,7 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
     }
     if (lexicon.challenges.includes(token)) challenged = true;
     if (lexicon.queries.includes(token) && (i === 0 || tokens[i - 1] === BOUNDARY)) hypothetical = 'words';
-    else if (lexicon.conditionals.includes(token)) {
+    else if (lexicon.conditionals.includes(token) && !affirms(tokens, i, lexicon.conditionals)) {
       if (i === 0) hypothetical = 'all';
       else if (
         token.includes('-') || // "any way to", "alguna forma de"
@@ -452,9 +467,12 @@ export function plainLexicon(language: SentimentLanguage): Map<string, number> {
  */
 export function readText(text: string, language: SentimentLanguage): SentenceReading {
   const rules = readRules(text, language);
-  const p = probabilities(modelFeatures(text, language, plainLexicon(language)), modelFile().weights[language]);
-  const { label, fromRules } = combine(rules, p);
-  if (fromRules) return { label: rules.label, score: rules.score, courtesy: rules.courtesy };
+  // Lazily: most lines are ones the model has no say on (a negative reading, courtesy, a firm act…).
+  let p: Probabilities | undefined;
+  const model = () =>
+    (p ??= probabilities(modelFeatures(text, language, plainLexicon(language)), modelFile().weights[language]));
+  const { label, fromRules } = combine(rules, model);
+  if (fromRules || !p) return { label: rules.label, score: rules.score, courtesy: rules.courtesy };
   const score = label === 'neutral' ? 0 : round3(p.positive - p.negative);
   return { label, score, courtesy: false };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCall, parseTemplate } from '../../src/analysis/index.ts';
 import { callSentiment, readRules, readText, scoreText, trend } from '../../src/analysis/sentiment.ts';
+import { combine } from '../../src/analysis/sentiment-model.ts';
 import { mono, stereo, template } from './helpers.ts';
 
 const label = (text: string, language: 'en' | 'es') => scoreText(text, language).label;
@@ -346,9 +347,12 @@ const rudeAgent = (language: 'en' | 'es') =>
 // read here: it is for bench:sentiment's report only.
 describe('probe set', () => {
   const load = (language: 'en' | 'es') =>
-    readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/probe-${language}.tsv`), 'utf8')
-      .split('\n')
-      .slice(1)
+    [`probe-${language}.tsv`, `probe4-${language}.tsv`]
+      .flatMap((file) =>
+        readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
+          .split('\n')
+          .slice(1),
+      )
       .filter((line) => line.trim() !== '')
       .map((line) => {
         const [split, speaker, cls, accepted, text] = line.split('\t');
@@ -402,10 +406,17 @@ describe("the issue's lines", () => {
 describe('the model beside the rules', () => {
   const fixtures = path.join(import.meta.dirname, '../fixtures/sentiment');
   const lines = (language: 'en' | 'es') =>
-    [`${language}.tsv`, `probe-${language}.tsv`, `train-${language}.tsv`, `fresh-${language}.tsv`].flatMap((file) =>
+    [
+      `${language}.tsv`,
+      `probe-${language}.tsv`,
+      `probe4-${language}.tsv`,
+      `train-${language}.tsv`,
+      `fresh-${language}.tsv`,
+      `fresh2-${language}.tsv`,
+    ].flatMap((file) =>
       readFileSync(path.join(fixtures, file), 'utf8')
         .split('\n')
-        .filter((line) => /^(tune|probe|train|fresh)\t/.test(line))
+        .filter((line) => /^(tune|probe|train|fresh2?)\t/.test(line))
         .map((line) => line.split('\t')[4]!),
     );
 
@@ -434,7 +445,7 @@ describe('the model beside the rules', () => {
   it('reads complaints no rule construction covers, which the rules alone leave neutral', () => {
     // From the model's own training lines (test/fixtures/sentiment/train-<lang>.tsv).
     for (const [language, text] of [
-      ['en', 'the parcel went back to the depot again'],
+      ['en', 'the agent was really polite but nothing has actually been done'],
       ['en', 'my direct debit came out early and took me into my overdraft'],
       ['es', 'el paquete ha vuelto otra vez al almacen'],
       ['es', 'me pasaron el recibo antes de tiempo y me quede en numeros rojos'],
@@ -442,6 +453,18 @@ describe('the model beside the rules', () => {
       expect(readRules(text, language).label, text).toBe('neutral');
       expect(scoreText(text, language).label, text).toBe('negative');
     }
+  });
+
+  // The model's probabilities are only computed where they can change the reading.
+  it('is not consulted where it has no say (a negative reading, courtesy, a firm act)', () => {
+    const never = () => {
+      throw new Error('the model was consulted');
+    };
+    for (const text of ["That's not my problem.", 'I apologize for the inconvenience.', 'I was charged twice.'])
+      expect(combine(readRules(text, 'en'), never).fromRules, text).toBe(true);
+    expect(() =>
+      combine(readRules('my direct debit came out early and took me into my overdraft', 'en'), never),
+    ).toThrow();
   });
 
   it('gives the same reading every time', () => {
