@@ -148,9 +148,8 @@ export function alignerSessionOptions(threads: number): ort.InferenceSession.Ses
   };
 }
 
-/** A model's encoder and its attention decoder (src/transcription/onnx-rewrite.ts: attentionDecoder). */
+/** A model's attention decoder (src/transcription/onnx-rewrite.ts: attentionDecoder). */
 export interface Aligner {
-  encoder: ort.InferenceSession;
   decoder: ort.InferenceSession;
   /** The decoder's outputs holding each layer's cross-attention weights. */
   attention: string[];
@@ -159,21 +158,23 @@ export interface Aligner {
 
 /**
  * Where each word of `text` is heard in `samples` (16 kHz mono, the chunk the text was recognised
- * from). Empty when the text has no words.
+ * from; `hidden`, the encoder's states of it). Empty when the text has no words.
  */
-export async function alignWords(aligner: Aligner, samples: Float32Array, text: string): Promise<WordTiming[]> {
+export async function alignWords(
+  aligner: Aligner,
+  samples: Float32Array,
+  hidden: ort.Tensor,
+  text: string,
+): Promise<WordTiming[]> {
   const words = textWords(text);
   if (!words.length || !samples.length) return [];
   // Word by word, so each word knows its tokens (SentencePiece splits at spaces anyway).
   const pieces = words.map((w) => llamaTokenizer.encode(w.word, false, true) as number[]);
   const tokens = [aligner.startToken, ...pieces.flat()];
-  const { last_hidden_state: hidden } = await aligner.encoder.run({
-    input_values: new ort.Tensor('float32', samples, [1, samples.length]),
-  });
   const out = await aligner.decoder.run(
     {
       input_ids: new ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [1, tokens.length]),
-      encoder_hidden_states: hidden!,
+      encoder_hidden_states: hidden,
     },
     aligner.attention,
   );

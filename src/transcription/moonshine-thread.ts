@@ -2,7 +2,7 @@
 // Loaded by Node itself (type stripping) or by tsx, so it uses only erasable TypeScript.
 import { parentPort, workerData } from 'node:worker_threads';
 import { OperatorFault } from '../audio/failure.ts';
-import { MoonshineEngine, type MoonshineOptions } from './moonshine.ts';
+import { type Encoded, MoonshineEngine, type MoonshineOptions } from './moonshine.ts';
 import type { ChunkTranscript } from './engine.ts';
 import type { WordTiming } from './align.ts';
 
@@ -17,6 +17,8 @@ export interface ChunkRequest {
   align?: string;
   /** Score these texts against the samples (MoonshineEngine.scorePhrases) instead of transcribing them. */
   score?: string[];
+  /** The samples' encoder states, from the encoder thread (MoonshineOptions.encodedElsewhere). */
+  encoded?: Encoded;
 }
 
 export type ChunkReply =
@@ -42,9 +44,10 @@ function sameVocabulary(vocabulary: string[]): string[] {
 parentPort!.on('message', async (req: ChunkRequest) => {
   let reply: ChunkReply;
   try {
-    if (req.score) reply = { id: req.id, result: await engine.scorePhrases(req.samples, req.language, req.score) };
+    if (req.score)
+      reply = { id: req.id, result: await engine.scorePhrases(req.samples, req.language, req.score, req.encoded) };
     else if (req.align !== undefined)
-      reply = { id: req.id, words: await engine.alignChunk(req.samples, req.language, req.align) };
+      reply = { id: req.id, words: await engine.alignChunk(req.samples, req.language, req.align, req.encoded) };
     else {
       const options =
         req.vocabulary || req.speech
@@ -53,7 +56,7 @@ parentPort!.on('message', async (req: ChunkRequest) => {
               ...(req.speech ? { speech: true } : {}),
             }
           : undefined;
-      reply = { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options) };
+      reply = { id: req.id, result: await engine.transcribeChunk(req.samples, req.language, options, req.encoded) };
     }
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));

@@ -83,6 +83,17 @@ export interface MoonshineOptions {
    * slotCrossAttention: English); other languages step alone.
    */
   batch?: number;
+  /**
+   * The encoder runs elsewhere (MoonshineThreads' encoder thread): each chunk comes with its encoder
+   * states (`Encoded`), and this engine loads no encoder unless one is asked for without them.
+   */
+  encodedElsewhere?: boolean;
+}
+
+/** A chunk's encoder states (`last_hidden_state`, [1, frames, width]), from the encoder thread. */
+export interface Encoded {
+  data: Float32Array;
+  dims: readonly number[];
 }
 
 /**
@@ -111,7 +122,8 @@ export function vocabularyTokens(vocabulary: readonly string[]): number[][][] {
 }
 
 interface Model {
-  encoder: ort.InferenceSession;
+  /** Null when the encoder states come from elsewhere (MoonshineOptions.encodedElsewhere). */
+  encoder: ort.InferenceSession | null;
   /**
    * The decoder: as shipped (one graph, its If choosing the branch), split into its two steps
    * (splitDecoder, before issue 30), or one later-step model for every step (CachedDecoder).
@@ -200,6 +212,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     samples: Float32Array,
     language: string | null,
     chunk?: ChunkOptions,
+    encoded?: Encoded,
   ): Promise<ChunkTranscript> {
     if (!language || !this.languages.includes(language))
       throw new UnsupportedLanguageError(language ?? 'auto', this.languages);
@@ -207,22 +220,63 @@ export class MoonshineEngine implements TranscriptionEngine {
     // Chunks that arrive together start their decodes together (StepBatcher.arrive).
     const arrived = model.batcher?.arrive();
     try {
-      return await this.recognise(model, samples, language, chunk, arrived);
+      const hidden = await this.encoded(model, language, samples, encoded);
+      return await this.recognise(model, hidden, samples, language, chunk, arrived);
     } finally {
       arrived?.();
     }
   }
 
+  /** The encoder states of `samples`: as given, or from this engine's encoder. */
+  private async encoded(
+    model: Model,
+    language: string,
+    samples: Float32Array,
+    given: Encoded | undefined,
+  ): Promise<ort.Tensor> {
+    if (given) return new ort.Tensor('float32', given.data, [...given.dims]);
+    const encoder = model.encoder ?? (await this.encoder(language));
+    const { last_hidden_state: hidden } = await encoder.run({
+      input_values: new ort.Tensor('float32', samples, [1, samples.length]),
+    });
+    return hidden!;
+  }
+
+  private readonly encoders = new Map<string, Promise<ort.InferenceSession>>();
+
+  /** The encoder of `language`: the model's, or (encoded elsewhere, asked for without the states) loaded alone. */
+  private encoder(language: string): Promise<ort.InferenceSession> {
+    const loaded = this.models.get(language);
+    if (loaded && !this.opts.encodedElsewhere) return loaded.then((m) => m.encoder!);
+    let encoder = this.encoders.get(language);
+    if (!encoder) {
+      const missing = this.missing(language);
+      if (missing) return Promise.reject(missing);
+      const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
+      encoder = ort.InferenceSession.create(
+        path.join(dir, 'encoder_model.onnx'),
+        sessionOptions(this.threads(), !this.opts.asShipped, (this.opts.batch ?? 0) > 1),
+      )
+        .then(afterLoad)
+        .catch((err: unknown) => {
+          throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
+            cause: err,
+          });
+        });
+      encoder.catch(() => this.encoders.delete(language));
+      this.encoders.set(language, encoder);
+    }
+    return encoder;
+  }
+
   private async recognise(
     model: Model,
+    hidden: ort.Tensor,
     samples: Float32Array,
     language: string,
     chunk: ChunkOptions | undefined,
     arrived: (() => void) | undefined,
   ): Promise<ChunkTranscript> {
-    const { last_hidden_state: hidden } = await model.encoder.run({
-      input_values: new ort.Tensor('float32', samples, [1, samples.length]),
-    });
     const maxTokens = Math.max(MIN_TOKENS, Math.ceil((samples.length / SAMPLE_RATE) * TOKENS_PER_SECOND));
     const width = this.opts.beam ?? DEFAULT_BEAM;
     const expected = this.opts.expected !== false;
@@ -230,7 +284,7 @@ export class MoonshineEngine implements TranscriptionEngine {
       // Jobs running side by side interleave their decoder steps: each decode has its own scratch.
       const scratch = model.batcher ? null : (this.scratch.pop() ?? new Scratch());
       try {
-        const step = model.batcher ? model.batcher.decoder(hidden!, arrived) : decoderStep(model, hidden!, scratch!);
+        const step = model.batcher ? model.batcher.decoder(hidden, arrived) : decoderStep(model, hidden, scratch!);
         return await beamSearch(step, {
           width: beam,
           maxTokens,
@@ -293,7 +347,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     // Rescoring is for short chunks the decoder doubted (or could only be made to speak): a confident
     // decode was never beaten by 2 nats in what was measured, and scoring every turn doubled the CPU.
     if (expected && text && !guessed && seconds <= SHORT_SECONDS && (doubtful || !decodedFirst)) {
-      const better = await rescoreExpected(model, hidden!, text, seconds, language, chunk?.vocabulary);
+      const better = await rescoreExpected(model, hidden, text, seconds, language, chunk?.vocabulary);
       if (better) ({ text, tokens, logProbs } = better);
     }
     if (guessed) {
@@ -323,9 +377,9 @@ export class MoonshineEngine implements TranscriptionEngine {
    * Where each word of `text` (what this engine heard in `samples`) is said: src/transcription/align.ts.
    * The attention decoder is loaded on first use, so only accounts that redact audio pay for it.
    */
-  async alignChunk(samples: Float32Array, language: string, text: string): Promise<WordTiming[]> {
+  async alignChunk(samples: Float32Array, language: string, text: string, encoded?: Encoded): Promise<WordTiming[]> {
     if (!this.languages.includes(language)) throw new UnsupportedLanguageError(language, this.languages);
-    const { encoder } = await this.model(language);
+    const model = await this.model(language);
     let aligner = this.aligners.get(language);
     if (!aligner) {
       const file = path.join(this.opts.modelsDir, `moonshine-base-${language}`, 'decoder_model_merged.onnx');
@@ -333,12 +387,14 @@ export class MoonshineEngine implements TranscriptionEngine {
         const rewritten = attentionDecoder(bytes);
         if (!rewritten) throw new Error(`The decoder in ${file} has no cross-attention to align words with`);
         const decoder = await ort.InferenceSession.create(rewritten.model, alignerSessionOptions(this.threads()));
-        return afterLoad({ encoder, decoder, attention: rewritten.attention, startToken: START_TOKEN });
+        return afterLoad({ decoder, attention: rewritten.attention, startToken: START_TOKEN });
       });
       aligner.catch(() => this.aligners.delete(language));
       this.aligners.set(language, aligner);
     }
-    return alignWords(await aligner, samples, text);
+    if (!samples.length || !text.trim()) return [];
+    const hidden = await this.encoded(model, language, samples, encoded);
+    return alignWords(await aligner, samples, hidden, text);
   }
 
   /**
@@ -348,18 +404,21 @@ export class MoonshineEngine implements TranscriptionEngine {
    * encoded once and its cross-attention computed once; each text's score is the one it gets alone,
    * whatever texts it is asked with (teacherForcedTokens).
    */
-  async scorePhrases(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]> {
+  async scorePhrases(
+    samples: Float32Array,
+    language: string,
+    texts: readonly string[],
+    encoded?: Encoded,
+  ): Promise<number[]> {
     if (!this.languages.includes(language)) throw new UnsupportedLanguageError(language, this.languages);
     if (!texts.length) return [];
     const model = await this.model(language);
-    const { last_hidden_state: hidden } = await model.encoder.run({
-      input_values: new ort.Tensor('float32', samples, [1, samples.length]),
-    });
+    const hidden = await this.encoded(model, language, samples, encoded);
     const sequences = texts.map((t) => {
       const text = t.trim();
       return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
     });
-    return (await teacherForcedTokens(model, hidden!, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
+    return (await teacherForcedTokens(model, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
   }
 
   /**
@@ -392,20 +451,24 @@ export class MoonshineEngine implements TranscriptionEngine {
     return Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, this.opts.concurrency ?? 1)));
   }
 
+  /** A missing model is the operator's to fix: the call waits, it is not failed. */
+  private missing(language: string): OperatorFault | null {
+    if (moonshineLanguages(this.opts.modelsDir).includes(language)) return null;
+    return new OperatorFault(
+      `engine:${language}`,
+      `The Moonshine model for '${language}' is not in ${this.opts.modelsDir}/moonshine-base-${language} (run \`npm run models:fetch\`, set MODELS_DIR, or leave '${language}' out of MOONSHINE_LANGUAGES)`,
+    );
+  }
+
   private model(language: string): Promise<Model> {
     let model = this.models.get(language);
     if (!model) {
-      // A missing or unloadable model is the operator's to fix: the call waits, it is not failed.
-      if (!moonshineLanguages(this.opts.modelsDir).includes(language))
-        return Promise.reject(
-          new OperatorFault(
-            `engine:${language}`,
-            `The Moonshine model for '${language}' is not in ${this.opts.modelsDir}/moonshine-base-${language} (run \`npm run models:fetch\`, set MODELS_DIR, or leave '${language}' out of MOONSHINE_LANGUAGES)`,
-          ),
-        );
+      // An unloadable model is the operator's to fix too.
+      const missing = this.missing(language);
+      if (missing) return Promise.reject(missing);
       const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
       const decoder = this.opts.asShipped ? 'shipped' : this.opts.firstStepModel ? 'split' : 'cached';
-      model = loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0)
+      model = loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0, !this.opts.encodedElsewhere)
         .then(afterLoad)
         .catch((err: unknown) => {
           throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
@@ -433,11 +496,17 @@ function afterLoad<T>(loaded: T): T {
   return loaded;
 }
 
-async function loadModel(dir: string, threads: number, kind: DecoderKind, batch: number): Promise<Model> {
+async function loadModel(
+  dir: string,
+  threads: number,
+  kind: DecoderKind,
+  batch: number,
+  withEncoder = true,
+): Promise<Model> {
   const options = sessionOptions(threads, kind !== 'shipped', batch > 1);
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
   const [encoder, decoder, logSumExp] = await Promise.all([
-    ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
+    withEncoder ? ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options) : null,
     loadDecoder(decoderFile, options, kind, batch),
     ort.InferenceSession.create(logSumExpModel(), options),
   ]);
@@ -454,7 +523,11 @@ async function loadModel(dir: string, threads: number, kind: DecoderKind, batch:
   return model;
 }
 
-function sessionOptions(threads: number, optimise: boolean, batched = false): ort.InferenceSession.SessionOptions {
+export function sessionOptions(
+  threads: number,
+  optimise: boolean,
+  batched = false,
+): ort.InferenceSession.SessionOptions {
   // The graphs are sequential: inter-op threads would only add hand-offs.
   return {
     graphOptimizationLevel: 'all',
@@ -820,7 +893,12 @@ function decoderStep(model: Model, hidden: ort.Tensor, scratch: Scratch): Decode
 
 /** One chunk's decode as StepBatcher steps it. */
 interface BatchedDecode {
-  /** The chunk's cross-attention inputs of the later model (one row, read by its slot's rows). */
+  /**
+   * The chunk's encoder states until its first step runs, which projects them to its cross-attention
+   * inputs of the later model (one row, read by its slot's rows): a chunk waiting to start holds only
+   * its states (0.4 MB for 6 s), not the keys and values of every layer (16 times as much).
+   */
+  hidden: ort.Tensor | null;
   cross: Record<string, ort.Tensor>;
   /** The previous step's self-attention caches (the whole batch's outputs) and where this chunk's rows start. */
   self: Record<string, ort.Tensor> | null;
@@ -883,23 +961,13 @@ class StepBatcher {
 
   /** A beamSearch step for one decode of the chunk whose encoder states are `hidden`. */
   decoder(hidden: ort.Tensor, arrived?: () => void): DecoderStep {
-    const decode: BatchedDecode = { cross: {}, self: null, offset: 0, length: 0 };
-    return async (tokens, parents) => {
-      if (!parents) {
-        const projected = await this.d.cross.run({
-          ...(this.d.crossReadsIds
-            ? { input_ids: new ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [tokens.length, 1]) }
-            : {}),
-          encoder_hidden_states: hidden,
-        });
-        decode.cross = Object.fromEntries(this.d.crossInputs.map((c) => [c.input, projected[c.output]!]));
-      }
-      return new Promise((resolve, reject) => {
+    const decode: BatchedDecode = { hidden, cross: {}, self: null, offset: 0, length: 0 };
+    return (tokens, parents) =>
+      new Promise((resolve, reject) => {
         this.pending.push({ decode, tokens, parents, resolve, reject });
         arrived?.();
         this.schedule();
       });
-    };
   }
 
   /** Runs what is asked for once the steps that resolve together have all asked (after their microtasks). */
@@ -944,6 +1012,22 @@ class StepBatcher {
 
   private async run(group: StepRequest[]): Promise<void> {
     const { model, d, slots } = this;
+    try {
+      for (const r of group) {
+        if (!r.decode.hidden) continue;
+        const projected = await d.cross.run({
+          ...(d.crossReadsIds
+            ? { input_ids: new ort.Tensor('int64', BigInt64Array.from(r.tokens, BigInt), [r.tokens.length, 1]) }
+            : {}),
+          encoder_hidden_states: r.decode.hidden,
+        });
+        r.decode.cross = Object.fromEntries(d.crossInputs.map((c) => [c.input, projected[c.output]!]));
+        r.decode.hidden = null;
+      }
+    } catch (e) {
+      for (const r of group) r.reject(e);
+      return;
+    }
     const sizes = group.map((r) => r.tokens.length);
     const total = sizes.reduce((a, b) => a + b, 0);
     const length = group[0]!.decode.length;

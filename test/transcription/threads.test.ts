@@ -48,9 +48,12 @@ describe('recognition threads', () => {
     await expect(threads.transcribeChunk(chunks[0]!, 'fr')).rejects.toBeInstanceOf(UnsupportedLanguageError);
   });
 
-  it("report a missing model as the operator's fault, with its readiness check", async () => {
+  it.each([
+    ['unbatched', { threads: 1 }],
+    ['batched (the encoder on a thread of its own)', { batch: 4 }],
+  ])("report a missing model as the operator's fault, with its readiness check: %s", async (_, options) => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'escucha-no-models-'));
-    const engine = new MoonshineThreads({ modelsDir: empty, languages: ['en'], threads: 1 });
+    const engine = new MoonshineThreads({ modelsDir: empty, languages: ['en'], ...options });
     try {
       const error = await engine.transcribeChunk(chunks[1]!, 'en').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OperatorFault);
@@ -61,10 +64,31 @@ describe('recognition threads', () => {
     }
   });
 
-  it('do not keep a finished process alive while idle', async () => {
+  it('batched, score phrases and time words as one engine does (the encoder states from their own thread)', {
+    timeout: 300_000,
+  }, async () => {
+    const alone = new MoonshineEngine({ modelsDir, intraOpThreads: 1, beam: 4 });
+    const engine = new MoonshineThreads({ modelsDir, batch: 4, beam: 4 });
+    try {
+      const texts = ['Can I have your account number please?', 'Thank you for calling.'];
+      const text = (await alone.transcribeChunk(chunks[1]!, 'en')).text;
+      expect(await engine.scorePhrases(chunks[1]!, 'en', texts)).toEqual(
+        await alone.scorePhrases(chunks[1]!, 'en', texts),
+      );
+      expect(await engine.alignChunk(chunks[1]!, 'en', text)).toEqual(await alone.alignChunk(chunks[1]!, 'en', text));
+      expect((await engine.transcribeChunk(chunks[1]!, 'en')).text).toBe(text);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it.each([
+    ['unbatched', '{ threads: 2 }'],
+    ['batched', '{ batch: 4 }'],
+  ])('do not keep a finished process alive while idle: %s', async (_, options) => {
     const script = [
       `import { MoonshineThreads } from ${JSON.stringify(path.resolve('src/transcription/moonshine-threads.ts'))};`,
-      `const engine = new MoonshineThreads({ modelsDir: ${JSON.stringify(modelsDir)}, threads: 2 });`,
+      `const engine = new MoonshineThreads({ modelsDir: ${JSON.stringify(modelsDir)}, ...${options} });`,
       `const heard = await engine.transcribeChunk(new Float32Array(16000), 'en');`,
       `console.log(JSON.stringify(heard.text));`,
     ].join('\n');
