@@ -64,6 +64,9 @@ const EnvSchema = z.object({
     .min(0, 'ASR_BATCH is a number of chunks decoded together, 0 (off) to 16')
     .max(16, 'ASR_BATCH is a number of chunks decoded together, 0 (off) to 16')
     .default(DEFAULT_BATCH),
+  // Batched, the encoder runs on a thread of its own beside the recognition thread: faster on long calls,
+  // about 70-120 MiB more at peak (docs/benchmarks/asr.md); `0` keeps it on the recognition thread.
+  ASR_ENCODER_THREAD: z.enum(['0', '1', 'true', 'false']).default('1'),
   ASR_BIAS_BOOST: z.coerce
     .number()
     .min(0)
@@ -140,6 +143,8 @@ export interface Config {
     threads: number | null;
     /** Chunks decoded together per decoder step (ASR_BATCH); 0 or 1 = each alone. */
     batch: number;
+    /** Batched, the encoder on a thread of its own (ASR_ENCODER_THREAD). */
+    encoderThread: boolean;
     /** Noise suppression before recognition (ASR_DENOISE): per call by its SNR estimate, always, or never. */
     denoise: 'auto' | 'on' | 'off';
     openai: { baseUrl: string; apiKey: string | undefined; model: string } | null;
@@ -240,6 +245,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       biasBoost: e.ASR_BIAS_BOOST,
       threads: e.ASR_THREADS ?? null,
       batch: e.ASR_BATCH,
+      encoderThread: e.ASR_ENCODER_THREAD === '1' || e.ASR_ENCODER_THREAD === 'true',
       denoise: e.ASR_DENOISE,
       openai: e.OPENAI_TRANSCRIBE_URL
         ? { baseUrl: e.OPENAI_TRANSCRIBE_URL, apiKey: e.OPENAI_TRANSCRIBE_KEY, model: e.OPENAI_TRANSCRIBE_MODEL }

@@ -85,7 +85,7 @@ const modelsDir = resolveModelsDir();
 interface Decoder {
   name: string;
   /** With `threads`: the worker's engine, a pool of recognition threads (MoonshineThreads). */
-  options: Omit<MoonshineOptions, 'modelsDir'> & { threads?: number };
+  options: Omit<MoonshineOptions, 'modelsDir'> & { threads?: number; encoderThread?: boolean };
 }
 // baseline: the decoder as it was before issues 12 and 18 (ONNX Runtime's defaults: every core per
 // session; the ONNX graphs as shipped; greedy; no vocabulary).
@@ -119,6 +119,10 @@ const UNBATCHED = { ...DECODERS[1]!.options, threads: defaultRecognitionThreads(
 const DENSE_DECODERS: Decoder[] = [
   { name: 'before', options: { ...UNBATCHED, firstStepModel: true } },
   ...(BATCH > 1 ? [{ name: 'unbatched', options: UNBATCHED }] : []),
+  // The batched decoder with the encoder on the recognition thread (before the encoder thread).
+  ...(BATCH > 1
+    ? [{ name: 'batched, encoder inline', options: { ...DECODERS[1]!.options, encoderThread: false } }]
+    : []),
   { name: 'current', options: DECODERS[1]!.options },
 ];
 const DENSE_LOAD = ['en', 'es'];

@@ -214,6 +214,7 @@ export function pipelineEngines(app: AppContext): TranscriptionEngine[] {
     moonshineLanguages: t.moonshineLanguages,
     ...(t.threads ? { threads: t.threads } : {}),
     batch: t.batch,
+    encoderThread: t.encoderThread,
     beam: t.beam,
     biasBoost: t.biasBoost,
     ...(t.openai ? { openai: t.openai } : {}),

@@ -24,6 +24,8 @@ export interface TranscriptionConfig {
   threads?: number;
   /** Chunks decoded together per decoder step (ASR_BATCH; 0 or 1 = each alone); default DEFAULT_BATCH. */
   batch?: number;
+  /** Batched, the encoder on a thread of its own (ASR_ENCODER_THREAD); default on. */
+  encoderThread?: boolean;
   /** Beam width of local decoding (1 = greedy) and the vocabulary boost per token. */
   beam?: number;
   biasBoost?: number;
@@ -45,6 +47,7 @@ export function createEngines(config: TranscriptionConfig): TranscriptionEngine[
         ...(config.moonshineLanguages ? { languages: config.moonshineLanguages } : {}),
         ...(config.threads ? { threads: config.threads } : {}),
         batch: config.batch ?? DEFAULT_BATCH,
+        ...(config.encoderThread !== undefined ? { encoderThread: config.encoderThread } : {}),
         ...(config.beam ? { beam: config.beam } : {}),
         ...(config.biasBoost !== undefined ? { biasBoost: config.biasBoost } : {}),
       }),
