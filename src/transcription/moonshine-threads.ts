@@ -196,13 +196,8 @@ export class MoonshineThreads implements TranscriptionEngine {
     });
     const thread: Thread = { worker, tasks: new Map() };
     worker.on('message', (reply: EncodeReply) => {
-      const task = thread.tasks.get(reply.id);
+      const task = this.take(thread, reply.id);
       if (!task) return;
-      thread.tasks.delete(reply.id);
-      if (!thread.tasks.size) {
-        thread.onIdle?.();
-        worker.unref();
-      }
       if ('error' in reply) return task.reject(threadError(reply.error));
       if (this.closed) return task.reject(new Error('The recognition threads were closed'));
       task.request.encoded = reply.encoded;
@@ -220,6 +215,19 @@ export class MoonshineThreads implements TranscriptionEngine {
     worker.on('error', (err) => lost(new Error(`The encoder thread failed: ${err.message}`, { cause: err })));
     worker.on('exit', (code) => lost(new Error(`The encoder thread stopped (exit code ${code})`)));
     return thread;
+  }
+
+  /** The task a thread answered, taken off its list; an idle thread stops keeping the process alive. */
+  private take(thread: Thread, id: number): Task | undefined {
+    const task = thread.tasks.get(id);
+    if (!task) return undefined;
+    thread.tasks.delete(id);
+    if (!thread.tasks.size) {
+      thread.onIdle?.();
+      // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
+      thread.worker.unref();
+    }
+    return task;
   }
 
   private dispatch(): void {
@@ -250,14 +258,8 @@ export class MoonshineThreads implements TranscriptionEngine {
     });
     const thread: Thread = { worker, tasks: new Map() };
     worker.on('message', (reply: ChunkReply) => {
-      const task = thread.tasks.get(reply.id);
+      const task = this.take(thread, reply.id);
       if (!task) return;
-      thread.tasks.delete(reply.id);
-      if (!thread.tasks.size) {
-        thread.onIdle?.();
-        // An idle thread must not keep a finished process alive; one with a chunk must (the caller waits on it).
-        worker.unref();
-      }
       if ('result' in reply) task.resolve(reply.result as ChunkTranscript & WordTiming[] & number[]);
       else if ('words' in reply) task.resolve(reply.words as ChunkTranscript & WordTiming[] & number[]);
       else task.reject(threadError(reply.error));
