@@ -248,25 +248,12 @@ export class MoonshineEngine implements TranscriptionEngine {
   private encoder(language: string): Promise<ort.InferenceSession> {
     const loaded = this.models.get(language);
     if (loaded && !this.opts.encodedElsewhere) return loaded.then((m) => m.encoder!);
-    let encoder = this.encoders.get(language);
-    if (!encoder) {
-      const missing = this.missing(language);
-      if (missing) return Promise.reject(missing);
-      const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
-      encoder = ort.InferenceSession.create(
+    return this.loaded(this.encoders, language, (dir) =>
+      ort.InferenceSession.create(
         path.join(dir, 'encoder_model.onnx'),
         sessionOptions(this.threads(), !this.opts.asShipped, (this.opts.batch ?? 0) > 1),
-      )
-        .then(afterLoad)
-        .catch((err: unknown) => {
-          throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
-            cause: err,
-          });
-        });
-      encoder.catch(() => this.encoders.delete(language));
-      this.encoders.set(language, encoder);
-    }
-    return encoder;
+      ),
+    );
   }
 
   private async recognise(
@@ -461,24 +448,33 @@ export class MoonshineEngine implements TranscriptionEngine {
   }
 
   private model(language: string): Promise<Model> {
-    let model = this.models.get(language);
-    if (!model) {
-      // An unloadable model is the operator's to fix too.
+    const decoder = this.opts.asShipped ? 'shipped' : this.opts.firstStepModel ? 'split' : 'cached';
+    return this.loaded(this.models, language, (dir) =>
+      loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0, !this.opts.encodedElsewhere),
+    );
+  }
+
+  /**
+   * `language`'s entry of `cache`, loaded once (then collected: afterLoad). A missing or unloadable model
+   * is the operator's to fix (the call waits); a failed load is forgotten, so the next chunk tries again.
+   */
+  private loaded<T>(cache: Map<string, Promise<T>>, language: string, load: (dir: string) => Promise<T>): Promise<T> {
+    let loading = cache.get(language);
+    if (!loading) {
       const missing = this.missing(language);
       if (missing) return Promise.reject(missing);
       const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
-      const decoder = this.opts.asShipped ? 'shipped' : this.opts.firstStepModel ? 'split' : 'cached';
-      model = loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0, !this.opts.encodedElsewhere)
+      loading = load(dir)
         .then(afterLoad)
         .catch((err: unknown) => {
           throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
             cause: err,
           });
         });
-      model.catch(() => this.models.delete(language));
-      this.models.set(language, model);
+      loading.catch(() => cache.delete(language));
+      cache.set(language, loading);
     }
-    return model;
+    return loading;
   }
 }
 
