@@ -84,6 +84,11 @@ export interface MoonshineOptions {
    */
   batch?: number;
   /**
+   * Batched: the share of a batch that chunks starting while others decode wait to fill (default
+   * START_SHARE, a whole batch; 0.5 was the scheduling before it, kept for bench:asr's comparison).
+   */
+  startShare?: number;
+  /**
    * The encoder runs elsewhere (MoonshineThreads' encoder thread): each chunk comes with its encoder
    * states (`Encoded`), and this engine loads no encoder unless one is asked for without them.
    */
@@ -450,7 +455,14 @@ export class MoonshineEngine implements TranscriptionEngine {
   private model(language: string): Promise<Model> {
     const decoder = this.opts.asShipped ? 'shipped' : this.opts.firstStepModel ? 'split' : 'cached';
     return this.loaded(this.models, language, (dir) =>
-      loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0, !this.opts.encodedElsewhere),
+      loadModel(
+        dir,
+        this.threads(),
+        decoder,
+        this.opts.batch ?? 0,
+        !this.opts.encodedElsewhere,
+        this.opts.startShare ?? START_SHARE,
+      ),
     );
   }
 
@@ -498,6 +510,7 @@ async function loadModel(
   kind: DecoderKind,
   batch: number,
   withEncoder = true,
+  startShare = START_SHARE,
 ): Promise<Model> {
   const options = sessionOptions(threads, kind !== 'shipped', batch > 1);
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
@@ -515,7 +528,8 @@ async function loadModel(
   if (typeof heads !== 'number' || typeof headDim !== 'number')
     throw new Error(`Unexpected decoder cache shape in ${dir}`);
   const model: Model = { encoder, decoder, selfNames, heads, headDim, batcher: null, logSumExp };
-  if (decoder.kind === 'cached' && decoder.slots) model.batcher = new StepBatcher(model, decoder, decoder.slots);
+  if (decoder.kind === 'cached' && decoder.slots)
+    model.batcher = new StepBatcher(model, decoder, decoder.slots, startShare);
   return model;
 }
 
@@ -920,7 +934,8 @@ interface StepRequest {
  * (scripts/bench/asr-batch-exact.ts, test/transcription/batched.test.ts); the weights are read once per
  * step for all of them. The graph takes a row's position from its cache length, so only chunks at the
  * same step share a run: chunks that arrive together start together (new decodes wait for chunks still
- * being encoded), and a chunk arriving later steps in a group of its own until the others finish.
+ * being encoded), and chunks arriving later wait until they fill a group of their own (START_SHARE) or
+ * nothing else decodes.
  */
 class StepBatcher {
   /** Runs of the later model, and chunk-steps taken in them. */
@@ -935,11 +950,14 @@ class StepBatcher {
   private readonly model: Model;
   private readonly d: CachedDecoder;
   private readonly slots: { count: number; rows: string };
+  /** Chunks that start while others decode wait until this many wait (START_SHARE of the slots). */
+  private readonly startGroup: number;
 
-  constructor(model: Model, d: CachedDecoder, slots: { count: number; rows: string }) {
+  constructor(model: Model, d: CachedDecoder, slots: { count: number; rows: string }, startShare = START_SHARE) {
     this.model = model;
     this.d = d;
     this.slots = slots;
+    this.startGroup = Math.max(1, Math.ceil(slots.count * startShare));
     this.fetches = ['logits', ...model.selfNames.map(presentName)];
   }
 
@@ -995,14 +1013,13 @@ class StepBatcher {
 
   /**
    * The steps to run now. First steps wait while other chunks are still being encoded, so that chunks
-   * arriving together start together; and while other chunks are decoding, until enough new ones wait
-   * to fill a group (a chunk cannot join a decode under way), so runs stay full.
+   * arriving together start together; and while other chunks are decoding, until new ones wait to fill
+   * a group (`startGroup`: a chunk cannot join a decode under way), so runs stay full.
    */
   private ready(): StepRequest[] {
     const going = this.pending.filter((r) => r.decode.length > 0);
     const starting = this.pending.filter((r) => r.decode.length === 0);
-    const start =
-      this.arrivals === 0 && (!going.length || starting.length >= Math.ceil(this.slots.count * START_SHARE));
+    const start = this.arrivals === 0 && (!going.length || starting.length >= this.startGroup);
     return start ? this.pending : going;
   }
 
@@ -1093,8 +1110,15 @@ class StepBatcher {
   }
 }
 
-/** Share of the slots that new chunks wait to fill while others are decoding. */
-const START_SHARE = 0.5;
+/**
+ * Share of the slots that new chunks wait to fill while others are decoding: all of them. A chunk cannot
+ * join a decode under way (the graph takes a row's position from its cache length), so a group that
+ * starts part-full stays so, and steps beside the others in a run of its own. MoonshineThreads hands a
+ * batched thread two batches' worth of chunks (GROUPS_IN_FLIGHT), so a full group gathers while another
+ * decodes; chunks that cannot fill one (a call's last) start once nothing else decodes. With half the
+ * slots (before), bench:asr's 5-minute call took ~500 runs, none above 4 chunks; now ~350, ~10 % less CPU.
+ */
+const START_SHARE = 1;
 
 const presentName = (past: string) => past.replace('past_key_values', 'present');
 
