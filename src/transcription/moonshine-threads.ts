@@ -33,12 +33,11 @@ interface Thread {
 
 /**
  * Batched, a recognition thread holds two batches' worth of chunks: only chunks at the same step share a
- * decoder run, so with one batch in flight a chunk taking a finished one's place waited for its group to
- * thin out or started beside it in a group of its own, and runs held at most half the slots (bench:asr's
- * 5-minute call: ~500 runs, none above 4 chunks, half of them one chunk). With two, the next chunks are
- * encoded and gather while a group decodes, and start as a full group (StepBatcher.ready): about 350 runs
- * on the same call, ~10 % less CPU, the same words; two groups decoding at once hold both groups'
- * cross-attention keys and values (docs/benchmarks/asr.md).
+ * decoder run, and with one batch in flight a chunk taking a finished one's place started, with the few
+ * others that had come in, in a group of its own beside the first (bench:asr's 5-minute call: ~500 runs,
+ * none above 4 chunks, half of them one chunk). With two, the next batch is encoded and waits while one
+ * decodes, and starts full once it is done (StepBatcher.ready): about 350 runs on the same call, ~10 % less
+ * CPU, the same words (docs/benchmarks/asr.md).
  */
 const GROUPS_IN_FLIGHT = 2;
 

@@ -84,8 +84,9 @@ export interface MoonshineOptions {
    */
   batch?: number;
   /**
-   * Batched: the share of a batch that chunks starting while others decode wait to fill (default
-   * START_SHARE, a whole batch; 0.5 was the scheduling before it, kept for bench:asr's comparison).
+   * Batched, while other chunks decode: new chunks start once this share of a batch's worth wait (0.5 was
+   * the scheduling before batches one at a time, kept for bench:asr's comparison). Default: they wait
+   * until nothing else decodes and start a batch at a time (StepBatcher.ready).
    */
   startShare?: number;
   /**
@@ -455,14 +456,7 @@ export class MoonshineEngine implements TranscriptionEngine {
   private model(language: string): Promise<Model> {
     const decoder = this.opts.asShipped ? 'shipped' : this.opts.firstStepModel ? 'split' : 'cached';
     return this.loaded(this.models, language, (dir) =>
-      loadModel(
-        dir,
-        this.threads(),
-        decoder,
-        this.opts.batch ?? 0,
-        !this.opts.encodedElsewhere,
-        this.opts.startShare ?? START_SHARE,
-      ),
+      loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0, !this.opts.encodedElsewhere, this.opts.startShare),
     );
   }
 
@@ -510,7 +504,7 @@ async function loadModel(
   kind: DecoderKind,
   batch: number,
   withEncoder = true,
-  startShare = START_SHARE,
+  startShare?: number,
 ): Promise<Model> {
   const options = sessionOptions(threads, kind !== 'shipped', batch > 1);
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
@@ -934,8 +928,8 @@ interface StepRequest {
  * (scripts/bench/asr-batch-exact.ts, test/transcription/batched.test.ts); the weights are read once per
  * step for all of them. The graph takes a row's position from its cache length, so only chunks at the
  * same step share a run: chunks that arrive together start together (new decodes wait for chunks still
- * being encoded), and chunks arriving later wait until they fill a group of their own (START_SHARE) or
- * nothing else decodes.
+ * being encoded), and chunks arriving later wait until nothing else decodes, then start together, a batch
+ * at a time (ready).
  */
 class StepBatcher {
   /** Runs of the later model, and chunk-steps taken in them. */
@@ -950,14 +944,14 @@ class StepBatcher {
   private readonly model: Model;
   private readonly d: CachedDecoder;
   private readonly slots: { count: number; rows: string };
-  /** Chunks that start while others decode wait until this many wait (START_SHARE of the slots). */
-  private readonly startGroup: number;
+  /** MoonshineOptions.startShare, as a number of chunks (null: new chunks wait for the others to finish). */
+  private readonly startGroup: number | null;
 
-  constructor(model: Model, d: CachedDecoder, slots: { count: number; rows: string }, startShare = START_SHARE) {
+  constructor(model: Model, d: CachedDecoder, slots: { count: number; rows: string }, startShare?: number) {
     this.model = model;
     this.d = d;
     this.slots = slots;
-    this.startGroup = Math.max(1, Math.ceil(slots.count * startShare));
+    this.startGroup = startShare === undefined ? null : Math.max(1, Math.ceil(slots.count * startShare));
     this.fetches = ['logits', ...model.selfNames.map(presentName)];
   }
 
@@ -1013,14 +1007,20 @@ class StepBatcher {
 
   /**
    * The steps to run now. First steps wait while other chunks are still being encoded, so that chunks
-   * arriving together start together; and while other chunks are decoding, until new ones wait to fill
-   * a group (`startGroup`: a chunk cannot join a decode under way), so runs stay full.
+   * arriving together start together; and while other chunks are decoding (a chunk cannot join a decode
+   * under way: the graph takes a row's position from its cache length), then start a batch at a time.
+   * MoonshineThreads hands the thread two batches' worth of chunks (GROUPS_IN_FLIGHT), so by the time a
+   * batch's last chunk finishes the next batch is encoded and waiting, and starts full. Starting new
+   * chunks beside a decode under way (`startGroup`, the scheduling before) saves no run: the two groups
+   * step in runs of their own either way, and every chunk decoding at once holds its cross-attention
+   * keys and values.
    */
   private ready(): StepRequest[] {
     const going = this.pending.filter((r) => r.decode.length > 0);
+    if (this.arrivals > 0) return going;
     const starting = this.pending.filter((r) => r.decode.length === 0);
-    const start = this.arrivals === 0 && (!going.length || starting.length >= this.startGroup);
-    return start ? this.pending : going;
+    if (this.startGroup === null) return going.length ? going : likeLengths(starting, this.slots.count);
+    return !going.length || starting.length >= this.startGroup ? this.pending : going;
   }
 
   private async run(group: StepRequest[]): Promise<void> {
@@ -1111,14 +1111,23 @@ class StepBatcher {
 }
 
 /**
- * Share of the slots that new chunks wait to fill while others are decoding: all of them. A chunk cannot
- * join a decode under way (the graph takes a row's position from its cache length), so a group that
- * starts part-full stays so, and steps beside the others in a run of its own. MoonshineThreads hands a
- * batched thread two batches' worth of chunks (GROUPS_IN_FLIGHT), so a full group gathers while another
- * decodes; chunks that cannot fill one (a call's last) start once nothing else decodes. With half the
- * slots (before), bench:asr's 5-minute call took ~500 runs, none above 4 chunks; now ~350, ~10 % less CPU.
+ * Up to `count` of the chunks waiting to start (in the order they came): the first, and those closest to it
+ * in length (encoder frames; ties to the earlier). A batch steps until its longest chunk ends, its last steps
+ * holding that chunk alone, so chunks of like length go together; the first always goes, so none waits for
+ * ever however many others come.
  */
-const START_SHARE = 1;
+function likeLengths(starting: StepRequest[], count: number): StepRequest[] {
+  if (starting.length <= count) return starting;
+  const frames = (r: StepRequest) => r.decode.hidden?.dims[1] ?? 0;
+  const first = frames(starting[0]!);
+  const rest = starting
+    .slice(1)
+    .map((r, i) => ({ r, i, gap: Math.abs(frames(r) - first) }))
+    .sort((a, b) => a.gap - b.gap || a.i - b.i)
+    .slice(0, count - 1)
+    .sort((a, b) => a.i - b.i);
+  return [starting[0]!, ...rest.map((x) => x.r)];
+}
 
 const presentName = (past: string) => past.replace('past_key_values', 'present');
 
