@@ -243,7 +243,7 @@ function crossValidate(language: SentimentLanguage) {
   if (args.grid) {
     console.log('  combinations, best first (probe first readings | today’s rules):');
     const grid: { line: string; value: number }[] = [];
-    for (const doubt of [0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 1.01])
+    for (const doubt of [0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 1.01])
       for (const fill of [0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 1.01])
         for (const vouched of [0.6, 0.7, 0.8, 0.85, 0.9, 1.01]) {
           const c = { doubt, fill, vouched };
