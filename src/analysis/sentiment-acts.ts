@@ -237,7 +237,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:cut|cuts) off',
       'hung up on',
       '(?:without|no) (?:any )?(?:warning|notice)',
-      '(?:the )?wrong (?:size|item|one|colour|color|address|product|bill|amount)',
+      '(?:the )?wrong (?:size|item|one|colour|color|address|product|bill|amount|account|card|date|day|person|number)',
       '(?:a )?(?:different|another) answer',
       // Sent to the wrong place or person: "delivered to a different postcode", "someone else's bill".
       '(?:delivered|sent|posted|went|gone|taken) (?:\\S+ ){0,3}(?:to|at) (?:a|the) (?:different|wrong) \\S+',
@@ -386,7 +386,13 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:thanks|thank you|cheers)(?: \\S+){0,2} for finally (?:answering|picking up|getting back|calling back|ringing back|bothering|replying|responding)',
       'said (?:no one|nobody|no-one) ever',
       // Batch 7. "With respect, …" announces disagreement (not "with respect to your bill").
-      '(?:with|with all due|with the greatest|with the utmost) respect(?= \\||$| but)',
+      '(?:with all due|with the greatest|with the utmost) respect|with respect(?= \\||$| but)',
+      // The consequence imposed on the customer: "so now I've got to wait for a letter".
+      "(?:so|so now|and now) (?:i|we)(?:'ve| have| will have|'ll have)?(?: got)? to (?:wait|start|call|ring|pay|chase|go|send|explain)",
+      // Praise with an ironic condition: "brilliant customer care if you've got three hours spare".
+      "if you(?:'ve| have)? (?:like|enjoy|love|don't mind|do not mind|got|have got) (?:\\S+ ){0,4}(?:spare|to spare|waiting|on hold|robots|paying)",
+      '(?:cancelled|canceled|postponed|rescheduled|moved|delayed) again',
+      '(?:fixed|fixes|solved|sorted|changed|achieved) (?:absolutely )?nothing',
       // Trouble heard or had before: "twice already", "I've heard that promise before".
       '(?:twice|two times|three times|four times|five times|several times|a few times|many times) already|already (?:twice|three times|four times)',
       '(?:heard|had) (?:that|this|it|the same)(?: \\S+){0,3} (?:before|already|twice)',
@@ -430,6 +436,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // Done for the customer: "I've cancelled the duplicate order for you".
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|stopped|removed|corrected|fixed|restored|unblocked|amended|reversed|unlocked|reset|updated|changed|booked|arranged|raised|escalated|processed|reconnected)(?: \\S+){0,5} for you",
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:restored|corrected|unblocked|reversed|unlocked|reconnected)",
+      // A duplicate undone: "I've stopped the second direct debit".
+      "(?:i've|we've|i have|we have) (?:just |now |already )?(?:stopped|cancelled|removed|refunded|reversed) (?:the|that|your) (?:\\S+ ){0,2}(?:second|duplicate|extra|double)",
       // Removing what the customer did not want: "I've cancelled the insurance you didn't want".
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|removed|stopped|taken off) (?:the|that|your) (?:\\S+ ){0,3}(?:you|they) (?:didn't|did not|don't|do not|never) (?:want|order|ask for|need)",
       // Money arrived: "the refund's come through".
@@ -846,6 +854,13 @@ export const ES_ACTS: readonly ActRule[] = [
       // Rápidos solo para cobrar: "para cobrar bien rápidos que son".
       'para cobrar (?:\\S+ )?(?:rápid[oa]s?|rapidit[oa]s?|list[oa]s?|puntuales|los primeros)|(?:rápid[oa]s?|list[oa]s?) (?:para|a la hora de) cobrar',
       '(?:empezar|empiece|empezamos|volver a empezar) (?:todo )?(?:de nuevo|de cero|desde cero|desde el principio|otra vez)',
+      // La consecuencia impuesta: "o sea que ahora tengo que esperar una carta".
+      'o sea que (?:ahora )?(?:tengo|tenemos|me toca|nos toca) (?:que )?(?:esperar|empezar|llamar|pagar|reclamar|ir|mandar|explicar)',
+      // Elogio con condición irónica: "una atención estupenda si le sobran tres horas".
+      'si (?:te|le|os|les) (?:gusta|gustan|sobra|sobran|encanta|encantan|da igual|importa) (?:\\S+ ){0,3}(?:esperar|horas|robots|pagar|espera)',
+      '(?:qué curioso|qué casualidad|qué raro|qué gracioso|curioso) (?:que|cómo|como)',
+      // Lo cancelado que sigue: "el contrato que cancelé sigue activo".
+      '(?:sigue|siguen) (?:activ[oa]s?|abiert[oa]s?|cobrando|pendientes?|en la factura)',
       // Probe batch 5.
       '(?:ha |han )?(?:vuelto|devuelto) al (?:almacén|remitente|centro de reparto)',
       '(?:me |nos )?(?:han|ha) (?:bloqueado|suspendido|congelado) (?:la|el|mi) (?:cuenta|tarjeta|línea|teléfono|móvil)',
