@@ -6,7 +6,7 @@
 // the model's own training lines (train-<lang>.tsv) and the tune file of the earlier general set
 // (scripts/bench/sentiment-<lang>.tsv) only: the
 // held-out halves are never read (their lines are dropped before parsing, the general set's
-// -holdout file is not opened), nor the fresh batches (fresh-<lang>.tsv, fresh2-<lang>.tsv). A multinomial logistic regression over negative / neutral /
+// -holdout file is not opened), nor the fresh batches (fresh-<lang>.tsv, fresh2-<lang>.tsv, fresh4-<lang>.tsv). A multinomial logistic regression over negative / neutral /
 // positive; a line with several accepted labels ("neutral|positive") is trained to put its
 // probability on any of them (the log of their summed probability). Full-batch Adam from zero
 // weights for a fixed number of steps: no randomness, the same file on every run and machine (up
