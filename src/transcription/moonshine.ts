@@ -208,6 +208,9 @@ export class MoonshineEngine implements TranscriptionEngine {
   private readonly models = new Map<string, Promise<Model>>();
   /** Scratch buffers of decodes that finished, for the next ones (as many as ever ran at once). */
   private readonly scratch: Scratch[] = [];
+  /** Chunks of a language that cannot be batched decoding now, and those waiting their turn (unbatchedTurn). */
+  private unbatchedRunning = 0;
+  private readonly unbatchedWaiting: (() => void)[] = [];
 
   constructor(opts: MoonshineOptions) {
     this.opts = opts;
@@ -223,6 +226,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     if (!language || !this.languages.includes(language))
       throw new UnsupportedLanguageError(language ?? 'auto', this.languages);
     const model = await this.model(language);
+    const turn = !model.batcher && (this.opts.batch ?? 0) > 1 ? await this.unbatchedTurn() : null;
     // Chunks that arrive together start their decodes together (StepBatcher.arrive).
     const arrived = model.batcher?.arrive();
     try {
@@ -230,7 +234,29 @@ export class MoonshineEngine implements TranscriptionEngine {
       return await this.recognise(model, hidden, samples, language, chunk, arrived);
     } finally {
       arrived?.();
+      turn?.();
     }
+  }
+
+  /**
+   * Batched, a language whose decoder cannot be batched (Spanish) decodes its chunks each alone, their
+   * steps interleaved on this thread: more at once gain nothing, and each holds its cross-attention keys
+   * and values. MoonshineThreads hands a batched thread two batches' worth of chunks (for full batches);
+   * at most `batch` of these decode at once, as before. Resolves with the call that ends the turn.
+   */
+  private async unbatchedTurn(): Promise<() => void> {
+    if (this.unbatchedRunning >= (this.opts.batch ?? 1))
+      await new Promise<void>((resolve) => this.unbatchedWaiting.push(resolve));
+    else this.unbatchedRunning++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const next = this.unbatchedWaiting.shift();
+      // The turn passes straight to the next chunk waiting (the count stays), or is given back.
+      if (next) next();
+      else this.unbatchedRunning--;
+    };
   }
 
   /** The encoder states of `samples`: as given, or from this engine's encoder. */
