@@ -17,16 +17,25 @@ import type { Segment, SpeakerRole } from './types.ts';
  */
 export interface AudioScorer {
   score(jobs: readonly { segment: Segment; texts: readonly string[] }[]): Promise<number[][]>;
+  /**
+   * How many log-probabilities a score sums for the text (the engine's tokens and its end). Without
+   * it a phrase counts its words and one more.
+   */
+  tokens?(text: string): number;
 }
 
 /**
- * Thresholds on the margin: log-likelihood of the transcript with the phrase minus that of the
- * transcript as heard, in nats. Calibrated on bench:verdicts' tuning calls only (docs/benchmarks/verdicts.md);
- * the held-out calls report them.
+ * Thresholds on the margin per token of the phrase: log-likelihood of the transcript with the phrase
+ * minus that of the transcript as heard, in nats, divided by the phrase's scored tokens (its end
+ * included). A whole-margin threshold let a long phrase said under noise cost as much as a short one
+ * not said (−12.66 nats for an eleven-token "algo más en lo que pueda ayudarle" that was said, −7.3 for
+ * a three-token "your account number" that was not): each token of a misheard phrase costs a little,
+ * each of a phrase not said a lot. Calibrated on bench:verdicts' tuning calls only
+ * (docs/benchmarks/verdicts.md); the held-out calls report them.
  */
-export const HEARD_MARGIN = -6;
+export const HEARD_MARGIN = -1.6;
 /** Between this and HEARD_MARGIN the audio neither confirms nor rules out the phrase: a person listens. */
-export const UNSURE_MARGIN = -12;
+export const UNSURE_MARGIN = -2.6;
 /** Only stretches of the transcript at least this close (characters) to a phrase are tried. */
 const MIN_SIMILARITY = 0.5;
 /** Stretches tried per phrase and segment (the closest ones). */
@@ -45,6 +54,8 @@ export interface Heard {
   speaker: SpeakerRole;
   /** Log-likelihood of the transcript with the phrase minus that of the transcript as heard (nats). */
   margin: number;
+  /** The margin per scored token of the phrase: what the thresholds judge. */
+  perToken: number;
   hearing: Hearing;
 }
 
@@ -129,6 +140,11 @@ function startSpans(text: readonly Word[], phrase: string): Span[] {
   const k = tokenize(phrase).length;
   if (k < START_MIN_WORDS) return [];
   const lengths = new Set([Math.min(text.length, k + 1), Math.min(text.length, k + 2)]);
+  // The turn's first clause as the decoder punctuated it: a misheard opening keeps the rest of the
+  // sentence right more often than its length ("You can't put all in that myth, how can I help?" for
+  // "Thanks for calling Acme, how can I help?": seven words heard for four said).
+  const clause = text.findIndex((w) => /[,.;:!?]$/.test(w.text)) + 1;
+  if (clause >= k - 1 && clause <= 2 * k + 2) lengths.add(clause);
   return [...lengths].filter((len) => len >= k - 1).map((len) => ({ from: 0, to: len, similarity: 0 }));
 }
 
@@ -136,12 +152,15 @@ function startSpans(text: readonly Word[], phrase: string): Span[] {
 function substitute(text: readonly Word[], span: Span, phrase: string): string {
   const first = text[span.from]!.text;
   const last = text[span.to - 1]!.text;
+  // Opening marks are the recogniser's style too ("¡Gracias por llamarme!", "¿En qué…"): dropping the
+  // "¡" and writing the phrase in lower case after it cost the said greeting more than the phrase did.
+  const leading = /^[^\p{L}\p{N}]+/u.exec(first)?.[0] ?? '';
   let said = phrase.trim();
-  if (/^\p{Lu}/u.test(first)) said = said.charAt(0).toUpperCase() + said.slice(1);
+  if (/^\p{Lu}/u.test(first.slice(leading.length))) said = said.charAt(0).toUpperCase() + said.slice(1);
   const trailing = /[.,;:!?]+$/.exec(last)?.[0] ?? '';
   return [
     ...text.slice(0, span.from).map((w) => w.text),
-    said + trailing,
+    leading + said + trailing,
     ...text.slice(span.to).map((w) => w.text),
   ].join(' ');
 }
@@ -151,8 +170,14 @@ function timeAt(segment: Segment, charOffset: number): number {
   return Math.round((segment.start + ((segment.end - segment.start) * charOffset) / length) * 100) / 100;
 }
 
-export function hearingOf(margin: number): Hearing {
-  return margin >= HEARD_MARGIN ? 'heard' : margin >= UNSURE_MARGIN ? 'unsure' : 'not_heard';
+/** How the audio judges a phrase from its margin per token (HEARD_MARGIN, UNSURE_MARGIN). */
+export function hearingOf(perToken: number): Hearing {
+  return perToken >= HEARD_MARGIN ? 'heard' : perToken >= UNSURE_MARGIN ? 'unsure' : 'not_heard';
+}
+
+/** The phrase's scored tokens, as the scorer counts them (words and the end without a tokenizer). */
+function phraseTokens(scorer: AudioScorer, phrase: string): number {
+  return Math.max(1, scorer.tokens ? scorer.tokens(phrase) : tokenize(phrase).length + 1);
 }
 
 /**
@@ -240,8 +265,9 @@ async function pass(
     for (const t of tries) {
       // A phrase the transcript already has word for word scores 0: the audio cannot say more than that.
       const margin = Math.min(0, got[t.text]! - got[0]!);
+      const perToken = margin / phraseTokens(scorer, t.phrase);
       const previous = best.get(t.key);
-      if (previous && previous.margin >= margin) continue;
+      if (previous && previous.perToken >= perToken) continue;
       const text = wordsOf.get(index)!;
       const from = text[t.span.from]!.start;
       const to = text[t.span.to - 1]!.end;
@@ -253,7 +279,8 @@ async function pass(
         end: timeAt(segment, to),
         speaker: segment.speaker,
         margin: Math.round(margin * 100) / 100,
-        hearing: hearingOf(margin),
+        perToken: Math.round(perToken * 1000) / 1000,
+        hearing: hearingOf(perToken),
       });
     }
     for (const [key, h] of best) heard.get(key)!.push(h);

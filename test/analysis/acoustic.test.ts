@@ -11,11 +11,13 @@ import { stereo, template } from './helpers.ts';
 
 /**
  * A scorer whose margin for a candidate depends on the phrase put into the transcript: the transcript as
- * heard scores 0, a candidate with `phrase` scores margins[phrase], any other candidate −40.
+ * heard scores 0, a candidate with `phrase` scores margins[phrase], any other candidate −40. Every phrase
+ * counts one token, so a margin is also the margin per token the thresholds judge.
  */
 function scorer(margins: Record<string, number>) {
   const asked: Segment[] = [];
   const audio: AudioScorer = {
+    tokens: () => 1,
     async score(jobs) {
       return jobs.map(({ segment, texts }) => {
         asked.push(segment);
@@ -207,5 +209,78 @@ describe('criteria judged from the audio', () => {
     calls.length = 0;
     await analyzeCall(twice, greetingTemplate, { audio: scoring(-40) });
     expect(calls).toEqual([['Yes, thank you for calling at me.'], [opening]]);
+  });
+
+  it('judges the margin per token of the phrase: a long phrase misheard passes, a short one not said does not', async () => {
+    const long = template({
+      criteria: [
+        {
+          key: 'closing',
+          label: 'Offers more help',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          phrases: ['anything else I can help you with'],
+        },
+        {
+          key: 'identify',
+          label: 'Identifies',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          phrases: ['your account number'],
+        },
+      ],
+    });
+    const heard = stereo(
+      [
+        [1, 4, 'agent', 'Let me check your account.'],
+        [20, 24, 'agent', 'And anything else I can tell you with?'],
+      ],
+      30,
+    );
+    // The same whole margin, −12 nats: over seven tokens and the end a misheard long phrase, over one
+    // added word a phrase that was not said.
+    const audio: AudioScorer = {
+      tokens: (phrase) => phrase.split(' ').length + 1,
+      async score(jobs) {
+        return jobs.map(({ segment, texts }) => texts.map((t) => (t === segment.text ? 0 : -12)));
+      },
+    };
+    const r = await analyzeCall(heard, long, { audio });
+    expect(criterion(r, 'closing')).toMatchObject({ result: 'passed', reason_code: 'phrase_heard_in_audio' });
+    expect(criterion(r, 'identify')).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+  });
+
+  it("keeps the recogniser's opening marks and capitals, and tries the turn's first clause", async () => {
+    const es = template({
+      language: 'es',
+      criteria: [
+        {
+          key: 'greeting',
+          label: 'Saludo',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          window: { from: 'start', seconds: 30 },
+          phrases: ['gracias por llamar a Acme', 'gracias por contactar con Acme'],
+        },
+      ],
+    });
+    const asked: string[] = [];
+    const audio: AudioScorer = {
+      async score(jobs) {
+        asked.push(...jobs.flatMap((j) => j.texts));
+        return jobs.map(({ texts }) => texts.map(() => -40));
+      },
+    };
+    await analyzeCall(
+      stereo([[0.5, 5, 'agent', '¡Gracias por llamarme! ¡Que la gente de un día, en qué puedo ayudarle?']], 30),
+      es,
+      { audio },
+    );
+    expect(asked).toContain('¡Gracias por llamar a Acme! ¡Que la gente de un día, en qué puedo ayudarle?');
+    // The first clause, ended by the decoder's "!", replaced whole by a phrase of five words.
+    expect(asked).toContain('¡Gracias por contactar con Acme! ¡Que la gente de un día, en qué puedo ayudarle?');
   });
 });
