@@ -36,6 +36,12 @@ export interface AudioScorer {
 export const HEARD_MARGIN = -1.6;
 /** Between this and HEARD_MARGIN the audio neither confirms nor rules out the phrase: a person listens. */
 export const UNSURE_MARGIN = -2.6;
+/**
+ * At or below this (per token) at every stretch the text doubted, the audio settles the doubt: the
+ * phrase is not there. Well under UNSURE_MARGIN: a said phrase scored down to −3.7 per token on the
+ * tuning calls (a greeting heard as "You can't put only that busy" under 5 dB babble).
+ */
+export const RULED_OUT_MARGIN = -4;
 /** Only stretches of the transcript at least this close (characters) to a phrase are tried. */
 const MIN_SIMILARITY = 0.5;
 /** Stretches tried per phrase and segment (the closest ones). */
@@ -70,6 +76,12 @@ export interface ListenRequest {
    * its opening or closing. Elsewhere only the stretches spelled like a phrase are tried (cost).
    */
   openings?: readonly number[];
+  /**
+   * Stretches the text doubted (a near match over words the recogniser was unsure of): the phrase is
+   * tried in their place whatever their spelling, so the audio answers the very doubt the text raised.
+   * `from` and `to` are character offsets in the segment's text.
+   */
+  doubts?: readonly { segment: number; phrase: string; from: number; to: number }[];
 }
 
 interface Span {
@@ -148,6 +160,16 @@ function startSpans(text: readonly Word[], phrase: string): Span[] {
   return [...lengths].filter((len) => len >= k - 1).map((len) => ({ from: 0, to: len, similarity: 0 }));
 }
 
+/** The words of each stretch the text doubted for this phrase in this segment (ListenRequest.doubts). */
+function doubtSpans(request: ListenRequest, text: readonly Word[], phrase: string, index: number): Span[] {
+  return (request.doubts ?? []).flatMap((d) => {
+    if (d.segment !== index || d.phrase !== phrase) return [];
+    const from = text.findIndex((w) => w.end > d.from);
+    const to = text.findLastIndex((w) => w.start < d.to) + 1;
+    return from >= 0 && to > from ? [{ from, to, similarity: 1 }] : [];
+  });
+}
+
 /** The transcript with words [from, to) replaced by the phrase, in the recogniser's own style (capitals, punctuation). */
 function substitute(text: readonly Word[], span: Span, phrase: string): string {
   const first = text[span.from]!.text;
@@ -198,6 +220,7 @@ export async function listen(
   const scored = new Set<number>();
   const heard = await pass(segments, requests, scorer, scored, [
     (_, text, phrase) => closestSpans(text, phrase),
+    (r, text, phrase, index) => doubtSpans(r, text, phrase, index),
     (r, text, phrase, index, encoded) => (encoded && opening(r, index) ? startSpans(text, phrase) : []),
   ]);
   const open = requests.filter((r) => r.openings?.length && !heard.get(r.key)!.some((h) => h.hearing === 'heard'));

@@ -4,7 +4,7 @@
 // with the transcript's words as evidence, borderline → unsure (failed, flagged for the review queue),
 // ruled out → failed without a flag; and which segments the audio is asked about at all.
 import { describe, expect, it } from 'vitest';
-import { HEARD_MARGIN, UNSURE_MARGIN, type AudioScorer } from '../../src/analysis/acoustic.ts';
+import { HEARD_MARGIN, RULED_OUT_MARGIN, UNSURE_MARGIN, type AudioScorer } from '../../src/analysis/acoustic.ts';
 import { analyzeCall } from '../../src/analysis/index.ts';
 import type { Segment } from '../../src/analysis/types.ts';
 import { stereo, template } from './helpers.ts';
@@ -282,5 +282,33 @@ describe('criteria judged from the audio', () => {
     expect(asked).toContain('¡Gracias por llamar a Acme! ¡Que la gente de un día, en qué puedo ayudarle?');
     // The first clause, ended by the decoder's "!", replaced whole by a phrase of five words.
     expect(asked).toContain('¡Gracias por contactar con Acme! ¡Que la gente de un día, en qué puedo ayudarle?');
+  });
+
+  it('asks the audio about the very words the text doubted, and lets a fail ruled out there stand without review', async () => {
+    const empathy = template({
+      criteria: [
+        { key: 'empathy', label: 'Empathy', kind: 'phrase', speaker: 'agent', weight: 1, phrases: ['I understand'] },
+      ],
+    });
+    // "I look" on an unsure "look": a near match of "I understand", so the text fails it unsure.
+    const doubted = stereo([[10, 13, 'agent', 'One moment while I look in the room.']], 30);
+    doubted.segments[0]!.uncertainWords = [4];
+    const text = criterion(await analyzeCall(doubted, empathy), 'empathy');
+    expect(text).toMatchObject({ result: 'failed', low_confidence: true });
+    const asked: string[] = [];
+    const audio = (perToken: number): AudioScorer => ({
+      tokens: () => 1,
+      async score(jobs) {
+        asked.push(...jobs.flatMap((j) => j.texts));
+        return jobs.map(({ segment, texts }) => texts.map((t) => (t === segment.text ? 0 : perToken)));
+      },
+    });
+    const settled = criterion(await analyzeCall(doubted, empathy, { audio: audio(RULED_OUT_MARGIN - 1) }), 'empathy');
+    expect(asked).toContain('One moment while I understand in the room.');
+    expect(settled).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+    expect(settled.low_confidence).toBeUndefined();
+    // Below the unsure band but not that far: the doubt stays, a person listens.
+    const kept = criterion(await analyzeCall(doubted, empathy, { audio: audio(RULED_OUT_MARGIN + 0.5) }), 'empathy');
+    expect(kept).toMatchObject({ result: 'failed', low_confidence: true });
   });
 });
