@@ -152,11 +152,6 @@ function startSpans(text: readonly Word[], phrase: string): Span[] {
   const k = tokenize(phrase).length;
   if (k < START_MIN_WORDS) return [];
   const lengths = new Set([Math.min(text.length, k + 1), Math.min(text.length, k + 2)]);
-  // The turn's first clause as the decoder punctuated it: a misheard opening keeps the rest of the
-  // sentence right more often than its length ("You can't put all in that myth, how can I help?" for
-  // "Thanks for calling Acme, how can I help?": seven words heard for four said).
-  const clause = text.findIndex((w) => /[,.;:!?]$/.test(w.text)) + 1;
-  if (clause >= k - 1 && clause <= 2 * k + 2) lengths.add(clause);
   return [...lengths].filter((len) => len >= k - 1).map((len) => ({ from: 0, to: len, similarity: 0 }));
 }
 

@@ -252,7 +252,7 @@ describe('criteria judged from the audio', () => {
     expect(criterion(r, 'identify')).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
   });
 
-  it("keeps the recogniser's opening marks and capitals, and tries the turn's first clause", async () => {
+  it("keeps the recogniser's opening marks and capitals where it puts a phrase", async () => {
     const es = template({
       language: 'es',
       criteria: [
@@ -263,7 +263,7 @@ describe('criteria judged from the audio', () => {
           speaker: 'agent',
           weight: 1,
           window: { from: 'start', seconds: 30 },
-          phrases: ['gracias por llamar a Acme', 'gracias por contactar con Acme'],
+          phrases: ['gracias por llamar a Acme'],
         },
       ],
     });
@@ -279,9 +279,8 @@ describe('criteria judged from the audio', () => {
       es,
       { audio },
     );
+    // Not "gracias por llamar a Acme! ¡Que…": the said greeting paid 15 nats for the lost "¡" and capital.
     expect(asked).toContain('¡Gracias por llamar a Acme! ¡Que la gente de un día, en qué puedo ayudarle?');
-    // The first clause, ended by the decoder's "!", replaced whole by a phrase of five words.
-    expect(asked).toContain('¡Gracias por contactar con Acme! ¡Que la gente de un día, en qué puedo ayudarle?');
   });
 
   it('asks the audio about the very words the text doubted, and lets a fail ruled out there stand without review', async () => {
