@@ -214,7 +214,7 @@ export class MoonshineEngine implements TranscriptionEngine {
   private readonly models = new Map<string, Promise<Model>>();
   /** Scratch buffers of decodes that finished, for the next ones (as many as ever ran at once). */
   private readonly scratch: Scratch[] = [];
-  /** Chunks of a language that cannot be batched decoding now, and those waiting their turn (unbatchedTurn). */
+  /** Tasks that do not go through the batcher running now, and those waiting their turn (unbatchedTurn). */
   private unbatchedRunning = 0;
   private readonly unbatchedWaiting: (() => void)[] = [];
 
@@ -245,10 +245,11 @@ export class MoonshineEngine implements TranscriptionEngine {
   }
 
   /**
-   * Batched, a language whose decoder cannot be batched (Spanish) decodes its chunks each alone, their
-   * steps interleaved on this thread: more at once gain nothing, and each holds its cross-attention keys
-   * and values. MoonshineThreads hands a batched thread two batches' worth of chunks (for full batches);
-   * at most `batch` of these decode at once, as before. Resolves with the call that ends the turn.
+   * Batched, work that does not go through the batcher — the chunks of a language whose decoder cannot be
+   * batched (Spanish), decoded each alone, and phrase scoring — runs interleaved on this thread: more at
+   * once gains nothing, and each holds its cross-attention keys and values. MoonshineThreads hands a
+   * batched thread two batches' worth of tasks (for full batches); at most `batch` of these run at once,
+   * as before. Resolves with the call that ends the turn.
    */
   private async unbatchedTurn(): Promise<() => void> {
     if (this.unbatchedRunning >= (this.opts.batch ?? 1))
@@ -438,12 +439,17 @@ export class MoonshineEngine implements TranscriptionEngine {
     if (!this.languages.includes(language)) throw new UnsupportedLanguageError(language, this.languages);
     if (!texts.length) return [];
     const model = await this.model(language);
-    const hidden = await this.encoded(model, language, samples, encoded);
-    const sequences = texts.map((t) => {
-      const text = t.trim();
-      return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
-    });
-    return (await teacherForcedTokens(model, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
+    const turn = (this.opts.batch ?? 0) > 1 ? await this.unbatchedTurn() : null;
+    try {
+      const hidden = await this.encoded(model, language, samples, encoded);
+      const sequences = texts.map((t) => {
+        const text = t.trim();
+        return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
+      });
+      return (await teacherForcedTokens(model, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
+    } finally {
+      turn?.();
+    }
   }
 
   scoredTokens(text: string): number {
