@@ -17,15 +17,19 @@
  * bench:asr (both languages loaded, 5-minute dense call): peak 797 → 669 MiB, model load 796 → 694 MiB,
  * the same words; docs/benchmarks/asr.md has the table.
  */
-export const ALLOCATOR_ENV: Readonly<Record<string, string>> = {
+export const ALLOCATOR_ENV = {
   MALLOC_ARENA_MAX: '2',
   MALLOC_MMAP_THRESHOLD_: '1048576',
-};
+} as const;
 
 /** The settings missing from `env` (none to set: an empty object). `ESCUCHA_MALLOC=off` sets none. */
 export function missingAllocatorEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   if (env.ESCUCHA_MALLOC === 'off') return {};
-  return Object.fromEntries(Object.entries(ALLOCATOR_ENV).filter(([k]) => env[k] === undefined));
+  const set: Record<keyof typeof ALLOCATOR_ENV, string | undefined> = {
+    MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX,
+    MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_,
+  };
+  return Object.fromEntries(Object.entries(ALLOCATOR_ENV).filter(([k]) => set[k as keyof typeof set] === undefined));
 }
 
 /**
