@@ -6,7 +6,7 @@
 // the model's own training lines (train-<lang>.tsv) and the tune file of the earlier general set
 // (scripts/bench/sentiment-<lang>.tsv) only: the
 // held-out halves are never read (their lines are dropped before parsing, the general set's
-// -holdout file is not opened), nor the fresh batches (fresh-<lang>.tsv, fresh2-<lang>.tsv). A multinomial logistic regression over negative / neutral /
+// -holdout file is not opened), nor the fresh batches (fresh-<lang>.tsv, fresh2-<lang>.tsv, fresh4-<lang>.tsv). A multinomial logistic regression over negative / neutral /
 // positive; a line with several accepted labels ("neutral|positive") is trained to put its
 // probability on any of them (the log of their summed probability). Full-batch Adam from zero
 // weights for a fixed number of steps: no randomness, the same file on every run and machine (up
@@ -243,7 +243,7 @@ function crossValidate(language: SentimentLanguage) {
   if (args.grid) {
     console.log('  combinations, best first (probe first readings | today’s rules):');
     const grid: { line: string; value: number }[] = [];
-    for (const doubt of [0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 1.01])
+    for (const doubt of [0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 1.01])
       for (const fill of [0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 1.01])
         for (const vouched of [0.6, 0.7, 0.8, 0.85, 0.9, 1.01]) {
           const c = { doubt, fill, vouched };

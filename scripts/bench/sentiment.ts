@@ -12,7 +12,9 @@
 // printed as its own rows (`--half probe`) and checks that rules generalise. A fourth,
 // test/fixtures/sentiment/fresh-<lang>.tsv (split `fresh`), was written after the rules were final and
 // is never trained or tuned on (`--half fresh`); a second one, fresh2-<lang>.tsv (split `fresh2`),
-// was written with probe batch 4 (probe4-<lang>.tsv) and is never trained or tuned on either.
+// was written with probe batch 4 (probe4-<lang>.tsv) and is never trained or tuned on either; a
+// third, fresh4-<lang>.tsv (split `fresh4`), was written and committed after the rules of probe
+// batch 7, before anything was run on it, and is never trained or tuned on.
 // Baselines in the same run: the most common label, the
 // plain library (AFINN with its own one-word negation, no contact-centre rules) and the rules alone
 // (the scorer without its trained model, src/analysis/sentiment-model.ts).
@@ -30,7 +32,8 @@ const LABELS: SentimentLabel[] = ['negative', 'neutral', 'positive'];
 /** `probe` is a separate file per language (probe-<lang>.tsv): lines written for checking rules, never tuned on row by row. */
 /** `fresh` (fresh-<lang>.tsv): lines written after the model, never trained or tuned on; `--misses` is not for it. */
 /** `fresh2` (fresh2-<lang>.tsv): a second such batch, written with probe batch 4 and never tuned on either. */
-const HALVES = ['tune', 'probe', 'fresh', 'fresh2', 'holdout'] as const;
+/** `fresh4` (fresh4-<lang>.tsv): a third, written after probe batch 7's rules, never tuned on. */
+const HALVES = ['tune', 'probe', 'fresh', 'fresh2', 'fresh4', 'holdout'] as const;
 type Half = (typeof HALVES)[number];
 
 const { values: args } = parseArgs({
@@ -54,6 +57,7 @@ function load(language: SentimentLanguage): Row[] {
     ...loadFile(`probe4-${language}.tsv`),
     ...loadFile(`fresh-${language}.tsv`),
     ...loadFile(`fresh2-${language}.tsv`),
+    ...loadFile(`fresh4-${language}.tsv`),
   ];
 }
 
@@ -121,7 +125,7 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
     const source =
       half === 'probe'
         ? `probe-${language}.tsv + probe4-${language}.tsv`
-        : half === 'fresh' || half === 'fresh2'
+        : half === 'fresh' || half === 'fresh2' || half === 'fresh4'
           ? `${half}-${language}.tsv`
           : `${language}.tsv`;
     const title =
@@ -131,7 +135,9 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
           ? 'fresh batch'
           : half === 'fresh2'
             ? 'second fresh batch'
-            : `${half} half`;
+            : half === 'fresh4'
+              ? 'third fresh batch'
+              : `${half} half`;
     console.log(`\n${language.toUpperCase()} ${title}: ${rows.length} lines (test/fixtures/sentiment/${source})`);
     console.log(`  ${'system'.padEnd(26)} accepted  flips`);
     for (const [name, t] of [

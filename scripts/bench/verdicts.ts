@@ -336,7 +336,14 @@ interface Outcome {
   call: Call;
   condition: string;
   stretch: number;
-  verdicts: { key: string; text: Verdict; audio: Verdict; margin: number | null; done: boolean }[];
+  verdicts: {
+    key: string;
+    text: Verdict;
+    audio: Verdict;
+    margin: number | null;
+    perToken: number | null;
+    done: boolean;
+  }[];
   wer: { errors: number; words: number };
   seconds: number;
   cpu: { transcribe: number; text: number; audio: number };
@@ -472,6 +479,7 @@ async function main() {
           text: verdict(fromText, t.key, t.done),
           audio: verdict(fromAudio, t.key, t.done),
           margin: listened.get(t.key)?.reduce((m, h) => Math.max(m, h.margin), -Infinity) ?? null,
+          perToken: listened.get(t.key)?.reduce((m, h) => Math.max(m, h.perToken), -Infinity) ?? null,
           ...(args.margins ? { reason: c.reason, at, heard: listened.get(t.key) ?? [] } : {}),
         };
       }),
@@ -495,7 +503,7 @@ async function main() {
       for (const v of outcomes.at(-1)!.verdicts)
         if (v.margin !== null)
           note(
-            `${call.set} #${i} ${language} ${cond.name}/${stretch} ${v.key} done=${v.done} text=${v.text} audio=${v.audio} margin=${v.margin}: ${fromAudio.criteria.find((x) => x.key === v.key)!.reason}`,
+            `${call.set} #${i} ${language} ${cond.name}/${stretch} ${v.key} done=${v.done} text=${v.text} audio=${v.audio} margin=${v.margin} per token=${v.perToken}: ${fromAudio.criteria.find((x) => x.key === v.key)!.reason}`,
           );
   }
 }
@@ -542,7 +550,7 @@ function report(outcomes: Outcome[]) {
       ]);
     }
   console.log(
-    `\nbench:verdicts: ${new Set(outcomes.map((o) => o.call.index)).size} calls (${outcomes.filter((o) => o.condition === 'clean').length} clean runs), ${STRETCHES} noise stretch(es) per noisy condition, on ${os.cpus().length} shared cores; thresholds heard ≥ ${HEARD_MARGIN}, unsure ≥ ${UNSURE_MARGIN} nats`,
+    `\nbench:verdicts: ${new Set(outcomes.map((o) => o.call.index)).size} calls (${outcomes.filter((o) => o.condition === 'clean').length} clean runs), ${STRETCHES} noise stretch(es) per noisy condition, on ${os.cpus().length} shared cores; thresholds heard ≥ ${HEARD_MARGIN}, unsure ≥ ${UNSURE_MARGIN} nats per token of the phrase`,
   );
   console.log(
     'Verdicts of the phrase and forbidden criteria, text only (today) → with the audio. Agreement over decided verdicts; false fails, false passes and unsure over all; CPU seconds per call-minute.\n',

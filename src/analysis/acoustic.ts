@@ -17,16 +17,31 @@ import type { Segment, SpeakerRole } from './types.ts';
  */
 export interface AudioScorer {
   score(jobs: readonly { segment: Segment; texts: readonly string[] }[]): Promise<number[][]>;
+  /**
+   * How many log-probabilities a score sums for the text (the engine's tokens and its end). Without
+   * it a phrase counts its words and one more.
+   */
+  tokens?(text: string): number;
 }
 
 /**
- * Thresholds on the margin: log-likelihood of the transcript with the phrase minus that of the
- * transcript as heard, in nats. Calibrated on bench:verdicts' tuning calls only (docs/benchmarks/verdicts.md);
- * the held-out calls report them.
+ * Thresholds on the margin per token of the phrase: log-likelihood of the transcript with the phrase
+ * minus that of the transcript as heard, in nats, divided by the phrase's scored tokens (its end
+ * included). A whole-margin threshold let a long phrase said under noise cost as much as a short one
+ * not said (−12.66 nats for an eleven-token "algo más en lo que pueda ayudarle" that was said, −7.3 for
+ * a three-token "your account number" that was not): each token of a misheard phrase costs a little,
+ * each of a phrase not said a lot. Calibrated on bench:verdicts' tuning calls only
+ * (docs/benchmarks/verdicts.md); the held-out calls report them.
  */
-export const HEARD_MARGIN = -6;
+export const HEARD_MARGIN = -1.6;
 /** Between this and HEARD_MARGIN the audio neither confirms nor rules out the phrase: a person listens. */
-export const UNSURE_MARGIN = -12;
+export const UNSURE_MARGIN = -2.6;
+/**
+ * At or below this (per token) at every stretch the text doubted, the audio settles the doubt: the
+ * phrase is not there. Well under UNSURE_MARGIN: a said phrase scored down to −3.7 per token on the
+ * tuning calls (a greeting heard as "You can't put only that busy" under 5 dB babble).
+ */
+export const RULED_OUT_MARGIN = -4;
 /** Only stretches of the transcript at least this close (characters) to a phrase are tried. */
 const MIN_SIMILARITY = 0.5;
 /** Stretches tried per phrase and segment (the closest ones). */
@@ -45,6 +60,8 @@ export interface Heard {
   speaker: SpeakerRole;
   /** Log-likelihood of the transcript with the phrase minus that of the transcript as heard (nats). */
   margin: number;
+  /** The margin per scored token of the phrase: what the thresholds judge. */
+  perToken: number;
   hearing: Hearing;
 }
 
@@ -59,6 +76,12 @@ export interface ListenRequest {
    * its opening or closing. Elsewhere only the stretches spelled like a phrase are tried (cost).
    */
   openings?: readonly number[];
+  /**
+   * Stretches the text doubted (a near match over words the recogniser was unsure of): the phrase is
+   * tried in their place whatever their spelling, so the audio answers the very doubt the text raised.
+   * `from` and `to` are character offsets in the segment's text.
+   */
+  doubts?: readonly { segment: number; phrase: string; from: number; to: number }[];
 }
 
 interface Span {
@@ -132,16 +155,29 @@ function startSpans(text: readonly Word[], phrase: string): Span[] {
   return [...lengths].filter((len) => len >= k - 1).map((len) => ({ from: 0, to: len, similarity: 0 }));
 }
 
+/** The words of each stretch the text doubted for this phrase in this segment (ListenRequest.doubts). */
+function doubtSpans(request: ListenRequest, text: readonly Word[], phrase: string, index: number): Span[] {
+  return (request.doubts ?? []).flatMap((d) => {
+    if (d.segment !== index || d.phrase !== phrase) return [];
+    const from = text.findIndex((w) => w.end > d.from);
+    const to = text.findLastIndex((w) => w.start < d.to) + 1;
+    return from >= 0 && to > from ? [{ from, to, similarity: 1 }] : [];
+  });
+}
+
 /** The transcript with words [from, to) replaced by the phrase, in the recogniser's own style (capitals, punctuation). */
 function substitute(text: readonly Word[], span: Span, phrase: string): string {
   const first = text[span.from]!.text;
   const last = text[span.to - 1]!.text;
+  // Opening marks are the recogniser's style too ("¡Gracias por llamarme!", "¿En qué…"): dropping the
+  // "¡" and writing the phrase in lower case after it cost the said greeting more than the phrase did.
+  const leading = /^[^\p{L}\p{N}]+/u.exec(first)?.[0] ?? '';
   let said = phrase.trim();
-  if (/^\p{Lu}/u.test(first)) said = said.charAt(0).toUpperCase() + said.slice(1);
+  if (/^\p{Lu}/u.test(first.slice(leading.length))) said = said.charAt(0).toUpperCase() + said.slice(1);
   const trailing = /[.,;:!?]+$/.exec(last)?.[0] ?? '';
   return [
     ...text.slice(0, span.from).map((w) => w.text),
-    said + trailing,
+    leading + said + trailing,
     ...text.slice(span.to).map((w) => w.text),
   ].join(' ');
 }
@@ -151,8 +187,14 @@ function timeAt(segment: Segment, charOffset: number): number {
   return Math.round((segment.start + ((segment.end - segment.start) * charOffset) / length) * 100) / 100;
 }
 
-export function hearingOf(margin: number): Hearing {
-  return margin >= HEARD_MARGIN ? 'heard' : margin >= UNSURE_MARGIN ? 'unsure' : 'not_heard';
+/** How the audio judges a phrase from its margin per token (HEARD_MARGIN, UNSURE_MARGIN). */
+export function hearingOf(perToken: number): Hearing {
+  return perToken >= HEARD_MARGIN ? 'heard' : perToken >= UNSURE_MARGIN ? 'unsure' : 'not_heard';
+}
+
+/** The phrase's scored tokens, as the scorer counts them (words and the end without a tokenizer). */
+function phraseTokens(scorer: AudioScorer, phrase: string): number {
+  return Math.max(1, scorer.tokens ? scorer.tokens(phrase) : tokenize(phrase).length + 1);
 }
 
 /**
@@ -173,6 +215,7 @@ export async function listen(
   const scored = new Set<number>();
   const heard = await pass(segments, requests, scorer, scored, [
     (_, text, phrase) => closestSpans(text, phrase),
+    (r, text, phrase, index) => doubtSpans(r, text, phrase, index),
     (r, text, phrase, index, encoded) => (encoded && opening(r, index) ? startSpans(text, phrase) : []),
   ]);
   const open = requests.filter((r) => r.openings?.length && !heard.get(r.key)!.some((h) => h.hearing === 'heard'));
@@ -240,8 +283,9 @@ async function pass(
     for (const t of tries) {
       // A phrase the transcript already has word for word scores 0: the audio cannot say more than that.
       const margin = Math.min(0, got[t.text]! - got[0]!);
+      const perToken = margin / phraseTokens(scorer, t.phrase);
       const previous = best.get(t.key);
-      if (previous && previous.margin >= margin) continue;
+      if (previous && previous.perToken >= perToken) continue;
       const text = wordsOf.get(index)!;
       const from = text[t.span.from]!.start;
       const to = text[t.span.to - 1]!.end;
@@ -253,7 +297,8 @@ async function pass(
         end: timeAt(segment, to),
         speaker: segment.speaker,
         margin: Math.round(margin * 100) / 100,
-        hearing: hearingOf(margin),
+        perToken: Math.round(perToken * 1000) / 1000,
+        hearing: hearingOf(perToken),
       });
     }
     for (const [key, h] of best) heard.get(key)!.push(h);

@@ -1,6 +1,6 @@
 /** Scores one call against a template: criteria, score, topic, summary and metrics. */
 import type { Logger } from 'pino';
-import { type AudioScorer, type Heard, type ListenRequest, listen } from './acoustic.ts';
+import { type AudioScorer, type Heard, type ListenRequest, listen, RULED_OUT_MARGIN } from './acoustic.ts';
 import type { LlmAnswer, LlmClient } from './llm.ts';
 import { findPhrases, type PhraseMatch } from './match.ts';
 import { computeMetrics, type CallMetrics } from './metrics.ts';
@@ -212,6 +212,23 @@ function scopeIndexes(ctx: Context, criterion: Criterion, window?: PhraseCriteri
   });
 }
 
+/**
+ * The stretches behind a phrase criterion's doubt (evaluatePhrase: near matches over unsure words in its
+ * window), located in the analysed segments; null when one cannot be (a match across two segments).
+ */
+function doubtsOf(ctx: Context, criterion: PhraseCriterion): NonNullable<ListenRequest['doubts']> | null {
+  const scoped = scope(ctx, criterion.speaker);
+  const doubts: NonNullable<ListenRequest['doubts']>[number][] = [];
+  for (const m of findPhrases(scoped, criterion.phrases, { nearUncertain: true })) {
+    if (!inWindow(ctx, criterion, m)) continue;
+    const segment = scoped[m.segment]!;
+    const from = segment.text.indexOf(m.quote);
+    if (from < 0) return null;
+    doubts.push({ segment: ctx.input.segments.indexOf(segment), phrase: m.phrase, from, to: from + m.quote.length });
+  }
+  return doubts;
+}
+
 /** The speaker's first (last) turns where a phrase of a criterion tied to the call's opening (closing) is sought: one keeps the cost down (each long phrase is tried two ways there). */
 const OPENING_TURNS = 1;
 
@@ -235,7 +252,14 @@ function listenRequest(ctx: Context, criterion: Criterion, text: Outcome): Liste
     const turns = window ? scopeIndexes(ctx, criterion).filter((i) => !ctx.input.segments[i]!.guessed) : [];
     const ends = window?.from === 'start' ? turns.slice(0, OPENING_TURNS) : turns.slice(-OPENING_TURNS);
     const openings = segments.filter((i) => ends.includes(i));
-    return { key: criterion.key, segments, phrases: criterion.phrases, ...(openings.length ? { openings } : {}) };
+    const doubts = text.lowConfidence ? doubtsOf(ctx, criterion) : null;
+    return {
+      key: criterion.key,
+      segments,
+      phrases: criterion.phrases,
+      ...(openings.length ? { openings } : {}),
+      ...(doubts?.length ? { doubts } : {}),
+    };
   }
   if (criterion.kind === 'forbidden') {
     // Only a forbidden phrase the text heard on unsure words is checked against the audio. Searching the
@@ -283,10 +307,23 @@ function phraseFromAudio(ctx: Context, criterion: PhraseCriterion, text: Outcome
       params: { phrase: first.phrase, quote: first.quote, at: clock(first.start), mono },
     };
   }
-  // The audio does not find the phrase: the text's verdict stands as it was, its doubt included. In
-  // heavy noise (5 dB) phrases that were said score as low as phrases that were not, so a low margin
-  // may confirm a doubt but never silences it: an unsure fail still goes to a person.
+  // The text doubted its fail (near matches over unsure words) and the audio, asked about each of those
+  // very stretches and everywhere else the phrases could be, rules them all out far below the unsure
+  // band: the doubt is answered, the fail stands without review. Above that the doubt stays: in heavy
+  // noise a said phrase can score low, and an unsure fail goes to a person.
+  if (text.lowConfidence && outcomeSettled(ctx, criterion, usable)) {
+    const { lowConfidence: _, ...settled } = text;
+    return settled;
+  }
   return text;
+}
+
+/** Whether the audio tried every stretch the text doubted and found every try at or below RULED_OUT_MARGIN. */
+function outcomeSettled(ctx: Context, criterion: PhraseCriterion, heard: readonly Heard[]): boolean {
+  const doubts = doubtsOf(ctx, criterion);
+  if (!doubts?.length) return false;
+  const tried = new Set(heard.map((h) => h.segment));
+  return doubts.every((d) => tried.has(d.segment)) && heard.every((h) => h.perToken <= RULED_OUT_MARGIN);
 }
 
 /** A forbidden criterion the text did not fail for sure, decided with what the audio says. */

@@ -58,9 +58,18 @@ const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
 const CANT =
   "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to|not authori[sz]ed to|not permitted to)";
 const HELP_VERB =
-  '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen)';
+  '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen|take|discuss|share|disclose)';
 
 export const EN_ACTS: readonly ActRule[] = [
+  {
+    // The agent owning a failure and apologising for it in one breath: "that's not good enough and
+    // I'm sorry it happened". Before the complaints, which would read the failure as the speaker's.
+    act: 'empathy',
+    value: 0,
+    patterns: [
+      "(?:that|this|it)(?:'s| is| was)? (?:really |just |simply |absolutely )?(?:not (?:good enough|acceptable|on|right|ok|okay)|unacceptable) (?:\\| )?and (?:i'm|i am|we're|we are)(?: so| really| very| truly)? sorry",
+    ],
+  },
   {
     // Salutations every call has: "good" in "good morning" says nothing about anyone's mood.
     act: 'ritual',
@@ -107,7 +116,7 @@ export const EN_ACTS: readonly ActRule[] = [
       `(?:there's |there is )?no way ${I} can`,
       `${I} ${CANT}(?: really| just| actually)? ${HELP_VERB}`,
       `${I} can't help(?: you)?`,
-      'not something (?:i|we) (?:can|could) (?:help|do|deal)',
+      'not (?:really |actually )?something (?:i|we) (?:can|could|am able to|are able to) (?:help|do|deal)',
       "(?:that's|it's|that is|it is) (?:just )?(?:the |our )?(?:company |standard |store |strict )?(?:policy|rules|procedure)",
       'no exceptions?',
       "(?:that's|it's) (?:just )?(?:how|the way) it is|it is what it is",
@@ -228,7 +237,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:cut|cuts) off',
       'hung up on',
       '(?:without|no) (?:any )?(?:warning|notice)',
-      '(?:the )?wrong (?:size|item|one|colour|color|address|product|bill|amount)',
+      '(?:the )?wrong (?:size|item|one|colour|color|address|product|bill|amount|account|card|date|day|person|number)',
       '(?:a )?(?:different|another) answer',
       // Sent to the wrong place or person: "delivered to a different postcode", "someone else's bill".
       '(?:delivered|sent|posted|went|gone|taken) (?:\\S+ ){0,3}(?:to|at) (?:a|the) (?:different|wrong) \\S+',
@@ -376,6 +385,20 @@ export const EN_ACTS: readonly ActRule[] = [
       `(?:two|three|four|five|six|ten|twenty|thirty|forty|fifty|\\d+|several|so many) (?:${EN_UNITS}) (?:on hold|waiting|in the queue|in a queue|on the phone)`,
       '(?:thanks|thank you|cheers)(?: \\S+){0,2} for finally (?:answering|picking up|getting back|calling back|ringing back|bothering|replying|responding)',
       'said (?:no one|nobody|no-one) ever',
+      // Batch 7. "With respect, …" announces disagreement (not "with respect to your bill").
+      '(?:with all due|with the greatest|with the utmost) respect|with respect(?= \\||$| but)',
+      // The consequence imposed on the customer: "so now I've got to wait for a letter".
+      "(?:so|so now|and now) (?:i|we)(?:'ve| have| will have|'ll have)?(?: got)? to (?:wait|start|call|ring|pay|chase|go|send|explain)",
+      // Praise with an ironic condition: "brilliant customer care if you've got three hours spare".
+      "if you(?:'ve| have)? (?:like|enjoy|love|don't mind|do not mind|got|have got) (?:\\S+ ){0,4}(?:spare|to spare|waiting|on hold|robots|paying)",
+      '(?:cancelled|canceled|postponed|rescheduled|moved|delayed) again',
+      '(?:fixed|fixes|solved|sorted|changed|achieved) (?:absolutely )?nothing',
+      // Trouble heard or had before: "twice already", "I've heard that promise before".
+      '(?:twice|two times|three times|four times|five times|several times|a few times|many times) already|already (?:twice|three times|four times)',
+      '(?:heard|had) (?:that|this|it|the same)(?: \\S+){0,3} (?:before|already|twice)',
+      // Quick for the money only: "you're quick enough to take my money".
+      '(?:quick|fast|keen|eager|quicker|faster)(?: enough)? to (?:take|charge|bill|cash|debit)',
+      '(?:start|starting|started) (?:all )?(?:over|again from scratch|from scratch|from the beginning)',
       // Probe batch 5.
       '(?:gone|sent|went|going|taken) back to (?:the )?(?:depot|sender|warehouse|sorting office)',
       "(?:account|card|phone|line|sim)(?:'s| has| is| was| got)? (?:been )?(?:locked|blocked|suspended|frozen|barred)",
@@ -413,6 +436,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // Done for the customer: "I've cancelled the duplicate order for you".
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|stopped|removed|corrected|fixed|restored|unblocked|amended|reversed|unlocked|reset|updated|changed|booked|arranged|raised|escalated|processed|reconnected)(?: \\S+){0,5} for you",
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:restored|corrected|unblocked|reversed|unlocked|reconnected)",
+      // A duplicate undone: "I've stopped the second direct debit".
+      "(?:i've|we've|i have|we have) (?:just |now |already )?(?:stopped|cancelled|removed|refunded|reversed) (?:the|that|your) (?:\\S+ ){0,2}(?:second|duplicate|extra|double)",
       // Removing what the customer did not want: "I've cancelled the insurance you didn't want".
       "(?:i've|we've|i have|we have) (?:just |now |already )?(?:cancelled|removed|stopped|taken off) (?:the|that|your) (?:\\S+ ){0,3}(?:you|they) (?:didn't|did not|don't|do not|never) (?:want|order|ask for|need)",
       // Money arrived: "the refund's come through".
@@ -439,6 +464,8 @@ export const EN_ACTS: readonly ActRule[] = [
       'many thanks',
       // British: "ta very much", "ta" alone as its clause.
       'ta very much|(?:(?<=^)|(?<=\\| ))ta(?= \\||$)',
+      // Praise by contrast with the others: "you're the first person who's actually listened to me".
+      "(?:you're|you are|you've been|you were) the (?:first|only) (?:person|one|agent|people)(?: \\S+)? (?:who|that|to)(?:'s| has| have)? (?:actually |really |properly |even )?(?:listened|listen|helped|help|understood|understand|sorted|fixed|bothered|explained|made sense|got it|cared)",
       '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
       'cheers',
     ],
@@ -479,6 +506,8 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:my|our|please accept (?:our|my)) (?:sincere )?apologies',
       'apologies',
       '(?:i|we)(?: completely| totally| fully| really| do)? (?:understand|hear you|get it|get that)',
+      // "I completely get why you're fed up", "I can see why that would be upsetting".
+      '(?:i|we)(?: completely| totally| fully| really| do| can| can totally| can completely)? (?:get|see|understand|know) why',
       'i can (?:only )?imagine',
       "(?:that|this|it) (?:must|must have|must be|sounds|can't have been|can't be)",
       "i know (?:how|it's|this|that)",
@@ -560,6 +589,9 @@ export const ES_ACTS: readonly ActRule[] = [
       // "Ni le devolvemos el dinero ni le hacemos un abono": the remedy refused in the first person.
       `(?:no|ni) ${PRON}(?:devolvemos|devuelvo|hacemos|hago|abonamos|abono|anulamos|anulo|cambiamos|quitamos|quito|aceptamos|acepto|tramitamos|tramito|compensamos|compenso|damos|doy|ofrecemos|ofrezco|reembolsamos|cubrimos|cubro|incluimos)(?= |$)`,
       'no con nosotros|no a nosotros|no es con nosotros',
+      // "Eso lo decide facturación, no yo": the customer pointed elsewhere.
+      '(?<=\\| )no (?:yo|nosotros)(?= \\||$)',
+      '(?:el sistema|la aplicación|el programa|la política|la normativa) no (?:me|nos|le|te) (?:deja|permite)',
       'yo no llevo',
       'es lo que hay|así son las cosas|no hay excepciones?',
       // Sent elsewhere: "tendrá que reclamar usted al fabricante".
@@ -815,6 +847,20 @@ export const ES_ACTS: readonly ActRule[] = [
       'tampoco (?:puedo|me funciona|funciona|me va|va|tengo|me deja|carga)',
       'gracias por (?:\\S+ ){0,2}por fin',
       'está claro que no(?= \\||$)',
+      // Lote 7. "Con todo respeto, …" anuncia un desacuerdo.
+      '(?:con|con todo|con todo el|con el debido|con el mayor) respeto(?= \\||$| pero)',
+      // Lo ya oído o ya pasado: "ya me lo han dicho dos veces", "ya van tres veces".
+      '(?:dos|tres|cuatro|cinco|varias|muchas) veces ya|ya (?:\\S+ ){0,3}(?:dos|tres|cuatro|cinco|varias|muchas) veces',
+      // Rápidos solo para cobrar: "para cobrar bien rápidos que son".
+      'para cobrar (?:\\S+ )?(?:rápid[oa]s?|rapidit[oa]s?|list[oa]s?|puntuales|los primeros)|(?:rápid[oa]s?|list[oa]s?) (?:para|a la hora de) cobrar',
+      '(?:empezar|empiece|empezamos|volver a empezar) (?:todo )?(?:de nuevo|de cero|desde cero|desde el principio|otra vez)',
+      // La consecuencia impuesta: "o sea que ahora tengo que esperar una carta".
+      'o sea que (?:ahora )?(?:tengo|tenemos|me toca|nos toca) (?:que )?(?:esperar|empezar|llamar|pagar|reclamar|ir|mandar|explicar)',
+      // Elogio con condición irónica: "una atención estupenda si le sobran tres horas".
+      'si (?:te|le|os|les) (?:gusta|gustan|sobra|sobran|encanta|encantan|da igual|importa) (?:\\S+ ){0,3}(?:esperar|horas|robots|pagar|espera)',
+      '(?:qué curioso|qué casualidad|qué raro|qué gracioso|curioso) (?:que|cómo|como)',
+      // Lo cancelado que sigue: "el contrato que cancelé sigue activo".
+      '(?:sigue|siguen) (?:activ[oa]s?|abiert[oa]s?|cobrando|pendientes?|en la factura)',
       // Probe batch 5.
       '(?:ha |han )?(?:vuelto|devuelto) al (?:almacén|remitente|centro de reparto)',
       '(?:me |nos )?(?:han|ha) (?:bloqueado|suspendido|congelado) (?:la|el|mi) (?:cuenta|tarjeta|línea|teléfono|móvil)',
@@ -866,6 +912,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:se lo|te lo|le) agradezco(?: mucho| muchísimo| de verdad)?',
       'agradecid[oa]',
       'no sé cómo agradecér(?:selo|telo|les|le)',
+      // Elogio por contraste con los demás: "es usted la primera persona que me escucha de verdad".
+      '(?:es usted|eres|ha sido usted|has sido|usted es|usted ha sido) (?:la|el) (?:primera|primer|única|único) (?:persona|agente|que)(?: que)? (?:me |nos )?(?:ha |han )?(?:escucha|escuchado|ayuda|ayudado|entiende|entendido|resuelve|resuelto|soluciona|solucionado|explica|explicado|hace caso|hecho caso)',
     ],
   },
   {
@@ -901,6 +949,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'una disculpa',
       'disculpe|disculpa|disculpen|perdone|perdona|perdón|perdonen',
       '(?:le |lo |te )?(?:entiendo|comprendo|entendemos|comprendemos)(?: perfectamente| totalmente| de verdad)?',
+      // "Entiendo por qué está harto", "ya veo por qué le molesta".
+      '(?:entiendo|comprendo|veo|sé) (?:perfectamente |muy bien )?por qué',
       'me (?:imagino|puedo imaginar)',
       'debe (?:de )?(?:ser|haber sido)',
       'le acompaño en el sentimiento',

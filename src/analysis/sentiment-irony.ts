@@ -69,6 +69,9 @@ export const EN_IRONY: IronyRules = {
     '(?<!(?:thank you|thanks) )so much for',
     '(?:love|enjoy|adore) (?:waiting|having to|paying|being (?:on hold|ignored|charged|passed|kept)|spending (?:hours|an hour|my))',
     'good luck (?:getting|trying|finding|with that)',
+    // Thanks for a cost: "cheers for the fifty quid late fee".
+    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for (?:the|that|this|my|another|a|an) (?:\\S+ ){0,3}(?:late fee|fee|surcharge|penalty|fine|price rise|price increase|price hike)',
+    '(?:thrilled|delighted|overjoyed|over the moon) to (?:be )?(?:spending|spend|wasting|waste|sitting|sit|waiting|wait)',
     // Service that came late, welcomed through gritted teeth: "nice of you to finally pick up".
     '(?:about time|(?:nice|good|kind|lovely|decent|big) of you to (?:finally|eventually|bother))',
     // Good only when it works, which is the complaint: "it's brilliant when it works".
@@ -176,9 +179,14 @@ export const ES_IRONY: IronyRules = {
     'gracias por la (?:\\S+ )?sorpres(?:a|ita) (?:en|de) (?:la|mi|este|el)',
     '(?:le |les )?agradezco (?:\\S+ )?que me (?:tengan|dejen|cobren|cuelguen)',
     '(?:s[ií] )?gracias(?: \\S+){0,2} por (?:hacerme|hacernos) (?:perder|esperar)|gracias por (?:fastidiarme|arruinarme|amargarme)',
+    // Un daño en infinitivo con su pronombre: "muchas gracias por cortarme el internet".
+    '(?:s[ií] )?gracias(?: \\S+){0,2} por (?:cortarme|cortarnos|colgarme|cobrarme|cobrarnos|dejarme sin|dejarnos sin|quitarme|cancelarme|subirme|ignorarme|tenerme esperando|mandarme de un lado)',
     // Un elogio en forma de pregunta: "¿a esto le llaman buen servicio?"
     '(?:a esto|a eso|esto es lo que|eso es lo que) (?:le |lo )?(?:llaman|llamáis|llama usted|llaman ustedes)',
     'vaya con',
+    // Gracias por un coste: "gracias por el recargo de cincuenta euros".
+    'gracias(?: \\S+){0,2} por (?:el|la|ese|esa|este|esta|otro|otra|mi) (?:\\S+ ){0,3}(?:recargo|penalización|multa|comisión|subida)',
+    '(?:encantad[oa]s?|emocionad[oa]s?|feliz|felices) de (?:pasar|perder|estar) (?:\\S+ ){0,3}(?:en espera|esperando|al teléfono)',
     // "¡Lo que me faltaba!": the last straw, said of whatever went wrong.
     '(?:justo |solo |sólo )?lo que (?:me |nos )?faltaba',
     'me encanta (?:esperar|tener que|pagar|que me)',
@@ -381,6 +389,8 @@ export function ironicReactions(
       !irony.change.test(restText)
     )
       doubtful?.push(i);
+    // That change, weighed for irony (nothing bad in it, nothing repeated) and found sincere.
+    else if (!isThanks && irony.change.test(restText)) sincere?.push(i);
   }
   return ironic;
 }

@@ -62,6 +62,8 @@ export interface ContactCentreLexicon {
 
 export const EN: ContactCentreLexicon = {
   words: {
+    // What goes wrong with a payment: "now the card's been declined as well".
+    declined: -2,
     // Requests, not feelings.
     like: 0,
     want: 0,
@@ -360,6 +362,10 @@ export const EN: ContactCentreLexicon = {
 export const ES: ContactCentreLexicon = {
   words: {
     favor: 0,
+    // Un pago que falla: "ahora también me rechazan la tarjeta".
+    rechazan: -2,
+    rechazada: -2,
+    rechazado: -2,
     // Mistranslations in the translated list, or words with another sense on a support line.
     esperando: -1,
     suficiente: 1,

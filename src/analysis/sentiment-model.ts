@@ -124,7 +124,7 @@ export interface Combination {
   vouched: number;
 }
 
-export const COMBINATION: Combination = { doubt: 0.4, fill: 0.7, vouched: 0.8 };
+export const COMBINATION: Combination = { doubt: 0.35, fill: 0.7, vouched: 0.8 };
 
 /**
  * Whether the model can change the rules' reading at all: not for courtesy, a firm act, a neutral

@@ -417,7 +417,11 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
   // Where the two disagree the reading is neutral, never the opposite of what was done.
   const sum = acts + words;
   let raw = lastActs > 0 ? Math.max(sum, lastActs / 2) : lastActs < 0 ? Math.min(sum, lastActs / 2) : sum;
-  if (lastActs === 0 && acts * raw < 0) raw = 0;
+  // …except a warm act before a "but" with sour words after it: "I appreciate you trying, but this
+  // is the worst experience I've had" lands where the "but" sends it.
+  const sourAfterContrast =
+    contrastAt >= 0 && values.reduce((s, v, i) => (i > contrastAt && !isAct[i] ? s + v : s), 0) < 0;
+  if (lastActs === 0 && acts * raw < 0 && !(acts > 0 && sourAfterContrast)) raw = 0;
   const vouched = sincere.length > 0 || values.some((v, i) => isAct[i] && v > 0);
   return { raw, courtesy: sawCourtesy && raw === 0, firm, setAside, vouched };
 }

@@ -41,6 +41,8 @@ export interface TranscriptionEngine {
    * (Moonshine: teacher-forced decoding). Criteria are then judged from the audio (src/analysis/acoustic.ts).
    */
   scorePhrases?(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]>;
+  /** How many log-probabilities scorePhrases sums for `text` (Moonshine: its tokens and the end token). */
+  scoredTokens?(text: string): number;
 }
 
 export type { WordTiming };

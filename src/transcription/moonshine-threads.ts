@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { OperatorFault } from '../audio/failure.ts';
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine, WordTiming } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
-import { type MoonshineOptions, moonshineLanguages, sessionOptions } from './moonshine.ts';
+import { type MoonshineOptions, moonshineLanguages, scoredTokens, sessionOptions } from './moonshine.ts';
 import type { EncodeReply, EncodeRequest, EncoderThreadData } from './moonshine-encoder-thread.ts';
 import type { ChunkReply, ChunkRequest } from './moonshine-thread.ts';
 
@@ -126,6 +126,11 @@ export class MoonshineThreads implements TranscriptionEngine {
         reject,
       });
     });
+  }
+
+  /** MoonshineEngine.scoredTokens: the tokenizer is the same on every thread. */
+  scoredTokens(text: string): number {
+    return scoredTokens(text);
   }
 
   /** MoonshineEngine.scorePhrases on a recognition thread (queued with the chunks). */

@@ -179,6 +179,12 @@ interface CachedDecoder {
 }
 
 /** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
+/** How many log-probabilities scorePhrases sums for a text: its tokens and the end token. */
+export function scoredTokens(text: string): number {
+  const t = text.trim();
+  return (t ? (llamaTokenizer.encode(t, false, true) as number[]).length : 0) + 1;
+}
+
 export function moonshineLanguages(modelsDir: string): string[] {
   if (!existsSync(modelsDir)) return [];
   return readdirSync(modelsDir)
@@ -410,6 +416,10 @@ export class MoonshineEngine implements TranscriptionEngine {
       return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
     });
     return (await teacherForcedTokens(model, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
+  }
+
+  scoredTokens(text: string): number {
+    return scoredTokens(text);
   }
 
   /**

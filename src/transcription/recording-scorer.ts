@@ -17,6 +17,7 @@ export function recordingScorer(
   const engine = engines.find((e) => e.scorePhrases && e.languages.includes(language));
   if (!engine) return null;
   return {
+    ...(engine.scoredTokens ? { tokens: (text: string) => engine.scoredTokens!(text) } : {}),
     async score(jobs) {
       const results: number[][] = jobs.map(() => []);
       if (!jobs.length) return results;

@@ -4,18 +4,20 @@
 // with the transcript's words as evidence, borderline → unsure (failed, flagged for the review queue),
 // ruled out → failed without a flag; and which segments the audio is asked about at all.
 import { describe, expect, it } from 'vitest';
-import { HEARD_MARGIN, UNSURE_MARGIN, type AudioScorer } from '../../src/analysis/acoustic.ts';
+import { HEARD_MARGIN, RULED_OUT_MARGIN, UNSURE_MARGIN, type AudioScorer } from '../../src/analysis/acoustic.ts';
 import { analyzeCall } from '../../src/analysis/index.ts';
 import type { Segment } from '../../src/analysis/types.ts';
 import { stereo, template } from './helpers.ts';
 
 /**
  * A scorer whose margin for a candidate depends on the phrase put into the transcript: the transcript as
- * heard scores 0, a candidate with `phrase` scores margins[phrase], any other candidate −40.
+ * heard scores 0, a candidate with `phrase` scores margins[phrase], any other candidate −40. Every phrase
+ * counts one token, so a margin is also the margin per token the thresholds judge.
  */
 function scorer(margins: Record<string, number>) {
   const asked: Segment[] = [];
   const audio: AudioScorer = {
+    tokens: () => 1,
     async score(jobs) {
       return jobs.map(({ segment, texts }) => {
         asked.push(segment);
@@ -207,5 +209,105 @@ describe('criteria judged from the audio', () => {
     calls.length = 0;
     await analyzeCall(twice, greetingTemplate, { audio: scoring(-40) });
     expect(calls).toEqual([['Yes, thank you for calling at me.'], [opening]]);
+  });
+
+  it('judges the margin per token of the phrase: a long phrase misheard passes, a short one not said does not', async () => {
+    const long = template({
+      criteria: [
+        {
+          key: 'closing',
+          label: 'Offers more help',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          phrases: ['anything else I can help you with'],
+        },
+        {
+          key: 'identify',
+          label: 'Identifies',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          phrases: ['your account number'],
+        },
+      ],
+    });
+    const heard = stereo(
+      [
+        [1, 4, 'agent', 'Let me check your account.'],
+        [20, 24, 'agent', 'And anything else I can tell you with?'],
+      ],
+      30,
+    );
+    // The same whole margin, −12 nats: over seven tokens and the end a misheard long phrase, over one
+    // added word a phrase that was not said.
+    const audio: AudioScorer = {
+      tokens: (phrase) => phrase.split(' ').length + 1,
+      async score(jobs) {
+        return jobs.map(({ segment, texts }) => texts.map((t) => (t === segment.text ? 0 : -12)));
+      },
+    };
+    const r = await analyzeCall(heard, long, { audio });
+    expect(criterion(r, 'closing')).toMatchObject({ result: 'passed', reason_code: 'phrase_heard_in_audio' });
+    expect(criterion(r, 'identify')).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+  });
+
+  it("keeps the recogniser's opening marks and capitals where it puts a phrase", async () => {
+    const es = template({
+      language: 'es',
+      criteria: [
+        {
+          key: 'greeting',
+          label: 'Saludo',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          window: { from: 'start', seconds: 30 },
+          phrases: ['gracias por llamar a Acme'],
+        },
+      ],
+    });
+    const asked: string[] = [];
+    const audio: AudioScorer = {
+      async score(jobs) {
+        asked.push(...jobs.flatMap((j) => j.texts));
+        return jobs.map(({ texts }) => texts.map(() => -40));
+      },
+    };
+    await analyzeCall(
+      stereo([[0.5, 5, 'agent', '¡Gracias por llamarme! ¡Que la gente de un día, en qué puedo ayudarle?']], 30),
+      es,
+      { audio },
+    );
+    // Not "gracias por llamar a Acme! ¡Que…": the said greeting paid 15 nats for the lost "¡" and capital.
+    expect(asked).toContain('¡Gracias por llamar a Acme! ¡Que la gente de un día, en qué puedo ayudarle?');
+  });
+
+  it('asks the audio about the very words the text doubted, and lets a fail ruled out there stand without review', async () => {
+    const empathy = template({
+      criteria: [
+        { key: 'empathy', label: 'Empathy', kind: 'phrase', speaker: 'agent', weight: 1, phrases: ['I understand'] },
+      ],
+    });
+    // "I look" on an unsure "look": a near match of "I understand", so the text fails it unsure.
+    const doubted = stereo([[10, 13, 'agent', 'One moment while I look in the room.']], 30);
+    doubted.segments[0]!.uncertainWords = [4];
+    const text = criterion(await analyzeCall(doubted, empathy), 'empathy');
+    expect(text).toMatchObject({ result: 'failed', low_confidence: true });
+    const asked: string[] = [];
+    const audio = (perToken: number): AudioScorer => ({
+      tokens: () => 1,
+      async score(jobs) {
+        asked.push(...jobs.flatMap((j) => j.texts));
+        return jobs.map(({ segment, texts }) => texts.map((t) => (t === segment.text ? 0 : perToken)));
+      },
+    });
+    const settled = criterion(await analyzeCall(doubted, empathy, { audio: audio(RULED_OUT_MARGIN - 1) }), 'empathy');
+    expect(asked).toContain('One moment while I understand in the room.');
+    expect(settled).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+    expect(settled.low_confidence).toBeUndefined();
+    // Below the unsure band but not that far: the doubt stays, a person listens.
+    const kept = criterion(await analyzeCall(doubted, empathy, { audio: audio(RULED_OUT_MARGIN + 0.5) }), 'empathy');
+    expect(kept).toMatchObject({ result: 'failed', low_confidence: true });
   });
 });

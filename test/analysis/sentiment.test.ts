@@ -413,10 +413,11 @@ describe('the model beside the rules', () => {
       `train-${language}.tsv`,
       `fresh-${language}.tsv`,
       `fresh2-${language}.tsv`,
+      `fresh4-${language}.tsv`,
     ].flatMap((file) =>
       readFileSync(path.join(fixtures, file), 'utf8')
         .split('\n')
-        .filter((line) => /^(tune|probe|train|fresh2?)\t/.test(line))
+        .filter((line) => /^(tune|probe|train|fresh[24]?)\t/.test(line))
         .map((line) => line.split('\t')[4]!),
     );
 

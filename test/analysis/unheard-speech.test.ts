@@ -149,6 +149,8 @@ describe('speech the recogniser heard no words in', () => {
     // The closing is already unsure (the audio may find it in the agent's last turn) and the unheard turn
     // sounds like the closing too: it puts no other criterion in review, so the greeting fails plainly.
     const alreadyUnsure: AudioScorer = {
+      // One token a phrase: the margins below are per token, as the thresholds are.
+      tokens: () => 1,
       async score(jobs) {
         return jobs.map(({ segment, texts }) =>
           texts.map((t) => {

@@ -92,9 +92,10 @@ describe('a greeting said in a noisy room', () => {
     // The transcript alone does not have the greeting: this is what the audio adds.
     expect(greeting(fromText).result).toBe('failed');
     const judged = greeting(fromAudio);
-    // This recording sits on the "heard" threshold (−6 nats): with Debian's espeak-ng 1.51+dfsg-10+deb12u2
-    // its margin is −6.1, and other noise seeds give −4.8 to −6.3. Either way the agent is not failed in
-    // silence: the audio passes the greeting, or sends it to a person with the words it heard.
+    // With Debian's espeak-ng 1.51+dfsg-10+deb12u2 this recording's margin is −6.1 nats, and other noise
+    // seeds give −4.8 to −6.3: about −0.9 per token of the phrase's seven (heard at −1.6 and above).
+    // Either way the agent is not failed in silence: the audio passes the greeting, or sends it to a
+    // person with the words it heard.
     expect(judged.reason_code).toMatch(/^phrase_(heard_in_audio|unsure)$/);
     if (judged.reason_code === 'phrase_heard_in_audio') expect(judged.low_confidence).toBeUndefined();
     else
