@@ -1,5 +1,7 @@
 // `npm start`: api + worker in one process (default). `--role api` or `--role worker` runs one part,
 // so more api and worker processes can share one PostgreSQL.
+// First: the process starts again with glibc malloc's settings when they are missing (./service/allocator.ts).
+import './service/allocator-exec.ts';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './log.ts';

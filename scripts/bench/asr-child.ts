@@ -18,7 +18,9 @@ const second = new Float32Array(16000);
 for (const language of load as string[])
   await Promise.all(Array.from({ length: options.threads ?? 1 }, () => engine.transcribeChunk(second, language)));
 // Loading the model has a peak of its own (the ONNX files parsed and optimised), the same for any call:
-// Linux resets the process's peak RSS on request, so the peak reported is the transcription's.
+// Linux resets the process's peak RSS on request, so the peak reported is the transcription's; the load's
+// is read first (the process peak below is the larger of the two).
+const loadPeakKb = peakSinceResetKb();
 const resetPeak = (() => {
   try {
     writeFileSync('/proc/self/clear_refs', '5');
@@ -43,7 +45,7 @@ process.stdout.write(
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     audioSeconds: result.durationSeconds,
     maxRssKb: (resetPeak && peakSinceResetKb()) || process.resourceUsage().maxRSS,
-    processMaxRssKb: process.resourceUsage().maxRSS,
+    processMaxRssKb: Math.max(process.resourceUsage().maxRSS, loadPeakKb ?? 0),
     text: result.segments.map((s) => s.text).join(' '),
   }),
 );

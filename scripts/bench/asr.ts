@@ -47,6 +47,7 @@ import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { levenshtein } from '../../src/domain/text.ts';
 import { DEFAULT_BATCH, DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
 import { benchWorkspace, note, round, table } from './lib.ts';
+import { missingAllocatorEnv } from '../../src/service/allocator.ts';
 
 const { values: args } = parseArgs({
   strict: false,
@@ -578,7 +579,8 @@ async function child(
         JSON.stringify(options),
         JSON.stringify(vocabulary),
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      // The C allocator's settings a service process runs with (src/service/allocator.ts), as `npm start` sets them.
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...missingAllocatorEnv(process.env) } },
     );
     let out = '';
     p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

@@ -39,6 +39,7 @@ import { DEFAULT_BATCH } from '../../src/transcription/beam.ts';
 import { defaultRecognitionThreads } from '../../src/transcription/moonshine-threads.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { Turn } from '../../test/fixtures/audio.ts';
+import { missingAllocatorEnv } from '../../src/service/allocator.ts';
 import {
   BENCH_APP_SECRET,
   MiB,
@@ -604,6 +605,9 @@ async function measureService(db: BenchDb, work: string, short: Recording[], bat
     TRANSCRIPTION_ENGINE: 'moonshine',
     ...(batch !== undefined ? { ASR_BATCH: String(batch) } : {}),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    // The C allocator's settings `npm start` gives the service (src/service/allocator.ts: a forked child
+    // does not start itself again, so they are set here).
+    ...missingAllocatorEnv(process.env),
   };
   // Loopback only: no remote transcription or LLM even if the caller's environment configures them
   // (the child inherits this process's environment).

@@ -24,15 +24,17 @@ export type EncodeReply =
 
 const { modelsDir, options } = workerData as EncoderThreadData;
 const sessions = new Map<string, Promise<ort.InferenceSession>>();
+/** The last session asked for: one is built at a time, so two languages' load peaks do not add up. */
+let loads: Promise<unknown> = Promise.resolve();
 
 function encoder(language: string): Promise<ort.InferenceSession> {
   let session = sessions.get(language);
   if (!session) {
-    session = ort.InferenceSession.create(
-      path.join(modelsDir, `moonshine-base-${language}`, 'encoder_model.onnx'),
-      options,
+    session = loads.then(() =>
+      ort.InferenceSession.create(path.join(modelsDir, `moonshine-base-${language}`, 'encoder_model.onnx'), options),
     );
     session.catch(() => sessions.delete(language));
+    loads = session.catch(() => {});
     sessions.set(language, session);
   }
   return session;
@@ -55,6 +57,10 @@ parentPort!.on('message', async (req: EncodeRequest) => {
     });
     // A copy of its own, handed over: ONNX Runtime's output may not be a buffer that can be moved.
     const data = new Float32Array(hidden!.data as Float32Array);
+    // ONNX Runtime's output and this thread's copy of the samples, freed now rather than at the thread's
+    // rare collections (it allocates little on its own heap, so they piled up between them).
+    release(hidden!.data as Float32Array);
+    release(req.samples);
     parentPort!.postMessage({ id: req.id, encoded: { data, dims: hidden!.dims } } satisfies EncodeReply, [data.buffer]);
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
@@ -69,3 +75,10 @@ parentPort!.on('message', async (req: EncodeRequest) => {
     } satisfies EncodeReply);
   }
 });
+
+/** A buffer of its own (not a view into another), freed now; it must not be read again. */
+function release(data: Float32Array): void {
+  if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength || !(data.buffer instanceof ArrayBuffer))
+    return;
+  if (!data.buffer.detached) data.buffer.transfer(0);
+}

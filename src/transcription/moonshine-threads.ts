@@ -41,6 +41,9 @@ interface Thread {
  */
 const GROUPS_IN_FLIGHT = 2;
 
+/** The recognition thread's young generation (V8's nursery), in MB. */
+const RECOGNITION_YOUNG_GENERATION_MB = 16;
+
 /** How long close() lets a chunk being recognised finish before stopping its thread anyway. */
 const CLOSE_WAIT_MS = 30_000;
 
@@ -266,6 +269,10 @@ export class MoonshineThreads implements TranscriptionEngine {
 
   private start(): Thread {
     const worker = new Worker(new URL('./moonshine-thread.ts', import.meta.url), {
+      // V8 grew the thread's young generation to 64–130 MB while recognising (ONNX Runtime's promises and
+      // tensors live across a few collections), for 20–25 MB live: bench:asr's 5-minute call, heap 149 →
+      // 29–38 MB and peak RSS −46 MiB with a cap, the same CPU per audio second.
+      resourceLimits: { maxYoungGenerationSizeMb: RECOGNITION_YOUNG_GENERATION_MB },
       workerData: {
         ...this.options,
         ...(this.encodes ? { encodedElsewhere: true } : {}),

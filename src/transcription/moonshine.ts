@@ -217,6 +217,8 @@ export class MoonshineEngine implements TranscriptionEngine {
   /** Tasks that do not go through the batcher running now, and those waiting their turn (unbatchedTurn). */
   private unbatchedRunning = 0;
   private readonly unbatchedWaiting: (() => void)[] = [];
+  /** The last model load asked for: the next one starts once it has ended (`loaded`). */
+  private loads: Promise<void> = Promise.resolve();
 
   constructor(opts: MoonshineOptions) {
     this.opts = opts;
@@ -309,8 +311,9 @@ export class MoonshineEngine implements TranscriptionEngine {
     const decode = async (beam: number, speak = false) => {
       // Jobs running side by side interleave their decoder steps: each decode has its own scratch.
       const scratch = model.batcher ? null : (this.scratch.pop() ?? new Scratch());
+      const batched = model.batcher?.decoder(hidden, arrived);
       try {
-        const step = model.batcher ? model.batcher.decoder(hidden, arrived) : decoderStep(model, hidden, scratch!);
+        const step = batched ? batched.step : decoderStep(model, hidden, scratch!);
         return await beamSearch(step, {
           width: beam,
           maxTokens,
@@ -321,6 +324,7 @@ export class MoonshineEngine implements TranscriptionEngine {
           speak,
         });
       } finally {
+        batched?.done();
         if (scratch) this.scratch.push(scratch);
       }
     };
@@ -512,7 +516,11 @@ export class MoonshineEngine implements TranscriptionEngine {
       const missing = this.missing(language);
       if (missing) return Promise.reject(missing);
       const dir = path.join(this.opts.modelsDir, `moonshine-base-${language}`);
-      loading = load(dir)
+      // One load at a time, each collected before the next starts: a load's peak (the graphs rewritten,
+      // ONNX Runtime building the sessions) would otherwise add up with another's, as when a call of unknown
+      // language tries both languages' models on its first chunks at once.
+      loading = this.loads
+        .then(() => load(dir))
         .then(afterLoad)
         .catch((err: unknown) => {
           throw new OperatorFault(`engine:${language}`, `The Moonshine model in ${dir} cannot be loaded: ${err}`, {
@@ -520,6 +528,10 @@ export class MoonshineEngine implements TranscriptionEngine {
           });
         });
       loading.catch(() => cache.delete(language));
+      this.loads = loading.then(
+        () => {},
+        () => {},
+      );
       cache.set(language, loading);
     }
     return loading;
@@ -615,8 +627,12 @@ async function loadDecoder(
   };
   if (kind === 'shipped') return merged();
   if (kind === 'cached') {
-    const split = splitDecoder(await readFile(file), { plainBranches: true });
+    const bytes = await readFile(file);
+    const split = splitDecoder(bytes, { plainBranches: true });
     if (!split) return merged();
+    // Each graph's bytes are freed as soon as the next one is made from them (`drop`), not at the thread's
+    // next collection: with both languages, the model load's peak −25 to −50 MiB (bench:asr's child).
+    drop(bytes);
     const { first, crossKeys } = split;
     // Each rewrite leaves its decoded graph behind (objects and buffers, a few hundred MB per language):
     // given back between the rewrites and before ONNX Runtime builds the session, so they do not add up
@@ -627,11 +643,16 @@ async function loadDecoder(
     let perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
     if (perSlot) releaseMemory();
     const slotted = perSlot ? slotQuantized(perSlot, batch) : null;
+    if (slotted) {
+      drop(split.later);
+      drop(perSlot!);
+    }
     perSlot = null;
     const laterModel = slotted?.model ?? split.later;
     const slots = slotted ? { count: batch, rows: slotted.slotRows } : undefined;
     releaseMemory();
     const later = await ort.InferenceSession.create(laterModel, options);
+    drop(laterModel);
     const present = (past: string) => past.replace('past_key_values', 'present');
     // The later model's cross-attention inputs: the keys as the split left them (scaled and transposed,
     // or as shipped) and the values; each is a first-step output of the same name or a named tensor.
@@ -642,7 +663,10 @@ async function loadDecoder(
       .map((input) => ({ input, output: crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
     const outputs = crossInputs.map((c) => c.output);
     const constants = await firstStepShapes(first, outputs, options);
-    const cross = await ort.InferenceSession.create(crossAttentionModel(first, outputs, constants), options);
+    const crossModel = crossAttentionModel(first, outputs, constants);
+    drop(first);
+    const cross = await ort.InferenceSession.create(crossModel, options);
+    drop(crossModel);
     return {
       kind: 'cached',
       cross,
@@ -660,6 +684,14 @@ async function loadDecoder(
   ]);
   const crossValues = later.inputNames.filter((n) => /^past_key_values\.\d+\.encoder\.value$/.test(n));
   return { kind: 'split', first, later, crossKeys: split.crossKeys, crossValues };
+}
+
+/**
+ * A model's bytes freed now (see `free`): only a buffer of its own (a file read, a graph written), never a
+ * view into another. The bytes must not be read again.
+ */
+function drop(bytes: Uint8Array): void {
+  detach(bytes);
 }
 
 /**
@@ -948,9 +980,17 @@ interface BatchedDecode {
   cross: Record<string, ort.Tensor>;
   /** The previous step's self-attention caches (the whole batch's outputs) and where this chunk's rows start. */
   self: Record<string, ort.Tensor> | null;
+  /** The run those caches (and the logits beam search read) came from, freed once no decode reads it. */
+  outputs: RunOutputs | null;
   offset: number;
   /** Tokens in the self-attention cache (the steps taken). */
   length: number;
+}
+
+/** A batched run's outputs, and the decodes still to read them (their next step copies their rows). */
+interface RunOutputs {
+  tensors: ort.Tensor[];
+  readers: number;
 }
 
 interface StepRequest {
@@ -1009,15 +1049,26 @@ class StepBatcher {
     };
   }
 
-  /** A beamSearch step for one decode of the chunk whose encoder states are `hidden`. */
-  decoder(hidden: ort.Tensor, arrived?: () => void): DecoderStep {
-    const decode: BatchedDecode = { hidden, cross: {}, self: null, offset: 0, length: 0 };
-    return (tokens, parents) =>
-      new Promise((resolve, reject) => {
-        this.pending.push({ decode, tokens, parents, resolve, reject });
-        arrived?.();
-        this.schedule();
-      });
+  /**
+   * A beamSearch step for one decode of the chunk whose encoder states are `hidden`, and `done`, to call
+   * once the search has ended: the decode's cross-attention inputs and last outputs are freed then.
+   */
+  decoder(hidden: ort.Tensor, arrived?: () => void): { step: DecoderStep; done: () => void } {
+    const decode: BatchedDecode = { hidden, cross: {}, self: null, outputs: null, offset: 0, length: 0 };
+    return {
+      step: (tokens, parents) =>
+        new Promise((resolve, reject) => {
+          this.pending.push({ decode, tokens, parents, resolve, reject });
+          arrived?.();
+          this.schedule();
+        }),
+      done: () => {
+        read(decode);
+        for (const t of Object.values(decode.cross)) free(t);
+        decode.cross = {};
+        decode.hidden = null;
+      },
+    };
   }
 
   /** Runs what is asked for once the steps that resolve together have all asked (after their microtasks). */
@@ -1077,6 +1128,7 @@ class StepBatcher {
           encoder_hidden_states: r.decode.hidden,
         });
         r.decode.cross = Object.fromEntries(d.crossInputs.map((c) => [c.input, projected[c.output]!]));
+        for (const [name, t] of Object.entries(projected)) if (!d.crossInputs.some((c) => c.output === name)) free(t);
         r.decode.hidden = null;
       }
     } catch (e) {
@@ -1125,8 +1177,9 @@ class StepBatcher {
       }
       feeds[k] = new ort.Tensor('float32', data, [total, model.heads, length, model.headDim]);
     }
-    // The last step's caches are copied: let them go before this step's are allocated.
-    for (const r of group) r.decode.self = null;
+    // The last step's caches are copied: freed (once every decode of their run has read its rows)
+    // before this step's are allocated.
+    for (const r of group) read(r.decode);
     let out: ort.InferenceSession.OnnxValueMapType;
     try {
       out = await d.later.run(feeds, this.fetches);
@@ -1138,12 +1191,14 @@ class StepBatcher {
     this.chunkSteps += group.length;
     const self = Object.fromEntries(model.selfNames.map((k) => [k, out[presentName(k)]!]));
     const logits = out.logits!;
+    const outputs: RunOutputs = { tensors: [...Object.values(self), logits], readers: group.length };
     const vocab = logits.dims.at(-1)!;
     const data = logits.data as Float32Array;
     let at = 0;
     for (const r of group) {
       const n = r.tokens.length;
       r.decode.self = self;
+      r.decode.outputs = outputs;
       r.decode.offset = at;
       r.decode.length++;
       r.resolve(Array.from({ length: n }, (_, i) => data.subarray((at + i) * vocab, (at + i + 1) * vocab)));
@@ -1169,6 +1224,37 @@ function likeLengths(starting: StepRequest[], count: number): StepRequest[] {
     .slice(0, count - 1)
     .sort((a, b) => a.i - b.i);
   return [starting[0]!, ...rest.map((x) => x.r)];
+}
+
+/** `decode` has read its last run's outputs (or ended): the run's tensors are freed when no decode needs them. */
+function read(decode: BatchedDecode): void {
+  const outputs = decode.outputs;
+  decode.self = null;
+  decode.outputs = null;
+  if (outputs && --outputs.readers === 0) for (const t of outputs.tensors) free(t);
+}
+
+/**
+ * A tensor's memory given back now. ONNX Runtime's outputs live in buffers outside the JavaScript heap
+ * that are freed when the thread's collector finds them dead, and a recognition thread allocates so
+ * little on its own heap that dead caches, logits and cross-attention inputs piled up between its
+ * collections (docs/benchmarks/asr.md). Its data (a buffer of its own, never a view into a shared one) is
+ * detached: the tensor must not be read again.
+ */
+export function free(t: ort.Tensor | undefined): void {
+  if (ArrayBuffer.isView(t?.data)) detach(t.data);
+}
+
+/** Detaches the buffer `view` covers whole (a view into a larger one is left alone), freeing its memory. */
+function detach(view: ArrayBufferView): void {
+  const buffer = view.buffer;
+  if (view.byteOffset !== 0 || view.byteLength !== buffer.byteLength) return;
+  if (!(buffer instanceof ArrayBuffer) || buffer.detached) return;
+  try {
+    buffer.transfer(0);
+  } catch {
+    // A buffer that cannot be detached is left to the collector.
+  }
 }
 
 const presentName = (past: string) => past.replace('past_key_values', 'present');

@@ -68,7 +68,14 @@ function modelGraph(model: Uint8Array): { graph: Field[]; withGraph: (g: Uint8Ar
   if (!graphField) return null;
   return {
     graph: decodeMessage(graphField.value as Uint8Array),
-    withGraph: (g) => encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f))),
+    withGraph: (g) => {
+      const out = encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
+      // The graph's own bytes (written for this model, 20 MB for a decoder) are copied into the model:
+      // freed now, not at the thread's next collection, so a rewrite's peak holds one copy, not two.
+      if (g.byteOffset === 0 && g.byteLength === g.buffer.byteLength && g.buffer instanceof ArrayBuffer)
+        g.buffer.transfer(0);
+      return out;
+    },
   };
 }
 
