@@ -86,7 +86,7 @@ const modelsDir = resolveModelsDir();
 interface Decoder {
   name: string;
   /** With `threads`: the worker's engine, a pool of recognition threads (MoonshineThreads). */
-  options: Omit<MoonshineOptions, 'modelsDir'> & { threads?: number; encoderThread?: boolean };
+  options: Omit<MoonshineOptions, 'modelsDir'> & { threads?: number; encoderThread?: boolean; groupsInFlight?: number };
 }
 // baseline: the decoder as it was before issues 12 and 18 (ONNX Runtime's defaults: every core per
 // session; the ONNX graphs as shipped; greedy; no vocabulary).
@@ -123,6 +123,16 @@ const DENSE_DECODERS: Decoder[] = [
   // The batched decoder with the encoder on the recognition thread (before the encoder thread).
   ...(BATCH > 1
     ? [{ name: 'batched, encoder inline', options: { ...DECODERS[1]!.options, encoderThread: false } }]
+    : []),
+  // The batched decoder's scheduling before full groups: one batch of chunks in flight, new chunks
+  // starting once half the slots' worth wait (MoonshineThreads' GROUPS_IN_FLIGHT, StepBatcher's START_SHARE).
+  ...(BATCH > 1
+    ? [
+        {
+          name: 'batched, one batch in flight (before full groups)',
+          options: { ...DECODERS[1]!.options, groupsInFlight: 1, startShare: 0.5 },
+        },
+      ]
     : []),
   { name: 'current', options: DECODERS[1]!.options },
 ];
@@ -780,7 +790,7 @@ function report(measures: Measure[], dense: DenseRun[], conds: Condition[], same
     ),
   );
   console.log(
-    `\nDense speech, fresh process per run with the en and es models loaded; before = the decoder before issue 30 (a first-step model per thread), ${BATCH > 1 ? `unbatched = today's decoder unbatched (${defaultRecognitionThreads()} recognition threads, one copy of the decoder's weights each), current = ${BATCH} chunks decoded together on one recognition thread (ASR_BATCH, one copy of the weights, ${os.availableParallelism()} ONNX threads)` : `current = one copy of the decoder's weights per thread, ${DECODERS[1]!.options.threads} recognition threads`}; all beam ${args.beam}, the template's vocabulary (RTF = wall / audio, goal ≤ ${GOALS.rtf}; CPU = CPU seconds of all threads per audio second; WER against the utterances said; same words = the transcript is the first one run at that length (before, or unbatched past 20 min), character for character; peak RSS while transcribing, goals ≤ ${RSS_GOAL_MIB} MiB and within ${GOALS.rssOver5Min} MiB of 5 min; process peak including the model load)\n`,
+    `\nDense speech, fresh process per run with the en and es models loaded; before = the decoder before issue 30 (a first-step model per thread), ${BATCH > 1 ? `unbatched = today's decoder unbatched (${defaultRecognitionThreads()} recognition threads, one copy of the decoder's weights each), current = ${BATCH} chunks decoded together on one recognition thread (ASR_BATCH, one copy of the weights, ${os.availableParallelism()} ONNX threads; the next group gathers while one decodes and starts full), one batch in flight = current with the scheduling before full groups (${BATCH} chunks in the thread, new ones starting at half the slots)` : `current = one copy of the decoder's weights per thread, ${DECODERS[1]!.options.threads} recognition threads`}; all beam ${args.beam}, the template's vocabulary (RTF = wall / audio, goal ≤ ${GOALS.rtf}; CPU = CPU seconds of all threads per audio second; WER against the utterances said; same words = the transcript is the first one run at that length (before, or unbatched past 20 min), character for character; peak RSS while transcribing, goals ≤ ${RSS_GOAL_MIB} MiB and within ${GOALS.rssOver5Min} MiB of 5 min; process peak including the model load)\n`,
   );
   console.log(
     table(

@@ -31,6 +31,16 @@ interface Thread {
   onIdle?: () => void;
 }
 
+/**
+ * Batched, a recognition thread holds two batches' worth of chunks: only chunks at the same step share a
+ * decoder run, and with one batch in flight a chunk taking a finished one's place started, with the few
+ * others that had come in, in a group of its own beside the first (bench:asr's 5-minute call: ~500 runs,
+ * none above 4 chunks, half of them one chunk). With two, the next batch is encoded and waits while one
+ * decodes, and starts full once it is done (StepBatcher.ready): about 350 runs on the same call, ~10 % less
+ * CPU, the same words (docs/benchmarks/asr.md).
+ */
+const GROUPS_IN_FLIGHT = 2;
+
 /** The recognition thread's young generation (V8's nursery), in MB. */
 const RECOGNITION_YOUNG_GENERATION_MB = 16;
 
@@ -42,8 +52,9 @@ const CLOSE_WAIT_MS = 30_000;
  * synchronously on the JS thread that calls it, so the worker's JS thread stays free for its HTTP server,
  * heartbeats and the next block of audio. Unbatched (the default without `batch`), a thread per core
  * recognises one chunk at a time with one intra-op thread, each thread holding its own copy of the
- * models. Batched (`batch` ≥ 2, ASR_BATCH), one thread takes up to `batch` chunks at once and runs their
- * decoder steps together (StepBatcher), its sessions using the cores: one copy of the models per process.
+ * models. Batched (`batch` ≥ 2, ASR_BATCH), one thread takes up to `groupsInFlight` × `batch` chunks at once
+ * and runs their decoder steps together (StepBatcher), its sessions using the cores: one copy of the models
+ * per process.
  * Threads start on first use, load the models on their first chunk, and do not keep the process alive
  * while idle.
  */
@@ -74,14 +85,16 @@ export class MoonshineThreads implements TranscriptionEngine {
   /**
    * `encoderThread`: batched, run the encoder on a thread of its own (default) or on the recognition
    * thread between decoder steps (as before; about 80 MiB less peak RSS on bench:asr's 5-minute call).
+   * `groupsInFlight`: batched, chunks a thread holds, in batches (GROUPS_IN_FLIGHT; 1 is the scheduling
+   * before it, for bench:asr's comparison).
    */
-  constructor(opts: MoonshineOptions & { threads?: number; encoderThread?: boolean }) {
-    const { threads, encoderThread = true, ...moonshine } = opts;
+  constructor(opts: MoonshineOptions & { threads?: number; encoderThread?: boolean; groupsInFlight?: number }) {
+    const { threads, encoderThread = true, groupsInFlight = GROUPS_IN_FLIGHT, ...moonshine } = opts;
     const batch = moonshine.batch ?? 0;
     // Batched, one thread holds one copy of the weights and steps every chunk in flight at once, its
     // ONNX sessions using the cores (intra-op threads); unbatched, a thread per core, one chunk each.
     this.threadCount = Math.max(1, threads ?? (batch > 1 ? 1 : defaultRecognitionThreads()));
-    this.perThread = batch > 1 ? batch : 1;
+    this.perThread = batch > 1 ? Math.max(1, Math.round(batch * groupsInFlight)) : 1;
     this.parallelism = this.threadCount * this.perThread;
     this.languages = moonshine.languages ?? moonshineLanguages(moonshine.modelsDir);
     const intraOpThreads = batch > 1 ? Math.max(1, Math.floor(os.availableParallelism() / this.threadCount)) : 1;

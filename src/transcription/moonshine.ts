@@ -84,6 +84,12 @@ export interface MoonshineOptions {
    */
   batch?: number;
   /**
+   * Batched, while other chunks decode: new chunks start once this share of a batch's worth wait (0.5 was
+   * the scheduling before batches one at a time, kept for bench:asr's comparison). Default: they wait
+   * until nothing else decodes and start a batch at a time (StepBatcher.ready).
+   */
+  startShare?: number;
+  /**
    * The encoder runs elsewhere (MoonshineThreads' encoder thread): each chunk comes with its encoder
    * states (`Encoded`), and this engine loads no encoder unless one is asked for without them.
    */
@@ -208,6 +214,9 @@ export class MoonshineEngine implements TranscriptionEngine {
   private readonly models = new Map<string, Promise<Model>>();
   /** Scratch buffers of decodes that finished, for the next ones (as many as ever ran at once). */
   private readonly scratch: Scratch[] = [];
+  /** Tasks that do not go through the batcher running now, and those waiting their turn (unbatchedTurn). */
+  private unbatchedRunning = 0;
+  private readonly unbatchedWaiting: (() => void)[] = [];
   /** The last model load asked for: the next one starts once it has ended (`loaded`). */
   private loads: Promise<void> = Promise.resolve();
 
@@ -225,6 +234,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     if (!language || !this.languages.includes(language))
       throw new UnsupportedLanguageError(language ?? 'auto', this.languages);
     const model = await this.model(language);
+    const turn = !model.batcher && (this.opts.batch ?? 0) > 1 ? await this.unbatchedTurn() : null;
     // Chunks that arrive together start their decodes together (StepBatcher.arrive).
     const arrived = model.batcher?.arrive();
     try {
@@ -232,7 +242,30 @@ export class MoonshineEngine implements TranscriptionEngine {
       return await this.recognise(model, hidden, samples, language, chunk, arrived);
     } finally {
       arrived?.();
+      turn?.();
     }
+  }
+
+  /**
+   * Batched, work that does not go through the batcher — the chunks of a language whose decoder cannot be
+   * batched (Spanish), decoded each alone, and phrase scoring — runs interleaved on this thread: more at
+   * once gains nothing, and each holds its cross-attention keys and values. MoonshineThreads hands a
+   * batched thread two batches' worth of tasks (for full batches); at most `batch` of these run at once,
+   * as before. Resolves with the call that ends the turn.
+   */
+  private async unbatchedTurn(): Promise<() => void> {
+    if (this.unbatchedRunning >= (this.opts.batch ?? 1))
+      await new Promise<void>((resolve) => this.unbatchedWaiting.push(resolve));
+    else this.unbatchedRunning++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const next = this.unbatchedWaiting.shift();
+      // The turn passes straight to the next chunk waiting (the count stays), or is given back.
+      if (next) next();
+      else this.unbatchedRunning--;
+    };
   }
 
   /** The encoder states of `samples`: as given, or from this engine's encoder. */
@@ -410,12 +443,17 @@ export class MoonshineEngine implements TranscriptionEngine {
     if (!this.languages.includes(language)) throw new UnsupportedLanguageError(language, this.languages);
     if (!texts.length) return [];
     const model = await this.model(language);
-    const hidden = await this.encoded(model, language, samples, encoded);
-    const sequences = texts.map((t) => {
-      const text = t.trim();
-      return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
-    });
-    return (await teacherForcedTokens(model, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
+    const turn = (this.opts.batch ?? 0) > 1 ? await this.unbatchedTurn() : null;
+    try {
+      const hidden = await this.encoded(model, language, samples, encoded);
+      const sequences = texts.map((t) => {
+        const text = t.trim();
+        return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
+      });
+      return (await teacherForcedTokens(model, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
+    } finally {
+      turn?.();
+    }
   }
 
   scoredTokens(text: string): number {
@@ -464,7 +502,7 @@ export class MoonshineEngine implements TranscriptionEngine {
   private model(language: string): Promise<Model> {
     const decoder = this.opts.asShipped ? 'shipped' : this.opts.firstStepModel ? 'split' : 'cached';
     return this.loaded(this.models, language, (dir) =>
-      loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0, !this.opts.encodedElsewhere),
+      loadModel(dir, this.threads(), decoder, this.opts.batch ?? 0, !this.opts.encodedElsewhere, this.opts.startShare),
     );
   }
 
@@ -520,6 +558,7 @@ async function loadModel(
   kind: DecoderKind,
   batch: number,
   withEncoder = true,
+  startShare?: number,
 ): Promise<Model> {
   const options = sessionOptions(threads, kind !== 'shipped', batch > 1);
   const decoderFile = path.join(dir, 'decoder_model_merged.onnx');
@@ -537,7 +576,8 @@ async function loadModel(
   if (typeof heads !== 'number' || typeof headDim !== 'number')
     throw new Error(`Unexpected decoder cache shape in ${dir}`);
   const model: Model = { encoder, decoder, selfNames, heads, headDim, batcher: null, logSumExp };
-  if (decoder.kind === 'cached' && decoder.slots) model.batcher = new StepBatcher(model, decoder, decoder.slots);
+  if (decoder.kind === 'cached' && decoder.slots)
+    model.batcher = new StepBatcher(model, decoder, decoder.slots, startShare);
   return model;
 }
 
@@ -970,7 +1010,8 @@ interface StepRequest {
  * (scripts/bench/asr-batch-exact.ts, test/transcription/batched.test.ts); the weights are read once per
  * step for all of them. The graph takes a row's position from its cache length, so only chunks at the
  * same step share a run: chunks that arrive together start together (new decodes wait for chunks still
- * being encoded), and a chunk arriving later steps in a group of its own until the others finish.
+ * being encoded), and chunks arriving later wait until nothing else decodes, then start together, a batch
+ * at a time (ready).
  */
 class StepBatcher {
   /** Runs of the later model, and chunk-steps taken in them. */
@@ -985,11 +1026,14 @@ class StepBatcher {
   private readonly model: Model;
   private readonly d: CachedDecoder;
   private readonly slots: { count: number; rows: string };
+  /** MoonshineOptions.startShare, as a number of chunks (null: new chunks wait for the others to finish). */
+  private readonly startGroup: number | null;
 
-  constructor(model: Model, d: CachedDecoder, slots: { count: number; rows: string }) {
+  constructor(model: Model, d: CachedDecoder, slots: { count: number; rows: string }, startShare?: number) {
     this.model = model;
     this.d = d;
     this.slots = slots;
+    this.startGroup = startShare === undefined ? null : Math.max(1, Math.ceil(slots.count * startShare));
     this.fetches = ['logits', ...model.selfNames.map(presentName)];
   }
 
@@ -1056,15 +1100,20 @@ class StepBatcher {
 
   /**
    * The steps to run now. First steps wait while other chunks are still being encoded, so that chunks
-   * arriving together start together; and while other chunks are decoding, until enough new ones wait
-   * to fill a group (a chunk cannot join a decode under way), so runs stay full.
+   * arriving together start together; and while other chunks are decoding (a chunk cannot join a decode
+   * under way: the graph takes a row's position from its cache length), then start a batch at a time.
+   * MoonshineThreads hands the thread two batches' worth of chunks (GROUPS_IN_FLIGHT), so by the time a
+   * batch's last chunk finishes the next batch is encoded and waiting, and starts full. Starting new
+   * chunks beside a decode under way (`startGroup`, the scheduling before) saves no run: the two groups
+   * step in runs of their own either way, and every chunk decoding at once holds its cross-attention
+   * keys and values.
    */
   private ready(): StepRequest[] {
     const going = this.pending.filter((r) => r.decode.length > 0);
+    if (this.arrivals > 0) return going;
     const starting = this.pending.filter((r) => r.decode.length === 0);
-    const start =
-      this.arrivals === 0 && (!going.length || starting.length >= Math.ceil(this.slots.count * START_SHARE));
-    return start ? this.pending : going;
+    if (this.startGroup === null) return going.length ? going : likeLengths(starting, this.slots.count);
+    return !going.length || starting.length >= this.startGroup ? this.pending : going;
   }
 
   private async run(group: StepRequest[]): Promise<void> {
@@ -1158,6 +1207,25 @@ class StepBatcher {
   }
 }
 
+/**
+ * Up to `count` of the chunks waiting to start (in the order they came): the first, and those closest to it
+ * in length (encoder frames; ties to the earlier). A batch steps until its longest chunk ends, its last steps
+ * holding that chunk alone, so chunks of like length go together; the first always goes, so none waits for
+ * ever however many others come.
+ */
+function likeLengths(starting: StepRequest[], count: number): StepRequest[] {
+  if (starting.length <= count) return starting;
+  const frames = (r: StepRequest) => r.decode.hidden?.dims[1] ?? 0;
+  const first = frames(starting[0]!);
+  const rest = starting
+    .slice(1)
+    .map((r, i) => ({ r, i, gap: Math.abs(frames(r) - first) }))
+    .sort((a, b) => a.gap - b.gap || a.i - b.i)
+    .slice(0, count - 1)
+    .sort((a, b) => a.i - b.i);
+  return [starting[0]!, ...rest.map((x) => x.r)];
+}
+
 /** `decode` has read its last run's outputs (or ended): the run's tensors are freed when no decode needs them. */
 function read(decode: BatchedDecode): void {
   const outputs = decode.outputs;
@@ -1188,9 +1256,6 @@ function detach(view: ArrayBufferView): void {
     // A buffer that cannot be detached is left to the collector.
   }
 }
-
-/** Share of the slots that new chunks wait to fill while others are decoding. */
-const START_SHARE = 0.5;
 
 const presentName = (past: string) => past.replace('past_key_values', 'present');
 
