@@ -184,13 +184,13 @@ interface CachedDecoder {
   slots?: { count: number; rows: string };
 }
 
-/** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
 /** How many log-probabilities scorePhrases sums for a text: its tokens and the end token. */
 export function scoredTokens(text: string): number {
   const t = text.trim();
   return (t ? (llamaTokenizer.encode(t, false, true) as number[]).length : 0) + 1;
 }
 
+/** Languages with a `moonshine-base-<lang>` folder holding both ONNX files. */
 export function moonshineLanguages(modelsDir: string): string[] {
   if (!existsSync(modelsDir)) return [];
   return readdirSync(modelsDir)
