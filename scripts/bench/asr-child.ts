@@ -2,10 +2,11 @@
 // length, the process's peak RSS and the transcript as JSON (CPU time is this process's: the ffmpeg child
 // that decodes is not counted). Arguments: the audio file, the MoonshineEngine options as JSON (with `load`:
 // the languages whose models are loaded first, default English) and the vocabulary as JSON (an array; empty: none).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
+import { peakRssKb } from './peak-rss.ts';
 
 const [file, optionsJson, vocabularyJson] = process.argv.slice(2);
 const vocabulary = JSON.parse(vocabularyJson ?? '[]') as string[];
@@ -20,7 +21,7 @@ for (const language of load as string[])
 // Loading the model has a peak of its own (the ONNX files parsed and optimised), the same for any call:
 // Linux resets the process's peak RSS on request, so the peak reported is the transcription's; the load's
 // is read first (the process peak below is the larger of the two).
-const loadPeakKb = peakSinceResetKb();
+const loadPeakKb = peakRssKb();
 const resetPeak = (() => {
   try {
     writeFileSync('/proc/self/clear_refs', '5');
@@ -44,13 +45,9 @@ process.stdout.write(
     wallSeconds,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     audioSeconds: result.durationSeconds,
-    maxRssKb: (resetPeak && peakSinceResetKb()) || process.resourceUsage().maxRSS,
-    processMaxRssKb: Math.max(process.resourceUsage().maxRSS, loadPeakKb ?? 0),
+    // Without the reset (not Linux), both are the process's peak.
+    maxRssKb: peakRssKb(),
+    processMaxRssKb: resetPeak ? Math.max(peakRssKb(), loadPeakKb) : peakRssKb(),
     text: result.segments.map((s) => s.text).join(' '),
   }),
 );
-
-function peakSinceResetKb(): number | null {
-  const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
-  return m ? Number(m[1]) : null;
-}

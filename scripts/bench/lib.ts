@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { peakRssKb } from './peak-rss.ts';
 import { localOrEmbeddedPostgres, withDatabase } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 
@@ -123,7 +124,7 @@ export type ParentMessage = { type: 'rss' } | { type: 'stop' };
 
 export interface MeasuredChild {
   url: string;
-  /** Peak resident set size of the child so far (process.resourceUsage().maxRSS), in bytes. */
+  /** Peak resident set size of the child so far (its own VmHWM: ./peak-rss.ts), in bytes. */
   maxRss(): Promise<number>;
   /** CPU time (user + system) the child has used so far, in ms: a figure other load on the machine barely moves. */
   cpuMs(): Promise<number>;
@@ -208,7 +209,7 @@ export function serveParent(onStop: () => Promise<void>): void {
     if (m.type === 'rss') {
       const msg: ChildMessage = {
         type: 'rss',
-        maxRssKb: process.resourceUsage().maxRSS,
+        maxRssKb: peakRssKb(),
         rssBytes: process.memoryUsage.rss(),
         cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
       };
