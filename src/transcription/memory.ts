@@ -42,3 +42,21 @@ export function releaseMemory(): void {
     collect();
   }
 }
+
+/**
+ * Frees the memory of the buffer `view` covers whole, now (`ArrayBuffer.prototype.transfer(0)` detaches
+ * it), rather than at the thread's next collection: ONNX Runtime's outputs, model bytes and handed-over
+ * samples live outside the JavaScript heap, and threads that allocate little on their own heap collect
+ * rarely, so dead ones piled up between collections (docs/benchmarks/asr.md). A view into a larger buffer,
+ * a shared or an already detached one is left alone. The view must not be read again.
+ */
+export function detachBuffer(view: ArrayBufferView): void {
+  const buffer = view.buffer;
+  if (view.byteOffset !== 0 || view.byteLength !== buffer.byteLength) return;
+  if (!(buffer instanceof ArrayBuffer) || buffer.detached) return;
+  try {
+    buffer.transfer(0);
+  } catch {
+    // A buffer that cannot be detached is left to the collector.
+  }
+}

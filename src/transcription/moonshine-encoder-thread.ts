@@ -1,10 +1,11 @@
 // The encoder thread of batched recognition (MoonshineThreads with ASR_BATCH): the Moonshine encoders,
 // one session per language, encoding chunks while the recognition thread steps the decoder. It imports
-// only ONNX Runtime (no tokenizer, no graph rewriting) and runs without a TypeScript loader, so a thread
-// costs little memory beside its models: erasable TypeScript only.
+// only ONNX Runtime and ./memory.ts (no tokenizer, no graph rewriting) and runs without a TypeScript
+// loader, so a thread costs little memory beside its models: erasable TypeScript only.
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
+import { detachBuffer } from './memory.ts';
 
 export interface EncoderThreadData {
   modelsDir: string;
@@ -59,8 +60,8 @@ parentPort!.on('message', async (req: EncodeRequest) => {
     const data = new Float32Array(hidden!.data as Float32Array);
     // ONNX Runtime's output and this thread's copy of the samples, freed now rather than at the thread's
     // rare collections (it allocates little on its own heap, so they piled up between them).
-    release(hidden!.data as Float32Array);
-    release(req.samples);
+    detachBuffer(hidden!.data as Float32Array);
+    detachBuffer(req.samples);
     parentPort!.postMessage({ id: req.id, encoded: { data, dims: hidden!.dims } } satisfies EncodeReply, [data.buffer]);
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
@@ -75,10 +76,3 @@ parentPort!.on('message', async (req: EncodeRequest) => {
     } satisfies EncodeReply);
   }
 });
-
-/** A buffer of its own (not a view into another), freed now; it must not be read again. */
-function release(data: Float32Array): void {
-  if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength || !(data.buffer instanceof ArrayBuffer))
-    return;
-  if (!data.buffer.detached) data.buffer.transfer(0);
-}

@@ -5,6 +5,7 @@ import { OperatorFault } from '../audio/failure.ts';
 import { type Encoded, MoonshineEngine, type MoonshineOptions } from './moonshine.ts';
 import type { ChunkTranscript } from './engine.ts';
 import type { WordTiming } from './align.ts';
+import { detachBuffer } from './memory.ts';
 
 export interface ChunkRequest {
   id: number;
@@ -72,13 +73,6 @@ parentPort!.on('message', async (req: ChunkRequest) => {
   parentPort!.postMessage(reply);
   // The chunk's samples and states were handed to this thread and are done with: freed now, not at the
   // thread's next collection (it allocates little on its own heap, so they piled up between collections).
-  release(req.samples);
-  if (req.encoded) release(req.encoded.data);
+  detachBuffer(req.samples);
+  if (req.encoded) detachBuffer(req.encoded.data);
 });
-
-/** A buffer this thread owns (handed over whole), freed now; it must not be read again. */
-function release(data: Float32Array): void {
-  if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength || !(data.buffer instanceof ArrayBuffer))
-    return;
-  if (!data.buffer.detached) data.buffer.transfer(0);
-}

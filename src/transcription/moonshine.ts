@@ -28,7 +28,7 @@ import {
 } from './onnx-rewrite.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 import { heardWords } from './unheard.ts';
-import { releaseMemory } from './memory.ts';
+import { detachBuffer, releaseMemory } from './memory.ts';
 import {
   expectedCandidates,
   LOW_CONFIDENCE,
@@ -630,9 +630,9 @@ async function loadDecoder(
     const bytes = await readFile(file);
     const split = splitDecoder(bytes, { plainBranches: true });
     if (!split) return merged();
-    // Each graph's bytes are freed as soon as the next one is made from them (`drop`), not at the thread's
+    // Each graph's bytes are freed as soon as the next one is made from them (`detachBuffer`), not at the thread's
     // next collection: with both languages, the model load's peak −25 to −50 MiB (bench:asr's child).
-    drop(bytes);
+    detachBuffer(bytes);
     const { first, crossKeys } = split;
     // Each rewrite leaves its decoded graph behind (objects and buffers, a few hundred MB per language):
     // given back between the rewrites and before ONNX Runtime builds the session, so they do not add up
@@ -644,15 +644,15 @@ async function loadDecoder(
     if (perSlot) releaseMemory();
     const slotted = perSlot ? slotQuantized(perSlot, batch) : null;
     if (slotted) {
-      drop(split.later);
-      drop(perSlot!);
+      detachBuffer(split.later);
+      detachBuffer(perSlot!);
     }
     perSlot = null;
     const laterModel = slotted?.model ?? split.later;
     const slots = slotted ? { count: batch, rows: slotted.slotRows } : undefined;
     releaseMemory();
     const later = await ort.InferenceSession.create(laterModel, options);
-    drop(laterModel);
+    detachBuffer(laterModel);
     const present = (past: string) => past.replace('past_key_values', 'present');
     // The later model's cross-attention inputs: the keys as the split left them (scaled and transposed,
     // or as shipped) and the values; each is a first-step output of the same name or a named tensor.
@@ -664,9 +664,9 @@ async function loadDecoder(
     const outputs = crossInputs.map((c) => c.output);
     const constants = await firstStepShapes(first, outputs, options);
     const crossModel = crossAttentionModel(first, outputs, constants);
-    drop(first);
+    detachBuffer(first);
     const cross = await ort.InferenceSession.create(crossModel, options);
-    drop(crossModel);
+    detachBuffer(crossModel);
     return {
       kind: 'cached',
       cross,
@@ -684,14 +684,6 @@ async function loadDecoder(
   ]);
   const crossValues = later.inputNames.filter((n) => /^past_key_values\.\d+\.encoder\.value$/.test(n));
   return { kind: 'split', first, later, crossKeys: split.crossKeys, crossValues };
-}
-
-/**
- * A model's bytes freed now (see `free`): only a buffer of its own (a file read, a graph written), never a
- * view into another. The bytes must not be read again.
- */
-function drop(bytes: Uint8Array): void {
-  detach(bytes);
 }
 
 /**
@@ -1242,19 +1234,7 @@ function read(decode: BatchedDecode): void {
  * detached: the tensor must not be read again.
  */
 export function free(t: ort.Tensor | undefined): void {
-  if (ArrayBuffer.isView(t?.data)) detach(t.data);
-}
-
-/** Detaches the buffer `view` covers whole (a view into a larger one is left alone), freeing its memory. */
-function detach(view: ArrayBufferView): void {
-  const buffer = view.buffer;
-  if (view.byteOffset !== 0 || view.byteLength !== buffer.byteLength) return;
-  if (!(buffer instanceof ArrayBuffer) || buffer.detached) return;
-  try {
-    buffer.transfer(0);
-  } catch {
-    // A buffer that cannot be detached is left to the collector.
-  }
+  if (ArrayBuffer.isView(t?.data)) detachBuffer(t.data);
 }
 
 const presentName = (past: string) => past.replace('past_key_values', 'present');

@@ -2,6 +2,7 @@
 // the edited bytes). Only what bench:asr measured as worth it, and only edits that keep the model's
 // arithmetic exactly: the same words. (Running the output projection in 8 bits saved 8 % of the CPU but
 // flipped near-ties, e.g. a listed name heard in lower case, so it was left out.)
+import { detachBuffer } from './memory.ts';
 import { type Field, bytesField, decodeMessage, encodeMessage, text, textField } from './protobuf.ts';
 
 // ONNX field numbers (onnx.proto).
@@ -72,8 +73,7 @@ function modelGraph(model: Uint8Array): { graph: Field[]; withGraph: (g: Uint8Ar
       const out = encodeMessage(fields.map((f) => (f === graphField ? bytesField(f.no, g) : f)));
       // The graph's own bytes (written for this model, 20 MB for a decoder) are copied into the model:
       // freed now, not at the thread's next collection, so a rewrite's peak holds one copy, not two.
-      if (g.byteOffset === 0 && g.byteLength === g.buffer.byteLength && g.buffer instanceof ArrayBuffer)
-        g.buffer.transfer(0);
+      detachBuffer(g);
       return out;
     },
   };
