@@ -277,7 +277,13 @@ function heardEvidence(h: Heard): Evidence {
 }
 
 /** A phrase criterion the text did not pass, decided with what the audio says. */
-function phraseFromAudio(ctx: Context, criterion: PhraseCriterion, text: Outcome, heard: readonly Heard[]): Outcome {
+function phraseFromAudio(
+  ctx: Context,
+  criterion: PhraseCriterion,
+  text: Outcome,
+  heard: readonly Heard[],
+  doubts: ListenRequest['doubts'],
+): Outcome {
   const counted = findPhrases(scope(ctx, criterion.speaker), criterion.phrases).filter((m) =>
     inWindow(ctx, criterion, m),
   ).length;
@@ -311,16 +317,18 @@ function phraseFromAudio(ctx: Context, criterion: PhraseCriterion, text: Outcome
   // very stretches and everywhere else the phrases could be, rules them all out far below the unsure
   // band: the doubt is answered, the fail stands without review. Above that the doubt stays: in heavy
   // noise a said phrase can score low, and an unsure fail goes to a person.
-  if (text.lowConfidence && outcomeSettled(ctx, criterion, usable)) {
+  if (text.lowConfidence && outcomeSettled(doubts, usable)) {
     const { lowConfidence: _, ...settled } = text;
     return settled;
   }
   return text;
 }
 
-/** Whether the audio tried every stretch the text doubted and found every try at or below RULED_OUT_MARGIN. */
-function outcomeSettled(ctx: Context, criterion: PhraseCriterion, heard: readonly Heard[]): boolean {
-  const doubts = doubtsOf(ctx, criterion);
+/**
+ * Whether the audio tried every stretch the text doubted (the listen request's `doubts`) and found every
+ * try at or below RULED_OUT_MARGIN.
+ */
+function outcomeSettled(doubts: ListenRequest['doubts'], heard: readonly Heard[]): boolean {
   if (!doubts?.length) return false;
   const tried = new Set(heard.map((h) => h.segment));
   return doubts.every((d) => tried.has(d.segment)) && heard.every((h) => h.perToken <= RULED_OUT_MARGIN);
@@ -740,7 +748,8 @@ export async function analyzeCall(
   const withAudio = template.criteria.map((criterion, i): Outcome => {
     const outcome = fromText[i]!;
     const inAudio = heard.get(criterion.key);
-    if (inAudio && criterion.kind === 'phrase') return phraseFromAudio(ctx, criterion, outcome, inAudio);
+    if (inAudio && criterion.kind === 'phrase')
+      return phraseFromAudio(ctx, criterion, outcome, inAudio, requests.find((r) => r.key === criterion.key)?.doubts);
     if (inAudio && criterion.kind === 'forbidden') return forbiddenFromAudio(ctx, criterion, outcome, inAudio);
     return outcome;
   });
