@@ -389,7 +389,7 @@ const rudeAgent = (language: 'en' | 'es') =>
 // read here: it is for bench:sentiment's report only.
 describe('probe set', () => {
   const load = (language: 'en' | 'es') =>
-    [`probe-${language}.tsv`, `probe4-${language}.tsv`, `fresh5-${language}.tsv`]
+    [`probe-${language}.tsv`, `probe4-${language}.tsv`, `probe5-${language}.tsv`, `fresh5-${language}.tsv`]
       .flatMap((file) =>
         readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
           .split('\n')
