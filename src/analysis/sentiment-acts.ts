@@ -128,7 +128,7 @@ export const EN_ACTS: readonly ActRule[] = [
       // What will not be done, in the progressive: "we won't be sending another engineer" (not "we
       // won't be charging you").
       "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging)",
-      'the answer is no',
+      'the answer is (?:still )?no|the answer (?:remains|stays) no',
       // Fresh batch 5: "I'm not in a position to agree to that", "that's not a service we provide".
       "(?:not|'m not|am not|'re not|are not|isn't|is not) (?:really )?in a position to",
       "(?:not|isn't|is not) (?:a |an )?(?:service|option|product|feature|thing|something) (?:that )?(?:i|we) (?:provide|offer|do|support|cover|sell)",
@@ -300,7 +300,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?<!(?:get|got|have|had) (?:it|that|this|them) )for nothing',
       'never (?:appeared|applied|happened|materiali[sz]ed|came through|showed up|got applied)',
       // A good state that ended: "I was happy with you for years until this bill".
-      '(?:was|were|used to be|had been) (?:really |very |always |quite |absolutely |perfectly )?(?:happy|satisfied|pleased|content|fine|great|good|perfect|brilliant|ok|okay|loyal|a loyal customer|a happy customer)(?: \\S+){0,5} until',
+      '(?:was|were|used to be|had been) (?:working |running |going )?(?:really |very |always |quite |absolutely |perfectly )?(?:happy|satisfied|pleased|content|fine|great|good|perfect|brilliant|ok|okay|loyal|a loyal customer|a happy customer)(?: \\S+){0,5} until',
       '(?:paying|pay|paid|costs?|costing|charged|charging) (?:me |us )?(?:double|twice|triple)',
       'twice as much|three times as much|double the price',
       '(?:i )?paid for (?:\\S+ ){0,3}(?:and|but) (?:got|get|i got|received|only got)',
@@ -439,6 +439,25 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:fault|warning|error|red|orange|amber) (?:light|lights|led)|(?:light|led) (?:is |keeps |has been |went |goes )?(?:flashing |blinking )?(?:red|orange|amber)',
       "(?:you|they|your \\S+) gave (?:me|us) (?:\\S+ ){0,3}(?:doesn't|does not|isn't|is not|didn't|did not) (?:even )?(?:exist|work|valid|recogni[sz]ed)",
       '(?:disconnects?|drops?|cuts? out|freezes|crashes|buffers|resets|reboots|restarts|goes off|turns off|fails|stops) (?:\\S+ ){0,2}every',
+      // Probe batch 8: warm words that measure what is missing. "So the best you can offer is…", "is
+      // this really the best your company can do?".
+      'the best (?:you|your \\S+|they|this company|you lot) (?:can|could) (?:offer|do|manage)',
+      '(?:the )?only thing (?:\\S+ ){0,3}(?:good at|do right|do well)',
+      // Praise that holds only when it works: "great when it actually loads".
+      'when (?:it|they|you|someone|anyone|the \\S+) (?:actually|finally|bothers? to) (?:\\S+)',
+      'help me understand (?:why|how)',
+      // What would have been decent, said because it did not happen: "a simple sorry would have been nice".
+      "(?:(?:sorry|an apology|apologi[sz]ing) )?(?:would have|would've|could have|could've) been (?:nice|good|great|helpful|appreciated|lovely|polite|decent)",
+      // A warm word with a tag, said through gritted teeth: "well that's just perfect, isn't it".
+      "just (?:perfect|great|brilliant|lovely|fantastic|marvellous|wonderful|fabulous)(?: \\|)? (?:isn't it|innit)(?= \\||$)",
+      '(?:good|proper|decent|real) (?:customer )?(?:service|support|care) would (?:be|have been|mean)',
+      "(?:would|'d) be (?:nice|good|great|lovely) to (?:\\S+ ){0,4}(?:without|for once|just once|actually)",
+      'if (?:the \\S+|this \\S+|this|that) (?:actually |only |even |ever )?(?:worked|did|bothered)',
+      '(?:gone|going|went|goes) downhill',
+      '(?<=\\S )my (?:foot|arse|backside)(?= \\||$)',
+      "(?:nobody|no one|no-one|they) (?:\\S+ ){0,2}(?:talks|talk|speaks|speak|communicates|communicate|listens) to (?:each other|one another)|(?:don't|doesn't|never) (?:talk|speak|communicate) to (?:each other|one another)",
+      '(?:good )?luck (?:getting|trying|finding|with getting|ever getting) (?:\\S+ )?(?:anyone|anybody|someone|somebody|a reply|an answer|through)',
+      "but (?:\\| )?where(?:'s| is| are) (?:my|the) \\S+",
     ],
   },
   {
@@ -596,6 +615,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'no es (?:cosa|culpa|problema) (?:mía|mío|nuestra|nuestro)',
       'no (?:es|son) cosa (?:mía|nuestra)',
       'no depende de (?:mí|nosotros)',
+      'la respuesta (?:es|sigue siendo) (?:que )?no',
       // Lote fresco 5: "no estoy en condiciones de aceptar eso".
       'no (?:estoy|estamos) en (?:condiciones|disposición|posición) de',
       `${NO_PUEDO} ${PRON}${VERBO}(?: nada)?`,
@@ -922,6 +942,15 @@ export const ES_ACTS: readonly ActRule[] = [
       // Una promesa fechada: "…en cuarenta y ocho horas estaría arreglado, y eso fue la semana pasada".
       'y eso (?:fue|era) (?:la semana pasada|el mes pasado|ayer|antes de ayer|anteayer|hace|el (?:lunes|martes|miércoles|jueves|viernes|sábado|domingo))',
       'que (?:me|nos) (?:dieron|dio|disteis|han dado|ha dado|dio usted) (?:\\S+ ){0,3}no (?:existe|funciona|vale|sirve|aparece)',
+      // Lote 8: "funcionaba perfectamente hasta la actualización", "lo mejor que me ofrecen son cinco euros".
+      '(?:funcionaba|iba|andaba|estaba|era) (?:\\S+ )?(?:bien|perfectamente|perfect[oa]|genial|de maravilla|fenomenal|content[oa]) hasta',
+      'lo mejor que (?:me |nos )?(?:pueden|puede|podéis|ofrecen|ofrece|ofrecéis|saben|sabe)',
+      'lo único que (?:\\S+ ){0,2}(?:hacen|hacéis|hace|sabéis|saben|sabe) (?:bien|hacer bien)',
+      'cuando (?:\\S+ )?(?:consigue|logra|se digna|se dignan|por fin|al fin|de verdad)',
+      '(?:(?:lo siento|perdón|una disculpa|disculpas) )?(?:habría|hubiera|hubiese) (?:estado|sido) (?:bien|un detalle|de agradecer|bonito|lo suyo)',
+      '(?:la culpa es|la culpa la tiene|la culpa será) (?:del cliente|de los clientes|mía|nuestra)',
+      '(?:buena )?suerte (?:para|con|intentando) (?:conseguir|que|encontrar|hablar|contactar)',
+      'pero (?:\\| )?dónde (?:está|están) (?:mi|mis|el|la)',
     ],
   },
   {

@@ -235,6 +235,22 @@ describe('segment sentiment', () => {
       "That's not a service we provide, sorry.",
     ]);
     expect(label('No estoy en condiciones de aceptar eso.', 'es')).toBe('negative');
+    // Probe batch 8: warm words that measure what is missing.
+    expectLabels('en', 'negative', [
+      'It was working fine until your update last night.',
+      'so the best you can offer is a five pound credit',
+      'your app is great when it actually loads',
+      'A simple sorry would have been nice.',
+      "well that's just perfect isn't it",
+      "You were fine when I signed up, it's only gone downhill since.",
+    ]);
+    expectLabels('es', 'negative', [
+      'Funcionaba perfectamente hasta la actualización de anoche.',
+      'lo único que hacen bien es mandar facturas',
+      'Un simple lo siento habría estado bien.',
+      'Claro, la culpa es del cliente.',
+    ]);
+    expect(label('Le entiendo, pero la respuesta sigue siendo que no.', 'es')).toBe('negative');
     // A "yeah" that opens a turn holds the floor; on its own it still agrees.
     expect(label('yeah the engineer is coming on friday', 'en')).toBe('neutral');
     expect(label('Yeah.', 'en')).not.toBe('negative');
