@@ -73,6 +73,7 @@ export function trainingRows(language: SentimentLanguage): Row[] {
     `probe4-${language}.tsv`,
     `fresh5-${language}.tsv`,
     `probe5-${language}.tsv`,
+    `probe6-${language}.tsv`,
   ])
     for (const line of readFileSync(path.join(fixtures, name), 'utf8').split('\n')) {
       if (!line.startsWith('tune\t') && !line.startsWith('probe\t') && !line.startsWith('fresh5\t')) continue;
@@ -255,7 +256,7 @@ function crossValidate(language: SentimentLanguage) {
     for (const doubt of [0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 1.01])
       for (const fill of [0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 1.01])
         for (const vouched of [0.6, 0.7, 0.8, 0.85, 0.9, 1.01]) {
-          const c = { doubt, fill, vouched };
+          const c = { doubt, fill, vouched, backed: COMBINATION.backed };
           const [a, b] = [combined(c), today(c)];
           const value = objective(probe, a) + objective(rows, b) / 2;
           const name = `doubt ${doubt} fill ${fill} vouched ${vouched}`;

@@ -64,6 +64,7 @@ function load(language: SentimentLanguage): Row[] {
     ...loadFile(`probe-${language}.tsv`),
     ...loadFile(`probe4-${language}.tsv`),
     ...loadFile(`probe5-${language}.tsv`),
+    ...loadFile(`probe6-${language}.tsv`),
     ...loadFile(`fresh-${language}.tsv`),
     ...loadFile(`fresh2-${language}.tsv`),
     ...loadFile(`fresh4-${language}.tsv`),
@@ -136,7 +137,7 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
 
     const source =
       half === 'probe'
-        ? `probe-${language}.tsv + probe4-${language}.tsv + probe5-${language}.tsv`
+        ? `probe-${language}.tsv + probe4-${language}.tsv + probe5-${language}.tsv + probe6-${language}.tsv`
         : half === 'fresh' || half === 'fresh2' || half === 'fresh4' || half === 'fresh5' || half === 'holdout2'
           ? `${half}-${language}.tsv`
           : `${language}.tsv`;

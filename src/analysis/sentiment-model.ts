@@ -122,9 +122,18 @@ export interface Combination {
    * irony rule found sincere); above 1, never.
    */
   vouched: number;
+  /**
+   * A positive reading the model itself gives positive at least this is kept, whatever `doubt` says:
+   * the model is then unsure, not contradicting. Sincere praise carries the warm words the model has
+   * also seen in complaints ("the lady I spoke to was fantastic, she sorted everything": negative
+   * 0.35, positive 0.63), and a doubt of 0.35 took such lines to neutral; the complaints the doubt
+   * is there for are ones the model reads positive well under even odds (at most 0.46 on the sets
+   * it can be checked on). Above 1, never.
+   */
+  backed: number;
 }
 
-export const COMBINATION: Combination = { doubt: 0.35, fill: 0.7, vouched: 0.8 };
+export const COMBINATION: Combination = { doubt: 0.35, fill: 0.7, vouched: 0.8, backed: 0.6 };
 
 /**
  * Whether the model can change the rules' reading at all: not for courtesy, a firm act, a neutral
@@ -166,7 +175,7 @@ export function combine(
     const polar: ModelLabel = p.negative >= p.positive ? 'negative' : 'positive';
     return p[polar] >= c.fill ? { label: polar, fromRules: false } : { label: 'neutral', fromRules: true };
   }
-  if (rules.label === 'positive' && p.negative >= (rules.vouched ? c.vouched : c.doubt))
+  if (rules.label === 'positive' && p.negative >= (rules.vouched ? c.vouched : c.doubt) && p.positive < c.backed)
     return { label: 'neutral', fromRules: false };
   return { label: rules.label, fromRules: true };
 }

@@ -405,7 +405,13 @@ const rudeAgent = (language: 'en' | 'es') =>
 // read here: it is for bench:sentiment's report only.
 describe('probe set', () => {
   const load = (language: 'en' | 'es') =>
-    [`probe-${language}.tsv`, `probe4-${language}.tsv`, `probe5-${language}.tsv`, `fresh5-${language}.tsv`]
+    [
+      `probe-${language}.tsv`,
+      `probe4-${language}.tsv`,
+      `probe5-${language}.tsv`,
+      `probe6-${language}.tsv`,
+      `fresh5-${language}.tsv`,
+    ]
       .flatMap((file) =>
         readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
           .split('\n')
@@ -472,6 +478,7 @@ describe('the model beside the rules', () => {
       `${language}.tsv`,
       `probe-${language}.tsv`,
       `probe4-${language}.tsv`,
+      `probe6-${language}.tsv`,
       `train-${language}.tsv`,
       `fresh-${language}.tsv`,
       `fresh2-${language}.tsv`,
@@ -528,6 +535,42 @@ describe('the model beside the rules', () => {
     expect(() =>
       combine(readRules('my direct debit came out early and took me into my overdraft', 'en'), never),
     ).toThrow();
+  });
+
+  // The model's doubt takes a positive reading to neutral only when the model does not itself read
+  // the line positive at COMBINATION.backed (0.6) or more: unsure is not contradicting (sincere praise
+  // carries the warm words of ironic complaints). A complaint the model is torn on, or clear about,
+  // still takes it to neutral.
+  it('keeps a positive reading the model is merely unsure of, and doubts one it reads as a complaint', () => {
+    const praise = { label: 'positive', courtesy: false, firm: false, setAside: false, vouched: false } as const;
+    const unsure = { negative: 0.35, neutral: 0.02, positive: 0.63 };
+    const complaint = { negative: 0.44, neutral: 0.1, positive: 0.46 };
+    const clear = { negative: 0.87, neutral: 0.01, positive: 0.12 };
+    expect(combine(praise, unsure).label).toBe('positive');
+    expect(combine(praise, complaint).label).toBe('neutral');
+    expect(combine(praise, clear).label).toBe('neutral');
+    expect(combine({ ...praise, vouched: true }, clear).label).toBe('neutral');
+    // Never turned round, and a negative reading is never softened.
+    expect(combine({ ...praise, label: 'negative' }, { negative: 0, neutral: 0, positive: 1 }).label).toBe('negative');
+  });
+
+  // Probe batch 9 (probe6-<lang>.tsv): sincere praise keeps its reading, praise words around a
+  // complaint do not make it one.
+  it('reads sincere praise positive and never reads a complaint in praise words positive', () => {
+    for (const [language, text] of [
+      ['en', 'The lady I spoke to yesterday was fantastic, she sorted everything'],
+      ['en', 'you explained that better than anyone else has'],
+      ['es', 'usted me lo ha explicado mejor que nadie'],
+      ['es', 'la verdad es que este año han estado geniales ninguna queja'],
+    ] as const)
+      expect(scoreText(text, language).label, text).toBe('positive');
+    for (const [language, text] of [
+      ['en', 'great service as usual, nobody called me back'],
+      ['en', 'Perfect, now I have been charged for a router I sent back'],
+      ['es', 'un servicio estupendo como siempre nadie me ha devuelto la llamada'],
+      ['es', 'Perfecto, ahora me cobran un router que ya devolví'],
+    ] as const)
+      expect(scoreText(text, language).label, text).not.toBe('positive');
   });
 
   it('gives the same reading every time', () => {
