@@ -3,7 +3,7 @@
 //
 // Trained on the tune half of test/fixtures/sentiment/<lang>.tsv, the probe set (probe-<lang>.tsv and
 // its batches 4 to 7, probe4-<lang>.tsv, the fourth fresh batch, fresh5-<lang>.tsv, after its first
-// reading, and batch 8, probe5-<lang>.tsv),
+// reading, batch 8, probe5-<lang>.tsv, and batch 9, probe6-<lang>.tsv),
 // the model's own training lines (train-<lang>.tsv) and the tune file of the earlier general set
 // (scripts/bench/sentiment-<lang>.tsv) only: the
 // held-out halves are never read (their lines are dropped before parsing, the general set's
