@@ -222,8 +222,11 @@ function doubtsOf(ctx: Context, criterion: PhraseCriterion): NonNullable<ListenR
   for (const m of findPhrases(scoped, criterion.phrases, { nearUncertain: true })) {
     if (!inWindow(ctx, criterion, m)) continue;
     const segment = scoped[m.segment]!;
-    const from = segment.text.indexOf(m.quote);
-    if (from < 0) return null;
+    // The match's own offset, not the quote's first occurrence: a near match said twice in one turn
+    // must point the audio at the stretch that was doubted. A quote that does not start there spans
+    // two segments (joined quotes) and cannot be located in one.
+    const from = m.offset;
+    if (segment.text.slice(from, from + m.quote.length) !== m.quote) return null;
     doubts.push({ segment: ctx.input.segments.indexOf(segment), phrase: m.phrase, from, to: from + m.quote.length });
   }
   return doubts;

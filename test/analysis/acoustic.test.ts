@@ -310,4 +310,28 @@ describe('criteria judged from the audio', () => {
     const kept = criterion(await analyzeCall(doubted, empathy, { audio: audio(RULED_OUT_MARGIN + 0.5) }), 'empathy');
     expect(kept).toMatchObject({ result: 'failed', low_confidence: true });
   });
+
+  it('points the audio at the doubted stretch when the same words come twice in one turn', async () => {
+    const empathy = template({
+      criteria: [
+        { key: 'empathy', label: 'Empathy', kind: 'phrase', speaker: 'agent', weight: 1, phrases: ['I understand'] },
+      ],
+    });
+    // "I look" twice; only the second "look" is unsure, so only the second is a near match. The doubt was
+    // placed at the quote's first occurrence (indexOf) and the audio was asked about the wrong words.
+    const doubted = stereo([[10, 15, 'agent', 'I look at it. One moment while I look in the room.']], 30);
+    doubted.segments[0]!.uncertainWords = [8];
+    const asked: string[] = [];
+    const audio: AudioScorer = {
+      tokens: () => 1,
+      async score(jobs) {
+        asked.push(...jobs.flatMap((j) => j.texts));
+        return jobs.map(({ segment, texts }) => texts.map((t) => (t === segment.text ? 0 : RULED_OUT_MARGIN - 1)));
+      },
+    };
+    const result = criterion(await analyzeCall(doubted, empathy, { audio }), 'empathy');
+    expect(asked).toContain('I look at it. One moment while I understand in the room.');
+    expect(asked).not.toContain('I understand at it. One moment while I look in the room.');
+    expect(result).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+  });
 });
