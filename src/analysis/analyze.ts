@@ -124,9 +124,11 @@ function evaluatePhrase(ctx: Context, criterion: PhraseCriterion): Outcome {
   const { window } = criterion;
   const inWindow = (m: PhraseMatch) =>
     !window || (window.from === 'start' ? m.start <= window.seconds : m.end >= ctx.duration - window.seconds);
-  const segments = scope(ctx, criterion.speaker, false);
-  const heard = findPhrases(segments, criterion.phrases).filter(inWindow).length;
-  const near = findPhrases(segments, criterion.phrases, { nearUncertain: true }).filter(inWindow).length;
+  const segments = scope(ctx, criterion.speaker);
+  const heard = findPhrases(scope(ctx, criterion.speaker, false), criterion.phrases).filter(inWindow).length;
+  // A phrase in a text that loops is a doubt like a near match over unsure words: not said, not ruled out.
+  const looped = findPhrases(segments, criterion.phrases).filter(inWindow).length - heard;
+  const near = looped + findPhrases(segments, criterion.phrases, { nearUncertain: true }).filter(inWindow).length;
   return near > 0 && heard + near >= criterion.minCount ? { ...outcome, lowConfidence: true } : outcome;
 }
 
@@ -229,7 +231,7 @@ function scopeIndexes(ctx: Context, criterion: Criterion, window?: PhraseCriteri
  * window), located in the analysed segments; null when one cannot be (a match across two segments).
  */
 function doubtsOf(ctx: Context, criterion: PhraseCriterion): NonNullable<ListenRequest['doubts']> | null {
-  const scoped = scope(ctx, criterion.speaker, false);
+  const scoped = scope(ctx, criterion.speaker);
   const doubts: NonNullable<ListenRequest['doubts']>[number][] = [];
   for (const m of findPhrases(scoped, criterion.phrases, { nearUncertain: true })) {
     if (!inWindow(ctx, criterion, m)) continue;
