@@ -128,7 +128,10 @@ export const EN_ACTS: readonly ActRule[] = [
       // What will not be done, in the progressive: "we won't be sending another engineer" (not "we
       // won't be charging you").
       "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging)",
-      'the answer is no',
+      'the answer is (?:still )?no|the answer (?:remains|stays) no',
+      // Fresh batch 5: "I'm not in a position to agree to that", "that's not a service we provide".
+      "(?:not|'m not|am not|'re not|are not|isn't|is not) (?:really )?in a position to",
+      "(?:not|isn't|is not) (?:a |an )?(?:service|option|product|feature|thing|something) (?:that )?(?:i|we) (?:provide|offer|do|support|cover|sell)",
       'end of story',
       'take (?:it|that|this) up with',
       "(?:you'll|you will|you'd|you would) (?:have|need) to (?:sort|deal with|raise|settle) (?:that|it|this)(?: out)? with",
@@ -188,6 +191,9 @@ export const EN_ACTS: readonly ActRule[] = [
       'escalate|escalated|escalating|escalation',
       "(?:i'm|i am) (?:switching|leaving|closing|cancelling|done with you)",
       'this is the last time',
+      // Fresh batch 5: the bank asked to take the money back; others warned off.
+      'my bank to (?:reverse|cancel|stop|refund|block|charge back|claim back)|(?:a |the )?charge ?back',
+      '(?:stay|keep|steer) (?:well )?(?:away|clear) (?:from|of) (?:you|your)|(?:avoid|boycott) (?:you|your company)(?= \\||$)',
       '(?:go|move|switch|going|moving|switching|leave for|go over) to (?:another|a different|a new|a cheaper|a competitor|your competitor)(?: \\S+)?',
       // A bad review announced: "I'll be leaving a review about this" (not "a good review").
       '(?:leave|leaving|write|writing|post|posting|put|putting) (?:a |an )?(?:bad |terrible |negative |one-star |honest )?reviews? (?:about|of|on) (?:this|you|your|it)',
@@ -236,7 +242,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:old|previous|former) address',
       '(?:cut|cuts) off',
       'hung up on',
-      '(?:without|no) (?:any )?(?:warning|notice)',
+      '(?:without|no) (?:any |an )?(?:warning|notice|explanation)',
       '(?:the )?wrong (?:size|item|one|colour|color|address|product|bill|amount|account|card|date|day|person|number)',
       '(?:a )?(?:different|another) answer',
       // Sent to the wrong place or person: "delivered to a different postcode", "someone else's bill".
@@ -294,7 +300,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?<!(?:get|got|have|had) (?:it|that|this|them) )for nothing',
       'never (?:appeared|applied|happened|materiali[sz]ed|came through|showed up|got applied)',
       // A good state that ended: "I was happy with you for years until this bill".
-      '(?:was|were|used to be|had been) (?:really |very |always |quite |absolutely |perfectly )?(?:happy|satisfied|pleased|content|fine|great|good|perfect|brilliant|ok|okay|loyal|a loyal customer|a happy customer)(?: \\S+){0,5} until',
+      '(?:was|were|used to be|had been) (?:working |running |going )?(?:really |very |always |quite |absolutely |perfectly )?(?:happy|satisfied|pleased|content|fine|great|good|perfect|brilliant|ok|okay|loyal|a loyal customer|a happy customer)(?: \\S+){0,5} until',
       '(?:paying|pay|paid|costs?|costing|charged|charging) (?:me |us )?(?:double|twice|triple)',
       'twice as much|three times as much|double the price',
       '(?:i )?paid for (?:\\S+ ){0,3}(?:and|but) (?:got|get|i got|received|only got)',
@@ -411,6 +417,47 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:an hour|half an hour|over an hour) (?:on hold|waiting|in the queue)|on hold for (?:an|half an|over an) hour',
       // Sent where it cannot arrive: "the refund's gone to an account I closed".
       "(?:an?|the|my) (?:old |closed )?(?:account|card|address|number) (?:i|we) (?:closed|cancelled|canceled|no longer (?:have|use)|don't (?:have|use) any ?more)",
+      // Fresh batch 5. Not as agreed: "it came out on the first instead of the fifteenth as agreed".
+      '(?:instead of|rather than|not) (?:\\S+ ){0,5}as (?:we )?(?:agreed|promised|arranged|discussed|quoted|requested|booked|ordered)',
+      // A device that does nothing: "the box just sits there on the loading screen", "it's stuck".
+      "(?:sits|sitting|sat) there|(?:is|it's|gets|got|keeps getting|still|been|are|always) stuck",
+      "(?:doesn't|does not|don't|do not|didn't|did not) (?:really |even )?make (?:any )?sense|makes? no sense|made no sense",
+      // Doubting questions: "do you actually read the notes?", "is anyone going to take responsibility?".
+      '(?:do|does|did|will|can) (?:you|anyone|anybody|they|your (?:staff|people|engineers|team|agents)) (?:over there |there )?(?:actually|even|ever) (?:read|listen|check|look|care|know|test|bother|talk|speak|call|ring|answer|reply|do)',
+      '(?:is|are) (?:anyone|anybody|someone|somebody|you) (?:over there |there |at all )?(?:ever )?(?:going to|gonna) (?:take responsibility|fix|sort|help|call|ring|answer|do (?:anything|something))',
+      // A reported promise dated: "…it would be fixed in 48 hours, and that was last week".
+      `(?<=\\| )and (?:that|this) was (?:last|over|more than|nearly|almost|yesterday|\\S+ (?:${EN_UNITS}|week|month) ago|(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))`,
+      // Time lost on the phone: "I've spent my whole lunch break on the phone to you".
+      '(?:spent|spend|spending) (?:my|the|a|an|our|all|half) (?:whole |entire |full |of my |of the )?(?:\\S+ )?(?:morning|afternoon|day|evening|week|weekend|lunch break|break|hour|hours|time|holiday|day off) (?:on the phone|on hold|waiting|chasing|trying|sorting)',
+      "(?:don't|dont|do not) (?:even )?know why (?:i|we) (?:even )?(?:bother|pay|stay|ring|call)",
+      // Couldn't put it right: "telling me he couldn't fix anything".
+      "(?:couldn't|could not|wasn't able to|weren't able to) (?:fix|sort|solve|repair|resolve|do) (?:anything|it|the|a|my|that|this)",
+      '(?:arrived|came|turned up|was delivered|got delivered) (?:\\S+ ){0,2}(?:smashed|broken|damaged|cracked|dented|crushed|soaked|empty|in pieces|faulty|dead)',
+      // A claim denied in a relative: "a service that works, which this clearly isn't".
+      "which (?:this|it|that|they|this one) (?:clearly |obviously |definitely |certainly )?(?:isn't|is not|doesn't|does not|aren't|don't|wasn't|didn't)(?= \\||$)",
+      '(?:none|neither) of (?:\\S+ ){0,3}(?:have|has|were|was|are|is) (?:been )?(?:\\S+ )?(?:helpful|useful|any (?:help|use|good)|able to help)',
+      '(?:fault|warning|error|red|orange|amber) (?:light|lights|led)|(?:light|led) (?:is |keeps |has been |went |goes )?(?:flashing |blinking )?(?:red|orange|amber)',
+      "(?:you|they|your \\S+) gave (?:me|us) (?:\\S+ ){0,3}(?:doesn't|does not|isn't|is not|didn't|did not) (?:even )?(?:exist|work|valid|recogni[sz]ed)",
+      '(?:disconnects?|drops?|cuts? out|freezes|crashes|buffers|resets|reboots|restarts|goes off|turns off|fails|stops) (?:\\S+ ){0,2}every',
+      // Probe batch 8: warm words that measure what is missing. "So the best you can offer is…", "is
+      // this really the best your company can do?".
+      'the best (?:you|your \\S+|they|this company|you lot) (?:can|could) (?:offer|do|manage)',
+      '(?:the )?only thing (?:\\S+ ){0,3}(?:good at|do right|do well)',
+      // Praise that holds only when it works: "great when it actually loads".
+      'when (?:it|they|you|someone|anyone|the \\S+) (?:actually|finally|bothers? to) (?:\\S+)',
+      'help me understand (?:why|how)',
+      // What would have been decent, said because it did not happen: "a simple sorry would have been nice".
+      "(?:(?:sorry|an apology|apologi[sz]ing) )?(?:would have|would've|could have|could've) been (?:nice|good|great|helpful|appreciated|lovely|polite|decent)",
+      // A warm word with a tag, said through gritted teeth: "well that's just perfect, isn't it".
+      "just (?:perfect|great|brilliant|lovely|fantastic|marvellous|wonderful|fabulous)(?: \\|)? (?:isn't it|innit)(?= \\||$)",
+      '(?:good|proper|decent|real) (?:customer )?(?:service|support|care) would (?:be|have been|mean)',
+      "(?:would|'d) be (?:nice|good|great|lovely) to (?:\\S+ ){0,4}(?:without|for once|just once|actually)",
+      'if (?:the \\S+|this \\S+|this|that) (?:actually |only |even |ever )?(?:worked|did|bothered)',
+      '(?:gone|going|went|goes) downhill',
+      '(?<=\\S )my (?:foot|arse|backside)(?= \\||$)',
+      "(?:nobody|no one|no-one|they) (?:\\S+ ){0,2}(?:talks|talk|speaks|speak|communicates|communicate|listens) to (?:each other|one another)|(?:don't|doesn't|never) (?:talk|speak|communicate) to (?:each other|one another)",
+      '(?:good )?luck (?:getting|trying|finding|with getting|ever getting) (?:\\S+ )?(?:anyone|anybody|someone|somebody|a reply|an answer|through)',
+      "but (?:\\| )?where(?:'s| is| are) (?:my|the) \\S+",
     ],
   },
   {
@@ -467,6 +514,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // Praise by contrast with the others: "you're the first person who's actually listened to me".
       "(?:you're|you are|you've been|you were) the (?:first|only) (?:person|one|agent|people)(?: \\S+)? (?:who|that|to)(?:'s| has| have)? (?:actually |really |properly |even )?(?:listened|listen|helped|help|understood|understand|sorted|fixed|bothered|explained|made sense|got it|cared)",
       '(?:i|we) (?:really )?appreciate(?: it| that| you| your)?',
+      // "I'm grateful you took the time", not "I'd be grateful if someone finally…".
+      "(?:i'm|i am|we're|we are) (?:so |really |very |truly |ever so |most |extremely |genuinely )?grateful",
       'cheers',
     ],
   },
@@ -509,6 +558,7 @@ export const EN_ACTS: readonly ActRule[] = [
       // "I completely get why you're fed up", "I can see why that would be upsetting".
       '(?:i|we)(?: completely| totally| fully| really| do| can| can totally| can completely)? (?:get|see|understand|know) why',
       'i can (?:only )?imagine',
+      'forgive (?:me|us)',
       "(?:that|this|it) (?:must|must have|must be|sounds|can't have been|can't be)",
       "i know (?:how|it's|this|that)",
     ],
@@ -565,6 +615,9 @@ export const ES_ACTS: readonly ActRule[] = [
       'no es (?:cosa|culpa|problema) (?:mía|mío|nuestra|nuestro)',
       'no (?:es|son) cosa (?:mía|nuestra)',
       'no depende de (?:mí|nosotros)',
+      'la respuesta (?:es|sigue siendo) (?:que )?no',
+      // Lote fresco 5: "no estoy en condiciones de aceptar eso".
+      'no (?:estoy|estamos) en (?:condiciones|disposición|posición) de',
       `${NO_PUEDO} ${PRON}${VERBO}(?: nada)?`,
       `${NO_PUEDO} nada`,
       `no ${PRON}(?:puedo|podemos) ${PRON}${VERBO}`,
@@ -877,6 +930,27 @@ export const ES_ACTS: readonly ActRule[] = [
       'no es tan difícil(?= \\||$)',
       // Enviado adonde no puede llegar: "el reembolso ha ido a una cuenta que cerré".
       '(?:cuenta|tarjeta|dirección|número) que (?:ya )?(?:cerré|cerramos|cancelé|cancelamos|di de baja|dimos de baja|ya no (?:tengo|uso|existe))',
+      // Lote fresco 5. Un aparato que avisa de avería: "el router tiene la luz roja encendida".
+      '(?:luz|luces|piloto|led|lucecita)(?: \\S+)? (?:roja|rojas|naranja|ámbar)|parpade(?:a|ando) en (?:rojo|naranja)|(?:luz|piloto) de (?:error|avería|fallo)',
+      // Parado desde hace días: "mi pedido lleva once días en estado procesando".
+      `lleva(?:n)? (?:\\S+ ){1,3}${ES_UNITS} (?:en|sin|esperando|igual|parad[oa]s?|pendientes?|atascad[oa]s?)`,
+      'no (?:podía|pudo|pudieron|podían|supo|sabía|sabían|supieron) (?:arreglar|solucionar|reparar|resolver|hacer nada)',
+      'no sé (?:ni )?(?:para qué|por qué) (?:me molesto|llamo|pago|sigo)',
+      '(?:una cosa|algo|otra cosa) (?:totalmente |completamente |muy )?distint[oa]',
+      '(?:solo|sólo) (?:me |nos )?(?:manda|envía|dice|pone|da|mandan|envían|dicen|ponen|dan) (?:\\S+ ){0,4}mism[oa]s?',
+      'sin (?:ninguna |ningún |una |ni una )?(?:explicación|justificación)',
+      // Una promesa fechada: "…en cuarenta y ocho horas estaría arreglado, y eso fue la semana pasada".
+      'y eso (?:fue|era) (?:la semana pasada|el mes pasado|ayer|antes de ayer|anteayer|hace|el (?:lunes|martes|miércoles|jueves|viernes|sábado|domingo))',
+      'que (?:me|nos) (?:dieron|dio|disteis|han dado|ha dado|dio usted) (?:\\S+ ){0,3}no (?:existe|funciona|vale|sirve|aparece)',
+      // Lote 8: "funcionaba perfectamente hasta la actualización", "lo mejor que me ofrecen son cinco euros".
+      '(?:funcionaba|iba|andaba|estaba|era) (?:\\S+ )?(?:bien|perfectamente|perfect[oa]|genial|de maravilla|fenomenal|content[oa]) hasta',
+      'lo mejor que (?:me |nos )?(?:pueden|puede|podéis|ofrecen|ofrece|ofrecéis|saben|sabe)',
+      'lo único que (?:\\S+ ){0,2}(?:hacen|hacéis|hace|sabéis|saben|sabe) (?:bien|hacer bien)',
+      'cuando (?:\\S+ )?(?:consigue|logra|se digna|se dignan|por fin|al fin|de verdad)',
+      '(?:(?:lo siento|perdón|una disculpa|disculpas) )?(?:habría|hubiera|hubiese) (?:estado|sido) (?:bien|un detalle|de agradecer|bonito|lo suyo)',
+      '(?:la culpa es|la culpa la tiene|la culpa será) (?:del cliente|de los clientes|mía|nuestra)',
+      '(?:buena )?suerte (?:para|con|intentando) (?:conseguir|que|encontrar|hablar|contactar)',
+      'pero (?:\\| )?dónde (?:está|están) (?:mi|mis|el|la)',
     ],
   },
   {
@@ -948,6 +1022,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:le |te )?(?:pido|pedimos|rogamos) (?:disculpas|perdón|que disculpe)',
       'una disculpa',
       'disculpe|disculpa|disculpen|perdone|perdona|perdón|perdonen',
+      'perdón(?:e|a|en)(?:me|nos)|discúlp(?:e|a|en)(?:me|nos)',
       '(?:le |lo |te )?(?:entiendo|comprendo|entendemos|comprendemos)(?: perfectamente| totalmente| de verdad)?',
       // "Entiendo por qué está harto", "ya veo por qué le molesta".
       '(?:entiendo|comprendo|veo|sé) (?:perfectamente |muy bien )?por qué',

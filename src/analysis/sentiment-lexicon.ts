@@ -58,6 +58,11 @@ export interface ContactCentreLexicon {
    */
   raisers: readonly string[];
   complementisers: readonly string[];
+  /**
+   * Words that open a turn in speech ("yeah so I rang last week…", "bueno, pues sigue sin ir"): at a
+   * clause's start with more words after them they hold the floor, they do not agree or praise.
+   */
+  fillers: readonly string[];
 }
 
 export const EN: ContactCentreLexicon = {
@@ -287,6 +292,11 @@ export const EN: ContactCentreLexicon = {
     "it's flying": 2,
     'are there': 0,
     'how come': 0,
+    // Negators and a contrast of more than one word (see below): "far from satisfied", "wonderful
+    // apart from the fact it disconnects every hour".
+    'far from': 0,
+    'apart from': 0,
+    'aside from': 0,
   },
   negators: [
     'not',
@@ -317,6 +327,8 @@ export const EN: ContactCentreLexicon = {
     'no',
     'nothing',
     'without',
+    'far-from',
+    'hardly',
   ],
   intensifiers: {
     very: 1.3,
@@ -332,7 +344,7 @@ export const EN: ContactCentreLexicon = {
     bit: 0.7,
     slightly: 0.7,
   },
-  contrast: ['but', 'however', 'except', 'although', 'though', 'yet'],
+  contrast: ['but', 'however', 'except', 'although', 'though', 'yet', 'apart-from', 'aside-from'],
   conjunctions: ['and', 'because', 'so'],
   conditionals: ['if', 'whether', 'any-way-to'],
   embedders: [
@@ -357,6 +369,7 @@ export const EN: ContactCentreLexicon = {
   clitics: [],
   raisers: ['say', 'think', 'believe', 'reckon', 'suppose', 'feel', 'guess'],
   complementisers: ['that'],
+  fillers: ['yeah', 'yep', 'yup'],
 };
 
 export const ES: ContactCentreLexicon = {
@@ -704,4 +717,5 @@ export const ES: ContactCentreLexicon = {
   clitics: ['me', 'te', 'le', 'les', 'lo', 'la', 'los', 'las', 'se', 'nos', 'os'],
   raisers: ['diría', 'digo', 'creo', 'pienso', 'parece', 'creería'],
   complementisers: ['que'],
+  fillers: ['bueno'],
 };

@@ -350,6 +350,9 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
       continue;
     }
     let value = tokenValue(token, data);
+    const opensClause = i === 0 || tokens[i - 1] === BOUNDARY;
+    const next = tokens[i + 1];
+    if (opensClause && next !== undefined && next !== BOUNDARY && lexicon.fillers.includes(token)) value = 0;
     if (value === 0) {
       values.push(0);
       continue;
@@ -376,6 +379,18 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
       setAside = true;
     }
     values.push(value);
+  }
+  // "That's a horrible thing to come home to, I'm so sorry", "eso ha sido fallo nuestro y le pido
+  // perdón": an apology that closes what was said names the trouble before it, as one that opens it
+  // names what follows (up to a "but"). Refusals keep their weight: "I can't refund it, sorry".
+  for (const [e, token] of tokens.entries()) {
+    if (token !== `${ACT_PREFIX}empathy`) continue;
+    for (let j = e - 1; j >= 0 && !lexicon.contrast.includes(tokens[j]!); j--) {
+      if (values[j]! < 0 && (!isAct[j] || tokens[j] === `${ACT_PREFIX}complaint`)) {
+        values[j] = 0;
+        setAside = true;
+      }
+    }
   }
   // "Thanks, I thought it would take longer": beside thanks or a remedy, what was expected is relief.
   const expectations = tokens.flatMap((t, i) => (t === `${ACT_PREFIX}expectation` ? [i] : []));

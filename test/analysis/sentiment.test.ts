@@ -199,6 +199,63 @@ describe('segment sentiment', () => {
     expect(label('I ordered it on the fifth.', 'en')).toBe('neutral');
   });
 
+  it('reads an apology that closes the line as naming the trouble before it (fresh batch 5)', () => {
+    for (const text of [
+      "Gosh, that's a horrible thing to come home to, I'm so sorry.",
+      'Forgive me, I misread the date on your account.',
+    ])
+      expect(label(text, 'en'), text).not.toBe('negative');
+    for (const text of ['eso ha sido fallo nuestro y le pido perdón', 'Perdóneme, he leído mal la fecha de su cuenta.'])
+      expect(label(text, 'es'), text).not.toBe('negative');
+    // A refusal keeps its weight whatever apology follows it.
+    expect(label("I can't refund that, I'm sorry.", 'en')).toBe('negative');
+  });
+
+  it('reads complaints in plain, technical or reported words, doubting questions and negated praise', () => {
+    expectLabels('en', 'negative', [
+      'The direct debit came out on the first instead of the fifteenth as agreed.',
+      'yeah the box just sits there on the loading screen',
+      "I'm far from satisfied with this.",
+      'The new package is wonderful apart from the fact it disconnects every hour.',
+      'Do you actually read the notes on my account?',
+      'Is anyone over there going to take responsibility for this?',
+      'The last agent told me it would be fixed in forty-eight hours, and that was last week.',
+      "happy to pay for a service that works which this clearly isn't",
+      'none of your staff have been particularly helpful',
+      "the router's been showing a red light since tuesday",
+    ]);
+    expectLabels('es', 'negative', [
+      'el router tiene la luz roja encendida desde el martes',
+      'Mi pedido lleva once días en estado procesando.',
+      'El último agente me dijo que en cuarenta y ocho horas estaría arreglado, y eso fue la semana pasada.',
+      'la verdad no sé ni para qué me molesto',
+    ]);
+    expectLabels('en', 'negative', [
+      "I'm not in a position to agree to that.",
+      "That's not a service we provide, sorry.",
+    ]);
+    expect(label('No estoy en condiciones de aceptar eso.', 'es')).toBe('negative');
+    // Probe batch 8: warm words that measure what is missing.
+    expectLabels('en', 'negative', [
+      'It was working fine until your update last night.',
+      'so the best you can offer is a five pound credit',
+      'your app is great when it actually loads',
+      'A simple sorry would have been nice.',
+      "well that's just perfect isn't it",
+      "You were fine when I signed up, it's only gone downhill since.",
+    ]);
+    expectLabels('es', 'negative', [
+      'Funcionaba perfectamente hasta la actualización de anoche.',
+      'lo único que hacen bien es mandar facturas',
+      'Un simple lo siento habría estado bien.',
+      'Claro, la culpa es del cliente.',
+    ]);
+    expect(label('Le entiendo, pero la respuesta sigue siendo que no.', 'es')).toBe('negative');
+    // A "yeah" that opens a turn holds the floor; on its own it still agrees.
+    expect(label('yeah the engineer is coming on friday', 'en')).toBe('neutral');
+    expect(label('Yeah.', 'en')).not.toBe('negative');
+  });
+
   it('reads refusals phrased by authority, policy or by sending the customer elsewhere', () => {
     expectLabels('en', 'negative', [
       "You'll have to contact the manufacturer yourself.",
@@ -343,11 +400,12 @@ const rudeAgent = (language: 'en' | 'es') =>
       );
 
 // The probe set (test/fixtures/sentiment/probe-<lang>.tsv): lines written to check that the rules
-// generalise, labelled before the scorer was run on them. The held-out half of <lang>.tsv is never
+// generalise, labelled before the scorer was run on them; with it the fourth fresh batch (fresh5),
+// tuned on like a probe batch after its first reading. The held-out half of <lang>.tsv is never
 // read here: it is for bench:sentiment's report only.
 describe('probe set', () => {
   const load = (language: 'en' | 'es') =>
-    [`probe-${language}.tsv`, `probe4-${language}.tsv`]
+    [`probe-${language}.tsv`, `probe4-${language}.tsv`, `probe5-${language}.tsv`, `fresh5-${language}.tsv`]
       .flatMap((file) =>
         readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
           .split('\n')
@@ -363,7 +421,11 @@ describe('probe set', () => {
     it(`${language}: at least 150 lines, ≥ 95 % accepted, no reading backwards on refusals, complaints, apologies, thanks`, () => {
       const rows = load(language);
       expect(rows.length).toBeGreaterThanOrEqual(150);
-      expect(rows.every((r) => r.split === 'probe' && (r.speaker === 'agent' || r.speaker === 'customer'))).toBe(true);
+      expect(
+        rows.every(
+          (r) => (r.split === 'probe' || r.split === 'fresh5') && (r.speaker === 'agent' || r.speaker === 'customer'),
+        ),
+      ).toBe(true);
       const readings = rows.map((r) => ({ ...r, got: label(r.text, language) }));
       const accepted = readings.filter((r) => r.accepted.includes(r.got)).length;
       expect(accepted / rows.length).toBeGreaterThanOrEqual(0.95);
