@@ -3,7 +3,7 @@
 // that decodes is not counted). Arguments: the audio file, the MoonshineEngine options as JSON (with `load`:
 // the languages whose models are loaded first, default English) and the vocabulary as JSON (an array; empty: none).
 import { writeFileSync } from 'node:fs';
-import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
+import { resolveModelsDir, transcribeFile, warmVoiceDetection } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 import { peakRssKb } from './peak-rss.ts';
@@ -18,6 +18,8 @@ const engine = options.threads ? new MoonshineThreads(options) : new MoonshineEn
 const second = new Float32Array(16000);
 for (const language of load as string[])
   await Promise.all(Array.from({ length: options.threads ?? 1 }, () => engine.transcribeChunk(second, language)));
+// The voice detector too, as a worker loads it with its engines (pipelineEngines in src/calls/transcribe-call.ts).
+await warmVoiceDetection();
 // Loading the model has a peak of its own (the ONNX files parsed and optimised), the same for any call:
 // Linux resets the process's peak RSS on request, so the peak reported is the transcription's; the load's
 // is read first (the process peak below is the larger of the two).

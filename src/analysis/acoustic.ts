@@ -47,6 +47,26 @@ const MIN_SIMILARITY = 0.5;
 /** Stretches tried per phrase and segment (the closest ones). */
 const SPANS_PER_PHRASE = 2;
 
+/** Words a stretch must have to count as a repeat (repeatsItself). */
+const LOOP_WORDS = 3;
+
+/**
+ * Whether a segment's text says the same three words twice: what a decoder writes when it loops over
+ * audio it cannot hear ("I'm sure I'm sorry to hear from you. I'm sure I'm sorry to hear from you" for
+ * "May I have your account number?" under 5 dB babble). Neither its words nor its likelihood are
+ * evidence: a phrase inside it is not taken as said, and a phrase put in its place beats it easily
+ * (−0.5 nats a token for "anything else I can do for you" over "I'm an ipay, look wide. I'm an ipay",
+ * said "Have a nice day, goodbye"), so the audio can only make it unsure there.
+ */
+export function repeatsItself(text: string): boolean {
+  const w = tokenize(text);
+  const stretch = (i: number) => w.slice(i, i + LOOP_WORDS).join(' ');
+  for (let i = 0; i + LOOP_WORDS <= w.length; i++)
+    // Non-overlapping only: "no no no no" is one word said again, not a stretch looped over.
+    for (let j = i + LOOP_WORDS; j + LOOP_WORDS <= w.length; j++) if (stretch(i) === stretch(j)) return true;
+  return false;
+}
+
 export type Hearing = 'heard' | 'unsure' | 'not_heard';
 
 export interface Heard {
@@ -148,12 +168,23 @@ const START_MIN_WORDS = 3;
  * every phrase found this way was found at one of these lengths; trying k − 1 … k + 2 words as well
  * found nothing more and cost twice the decoder runs.
  */
-function startSpans(text: readonly Word[], phrase: string): Span[] {
+function startSpans(text: readonly Word[], phrase: string, seconds: number): Span[] {
   const k = tokenize(phrase).length;
-  if (k < START_MIN_WORDS) return [];
+  if (k < START_MIN_WORDS || !text.length) return [];
+  // A turn heard as far fewer words than its time holds ("No." over 3 s at the close of a call, for
+  // "Can I help you with anything else today?") lost its words, not its speech: the whole turn is tried
+  // whatever its length, when the phrase fits the time.
+  if (text.length < k - 1 && text.length <= seconds * STARVED_WORDS_PER_SECOND && k <= seconds * 4.5 + 1)
+    return [{ from: 0, to: text.length, similarity: 0 }];
   const lengths = new Set([Math.min(text.length, k + 1), Math.min(text.length, k + 2)]);
   return [...lengths].filter((len) => len >= k - 1).map((len) => ({ from: 0, to: len, similarity: 0 }));
 }
+
+/**
+ * At most this many words a second heard in a turn means its words were lost (startSpans): scripted and
+ * real agents speak 2.3–3 words a second, and a turn heard right keeps nearly all of them.
+ */
+const STARVED_WORDS_PER_SECOND = 1;
 
 /** The words of each stretch the text doubted for this phrase in this segment (ListenRequest.doubts). */
 function doubtSpans(request: ListenRequest, text: readonly Word[], phrase: string, index: number): Span[] {
@@ -212,17 +243,20 @@ export async function listen(
   scorer: AudioScorer,
 ): Promise<Map<string, Heard[]>> {
   const opening = (r: ListenRequest, index: number) => r.openings?.includes(index) ?? false;
+  const duration = (index: number) => segments[index]!.end - segments[index]!.start;
   const scored = new Set<number>();
   const heard = await pass(segments, requests, scorer, scored, [
     (_, text, phrase) => closestSpans(text, phrase),
     (r, text, phrase, index) => doubtSpans(r, text, phrase, index),
-    (r, text, phrase, index, encoded) => (encoded && opening(r, index) ? startSpans(text, phrase) : []),
+    (r, text, phrase, index, encoded) =>
+      encoded && opening(r, index) ? startSpans(text, phrase, duration(index)) : [],
   ]);
   const open = requests.filter((r) => r.openings?.length && !heard.get(r.key)!.some((h) => h.hearing === 'heard'));
   if (open.length) {
     const done = new Set(scored);
     const more = await pass(segments, open, scorer, scored, [
-      (r, text, phrase, index) => (!done.has(index) && opening(r, index) ? startSpans(text, phrase) : []),
+      (r, text, phrase, index) =>
+        !done.has(index) && opening(r, index) ? startSpans(text, phrase, duration(index)) : [],
     ]);
     for (const [key, found] of more) heard.get(key)!.push(...found);
   }
@@ -280,6 +314,7 @@ async function pass(
     // A segment the recording did not reach (cut short) has no scores: the text decides there.
     if (got.length !== texts.length) return;
     const best = new Map<string, Heard>();
+    const loops = repeatsItself(segment.text);
     for (const t of tries) {
       // A phrase the transcript already has word for word scores 0: the audio cannot say more than that.
       const margin = Math.min(0, got[t.text]! - got[0]!);
@@ -298,7 +333,7 @@ async function pass(
         speaker: segment.speaker,
         margin: Math.round(margin * 100) / 100,
         perToken: Math.round(perToken * 1000) / 1000,
-        hearing: hearingOf(perToken),
+        hearing: loops && hearingOf(perToken) === 'heard' ? 'unsure' : hearingOf(perToken),
       });
     }
     for (const [key, h] of best) heard.get(key)!.push(h);

@@ -1,6 +1,13 @@
 /** Scores one call against a template: criteria, score, topic, summary and metrics. */
 import type { Logger } from 'pino';
-import { type AudioScorer, type Heard, type ListenRequest, listen, RULED_OUT_MARGIN } from './acoustic.ts';
+import {
+  type AudioScorer,
+  type Heard,
+  type ListenRequest,
+  listen,
+  RULED_OUT_MARGIN,
+  repeatsItself,
+} from './acoustic.ts';
 import type { LlmAnswer, LlmClient } from './llm.ts';
 import { findPhrases, type PhraseMatch } from './match.ts';
 import { computeMetrics, type CallMetrics } from './metrics.ts';
@@ -83,9 +90,12 @@ function toEvidence(match: PhraseMatch): Evidence {
  * Segments a criterion looks at. On mono recordings nobody knows who said what, so a criterion
  * restricted to agent or customer falls back to all speech rather than being unanswerable.
  */
-function scope(ctx: Context, speaker: Criterion['speaker']): Segment[] {
-  // A guess (Segment.guessed) is no evidence that words were said: only the audio may judge it.
-  const heard = ctx.input.segments.filter((s) => !s.guessed);
+function scope(ctx: Context, speaker: Criterion['speaker'], loops = true): Segment[] {
+  // A guess (Segment.guessed) is no evidence that words were said: only the audio may judge it. Nor,
+  // for a phrase to be said, is a text that loops (repeatsItself): the decoder's stock lines under
+  // babble ("I'm sorry to hear that you're not working, … I'm sorry to hear") passed empathy for
+  // agents who never said it; there the audio can make the phrase unsure at most.
+  const heard = ctx.input.segments.filter((s) => !s.guessed && (loops || !repeatsItself(s.text)));
   if (speaker === 'any' || !ctx.known) return heard;
   return heard.filter((s) => s.speaker === speaker);
 }
@@ -115,13 +125,15 @@ function evaluatePhrase(ctx: Context, criterion: PhraseCriterion): Outcome {
   const inWindow = (m: PhraseMatch) =>
     !window || (window.from === 'start' ? m.start <= window.seconds : m.end >= ctx.duration - window.seconds);
   const segments = scope(ctx, criterion.speaker);
-  const heard = findPhrases(segments, criterion.phrases).filter(inWindow).length;
-  const near = findPhrases(segments, criterion.phrases, { nearUncertain: true }).filter(inWindow).length;
+  const heard = findPhrases(scope(ctx, criterion.speaker, false), criterion.phrases).filter(inWindow).length;
+  // A phrase in a text that loops is a doubt like a near match over unsure words: not said, not ruled out.
+  const looped = findPhrases(segments, criterion.phrases).filter(inWindow).length - heard;
+  const near = looped + findPhrases(segments, criterion.phrases, { nearUncertain: true }).filter(inWindow).length;
   return near > 0 && heard + near >= criterion.minCount ? { ...outcome, lowConfidence: true } : outcome;
 }
 
 function phraseOutcome(ctx: Context, criterion: PhraseCriterion): Outcome {
-  const matches = findPhrases(scope(ctx, criterion.speaker), criterion.phrases);
+  const matches = findPhrases(scope(ctx, criterion.speaker, false), criterion.phrases);
   const { window } = criterion;
   const counted = window
     ? matches.filter((m) =>
@@ -172,7 +184,8 @@ function phraseOutcome(ctx: Context, criterion: PhraseCriterion): Outcome {
 }
 
 function evaluateForbidden(ctx: Context, criterion: ForbiddenCriterion): Outcome {
-  const matches = findPhrases(scope(ctx, criterion.speaker), criterion.phrases);
+  const scoped = scope(ctx, criterion.speaker);
+  const matches = findPhrases(scoped, criterion.phrases);
   const note = monoNote(ctx, criterion);
   const mono = isMonoFallback(ctx, criterion) ? 1 : 0;
   if (matches.length === 0)
@@ -186,8 +199,9 @@ function evaluateForbidden(ctx: Context, criterion: ForbiddenCriterion): Outcome
   const first = matches[0]!;
   return {
     result: 'failed',
-    // Every occurrence has a word the recogniser was unsure of: the fail may be a mishearing.
-    ...(matches.every((m) => m.uncertain) ? { lowConfidence: true } : {}),
+    // Every occurrence has a word the recogniser was unsure of, or is in a text that loops
+    // (repeatsItself): the fail may be a mishearing.
+    ...(matches.every((m) => m.uncertain || repeatsItself(scoped[m.segment]!.text)) ? { lowConfidence: true } : {}),
     evidence: matches.slice(0, MAX_EVIDENCE).map(toEvidence),
     reason: `said "${first.quote}" at ${clock(first.start)}${matches.length > 1 ? ` and ${matches.length - 1} more time(s)` : ''}${note}`,
     code: 'forbidden_said',
@@ -222,8 +236,11 @@ function doubtsOf(ctx: Context, criterion: PhraseCriterion): NonNullable<ListenR
   for (const m of findPhrases(scoped, criterion.phrases, { nearUncertain: true })) {
     if (!inWindow(ctx, criterion, m)) continue;
     const segment = scoped[m.segment]!;
-    const from = segment.text.indexOf(m.quote);
-    if (from < 0) return null;
+    // The match's own offset, not the quote's first occurrence: a near match said twice in one turn
+    // must point the audio at the stretch that was doubted. A quote that does not start there spans
+    // two segments (joined quotes) and cannot be located in one.
+    const from = m.offset;
+    if (segment.text.slice(from, from + m.quote.length) !== m.quote) return null;
     doubts.push({ segment: ctx.input.segments.indexOf(segment), phrase: m.phrase, from, to: from + m.quote.length });
   }
   return doubts;
@@ -242,7 +259,10 @@ function listenRequest(ctx: Context, criterion: Criterion, text: Outcome): Liste
     if (text.result === 'passed') return null;
     const matched = new Set(
       findPhrases(ctx.input.segments, criterion.phrases)
-        .filter((m) => inWindow(ctx, criterion, m) && !ctx.input.segments[m.segment]!.guessed)
+        .filter((m) => {
+          const segment = ctx.input.segments[m.segment]!;
+          return inWindow(ctx, criterion, m) && !segment.guessed && !repeatsItself(segment.text);
+        })
         .map((m) => m.segment),
     );
     const segments = scopeIndexes(ctx, criterion, criterion.window).filter((i) => !matched.has(i));
@@ -265,6 +285,8 @@ function listenRequest(ctx: Context, criterion: Criterion, text: Outcome): Liste
     // Only a forbidden phrase the text heard on unsure words is checked against the audio. Searching the
     // audio for phrases the text did not hear turned clean calls into critical fails (a near match in the
     // unsure band zeroes the score), and a false critical fail is the worst verdict an agent can get.
+    // Nor would a search of stretches spelled alike find the ones missed on the bench: "compound" for
+    // "calm down", "no eres mi joven" for "no es mi problema" are under 50 % alike.
     if (text.result !== 'failed' || !text.lowConfidence) return null;
     const segments = scopeIndexes(ctx, criterion);
     return segments.length ? { key: criterion.key, segments, phrases: criterion.phrases } : null;
@@ -284,7 +306,7 @@ function phraseFromAudio(
   heard: readonly Heard[],
   doubts: ListenRequest['doubts'],
 ): Outcome {
-  const counted = findPhrases(scope(ctx, criterion.speaker), criterion.phrases).filter((m) =>
+  const counted = findPhrases(scope(ctx, criterion.speaker, false), criterion.phrases).filter((m) =>
     inWindow(ctx, criterion, m),
   ).length;
   const usable = heard.filter((h) => inWindow(ctx, criterion, h));

@@ -14,6 +14,11 @@ export interface PhraseMatch {
   speaker: SpeakerRole;
   /** The words actually said, from the original text. */
   quote: string;
+  /**
+   * Character offset in the starting segment's text where the quote begins: a phrase said twice in one
+   * turn has two matches with the same quote, and only this tells them apart.
+   */
+  offset: number;
   /** Some word of the match is one the recogniser was unsure of (Segment.uncertainWords). */
   uncertain: boolean;
 }
@@ -154,6 +159,7 @@ function toMatch(segments: readonly Segment[], phrase: string, tokens: readonly 
     speaker: startSegment.speaker,
     // Commas and the like belong to the sentence, not to what was said; keep ?, ! and . for tone.
     quote: parts.join(' ').replace(/[,;:]+$/, ''),
+    offset: first.charStart,
     uncertain: tokens.some((t) => t.uncertain),
   };
 }

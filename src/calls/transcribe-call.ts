@@ -7,6 +7,7 @@ import {
   TranscriptionFailure,
   closeEngines,
   createEngines,
+  warmVoiceDetection,
   transcribeFile,
   type TranscriptionEngine,
 } from '../transcription/index.ts';
@@ -208,6 +209,9 @@ export function closePipelineEngines(engines: TranscriptionEngine[]): Promise<vo
 
 export function pipelineEngines(app: AppContext): TranscriptionEngine[] {
   const t = app.config.transcription;
+  // The voice detector loaded now, not in the time to the first call's first chunk (src/audio/vad.ts). A
+  // failure is not kept: the first call loads it again and reports what goes wrong there.
+  warmVoiceDetection().catch(() => {});
   return createEngines({
     engine: t.engine,
     modelsDir: app.config.modelsDir,

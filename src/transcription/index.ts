@@ -7,6 +7,7 @@ export * from './engine.ts';
 export { transcribeFile, coveredLanguages, type TranscribeOptions, type TranscribeResult } from './transcribe.ts';
 export { resolveModelsDir } from './models.ts';
 export { UndecodableAudioError, TooLongError } from '../audio/decode.ts';
+export { warmVoiceDetection } from '../audio/vad.ts';
 
 export interface TranscriptionConfig {
   /** 'openai' alone means no local models unless `moonshineLanguages` lists some. */

@@ -1013,7 +1013,6 @@ class StepBatcher {
   private arrivals = 0;
   private scheduled = false;
   private running = false;
-  private readonly scratch = new Scratch();
   private readonly fetches: string[];
   private readonly model: Model;
   private readonly d: CachedDecoder;
@@ -1104,8 +1103,20 @@ class StepBatcher {
     const going = this.pending.filter((r) => r.decode.length > 0);
     if (this.arrivals > 0) return going;
     const starting = this.pending.filter((r) => r.decode.length === 0);
-    if (this.startGroup === null) return going.length ? going : likeLengths(starting, this.slots.count);
+    if (this.startGroup === null)
+      return going.length ? going : likeLengths(starting, this.slots.count, this.crossFrames());
     return !going.length || starting.length >= this.startGroup ? this.pending : going;
+  }
+
+  /**
+   * Encoder frames whose cross-attention keys and values a group may hold (CROSS_BUDGET_BYTES): each
+   * cross-attention input of the later model holds a chunk's frames × the hidden size in floats.
+   */
+  private crossFrames(): number {
+    const hidden = this.pending.find((r) => r.decode.hidden)?.decode.hidden;
+    const width = hidden?.dims[2];
+    if (!width) return Number.POSITIVE_INFINITY;
+    return Math.floor(CROSS_BUDGET_BYTES / (this.d.crossInputs.length * width * 4));
   }
 
   private async run(group: StepRequest[]): Promise<void> {
@@ -1157,7 +1168,10 @@ class StepBatcher {
         continue;
       }
       const size = model.heads * length * model.headDim;
-      const data = this.scratch.get(k, total * size);
+      // A buffer per run, freed once the run has read it (below), rather than kept from run to run: a
+      // kept one is as large as the largest step ever taken (grown by half again), 20 MB beside the
+      // 9 MB a full group's early steps need when the call's peak comes (bench:asr's 5-minute call).
+      const data = new Float32Array(total * size);
       let at = 0;
       for (const r of group) {
         const src = r.decode.self![k]!.data as Float32Array;
@@ -1178,6 +1192,8 @@ class StepBatcher {
     } catch (e) {
       for (const r of group) r.reject(e);
       return;
+    } finally {
+      if (length > 0) for (const k of model.selfNames) free(feeds[k]);
     }
     this.runs++;
     this.chunkSteps += group.length;
@@ -1205,16 +1221,24 @@ class StepBatcher {
  * holding that chunk alone, so chunks of like length go together; the first always goes, so none waits for
  * ever however many others come.
  */
-function likeLengths(starting: StepRequest[], count: number): StepRequest[] {
-  if (starting.length <= count) return starting;
+function likeLengths(starting: StepRequest[], count: number, maxFrames = Number.POSITIVE_INFINITY): StepRequest[] {
   const frames = (r: StepRequest) => r.decode.hidden?.dims[1] ?? 0;
+  if (starting.length <= count && starting.reduce((a, r) => a + frames(r), 0) <= maxFrames) return starting;
   const first = frames(starting[0]!);
-  const rest = starting
+  // The closest in length first; one that would take the group past `maxFrames` is left for a later group.
+  const closest = starting
     .slice(1)
     .map((r, i) => ({ r, i, gap: Math.abs(frames(r) - first) }))
-    .sort((a, b) => a.gap - b.gap || a.i - b.i)
-    .slice(0, count - 1)
-    .sort((a, b) => a.i - b.i);
+    .sort((a, b) => a.gap - b.gap || a.i - b.i);
+  const rest: typeof closest = [];
+  let total = first;
+  for (const c of closest) {
+    if (rest.length === count - 1) break;
+    if (total + frames(c.r) > maxFrames) continue;
+    total += frames(c.r);
+    rest.push(c);
+  }
+  rest.sort((a, b) => a.i - b.i);
   return [starting[0]!, ...rest.map((x) => x.r)];
 }
 
@@ -1238,6 +1262,14 @@ export function free(t: ort.Tensor | undefined): void {
 }
 
 const presentName = (past: string) => past.replace('past_key_values', 'present');
+
+/**
+ * The cross-attention keys and values a batch of chunks starting together may hold, in bytes (issue 30:
+ * one worker ≤ 700 MiB). Each chunk decoding holds its own (27.7 MB for a 25 s chunk), and a full batch
+ * of dense speech's 5–15 s chunks held 38–72 MB; past this budget a group starts with fewer chunks (the
+ * first waiting always goes), the others in the next group. Short chunks still fill a batch.
+ */
+const CROSS_BUDGET_BYTES = 48e6;
 
 /**
  * Rows of `t` (batch first) in the order `rows` names, in `scratch`'s buffer for `name` (the tensor

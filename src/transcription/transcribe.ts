@@ -7,6 +7,7 @@ import { type SpeechChunk, SpeechTracker, type VadOptions } from '../audio/vad.t
 import { SnrMeter } from '../audio/snr.ts';
 import type { ChunkTranscript, EngineResult, Segment, Speaker, TranscriptionEngine } from './engine.ts';
 import { NoSpeechError, TranscriptionFailure, UnsupportedLanguageError } from './engine.ts';
+import { detachBuffer } from './memory.ts';
 
 export interface TranscribeOptions {
   /** Tried in order: the first engine covering the language transcribes. */
@@ -182,6 +183,10 @@ async function transcribeStream(
     for (const chunk of chunks) {
       const line = run(engine!, chunk, language).then((heard) => {
         cache.delete(chunk);
+        // The chunk's samples (the voice tracker's copy, or a piece of it) are done with: freed now. This
+        // thread allocates little on its heap, so dead sample arrays waited for a rare full collection
+        // and piled up (30–40 MB on bench:asr's 5-minute call). A view into a larger buffer is left alone.
+        detachBuffer(chunk.samples);
         // A turn of the speaker's own speech the engine heard no words in is kept as such (guessed).
         if (heard.text || heard.guessed)
           lines.push({
@@ -242,6 +247,8 @@ async function transcribeStream(
       }
       if (twin?.same) heldRight = [];
       await heard(ready.sort(byTime), false);
+      // The block was copied into the voice trackers: freed now, as the chunks' samples are (above).
+      for (const channel of block) detachBuffer(channel);
     }
     const rest: Chunk[] = [];
     for (const [channel, tracker] of trackers.entries()) {

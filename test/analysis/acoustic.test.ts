@@ -4,7 +4,13 @@
 // with the transcript's words as evidence, borderline → unsure (failed, flagged for the review queue),
 // ruled out → failed without a flag; and which segments the audio is asked about at all.
 import { describe, expect, it } from 'vitest';
-import { HEARD_MARGIN, RULED_OUT_MARGIN, UNSURE_MARGIN, type AudioScorer } from '../../src/analysis/acoustic.ts';
+import {
+  type AudioScorer,
+  HEARD_MARGIN,
+  RULED_OUT_MARGIN,
+  repeatsItself,
+  UNSURE_MARGIN,
+} from '../../src/analysis/acoustic.ts';
 import { analyzeCall } from '../../src/analysis/index.ts';
 import type { Segment } from '../../src/analysis/types.ts';
 import { stereo, template } from './helpers.ts';
@@ -309,5 +315,105 @@ describe('criteria judged from the audio', () => {
     // Below the unsure band but not that far: the doubt stays, a person listens.
     const kept = criterion(await analyzeCall(doubted, empathy, { audio: audio(RULED_OUT_MARGIN + 0.5) }), 'empathy');
     expect(kept).toMatchObject({ result: 'failed', low_confidence: true });
+  });
+
+  it('points the audio at the doubted stretch when the same words come twice in one turn', async () => {
+    const empathy = template({
+      criteria: [
+        { key: 'empathy', label: 'Empathy', kind: 'phrase', speaker: 'agent', weight: 1, phrases: ['I understand'] },
+      ],
+    });
+    // "I look" twice; only the second "look" is unsure, so only the second is a near match. The doubt was
+    // placed at the quote's first occurrence (indexOf) and the audio was asked about the wrong words.
+    const doubted = stereo([[10, 15, 'agent', 'I look at it. One moment while I look in the room.']], 30);
+    doubted.segments[0]!.uncertainWords = [8];
+    const asked: string[] = [];
+    const audio: AudioScorer = {
+      tokens: () => 1,
+      async score(jobs) {
+        asked.push(...jobs.flatMap((j) => j.texts));
+        return jobs.map(({ segment, texts }) => texts.map((t) => (t === segment.text ? 0 : RULED_OUT_MARGIN - 1)));
+      },
+    };
+    const result = criterion(await analyzeCall(doubted, empathy, { audio }), 'empathy');
+    expect(asked).toContain('I look at it. One moment while I understand in the room.');
+    expect(asked).not.toContain('I understand at it. One moment while I look in the room.');
+    expect(result).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+  });
+});
+
+describe('turns the transcript lost or looped over', () => {
+  const closing = template({
+    criteria: [
+      {
+        key: 'closing',
+        label: 'Offers further help',
+        kind: 'phrase',
+        speaker: 'agent',
+        weight: 1,
+        window: { from: 'end', seconds: 60 },
+        phrases: ['can I help you with anything else'],
+      },
+    ],
+  });
+  const said = 'Can I help you with anything else.';
+  const audio = (phraseScore: number): AudioScorer => ({
+    tokens: () => 1,
+    async score(jobs) {
+      return jobs.map(({ segment, texts }) =>
+        texts.map((t) => (t === segment.text ? 0 : t.toLowerCase().includes('anything else') ? phraseScore : -40)),
+      );
+    },
+  });
+
+  it('tries a closing phrase over a turn heard as far fewer words than its time holds', async () => {
+    // 5 dB babble: "Can I help you with anything else today?" heard as "No." over 3 s.
+    const lost = stereo([[27, 30, 'agent', 'No.']], 30);
+    const r = criterion(await analyzeCall(lost, closing, { audio: audio(HEARD_MARGIN + 1) }), 'closing');
+    expect(r).toMatchObject({ result: 'passed', reason_code: 'phrase_heard_in_audio' });
+    // A short turn that holds its one word ("Yeah." in under a second) is not offered the phrase.
+    const asked: string[] = [];
+    const short = stereo([[29, 29.8, 'agent', 'Yeah.']], 30);
+    const recording: AudioScorer = {
+      async score(jobs) {
+        asked.push(...jobs.flatMap((j) => j.texts));
+        return jobs.map(({ texts }) => texts.map(() => 0));
+      },
+    };
+    expect(criterion(await analyzeCall(short, closing, { audio: recording }), 'closing').result).toBe('failed');
+    expect(asked).not.toContain(said);
+  });
+
+  it('does not take a phrase inside a text that loops as said, and makes the audio at most unsure there', async () => {
+    const empathy = template({
+      criteria: [
+        {
+          key: 'empathy',
+          label: 'Empathy',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          phrases: ["I'm sorry to hear"],
+        },
+      ],
+    });
+    // The decoder's stock line under babble, over "May I have your account number?".
+    const looped = stereo(
+      [[7, 11, 'agent', "I'm sure I'm sorry to hear from you. I'm sure I'm sorry to hear from you"]],
+      30,
+    );
+    expect(repeatsItself(looped.segments[0]!.text)).toBe(true);
+    expect(repeatsItself('No, no, no, no, that is not right.')).toBe(false);
+    expect(repeatsItself('Thank you for calling Acme, how can I help you?')).toBe(false);
+    const text = criterion(await analyzeCall(looped, empathy), 'empathy');
+    // Not passed, and not a sure fail either: a person listens.
+    expect(text).toMatchObject({ result: 'failed', low_confidence: true, reason_code: 'phrase_missing' });
+    // The phrase word for word scores as the text does (margin 0): heard, but in a loop only unsure.
+    const withAudio = criterion(await analyzeCall(looped, empathy, { audio: audio(0) }), 'empathy');
+    expect(withAudio).toMatchObject({ result: 'failed', low_confidence: true, reason_code: 'phrase_unsure' });
+    // A loop in a closing turn: a phrase beating it is unsure, not heard.
+    const loopClose = stereo([[26, 28.5, 'agent', "I'm an ipay, look wide. I'm an ipay"]], 30);
+    const r = criterion(await analyzeCall(loopClose, closing, { audio: audio(HEARD_MARGIN + 1) }), 'closing');
+    expect(r).toMatchObject({ result: 'failed', low_confidence: true, reason_code: 'phrase_unsure' });
   });
 });
