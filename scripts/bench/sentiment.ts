@@ -21,6 +21,9 @@
 // had read neither the rules nor the other sets) and committed with its labels before it was first
 // scored, because the held-out half had been read too often to judge the goals honestly. It is read
 // once, in aggregate: `--misses` never lists its lines, and it is never trained or tuned on.
+// A third, holdout3-<lang>.tsv (split `holdout3`), was written blind the same way (the Spanish lines
+// written in Spanish, not translated), checked mechanically against every other set, and committed
+// before the scorer changes made after holdout2's reading; it is read once, after them, in aggregate.
 // Baselines in the same run: the most common label, the
 // plain library (AFINN with its own one-word negation, no contact-centre rules) and the rules alone
 // (the scorer without its trained model, src/analysis/sentiment-model.ts).
@@ -40,8 +43,11 @@ const LABELS: SentimentLabel[] = ['negative', 'neutral', 'positive'];
 /** `fresh2` (fresh2-<lang>.tsv): a second such batch, written with probe batch 4 and never tuned on either. */
 /** `fresh4` (fresh4-<lang>.tsv): a third, written after probe batch 7's rules, never tuned on. */
 /** `fresh5` (fresh5-<lang>.tsv): a fourth; its first reading is recorded, after it it is tuned on like a probe batch. */
-/** `holdout2` (holdout2-<lang>.tsv): the second held-out set, written blind; aggregate figures only. */
-const HALVES = ['tune', 'probe', 'fresh', 'fresh2', 'fresh4', 'fresh5', 'holdout', 'holdout2'] as const;
+/** `holdout2`, `holdout3` (holdout2/3-<lang>.tsv): held-out sets written blind; aggregate figures only. */
+const HALVES = ['tune', 'probe', 'fresh', 'fresh2', 'fresh4', 'fresh5', 'holdout', 'holdout2', 'holdout3'] as const;
+type Held = 'holdout' | 'holdout2' | 'holdout3';
+const HELD: readonly Half[] = ['holdout', 'holdout2', 'holdout3'];
+const isHeld = (half: Half): half is Held => HELD.includes(half);
 type Half = (typeof HALVES)[number];
 
 const { values: args } = parseArgs({
@@ -70,6 +76,7 @@ function load(language: SentimentLanguage): Row[] {
     ...loadFile(`fresh4-${language}.tsv`),
     ...loadFile(`fresh5-${language}.tsv`),
     ...loadFile(`holdout2-${language}.tsv`),
+    ...loadFile(`holdout3-${language}.tsv`),
   ];
 }
 
@@ -118,8 +125,8 @@ function tally(rows: readonly Row[], predicted: readonly SentimentLabel[]): Tall
 
 const pct = (t: Tally) => `${((100 * t.accepted) / t.n).toFixed(1)} %`;
 // The goals are judged on each held-out set separately.
-const missed: Record<'holdout' | 'holdout2', boolean> = { holdout: false, holdout2: false };
-const verdicts: Record<'holdout' | 'holdout2', string[]> = { holdout: [], holdout2: [] };
+const missed: Record<Held, boolean> = { holdout: false, holdout2: false, holdout3: false };
+const verdicts: Record<Held, string[]> = { holdout: [], holdout2: [], holdout3: [] };
 
 for (const language of ['en', 'es'] as SentimentLanguage[]) {
   const all = load(language);
@@ -138,7 +145,12 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
     const source =
       half === 'probe'
         ? `probe-${language}.tsv + probe4-${language}.tsv + probe5-${language}.tsv + probe6-${language}.tsv`
-        : half === 'fresh' || half === 'fresh2' || half === 'fresh4' || half === 'fresh5' || half === 'holdout2'
+        : half === 'fresh' ||
+            half === 'fresh2' ||
+            half === 'fresh4' ||
+            half === 'fresh5' ||
+            half === 'holdout2' ||
+            half === 'holdout3'
           ? `${half}-${language}.tsv`
           : `${language}.tsv`;
     const title =
@@ -154,7 +166,9 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
                 ? 'fourth fresh batch'
                 : half === 'holdout2'
                   ? 'second held-out set (holdout2, blind, read once)'
-                  : `${half} half`;
+                  : half === 'holdout3'
+                    ? 'third held-out set (holdout3, blind, read once)'
+                    : `${half} half`;
     console.log(`\n${language.toUpperCase()} ${title}: ${rows.length} lines (test/fixtures/sentiment/${source})`);
     console.log(`  ${'system'.padEnd(26)} accepted  flips`);
     for (const [name, t] of [
@@ -181,18 +195,18 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
       console.log(
         `  ${`${cls}${mark}`.padEnd(12)} ${String(t.n).padStart(5)}  ${pct(t).padStart(8)}  ${String(t.flips).padStart(5)}   ${pct(p).padStart(15)}  ${String(p.flips).padStart(5)}`,
       );
-      if ((half === 'holdout' || half === 'holdout2') && NO_FLIP_CLASSES.includes(cls) && t.flips > 0) {
+      if (isHeld(half) && NO_FLIP_CLASSES.includes(cls) && t.flips > 0) {
         missed[half] = true;
         verdicts[half].push(`${language} ${cls}: ${t.flips} flip(s)`);
       }
     }
     console.log(`  (* no flip allowed) ${((cpu.user + cpu.system) / 1000 / rows.length).toFixed(3)} ms CPU a line`);
-    if ((half === 'holdout' || half === 'holdout2') && total.accepted / total.n < GOAL_ACCEPTED) {
+    if (isHeld(half) && total.accepted / total.n < GOAL_ACCEPTED) {
       missed[half] = true;
       verdicts[half].push(`${language}: ${pct(total)} accepted`);
     }
-    // Never list the second held-out set's lines: it is read in aggregate only.
-    if (args.misses && half !== 'holdout2')
+    // Never list the blind held-out sets' lines: they are read in aggregate only.
+    if (args.misses && half !== 'holdout2' && half !== 'holdout3')
       rows.forEach((r, i) => {
         if (!r.accepted.includes(ours[i]!)) {
           const s = scoreText(r.text, language).score;
@@ -223,6 +237,7 @@ if (args.half === undefined) {
 for (const [half, name] of [
   ['holdout', 'the held-out half'],
   ['holdout2', 'the second held-out set (holdout2)'],
+  ['holdout3', 'the third held-out set (holdout3)'],
 ] as const)
   if (halves.includes(half))
     console.log(
