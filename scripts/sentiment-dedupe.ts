@@ -1,12 +1,12 @@
-// One-off check for the third held-out set (holdout3-<lang>.tsv): drops any of its lines that is an
-// exact or near duplicate (token Jaccard >= 0.8 after lower-casing and stripping punctuation and
-// accents) of a line in any other sentiment set (every other test/fixtures/sentiment/*.tsv, holdout2
-// included, and scripts/bench/sentiment-*.tsv), so that holdout3 measures lines nobody tuned on.
-// Same rule as scripts/sentiment-holdout2-dedupe.ts; also flags near duplicates inside holdout3 itself,
-// which would count one construction twice.
-// Mechanical on purpose: it never prints the other sets' lines, only how many of holdout3's were dropped
-// (and which of holdout3's own lines), so the writer stays blind to them.
-// `npx tsx scripts/sentiment-holdout3-dedupe.ts [--write]`
+// Check a new sentiment set written blind (e.g. the held-out sets holdout2, holdout3: <set>-<lang>.tsv
+// in test/fixtures/sentiment): drops any of its lines that is an exact or near duplicate (token
+// Jaccard >= 0.8 after lower-casing and stripping punctuation and accents) of a line in any other
+// sentiment set (every other test/fixtures/sentiment/*.tsv and scripts/bench/sentiment-*.tsv), so that
+// the set measures lines nobody tuned on; also drops near duplicates inside the set itself, which would
+// count one construction twice.
+// Mechanical on purpose: it never prints the other sets' lines, only how many of the set's were dropped
+// (and which of the set's own lines), so the writer stays blind to them.
+// `npx tsx scripts/sentiment-dedupe.ts <set> [--write]`
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,7 +14,8 @@ const root = path.join(import.meta.dirname, '..');
 const fixtures = path.join(root, 'test/fixtures/sentiment');
 const bench = path.join(root, 'scripts/bench');
 const write = process.argv.includes('--write');
-const SET = 'holdout3';
+const SET = process.argv.slice(2).find((a) => !a.startsWith('--'));
+if (!SET) throw new Error('usage: tsx scripts/sentiment-dedupe.ts <set> [--write]');
 const THRESHOLD = 0.8;
 
 const normalise = (text: string): string[] =>
