@@ -47,7 +47,7 @@ import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { levenshtein } from '../../src/domain/text.ts';
 import { DEFAULT_BATCH, DEFAULT_BEAM, DEFAULT_BIAS_BOOST } from '../../src/transcription/beam.ts';
 import { benchWorkspace, note, round, table } from './lib.ts';
-import { missingAllocatorEnv } from '../../src/service/allocator.ts';
+import { NODE_MEMORY_FLAGS, missingAllocatorEnv } from '../../src/service/allocator.ts';
 
 const { values: args } = parseArgs({
   strict: false,
@@ -572,8 +572,9 @@ async function child(
     const p = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
+        // As `npm start` runs the worker: Node's own type stripping (no TypeScript loader, which took memory
+        // in the process and in each recognition thread) and the service's V8 options.
+        ...NODE_MEMORY_FLAGS,
         path.join(import.meta.dirname, 'asr-child.ts'),
         file,
         JSON.stringify(options),

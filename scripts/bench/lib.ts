@@ -9,6 +9,7 @@ import pg from 'pg';
 import { peakRssKb } from './peak-rss.ts';
 import { localOrEmbeddedPostgres, withDatabase } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { NODE_MEMORY_FLAGS } from '../../src/service/allocator.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 export const MiB = 1_048_576;
@@ -148,6 +149,8 @@ export async function startChild(
     env: { ...process.env, ...env },
     // BENCH_CPU_PROF=DIR writes a V8 CPU profile of the child (the service) into DIR when it stops.
     execArgv: [
+      // The V8 options `npm start` gives the service (a forked child cannot start itself again with them).
+      ...NODE_MEMORY_FLAGS,
       '--import',
       'tsx',
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),

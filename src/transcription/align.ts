@@ -157,17 +157,17 @@ export interface Aligner {
 }
 
 /**
- * Where each word of `text` is heard in `samples` (16 kHz mono, the chunk the text was recognised
- * from; `hidden`, the encoder's states of it). Empty when the text has no words.
+ * Where each word of `text` is heard in a chunk of `length` samples (16 kHz mono, the chunk the text
+ * was recognised from; `hidden`, the encoder's states of it). Empty when the text has no words.
  */
 export async function alignWords(
   aligner: Aligner,
-  samples: Float32Array,
+  length: number,
   hidden: ort.Tensor,
   text: string,
 ): Promise<WordTiming[]> {
   const words = textWords(text);
-  if (!words.length || !samples.length) return [];
+  if (!words.length || !length) return [];
   // Word by word, so each word knows its tokens (SentencePiece splits at spaces anyway).
   const pieces = words.map((w) => llamaTokenizer.encode(w.word, false, true) as number[]);
   const tokens = [aligner.startToken, ...pieces.flat()];
@@ -186,7 +186,7 @@ export async function alignWords(
     rows!,
     frames!,
   );
-  const secondsPerFrame = samples.length / 16000 / frames!;
+  const secondsPerFrame = length / 16000 / frames!;
   // Row k is output token k + 1 of the input: the words' tokens in order, then end-of-text.
   const timings: WordTiming[] = [];
   let row = 0;

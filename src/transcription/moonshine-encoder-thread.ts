@@ -20,7 +20,8 @@ export interface EncodeRequest {
 }
 
 export type EncodeReply =
-  | { id: number; encoded: { data: Float32Array; dims: readonly number[] } }
+  /** `sampleCount`: the length of the samples encoded (they were handed over, and are gone). */
+  | { id: number; encoded: { data: Float32Array; dims: readonly number[] }; sampleCount: number }
   | { id: number; error: { message: string; stack?: string; operatorCheck?: string } };
 
 const { modelsDir, options } = workerData as EncoderThreadData;
@@ -58,11 +59,14 @@ parentPort!.on('message', async (req: EncodeRequest) => {
     });
     // A copy of its own, handed over: ONNX Runtime's output may not be a buffer that can be moved.
     const data = new Float32Array(hidden!.data as Float32Array);
-    // ONNX Runtime's output and this thread's copy of the samples, freed now rather than at the thread's
+    const sampleCount = req.samples.length;
+    // ONNX Runtime's output and the samples handed to this thread, freed now rather than at the thread's
     // rare collections (it allocates little on its own heap, so they piled up between them).
     detachBuffer(hidden!.data as Float32Array);
     detachBuffer(req.samples);
-    parentPort!.postMessage({ id: req.id, encoded: { data, dims: hidden!.dims } } satisfies EncodeReply, [data.buffer]);
+    parentPort!.postMessage({ id: req.id, encoded: { data, dims: hidden!.dims }, sampleCount } satisfies EncodeReply, [
+      data.buffer,
+    ]);
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     const operatorCheck = (e as { operatorCheck?: string }).operatorCheck;

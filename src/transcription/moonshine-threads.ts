@@ -195,8 +195,11 @@ export class MoonshineThreads implements TranscriptionEngine {
     this.encoder ??= this.startEncoder();
     this.encoder.tasks.set(id, task);
     this.encoder.worker.ref();
-    // A copy: the samples themselves go to the recognition thread with the states.
-    this.encoder.worker.postMessage({ id, samples, language } satisfies EncodeRequest);
+    // The samples (this engine's own copy) are handed over, not copied: past the encoder only their
+    // length is read, so the recognition thread gets the states and that number (Encoded.sampleCount).
+    // Copied, each chunk in flight was held twice more (here until its states came back, and in the
+    // recognition thread until it was answered).
+    this.encoder.worker.postMessage({ id, samples, language } satisfies EncodeRequest, task.transfer);
   }
 
   /** The encoder thread (batched): see `encoder`. */
@@ -213,7 +216,7 @@ export class MoonshineThreads implements TranscriptionEngine {
       workerData,
       // Erasable TypeScript importing only ONNX Runtime: Node's own type stripping loads it, without the
       // memory a TypeScript loader (tsx, in scripts and tests) would take in the thread.
-      execArgv: withoutPreloads(process.execArgv),
+      execArgv: withoutHeapOptions(withoutPreloads(process.execArgv)),
     });
     const thread: Thread = { worker, tasks: new Map() };
     worker.on('message', (reply: EncodeReply) => {
@@ -221,8 +224,12 @@ export class MoonshineThreads implements TranscriptionEngine {
       if (!task) return;
       if ('error' in reply) return task.reject(threadError(reply.error));
       if (this.closed) return task.reject(new Error('The recognition threads were closed'));
-      task.request.encoded = reply.encoded;
-      this.queue.push({ ...task, transfer: [...task.transfer, reply.encoded.data.buffer as ArrayBuffer] });
+      const request: ChunkRequest = {
+        ...task.request,
+        samples: new Float32Array(0),
+        encoded: { ...reply.encoded, sampleCount: reply.sampleCount },
+      };
+      this.queue.push({ ...task, request, transfer: [reply.encoded.data.buffer as ArrayBuffer] });
       this.dispatch();
     });
     // An encoder thread that dies fails the chunks it was encoding; the next chunk starts a new one.
@@ -279,7 +286,9 @@ export class MoonshineThreads implements TranscriptionEngine {
       },
       // The thread loads TypeScript the way this process does (tsx's --import, or Node's own type
       // stripping); --input-type is only for an -e script and would stop a file thread from starting.
-      execArgv: process.execArgv.filter((a, i, all) => !a.startsWith('--input-type') && all[i - 1] !== '--input-type'),
+      execArgv: withoutHeapOptions(
+        process.execArgv.filter((a, i, all) => !a.startsWith('--input-type') && all[i - 1] !== '--input-type'),
+      ),
     });
     const thread: Thread = { worker, tasks: new Map() };
     worker.on('message', (reply: ChunkReply) => {
@@ -315,6 +324,25 @@ function withoutPreloads(args: readonly string[]): string[] {
     const a = args[i]!;
     if (takesValue.includes(a)) i++;
     else if (!takesValue.some((flag) => a.startsWith(`${flag}=`))) out.push(a);
+  }
+  return out;
+}
+
+/** V8's heap sizes, which the process's main thread has (src/service/allocator.ts) and a thread may not. */
+const HEAP_OPTIONS = ['--max-semi-space-size', '--min-semi-space-size', '--max-old-space-size', '--max-heap-size'];
+
+/**
+ * Node's options without V8's heap sizes: Node refuses them in a thread's execArgv
+ * (ERR_WORKER_INVALID_EXEC_ARGV); a thread's heap is sized by its resourceLimits.
+ */
+export function withoutHeapOptions(args: readonly string[]): string[] {
+  const name = (a: string) => a.split('=')[0]!.replace(/_/g, '-');
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!HEAP_OPTIONS.includes(name(a))) out.push(a);
+    // `--max-old-space-size 512`: its value goes too.
+    else if (!a.includes('=') && /^\d+$/.test(args[i + 1] ?? '')) i++;
   }
   return out;
 }

@@ -100,6 +100,16 @@ export interface MoonshineOptions {
 export interface Encoded {
   data: Float32Array;
   dims: readonly number[];
+  /**
+   * The chunk's length in samples. With the states, the samples themselves are not needed (only their
+   * length is read), so MoonshineThreads sends the recognition thread this number instead of them.
+   */
+  sampleCount?: number;
+}
+
+/** How many samples the chunk has: its samples', or (sent without them) its states' count. */
+function chunkLength(samples: Float32Array, encoded: Encoded | undefined): number {
+  return encoded?.sampleCount ?? samples.length;
 }
 
 /**
@@ -239,7 +249,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     const arrived = model.batcher?.arrive();
     try {
       const hidden = await this.encoded(model, language, samples, encoded);
-      return await this.recognise(model, hidden, samples, language, chunk, arrived);
+      return await this.recognise(model, hidden, chunkLength(samples, encoded), language, chunk, arrived);
     } finally {
       arrived?.();
       turn?.();
@@ -300,12 +310,12 @@ export class MoonshineEngine implements TranscriptionEngine {
   private async recognise(
     model: Model,
     hidden: ort.Tensor,
-    samples: Float32Array,
+    length: number,
     language: string,
     chunk: ChunkOptions | undefined,
     arrived: (() => void) | undefined,
   ): Promise<ChunkTranscript> {
-    const maxTokens = Math.max(MIN_TOKENS, Math.ceil((samples.length / SAMPLE_RATE) * TOKENS_PER_SECOND));
+    const maxTokens = Math.max(MIN_TOKENS, Math.ceil((length / SAMPLE_RATE) * TOKENS_PER_SECOND));
     const width = this.opts.beam ?? DEFAULT_BEAM;
     const expected = this.opts.expected !== false;
     const decode = async (beam: number, speak = false) => {
@@ -333,7 +343,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     let decoded = await decode(width);
     // A chunk the decoder itself doubts is decoded again with a wider beam before its words are shown
     // as uncertain; the wider decode is kept only when the model finds it likelier (per token).
-    const seconds = samples.length / SAMPLE_RATE;
+    const seconds = length / SAMPLE_RATE;
     // Only short chunks (answers): on long ones the second decode costs much and changed nothing measured.
     const doubtful = decoded.tokens.length > 0 && Math.exp(mean(decoded)) < LOW_CONFIDENCE;
     if (expected && doubtful && seconds <= SHORT_SECONDS && width < WIDE_BEAM) {
@@ -422,9 +432,10 @@ export class MoonshineEngine implements TranscriptionEngine {
       aligner.catch(() => this.aligners.delete(language));
       this.aligners.set(language, aligner);
     }
-    if (!samples.length || !text.trim()) return [];
+    const length = chunkLength(samples, encoded);
+    if (!length || !text.trim()) return [];
     const hidden = await this.encoded(model, language, samples, encoded);
-    return alignWords(await aligner, samples, hidden, text);
+    return alignWords(await aligner, length, hidden, text);
   }
 
   /**

@@ -4,7 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ALLOCATOR_ENV, missingAllocatorEnv } from '../../src/service/allocator.ts';
+import {
+  ALLOCATOR_ENV,
+  NODE_MEMORY_FLAGS,
+  missingAllocatorEnv,
+  missingNodeFlags,
+} from '../../src/service/allocator.ts';
 import { describe, expect, test } from '../support/harness.ts';
 
 const EXEC = path.resolve(import.meta.dirname, '../../src/service/allocator-exec.ts');
@@ -12,7 +17,7 @@ const EXEC = path.resolve(import.meta.dirname, '../../src/service/allocator-exec
 /** `env` without the allocator's variables (the test runner's own may have them). */
 function without(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
-  for (const k of [...Object.keys(ALLOCATOR_ENV), 'ESCUCHA_MALLOC']) delete out[k];
+  for (const k of [...Object.keys(ALLOCATOR_ENV), 'ESCUCHA_MALLOC', 'NODE_OPTIONS']) delete out[k];
   return out;
 }
 
@@ -23,6 +28,9 @@ describe('allocator settings', () => {
       MALLOC_MMAP_THRESHOLD_: ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_,
     });
     expect(missingAllocatorEnv({ ESCUCHA_MALLOC: 'off' })).toEqual({});
+    expect(missingNodeFlags([])).toEqual(NODE_MEMORY_FLAGS);
+    expect(missingNodeFlags(['--max_semi_space_size=64'])).toEqual([]);
+    expect(missingNodeFlags([], '--inspect --max-semi-space-size=32')).toEqual([]);
   });
 
   test.runIf(process.platform === 'linux')(
@@ -33,7 +41,7 @@ describe('allocator settings', () => {
         const script = path.join(dir, 'probe.mjs');
         writeFileSync(
           script,
-          `import ${JSON.stringify(EXEC)};\nconsole.log(JSON.stringify({ pid: process.pid, argv: process.argv.slice(2), arena: process.env.MALLOC_ARENA_MAX, mmap: process.env.MALLOC_MMAP_THRESHOLD_ }));\n`,
+          `import ${JSON.stringify(EXEC)};\nconsole.log(JSON.stringify({ pid: process.pid, argv: process.argv.slice(2), flags: process.execArgv, arena: process.env.MALLOC_ARENA_MAX, mmap: process.env.MALLOC_MMAP_THRESHOLD_ }));\n`,
         );
         const run = (env: NodeJS.ProcessEnv) => {
           const r = spawnSync(process.execPath, [script, '--role', 'worker'], { env, encoding: 'utf8' });
@@ -44,6 +52,7 @@ describe('allocator settings', () => {
         expect(fresh.seen).toEqual({
           pid: fresh.pid,
           argv: ['--role', 'worker'],
+          flags: [...NODE_MEMORY_FLAGS],
           arena: ALLOCATOR_ENV.MALLOC_ARENA_MAX,
           mmap: ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_,
         });
@@ -51,6 +60,10 @@ describe('allocator settings', () => {
         expect(set.seen).toMatchObject({ pid: set.pid, arena: '4', mmap: ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_ });
         const off = run({ ...without(process.env), ESCUCHA_MALLOC: 'off' });
         expect([off.seen.arena, off.seen.mmap]).toEqual([undefined, undefined]);
+        // The main thread's heap options too (V8 sizes the heap at start); the operator's own are kept.
+        expect(off.seen.flags).toEqual([...NODE_MEMORY_FLAGS]);
+        const own = run({ ...without(process.env), NODE_OPTIONS: '--max-semi-space-size=32' });
+        expect(own.seen).toMatchObject({ pid: own.pid, flags: [], arena: ALLOCATOR_ENV.MALLOC_ARENA_MAX });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
