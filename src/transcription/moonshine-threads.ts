@@ -274,7 +274,9 @@ export class MoonshineThreads implements TranscriptionEngine {
       if (this.closed) return task.reject(new Error('The recognition threads were closed'));
       // The recognition thread's batcher holds a chunk that would start alone while another is on its way
       // (StepBatcher.holdForCompanion); with several recognition threads, the next may go to another one.
-      const sameLanguage = (t: Task) => t.request.language === task.request.language;
+      // Only chunks to transcribe start decodes (words to time and phrases to score do not).
+      const sameLanguage = (t: Task) =>
+        t.request.language === task.request.language && t.request.align === undefined && !t.request.score;
       const following =
         this.threadCount === 1
           ? this.encodeWaiting.filter((w) => sameLanguage(w.task)).length +
