@@ -44,7 +44,19 @@ const LABELS: SentimentLabel[] = ['negative', 'neutral', 'positive'];
 /** `fresh4` (fresh4-<lang>.tsv): a third, written after probe batch 7's rules, never tuned on. */
 /** `fresh5` (fresh5-<lang>.tsv): a fourth; its first reading is recorded, after it it is tuned on like a probe batch. */
 /** `holdout2`, `holdout3` (holdout2/3-<lang>.tsv): held-out sets written blind; aggregate figures only. */
-const HALVES = ['tune', 'probe', 'fresh', 'fresh2', 'fresh4', 'fresh5', 'holdout', 'holdout2', 'holdout3'] as const;
+/** `fresh6` (fresh6-<lang>.tsv): a fifth, weighted to praise, resolutions, greetings and the no-flip classes; first reading recorded, then tuned on. */
+const HALVES = [
+  'tune',
+  'probe',
+  'fresh',
+  'fresh2',
+  'fresh4',
+  'fresh5',
+  'fresh6',
+  'holdout',
+  'holdout2',
+  'holdout3',
+] as const;
 // holdout2 and holdout3 were read once as held-out sets (their first readings are in
 // docs/benchmarks/sentiment.md); they are spent as evidence and now tuned on like probe batches.
 type Held = 'holdout';
@@ -77,6 +89,7 @@ function load(language: SentimentLanguage): Row[] {
     ...loadFile(`fresh2-${language}.tsv`),
     ...loadFile(`fresh4-${language}.tsv`),
     ...loadFile(`fresh5-${language}.tsv`),
+    ...loadFile(`fresh6-${language}.tsv`),
     ...loadFile(`holdout2-${language}.tsv`),
     ...loadFile(`holdout3-${language}.tsv`),
   ];
@@ -151,6 +164,7 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
             half === 'fresh2' ||
             half === 'fresh4' ||
             half === 'fresh5' ||
+            half === 'fresh6' ||
             half === 'holdout2' ||
             half === 'holdout3'
           ? `${half}-${language}.tsv`
@@ -166,11 +180,13 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
               ? 'third fresh batch'
               : half === 'fresh5'
                 ? 'fourth fresh batch'
-                : half === 'holdout2'
-                  ? 'second blind set (holdout2; first reading recorded, now tuned on)'
-                  : half === 'holdout3'
-                    ? 'third blind set (holdout3; first reading recorded, now tuned on)'
-                    : `${half} half`;
+                : half === 'fresh6'
+                  ? 'fifth fresh batch (fresh6; first reading recorded, now tuned on)'
+                  : half === 'holdout2'
+                    ? 'second blind set (holdout2; first reading recorded, now tuned on)'
+                    : half === 'holdout3'
+                      ? 'third blind set (holdout3; first reading recorded, now tuned on)'
+                      : `${half} half`;
     console.log(`\n${language.toUpperCase()} ${title}: ${rows.length} lines (test/fixtures/sentiment/${source})`);
     console.log(`  ${'system'.padEnd(26)} accepted  flips`);
     for (const [name, t] of [

@@ -61,7 +61,7 @@ const CANT =
   "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to|not authori[sz]ed to|not permitted to)";
 /** Adverbs that may stand between a copula and its praise: "was really professional", "so reassuring". */
 const EN_INTENSE =
-  "(?:(?:really|so|super|very|incredibly|extremely|ever so|absolutely|just|genuinely|amazingly|properly|honestly|brilliantly|truly|nothing but|always|all|both|such) )*";
+  '(?:(?:really|so|super|very|incredibly|extremely|ever so|absolutely|just|genuinely|amazingly|properly|honestly|brilliantly|truly|nothing but|always|all|both|such) )*';
 /**
  * Praise of people and service (read by the scorer as warm words that vouch for a positive
  * reading, see sentiment.ts): a copula and a praising adjective or noun, "went above and beyond",
@@ -69,7 +69,7 @@ const EN_INTENSE =
  * be bare), and the complaint patterns run first ("brilliant customer care if you've got three hours").
  */
 const EN_PRAISE_WORD =
-  '(?:professional|friendly|helpful|lovely|kind|patient|reassuring|knowledgeable|polite|courteous|efficient|brilliant|fantastic|amazing|excellent|great|wonderful|superb|outstanding|spot on|a star|a gem|a legend|a lifesaver|a godsend|a credit to \\S+|quick|fast|speedy|prompt|thorough|attentive|understanding|informative|accommodating|considerate|caring|first class|top notch|second to none|really good|so good|very good|good as gold|a pleasure|a delight|easy to (?:use|deal with|talk to|follow)|(?:so |much |a lot |far )easier)';
+  '(?:professional|friendly|helpful|lovely|kind|patient|reassuring|knowledgeable|polite|courteous|efficient|brilliant|fantastic|amazing|excellent|great|wonderful|superb|outstanding|spot on|a star|a gem|a legend|a lifesaver|a godsend|a credit to \\S+|quick|fast|speedy|prompt|thorough|attentive|understanding|informative|accommodating|considerate|caring|first class|top notch|second to none|really good|so good|very good|good as gold|a pleasure|a delight|easy to (?:use|deal with|talk to|follow)|(?:so |much |a lot |far )easier|careful|painless|seamless|smooth|hassle-free|stress-free|on the ball|(?:a )?proper (?:gent|gentleman|lady|star|pro)|(?:an? )?(?:absolute |real |total |complete )?(?:star|gem|legend|lifesaver|godsend|pro|credit)|as (?:helpful|kind|patient|good) as)';
 const HELP_VERB =
   '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen|take|discuss|share|disclose)';
 
@@ -92,10 +92,10 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:thank you|thanks) for (?:calling|your call|contacting us|contacting|holding on)(?! me)(?: acme)?',
       '(?:have|enjoy) a (?:good|nice|lovely|great|wonderful) (?:day|evening|weekend|afternoon|night|one)',
       'take care',
-      "(?:(?<=^)|(?<=\\| ))(?:hi|hello|hiya|hey)(?: there)?(?= \\||$| it's| this is| my name| i'm| you're| yes)",
-      "(?:how|what) can (?:i|we) (?:help|do for) (?:you )?(?:with )?(?:today|this morning|this afternoon)?",
+      "(?:(?<=^)|(?<=\\| ))(?:hi|hello|hiya|hey)(?: (?:there|yeah|yes|hello|hi))*(?= \\||$| it's| this is| my name| i'm| you're| yes| can you hear)",
+      '(?:how|what) can (?:i|we) (?:help(?: you)?|do for you)(?: (?:with that|today|this morning|this afternoon))?',
       "(?:you're|you are) (?:speaking|through) to",
-      "(?:nice|good|lovely|pleased) to (?:meet|speak to|talk to|hear from) you",
+      '(?:nice|good|lovely|pleased) to (?:meet|speak to|talk to|hear from) you',
       '(?:good)?bye(?: now| bye)?',
       'welcome to',
     ],
@@ -145,7 +145,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?<=\\| )not (?:us|me|with us|our (?:problem|department|job))(?= \\||$)',
       // What will not be done, in the progressive: "we won't be sending another engineer" (not "we
       // won't be charging you").
-      "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging)",
+      "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging|paying|signing|renewing)",
       'the answer is (?:still )?no|the answer (?:remains|stays) no',
       // Fresh batch 5: "I'm not in a position to agree to that", "that's not a service we provide".
       "(?:not|'m not|am not|'re not|are not|isn't|is not) (?:really )?in a position to",
@@ -165,7 +165,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // want to upgrade".
       "(?:i'm|i am|we're|we are) not (?:giving|handing|sharing|paying|accepting|signing|doing|going to (?:give|pay|accept|sign|do|hand))",
       "(?:no (?:\\| )?(?:thanks|thank you) (?:\\| )?)?(?:i'm|i am|we're|we are) (?:really |just |honestly )?not interested",
-      "(?:i|we) (?:really |just )?(?:don't|do not) want (?:to )?(?:upgrade|change|switch|renew|buy|sign up|add|take|your|any|the offer|another|a new)",
+      "(?:i|we) (?:really |just )?(?:don't|do not) want (?:the|your|any|an?|another|to (?:upgrade|change|switch|renew|buy|sign|add|take|pay|go))",
+      'not something (?:that )?(?:i|we|the system|our system) (?:\\S+ ){0,2}(?:have access to|lets me|allows|deal with|handle|cover|offer)',
     ],
   },
   {
@@ -203,7 +204,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:speak|talk|speaking|talking) (?:to|with) (?:a|your|the|someone|somebody)(?: more)? (?:manager|supervisor|boss|senior|higher|in charge)',
       '(?:speak|talk) to someone (?:higher|senior|else|more senior)',
       // Going public: "I'll be posting this all over social media".
-      "(?:post|posting|put|putting|share|sharing|write|writing)(?: \\S+){0,3} (?:on|all over|to) (?:social media|twitter|facebook|instagram|tiktok|the internet|trustpilot|google reviews)",
+      '(?:post|posting|put|putting|share|sharing|write|writing)(?: \\S+){0,3} (?:on|all over|to) (?:social media|twitter|facebook|instagram|tiktok|the internet|trustpilot|google reviews)',
       'put me through to',
       '(?:get|give) me (?:someone|somebody|a manager|your manager|your supervisor)',
       "(?:i'll|i will|i'm going to|i am going to|i'm gonna|gonna) (?:be )?(?:cancel|cancelling|leave|leaving|switch|switching|close|closing|report|reporting|complain|dispute|sue|post about|posting about|take this|taking this|speak to my|speaking to my)(?= \\||$| my| everything| it all| the whole| you| this| the contract| the account)",
@@ -250,7 +251,9 @@ export const EN_ACTS: readonly ActRule[] = [
       'never (?:turned|turn|showed|show) up',
       'charged (?:me )?(?:twice|double|again|for something)',
       // A fault that recurs: "the tv keeps freezing", "it keeps logging me out".
-      '(?:keeps?|kept|keep on) (?:dropping|crashing|failing|cutting|breaking|happening|getting cut|freezing|buffering|disconnecting|rebooting|restarting|resetting|turning off|switching off|going off|going down|losing|hanging|logging me out|charging me|sending me|billing me)',
+      '(?:keeps?|kept|keep on) (?:dropping|crashing|failing|cutting|breaking|happening|getting cut|freezing|buffering|disconnecting|rebooting|restarting|resetting|turning off|switching off|going off|going down|losing|hanging|logging me out|charging me|sending me|billing me|erroring|timing out|declining|rejecting|bouncing|glitching|lagging)',
+      // Left undone: "he left without fixing anything", "went off without sorting it".
+      '(?:left|went|gone|drove off|walked off|hung up) (?:\\S+ )?without (?:fixing|sorting|solving|repairing|finishing|doing|checking|testing|connecting)',
       // Money taken twice: "my direct debit was taken twice", "billed me double".
       '(?:charged|billed|taken|debited|deducted|paid|came out|gone out|went out) (?:\\S+ ){0,3}(?:twice|double|two times)',
       // Trouble with no valued word in it: "passed from one department to another", "got nowhere".
@@ -520,6 +523,10 @@ export const EN_ACTS: readonly ActRule[] = [
       // Service back: "the lights have come back on", "everything's back to normal".
       "(?:is|are|'s|it's|has come|have come|came|come|coming|comes) back (?:on|up|online)(?! hold)",
       'back to normal',
+      "(?:that's|that is) (?:your|the) (?:\\S+ ){0,2}(?:unlocked|unblocked|reconnected|reactivated|sorted|fixed|updated|changed|cancelled|booked|done|set up|back on|reinstated)",
+      "(?:signal|service|power|internet|broadband|connection|water|heating|hot water|gas|electricity|line|wifi|wi-fi|supply|tv|phone)(?:'s| has| have| is)? (?:now |finally |just |all )?(?:come back|came back|returned|back)(?! (?:to square one|off|down|again and again))",
+      '(?:at no (?:extra |additional )?cost|free of charge|no extra charge|without (?:any )?(?:penalty|charge|fee))',
+      "(?<!(?:not|n't|never) )(?:i've|we've|i have|we have|you've|you have|i|we)(?: now)? (?:got|have) (?:a |my |the |our |your )?(?:signal|internet|power|connection|broadband|line|dial tone|wifi|wi-fi|heating|hot water|tv|phone|service|access) (?:back|again)",
       // Done on the account, whatever the object's words weigh: "I've removed the late payment fee",
       // "I've applied a credit of thirty pounds", "I've processed the refund". Agent verbs with an
       // agent's object only: a customer who "sent the form three times" is complaining.
@@ -533,7 +540,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:that's|it's|that is|it is|all|everything's|everything is) (?:all )?(?:sorted|done|fixed|resolved|working|connected)(?: now| for you| again)",
       "(?:it's|it is|everything's|everything is|that's) (?:now )?(?:connected|working (?:again|fine|now|perfectly))",
       "(?:light|lights|led)(?:'s| is| are| has| have)? (?:now |gone |turned |just gone |finally gone )+green",
-      "(?:(?<=^)|(?<=\\| ))(?:oh |ah |right |ok |okay )?there we go(?= \\||$| it| that| the| you| now)",
+      '(?:(?<=^)|(?<=\\| ))(?:oh |ah |right |ok |okay )?there we go(?= \\||$| it| that| the| you| now)',
       "(?:you'll|you should|you will) (?:now )?(?:see|get|have|receive) (?:it|the|your|that|a|an)(?: \\S+){0,3} (?:back|credit|refund|money|confirmation|email) (?:in|on|within|by|back)",
       // A trouble gone is good news, whoever says it: "the problem is gone", not two sour words.
       "(?<!(?:want|need|get|have|having|got|wanted|needed)(?: the| my| this| that| it)? )(?:the |that |this )?(?:problem|issue|fault|noise|error|crackling|outage)s? (?:is |are |has |have |'s )?(?:been )?(?:gone|disappeared|fixed|solved|sorted|resolved|over)",
@@ -568,10 +575,13 @@ export const EN_ACTS: readonly ActRule[] = [
       // Not "that's great" / "it was brilliant" (a reaction, weighed for irony in sentiment-irony.ts),
       // nor "quick to take the money", "clear that nobody read my notes", "great until…".
       `(?<!(?:not|never|n't|hardly|that|it|this|which|what|everything|nothing|something|all|had|would|could|should|might|must|have|would've|could've|should've|to|be) )(?:was|were|is|are|has been|have been|been|you're|you've been|he's|she's|they're|they've been) ${EN_INTENSE}${EN_PRAISE_WORD}(?! (?:to|that|until|till|when|at|at first|on paper|but|if|for once|for a change))`,
-      "(?:went|goes|go|going|gone) (?:above and beyond|the extra mile|out of (?:his|her|their|your|the) way)",
+      '(?:went|goes|go|going|gone) (?:above and beyond|the extra mile|out of (?:his|her|their|your|the) way)',
       "(?:couldn't|could not|can't|cannot) (?:have )?(?:asked for|wish for) (?:more|better|anyone better|a better)",
       "(?:knew|knows|know) (?:exactly )?what (?:he|she|they|you) (?:was|were|are|is|'s|'re)? ?doing",
       "(?:made|make|you've made|you made) my day",
+      '(?:made|making|make) (?:this|it|everything|things|the whole thing) (?:so |much |a lot )?(?:easier|less stressful|painless|simple)',
+      'top marks|full marks|hats off',
+      'the most (?:helpful|useful|pleasant|patient) (?:call|person|agent|chat|conversation)',
       "(?:i'll|i will|i'm going to|i'm gonna) (?:be sure to |definitely )?(?:give|leave|put) (?:you |him |her |them )?(?:a )?(?:good|great|glowing|positive|five star|5 star|top) (?:review|feedback|rating|score|mark)",
       // Addressed to the agent: "you're a star", "you've been brilliant".
       "(?:you're|you are|you've been|you were) (?:an absolute |a real |such a |a total )?(?:star|gem|legend|lifesaver|godsend|hero|angel|diamond)",
@@ -585,7 +595,7 @@ export const EN_ACTS: readonly ActRule[] = [
     value: 3,
     patterns: [
       "(?:the |that's the |that was the |this is the |easily the |by far the )?best (?:customer |phone |bit of )?(?:service|experience|support|help|call|agent|advice|care) (?:\\S+ )?(?:i've|i have|we've|i've ever|i ever|i've had|i had|i've got|i got|i've received)",
-      "(?:ten|10) out of (?:ten|10)|five stars",
+      '(?:ten|10) out of (?:ten|10)|five stars',
     ],
   },
   {
@@ -610,6 +620,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:(?<=^)|(?<=\\| ))deal(?= \\||$)',
       "(?:you're|you are) (?:absolutely |completely |quite )?right",
       'good idea',
+      "let's (?:do|go with|go for|book) (?:that|it|this|them)",
       'yes please',
       "i'd (?:love|be glad|be happy) to",
       "(?:that'd|that would) (?:be )?(?:great|lovely|perfect|brilliant|help)",
@@ -659,6 +670,7 @@ export const ES_ACTS: readonly ActRule[] = [
       // Un saludo que abre la llamada: "hola, sí, buenas", "aló", "con quién tengo el gusto".
       '(?:(?<=^)|(?<=\\| ))(?:hola|aló|alo|buenas|buenos|diga|dígame)(?: (?:\\| )?(?:sí|si|hola|buenas|buenos))*(?= \\||$)',
       'con quién tengo el gusto(?: de hablar)?',
+      '(?:le|te) (?:saluda|atiende|habla)|(?<=\\| |^)habla \\S+ de',
       'en qué (?:le|te|les) (?:puedo|podemos) (?:ayudar|servir|colaborar)',
       'mucho gusto|un placer(?= \\||$)',
       'bienvenid[oa] a',
@@ -692,9 +704,12 @@ export const ES_ACTS: readonly ActRule[] = [
     patterns: [
       // Policy in the present: "no igualamos precios", "los billetes de oferta no admiten cambios",
       // "ahora mismo no estamos dando citas".
-      '(?<!(?:por qué|porque|si|que) )no (?:admitimos|admiten|admite|aceptamos|aceptan|acepta|igualamos|permitimos|permite|permiten|cubrimos|cubre|cubren|realizamos|tramitamos|reembolsamos|devolvemos|hacemos devoluciones|hacemos cambios|damos citas|ofrecemos|trabajamos con)',
+      '(?<!(?:por qué|porque|si|que) )no (?:(?:lo|la|los|las|le|les|se|nos|me) ){0,2}(?:admitimos|admiten|admite|aceptamos|aceptan|acepta|igualamos|permitimos|permite|permiten|cubrimos|cubre|cubren|realizamos|tramitamos|reembolsamos|devolvemos|hacemos devoluciones|hacemos cambios|damos citas|ofrecemos|trabajamos con)',
       'no (?:estamos|están) (?:dando|haciendo|aceptando|ofreciendo|tramitando|atendiendo|admitiendo|programando)',
       '(?:no me|no nos) interesa|no estoy interesad[oa]',
+      // Not a supposition: "¿qué pasa si no pago un recibo?".
+      '(?<!(?:si|que|cuando) )no (?:voy a|vamos a|pienso|pensamos) pagar|(?<!(?:si|que|cuando) )no (?:pago|pagaré|acepto|aceptaré|firmo|firmaré)(?= |$)',
+      'no (?:tengo|tenemos|hay) (?:forma|manera|modo|cómo) de',
       'no es (?:mi|nuestro|nuestra|su) (?:problema|culpa|responsabilidad|asunto|departamento|trabajo|área)',
       'no es algo (?:en lo |con lo )?(?:que|en que) (?:le |te |les )?(?:pueda|podamos|puedo|podemos)',
       'no es (?:cosa|culpa|problema) (?:mía|mío|nuestra|nuestro)',
@@ -1085,6 +1100,10 @@ export const ES_ACTS: readonly ActRule[] = [
       // A change to green, not a state ("la luz está en verde" describes the device).
       '(?:la luz|el led|el piloto|la lucecita|el foco|el bombillo|el indicador) (?:ya (?:está|se puso|se ha puesto|quedó|se prendió)|se puso|se ha puesto|se prendió) (?:en )?verde',
       '(?:sin|no tiene ningún) (?:coste|costo|cargo) (?:extra|adicional|alguno|ninguno)',
+      'sin (?:ningún |ninguna )?(?:penalización|recargo|coste|costo|cargo|multa|comisión|intereses)(?= \\||$| (?:extra|adicional|alguno|alguna|ninguno|ninguna|para usted))',
+      '(?:acabo|acabamos|hemos acabado) de (?:restablecer|reactivar|activar|desbloquear|arreglar|solucionar|reparar|abonar|devolver|reembolsar|aprobar|confirmar|reponer)',
+      '(?<!no )(?:vuelvo|volvemos|vuelve|vuelven) a tener (?:internet|luz|línea|señal|servicio|conexión|agua|gas|acceso|tono|wifi|cable)',
+      '(?<!no )ya (?:tengo|tenemos) (?:internet|luz|línea|señal|servicio|conexión|agua|gas|acceso|la cita|el reembolso|el dinero|tono|wifi|cable)',
       // El dinero llegó: "ya me ha llegado el reembolso".
       '(?<!no )(?:ya )?(?:me |nos )?(?:ha|han) (?:llegado|entrado) (?:el|los) (?:reembolso|abono|dinero|ingreso)s?',
     ],
@@ -1111,7 +1130,11 @@ export const ES_ACTS: readonly ActRule[] = [
     patterns: [
       '(?<!no )(?:es usted|usted es|eres|sos|vos sos|ha sido|has sido|fue|fuiste|es) (?:un sol|un amor|un encanto|una maravilla|un crack|una crack|un genio|una genia|lo máximo|un ángel|una joya|un cielo|un tesoro|un diez|de diez|de lujo)',
       // No "eso es genial" (una reacción, que se mira por si es irónica), ni "rápidos para cobrar".
-      '(?<!(?:no|eso|esto|que|lo|todo|nada|algo) )(?:es|son|fue|fueron|ha sido|han sido|has sido|eres|sos|estuvo|estuvieron|es usted|ha estado|se ve|se nota) (?:(?:muy|súper|super|re|bien|tan|sumamente|realmente|siempre|todos|todas|de lo más|increíblemente|rebién) )*(?:amable|amables|atent[oa]s?|profesional(?:es)?|eficiente|eficientes|rápid[oa]s?|rapidísim[oa]s?|clar[oa]s?|paciente|pacientes|maj[oa]s?|simpátic[oa]s?|encantador(?:a|es)?|servicial(?:es)?|resolutiv[oa]s?|educad[oa]s?|cordial(?:es)?|puntual(?:es)?|genial(?:es)?|estupend[oa]s?|excelente|excelentes|fenomenal|buenísim[oa]s?|un amor|muy buen[oa]|de diez|de lujo|un sol|ágil|sencill[oa]|fácil)(?! (?:para|hasta|cuando|al principio|pero|si))',
+      '(?<!(?:no|eso|esto|que|lo|todo|nada|algo) )(?:es|son|fue|fueron|ha sido|han sido|has sido|eres|sos|estuvo|estuvieron|es usted|ha estado|se ve|se nota) (?:(?:muy|súper|super|re|bien|tan|sumamente|realmente|siempre|todos|todas|de lo más|increíblemente|rebién) )*(?:amable|amables|atent[oa]s?|profesional(?:es)?|eficiente|eficientes|rápid[oa]s?|rapidísim[oa]s?|clar[oa]s?|paciente|pacientes|maj[oa]s?|simpátic[oa]s?|encantador(?:a|es)?|servicial(?:es)?|resolutiv[oa]s?|educad[oa]s?|cordial(?:es)?|puntual(?:es)?|genial(?:es)?|estupend[oa]s?|excelente|excelentes|fenomenal|buenísim[oa]s?|un amor|muy buen[oa]|de diez|de lujo|un sol|ágil|sencill[oa]|fácil|buena onda|rebuena onda|de primera|unos genios|unos cracks|unos capos|un capo|una capa|un genio|una genia|bacan[oa]?|bacán|chéveres?|bárbar[oa]s?|macanud[oa]s?|genial)(?! (?:para|hasta|cuando|al principio|pero|si|a las|a la|solo|sólo|de noche|por la noche|en teoría|sobre el papel))',
+      '(?:llegó|llegaron|vino|vinieron|llegó el técnico) (?:muy |súper |super )?puntual(?:es)?',
+      '(?:funciona|va|anda|quedó|ha quedado) (?:de maravilla|de lujo|de diez|perfect[oa]|genial|fenomenal|de diez)',
+      'paciencia de santo|una paciencia infinita',
+      'lo (?:bien|amable) que (?:me |nos )?(?:ha|han|has) (?:tratado|atendido|ayudado)',
       '(?<!no )(?:me |nos |se )?(?:portó|portaron|ha portado|han portado|has portado|porta|portan|atendió|atendieron|ha atendido|han atendido|ayudó|ayudaron) (?:(?:muy|súper|super|re|tan) )?(?:de maravilla|de diez|muy bien|súper bien|super bien|re bien|genial|fenomenal|estupendamente|increíble|de lujo|divino|bárbaro)',
       'se nota que (?:es|son|sabe|saben|conoce|conocen|le gusta)',
       '(?:usted|tú|vos) sí que sabe(?:s)?',
@@ -1127,6 +1150,7 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'acclaim',
     value: 3,
     patterns: [
+      '(?:muy|súper|super|re|qué|bien) (?:bacan[oa]|bacán|chévere|bárbaro|buena onda|rebuena onda|de primera|de lujo|macanudo)',
       // Not "qué amable el repartidor dejándolo bajo la lluvia": praise of what is being done wrong.
       'qué (?:amable|amables|atent[oa]s?|maj[oa]s?|rapidez|eficiencia|bien atendid[oa]s?|buena atención|buen servicio|bacán|chévere|bárbaro|maravilla|profesional|gusto (?:da|tratar|hablar))(?! (?:\\S+ ){0,2}\\S+(?:ando|endo)(?:lo|la|le|me|nos|los|las)?(?= |$))',
       // "muy buena atención", "excelente servicio", "un servicio buenísimo".

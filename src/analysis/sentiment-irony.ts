@@ -60,6 +60,7 @@ export const EN_IRONY: IronyRules = {
     // "Cheers for that, really useful, not.": a closing "not" takes back everything before it.
     '(?:(?<=^)\\S+)(?: \\S+)* \\| not(?= \\|$|$)',
     '(?:thanks|thank you|cheers)(?: \\S+){0,3} for (?:leaving|keeping) (?:me|us) (?:on hold|hanging|waiting|in the dark|without)',
+    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for the (?:\\S+ ){0,3}(?:hold|runaround|hassle|headache|wait|queue)(?= \\||$| really| i| though)',
     // Thanks for a harm or for making it worse, commas or not: "thanks a bunch you've made it worse".
     '(?:thanks|thank you|cheers)(?: \\S+){0,2} for (?:wasting|ruining|losing|messing up|breaking|making me (?:wait|waste|lose))',
     '(?:thanks|thank you|cheers)(?: \\S+){0,5} (?:made|making) (?:it|things|everything) (?:even |much )?worse',

@@ -253,7 +253,10 @@ interface RuleReading {
   raw: number;
   /** Courtesy only (SentenceReading.courtesy). */
   courtesy: boolean;
-  /** A refusal, rudeness or an escalation threat was read: a construction no word model overrules. */
+  /**
+   * A refusal, rudeness or an escalation threat was read, or a remedy or praise with nothing sour
+   * beside it: a construction no word model overrules.
+   */
   firm: boolean;
   /**
    * The rules set aside on purpose something they read: the words of a supposition or a question
@@ -449,7 +452,14 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
     contrastAt >= 0 && values.reduce((s, v, i) => (i > contrastAt && !isAct[i] ? s + v : s), 0) < 0;
   if (lastActs === 0 && acts * raw < 0 && !(acts > 0 && sourAfterContrast)) raw = 0;
   const vouched = sincere.length > 0 || praised || values.some((v, i) => isAct[i] && v > 0);
-  return { raw, courtesy: sawCourtesy && raw === 0, firm, setAside, vouched };
+  // The trouble put right ("I've removed the late fee", "the heating's back on") or a person praised
+  // ("the fitter went out of his way to help") with nothing sour, set aside or contrasted beside it
+  // is a construction the rules read exactly, as a refusal is: the model, which has seen "again",
+  // "back" and warm words in many complaints, does not overrule it. (Exclamations, "@acclaim", are
+  // left to the model's doubt: they are the shape of irony.)
+  const clean = raw > 0 && values.every((v) => v >= 0) && !setAside && contrastAt < 0;
+  const settled = clean && (tokens.includes(`${ACT_PREFIX}remedy`) || tokens.includes(`${ACT_PREFIX}praise`));
+  return { raw, courtesy: sawCourtesy && raw === 0, firm: firm || settled, setAside, vouched };
 }
 
 function round3(value: number): number {
