@@ -44,7 +44,7 @@ const LABELS: SentimentLabel[] = ['negative', 'neutral', 'positive'];
 /** `fresh4` (fresh4-<lang>.tsv): a third, written after probe batch 7's rules, never tuned on. */
 /** `fresh5` (fresh5-<lang>.tsv): a fourth; its first reading is recorded, after it it is tuned on like a probe batch. */
 /** `holdout2`, `holdout3` (holdout2/3-<lang>.tsv): held-out sets written blind; aggregate figures only. */
-/** `fresh6` (fresh6-<lang>.tsv): a fifth, weighted to praise, resolutions, greetings and the no-flip classes; first reading recorded, then tuned on. */
+/** `fresh6`, `fresh7` (fresh6/7-<lang>.tsv): a fifth and a sixth, weighted to praise, resolutions, greetings and the no-flip classes; first readings recorded, then tuned on. */
 const HALVES = [
   'tune',
   'probe',
@@ -53,6 +53,7 @@ const HALVES = [
   'fresh4',
   'fresh5',
   'fresh6',
+  'fresh7',
   'holdout',
   'holdout2',
   'holdout3',
@@ -90,6 +91,7 @@ function load(language: SentimentLanguage): Row[] {
     ...loadFile(`fresh4-${language}.tsv`),
     ...loadFile(`fresh5-${language}.tsv`),
     ...loadFile(`fresh6-${language}.tsv`),
+    ...loadFile(`fresh7-${language}.tsv`),
     ...loadFile(`holdout2-${language}.tsv`),
     ...loadFile(`holdout3-${language}.tsv`),
   ];
@@ -165,6 +167,7 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
             half === 'fresh4' ||
             half === 'fresh5' ||
             half === 'fresh6' ||
+            half === 'fresh7' ||
             half === 'holdout2' ||
             half === 'holdout3'
           ? `${half}-${language}.tsv`
@@ -182,11 +185,13 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
                 ? 'fourth fresh batch'
                 : half === 'fresh6'
                   ? 'fifth fresh batch (fresh6; first reading recorded, now tuned on)'
-                  : half === 'holdout2'
-                    ? 'second blind set (holdout2; first reading recorded, now tuned on)'
-                    : half === 'holdout3'
-                      ? 'third blind set (holdout3; first reading recorded, now tuned on)'
-                      : `${half} half`;
+                  : half === 'fresh7'
+                    ? 'sixth fresh batch (fresh7; first reading recorded, now tuned on)'
+                    : half === 'holdout2'
+                      ? 'second blind set (holdout2; first reading recorded, now tuned on)'
+                      : half === 'holdout3'
+                        ? 'third blind set (holdout3; first reading recorded, now tuned on)'
+                        : `${half} half`;
     console.log(`\n${language.toUpperCase()} ${title}: ${rows.length} lines (test/fixtures/sentiment/${source})`);
     console.log(`  ${'system'.padEnd(26)} accepted  flips`);
     for (const [name, t] of [

@@ -167,6 +167,8 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:no (?:\\| )?(?:thanks|thank you) (?:\\| )?)?(?:i'm|i am|we're|we are) (?:really |just |honestly )?not interested",
       "(?:i|we) (?:really |just )?(?:don't|do not) want (?:the|your|any|an?|another|to (?:upgrade|change|switch|renew|buy|sign|add|take|pay|go))",
       'not something (?:that )?(?:i|we|the system|our system) (?:\\S+ ){0,2}(?:have access to|lets me|allows|deal with|handle|cover|offer)',
+      "(?:warranty|policy|guarantee|insurance|cover|plan|contract|terms|tariff|package|ticket|fare)(?: \\S+)? (?:doesn't|does not|won't|will not|don't|do not) (?:cover|include|allow|apply)",
+      "(?:outside|beyond) (?:what (?:i'm|i am|we're|we are) (?:allowed|able|authori[sz]ed) to|my remit|what i can)",
     ],
   },
   {
@@ -252,6 +254,7 @@ export const EN_ACTS: readonly ActRule[] = [
       'charged (?:me )?(?:twice|double|again|for something)',
       // A fault that recurs: "the tv keeps freezing", "it keeps logging me out".
       '(?:keeps?|kept|keep on) (?:dropping|crashing|failing|cutting|breaking|happening|getting cut|freezing|buffering|disconnecting|rebooting|restarting|resetting|turning off|switching off|going off|going down|losing|hanging|logging me out|charging me|sending me|billing me|erroring|timing out|declining|rejecting|bouncing|glitching|lagging)',
+      '(?:reads|charges|costs|shows|bills|billed|charged) (?:me )?(?:double|twice|triple|three times)(?! check)',
       // Left undone: "he left without fixing anything", "went off without sorting it".
       '(?:left|went|gone|drove off|walked off|hung up) (?:\\S+ )?without (?:fixing|sorting|solving|repairing|finishing|doing|checking|testing|connecting)',
       // Money taken twice: "my direct debit was taken twice", "billed me double".
@@ -523,6 +526,9 @@ export const EN_ACTS: readonly ActRule[] = [
       // Service back: "the lights have come back on", "everything's back to normal".
       "(?:is|are|'s|it's|has come|have come|came|come|coming|comes) back (?:on|up|online)(?! hold)",
       'back to normal',
+      "(?:that's|that has|it's|it has|this has) (?:now |finally )?worked|(?:i'm|we're|i am|we are) back (?:in|on|online|up)(?! (?:the queue|hold|square))",
+      "(?:everything's|everything is|it's all|all) (?:sorted|done|fixed|resolved)(?= \\||$)",
+      "(?<!(?:not|n't|never) )(?:has|have|'s) (?:now |just |finally )?been (?:found|located|traced|recovered)",
       "(?:that's|that is) (?:your|the) (?:\\S+ ){0,2}(?:unlocked|unblocked|reconnected|reactivated|sorted|fixed|updated|changed|cancelled|booked|done|set up|back on|reinstated)",
       "(?:signal|service|power|internet|broadband|connection|water|heating|hot water|gas|electricity|line|wifi|wi-fi|supply|tv|phone)(?:'s| has| have| is)? (?:now |finally |just |all )?(?:come back|came back|returned|back)(?! (?:to square one|off|down|again and again))",
       '(?:at no (?:extra |additional )?cost|free of charge|no extra charge|without (?:any )?(?:penalty|charge|fee))',
@@ -574,11 +580,12 @@ export const EN_ACTS: readonly ActRule[] = [
     patterns: [
       // Not "that's great" / "it was brilliant" (a reaction, weighed for irony in sentiment-irony.ts),
       // nor "quick to take the money", "clear that nobody read my notes", "great until…".
-      `(?<!(?:not|never|n't|hardly|that|it|this|which|what|everything|nothing|something|all|had|would|could|should|might|must|have|would've|could've|should've|to|be) )(?:was|were|is|are|has been|have been|been|you're|you've been|he's|she's|they're|they've been) ${EN_INTENSE}${EN_PRAISE_WORD}(?! (?:to|that|until|till|when|at|at first|on paper|but|if|for once|for a change))`,
+      `(?<!(?:not|never|n't|hardly|that|it|this|which|what|everything|nothing|something|all|had|would|could|should|might|must|have|would've|could've|should've|to|be) )(?:was|were|is|are|has been|have been|been|you're|you've been|he's|she's|they're|they've been|(?!(?:that|it|what|there|here|where|who|how|everything|nothing|this)'s)\\S+'s) ${EN_INTENSE}${EN_PRAISE_WORD}(?! (?:to|that|until|till|when|at|at first|on paper|but|if|for once|for a change))`,
       '(?:went|goes|go|going|gone) (?:above and beyond|the extra mile|out of (?:his|her|their|your|the) way)',
       "(?:couldn't|could not|can't|cannot) (?:have )?(?:asked for|wish for) (?:more|better|anyone better|a better)",
       "(?:knew|knows|know) (?:exactly )?what (?:he|she|they|you) (?:was|were|are|is|'s|'re)? ?doing",
       "(?:made|make|you've made|you made) my day",
+      '(?:knew|knows|know) (?:his|her|their|your) (?:stuff|job|onions)',
       '(?:made|making|make) (?:this|it|everything|things|the whole thing) (?:so |much |a lot )?(?:easier|less stressful|painless|simple)',
       'top marks|full marks|hats off',
       'the most (?:helpful|useful|pleasant|patient) (?:call|person|agent|chat|conversation)',
@@ -710,6 +717,9 @@ export const ES_ACTS: readonly ActRule[] = [
       // Not a supposition: "¿qué pasa si no pago un recibo?".
       '(?<!(?:si|que|cuando) )no (?:voy a|vamos a|pienso|pensamos) pagar|(?<!(?:si|que|cuando) )no (?:pago|pagaré|acepto|aceptaré|firmo|firmaré)(?= |$)',
       'no (?:tengo|tenemos|hay) (?:forma|manera|modo|cómo) de',
+      '(?<!(?:si|que) )no (?:(?:nos|me|le) )?es posible',
+      '(?:eso |lo |eso lo )?(?:tiene|tendrá|tendría) que (?:verlo|ver|hablarlo|hablar|reclamarlo|reclamar|tratarlo|tratar|arreglarlo) (?:\\S+ )?con (?:el|la|su|los|las)',
+      '(?:se sale|está fuera|queda fuera|se escapa) de (?:lo que (?:yo )?(?:puedo|podemos)|mis (?:atribuciones|competencias|manos)|nuestras (?:atribuciones|competencias|manos))',
       'no es (?:mi|nuestro|nuestra|su) (?:problema|culpa|responsabilidad|asunto|departamento|trabajo|área)',
       'no es algo (?:en lo |con lo )?(?:que|en que) (?:le |te |les )?(?:pueda|podamos|puedo|podemos)',
       'no es (?:cosa|culpa|problema) (?:mía|mío|nuestra|nuestro)',
@@ -812,6 +822,7 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'complaint',
     value: -3,
     patterns: [
+      '(?:marca|marcan|cobra|cobran|factura|facturan|me cobraron|me cobran) (?:\\S+ )?(?:el doble|el triple)',
       'así no (?:se puede|podemos|puedo) (?:seguir|continuar|trabajar|vivir)',
       'no (?:me |nos )?(?:lo |la )?(?:ha |han |había |habéis )?(?:servido|sirve|sirvió|funcionado|funcionó|ayudado|ayudó|ayudaron|arreglado|arregló|arreglaron|solucionado|solucionó|solucionaron|resuelto|resolvió|resolvieron)',
       // Does not go, load, open: "no anda", "no carga", "no va" (not "no va a venir").
@@ -1085,7 +1096,7 @@ export const ES_ACTS: readonly ActRule[] = [
       // "le quité el recargo", "le acabo de reactivar el servicio".
       // Only what an agent does to an account: a customer also "sent" and "returned" things, and
       // folded, "le mandé" is "le mande" ("¿quiere que le mande una copia?").
-      '(?<!(?:no|que|si|cuando) )(?:ya )?(?:le|te|se lo|se la|se los) (?:quité|quitamos|aboné|abonamos|apliqué|aplicamos|anulamos|activé|activamos|reactivé|reactivamos|reembolsé|reembolsamos|restablecí|restablecimos|corregí|corregimos|desbloqueé|desbloqueamos|agendé|agendamos|reprogramé|reprogramamos|bonifiqué|bonificamos|condoné|condonamos|exoneré|exoneramos)(?= (?:el|la|los|las|su|tu|un|una|ya|todo|\\|)|$)',
+      '(?<!(?:no|que|si|cuando) )(?:ya )?(?:le|te|se lo|se la|se los) (?:quité|quitamos|aboné|abonamos|apliqué|aplicamos|anulamos|activé|activamos|reactivé|reactivamos|reembolsé|reembolsamos|restablecí|restablecimos|corregí|corregimos|desbloqueé|desbloqueamos|reconecté|reconectamos|conectamos|agendé|agendamos|reprogramé|reprogramamos|bonifiqué|bonificamos|condoné|condonamos|exoneré|exoneramos)(?= (?:el|la|los|las|su|tu|un|una|ya|todo|\\|)|$)',
       '(?:le|te|les|se lo|se la) (?:acabo|acabamos) de (?:quitar|devolver|abonar|aplicar|anular|activar|reactivar|arreglar|solucionar|reembolsar|enviar|mandar|tramitar|restablecer|corregir|desbloquear|reparar|agendar|reservar|reprogramar|bonificar|dar de alta|cambiar|confirmar|aprobar)',
       // El resultado: "ya quedó", "listo, ya está solucionado", "su siniestro está aprobado",
       // "la devolución ya está hecha", "el pago ya está en camino".
@@ -1094,7 +1105,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?<!(?:no|si|todavía no|aún no) )(?:está|esta|están|quedó|quedaron|ha sido|han sido|fue|fueron|queda|quedan) (?:ya )?(?:aprobad[oa]s?|confirmad[oa]s?|reactivad[oa]s?|restablecid[oa]s?|solucionad[oa]s?|resuelt[oa]s?|abonad[oa]s?|reembolsad[oa]s?|desbloquead[oa]s?|en camino|bonificad[oa]s?)',
       '(?:la|su) (?:devolución|reembolso|abono|reclamación|solicitud|baja|cita|reserva) (?:ya )?(?:está|quedó|ha quedado) (?:hech[oa]|tramitad[oa]|aprobad[oa]|confirmad[oa]|registrad[oa]|list[oa])',
       // El servicio de vuelta: "ya funciona", "ya puede navegar", "ya tiene la cita".
-      '(?<!(?:no|si|todavía no|aún no) )ya (?:me |nos |le |te )?(?:funciona|funcionan|anda|carga|conecta)(?! (?:mal|peor|lento|fatal|igual))',
+      '(?<!(?:no|si|todavía no|aún no) )ya (?:me |nos |le |te )?(?:funciona|funcionan|funcionó|anda|carga|cargó|conecta|conectó|entré|pude entrar|puedo entrar|deja entrar|dejó entrar)(?! (?:mal|peor|lento|fatal|igual))',
       '(?<!no )ya (?:puede|puedes|pueden|podés) (?:navegar|llamar|usar|entrar|acceder|conectarse|conectarte|ver|pagar|retirar|recoger|viajar|descargar)',
       '(?<!no )ya (?:tiene|tienes|tienen) (?:su |la |el |tu |una |un )?(?:cita|reserva|asiento|plaza|billete|pasaje|línea|internet|luz|agua|señal|servicio|conexión|acceso|crédito|reembolso|abono|turno)',
       // A change to green, not a state ("la luz está en verde" describes the device).
@@ -1138,7 +1149,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?<!no )(?:me |nos |se )?(?:portó|portaron|ha portado|han portado|has portado|porta|portan|atendió|atendieron|ha atendido|han atendido|ayudó|ayudaron) (?:(?:muy|súper|super|re|tan) )?(?:de maravilla|de diez|muy bien|súper bien|super bien|re bien|genial|fenomenal|estupendamente|increíble|de lujo|divino|bárbaro)',
       'se nota que (?:es|son|sabe|saben|conoce|conocen|le gusta)',
       '(?:usted|tú|vos) sí que sabe(?:s)?',
-      'sabe (?:muy bien |perfectamente )?lo que hace',
+      'sab(?:e|en|ía|ían) (?:muy bien |perfectamente )?lo que (?:hace|hacen|hacía|hacían)',
       '(?:le|te|les) (?:voy a|vamos a) (?:poner|dar|dejar) (?:un diez|cinco estrellas|buena nota|una buena (?:nota|valoración|reseña)|la máxima (?:nota|puntuación))',
       'no tengo palabras',
     ],

@@ -60,7 +60,9 @@ export const EN_IRONY: IronyRules = {
     // "Cheers for that, really useful, not.": a closing "not" takes back everything before it.
     '(?:(?<=^)\\S+)(?: \\S+)* \\| not(?= \\|$|$)',
     '(?:thanks|thank you|cheers)(?: \\S+){0,3} for (?:leaving|keeping) (?:me|us) (?:on hold|hanging|waiting|in the dark|without)',
-    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for the (?:\\S+ ){0,3}(?:hold|runaround|hassle|headache|wait|queue)(?= \\||$| really| i| though)',
+    // Thanks for how long it took ("cheers for the three hour wait"), not "thanks for the wait".
+    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for (?:the|that|this|my) (?:\\S+ )?(?:hour|minute|min|day|week)s?(?: long)? (?:hold|wait|queue)(?= \\||$| really| i| though)',
+    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for the (?:\\S+ )?(?:runaround|hassle|headache)',
     // Thanks for a harm or for making it worse, commas or not: "thanks a bunch you've made it worse".
     '(?:thanks|thank you|cheers)(?: \\S+){0,2} for (?:wasting|ruining|losing|messing up|breaking|making me (?:wait|waste|lose))',
     '(?:thanks|thank you|cheers)(?: \\S+){0,5} (?:made|making) (?:it|things|everything) (?:even |much )?worse',
@@ -187,6 +189,8 @@ export const ES_IRONY: IronyRules = {
     // Gracias por dejarle a uno esperando: "gracias, eh, por dejarme media hora escuchando la musiquita".
     '(?:s[ií] )?gracias(?: \\S+){0,3} por (?:dejarme|dejarnos|tenerme|tenernos) (?:\\S+ ){0,3}(?:esperando|escuchando|colgad[oa]s?|tirad[oa]s?|plantad[oa]s?|en espera|sin)',
     'gracias(?: \\S+){0,4} (?:todavía|aún|incluso|mucho|bastante) peor',
+    // Gracias por lo que duró la espera, no "gracias por la espera" (sincero).
+    '(?:s[ií] )?gracias(?: \\S+){0,2} por (?:la|las|el|los) (?:\\S+ )?(?:horas?|minutos|semanas|días) de (?:espera|musiquita|vueltas)(?= \\||$)',
     // Gracias por un daño, con comas o sin ellas: "sí, gracias por hacerme perder otra hora".
     'gracias por la (?:\\S+ )?sorpres(?:a|ita) (?:en|de) (?:la|mi|este|el)',
     '(?:le |les )?agradezco (?:\\S+ )?que me (?:tengan|dejen|cobren|cuelguen)',

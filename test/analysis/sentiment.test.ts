@@ -469,7 +469,7 @@ const rudeAgent = (language: 'en' | 'es') =>
 
 // The probe set (test/fixtures/sentiment/probe-<lang>.tsv): lines written to check that the rules
 // generalise, labelled before the scorer was run on them; with it the sets tuned on like a probe
-// batch after their first reading: the fourth and fifth fresh batches (fresh5, fresh6) and the spent
+// batch after their first reading: the fourth to sixth fresh batches (fresh5–7) and the spent
 // blind sets (holdout2, holdout3). The held-out half of <lang>.tsv is never read here: it is for
 // bench:sentiment's report only.
 describe('probe set', () => {
@@ -481,6 +481,7 @@ describe('probe set', () => {
       `probe6-${language}.tsv`,
       `fresh5-${language}.tsv`,
       `fresh6-${language}.tsv`,
+      `fresh7-${language}.tsv`,
       `holdout2-${language}.tsv`,
       `holdout3-${language}.tsv`,
     ]
@@ -502,7 +503,7 @@ describe('probe set', () => {
       expect(
         rows.every(
           (r) =>
-            ['probe', 'fresh5', 'fresh6', 'holdout2', 'holdout3'].includes(r.split!) &&
+            ['probe', 'fresh5', 'fresh6', 'fresh7', 'holdout2', 'holdout3'].includes(r.split!) &&
             (r.speaker === 'agent' || r.speaker === 'customer'),
         ),
       ).toBe(true);
