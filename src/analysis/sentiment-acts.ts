@@ -24,7 +24,9 @@ export type SpeechAct =
   | 'reassurance'
   | 'remedy'
   | 'expectation'
-  | 'agreement';
+  | 'agreement'
+  | 'praise'
+  | 'acclaim';
 
 export interface ActRule {
   act: SpeechAct;
@@ -57,6 +59,17 @@ const I = "(?:i|we|i'm|we're|i am|we are|i'll|we'll)";
 /** A negated ability or will: "can't", "won't be able to", "am not going to", "'m not allowed to"… */
 const CANT =
   "(?:can't|cannot|can not|won't|will not|won't be able to|will not be able to|am not able to|not able to|'m not able to|unable to|not going to|'m not going to|am not going to|don't|do not|'m not allowed to|not allowed to|not authori[sz]ed to|not permitted to)";
+/** Adverbs that may stand between a copula and its praise: "was really professional", "so reassuring". */
+const EN_INTENSE =
+  '(?:(?:really|so|super|very|incredibly|extremely|ever so|absolutely|just|genuinely|amazingly|properly|honestly|brilliantly|truly|nothing but|always|all|both|such) )*';
+/**
+ * Praise of people and service (read by the scorer as warm words that vouch for a positive
+ * reading, see sentiment.ts): a copula and a praising adjective or noun, "went above and beyond",
+ * "the best service I've had". Not after a negator ("wasn't helpful" never matches: the copula must
+ * be bare), and the complaint patterns run first ("brilliant customer care if you've got three hours").
+ */
+const EN_PRAISE_WORD =
+  '(?:professional|friendly|helpful|lovely|kind|patient|reassuring|knowledgeable|polite|courteous|efficient|brilliant|fantastic|amazing|excellent|great|wonderful|superb|outstanding|spot on|a star|a gem|a legend|a lifesaver|a godsend|a credit to \\S+|quick|fast|speedy|prompt|thorough|attentive|understanding|informative|accommodating|considerate|caring|first class|top notch|second to none|really good|so good|very good|good as gold|a pleasure|a delight|easy to (?:use|deal with|talk to|follow)|(?:so |much |a lot |far )easier|careful|painless|seamless|smooth|hassle-free|stress-free|on the ball|(?:a )?proper (?:gent|gentleman|lady|star|pro)|(?:an? )?(?:absolute |real |total |complete )?(?:star|gem|legend|lifesaver|godsend|pro|credit)|as (?:helpful|kind|patient|good) as)';
 const HELP_VERB =
   '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen|take|discuss|share|disclose)';
 
@@ -79,6 +92,10 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:thank you|thanks) for (?:calling|your call|contacting us|contacting|holding on)(?! me)(?: acme)?',
       '(?:have|enjoy) a (?:good|nice|lovely|great|wonderful) (?:day|evening|weekend|afternoon|night|one)',
       'take care',
+      "(?:(?<=^)|(?<=\\| ))(?:hi|hello|hiya|hey)(?: (?:there|yeah|yes|hello|hi))*(?= \\||$| it's| this is| my name| i'm| you're| yes| can you hear)",
+      '(?:how|what) can (?:i|we) (?:help(?: you)?|do for you)(?: (?:with that|today|this morning|this afternoon))?',
+      "(?:you're|you are) (?:speaking|through) to",
+      '(?:nice|good|lovely|pleased) to (?:meet|speak to|talk to|hear from) you',
       '(?:good)?bye(?: now| bye)?',
       'welcome to',
     ],
@@ -102,6 +119,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:couldn't|could not|can't|cannot) be (?:happier|better|more pleased)",
       // Nothing to reproach: "I can't fault the engineer", "I've got no complaints".
       "(?:can't|cannot|couldn't|could not) fault",
+      "(?:don't|do not|haven't|have not|never) (?:got |had |have |have had )?(?:any|no) (?:issues|problems|complaints)(?: with| at all| so far)?",
     ],
   },
   {
@@ -127,7 +145,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?<=\\| )not (?:us|me|with us|our (?:problem|department|job))(?= \\||$)',
       // What will not be done, in the progressive: "we won't be sending another engineer" (not "we
       // won't be charging you").
-      "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging)",
+      "(?:i|we) (?:won't|will not|can't|cannot) be (?:able to )?(?:sending|offering|refunding|giving|issuing|providing|reimbursing|compensating|replacing|changing|extending|crediting|waiving|covering|accepting|approving|doing|booking|arranging|paying|signing|renewing)",
       'the answer is (?:still )?no|the answer (?:remains|stays) no',
       // Fresh batch 5: "I'm not in a position to agree to that", "that's not a service we provide".
       "(?:not|'m not|am not|'re not|are not|isn't|is not) (?:really )?in a position to",
@@ -143,6 +161,14 @@ export const EN_ACTS: readonly ActRule[] = [
       "we don't do",
       'i refuse to',
       "(?:i'm|i am) not paying",
+      // The customer declining: "I'm not giving you my card details", "not interested", "I don't
+      // want to upgrade".
+      "(?:i'm|i am|we're|we are) not (?:giving|handing|sharing|paying|accepting|signing|doing|going to (?:give|pay|accept|sign|do|hand))",
+      "(?:no (?:\\| )?(?:thanks|thank you) (?:\\| )?)?(?:i'm|i am|we're|we are) (?:really |just |honestly )?not interested",
+      "(?:i|we) (?:really |just )?(?:don't|do not) want (?:the|your|any|an?|another|to (?:upgrade|change|switch|renew|buy|sign|add|take|pay|go))",
+      'not something (?:that )?(?:i|we|the system|our system) (?:\\S+ ){0,2}(?:have access to|lets me|allows|deal with|handle|cover|offer)',
+      "(?:warranty|policy|guarantee|insurance|cover|plan|contract|terms|tariff|package|ticket|fare)(?: \\S+)? (?:doesn't|does not|won't|will not|don't|do not) (?:cover|include|allow|apply)",
+      "(?:outside|beyond) (?:what (?:i'm|i am|we're|we are) (?:allowed|able|authori[sz]ed) to|my remit|what i can)",
     ],
   },
   {
@@ -150,6 +176,7 @@ export const EN_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       'calm down',
+      "(?:don't|do not|stop) (?:patroni[sz]e|patroni[sz]ing|talk(?:ing)? down to|lectur(?:e|ing)) me",
       'relax',
       '(?:are|were) you (?:even )?listening',
       'just listen',
@@ -178,6 +205,8 @@ export const EN_ACTS: readonly ActRule[] = [
     patterns: [
       '(?:speak|talk|speaking|talking) (?:to|with) (?:a|your|the|someone|somebody)(?: more)? (?:manager|supervisor|boss|senior|higher|in charge)',
       '(?:speak|talk) to someone (?:higher|senior|else|more senior)',
+      // Going public: "I'll be posting this all over social media".
+      '(?:post|posting|put|putting|share|sharing|write|writing)(?: \\S+){0,3} (?:on|all over|to) (?:social media|twitter|facebook|instagram|tiktok|the internet|trustpilot|google reviews)',
       'put me through to',
       '(?:get|give) me (?:someone|somebody|a manager|your manager|your supervisor)',
       "(?:i'll|i will|i'm going to|i am going to|i'm gonna|gonna) (?:be )?(?:cancel|cancelling|leave|leaving|switch|switching|close|closing|report|reporting|complain|dispute|sue|post about|posting about|take this|taking this|speak to my|speaking to my)(?= \\||$| my| everything| it all| the whole| you| this| the contract| the account)",
@@ -224,7 +253,10 @@ export const EN_ACTS: readonly ActRule[] = [
       'never (?:turned|turn|showed|show) up',
       'charged (?:me )?(?:twice|double|again|for something)',
       // A fault that recurs: "the tv keeps freezing", "it keeps logging me out".
-      '(?:keeps?|kept|keep on) (?:dropping|crashing|failing|cutting|breaking|happening|getting cut|freezing|buffering|disconnecting|rebooting|restarting|resetting|turning off|switching off|going off|going down|losing|hanging|logging me out|charging me|sending me|billing me)',
+      '(?:keeps?|kept|keep on) (?:dropping|crashing|failing|cutting|breaking|happening|getting cut|freezing|buffering|disconnecting|rebooting|restarting|resetting|turning off|switching off|going off|going down|losing|hanging|logging me out|charging me|sending me|billing me|erroring|timing out|declining|rejecting|bouncing|glitching|lagging)',
+      '(?:reads|charges|costs|shows|bills|billed|charged) (?:me )?(?:double|twice|triple|three times)(?! check)',
+      // Left undone: "he left without fixing anything", "went off without sorting it".
+      '(?:left|went|gone|drove off|walked off|hung up) (?:\\S+ )?without (?:fixing|sorting|solving|repairing|finishing|doing|checking|testing|connecting)',
       // Money taken twice: "my direct debit was taken twice", "billed me double".
       '(?:charged|billed|taken|debited|deducted|paid|came out|gone out|went out) (?:\\S+ ){0,3}(?:twice|double|two times)',
       // Trouble with no valued word in it: "passed from one department to another", "got nowhere".
@@ -494,8 +526,30 @@ export const EN_ACTS: readonly ActRule[] = [
       // Service back: "the lights have come back on", "everything's back to normal".
       "(?:is|are|'s|it's|has come|have come|came|come|coming|comes) back (?:on|up|online)(?! hold)",
       'back to normal',
+      "(?:that's|that has|it's|it has|this has) (?:now |finally )?worked|(?:i'm|we're|i am|we are) back (?:in|on|online|up)(?! (?:the queue|hold|square))",
+      "(?:everything's|everything is|it's all|all) (?:sorted|done|fixed|resolved)(?= \\||$)",
+      "(?<!(?:not|n't|never) )(?:has|have|'s) (?:now |just |finally )?been (?:found|located|traced|recovered)",
+      "(?:that's|that is) (?:your|the) (?:\\S+ ){0,2}(?:unlocked|unblocked|reconnected|reactivated|sorted|fixed|updated|changed|cancelled|booked|done|set up|back on|reinstated)",
+      "(?:signal|service|power|internet|broadband|connection|water|heating|hot water|gas|electricity|line|wifi|wi-fi|supply|tv|phone)(?:'s| has| have| is)? (?:now |finally |just |all )?(?:come back|came back|returned|back)(?! (?:to square one|off|down|again and again))",
+      '(?:at no (?:extra |additional )?cost|free of charge|no extra charge|without (?:any )?(?:penalty|charge|fee))',
+      "(?<!(?:not|n't|never) )(?:i've|we've|i have|we have|you've|you have|i|we)(?: now)? (?:got|have) (?:a |my |the |our |your )?(?:signal|internet|power|connection|broadband|line|dial tone|wifi|wi-fi|heating|hot water|tv|phone|service|access) (?:back|again)",
+      // Done on the account, whatever the object's words weigh: "I've removed the late payment fee",
+      // "I've applied a credit of thirty pounds", "I've processed the refund". Agent verbs with an
+      // agent's object only: a customer who "sent the form three times" is complaining.
+      "(?:i've|we've|i have|we have) (?:just |now |already |gone ahead and )?(?:applied|added|issued|processed|put through|raised|arranged|approved|booked|authori[sz]ed|removed|waived|cancelled|reversed|refunded|credited) (?:a|an|the|that|this|your|you a|you an|you the)(?: \\S+){0,3} (?:credit|refund|discount|goodwill|gesture|compensation|collection|replacement|engineer|technician|callback|visit|appointment|payment|claim|fee|charge|penalty|fine|reduction|rebate|voucher|return|cancellation|exchange|upgrade)s?",
+      // The outcome announced: "the refund has gone through", "your claim's been approved".
+      "(?<!(?:not|n't|never) )(?:has|have|'s|had) (?:now |just |already |finally )?(?:gone through|been (?:approved|processed|confirmed|restored|reinstated|reconnected|credited|refunded|sorted|resolved|fixed|cleared|issued|applied|reversed|waived|removed|cancelled|unblocked|unlocked|reactivated|activated|booked|dispatched|sent out|paid))",
+      "(?<!(?:not|n't|never|if|whether) )(?:is|are|'s|'re|it's|that's) (?:now |all |finally |officially )?(?:restored|reconnected|reactivated|confirmed|approved|sorted(?! out)|fixed|resolved|unblocked|unlocked|cleared|on (?:its|their|his|her) way)",
+      // "You're all set", "that's you sorted", "there we go, it's connected".
+      "(?:you're|you are|you're now|we're|we are) (?:all )?(?:set|good to go|sorted|connected|back (?:on|up|online)|up and running)",
+      "(?:that's|that is) (?:you|it|everything|all) (?:sorted|done|set up|fixed|updated|changed|back)",
+      "(?:that's|it's|that is|it is|all|everything's|everything is) (?:all )?(?:sorted|done|fixed|resolved|working|connected)(?: now| for you| again)",
+      "(?:it's|it is|everything's|everything is|that's) (?:now )?(?:connected|working (?:again|fine|now|perfectly))",
+      "(?:light|lights|led)(?:'s| is| are| has| have)? (?:now |gone |turned |just gone |finally gone )+green",
+      '(?:(?<=^)|(?<=\\| ))(?:oh |ah |right |ok |okay )?there we go(?= \\||$| it| that| the| you| now)',
+      "(?:you'll|you should|you will) (?:now )?(?:see|get|have|receive) (?:it|the|your|that|a|an)(?: \\S+){0,3} (?:back|credit|refund|money|confirmation|email) (?:in|on|within|by|back)",
       // A trouble gone is good news, whoever says it: "the problem is gone", not two sour words.
-      "(?:the |that |this )?(?:problem|issue|fault|noise|error|crackling|outage)s? (?:is |are |has |have |'s )?(?:been )?(?:gone|disappeared|fixed|solved|sorted|resolved|over)",
+      "(?<!(?:want|need|get|have|having|got|wanted|needed)(?: the| my| this| that| it)? )(?:the |that |this )?(?:problem|issue|fault|noise|error|crackling|outage)s? (?:is |are |has |have |'s )?(?:been )?(?:gone|disappeared|fixed|solved|sorted|resolved|over)",
       "(?<!(?:not|n't|never) )(?:solves?|solved|fix(?:es|ed)?|sorts?|sorted|resolves?|resolved) (?:\\S+ )?(?:problem|issue|fault)s?",
     ],
   },
@@ -520,6 +574,38 @@ export const EN_ACTS: readonly ActRule[] = [
     ],
   },
   {
+    // Praise of a person or the service (see EN_PRAISE_WORD).
+    act: 'praise',
+    value: 3,
+    patterns: [
+      // Not "that's great" / "it was brilliant" (a reaction, weighed for irony in sentiment-irony.ts),
+      // nor "quick to take the money", "clear that nobody read my notes", "great until…".
+      `(?<!(?:not|never|n't|hardly|that|it|this|which|what|everything|nothing|something|all|had|would|could|should|might|must|have|would've|could've|should've|to|be) )(?:was|were|is|are|has been|have been|been|you're|you've been|he's|she's|they're|they've been|(?!(?:that|it|what|there|here|where|who|how|everything|nothing|this)'s)\\S+'s) ${EN_INTENSE}${EN_PRAISE_WORD}(?! (?:to|that|until|till|when|at|at first|on paper|but|if|for once|for a change))`,
+      '(?:went|goes|go|going|gone) (?:above and beyond|the extra mile|out of (?:his|her|their|your|the) way)',
+      "(?:couldn't|could not|can't|cannot) (?:have )?(?:asked for|wish for) (?:more|better|anyone better|a better)",
+      "(?:knew|knows|know) (?:exactly )?what (?:he|she|they|you) (?:was|were|are|is|'s|'re)? ?doing",
+      "(?:made|make|you've made|you made) my day",
+      '(?:knew|knows|know) (?:his|her|their|your) (?:stuff|job|onions)',
+      '(?:made|making|make) (?:this|it|everything|things|the whole thing) (?:so |much |a lot )?(?:easier|less stressful|painless|simple)',
+      'top marks|full marks|hats off',
+      'the most (?:helpful|useful|pleasant|patient) (?:call|person|agent|chat|conversation)',
+      "(?:i'll|i will|i'm going to|i'm gonna) (?:be sure to |definitely )?(?:give|leave|put) (?:you |him |her |them )?(?:a )?(?:good|great|glowing|positive|five star|5 star|top) (?:review|feedback|rating|score|mark)",
+      // Addressed to the agent: "you're a star", "you've been brilliant".
+      "(?:you're|you are|you've been|you were) (?:an absolute |a real |such a |a total )?(?:star|gem|legend|lifesaver|godsend|hero|angel|diamond)",
+    ],
+  },
+  {
+    // Praise as an exclamation, with no subject ("best service I've had", "qué amable", "muy buena
+    // atención"): the shape of "great service, three failed deliveries", so it is weighed for irony
+    // like a warm interjection (sentiment-irony.ts); the scorer reads it as praise otherwise.
+    act: 'acclaim',
+    value: 3,
+    patterns: [
+      "(?:the |that's the |that was the |this is the |easily the |by far the )?best (?:customer |phone |bit of )?(?:service|experience|support|help|call|agent|advice|care) (?:\\S+ )?(?:i've|i have|we've|i've ever|i ever|i've had|i had|i've got|i got|i've received)",
+      '(?:ten|10) out of (?:ten|10)|five stars',
+    ],
+  },
+  {
     act: 'agreement',
     value: 2,
     patterns: [
@@ -534,11 +620,14 @@ export const EN_ACTS: readonly ActRule[] = [
       // As an answer, not inside a line: "I'm absolutely furious", "of course it doesn't work".
       '(?:(?<=^)|(?<=\\| ))(?:of course|absolutely|certainly|definitely)(?= \\||$| yes| please| that| go ahead| do)',
       'happy to help',
+      "(?<!(?:not|n't|never|be|been|more|less) )(?:i'm |i am |we're |we are )?(?:happy|glad) to (?:do|go|help|wait|switch|proceed|try|accept|take|have|leave|give|confirm|go ahead)",
+      "(?:(?<=^)|(?<=\\| ))(?:yes |yeah |yep |ok |okay |fine )*(?:that's|that is) (?:all )?(?:correct|right|it exactly|exactly right)(?= \\||$| only| yes)",
       'glad to',
       // Alone as an answer ("Deal."), not "the best deal".
       '(?:(?<=^)|(?<=\\| ))deal(?= \\||$)',
       "(?:you're|you are) (?:absolutely |completely |quite )?right",
       'good idea',
+      "let's (?:do|go with|go for|book) (?:that|it|this|them)",
       'yes please',
       "i'd (?:love|be glad|be happy) to",
       "(?:that'd|that would) (?:be )?(?:great|lovely|perfect|brilliant|help)",
@@ -558,6 +647,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // "I completely get why you're fed up", "I can see why that would be upsetting".
       '(?:i|we)(?: completely| totally| fully| really| do| can| can totally| can completely)? (?:get|see|understand|know) why',
       'i can (?:only )?imagine',
+      // Siding with the customer: "I'd be fed up too", "I'd feel the same".
+      "(?:i'd|i would) (?:be|feel|have been) (?:\\S+ ){0,2}(?:too|as well|the same|in your (?:shoes|position))",
       'forgive (?:me|us)',
       "(?:that|this|it) (?:must|must have|must be|sounds|can't have been|can't be)",
       "i know (?:how|it's|this|that)",
@@ -583,6 +674,12 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:que )?(?:tenga|pase) buena (?:tarde|noche)',
       'cuídese|cuídate',
       'hasta luego|hasta pronto|adiós',
+      // Un saludo que abre la llamada: "hola, sí, buenas", "aló", "con quién tengo el gusto".
+      '(?:(?<=^)|(?<=\\| ))(?:hola|aló|alo|buenas|buenos|diga|dígame)(?: (?:\\| )?(?:sí|si|hola|buenas|buenos))*(?= \\||$)',
+      'con quién tengo el gusto(?: de hablar)?',
+      '(?:le|te) (?:saluda|atiende|habla)|(?<=\\| |^)habla \\S+ de',
+      'en qué (?:le|te|les) (?:puedo|podemos) (?:ayudar|servir|colaborar)',
+      'mucho gusto|un placer(?= \\||$)',
       'bienvenid[oa] a',
     ],
   },
@@ -594,6 +691,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'ningún problema',
       'no (?:se preocupe|te preocupes|pasa nada)',
       'no (?:me|nos) (?:puedo|podemos) quejar',
+      'no (?:me quejo|nos quejamos)',
+      'no (?:tengo|tenemos|he tenido|hemos tenido) (?:ningún |ninguna )?(?:problema|problemas|queja|quejas|inconveniente|inconvenientes)',
       'no (?:volverá|va a volver|debería volver) a (?:pasar|ocurrir)',
       '(?:no tengo|sin) ninguna queja',
       'no (?:me|nos) importa',
@@ -610,6 +709,17 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'refusal',
     value: -3,
     patterns: [
+      // Policy in the present: "no igualamos precios", "los billetes de oferta no admiten cambios",
+      // "ahora mismo no estamos dando citas".
+      '(?<!(?:por qué|porque|si|que) )no (?:(?:lo|la|los|las|le|les|se|nos|me) ){0,2}(?:admitimos|admiten|admite|aceptamos|aceptan|acepta|igualamos|permitimos|permite|permiten|cubrimos|cubre|cubren|realizamos|tramitamos|reembolsamos|devolvemos|hacemos devoluciones|hacemos cambios|damos citas|ofrecemos|trabajamos con)',
+      'no (?:estamos|están) (?:dando|haciendo|aceptando|ofreciendo|tramitando|atendiendo|admitiendo|programando)',
+      '(?:no me|no nos) interesa|no estoy interesad[oa]',
+      // Not a supposition: "¿qué pasa si no pago un recibo?".
+      '(?<!(?:si|que|cuando) )no (?:voy a|vamos a|pienso|pensamos) pagar|(?<!(?:si|que|cuando) )no (?:pago|pagaré|acepto|aceptaré|firmo|firmaré)(?= |$)',
+      'no (?:tengo|tenemos|hay) (?:forma|manera|modo|cómo) de',
+      '(?<!(?:si|que) )no (?:(?:nos|me|le) )?es posible',
+      '(?:eso |lo |eso lo )?(?:tiene|tendrá|tendría) que (?:verlo|ver|hablarlo|hablar|reclamarlo|reclamar|tratarlo|tratar|arreglarlo) (?:\\S+ )?con (?:el|la|su|los|las)',
+      '(?:se sale|está fuera|queda fuera|se escapa) de (?:lo que (?:yo )?(?:puedo|podemos)|mis (?:atribuciones|competencias|manos)|nuestras (?:atribuciones|competencias|manos))',
       'no es (?:mi|nuestro|nuestra|su) (?:problema|culpa|responsabilidad|asunto|departamento|trabajo|área)',
       'no es algo (?:en lo |con lo )?(?:que|en que) (?:le |te |les )?(?:pueda|podamos|puedo|podemos)',
       'no es (?:cosa|culpa|problema) (?:mía|mío|nuestra|nuestro)',
@@ -657,6 +767,9 @@ export const ES_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       'cálmese|cálmate|tranquilícese|tranquilízate|relájese|relájate',
+      'aprenda a hacer su trabajo|aprende a hacer tu trabajo|aprendan a hacer su trabajo',
+      '(?:empresa|compañía|servicio|atención) (?:tan |más )?(?:de pacotilla|de pena|de chiste|de risa|de quinta|de cuarta|mediocre|patética|patético|penosa|penoso)',
+      'menuda empresa|vaya empresa|qué empresa más|qué empresa tan',
       'escúcheme|escúchame|escúchenme',
       'no me (?:interrumpa|interrumpas|interrumpan)',
       '(?:tiene|tienes) que (?:calmarse|tranquilizarse|calmarte|tranquilizarte)',
@@ -682,6 +795,8 @@ export const ES_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       '(?:hablar|pasar|pasarme|hable|hablo) con (?:un|el|su|la|alguien|algún) ?(?:supervisor|supervisora|jefe|jefa|responsable|encargado|encargada|superior|de más arriba)',
+      // Hacerlo público: "lo voy a subir a redes".
+      '(?:subir|subirlo|publicar|publicarlo|poner|ponerlo|contar|contarlo|colgar|colgarlo)(?: \\S+){0,2} (?:en|a) (?:las )?(?:redes|redes sociales|twitter|facebook|instagram|tiktok|internet|google)',
       // "Quiero hablar con alguien que sepa", not "da gusto hablar con alguien que sabe".
       'hablar con alguien (?:de más arriba|superior|que (?:sepa|pueda|entienda|me (?:ayude|solucione|pueda)))',
       '(?:páseme|pásame|pásenme) con',
@@ -707,6 +822,8 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'complaint',
     value: -3,
     patterns: [
+      '(?:marca|marcan|cobra|cobran|factura|facturan|me cobraron|me cobran) (?:\\S+ )?(?:el doble|el triple)',
+      'así no (?:se puede|podemos|puedo) (?:seguir|continuar|trabajar|vivir)',
       'no (?:me |nos )?(?:lo |la )?(?:ha |han |había |habéis )?(?:servido|sirve|sirvió|funcionado|funcionó|ayudado|ayudó|ayudaron|arreglado|arregló|arreglaron|solucionado|solucionó|solucionaron|resuelto|resolvió|resolvieron)',
       // Does not go, load, open: "no anda", "no carga", "no va" (not "no va a venir").
       'no (?:me |nos |le )?(?:carga|cargan|abre|abren|conecta|enciende|arranca|anda|jala|tira|va)(?! a(?: |$))',
@@ -818,7 +935,10 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:su|la|el|mi|esa|ese) supuest[oa]',
       '(?:me|nos) (?:han fallado|fallaron|falló|ha fallado|habéis fallado)',
       '(?:doblado|doblaron|duplicado|duplicaron|triplicado) (?:la|el|mi)',
-      '(?:subió|ha subido|han subido|subieron|me suben|me subieron)',
+      // A price that went up, not "me subió la heladera al tercer piso" (carried it up).
+      '(?:precio|precios|tarifa|tarifas|cuota|cuotas|factura|facturas|recibo|recibos|mensualidad|importe|prima|luz|gas|seguro)(?: \\S+){0,3} (?:subió|ha subido|han subido|subieron|sube|suben)',
+      '(?:subió|ha subido|han subido|subieron|me suben|me subieron|nos suben|nos subieron|me han subido|nos han subido|me subió|nos subió|me sube|nos sube) (?:\\S+ )?(?:el |la |los |las |mi |mis )?(?:precio|precios|tarifa|cuota|factura|recibo|mensualidad|importe|prima|luz|gas|seguro)',
+      '(?:me |nos )?(?:subió|ha subido|han subido|subieron|suben|han subido)(?= \\||$| otra| de nuevo| sin| un| el doble| más)',
       '(?:se ha|se han|se) disparad[oa]s?|se disparó|por las nubes',
       '(?:que )?no (?:acepté|autoricé|pedí|contraté)|sin (?:mi permiso|preguntar|mi consentimiento|avisarme)',
       '(?:estaba|estábamos|era|éramos|fui|he sido) (?:un |una )?(?:muy |bastante )?(?:cliente )?(?:content[oa]s?|satisfech[oa]s?|feliz|felices|fiel)(?: \\S+){0,5} hasta',
@@ -972,6 +1092,29 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:le|les|te) (?:mando|envío|enviamos|mandamos|mandaré|enviaré) (?:un|una|el|la) (?:técnico|técnica|router|terminal|tarjeta|repuesto)(?: nuev[oa])?',
       '(?:el |la |ese |esa )?(?:problema|avería|fallo|ruido|error|corte)s? (?:ya )?(?:ha |se ha |han |se han |está |están )?(?:desaparecido|solucionad[oa]s?|resuelt[oa]s?|arreglad[oa]s?|ido)',
       '(?<!no )(?:soluciona|solucionó|resuelve|resolvió|arregla|arregló) (?:\\S+ )?(?:problema|avería|fallo)s?',
+      // Hecho en la cuenta, en pretérito (América, y España coloquial): "ya te desbloqueé el usuario",
+      // "le quité el recargo", "le acabo de reactivar el servicio".
+      // Only what an agent does to an account: a customer also "sent" and "returned" things, and
+      // folded, "le mandé" is "le mande" ("¿quiere que le mande una copia?").
+      '(?<!(?:no|que|si|cuando) )(?:ya )?(?:le|te|se lo|se la|se los) (?:quité|quitamos|aboné|abonamos|apliqué|aplicamos|anulamos|activé|activamos|reactivé|reactivamos|reembolsé|reembolsamos|restablecí|restablecimos|corregí|corregimos|desbloqueé|desbloqueamos|reconecté|reconectamos|conectamos|agendé|agendamos|reprogramé|reprogramamos|bonifiqué|bonificamos|condoné|condonamos|exoneré|exoneramos)(?= (?:el|la|los|las|su|tu|un|una|ya|todo|\\|)|$)',
+      '(?:le|te|les|se lo|se la) (?:acabo|acabamos) de (?:quitar|devolver|abonar|aplicar|anular|activar|reactivar|arreglar|solucionar|reembolsar|enviar|mandar|tramitar|restablecer|corregir|desbloquear|reparar|agendar|reservar|reprogramar|bonificar|dar de alta|cambiar|confirmar|aprobar)',
+      // El resultado: "ya quedó", "listo, ya está solucionado", "su siniestro está aprobado",
+      // "la devolución ya está hecha", "el pago ya está en camino".
+      '(?<!no )ya (?:quedó|quedo|quedamos|está|esta|están|queda|quedaron)(?: (?:todo|toda|usted|su \\S+|el \\S+|la \\S+))? (?:list[oa]s?|solucionad[oa]s?|resuelt[oa]s?|arreglad[oa]s?|hech[oa]s?|activad[oa]s?|reactivad[oa]s?|aprobad[oa]s?|confirmad[oa]s?|abonad[oa]s?|funcionando|en camino|restablecid[oa]s?|desbloquead[oa]s?|tramitad[oa]s?)',
+      '(?<!no )ya quedó(?= \\||$)',
+      '(?<!(?:no|si|todavía no|aún no) )(?:está|esta|están|quedó|quedaron|ha sido|han sido|fue|fueron|queda|quedan) (?:ya )?(?:aprobad[oa]s?|confirmad[oa]s?|reactivad[oa]s?|restablecid[oa]s?|solucionad[oa]s?|resuelt[oa]s?|abonad[oa]s?|reembolsad[oa]s?|desbloquead[oa]s?|en camino|bonificad[oa]s?)',
+      '(?:la|su) (?:devolución|reembolso|abono|reclamación|solicitud|baja|cita|reserva) (?:ya )?(?:está|quedó|ha quedado) (?:hech[oa]|tramitad[oa]|aprobad[oa]|confirmad[oa]|registrad[oa]|list[oa])',
+      // El servicio de vuelta: "ya funciona", "ya puede navegar", "ya tiene la cita".
+      '(?<!(?:no|si|todavía no|aún no) )ya (?:me |nos |le |te )?(?:funciona|funcionan|funcionó|anda|carga|cargó|conecta|conectó|entré|pude entrar|puedo entrar|deja entrar|dejó entrar)(?! (?:mal|peor|lento|fatal|igual))',
+      '(?<!no )ya (?:puede|puedes|pueden|podés) (?:navegar|llamar|usar|entrar|acceder|conectarse|conectarte|ver|pagar|retirar|recoger|viajar|descargar)',
+      '(?<!no )ya (?:tiene|tienes|tienen) (?:su |la |el |tu |una |un )?(?:cita|reserva|asiento|plaza|billete|pasaje|línea|internet|luz|agua|señal|servicio|conexión|acceso|crédito|reembolso|abono|turno)',
+      // A change to green, not a state ("la luz está en verde" describes the device).
+      '(?:la luz|el led|el piloto|la lucecita|el foco|el bombillo|el indicador) (?:ya (?:está|se puso|se ha puesto|quedó|se prendió)|se puso|se ha puesto|se prendió) (?:en )?verde',
+      '(?:sin|no tiene ningún) (?:coste|costo|cargo) (?:extra|adicional|alguno|ninguno)',
+      'sin (?:ningún |ninguna )?(?:penalización|recargo|coste|costo|cargo|multa|comisión|intereses)(?= \\||$| (?:extra|adicional|alguno|alguna|ninguno|ninguna|para usted))',
+      '(?:acabo|acabamos|hemos acabado) de (?:restablecer|reactivar|activar|desbloquear|arreglar|solucionar|reparar|abonar|devolver|reembolsar|aprobar|confirmar|reponer)',
+      '(?<!no )(?:vuelvo|volvemos|vuelve|vuelven) a tener (?:internet|luz|línea|señal|servicio|conexión|agua|gas|acceso|tono|wifi|cable)',
+      '(?<!no )ya (?:tengo|tenemos) (?:internet|luz|línea|señal|servicio|conexión|agua|gas|acceso|la cita|el reembolso|el dinero|tono|wifi|cable)',
       // El dinero llegó: "ya me ha llegado el reembolso".
       '(?<!no )(?:ya )?(?:me |nos )?(?:ha|han) (?:llegado|entrado) (?:el|los) (?:reembolso|abono|dinero|ingreso)s?',
     ],
@@ -991,6 +1134,43 @@ export const ES_ACTS: readonly ActRule[] = [
     ],
   },
   {
+    // Elogio de la persona o del servicio: "es usted un sol", "qué amable", "muy buena atención",
+    // "se portó de maravilla", "el chofer fue re amable". Nunca tras "no" ("no fue nada amable").
+    act: 'praise',
+    value: 3,
+    patterns: [
+      '(?<!no )(?:es usted|usted es|eres|sos|vos sos|ha sido|has sido|fue|fuiste|es) (?:un sol|un amor|un encanto|una maravilla|un crack|una crack|un genio|una genia|lo máximo|un ángel|una joya|un cielo|un tesoro|un diez|de diez|de lujo)',
+      // No "eso es genial" (una reacción, que se mira por si es irónica), ni "rápidos para cobrar".
+      '(?<!(?:no|eso|esto|que|lo|todo|nada|algo) )(?:es|son|fue|fueron|ha sido|han sido|has sido|eres|sos|estuvo|estuvieron|es usted|ha estado|se ve|se nota) (?:(?:muy|súper|super|re|bien|tan|sumamente|realmente|siempre|todos|todas|de lo más|increíblemente|rebién) )*(?:amable|amables|atent[oa]s?|profesional(?:es)?|eficiente|eficientes|rápid[oa]s?|rapidísim[oa]s?|clar[oa]s?|paciente|pacientes|maj[oa]s?|simpátic[oa]s?|encantador(?:a|es)?|servicial(?:es)?|resolutiv[oa]s?|educad[oa]s?|cordial(?:es)?|puntual(?:es)?|genial(?:es)?|estupend[oa]s?|excelente|excelentes|fenomenal|buenísim[oa]s?|un amor|muy buen[oa]|de diez|de lujo|un sol|ágil|sencill[oa]|fácil|buena onda|rebuena onda|de primera|unos genios|unos cracks|unos capos|un capo|una capa|un genio|una genia|bacan[oa]?|bacán|chéveres?|bárbar[oa]s?|macanud[oa]s?|genial)(?! (?:para|hasta|cuando|al principio|pero|si|a las|a la|solo|sólo|de noche|por la noche|en teoría|sobre el papel))',
+      '(?:llegó|llegaron|vino|vinieron|llegó el técnico) (?:muy |súper |super )?puntual(?:es)?',
+      '(?:funciona|va|anda|quedó|ha quedado) (?:de maravilla|de lujo|de diez|perfect[oa]|genial|fenomenal|de diez)',
+      'paciencia de santo|una paciencia infinita',
+      'lo (?:bien|amable) que (?:me |nos )?(?:ha|han|has) (?:tratado|atendido|ayudado)',
+      '(?<!no )(?:me |nos |se )?(?:portó|portaron|ha portado|han portado|has portado|porta|portan|atendió|atendieron|ha atendido|han atendido|ayudó|ayudaron) (?:(?:muy|súper|super|re|tan) )?(?:de maravilla|de diez|muy bien|súper bien|super bien|re bien|genial|fenomenal|estupendamente|increíble|de lujo|divino|bárbaro)',
+      'se nota que (?:es|son|sabe|saben|conoce|conocen|le gusta)',
+      '(?:usted|tú|vos) sí que sabe(?:s)?',
+      'sab(?:e|en|ía|ían) (?:muy bien |perfectamente )?lo que (?:hace|hacen|hacía|hacían)',
+      '(?:le|te|les) (?:voy a|vamos a) (?:poner|dar|dejar) (?:un diez|cinco estrellas|buena nota|una buena (?:nota|valoración|reseña)|la máxima (?:nota|puntuación))',
+      'no tengo palabras',
+    ],
+  },
+  {
+    // Praise as an exclamation, with no subject ("best service I've had", "qué amable", "muy buena
+    // atención"): the shape of "great service, three failed deliveries", so it is weighed for irony
+    // like a warm interjection (sentiment-irony.ts); the scorer reads it as praise otherwise.
+    act: 'acclaim',
+    value: 3,
+    patterns: [
+      '(?:muy|súper|super|re|qué|bien) (?:bacan[oa]|bacán|chévere|bárbaro|buena onda|rebuena onda|de primera|de lujo|macanudo)',
+      // Not "qué amable el repartidor dejándolo bajo la lluvia": praise of what is being done wrong.
+      'qué (?:amable|amables|atent[oa]s?|maj[oa]s?|rapidez|eficiencia|bien atendid[oa]s?|buena atención|buen servicio|bacán|chévere|bárbaro|maravilla|profesional|gusto (?:da|tratar|hablar))(?! (?:\\S+ ){0,2}\\S+(?:ando|endo)(?:lo|la|le|me|nos|los|las)?(?= |$))',
+      // "muy buena atención", "excelente servicio", "un servicio buenísimo".
+      '(?:muy |súper |super |re |qué )?(?:buena|buenísima|excelente|estupenda|magnífica) (?:atención|gestión|asesoría|asesoramiento)|(?:muy |súper |super )?(?:buen|buenísimo|excelente|estupendo|magnífico) (?:servicio|trato|trabajo)',
+      '(?:el |la )?(?:mejor|mejores) (?:atención|servicio|trato|agente|asesor|asesora) (?:que )?(?:me han dado|he tenido|he recibido|me han atendido|he visto)',
+      'da gusto',
+    ],
+  },
+  {
     act: 'agreement',
     value: 2,
     patterns: [
@@ -1005,6 +1185,10 @@ export const ES_ACTS: readonly ActRule[] = [
       'tiene sentido',
       '(?:tiene|tienes) (?:toda la )?razón',
       'buena idea',
+      '(?:(?<=^)|(?<=\\| ))(?:listo |dale |vale |hecho )?(?:hágale|hagale|háganle|dale)(?= \\||$)',
+      '(?:(?<=^)|(?<=\\| ))(?:listo|hecho)(?= \\||$| hágale| dale| entonces)',
+      '(?:(?<=^)|(?<=\\| ))(?:sí )?(?:\\| )?es (?:exactamente |justo )?eso(?= \\||$)',
+      'me quedo con (?:el|la|ese|esa|este|esta)',
       'qué buena noticia|buenas noticias',
       // "Por mí, perfecto", not "llamo por mi contrato" (the same words once accents are folded).
       'por mí(?= \\||$)',
@@ -1032,6 +1216,10 @@ export const ES_ACTS: readonly ActRule[] = [
       'qué rabia',
       // Colombia: "qué pena con usted" is an apology, not sorrow.
       'qué pena con (?:usted|ustedes|vos|tigo)|qué pena contigo',
+      // México, Colombia: "qué pena, de verdad, ya le ayudo" from the agent is an apology.
+      'qué pena(?= \\||$| de verdad| la verdad| la molestia| por la)',
+      '(?:mil|muchas|nuestras|mis|sinceras|todas las) disculpas',
+      '(?:yo )?también estaría (?:\\S+ ){0,2}(?:hart[oa]|molest[oa]|enfadad[oa]|enojad[oa]|furios[oa]|frustrad[oa])|en su lugar yo también',
       '(?:eso |esto )?tiene que (?:ser|haber sido) (?:muy |realmente |bastante )?(?:frustrante|molesto|desesperante|agotador|un fastidio|horrible|difícil|estresante)',
     ],
   },

@@ -131,3 +131,48 @@ export function inflectedValue(token: string, labels: ReadonlyMap<string, number
   }
   return undefined;
 }
+
+/**
+ * English contractions as transcripts and typed chats spell them, without the apostrophe ("i cant
+ * override that", "dont patronise me", "youve been really good"): the patterns are written with
+ * it. Only forms that are not also words ("ill", "id", "its", "well", "were", "wed" are left).
+ */
+const BARE_CONTRACTIONS: Record<string, string> = {
+  cant: "can't",
+  dont: "don't",
+  doesnt: "doesn't",
+  didnt: "didn't",
+  isnt: "isn't",
+  wasnt: "wasn't",
+  arent: "aren't",
+  werent: "weren't",
+  wont: "won't",
+  wouldnt: "wouldn't",
+  couldnt: "couldn't",
+  shouldnt: "shouldn't",
+  havent: "haven't",
+  hasnt: "hasn't",
+  hadnt: "hadn't",
+  aint: "ain't",
+  im: "i'm",
+  ive: "i've",
+  youve: "you've",
+  youre: "you're",
+  theyre: "they're",
+  theyve: "they've",
+  weve: "we've",
+  thats: "that's",
+  whats: "what's",
+  theres: "there's",
+  heres: "here's",
+  hes: "he's",
+  shes: "she's",
+  youll: "you'll",
+  itll: "it'll",
+};
+const BARE = new RegExp(`(?<![\\p{L}'])(?:${Object.keys(BARE_CONTRACTIONS).join('|')})(?![\\p{L}'])`, 'gu');
+
+/** Lower-case English text with its bare contractions given their apostrophe back ("cant" → "can't"). */
+export function restoreContractions(lower: string): string {
+  return lower.replace(BARE, (word) => BARE_CONTRACTIONS[word]!);
+}

@@ -57,6 +57,12 @@ export interface IronyRules {
 export const EN_IRONY: IronyRules = {
   phrases: [
     '(?:thanks|thank you|cheers) for (?:absolutely |precisely |exactly |all of |a whole lot of )?nothing',
+    // "Cheers for that, really useful, not.": a closing "not" takes back everything before it.
+    '(?:(?<=^)\\S+)(?: \\S+)* \\| not(?= \\|$|$)',
+    '(?:thanks|thank you|cheers)(?: \\S+){0,3} for (?:leaving|keeping) (?:me|us) (?:on hold|hanging|waiting|in the dark|without)',
+    // Thanks for how long it took ("cheers for the three hour wait"), not "thanks for the wait".
+    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for (?:the|that|this|my) (?:\\S+ )?(?:hour|minute|min|day|week)s?(?: long)? (?:hold|wait|queue)(?= \\||$| really| i| though)',
+    '(?:thanks|thank you|cheers)(?: \\S+){0,2} for the (?:\\S+ )?(?:runaround|hassle|headache)',
     // Thanks for a harm or for making it worse, commas or not: "thanks a bunch you've made it worse".
     '(?:thanks|thank you|cheers)(?: \\S+){0,2} for (?:wasting|ruining|losing|messing up|breaking|making me (?:wait|waste|lose))',
     '(?:thanks|thank you|cheers)(?: \\S+){0,5} (?:made|making) (?:it|things|everything) (?:even |much )?worse',
@@ -78,6 +84,9 @@ export const EN_IRONY: IronyRules = {
     'when it (?:actually |does )?(?:works|work)(?= \\||$| which)',
   ],
   reactions: [
+    // Praise (sentiment-acts.ts) as a reaction: "great service, three failed deliveries".
+    '@praise',
+    '@acclaim',
     'great',
     'lovely',
     'perfect',
@@ -168,13 +177,20 @@ export const EN_IRONY: IronyRules = {
     'for you',
     'questions?',
   ],
-  assent: ['go ahead', 'do it', 'book it', 'go for it'],
+  // A plan agreed: "Perfect, do that then".
+  assent: ['go ahead', 'do it', 'book it', 'go for it', 'do that', 'then', "let's"],
   evaluated: ['service', 'job', 'news', 'timing'],
 };
 
 export const ES_IRONY: IronyRules = {
   phrases: [
     '(?:muchas |muchísimas |mil )?gracias por (?:absolutamente )?nada',
+    '(?:(?<=^)\\S+)(?: \\S+)* \\| (?:no|nada)(?= \\|$|$)',
+    // Gracias por dejarle a uno esperando: "gracias, eh, por dejarme media hora escuchando la musiquita".
+    '(?:s[ií] )?gracias(?: \\S+){0,3} por (?:dejarme|dejarnos|tenerme|tenernos) (?:\\S+ ){0,3}(?:esperando|escuchando|colgad[oa]s?|tirad[oa]s?|plantad[oa]s?|en espera|sin)',
+    'gracias(?: \\S+){0,4} (?:todavía|aún|incluso|mucho|bastante) peor',
+    // Gracias por lo que duró la espera, no "gracias por la espera" (sincero).
+    '(?:s[ií] )?gracias(?: \\S+){0,2} por (?:la|las|el|los) (?:\\S+ )?(?:horas?|minutos|semanas|días) de (?:espera|musiquita|vueltas)(?= \\||$)',
     // Gracias por un daño, con comas o sin ellas: "sí, gracias por hacerme perder otra hora".
     'gracias por la (?:\\S+ )?sorpres(?:a|ita) (?:en|de) (?:la|mi|este|el)',
     '(?:le |les )?agradezco (?:\\S+ )?que me (?:tengan|dejen|cobren|cuelguen)',
@@ -195,6 +211,9 @@ export const ES_IRONY: IronyRules = {
     'cuando (?:va|funciona)(?= \\||$| que)',
   ],
   reactions: [
+    // El elogio (sentiment-acts.ts) como reacción: "estupendo servicio, tres entregas fallidas".
+    '@praise',
+    '@acclaim',
     'genial',
     'estupendo',
     'estupenda',
@@ -270,7 +289,8 @@ export const ES_IRONY: IronyRules = {
     'para usted|para ti',
     'preguntas?',
   ],
-  assent: ['ya', 'por-favor', 'hágalo', 'hazlo', 'háganlo', 'adelante'],
+  // Un plan acordado: "Perfecto, entonces el martes a las cuatro".
+  assent: ['ya', 'por-favor', 'hágalo', 'hazlo', 'háganlo', 'adelante', 'entonces', 'dale', 'hágale'],
   evaluated: ['servicio', 'noticia', 'trabajo'],
 };
 
@@ -312,6 +332,11 @@ export function compileIrony(rules: IronyRules): CompiledIrony {
  * "thanks for that, now I owe you sixty pounds") or for a harm ("thanks for wasting my morning"); a
  * bare "thanks, again" is just thanks.
  */
+/** The praise act's token (sentiment-acts.ts), weighed for irony like a warm interjection. */
+const praise = '@praise';
+/** Praise as an exclamation, with no subject ("qué amable"): weighed like any warm interjection. */
+const acclaim = '@acclaim';
+
 export function ironicReactions(
   tokens: readonly string[],
   values: readonly number[],
@@ -364,6 +389,12 @@ export function ironicReactions(
     // Transcripts come without commas: an utterance that opens with the reaction ("oh great the
     // app's down again") reads as if one followed it; later in a line it must run into a marker.
     if (runsOn && !opensObject && clauseStart > 0 && !irony.opensWithMarker.test(restText)) continue;
+    // Praise running on into what it praises ("es muy amable por su parte quitarme el recargo") is
+    // weighed only when it runs straight into a marker ("qué buen servicio otra vez sin línea").
+    if (runsOn && (token === praise || token === acclaim) && !irony.opensWithMarker.test(restText)) {
+      sincere?.push(i);
+      continue;
+    }
     const net = values.slice(end).reduce((sum, v) => sum + v, 0);
     if (net > 0 || irony.forward.test(restText)) {
       sincere?.push(i);
@@ -381,6 +412,8 @@ export function ironicReactions(
     // the words cannot tell, so it reads neutral rather than risk the opposite of what was meant.
     else if (
       !isThanks &&
+      // Praise with its subject ("you've been a godsend, I mean that") evaluates; it is no interjection.
+      token !== praise &&
       clauseStart === 0 &&
       !runsOn &&
       !tokens.slice(0, end).some((t) => irony.evaluated.has(t)) &&

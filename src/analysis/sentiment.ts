@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import { speakersKnown, type AnalysisInput, type Segment } from './types.ts';
 import { EN_ACTS, ES_ACTS, type SpeechAct, wholeTokens } from './sentiment-acts.ts';
-import { foldAccents, foldKeys, inflectedValue } from './sentiment-forms.ts';
+import { foldAccents, foldKeys, inflectedValue, restoreContractions } from './sentiment-forms.ts';
 import { compileIrony, EN_IRONY, ES_IRONY, ironicReactions, type CompiledIrony } from './sentiment-irony.ts';
 import { EN, ES, type ContactCentreLexicon } from './sentiment-lexicon.ts';
 import { combine, modelFeatures, modelFile, type Probabilities, probabilities } from './sentiment-model.ts';
@@ -195,8 +195,8 @@ export function sentimentLanguage(language: string | null | undefined): Sentimen
  * by rule order: refusals before the words they contain) and lexicon phrases joined into one token.
  */
 function tokenize(text: string, data: CompiledLanguage): string[] {
-  let out = foldAccents(text.toLowerCase())
-    .replaceAll('’', "'")
+  const lower = text.toLowerCase().replaceAll('’', "'");
+  let out = foldAccents(data.language === 'en' ? restoreContractions(lower) : lower)
     .replace(/[¿¡"“”()]/g, ' ')
     .replace(/[.,;:!?…]+/g, ` ${BOUNDARY} `)
     .replace(/\s+/g, ' ')
@@ -253,7 +253,10 @@ interface RuleReading {
   raw: number;
   /** Courtesy only (SentenceReading.courtesy). */
   courtesy: boolean;
-  /** A refusal, rudeness or an escalation threat was read: a construction no word model overrules. */
+  /**
+   * A refusal, rudeness or an escalation threat was read, or a remedy or praise with nothing sour
+   * beside it: a construction no word model overrules.
+   */
   firm: boolean;
   /**
    * The rules set aside on purpose something they read: the words of a supposition or a question
@@ -292,6 +295,7 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
   let hypothetical: 'no' | 'words' | 'all' = 'no';
   let challenged = false;
   let relief = false;
+  let praised = false;
   for (const [i, token] of tokens.entries()) {
     if (token === BOUNDARY) {
       hypothetical = 'no';
@@ -319,9 +323,11 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
         hypothetical = 'words';
     } else if (lexicon.consequents.includes(token)) hypothetical = 'no';
     // Refusals and threats stay what they are under any "if".
-    const supposed = token.startsWith(ACT_PREFIX)
-      ? hypothetical === 'all' && token === `${ACT_PREFIX}complaint`
-      : hypothetical !== 'no';
+    // Praise is supposed like words: "if the first agent had been this helpful…".
+    const supposed =
+      token.startsWith(ACT_PREFIX) && token !== `${ACT_PREFIX}praise` && token !== `${ACT_PREFIX}acclaim`
+        ? hypothetical === 'all' && token === `${ACT_PREFIX}complaint`
+        : hypothetical !== 'no';
     if (supposed) {
       setAside = true;
       values.push(0);
@@ -338,6 +344,14 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
       // "I thought I'd be on hold for ages": relief, and the trouble named is the one that did not come.
       relief = setAside = true;
       values.push(0);
+      continue;
+    }
+    if (token === `${ACT_PREFIX}praise` || token === `${ACT_PREFIX}acclaim`) {
+      // Praise counts as warm words, not as an act that sets the direction: "the engineer was
+      // lovely, shame nothing's fixed" weighs the sour words against it. It vouches for a positive
+      // reading (the model's doubt needs more to overrule it), as a sincere thanks does.
+      praised = true;
+      values.push(act!);
       continue;
     }
     if (act !== undefined) {
@@ -437,8 +451,15 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
   const sourAfterContrast =
     contrastAt >= 0 && values.reduce((s, v, i) => (i > contrastAt && !isAct[i] ? s + v : s), 0) < 0;
   if (lastActs === 0 && acts * raw < 0 && !(acts > 0 && sourAfterContrast)) raw = 0;
-  const vouched = sincere.length > 0 || values.some((v, i) => isAct[i] && v > 0);
-  return { raw, courtesy: sawCourtesy && raw === 0, firm, setAside, vouched };
+  const vouched = sincere.length > 0 || praised || values.some((v, i) => isAct[i] && v > 0);
+  // The trouble put right ("I've removed the late fee", "the heating's back on") or a person praised
+  // ("the fitter went out of his way to help") with nothing sour, set aside or contrasted beside it
+  // is a construction the rules read exactly, as a refusal is: the model, which has seen "again",
+  // "back" and warm words in many complaints, does not overrule it. (Exclamations, "@acclaim", are
+  // left to the model's doubt: they are the shape of irony.)
+  const clean = raw > 0 && values.every((v) => v >= 0) && !setAside && contrastAt < 0;
+  const settled = clean && (tokens.includes(`${ACT_PREFIX}remedy`) || tokens.includes(`${ACT_PREFIX}praise`));
+  return { raw, courtesy: sawCourtesy && raw === 0, firm: firm || settled, setAside, vouched };
 }
 
 function round3(value: number): number {

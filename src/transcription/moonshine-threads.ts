@@ -41,6 +41,39 @@ interface Thread {
  */
 const GROUPS_IN_FLIGHT = 2;
 
+/**
+ * Chunks the encoder thread holds at once: the next is there as soon as one is done (a reply and the
+ * next request would otherwise cross the main thread, busy with the voice detector), and the others wait
+ * in MoonshineThreads, to be taken longest first.
+ */
+const ENCODER_IN_FLIGHT = 2;
+
+/** A chunk waiting for the encoder, and how many chunks that came after it have been taken before it. */
+interface WaitingChunk {
+  task: Task;
+  passedOver: number;
+}
+
+/**
+ * The index in `waiting` (in the order they came) of the chunk to encode next: the longest, ties to the
+ * earlier. A chunk that later ones have passed over ENCODER_MAX_PASSED times goes next whatever its
+ * length, so a short chunk of one call is not held back for ever by the long ones of calls beside it.
+ */
+export function longestWaiting(waiting: readonly WaitingChunk[]): number {
+  const starved = waiting.findIndex((w) => w.passedOver >= ENCODER_MAX_PASSED);
+  let pick = starved;
+  if (pick < 0) {
+    pick = 0;
+    for (let i = 1; i < waiting.length; i++)
+      if (waiting[i]!.task.request.samples.length > waiting[pick]!.task.request.samples.length) pick = i;
+  }
+  for (let i = 0; i < pick; i++) waiting[i]!.passedOver++;
+  return pick;
+}
+
+/** See longestWaiting: two batches' worth of chunks (bench:asr's default). */
+const ENCODER_MAX_PASSED = 16;
+
 /** The recognition thread's young generation (V8's nursery), in MB. */
 const RECOGNITION_YOUNG_GENERATION_MB = 16;
 
@@ -79,6 +112,8 @@ export class MoonshineThreads implements TranscriptionEngine {
   private encoder: Thread | null = null;
   private readonly encodes: boolean;
   private readonly queue: Task[] = [];
+  /** Batched: chunks waiting for the encoder thread (feedEncoder). */
+  private readonly encodeWaiting: WaitingChunk[] = [];
   private nextId = 0;
   private closed = false;
 
@@ -165,7 +200,8 @@ export class MoonshineThreads implements TranscriptionEngine {
    */
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) task.reject(new Error('The recognition threads were closed'));
+    for (const task of [...this.queue.splice(0), ...this.encodeWaiting.splice(0).map((w) => w.task)])
+      task.reject(new Error('The recognition threads were closed'));
     const all = this.encoder ? [...this.threads, this.encoder] : this.threads;
     const busy = all.filter((t) => t.tasks.size).map((t) => new Promise<void>((resolve) => (t.onIdle = resolve)));
     let timer: NodeJS.Timeout | undefined;
@@ -184,7 +220,7 @@ export class MoonshineThreads implements TranscriptionEngine {
       this.dispatch();
       return;
     }
-    const { id, samples, language } = task.request;
+    const { samples, language } = task.request;
     // A language without its model (or no audio) goes straight on: the recognition thread answers it as
     // it always has (a missing model is the operator's fault, with its readiness check).
     if (!samples.length || !moonshineLanguages(this.options.modelsDir).includes(language)) {
@@ -192,11 +228,26 @@ export class MoonshineThreads implements TranscriptionEngine {
       this.dispatch();
       return;
     }
-    this.encoder ??= this.startEncoder();
-    this.encoder.tasks.set(id, task);
-    this.encoder.worker.ref();
-    // A copy: the samples themselves go to the recognition thread with the states.
-    this.encoder.worker.postMessage({ id, samples, language } satisfies EncodeRequest);
+    this.encodeWaiting.push({ task, passedOver: 0 });
+    this.feedEncoder();
+  }
+
+  /**
+   * Hands the encoder thread its next chunks, ENCODER_IN_FLIGHT at a time, the longest waiting first
+   * (longestWaiting): the chunks of a call come faster than they are encoded, so most of them wait here,
+   * and the last to be encoded — whose decode is what is left of the call once the encoder is done —
+   * are then its shortest.
+   */
+  private feedEncoder(): void {
+    while (this.encodeWaiting.length && (this.encoder?.tasks.size ?? 0) < ENCODER_IN_FLIGHT) {
+      const { task } = this.encodeWaiting.splice(longestWaiting(this.encodeWaiting), 1)[0]!;
+      const { id, samples, language } = task.request;
+      this.encoder ??= this.startEncoder();
+      this.encoder.tasks.set(id, task);
+      this.encoder.worker.ref();
+      // A copy: the samples themselves go to the recognition thread with the states.
+      this.encoder.worker.postMessage({ id, samples, language } satisfies EncodeRequest);
+    }
   }
 
   /** The encoder thread (batched): see `encoder`. */
@@ -221,10 +272,21 @@ export class MoonshineThreads implements TranscriptionEngine {
       if (!task) return;
       if ('error' in reply) return task.reject(threadError(reply.error));
       if (this.closed) return task.reject(new Error('The recognition threads were closed'));
-      task.request.encoded = reply.encoded;
+      // The recognition thread's batcher holds a chunk that would start alone while another is on its way
+      // (StepBatcher.holdForCompanion); with several recognition threads, the next may go to another one.
+      // Only chunks to transcribe start decodes (words to time and phrases to score do not).
+      const sameLanguage = (t: Task) =>
+        t.request.language === task.request.language && t.request.align === undefined && !t.request.score;
+      const following =
+        this.threadCount === 1
+          ? this.encodeWaiting.filter((w) => sameLanguage(w.task)).length +
+            [...thread.tasks.values()].filter(sameLanguage).length
+          : 0;
+      task.request.encoded = { ...reply.encoded, following };
       this.queue.push({ ...task, transfer: [...task.transfer, reply.encoded.data.buffer as ArrayBuffer] });
       this.dispatch();
     });
+    worker.on('message', () => this.feedEncoder());
     // An encoder thread that dies fails the chunks it was encoding; the next chunk starts a new one.
     const lost = (err: Error) => {
       if (thread !== this.encoder) return;
@@ -232,6 +294,8 @@ export class MoonshineThreads implements TranscriptionEngine {
       for (const task of thread.tasks.values()) task.reject(err);
       thread.tasks.clear();
       thread.onIdle?.();
+      // The chunks waiting their turn go to a new encoder thread.
+      this.feedEncoder();
     };
     worker.on('error', (err) => lost(new Error(`The encoder thread failed: ${err.message}`, { cause: err })));
     worker.on('exit', (code) => lost(new Error(`The encoder thread stopped (exit code ${code})`)));

@@ -100,6 +100,8 @@ export interface MoonshineOptions {
 export interface Encoded {
   data: Float32Array;
   dims: readonly number[];
+  /** Chunks of the same language still being encoded (or waiting for the encoder) when these states came. */
+  following?: number;
 }
 
 /**
@@ -237,6 +239,7 @@ export class MoonshineEngine implements TranscriptionEngine {
     const turn = !model.batcher && (this.opts.batch ?? 0) > 1 ? await this.unbatchedTurn() : null;
     // Chunks that arrive together start their decodes together (StepBatcher.arrive).
     const arrived = model.batcher?.arrive();
+    if (encoded?.following !== undefined) model.batcher?.expect(encoded.following);
     try {
       const hidden = await this.encoded(model, language, samples, encoded);
       return await this.recognise(model, hidden, samples, language, chunk, arrived);
@@ -1019,6 +1022,11 @@ class StepBatcher {
   private readonly slots: { count: number; rows: string };
   /** MoonshineOptions.startShare, as a number of chunks (null: new chunks wait for the others to finish). */
   private readonly startGroup: number | null;
+  /** Chunks still being encoded elsewhere, as the last chunk to come said (expect). */
+  private following = 0;
+  /** A lone chunk held for a companion (ready): the timer that starts it anyway. */
+  private holding: NodeJS.Timeout | null = null;
+  private heldTooLong = false;
 
   constructor(model: Model, d: CachedDecoder, slots: { count: number; rows: string }, startShare?: number) {
     this.model = model;
@@ -1038,6 +1046,14 @@ class StepBatcher {
       this.arrivals--;
       this.schedule();
     };
+  }
+
+  /**
+   * How many chunks are still being encoded on the encoder thread for this batcher's language (the
+   * last chunk to come knows; MoonshineThreads counts them as it hands the states over).
+   */
+  expect(following: number): void {
+    this.following = following;
   }
 
   /**
@@ -1103,9 +1119,38 @@ class StepBatcher {
     const going = this.pending.filter((r) => r.decode.length > 0);
     if (this.arrivals > 0) return going;
     const starting = this.pending.filter((r) => r.decode.length === 0);
-    if (this.startGroup === null)
-      return going.length ? going : likeLengths(starting, this.slots.count, this.crossFrames());
+    if (this.startGroup === null) {
+      if (going.length) return going;
+      if (starting.length === 1 && this.holdForCompanion()) return [];
+      this.release();
+      return likeLengths(starting, this.slots.count, this.crossFrames());
+    }
     return !going.length || starting.length >= this.startGroup ? this.pending : going;
+  }
+
+  /**
+   * Whether a chunk that would start alone waits for the next one being encoded (the encoder thread's
+   * chunks come one after another): a group decodes until its longest chunk ends and a chunk cannot join
+   * it later, so two chunks started together take the runs of the longer, where one after the other
+   * take the sum (bench:asr's 1-minute call: a chunk started alone at the call's start, then the next
+   * alone after it). The wait is bounded by HOLD_MS, in case the chunk expected never comes (its encode
+   * failed). Holding again starts once a group has started.
+   */
+  private holdForCompanion(): boolean {
+    if (this.following <= 0 || this.heldTooLong) return false;
+    this.holding ??= setTimeout(() => {
+      this.heldTooLong = true;
+      this.schedule();
+    }, HOLD_MS);
+    // The timer must not keep a thread with nothing else to do alive.
+    this.holding.unref();
+    return true;
+  }
+
+  private release(): void {
+    if (this.holding) clearTimeout(this.holding);
+    this.holding = null;
+    this.heldTooLong = false;
   }
 
   /**
@@ -1270,6 +1315,12 @@ const presentName = (past: string) => past.replace('past_key_values', 'present')
  * first waiting always goes), the others in the next group. Short chunks still fill a batch.
  */
 const CROSS_BUDGET_BYTES = 48e6;
+
+/**
+ * How long a lone chunk waits for the next one being encoded (StepBatcher.holdForCompanion), in ms: a
+ * safety net only, for a chunk that never comes; a 15 s chunk is encoded in about 0.4 s.
+ */
+const HOLD_MS = 1000;
 
 /**
  * Rows of `t` (batch first) in the order `rows` names, in `scratch`'s buffer for `name` (the tensor

@@ -138,6 +138,74 @@ describe('segment sentiment', () => {
       expect(label(text, 'es'), text).toBe('positive');
   });
 
+  // Praise and resolutions as speech acts (issue 27, after the blind sets read praise neutral):
+  // praise of a person or the service vouches for a positive reading; as an exclamation with no
+  // subject it is weighed for irony like any warm interjection; put beside sour words it is weighed
+  // against them, never read as the direction of the line.
+  it('reads praise of people and service positive, and praise used as a reaction to trouble negative', () => {
+    expectLabels('en', 'positive', [
+      'Your technician was really thorough and very polite.',
+      "Honestly you've been a lifesaver this afternoon.",
+      'The fitter went out of his way to help my dad.',
+      'hes been ever so patient with me',
+    ]);
+    expectLabels('es', 'positive', [
+      'La chica de la tienda fue súper atenta conmigo.',
+      'Es usted un cielo, de verdad.',
+      'El instalador se portó de diez.',
+      'qué amable, muchas gracias',
+      'La atención estuvo de lujo, se nota que saben.',
+    ]);
+    expectLabels('en', 'negative', ['Great service, the parcel went back to the depot again.']);
+    expectLabels('es', 'negative', [
+      'Excelente servicio, otra vez sin línea.',
+      'Qué amable, colgándome a mitad de frase.',
+    ]);
+    // Praise denied or supposed is no praise.
+    expectLabels('en', 'negative', ["The second agent wasn't helpful at all."]);
+    expect(label('If the first agent had been helpful I would not be calling again.', 'en')).not.toBe('positive');
+    expect(label('Es muy amable por su parte quitarme el recargo.', 'es')).toBe('positive');
+  });
+
+  it('reads the trouble put right positive, done on the account or announced, in both languages', () => {
+    expectLabels('en', 'positive', [
+      "I've removed the missed payment charge from your account.",
+      'Your repair has been approved and the courier is on its way.',
+      "That's your direct debit updated, you're all set.",
+      'the broadband has come back and the lights gone green',
+    ]);
+    expectLabels('es', 'positive', [
+      'Listo, ya quedó solucionado.',
+      'Ya te desbloqueé la tarjeta, prueba ahora.',
+      'Le acabo de reactivar la línea, ya puede llamar.',
+      'Su reclamación está aprobada y sin coste adicional.',
+      'ya tengo internet otra vez',
+    ]);
+    // A customer who sent or returned something, or a question, is not the agent putting it right.
+    expectLabels('es', 'neutral', ['¿Quiere que le mande una copia por correo?']);
+    expect(label('Al principio no me importaba esperar, pero ya va un mes.', 'es')).toBe('negative');
+  });
+
+  it('reads greetings neutral, and declines, policy refusals and closing sarcasm negative', () => {
+    expectLabels('en', 'neutral', [
+      'hi yes hello, is that the billing team?',
+      "Hello, you're speaking to Omar, how can I help you?",
+    ]);
+    expectLabels('es', 'neutral', ['Aló, buenas.', 'Hola, le atiende Carla, ¿en qué le puedo ayudar?']);
+    expectLabels('en', 'negative', [
+      "No thanks, I'm not interested, please stop calling.",
+      'i cant change that its down to the claims team',
+      'Brilliant job on the install, not.',
+    ]);
+    expectLabels('es', 'negative', [
+      'No trabajamos con devoluciones en productos de saldo.',
+      'No se lo cubre la garantía, lo siento.',
+      'Gracias, eh, por dejarme una hora esperando.',
+    ]);
+    // A supposition keeps its refusal words to itself.
+    expect(label('¿Qué pasa si no pago este mes?', 'es')).not.toBe('negative');
+  });
+
   // A bare interjection answering news the words cannot value reads neutral: "Lovely, the engineer
   // came" is sincere or ironic and no word rule can tell ("Lovely, the engineer turned up without
   // the part"). Neutral is a miss at worst, never the opposite of what was meant.
@@ -400,9 +468,10 @@ const rudeAgent = (language: 'en' | 'es') =>
       );
 
 // The probe set (test/fixtures/sentiment/probe-<lang>.tsv): lines written to check that the rules
-// generalise, labelled before the scorer was run on them; with it the fourth fresh batch (fresh5),
-// tuned on like a probe batch after its first reading. The held-out half of <lang>.tsv is never
-// read here: it is for bench:sentiment's report only.
+// generalise, labelled before the scorer was run on them; with it the sets tuned on like a probe
+// batch after their first reading: the fourth to sixth fresh batches (fresh5–7) and the spent
+// blind sets (holdout2, holdout3). The held-out half of <lang>.tsv is never read here: it is for
+// bench:sentiment's report only.
 describe('probe set', () => {
   const load = (language: 'en' | 'es') =>
     [
@@ -411,6 +480,10 @@ describe('probe set', () => {
       `probe5-${language}.tsv`,
       `probe6-${language}.tsv`,
       `fresh5-${language}.tsv`,
+      `fresh6-${language}.tsv`,
+      `fresh7-${language}.tsv`,
+      `holdout2-${language}.tsv`,
+      `holdout3-${language}.tsv`,
     ]
       .flatMap((file) =>
         readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
@@ -429,7 +502,9 @@ describe('probe set', () => {
       expect(rows.length).toBeGreaterThanOrEqual(150);
       expect(
         rows.every(
-          (r) => (r.split === 'probe' || r.split === 'fresh5') && (r.speaker === 'agent' || r.speaker === 'customer'),
+          (r) =>
+            ['probe', 'fresh5', 'fresh6', 'fresh7', 'holdout2', 'holdout3'].includes(r.split!) &&
+            (r.speaker === 'agent' || r.speaker === 'customer'),
         ),
       ).toBe(true);
       const readings = rows.map((r) => ({ ...r, got: label(r.text, language) }));

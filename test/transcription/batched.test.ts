@@ -6,12 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enCustomerSupport, esAtencionCliente } from '../../src/analysis/index.ts';
 import { templatePhrases } from '../../src/accounts/vocabulary.ts';
 import { decodeAudio } from '../../src/audio/decode.ts';
 import { resolveModelsDir, transcribeFile } from '../../src/transcription/index.ts';
-import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
+import { type Encoded, MoonshineEngine, sessionOptions } from '../../src/transcription/moonshine.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 import { speak } from '../fixtures/audio.ts';
 import { joinedReadSpeech, READ_UTTERANCES, readSpeechDir } from '../fixtures/read-speech.ts';
@@ -65,6 +66,37 @@ describe('batched decoding', () => {
     while ((await batched.batchedSteps('en'))!.chunkSteps < start + 6) await new Promise((r) => setImmediate(r));
     const late = batched.transcribeChunk(utterances[2]!, 'en', options);
     expect(await Promise.all([...first, late])).toEqual(expected);
+  });
+
+  it('holds a chunk that would start alone for the next one being encoded, and hears both as alone', {
+    timeout: 300_000,
+  }, async () => {
+    // As the encoder thread hands them over (MoonshineThreads): states computed elsewhere, each saying
+    // how many chunks are still being encoded after it.
+    const encoder = await ort.InferenceSession.create(
+      path.join(modelsDir, 'moonshine-base-en', 'encoder_model.onnx'),
+      sessionOptions(1, true, true),
+    );
+    const encode = async (samples: Float32Array, following: number): Promise<Encoded> => {
+      const { last_hidden_state: h } = await encoder.run({
+        input_values: new ort.Tensor('float32', samples, [1, samples.length]),
+      });
+      return { data: h!.data as Float32Array, dims: h!.dims, following };
+    };
+    const [a, b] = [utterances[1]!, utterances[2]!];
+    const expected = [await alone.transcribeChunk(a, 'en', options), await alone.transcribeChunk(b, 'en', options)];
+    const engine = new MoonshineEngine({ modelsDir, intraOpThreads: 1, batch: 4, encodedElsewhere: true });
+    await engine.transcribeChunk(new Float32Array(16000), 'en', options, await encode(new Float32Array(16000), 0));
+    const before = (await engine.batchedSteps('en'))!;
+    const first = engine.transcribeChunk(a, 'en', options, await encode(a, 1));
+    // While the second is being encoded, the first takes no step of its own.
+    const second = await encode(b, 0);
+    expect((await engine.batchedSteps('en'))!.runs).toBe(before.runs);
+    const heard = await Promise.all([first, engine.transcribeChunk(b, 'en', options, second)]);
+    expect(heard).toEqual(expected);
+    // They started together and shared runs (one after the other, each step would be a run of its own).
+    const after = (await engine.batchedSteps('en'))!;
+    expect(after.runs - before.runs).toBeLessThan(0.75 * (after.chunkSteps - before.chunkSteps));
   });
 
   it('gives the same words and times for a recording through transcribeFile as unbatched threads', {
