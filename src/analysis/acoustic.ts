@@ -8,6 +8,7 @@
  * was not costs many nats. Pure logic: the scores come from an `AudioScorer` (the engine).
  */
 import { levenshtein } from '../domain/text.ts';
+import { decoderLoop } from './loops.ts';
 import { tokenize } from './normalize.ts';
 import type { Segment, SpeakerRole } from './types.ts';
 
@@ -46,26 +47,6 @@ export const RULED_OUT_MARGIN = -4;
 const MIN_SIMILARITY = 0.5;
 /** Stretches tried per phrase and segment (the closest ones). */
 const SPANS_PER_PHRASE = 2;
-
-/** Words a stretch must have to count as a repeat (repeatsItself). */
-const LOOP_WORDS = 3;
-
-/**
- * Whether a segment's text says the same three words twice: what a decoder writes when it loops over
- * audio it cannot hear ("I'm sure I'm sorry to hear from you. I'm sure I'm sorry to hear from you" for
- * "May I have your account number?" under 5 dB babble). Neither its words nor its likelihood are
- * evidence: a phrase inside it is not taken as said, and a phrase put in its place beats it easily
- * (−0.5 nats a token for "anything else I can do for you" over "I'm an ipay, look wide. I'm an ipay",
- * said "Have a nice day, goodbye"), so the audio can only make it unsure there.
- */
-export function repeatsItself(text: string): boolean {
-  const w = tokenize(text);
-  const stretch = (i: number) => w.slice(i, i + LOOP_WORDS).join(' ');
-  for (let i = 0; i + LOOP_WORDS <= w.length; i++)
-    // Non-overlapping only: "no no no no" is one word said again, not a stretch looped over.
-    for (let j = i + LOOP_WORDS; j + LOOP_WORDS <= w.length; j++) if (stretch(i) === stretch(j)) return true;
-  return false;
-}
 
 export type Hearing = 'heard' | 'unsure' | 'not_heard';
 
@@ -314,7 +295,10 @@ async function pass(
     // A segment the recording did not reach (cut short) has no scores: the text decides there.
     if (got.length !== texts.length) return;
     const best = new Map<string, Heard>();
-    const loops = repeatsItself(segment.text);
+    // A decoder loop (decoderLoop: "I'm an ipay, look wide. I'm an ipay" for "Have a nice day, goodbye")
+    // is beaten easily by a phrase put in its place (−0.5 nats a token for "anything else I can do for
+    // you"): there the audio can make a phrase unsure at most.
+    const loops = decoderLoop(segment, segments);
     for (const t of tries) {
       // A phrase the transcript already has word for word scores 0: the audio cannot say more than that.
       const margin = Math.min(0, got[t.text]! - got[0]!);

@@ -1,14 +1,8 @@
 /** Scores one call against a template: criteria, score, topic, summary and metrics. */
 import type { Logger } from 'pino';
-import {
-  type AudioScorer,
-  type Heard,
-  type ListenRequest,
-  listen,
-  RULED_OUT_MARGIN,
-  repeatsItself,
-} from './acoustic.ts';
+import { type AudioScorer, type Heard, type ListenRequest, listen, RULED_OUT_MARGIN } from './acoustic.ts';
 import type { LlmAnswer, LlmClient } from './llm.ts';
+import { decoderLoop } from './loops.ts';
 import { findPhrases, type PhraseMatch } from './match.ts';
 import { computeMetrics, type CallMetrics } from './metrics.ts';
 import { callSentiment, type CallSentiment } from './sentiment.ts';
@@ -92,10 +86,10 @@ function toEvidence(match: PhraseMatch): Evidence {
  */
 function scope(ctx: Context, speaker: Criterion['speaker'], loops = true): Segment[] {
   // A guess (Segment.guessed) is no evidence that words were said: only the audio may judge it. Nor,
-  // for a phrase to be said, is a text that loops (repeatsItself): the decoder's stock lines under
+  // for a phrase to be said, is a text that loops (decoderLoop): the decoder's stock lines under
   // babble ("I'm sorry to hear that you're not working, … I'm sorry to hear") passed empathy for
   // agents who never said it; there the audio can make the phrase unsure at most.
-  const heard = ctx.input.segments.filter((s) => !s.guessed && (loops || !repeatsItself(s.text)));
+  const heard = ctx.input.segments.filter((s) => !s.guessed && (loops || !decoderLoop(s, ctx.input.segments)));
   if (speaker === 'any' || !ctx.known) return heard;
   return heard.filter((s) => s.speaker === speaker);
 }
@@ -200,8 +194,10 @@ function evaluateForbidden(ctx: Context, criterion: ForbiddenCriterion): Outcome
   return {
     result: 'failed',
     // Every occurrence has a word the recogniser was unsure of, or is in a text that loops
-    // (repeatsItself): the fail may be a mishearing.
-    ...(matches.every((m) => m.uncertain || repeatsItself(scoped[m.segment]!.text)) ? { lowConfidence: true } : {}),
+    // (decoderLoop): the fail may be a mishearing.
+    ...(matches.every((m) => m.uncertain || decoderLoop(scoped[m.segment]!, ctx.input.segments))
+      ? { lowConfidence: true }
+      : {}),
     evidence: matches.slice(0, MAX_EVIDENCE).map(toEvidence),
     reason: `said "${first.quote}" at ${clock(first.start)}${matches.length > 1 ? ` and ${matches.length - 1} more time(s)` : ''}${note}`,
     code: 'forbidden_said',
@@ -261,7 +257,7 @@ function listenRequest(ctx: Context, criterion: Criterion, text: Outcome): Liste
       findPhrases(ctx.input.segments, criterion.phrases)
         .filter((m) => {
           const segment = ctx.input.segments[m.segment]!;
-          return inWindow(ctx, criterion, m) && !segment.guessed && !repeatsItself(segment.text);
+          return inWindow(ctx, criterion, m) && !segment.guessed && !decoderLoop(segment, ctx.input.segments);
         })
         .map((m) => m.segment),
     );

@@ -4,14 +4,9 @@
 // with the transcript's words as evidence, borderline → unsure (failed, flagged for the review queue),
 // ruled out → failed without a flag; and which segments the audio is asked about at all.
 import { describe, expect, it } from 'vitest';
-import {
-  type AudioScorer,
-  HEARD_MARGIN,
-  RULED_OUT_MARGIN,
-  repeatsItself,
-  UNSURE_MARGIN,
-} from '../../src/analysis/acoustic.ts';
+import { type AudioScorer, HEARD_MARGIN, RULED_OUT_MARGIN, UNSURE_MARGIN } from '../../src/analysis/acoustic.ts';
 import { analyzeCall } from '../../src/analysis/index.ts';
+import { decoderLoop, repeatsItself } from '../../src/analysis/loops.ts';
 import type { Segment } from '../../src/analysis/types.ts';
 import { stereo, template } from './helpers.ts';
 
@@ -384,7 +379,7 @@ describe('turns the transcript lost or looped over', () => {
     expect(asked).not.toContain(said);
   });
 
-  it('does not take a phrase inside a text that loops as said, and makes the audio at most unsure there', async () => {
+  it('does not take a phrase inside a decoder loop as said, and makes the audio at most unsure there', async () => {
     const empathy = template({
       criteria: [
         {
@@ -397,12 +392,15 @@ describe('turns the transcript lost or looped over', () => {
         },
       ],
     });
-    // The decoder's stock line under babble, over "May I have your account number?".
+    // The decoder's stock line under babble, over "May I have your account number?", heard with the
+    // low confidence of the loops on bench:verdicts' babble calls (0.31–0.76).
     const looped = stereo(
       [[7, 11, 'agent', "I'm sure I'm sorry to hear from you. I'm sure I'm sorry to hear from you"]],
       30,
     );
+    looped.segments[0]!.confidence = 0.45;
     expect(repeatsItself(looped.segments[0]!.text)).toBe(true);
+    expect(decoderLoop(looped.segments[0]!)).toBe(true);
     expect(repeatsItself('No, no, no, no, that is not right.')).toBe(false);
     expect(repeatsItself('Thank you for calling Acme, how can I help you?')).toBe(false);
     const text = criterion(await analyzeCall(looped, empathy), 'empathy');
@@ -413,7 +411,94 @@ describe('turns the transcript lost or looped over', () => {
     expect(withAudio).toMatchObject({ result: 'failed', low_confidence: true, reason_code: 'phrase_unsure' });
     // A loop in a closing turn: a phrase beating it is unsure, not heard.
     const loopClose = stereo([[26, 28.5, 'agent', "I'm an ipay, look wide. I'm an ipay"]], 30);
+    loopClose.segments[0]!.confidence = 0.58;
     const r = criterion(await analyzeCall(loopClose, closing, { audio: audio(HEARD_MARGIN + 1) }), 'closing');
     expect(r).toMatchObject({ result: 'failed', low_confidence: true, reason_code: 'phrase_unsure' });
+  });
+
+  it('takes a person saying a line twice on a call heard well as said', async () => {
+    const thanks = template({
+      criteria: [
+        {
+          key: 'closing',
+          label: 'Thanks the customer',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          phrases: ['thank you so much for calling'],
+        },
+        {
+          key: 'check',
+          label: 'Says what they are doing',
+          kind: 'phrase',
+          speaker: 'agent',
+          weight: 1,
+          phrases: ['let me check that'],
+        },
+        {
+          key: 'no_rudeness',
+          label: 'No rudeness',
+          kind: 'forbidden',
+          speaker: 'agent',
+          weight: 1,
+          phrases: ['calm down'],
+        },
+      ],
+    });
+    // Clean-call confidence (the decoder sure of every word), real repeats of a person.
+    const call = stereo(
+      [
+        [2, 6, 'agent', 'Let me check, let me check that for you.'],
+        [8, 11, 'customer', 'Calm down, please calm down, please calm down.'],
+        [20, 24.5, 'agent', 'Thank you so much, thank you so much for calling.'],
+      ],
+      30,
+    );
+    for (const s of call.segments) s.confidence = 0.93;
+    expect(call.segments.map((s) => decoderLoop(s))).toEqual([false, false, false]);
+    const { audio: never, asked } = scorer({});
+    const r = await analyzeCall(call, thanks, { audio: never });
+    // Passed on the text, not sent to review; the audio is not asked about them at all.
+    expect(criterion(r, 'closing')).toMatchObject({ result: 'passed', reason_code: 'phrase_said' });
+    expect(criterion(r, 'check')).toMatchObject({ result: 'passed', reason_code: 'phrase_said' });
+    expect(criterion(r, 'closing').low_confidence).toBeFalsy();
+    expect(asked).toEqual([]);
+    // The same repeat said by the agent as a forbidden phrase is a sure fail, not a doubt.
+    const rude = stereo([[8, 11, 'agent', 'Calm down, please calm down, please calm down.']], 30);
+    rude.segments[0]!.confidence = 0.93;
+    const f = criterion(await analyzeCall(rude, thanks), 'no_rudeness');
+    expect(f).toMatchObject({ result: 'failed', reason_code: 'forbidden_said' });
+    expect(f.low_confidence).toBeFalsy();
+  });
+
+  it('tells a decoder loop from a repeat by the confidence of the turn and its channel, the count and the rate', () => {
+    const seg = (text: string, extra: Partial<Segment> = {}): Segment => ({
+      start: 0,
+      end: 4,
+      speaker: 'agent',
+      text,
+      channel: 0,
+      confidence: 0.93,
+      ...extra,
+    });
+    const twice = 'Thank you so much, thank you so much for calling.';
+    expect(decoderLoop(seg(twice))).toBe(false);
+    // A noisy turn on a noisy channel (the loops under babble: turns at 0.13–0.76, channels up to 0.66).
+    const noisy = [seg('Okay.', { confidence: 0.55 }), seg('Sure.', { confidence: 0.6 })];
+    const turn = seg(twice, { confidence: 0.75 });
+    expect(decoderLoop(turn, [...noisy, turn])).toBe(true);
+    // The same turn among turns heard well: one doubtful turn does not make a noisy call.
+    const heardWell = [seg('Okay.'), seg('Sure.', { confidence: 0.9 })];
+    expect(decoderLoop(turn, [...heardWell, turn])).toBe(false);
+    // The other channel's noise is not this channel's.
+    expect(decoderLoop(turn, [...noisy.map((s) => ({ ...s, channel: 1 })), ...heardWell, turn])).toBe(false);
+    // Three times round: a loop whatever the confidence.
+    expect(decoderLoop(seg('I can help, I can help, I can help you.'))).toBe(true);
+    // Far too many words for its audio.
+    expect(decoderLoop(seg(twice, { end: 1.5 }))).toBe(true);
+    // A guess is never what was said.
+    expect(decoderLoop(seg(twice, { guessed: true }))).toBe(true);
+    // No repeat, no loop, however noisy.
+    expect(decoderLoop(seg('Thank you for calling Acme.', { confidence: 0.2 }))).toBe(false);
   });
 });
