@@ -92,6 +92,8 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:thank you|thanks) for (?:calling|your call|contacting us|contacting|holding on)(?! me)(?: acme)?',
       '(?:have|enjoy) a (?:good|nice|lovely|great|wonderful) (?:day|evening|weekend|afternoon|night|one)',
       'take care',
+      // Thanks with nothing to thank for: "ok, thanks anyway", "thanks for trying anyway".
+      '(?:thank you|thanks|cheers)(?: \\S+){0,4} anyway',
       "(?:(?<=^)|(?<=\\| ))(?:hi|hello|hiya|hey)(?: (?:there|yeah|yes|hello|hi))*(?= \\||$| it's| this is| my name| i'm| you're| yes| can you hear)",
       '(?:how|what) can (?:i|we) (?:help(?: you)?|do for you)(?: (?:with that|today|this morning|this afternoon))?',
       "(?:you're|you are) (?:speaking|through) to",
@@ -120,6 +122,10 @@ export const EN_ACTS: readonly ActRule[] = [
       // Nothing to reproach: "I can't fault the engineer", "I've got no complaints".
       "(?:can't|cannot|couldn't|could not) fault",
       "(?:don't|do not|haven't|have not|never) (?:got |had |have |have had )?(?:any|no) (?:issues|problems|complaints)(?: with| at all| so far)?",
+      // Praise by what never happened, before the complaints read "nobody has" and "never":
+      // The best yet: "nobody has ever helped me like this before", "you've never let me down".
+      "(?:nobody|no one|no-one) (?:has |had |'s )?(?:ever )?(?:\\S+ ){0,2}(?:helped|treated|looked after|sorted|explained|dealt with)(?: \\S+){0,2} (?:like this|like you|so well|this well|so quickly|as well)",
+      "(?:never|not once) (?:let|lets|has let|have let|let) (?:me|us) down|(?:has|have|'ve|'s) never (?:once )?(?:let (?:me|us) down|failed (?:me|us))",
     ],
   },
   {
@@ -134,7 +140,7 @@ export const EN_ACTS: readonly ActRule[] = [
       `(?:there's |there is )?no way ${I} can`,
       `${I} ${CANT}(?: really| just| actually)? ${HELP_VERB}`,
       `${I} can't help(?: you)?`,
-      'not (?:really |actually )?something (?:i|we) (?:can|could|am able to|are able to) (?:help|do|deal)',
+      "not (?:really |actually )?something (?:i|we)(?:'m|'re| am| are)? (?:can|could|am able to|are able to|able to|allowed to) (?:help|do|deal|offer|change)",
       "(?:that's|it's|that is|it is) (?:just )?(?:the |our )?(?:company |standard |store |strict )?(?:policy|rules|procedure)",
       'no exceptions?',
       "(?:that's|it's) (?:just )?(?:how|the way) it is|it is what it is",
@@ -178,7 +184,7 @@ export const EN_ACTS: readonly ActRule[] = [
       'calm down',
       "(?:don't|do not|stop) (?:patroni[sz]e|patroni[sz]ing|talk(?:ing)? down to|lectur(?:e|ing)) me",
       'relax',
-      '(?:are|were) you (?:even )?listening',
+      '(?:are|were) you (?:even |actually |really )?listening',
       'just listen',
       'listen to me',
       'whatever',
@@ -186,7 +192,9 @@ export const EN_ACTS: readonly ActRule[] = [
       'do your (?:bloody |damn |flipping )?job',
       "for (?:god's|goodness|goodness'|heaven's|pete's) sake|for crying out loud",
       "(?:i've|i have) (?:already )?(?:explained|told you)(?: this| that)?",
-      'you should have',
+      // A reproach ("you should have told me", "you should have"), not what the customer will get
+      // ("you should have internet again", "you should have received an email").
+      'you should have(?= \\||$| (?:told|known|checked|said|called|rung|asked|listened|read|done|thought|sent|warned|mentioned|explained|looked|noticed|fixed|sorted|come|gone|been (?:told|more|clearer)))',
       "(?:that's|it's|that is) your (?:own )?fault",
       "(?:don't|do not) (?:talk|speak) to me like that",
       "(?:i|we) (?:don't|do not) have time",
@@ -209,7 +217,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:post|posting|put|putting|share|sharing|write|writing)(?: \\S+){0,3} (?:on|all over|to) (?:social media|twitter|facebook|instagram|tiktok|the internet|trustpilot|google reviews)',
       'put me through to',
       '(?:get|give) me (?:someone|somebody|a manager|your manager|your supervisor)',
-      "(?:i'll|i will|i'm going to|i am going to|i'm gonna|gonna) (?:be )?(?:cancel|cancelling|leave|leaving|switch|switching|close|closing|report|reporting|complain|dispute|sue|post about|posting about|take this|taking this|speak to my|speaking to my)(?= \\||$| my| everything| it all| the whole| you| this| the contract| the account)",
+      "(?:i'll|i will|i'm going to|i am going to|i'm gonna|gonna) (?:be )?(?:cancel|cancelling|leave(?! you (?:a|an) )|leaving(?! you (?:a|an) )|switch|switching|close|closing|report|reporting|complain|dispute|sue|post about|posting about|take this|taking this|speak to my|speaking to my)(?= \\||$| my| everything| it all| the whole| you| this| the contract| the account)",
       "(?:i want|i'd like|i would like|i need) to (?:cancel|leave|close|escalate|complain|make a complaint|make a formal complaint)",
       '(?:cancel|close|terminate) (?:it|everything|the whole thing|all of it|my account|my contract)(?= \\||$)',
       'formal complaint',
@@ -536,10 +544,14 @@ export const EN_ACTS: readonly ActRule[] = [
       // Done on the account, whatever the object's words weigh: "I've removed the late payment fee",
       // "I've applied a credit of thirty pounds", "I've processed the refund". Agent verbs with an
       // agent's object only: a customer who "sent the form three times" is complaining.
-      "(?:i've|we've|i have|we have) (?:just |now |already |gone ahead and )?(?:applied|added|issued|processed|put through|raised|arranged|approved|booked|authori[sz]ed|removed|waived|cancelled|reversed|refunded|credited) (?:a|an|the|that|this|your|you a|you an|you the)(?: \\S+){0,3} (?:credit|refund|discount|goodwill|gesture|compensation|collection|replacement|engineer|technician|callback|visit|appointment|payment|claim|fee|charge|penalty|fine|reduction|rebate|voucher|return|cancellation|exchange|upgrade)s?",
+      "(?:i've|we've|i have|we have) (?:just |now |already |gone ahead and )?(?:applied|added|issued|processed|put through|put|raised|arranged|approved|booked|authori[sz]ed|removed|waived|cancelled|reversed|refunded|credited) (?:a|an|the|that|this|your|you a|you an|you the)(?: \\S+){0,3} (?:credit|refund|discount|goodwill|gesture|compensation|collection|replacement|engineer|technician|callback|visit|appointment|payment|claim|fee|charge|penalty|fine|reduction|rebate|voucher|return|cancellation|exchange|upgrade)s?",
       // The outcome announced: "the refund has gone through", "your claim's been approved".
       "(?<!(?:not|n't|never) )(?:has|have|'s|had) (?:now |just |already |finally )?(?:gone through|been (?:approved|processed|confirmed|restored|reinstated|reconnected|credited|refunded|sorted|resolved|fixed|cleared|issued|applied|reversed|waived|removed|cancelled|unblocked|unlocked|reactivated|activated|booked|dispatched|sent out|paid))",
       "(?<!(?:not|n't|never|if|whether) )(?:is|are|'s|'re|it's|that's) (?:now |all |finally |officially )?(?:restored|reconnected|reactivated|confirmed|approved|sorted(?! out)|fixed|resolved|unblocked|unlocked|cleared|on (?:its|their|his|her) way)",
+      // Protection and speed-ups: "the old card's been blocked", "the referral has been resent and
+      // marked urgent".
+      "(?:old|lost|stolen|previous|compromised|missing) (?:one|card|cards|number|sim|phone|account|device)(?:'s| has| is| have| are)? (?:now |already |just )?(?:been )?(?:blocked|cancelled|frozen|stopped|deactivated|locked)",
+      "(?<!(?:not|n't|never) )(?:has|have|'s) (?:now |just |already )?been (?:resent|re-sent|reissued|re-issued|expedited|fast-tracked|prioriti[sz]ed|marked (?:as )?urgent|upgraded to urgent)",
       // "You're all set", "that's you sorted", "there we go, it's connected".
       "(?:you're|you are|you're now|we're|we are) (?:all )?(?:set|good to go|sorted|connected|back (?:on|up|online)|up and running)",
       "(?:that's|that is) (?:you|it|everything|all) (?:sorted|done|set up|fixed|updated|changed|back)",
@@ -616,7 +628,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:fine|good) by me',
       "(?:that's|that is|it's) fine",
       'fair enough',
-      'makes sense',
+      '(?:makes|that makes|it makes) (?:total |complete |perfect |a lot of |good |so much )?sense',
       // As an answer, not inside a line: "I'm absolutely furious", "of course it doesn't work".
       '(?:(?<=^)|(?<=\\| ))(?:of course|absolutely|certainly|definitely)(?= \\||$| yes| please| that| go ahead| do)',
       'happy to help',
@@ -640,7 +652,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:i'm|i am|we're|we are)(?: so| really| very| truly| terribly| deeply| awfully| extremely)* sorry",
       // Not the other's apology reported back: "it's great that you're sorry, now what …".
       "(?<!(?:you're|you are|they're|they are|he's|she's|you're so|you're very) )sorry",
-      '(?:i|we)(?: do)?(?: sincerely| really| truly)? (?:apologi[sz]e|regret)',
+      '(?:i|we)(?: do| sincerely| really| truly| deeply| genuinely| must)* (?:apologi[sz]e|regret)',
       '(?:my|our|please accept (?:our|my)) (?:sincere )?apologies',
       'apologies',
       '(?:i|we)(?: completely| totally| fully| really| do)? (?:understand|hear you|get it|get that)',
@@ -657,7 +669,7 @@ export const EN_ACTS: readonly ActRule[] = [
 ];
 
 /** Spanish object pronouns between "no" and the verb: "no se lo puedo", "no le voy a". */
-const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos) ){0,2}';
+const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos|os) ){0,2}';
 const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé|estoy autorizad[oa] (?:para|a)|estamos autorizados (?:para|a)|tengo permiso para|tenemos permiso para)`;
 /** What an agent could do; clitics may be attached ("quitarle", "devolvérselo"). */
 const VERBO =
@@ -673,6 +685,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:que )?(?:tenga|tengas|pase|pases) (?:un )?(?:buen|buena|feliz|bonito) (?:día|tarde|noche|fin de semana)',
       '(?:que )?(?:tenga|pase) buena (?:tarde|noche)',
       'cuídese|cuídate',
+      // Agradecer sin nada que agradecer: "bueno, gracias de todas formas", "igual gracias".
+      '(?:muchas )?gracias(?: \\S+){0,4} (?:de todas formas|de todos modos|igual|igualmente)|igual gracias',
       'hasta luego|hasta pronto|adiós',
       // Un saludo que abre la llamada: "hola, sí, buenas", "aló", "con quién tengo el gusto".
       '(?:(?<=^)|(?<=\\| ))(?:hola|aló|alo|buenas|buenos|diga|dígame)(?: (?:\\| )?(?:sí|si|hola|buenas|buenos))*(?= \\||$)',
@@ -680,7 +694,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:le|te) (?:saluda|atiende|habla)|(?<=\\| |^)habla \\S+ de',
       'en qué (?:le|te|les) (?:puedo|podemos) (?:ayudar|servir|colaborar)',
       'mucho gusto|un placer(?= \\||$)',
-      'bienvenid[oa] a',
+      'bienvenid[oa]s? al?',
     ],
   },
   {
@@ -703,6 +717,12 @@ export const ES_ACTS: readonly ActRule[] = [
       'no es culpa suya|no es su culpa',
       'no he tenido ningún problema|ningún fallo',
       'no (?:podría|podríamos|puede|podrían) (?:estar|ir|ser) (?:más|mejor)',
+      // Elogio por lo que nunca pasó, antes de que las quejas lean "nunca" y "nadie".
+      // Lo nunca visto, para bien: "nunca me han fallado", "hacía años que no me atendían tan bien",
+      // "nadie me había ayudado así".
+      '(?<!(?:si|que|por qué) )nunca (?:me|nos) (?:ha|han|había|habían|has) (?:fallado|dejado tirad[oa]s?|dejado mal)',
+      '(?:hacía|hace) (?:\\S+ ){0,2}(?:años|meses|tiempo|mucho) que no (?:me |nos )?(?:atendían|atendieran|trataban|trataran|ayudaban|ayudaran|explicaban|resolvían) (?:tan bien|así de bien|tan rápido)',
+      'nadie (?:me |nos )?(?:ha|había|habían|han) (?:atendido|tratado|ayudado|explicado) (?:tan bien|así de bien|como usted|como tú|como vos)',
     ],
   },
   {
@@ -815,7 +835,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'escalar|escale|escalen|escalarlo|escaléis',
       'lo reclamo',
       'es la última vez',
-      '(?:poner|dejar|escribir|publicar|pongo|dejo) (?:una )?(?:mala |pésima |muy mala )?(?:reseña|valoración|opinión)(?! buena| positiva)',
+      '(?:poner|dejar|escribir|publicar|pongo|dejo) (?:una )?(?:mala |pésima |muy mala )?(?:reseña|valoración|opinión)(?! (?:muy |súper )?(?:buena|buenísima|excelente|estupenda|positiva|genial|de (?:cinco|5) estrellas))',
     ],
   },
   {
@@ -1152,6 +1172,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'sab(?:e|en|ía|ían) (?:muy bien |perfectamente )?lo que (?:hace|hacen|hacía|hacían)',
       '(?:le|te|les) (?:voy a|vamos a) (?:poner|dar|dejar) (?:un diez|cinco estrellas|buena nota|una buena (?:nota|valoración|reseña)|la máxima (?:nota|puntuación))',
       'no tengo palabras',
+      // "Les voy a poner una reseña buenísima".
+      '(?:reseña|valoración|opinión|nota|puntuación) (?:muy buena|buenísima|excelente|estupenda|positiva|genial|de (?:cinco|5) estrellas|máxima)',
     ],
   },
   {
@@ -1182,7 +1204,9 @@ export const ES_ACTS: readonly ActRule[] = [
       'con (?:mucho )?gusto',
       'encantad[oa] de',
       'trato hecho',
-      'tiene sentido',
+      'tiene (?:todo el |mucho )?sentido',
+      // Confirmation as an answer: "eso es, justo así", "exacto", "exactamente".
+      '(?:(?<=^)|(?<=\\| ))(?:sí )?(?:eso es|exacto|exactamente|justo así|así es|eso mismo)(?= \\||$| justo| así| eso)',
       '(?:tiene|tienes) (?:toda la )?razón',
       'buena idea',
       '(?:(?<=^)|(?<=\\| ))(?:listo |dale |vale |hecho )?(?:hágale|hagale|háganle|dale)(?= \\||$)',
