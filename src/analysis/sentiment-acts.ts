@@ -69,7 +69,7 @@ const EN_INTENSE =
  * be bare), and the complaint patterns run first ("brilliant customer care if you've got three hours").
  */
 const EN_PRAISE_WORD =
-  '(?:professional|friendly|helpful|lovely|kind|patient|reassuring|knowledgeable|polite|courteous|efficient|brilliant|fantastic|amazing|excellent|great|wonderful|superb|outstanding|spot on|a star|a gem|a legend|a lifesaver|a godsend|a credit to \\S+|quick|fast|speedy|prompt|thorough|attentive|understanding|informative|accommodating|considerate|caring|first class|top notch|second to none|really good|so good|very good|good as gold|a pleasure|a delight|easy to (?:use|deal with|talk to|follow)|(?:so |much |a lot |far )easier|careful|painless|seamless|smooth|hassle-free|stress-free|on the ball|(?:a )?proper (?:gent|gentleman|lady|star|pro)|(?:an? )?(?:absolute |real |total |complete )?(?:star|gem|legend|lifesaver|godsend|pro|credit)|as (?:helpful|kind|patient|good) as)';
+  '(?:professional|friendly|helpful|lovely|kind|patient|reassuring|knowledgeable|polite|courteous|efficient|brilliant|fantastic|amazing|excellent|great|wonderful|superb|outstanding|spot on|a star|a gem|a legend|a lifesaver|a godsend|a credit to \\S+|quick|fast|speedy|prompt|thorough|attentive|understanding|informative|accommodating|considerate|caring|first class|top notch|second to none|really good|so good|very good|good as gold|a pleasure|a delight|easy to (?:use|deal with|talk to|follow)|(?:so |much |a lot |far )easier|careful|painless|seamless|smooth|hassle-free|stress-free|on the ball|(?:a )?proper (?:gent|gentleman|lady|star|pro)|(?:an? )?(?:absolute |real |total |complete )?(?:star|gem|legend|lifesaver|godsend|pro|credit)|(?:absolute |real |total )?(?:stars|gems|legends|lifesavers|heroes|angels)|as (?:helpful|kind|patient|good) as)';
 const HELP_VERB =
   '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen|take|discuss|share|disclose)';
 
@@ -116,16 +116,14 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:i|we) (?:don't|do not) mind",
       "(?:don't|do not) hesitate",
       '(?:not|nothing) (?:too |that |so |as )?bad',
+      // A cost or a chore denied: "it's not expensive at all", "wasn't complicated".
+      "(?:not|isn't|wasn't|aren't|weren't|'s not) (?:that |too |so |very |at all )?(?:expensive|pricey|dear|complicated|difficult|hard|slow|a hassle|a faff)(?: at all)?(?= \\||$)",
       "(?:it's|it is) not your fault",
       'nothing wrong',
       "(?:couldn't|could not|can't|cannot) be (?:happier|better|more pleased)",
       // Nothing to reproach: "I can't fault the engineer", "I've got no complaints".
       "(?:can't|cannot|couldn't|could not) fault",
       "(?:don't|do not|haven't|have not|never) (?:got |had |have |have had )?(?:any|no) (?:issues|problems|complaints)(?: with| at all| so far)?",
-      // Praise by what never happened, before the complaints read "nobody has" and "never":
-      // The best yet: "nobody has ever helped me like this before", "you've never let me down".
-      "(?:nobody|no one|no-one) (?:has |had |'s )?(?:ever )?(?:\\S+ ){0,2}(?:helped|treated|looked after|sorted|explained|dealt with)(?: \\S+){0,2} (?:like this|like you|so well|this well|so quickly|as well)",
-      "(?:never|not once) (?:let|lets|has let|have let|let) (?:me|us) down|(?:has|have|'ve|'s) never (?:once )?(?:let (?:me|us) down|failed (?:me|us))",
     ],
   },
   {
@@ -234,6 +232,28 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:go|move|switch|going|moving|switching|leave for|go over) to (?:another|a different|a new|a cheaper|a competitor|your competitor)(?: \\S+)?',
       // A bad review announced: "I'll be leaving a review about this" (not "a good review").
       '(?:leave|leaving|write|writing|post|posting|put|putting) (?:a |an )?(?:bad |terrible |negative |one-star |honest )?reviews? (?:about|of|on) (?:this|you|your|it)',
+    ],
+  },
+  {
+    // Praise by what never happened ("nobody has ever helped me like this before", "you've never let
+    // us down"), before the complaints read "nobody has" and "never". Praise, so the scorer weighs it
+    // as warm words and keeps it when nothing sour stands beside it.
+    act: 'praise',
+    value: 3,
+    patterns: [
+      // The best yet: "nobody has ever helped me like this before", "you've never let me down".
+      "(?:nobody|no one|no-one) (?:has |had |'s )?(?:ever )?(?:\\S+ ){0,2}(?:helped|treated|looked after|sorted|explained|dealt with)(?: \\S+){0,2} (?:like this|like you|so well|this well|so quickly|as well)",
+      "(?:never|not once) (?:let|lets|has let|have let|let) (?:me|us) down|(?:has|have|'ve|'s) never (?:once )?(?:let (?:me|us) down|failed (?:me|us))",
+    ],
+  },
+  {
+    // The agent protecting or speeding up the customer's case ("the old card's been blocked", "the
+    // referral has been resent and marked urgent"), before the complaints read "blocked".
+    act: 'remedy',
+    value: 2,
+    patterns: [
+      "(?:old|lost|stolen|previous|compromised|missing) (?:one|card|cards|number|sim|phone|account|device)(?:'s| has| is| have| are)? (?:now |already |just )?(?:been )?(?:blocked|cancelled|frozen|stopped|deactivated|locked)",
+      "(?<!(?:not|n't|never) )(?:has|have|'s) (?:now |just |already )?been (?:resent|re-sent|reissued|re-issued|expedited|fast-tracked|prioriti[sz]ed|marked (?:as )?urgent|upgraded to urgent)",
     ],
   },
   {
@@ -548,10 +568,6 @@ export const EN_ACTS: readonly ActRule[] = [
       // The outcome announced: "the refund has gone through", "your claim's been approved".
       "(?<!(?:not|n't|never) )(?:has|have|'s|had) (?:now |just |already |finally )?(?:gone through|been (?:approved|processed|confirmed|restored|reinstated|reconnected|credited|refunded|sorted|resolved|fixed|cleared|issued|applied|reversed|waived|removed|cancelled|unblocked|unlocked|reactivated|activated|booked|dispatched|sent out|paid))",
       "(?<!(?:not|n't|never|if|whether) )(?:is|are|'s|'re|it's|that's) (?:now |all |finally |officially )?(?:restored|reconnected|reactivated|confirmed|approved|sorted(?! out)|fixed|resolved|unblocked|unlocked|cleared|on (?:its|their|his|her) way)",
-      // Protection and speed-ups: "the old card's been blocked", "the referral has been resent and
-      // marked urgent".
-      "(?:old|lost|stolen|previous|compromised|missing) (?:one|card|cards|number|sim|phone|account|device)(?:'s| has| is| have| are)? (?:now |already |just )?(?:been )?(?:blocked|cancelled|frozen|stopped|deactivated|locked)",
-      "(?<!(?:not|n't|never) )(?:has|have|'s) (?:now |just |already )?been (?:resent|re-sent|reissued|re-issued|expedited|fast-tracked|prioriti[sz]ed|marked (?:as )?urgent|upgraded to urgent)",
       // "You're all set", "that's you sorted", "there we go, it's connected".
       "(?:you're|you are|you're now|we're|we are) (?:all )?(?:set|good to go|sorted|connected|back (?:on|up|online)|up and running)",
       "(?:that's|that is) (?:you|it|everything|all) (?:sorted|done|set up|fixed|updated|changed|back)",
@@ -601,7 +617,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:made|making|make) (?:this|it|everything|things|the whole thing) (?:so |much |a lot )?(?:easier|less stressful|painless|simple)',
       'top marks|full marks|hats off',
       'the most (?:helpful|useful|pleasant|patient) (?:call|person|agent|chat|conversation)',
-      "(?:i'll|i will|i'm going to|i'm gonna) (?:be sure to |definitely )?(?:give|leave|put) (?:you |him |her |them )?(?:a )?(?:good|great|glowing|positive|five star|5 star|top) (?:review|feedback|rating|score|mark)",
+      "(?:i'll|i will|i'm going to|i'm gonna) (?:be sure to |definitely )?(?:give|leave|put|be giving|be leaving|be putting) (?:you |him |her |them )?(?:a )?(?:good|great|glowing|positive|five star|5 star|top) (?:review|feedback|rating|score|mark)",
       // Addressed to the agent: "you're a star", "you've been brilliant".
       "(?:you're|you are|you've been|you were) (?:an absolute |a real |such a |a total )?(?:star|gem|legend|lifesaver|godsend|hero|angel|diamond)",
     ],
@@ -714,15 +730,11 @@ export const ES_ACTS: readonly ActRule[] = [
       'nunca (?:he|hemos) tenido (?:ningún |ni un )?problemas?',
       'no (?:está|va|estuvo|es) (?:nada |tan )?mal',
       'no es para tanto',
+      // Un coste o una molestia negados: "no es nada caro", "no fue complicado".
+      'no (?:es|está|fue|era|sale|salió|resultó) (?:nada |muy )?(?:caro|cara|costoso|costosa|complicado|complicada|difícil|lento|lenta|engorroso)(?= \\||$| para nada| en absoluto)',
       'no es culpa suya|no es su culpa',
       'no he tenido ningún problema|ningún fallo',
       'no (?:podría|podríamos|puede|podrían) (?:estar|ir|ser) (?:más|mejor)',
-      // Elogio por lo que nunca pasó, antes de que las quejas lean "nunca" y "nadie".
-      // Lo nunca visto, para bien: "nunca me han fallado", "hacía años que no me atendían tan bien",
-      // "nadie me había ayudado así".
-      '(?<!(?:si|que|por qué) )nunca (?:me|nos) (?:ha|han|había|habían|has) (?:fallado|dejado tirad[oa]s?|dejado mal)',
-      '(?:hacía|hace) (?:\\S+ ){0,2}(?:años|meses|tiempo|mucho) que no (?:me |nos )?(?:atendían|atendieran|trataban|trataran|ayudaban|ayudaran|explicaban|resolvían) (?:tan bien|así de bien|tan rápido)',
-      'nadie (?:me |nos )?(?:ha|había|habían|han) (?:atendido|tratado|ayudado|explicado) (?:tan bien|así de bien|como usted|como tú|como vos)',
     ],
   },
   {
@@ -836,6 +848,19 @@ export const ES_ACTS: readonly ActRule[] = [
       'lo reclamo',
       'es la última vez',
       '(?:poner|dejar|escribir|publicar|pongo|dejo) (?:una )?(?:mala |pésima |muy mala )?(?:reseña|valoración|opinión)(?! (?:muy |súper )?(?:buena|buenísima|excelente|estupenda|positiva|genial|de (?:cinco|5) estrellas))',
+    ],
+  },
+  {
+    // Elogio por lo que nunca pasó ("nunca me han fallado", "hacía años que no me atendían tan bien",
+    // "nadie me había ayudado así"), antes de que las quejas lean "nunca" y "nadie".
+    act: 'praise',
+    value: 3,
+    patterns: [
+      // Lo nunca visto, para bien: "nunca me han fallado", "hacía años que no me atendían tan bien",
+      // "nadie me había ayudado así".
+      '(?<!(?:si|que|por qué) )nunca (?:me|nos) (?:ha|han|había|habían|has) (?:fallado|dejado tirad[oa]s?|dejado mal)',
+      '(?:hacía|hace) (?:\\S+ ){0,2}(?:años|meses|tiempo|mucho) que no (?:me |nos )?(?:atendían|atendieran|trataban|trataran|ayudaban|ayudaran|explicaban|resolvían) (?:tan bien|así de bien|tan rápido)',
+      'nadie (?:me |nos )?(?:ha|había|habían|han) (?:atendido|tratado|ayudado|explicado) (?:tan bien|así de bien|como usted|como tú|como vos)',
     ],
   },
   {

@@ -665,6 +665,64 @@ describe('the model beside the rules', () => {
   }, 60_000);
 });
 
+// After the fourth blind set (holdout4): speech acts its first reading missed, as constructions.
+describe('questions, praise by what never happened, resigned thanks and remedies', () => {
+  it('reads a question that asks for information neutral, whatever its nouns, in both languages', () => {
+    expectLabels('en', 'neutral', [
+      'does the warranty cover water damage or not',
+      'Is this the right address for the refund?',
+      'how long does the installation usually take',
+    ]);
+    expectLabels('es', 'neutral', [
+      '¿La penalización se cobra en la próxima factura?',
+      'el recargo se aplica este mes o no',
+      '¿no hay manera de que me quiten la comisión?',
+    ]);
+  });
+
+  it('still reads a rhetorical question or a refusal stated outright negative', () => {
+    expectLabels('en', 'negative', [
+      'Is anyone actually going to call me back?',
+      'How many times do I have to explain this?',
+    ]);
+    expectLabels('es', 'negative', [
+      'no hay manera de quitarle la comisión',
+      'lo siento, pero no os lo podemos cambiar',
+    ]);
+  });
+
+  it('reads praise by what never happened and good reviews positive, not as complaints or threats', () => {
+    expectLabels('en', 'positive', [
+      'nobody has ever explained it so well',
+      "you've never let us down",
+      "I'll be leaving you a five star review",
+    ]);
+    expectLabels('es', 'positive', [
+      'en quince años nunca nos han fallado',
+      'hacía meses que no me atendían así de bien',
+      'les voy a dejar una reseña excelente',
+    ]);
+  });
+
+  it('reads resigned thanks as courtesy, and agreement and denied costs positive', () => {
+    expect(readText('ok, thanks anyway', 'en')).toEqual({ label: 'neutral', score: 0, courtesy: true });
+    expect(readText('bueno, gracias de todos modos', 'es')).toEqual({ label: 'neutral', score: 0, courtesy: true });
+    expectLabels('en', 'positive', ['that makes perfect sense', "honestly it wasn't complicated at all"]);
+    expectLabels('es', 'positive', ['eso es, exacto', 'la instalación no fue nada complicada']);
+  });
+
+  it('reads what the agent puts right positive, and "you should have" as a reproach only when it is one', () => {
+    expectLabels('en', 'positive', [
+      "I've put a twenty pound credit on the account",
+      'the lost card has been blocked and a new one is on its way',
+      'you should have your signal back within the hour',
+    ]);
+    expect(label('you should have told me', 'en')).toBe('negative');
+    expect(readText('I really do apologise for the mix-up', 'en').courtesy).toBe(true);
+    expect(label("I'm afraid that's not something I'm able to do", 'en')).toBe('negative');
+  });
+});
+
 describe('call sentiment', () => {
   it.each(['en', 'es'] as const)('reads a rude agent as negative overall, greeting or not (%s)', (language) => {
     const s = callSentiment(rudeAgent(language));
