@@ -429,8 +429,7 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
     // "bueno, gracias de todos modos", "yeah, the bill came": a filler opening the line before a comma
     // holds the floor too, when more follows.
     const floorHeld =
-      next !== undefined &&
-      (next !== BOUNDARY || (i === 0 && tokens.slice(i + 2).some((t) => t !== BOUNDARY)));
+      next !== undefined && (next !== BOUNDARY || (i === 0 && tokens.slice(i + 2).some((t) => t !== BOUNDARY)));
     if (opensClause && floorHeld && lexicon.fillers.includes(token)) value = 0;
     if (value === 0) {
       values.push(0);
