@@ -294,6 +294,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // The third of anything: "that's the fourth router in two months".
       // A date ("on the fifth", "the third of May") is not trouble: a noun must follow.
       "(?:the|a|my|our|that's the|this is the) (?:third|fourth|fifth|sixth|umpteenth)(?= (?!(?:of|floor|party|quarter|option|line|digit|letter|number|at|in|on|or|and|by|to|for|please|then|\\|)(?: |$))\\S)",
+      // Time counted out in full: "three whole weeks to reply to an email".
+      `(?:two|three|four|five|six|seven|eight|nine|ten|twelve) (?:whole|entire|solid) ${EN_UNITS}`,
       // Time it took: "it took three weeks to get a reply".
       `(?:took|has taken|have taken|it's taken|'s taken|took you|taken you) (?:over |more than |nearly |almost |about |well over )?(?:\\S+ )?(?:${EN_UNITS}|a week|a month|an hour|a day|ages|forever)`,
       // Said one thing, have nothing: "it says delivered but I have nothing".
@@ -1004,6 +1006,10 @@ export const ES_ACTS: readonly ActRule[] = [
       // Pagar por una cosa y recibir menos: "pago por cien megas y me llegan cinco".
       '(?:pago|pagamos|pagando|pagué|pagar) (?:por )?(?:\\S+ ){0,4}y (?:solo |sólo )?(?:me llegan?|recibo|tengo|me dan|llegan?)',
       `ya van (?:\\S+ ){0,2}(?:llamadas|veces|técnicos|${ES_UNITS})`,
+      // El tiempo contado entero o puesto a una tarea simple: "tres semanas enteras", "tres semanas
+      // para mandar un correo".
+      `(?:${ES_UNITS}) (?:enter[oa]s|complet[oa]s)|(?:un|una) (?:semana|mes|día|hora|mañana|tarde) (?:enter[oa]|complet[oa])`,
+      `(?:dos|tres|cuatro|cinco|seis|diez|quince|veinte|treinta|varias|\\d+) (?:semanas|meses|${ES_UNITS}) (?:para|en) (?:mandar|enviar|contestar|responder|devolver|cambiar|arreglar|dar de baja|activar|llamar)`,
       // El cliente haciendo el trabajo de la empresa: "he tenido que explicarlo todo desde el principio".
       '(?:he tenido|tuve|hemos tenido|tuvimos|tengo) que (?:volver a )?(?:explicar|repetir|reclamar|insistir|perseguir)',
       // Paciencia concedida hasta un límite: "encantado de esperar, pero no tres semanas".

@@ -721,6 +721,13 @@ describe('questions, praise by what never happened, resigned thanks and remedies
     expect(readText('I really do apologise for the mix-up', 'en').courtesy).toBe(true);
     expect(label("I'm afraid that's not something I'm able to do", 'en')).toBe('negative');
   });
+
+  it('reads time counted out in full as a complaint, whatever praise is said over it', () => {
+    expect(label('it took three whole weeks to get a reply, brilliant', 'en')).toBe('negative');
+    expect(label('qué rapidez, dos semanas para contestar un correo', 'es')).toBe('negative');
+    expect(label('the engineer will be with you for a whole day', 'en')).toBe('neutral');
+    expect(label('el técnico tarda tres días en llegar', 'es')).not.toBe('negative');
+  });
 });
 
 describe('call sentiment', () => {
