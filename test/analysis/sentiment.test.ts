@@ -662,7 +662,7 @@ describe('the model beside the rules', () => {
       encoding: 'utf8',
     });
     expect(out).toContain('matches what the training script produces');
-  }, 60_000);
+  }, 180_000);
 });
 
 // After the fourth blind set (holdout4): speech acts its first reading missed, as constructions.
