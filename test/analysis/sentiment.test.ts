@@ -470,7 +470,7 @@ const rudeAgent = (language: 'en' | 'es') =>
 // The probe set (test/fixtures/sentiment/probe-<lang>.tsv): lines written to check that the rules
 // generalise, labelled before the scorer was run on them; with it the sets tuned on like a probe
 // batch after their first reading: the fourth to sixth fresh batches (fresh5–7) and the spent
-// blind sets (holdout2, holdout3, holdout4). The held-out half of <lang>.tsv is never read here: it is for
+// blind sets (holdout2 to holdout5). The held-out half of <lang>.tsv is never read here: it is for
 // bench:sentiment's report only.
 describe('probe set', () => {
   const load = (language: 'en' | 'es') =>
@@ -485,6 +485,7 @@ describe('probe set', () => {
       `holdout2-${language}.tsv`,
       `holdout3-${language}.tsv`,
       `holdout4-${language}.tsv`,
+      `holdout5-${language}.tsv`,
     ]
       .flatMap((file) =>
         readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
@@ -504,7 +505,9 @@ describe('probe set', () => {
       expect(
         rows.every(
           (r) =>
-            ['probe', 'fresh5', 'fresh6', 'fresh7', 'holdout2', 'holdout3', 'holdout4'].includes(r.split!) &&
+            ['probe', 'fresh5', 'fresh6', 'fresh7', 'holdout2', 'holdout3', 'holdout4', 'holdout5'].includes(
+              r.split!,
+            ) &&
             (r.speaker === 'agent' || r.speaker === 'customer'),
         ),
       ).toBe(true);
