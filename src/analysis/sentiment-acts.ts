@@ -26,7 +26,8 @@ export type SpeechAct =
   | 'expectation'
   | 'agreement'
   | 'praise'
-  | 'acclaim';
+  | 'acclaim'
+  | 'information';
 
 export interface ActRule {
   act: SpeechAct;
@@ -74,6 +75,34 @@ const HELP_VERB =
   '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen|take|discuss|share|disclose)';
 
 export const EN_ACTS: readonly ActRule[] = [
+  {
+    // The agent escalating on the customer's behalf ("I'm going to escalate this to our complaints
+    // team", "I've raised your complaint with my manager", "let me pass this on to a supervisor for
+    // you"): the agent's own act, not a threat. Only with what marks it as the agent's (a case that is
+    // "your …", a team that is "our" or "my" own, "for you", "on your behalf"): a customer who will
+    // "escalate this to your manager" is still threatening. Before the escalation threats.
+    act: 'information',
+    value: 0,
+    patterns: [
+      "(?:i'll|i will|i'm going to|i am going to|i'm gonna|let me|i've|i have|i can|we'll|we will|we're going to|i'm|i am|i'd like to|i'll just|i'm just going to) (?:just |now |also |go ahead and )?(?:escalate|escalating|escalated|raise|raising|raised|refer|referring|referred|pass|passing|passed|forward|forwarding|forwarded|log|logging|logged) (?:your (?:case|complaint|query|claim|issue|request|concern|file|feedback)|this|it|that)(?: (?:up|on|over|as a complaint|as a formal complaint))?(?: (?:to|with) (?:our|my) (?:\\S+ ){0,2}(?:team|department|manager|supervisor|team leader|adviser|advisor|specialists?|desk|underwriters?|engineers?|case handler|colleague|colleagues)|(?= for you| on your behalf| so (?:that )?(?:a|our|my|the|someone|they|we|it)| (?:and|so) (?:someone|they|we|a senior)))",
+      '(?:escalate|escalated|raise|raised|refer|referred|pass|passed) (?:it|this|that|your (?:case|complaint|query|claim)) (?:on )?(?:to|with) (?:our|my) (?:\\S+ ){0,2}(?:team|department|manager|supervisor|team leader|adviser|advisor|specialists?|desk)',
+    ],
+  },
+  {
+    // Information that names a trouble without anyone having it: what a policy covers ("covers
+    // accidental damage", "theft is included"), how something is charged ("charged per minute"),
+    // nobody at fault ("nobody's done anything wrong"). Neutral, and not left to the model.
+    act: 'information',
+    value: 0,
+    patterns: [
+      "(?<!(?:not|n't|never) )(?:covers?|covered|covering|includes?|included|including|protects? you against|insures? (?:you )?against) (?:you )?(?:for )?(?:against )?(?:\\S+ ){0,2}(?:damage|theft|loss|breakdowns?|accidents?|faults?|cancellations?|delays?|repairs?|injur(?:y|ies)|fire|flood(?:ing)?|burglary|emergenc(?:y|ies)|illness)(?:,? (?:and|or) (?:\\S+ ){0,1}(?:damage|theft|loss|breakdowns?|accidents?|faults?|cancellations?|delays?|repairs?|injur(?:y|ies)|fire|flood(?:ing)?|burglary|emergenc(?:y|ies)|illness))?(?! (?:was|wasn't|isn't|is not|never))",
+      "(?:are|is|'re|'s|get|gets|will be|would be) (?:then )?(?:charged|billed|priced) (?:at |per |by the |a |an |for each |each )(?:\\S+ ){0,2}(?:minute|hour|day|week|month|year|mile|page|text|call|night|unit|kwh|gigabyte|gb|mb|item|bag|person|ticket)",
+      "(?:nobody|no one|no-one|nobody's|no one's)(?: has| 's| is)? (?:done|did|said) (?:anything|nothing) wrong",
+      // Bad news announced with regret ("I'm sorry to say your bag has been confirmed as lost"): not the
+      // apology that acknowledges the customer's trouble, so what follows keeps its weight.
+      "(?:i'm|i am|we're|we are)(?: so| very| really| truly)? sorry to (?:have to )?(?:say|tell you|inform you|let you know|be the bearer of bad news)|(?:i|we) regret to (?:say|tell you|inform you|let you know)",
+    ],
+  },
   {
     // The agent owning a failure and apologising for it in one breath: "that's not good enough and
     // I'm sorry it happened". Before the complaints, which would read the failure as the speaker's.
@@ -180,6 +209,8 @@ export const EN_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       'calm down',
+      // Wit questioned: "anyone in that call centre with half a brain?", "a single brain cell".
+      '(?:with|has|have|got) (?:even )?(?:half a brain|a brain(?: cell)?|a single brain cell|two brain cells|any brains?|an ounce of (?:sense|common sense))',
       "(?:don't|do not|stop) (?:patroni[sz]e|patroni[sz]ing|talk(?:ing)? down to|lectur(?:e|ing)) me",
       'relax',
       '(?:are|were) you (?:even |actually |really )?listening',
@@ -243,7 +274,7 @@ export const EN_ACTS: readonly ActRule[] = [
     patterns: [
       // The best yet: "nobody has ever helped me like this before", "you've never let me down".
       "(?:nobody|no one|no-one) (?:has |had |'s )?(?:ever )?(?:\\S+ ){0,2}(?:helped|treated|looked after|sorted|explained|dealt with)(?: \\S+){0,2} (?:like this|like you|so well|this well|so quickly|as well)",
-      "(?:never|not once) (?:let|lets|has let|have let|let) (?:me|us) down|(?:has|have|'ve|'s) never (?:once )?(?:let (?:me|us) down|failed (?:me|us))",
+      "(?:never|not once)(?: once| ever)? (?:let|lets|has let|have let|let) (?:me|us) down|(?:has|have|'ve|'s|you've|they've|it's|you have|they have|it has) never (?:once |ever )?(?:let (?:me|us) down|failed (?:me|us))",
     ],
   },
   {
@@ -568,8 +599,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // agent's object only: a customer who "sent the form three times" is complaining.
       "(?:i've|we've|i have|we have) (?:just |now |already |gone ahead and )?(?:applied|added|issued|processed|put through|put|raised|arranged|approved|booked|authori[sz]ed|removed|waived|cancelled|reversed|refunded|credited) (?:a|an|the|that|this|your|you a|you an|you the)(?: \\S+){0,3} (?:credit|refund|discount|goodwill|gesture|compensation|collection|replacement|engineer|technician|callback|visit|appointment|payment|claim|fee|charge|penalty|fine|reduction|rebate|voucher|return|cancellation|exchange|upgrade)s?",
       // The outcome announced: "the refund has gone through", "your claim's been approved".
-      "(?<!(?:not|n't|never) )(?:has|have|'s|had) (?:now |just |already |finally )?(?:gone through|been (?:approved|processed|confirmed|restored|reinstated|reconnected|credited|refunded|sorted|resolved|fixed|cleared|issued|applied|reversed|waived|removed|cancelled|unblocked|unlocked|reactivated|activated|booked|dispatched|sent out|paid))",
-      "(?<!(?:not|n't|never|if|whether) )(?:is|are|'s|'re|it's|that's) (?:now |all |finally |officially )?(?:restored|reconnected|reactivated|confirmed|approved|sorted(?! out)|fixed|resolved|unblocked|unlocked|cleared|on (?:its|their|his|her) way)",
+      "(?<!(?:not|n't|never) )(?:has|have|'s|had) (?:now |just |already |finally )?(?:gone through|been (?:approved|processed|confirmed(?! (?:as|that|lost|missing|cancelled|closed))|restored|reinstated|reconnected|credited|refunded|sorted|resolved|fixed|cleared|issued|applied|reversed|waived|removed|cancelled|unblocked|unlocked|reactivated|activated|booked|dispatched|sent out|paid))",
+      "(?<!(?:not|n't|never|if|whether) )(?:is|are|'s|'re|it's|that's) (?:now |all |finally |officially )?(?:restored|reconnected|reactivated|confirmed(?! (?:as|that|lost|missing|cancelled|closed))|approved|sorted(?! out)|fixed|resolved|unblocked|unlocked|cleared|on (?:its|their|his|her) way)",
       // "You're all set", "that's you sorted", "there we go, it's connected".
       "(?:you're|you are|you're now|we're|we are) (?:all )?(?:set|good to go|sorted|connected|back (?:on|up|online)|up and running)",
       "(?:that's|that is) (?:you|it|everything|all) (?:sorted|done|set up|fixed|updated|changed|back)",
@@ -695,6 +726,31 @@ const VERBO =
 
 export const ES_ACTS: readonly ActRule[] = [
   {
+    // El agente que escala el caso del cliente ("voy a escalar su caso al área de reclamaciones", "le
+    // paso su queja a mi supervisor", "ya escalé tu reclamo"): un acto suyo, no una amenaza. Sólo con lo
+    // que lo marca como del agente ("su"/"tu" caso, "nuestro" equipo, "para que lo revise…"): un cliente
+    // que va a "escalar esto" sigue amenazando. Antes de las amenazas.
+    act: 'information',
+    value: 0,
+    patterns: [
+      '(?:voy a|vamos a|le voy a|te voy a|les voy a|ya|he|hemos|le|te|les|se lo|se la)? ?(?:escalar|escalo|escalé|escalado|escalamos|pasar|paso|pasé|pasado|derivar|derivo|derivé|derivado|elevar|elevo|elevé|elevado|trasladar|traslado|trasladé|trasladado|remitir|remito|remitido) (?:su|tu) (?:caso|reclamación|reclamacion|queja|solicitud|incidencia|expediente|reclamo|consulta|petición|peticion|gestión|gestion)',
+      '(?:voy a|vamos a|le voy a|te voy a) (?:escalarlo|escalarla|pasarlo|pasarla|derivarlo|derivarla|elevarlo|elevarla|trasladarlo|trasladarla)(?= (?:al|a la|a mi|a nuestro|a nuestra|con mi|con el|con la|para que))',
+    ],
+  },
+  {
+    // Información que nombra un problema sin que nadie lo tenga: lo que cubre una póliza ("cubre daños
+    // accidentales"), cómo se cobra ("se cobran por minuto"), nadie tuvo la culpa ("nadie hizo nada mal").
+    act: 'information',
+    value: 0,
+    patterns: [
+      '(?<!no )(?:cubre|cubren|cubriría|cubrirá|incluye|incluyen|incluida|incluido|incluidos|incluidas|ampara|protege contra) (?:los |las |el |la |sus |todos los |todas las )?(?:\\S+ ){0,1}(?:daños?|robos?|pérdidas?|perdidas?|averías?|averias?|accidentes?|roturas?|siniestros?|incendios?|inundaciones?|cancelaciones?|retrasos?|reparaciones?|hurtos?|lesiones|emergencias?)(?: (?:accidentales|materiales|personales|propios|a terceros|por agua|eléctricos|electricos|de equipaje))?(?: (?:y|o|e|u) (?:los |las |el |la )?(?:daños?|robos?|pérdidas?|perdidas?|averías?|averias?|accidentes?|roturas?|siniestros?|incendios?|inundaciones?|cancelaciones?|retrasos?|reparaciones?|hurtos?|lesiones|emergencias?)(?: (?:accidentales|materiales|personales|propios|a terceros|por agua|eléctricos|electricos|de equipaje))?)?',
+      '(?:se cobran?|se factura|se facturan|se paga|se pagan|cobramos|cuesta|cuestan) (?:a |por |al |cada )(?:\\S+ ){0,1}(?:minuto|hora|día|dia|semana|mes|año|kilómetro|página|mensaje|llamada|noche|unidad|kwh|giga|gb|megas?|maleta|persona|billete)',
+      'nadie (?:hizo|ha hecho|hico|había hecho) nada (?:mal|malo|incorrecto)',
+      // Una mala noticia anunciada con pesar ("lamento decirle que su maleta se ha perdido").
+      '(?:lamento|lamentamos|siento|sentimos|me apena|nos apena) (?:mucho )?(?:tener que )?(?:decirle|decirte|decirles|informarle|informarte|informarles|comunicarle|comunicarte|comunicarles)',
+    ],
+  },
+  {
     act: 'ritual',
     value: 0,
     patterns: [
@@ -801,6 +857,10 @@ export const ES_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       'cálmese|cálmate|tranquilícese|tranquilízate|relájese|relájate',
+      // Luces puestas en duda: "¿no hay nadie que tenga dos dedos de frente?", "medio cerebro".
+      '(?:tenga|tiene|tengan|tienen|con) (?:dos dedos de frente|medio cerebro|una neurona|dos neuronas|cerebro|sentido común)',
+      // Desprecio: "me importa un carajo", "me vale madre".
+      '(?:me|nos) (?:importa|importan|vale|valen|tiene sin cuidado) (?:un carajo|un pepino|un comino|un bledo|un pimiento|tres pepinos|madre|madres|verga|una mierda|un rábano|un huevo)',
       'aprenda a hacer su trabajo|aprende a hacer tu trabajo|aprendan a hacer su trabajo',
       '(?:empresa|compañía|servicio|atención) (?:tan |más )?(?:de pacotilla|de pena|de chiste|de risa|de quinta|de cuarta|mediocre|patética|patético|penosa|penoso)',
       'menuda empresa|vaya empresa|qué empresa más|qué empresa tan',
@@ -861,6 +921,8 @@ export const ES_ACTS: readonly ActRule[] = [
       // Lo nunca visto, para bien: "nunca me han fallado", "hacía años que no me atendían tan bien",
       // "nadie me había ayudado así".
       '(?<!(?:si|que|por qué) )nunca (?:me|nos) (?:ha|han|había|habían|has) (?:fallado|dejado tirad[oa]s?|dejado mal)',
+      // "desde que me cambié a ustedes no he tenido un solo corte", "en años no hemos tenido ni una queja".
+      '(?:desde que|en (?:\\S+ )?(?:años|meses)|todo este tiempo)(?: \\S+){0,5} no (?:he|hemos|ha|han) (?:tenido|sufrido|visto) (?:ni )?(?:un solo|una sola|ni un|ni una|ningún|ninguna) (?:corte|problema|fallo|incidencia|queja|avería|averia|caída|caida|error|retraso)(?!(?: \\S+){0,3} hasta)',
       '(?:hacía|hace) (?:\\S+ ){0,2}(?:años|meses|tiempo|mucho) que no (?:me |nos )?(?:atendían|atendieran|trataban|trataran|ayudaban|ayudaran|explicaban|resolvían) (?:tan bien|así de bien|tan rápido)',
       'nadie (?:me |nos )?(?:ha|había|habían|han) (?:atendido|tratado|ayudado|explicado) (?:tan bien|así de bien|como usted|como tú|como vos)',
     ],

@@ -271,6 +271,9 @@ const RHETORICAL: Record<SentimentLanguage, RegExp> = {
   es: /(?:^| )(?:de verdad|en serio|o sea|alguien|por que|para que|otra vez|todavia|siempre|nunca|acaso|es que|o que|o tengo|o voy|o sigo|o me|ni siquiera|ustedes creen|le parece|te parece)(?: |$)/,
 };
 
+/** "Any" before a fault in a question asks whether it is there ("any red lights", "alguna luz roja"). */
+const ANY: ReadonlySet<string> = new Set(['any', 'alguna', 'algun', 'algunas', 'algunos', 'ningun', 'ninguna']);
+
 /** Which clauses of the utterance (in the order the scorer's boundaries cut them) ask. */
 function askedClauses(text: string, language: SentimentLanguage): boolean[] {
   const lower = foldAccents(text.toLowerCase().replaceAll('’', "'")).replace(/["“”()¡]/g, ' ');
@@ -412,6 +415,15 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
       // reading (the model's doubt needs more to overrule it), as a sincere thanks does.
       praised = true;
       values.push(act!);
+      continue;
+    }
+    // Information that names a trouble nobody has ("your policy covers accidental damage"): its
+    // words are not anyone's mood, and the model, which has seen them in complaints, has no say.
+    if (token === `${ACT_PREFIX}information`) setAside = true;
+    // "Is the router showing any red lights?": a fault asked about, not reported.
+    if (asking && token === `${ACT_PREFIX}complaint` && ANY.has(tokens[i - 1] ?? '')) {
+      setAside = true;
+      values.push(0);
       continue;
     }
     if (act !== undefined) {

@@ -733,6 +733,53 @@ describe('questions, praise by what never happened, resigned thanks and remedies
   });
 });
 
+describe('the agent escalating, information that names a trouble, bad news with regret, wit questioned', () => {
+  it("reads the agent escalating the customer's case as neither negative nor a threat, and the customer's threat as one", () => {
+    for (const text of [
+      "I'll pass your complaint on to my supervisor today",
+      "I've escalated this to our billing team so they can look at it",
+    ])
+      expect(label(text, 'en'), text).not.toBe('negative');
+    for (const text of ['le voy a pasar su queja a mi supervisora', 'ya escalé tu reclamo al área técnica'])
+      expect(label(text, 'es'), text).not.toBe('negative');
+    expectLabels('en', 'negative', ["I'm going to escalate this to your manager", 'I want to escalate this']);
+    expectLabels('es', 'negative', ['voy a escalar esto a su jefe', 'quiero poner una reclamación formal']);
+  });
+
+  it('keeps information and questions that name a trouble nobody has neutral, in both languages', () => {
+    expectLabels('en', 'neutral', [
+      'the home plan covers flood damage and burglary',
+      'calls to mobiles are charged per minute after that',
+      'are you seeing any error messages on the screen?',
+      'nobody did anything wrong, the form just expired',
+    ]);
+    expectLabels('es', 'neutral', [
+      'el seguro cubre robos y daños por agua',
+      'los datos extra se cobran por giga',
+      '¿le aparece algún error en la pantalla?',
+      'nadie hizo nada mal, solo caducó el formulario',
+    ]);
+    expect(label('there are error messages all over the screen again', 'en')).toBe('negative');
+  });
+
+  it('reads bad news announced with regret as what it announces, never as good news', () => {
+    for (const text of [
+      "I'm sorry to say the parcel has been confirmed as missing",
+      'we regret to inform you that the flight has been cancelled',
+    ])
+      expect(label(text, 'en'), text).not.toBe('positive');
+    expect(label('lamento informarle que el envío se ha perdido', 'es')).not.toBe('positive');
+    expect(readText("I'm sorry to hear that", 'en').courtesy).toBe(true);
+  });
+
+  it('reads wit questioned and contempt as rude, and praise by a fault that never came as praise', () => {
+    expectLabels('en', 'negative', ['does anybody there have half a brain']);
+    expectLabels('es', 'negative', ['¿alguien ahí tiene dos dedos de frente?', 'me importa un pepino su protocolo']);
+    expectLabels('en', 'positive', ["they've never once let us down"]);
+    expectLabels('es', 'positive', ['desde que estoy con ustedes no he tenido ni un solo problema']);
+  });
+});
+
 describe('call sentiment', () => {
   it.each(['en', 'es'] as const)('reads a rude agent as negative overall, greeting or not (%s)', (language) => {
     const s = callSentiment(rudeAgent(language));
