@@ -27,7 +27,8 @@ export type SpeechAct =
   | 'agreement'
   | 'praise'
   | 'acclaim'
-  | 'information';
+  | 'information'
+  | 'regret';
 
 export interface ActRule {
   act: SpeechAct;
@@ -96,10 +97,19 @@ export const EN_ACTS: readonly ActRule[] = [
     value: 0,
     patterns: [
       "(?<!(?:not|n't|never) )(?:covers?|covered|covering|includes?|included|including|protects? you against|insures? (?:you )?against) (?:you )?(?:for )?(?:against )?(?:\\S+ ){0,2}(?:damage|theft|loss|breakdowns?|accidents?|faults?|cancellations?|delays?|repairs?|injur(?:y|ies)|fire|flood(?:ing)?|burglary|emergenc(?:y|ies)|illness)(?:,? (?:and|or) (?:\\S+ ){0,1}(?:damage|theft|loss|breakdowns?|accidents?|faults?|cancellations?|delays?|repairs?|injur(?:y|ies)|fire|flood(?:ing)?|burglary|emergenc(?:y|ies)|illness))?(?! (?:was|wasn't|isn't|is not|never))",
-      "(?:are|is|'re|'s|get|gets|will be|would be) (?:then )?(?:charged|billed|priced) (?:at |per |by the |a |an |for each |each )(?:\\S+ ){0,2}(?:minute|hour|day|week|month|year|mile|page|text|call|night|unit|kwh|gigabyte|gb|mb|item|bag|person|ticket)",
+      "(?:are|is|\\S+'re|\\S+'s|get|gets|will be|would be|\\S+'ll be) (?:then )?(?:charged|billed|priced) (?:at |per |by the |a |an |for each |each )(?:\\S+ ){0,2}(?:minute|hour|day|week|month|year|mile|page|text|call|night|unit|kwh|gigabyte|gb|mb|item|bag|person|ticket)",
       "(?:nobody|no one|no-one|nobody's|no one's)(?: has| 's| is)? (?:done|did|said) (?:anything|nothing) wrong",
-      // Bad news announced with regret ("I'm sorry to say your bag has been confirmed as lost"): not the
-      // apology that acknowledges the customer's trouble, so what follows keeps its weight.
+      // Neither good nor bad: "not great, not terrible".
+      '(?:not|neither) (?:great|good|amazing|brilliant|fantastic|bad|terrible|awful|horrible)(?: \\|)? (?:but |and |nor )?(?:not|nor) (?:great|good|amazing|brilliant|fantastic|bad|terrible|awful|horrible)',
+    ],
+  },
+  {
+    // Bad news announced with regret ("I'm sorry to say your bag has been confirmed as lost", "we
+    // regret to inform you…"): not the apology that acknowledges the customer's trouble (courtesy),
+    // but news the customer will not like; mildly negative, and what follows keeps its weight.
+    act: 'regret',
+    value: -2,
+    patterns: [
       "(?:i'm|i am|we're|we are)(?: so| very| really| truly)? sorry to (?:have to )?(?:say|tell you|inform you|let you know|be the bearer of bad news)|(?:i|we) regret to (?:say|tell you|inform you|let you know)",
     ],
   },
@@ -284,6 +294,9 @@ export const EN_ACTS: readonly ActRule[] = [
     value: 2,
     patterns: [
       "(?:old|lost|stolen|previous|compromised|missing) (?:one|card|cards|number|sim|phone|account|device)(?:'s| has| is| have| are)? (?:now |already |just )?(?:been )?(?:blocked|cancelled|frozen|stopped|deactivated|locked)",
+      // A hold lifted: "the fraud hold's been lifted", "I've removed the block on your card".
+      "(?:the |your |that |this )?(?:fraud |security |temporary |payment )?(?:hold|block|blocks|restriction|restrictions|freeze|suspension|stop)(?: on (?:your|the) (?:card|account|line|number))?(?:'s| has| have| is| are)? (?:now |just |already )?(?:been )?(?:lifted|removed|taken off|released|cleared)(?! (?:yet|again))",
+      "(?:i've|we've|i have|we have) (?:just |now |already )?(?:lifted|removed|released|cleared|taken off) (?:the |that |your )?(?:fraud |security |temporary )?(?:hold|block|restriction|freeze|suspension|stop)",
       "(?<!(?:not|n't|never) )(?:has|have|'s) (?:now |just |already )?been (?:resent|re-sent|reissued|re-issued|expedited|fast-tracked|prioriti[sz]ed|marked (?:as )?urgent|upgraded to urgent)",
     ],
   },
@@ -415,7 +428,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:expected|deserve|deserved) better',
       '(?<!(?:as|than) )i was told (?:\\S+ ){0,4}(?:would|was going to)',
       "(?:i'm|i am|we're|we are) (?:supposed|meant) to",
-      '(?:bill|price|payment|fee|invoice)s? (?:is|are|was|were|has been|got|keeps) (?:\\S+ )?(?:higher|going up|rising)',
+      '(?:bill|price|payment|fee|invoice|rate|premium|tariff|charge|cost)s? (?:is|are|was|were|has been|got|keeps|will be|will go|are going to be|is going to be|go|goes) (?:\\S+ )?(?:higher|going up|rising|up)',
       // Asking only for what should be normal says it is not: "I just want my internet to work",
       // "all I'm asking for is a bill that's correct".
       '(?:i|we) (?:just|only) (?:want|need|wanted|needed) (?:\\S+ ){0,4}to (?:work|be (?:fixed|sorted|right|correct|working))',
@@ -746,7 +759,14 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?<!no )(?:cubre|cubren|cubriría|cubrirá|incluye|incluyen|incluida|incluido|incluidos|incluidas|ampara|protege contra) (?:los |las |el |la |sus |todos los |todas las )?(?:\\S+ ){0,1}(?:daños?|robos?|pérdidas?|perdidas?|averías?|averias?|accidentes?|roturas?|siniestros?|incendios?|inundaciones?|cancelaciones?|retrasos?|reparaciones?|hurtos?|lesiones|emergencias?)(?: (?:accidentales|materiales|personales|propios|a terceros|por agua|eléctricos|electricos|de equipaje))?(?: (?:y|o|e|u) (?:los |las |el |la )?(?:daños?|robos?|pérdidas?|perdidas?|averías?|averias?|accidentes?|roturas?|siniestros?|incendios?|inundaciones?|cancelaciones?|retrasos?|reparaciones?|hurtos?|lesiones|emergencias?)(?: (?:accidentales|materiales|personales|propios|a terceros|por agua|eléctricos|electricos|de equipaje))?)?',
       '(?:se cobran?|se factura|se facturan|se paga|se pagan|cobramos|cuesta|cuestan) (?:a |por |al |cada )(?:\\S+ ){0,1}(?:minuto|hora|día|dia|semana|mes|año|kilómetro|página|mensaje|llamada|noche|unidad|kwh|giga|gb|megas?|maleta|persona|billete)',
       'nadie (?:hizo|ha hecho|hico|había hecho) nada (?:mal|malo|incorrecto)',
-      // Una mala noticia anunciada con pesar ("lamento decirle que su maleta se ha perdido").
+    ],
+  },
+  {
+    // Una mala noticia anunciada con pesar ("lamento decirle que su maleta se ha perdido"): no es la
+    // disculpa que reconoce el problema del cliente, sino una noticia que no le gustará.
+    act: 'regret',
+    value: -2,
+    patterns: [
       '(?:lamento|lamentamos|siento|sentimos|me apena|nos apena) (?:mucho )?(?:tener que )?(?:decirle|decirte|decirles|informarle|informarte|informarles|comunicarle|comunicarte|comunicarles)',
     ],
   },
@@ -1197,6 +1217,9 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'remedy',
     value: 2,
     patterns: [
+      // Un bloqueo levantado: "ya le levanté el bloqueo de la tarjeta", "el bloqueo ya fue retirado".
+      '(?<!no )(?:ya )?(?:le |te |les )?(?:levanté|levantamos|he levantado|hemos levantado|quité|he quitado|retiré|retiramos|hemos retirado) el bloqueo',
+      '(?:el|su) bloqueo (?:de (?:su|tu|la) (?:tarjeta|cuenta|línea) )?(?:ya )?(?:está|fue|ha sido|quedó|se ha) (?:levantado|retirado|quitado|levantó|retiró)',
       // "Le he quitado la penalización", "ya se lo hemos devuelto"; not "no le he devuelto".
       '(?<!no )(?:ya )?(?:le|se lo|se la|te|les) (?:he|hemos) (?:quitado|devuelto|abonado|aplicado|anulado|cancelado|activado|reactivado|arreglado|solucionado|reembolsado|dado de alta|cambiado|enviado|mandado|tramitado|restablecido|corregido|rectificado|desbloqueado|reparado|reiniciado)',
       // Service back: "vuelve a funcionar", "ya vuelve a tener internet", "todo normal otra vez".

@@ -770,6 +770,16 @@ describe('the agent escalating, information that names a trouble, bad news with 
       expect(label(text, 'en'), text).not.toBe('positive');
     expect(label('lamento informarle que el envío se ha perdido', 'es')).not.toBe('positive');
     expect(readText("I'm sorry to hear that", 'en').courtesy).toBe(true);
+    expect(label("I'm sorry to tell you the engineer can't come until Monday", 'en')).toBe('negative');
+    expect(label('lamento decirle que el pedido no llegará esta semana', 'es')).toBe('negative');
+    expect(label('from April your premium will be higher', 'en')).toBe('negative');
+  });
+
+  it('reads a hold lifted as put right, and "not great, not terrible" as neither', () => {
+    expect(label("the security block on your account's been lifted now", 'en')).toBe('positive');
+    expect(label('ya le levanté el bloqueo de la cuenta', 'es')).toBe('positive');
+    expect(label('the block still has not been lifted', 'en')).toBe('negative');
+    expect(label('not bad, not great', 'en')).toBe('neutral');
   });
 
   it('reads wit questioned and contempt as rude, and praise by a fault that never came as praise', () => {
