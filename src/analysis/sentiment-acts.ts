@@ -724,6 +724,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // Siding with the customer: "I'd be fed up too", "I'd feel the same".
       "(?:i'd|i would) (?:be|feel|have been) (?:\\S+ ){0,2}(?:too|as well|the same|in your (?:shoes|position))",
       'forgive (?:me|us)',
+      // Owning a mistake: "I'm afraid I gave you the wrong date", "I'm afraid we sent it to the old address".
+      "(?:i'm|i am|we're|we are) afraid (?:i|we) (?:might have |may have |must have |have )?(?:gave|given|told|sent|put|made|booked|entered|got|read|quoted|missed|forgot|forgotten|mixed|misheard|misread|typed|keyed|mis\\S+)",
       "(?:that|this|it) (?:must|must have|must be|sounds|can't have been|can't be)",
       "i know (?:how|it's|this|that)",
     ],

@@ -770,6 +770,7 @@ describe('the agent escalating, information that names a trouble, bad news with 
       expect(label(text, 'en'), text).not.toBe('positive');
     expect(label('lamento informarle que el envío se ha perdido', 'es')).not.toBe('positive');
     expect(readText("I'm sorry to hear that", 'en').courtesy).toBe(true);
+    expect(readText("I'm afraid we sent the letter to your old address", 'en').courtesy).toBe(true);
     expect(label("I'm sorry to tell you the engineer can't come until Monday", 'en')).toBe('negative');
     expect(label('lamento decirle que el pedido no llegará esta semana', 'es')).toBe('negative');
     expect(label('from April your premium will be higher', 'en')).toBe('negative');
