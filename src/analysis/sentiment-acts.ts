@@ -69,7 +69,7 @@ const EN_INTENSE =
  * be bare), and the complaint patterns run first ("brilliant customer care if you've got three hours").
  */
 const EN_PRAISE_WORD =
-  '(?:professional|friendly|helpful|lovely|kind|patient|reassuring|knowledgeable|polite|courteous|efficient|brilliant|fantastic|amazing|excellent|great|wonderful|superb|outstanding|spot on|a star|a gem|a legend|a lifesaver|a godsend|a credit to \\S+|quick|fast|speedy|prompt|thorough|attentive|understanding|informative|accommodating|considerate|caring|first class|top notch|second to none|really good|so good|very good|good as gold|a pleasure|a delight|easy to (?:use|deal with|talk to|follow)|(?:so |much |a lot |far )easier|careful|painless|seamless|smooth|hassle-free|stress-free|on the ball|(?:a )?proper (?:gent|gentleman|lady|star|pro)|(?:an? )?(?:absolute |real |total |complete )?(?:star|gem|legend|lifesaver|godsend|pro|credit)|as (?:helpful|kind|patient|good) as)';
+  '(?:professional|friendly|helpful|lovely|kind|patient|reassuring|knowledgeable|polite|courteous|efficient|brilliant|fantastic|amazing|excellent|great|wonderful|superb|outstanding|spot on|a star|a gem|a legend|a lifesaver|a godsend|a credit to \\S+|quick|fast|speedy|prompt|thorough|attentive|understanding|informative|accommodating|considerate|caring|first class|top notch|second to none|really good|so good|very good|good as gold|a pleasure|a delight|easy to (?:use|deal with|talk to|follow)|(?:so |much |a lot |far )easier|careful|painless|seamless|smooth|hassle-free|stress-free|on the ball|(?:a )?proper (?:gent|gentleman|lady|star|pro)|(?:an? )?(?:absolute |real |total |complete )?(?:star|gem|legend|lifesaver|godsend|pro|credit)|(?:absolute |real |total )?(?:stars|gems|legends|lifesavers|heroes|angels)|as (?:helpful|kind|patient|good) as)';
 const HELP_VERB =
   '(?:do|help|change|refund|cancel|transfer|escalate|waive|offer|give|credit|remove|fix|deal with|process|accept|send|approve|authori[sz]e|override|reverse|guarantee|compensate|chase|make|put|reopen|take|discuss|share|disclose)';
 
@@ -92,6 +92,8 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:thank you|thanks) for (?:calling|your call|contacting us|contacting|holding on)(?! me)(?: acme)?',
       '(?:have|enjoy) a (?:good|nice|lovely|great|wonderful) (?:day|evening|weekend|afternoon|night|one)',
       'take care',
+      // Thanks with nothing to thank for: "ok, thanks anyway", "thanks for trying anyway".
+      '(?:thank you|thanks|cheers)(?: \\S+){0,4} anyway',
       "(?:(?<=^)|(?<=\\| ))(?:hi|hello|hiya|hey)(?: (?:there|yeah|yes|hello|hi))*(?= \\||$| it's| this is| my name| i'm| you're| yes| can you hear)",
       '(?:how|what) can (?:i|we) (?:help(?: you)?|do for you)(?: (?:with that|today|this morning|this afternoon))?',
       "(?:you're|you are) (?:speaking|through) to",
@@ -114,6 +116,8 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:i|we) (?:don't|do not) mind",
       "(?:don't|do not) hesitate",
       '(?:not|nothing) (?:too |that |so |as )?bad',
+      // A cost or a chore denied: "it's not expensive at all", "wasn't complicated".
+      "(?:not|isn't|wasn't|aren't|weren't|'s not) (?:that |too |so |very |at all )?(?:expensive|pricey|dear|complicated|difficult|hard|slow|a hassle|a faff)(?: at all)?(?= \\||$)",
       "(?:it's|it is) not your fault",
       'nothing wrong',
       "(?:couldn't|could not|can't|cannot) be (?:happier|better|more pleased)",
@@ -134,7 +138,7 @@ export const EN_ACTS: readonly ActRule[] = [
       `(?:there's |there is )?no way ${I} can`,
       `${I} ${CANT}(?: really| just| actually)? ${HELP_VERB}`,
       `${I} can't help(?: you)?`,
-      'not (?:really |actually )?something (?:i|we) (?:can|could|am able to|are able to) (?:help|do|deal)',
+      "not (?:really |actually )?something (?:i|we)(?:'m|'re| am| are)? (?:can|could|am able to|are able to|able to|allowed to) (?:help|do|deal|offer|change)",
       "(?:that's|it's|that is|it is) (?:just )?(?:the |our )?(?:company |standard |store |strict )?(?:policy|rules|procedure)",
       'no exceptions?',
       "(?:that's|it's) (?:just )?(?:how|the way) it is|it is what it is",
@@ -178,7 +182,7 @@ export const EN_ACTS: readonly ActRule[] = [
       'calm down',
       "(?:don't|do not|stop) (?:patroni[sz]e|patroni[sz]ing|talk(?:ing)? down to|lectur(?:e|ing)) me",
       'relax',
-      '(?:are|were) you (?:even )?listening',
+      '(?:are|were) you (?:even |actually |really )?listening',
       'just listen',
       'listen to me',
       'whatever',
@@ -186,7 +190,9 @@ export const EN_ACTS: readonly ActRule[] = [
       'do your (?:bloody |damn |flipping )?job',
       "for (?:god's|goodness|goodness'|heaven's|pete's) sake|for crying out loud",
       "(?:i've|i have) (?:already )?(?:explained|told you)(?: this| that)?",
-      'you should have',
+      // A reproach ("you should have told me", "you should have"), not what the customer will get
+      // ("you should have internet again", "you should have received an email").
+      'you should have(?= \\||$| (?:told|known|checked|said|called|rung|asked|listened|read|done|thought|sent|warned|mentioned|explained|looked|noticed|fixed|sorted|come|gone|been (?:told|more|clearer)))',
       "(?:that's|it's|that is) your (?:own )?fault",
       "(?:don't|do not) (?:talk|speak) to me like that",
       "(?:i|we) (?:don't|do not) have time",
@@ -209,7 +215,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:post|posting|put|putting|share|sharing|write|writing)(?: \\S+){0,3} (?:on|all over|to) (?:social media|twitter|facebook|instagram|tiktok|the internet|trustpilot|google reviews)',
       'put me through to',
       '(?:get|give) me (?:someone|somebody|a manager|your manager|your supervisor)',
-      "(?:i'll|i will|i'm going to|i am going to|i'm gonna|gonna) (?:be )?(?:cancel|cancelling|leave|leaving|switch|switching|close|closing|report|reporting|complain|dispute|sue|post about|posting about|take this|taking this|speak to my|speaking to my)(?= \\||$| my| everything| it all| the whole| you| this| the contract| the account)",
+      "(?:i'll|i will|i'm going to|i am going to|i'm gonna|gonna) (?:be )?(?:cancel|cancelling|leave(?! you (?:a|an) )|leaving(?! you (?:a|an) )|switch|switching|close|closing|report|reporting|complain|dispute|sue|post about|posting about|take this|taking this|speak to my|speaking to my)(?= \\||$| my| everything| it all| the whole| you| this| the contract| the account)",
       "(?:i want|i'd like|i would like|i need) to (?:cancel|leave|close|escalate|complain|make a complaint|make a formal complaint)",
       '(?:cancel|close|terminate) (?:it|everything|the whole thing|all of it|my account|my contract)(?= \\||$)',
       'formal complaint',
@@ -226,6 +232,28 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:go|move|switch|going|moving|switching|leave for|go over) to (?:another|a different|a new|a cheaper|a competitor|your competitor)(?: \\S+)?',
       // A bad review announced: "I'll be leaving a review about this" (not "a good review").
       '(?:leave|leaving|write|writing|post|posting|put|putting) (?:a |an )?(?:bad |terrible |negative |one-star |honest )?reviews? (?:about|of|on) (?:this|you|your|it)',
+    ],
+  },
+  {
+    // Praise by what never happened ("nobody has ever helped me like this before", "you've never let
+    // us down"), before the complaints read "nobody has" and "never". Praise, so the scorer weighs it
+    // as warm words and keeps it when nothing sour stands beside it.
+    act: 'praise',
+    value: 3,
+    patterns: [
+      // The best yet: "nobody has ever helped me like this before", "you've never let me down".
+      "(?:nobody|no one|no-one) (?:has |had |'s )?(?:ever )?(?:\\S+ ){0,2}(?:helped|treated|looked after|sorted|explained|dealt with)(?: \\S+){0,2} (?:like this|like you|so well|this well|so quickly|as well)",
+      "(?:never|not once) (?:let|lets|has let|have let|let) (?:me|us) down|(?:has|have|'ve|'s) never (?:once )?(?:let (?:me|us) down|failed (?:me|us))",
+    ],
+  },
+  {
+    // The agent protecting or speeding up the customer's case ("the old card's been blocked", "the
+    // referral has been resent and marked urgent"), before the complaints read "blocked".
+    act: 'remedy',
+    value: 2,
+    patterns: [
+      "(?:old|lost|stolen|previous|compromised|missing) (?:one|card|cards|number|sim|phone|account|device)(?:'s| has| is| have| are)? (?:now |already |just )?(?:been )?(?:blocked|cancelled|frozen|stopped|deactivated|locked)",
+      "(?<!(?:not|n't|never) )(?:has|have|'s) (?:now |just |already )?been (?:resent|re-sent|reissued|re-issued|expedited|fast-tracked|prioriti[sz]ed|marked (?:as )?urgent|upgraded to urgent)",
     ],
   },
   {
@@ -266,6 +294,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // The third of anything: "that's the fourth router in two months".
       // A date ("on the fifth", "the third of May") is not trouble: a noun must follow.
       "(?:the|a|my|our|that's the|this is the) (?:third|fourth|fifth|sixth|umpteenth)(?= (?!(?:of|floor|party|quarter|option|line|digit|letter|number|at|in|on|or|and|by|to|for|please|then|\\|)(?: |$))\\S)",
+      // Time counted out in full: "three whole weeks to reply to an email".
+      `(?:two|three|four|five|six|seven|eight|nine|ten|twelve) (?:whole|entire|solid) ${EN_UNITS}`,
       // Time it took: "it took three weeks to get a reply".
       `(?:took|has taken|have taken|it's taken|'s taken|took you|taken you) (?:over |more than |nearly |almost |about |well over )?(?:\\S+ )?(?:${EN_UNITS}|a week|a month|an hour|a day|ages|forever)`,
       // Said one thing, have nothing: "it says delivered but I have nothing".
@@ -536,7 +566,7 @@ export const EN_ACTS: readonly ActRule[] = [
       // Done on the account, whatever the object's words weigh: "I've removed the late payment fee",
       // "I've applied a credit of thirty pounds", "I've processed the refund". Agent verbs with an
       // agent's object only: a customer who "sent the form three times" is complaining.
-      "(?:i've|we've|i have|we have) (?:just |now |already |gone ahead and )?(?:applied|added|issued|processed|put through|raised|arranged|approved|booked|authori[sz]ed|removed|waived|cancelled|reversed|refunded|credited) (?:a|an|the|that|this|your|you a|you an|you the)(?: \\S+){0,3} (?:credit|refund|discount|goodwill|gesture|compensation|collection|replacement|engineer|technician|callback|visit|appointment|payment|claim|fee|charge|penalty|fine|reduction|rebate|voucher|return|cancellation|exchange|upgrade)s?",
+      "(?:i've|we've|i have|we have) (?:just |now |already |gone ahead and )?(?:applied|added|issued|processed|put through|put|raised|arranged|approved|booked|authori[sz]ed|removed|waived|cancelled|reversed|refunded|credited) (?:a|an|the|that|this|your|you a|you an|you the)(?: \\S+){0,3} (?:credit|refund|discount|goodwill|gesture|compensation|collection|replacement|engineer|technician|callback|visit|appointment|payment|claim|fee|charge|penalty|fine|reduction|rebate|voucher|return|cancellation|exchange|upgrade)s?",
       // The outcome announced: "the refund has gone through", "your claim's been approved".
       "(?<!(?:not|n't|never) )(?:has|have|'s|had) (?:now |just |already |finally )?(?:gone through|been (?:approved|processed|confirmed|restored|reinstated|reconnected|credited|refunded|sorted|resolved|fixed|cleared|issued|applied|reversed|waived|removed|cancelled|unblocked|unlocked|reactivated|activated|booked|dispatched|sent out|paid))",
       "(?<!(?:not|n't|never|if|whether) )(?:is|are|'s|'re|it's|that's) (?:now |all |finally |officially )?(?:restored|reconnected|reactivated|confirmed|approved|sorted(?! out)|fixed|resolved|unblocked|unlocked|cleared|on (?:its|their|his|her) way)",
@@ -589,7 +619,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:made|making|make) (?:this|it|everything|things|the whole thing) (?:so |much |a lot )?(?:easier|less stressful|painless|simple)',
       'top marks|full marks|hats off',
       'the most (?:helpful|useful|pleasant|patient) (?:call|person|agent|chat|conversation)',
-      "(?:i'll|i will|i'm going to|i'm gonna) (?:be sure to |definitely )?(?:give|leave|put) (?:you |him |her |them )?(?:a )?(?:good|great|glowing|positive|five star|5 star|top) (?:review|feedback|rating|score|mark)",
+      "(?:i'll|i will|i'm going to|i'm gonna) (?:be sure to |definitely )?(?:give|leave|put|be giving|be leaving|be putting) (?:you |him |her |them )?(?:a )?(?:good|great|glowing|positive|five star|5 star|top) (?:review|feedback|rating|score|mark)",
       // Addressed to the agent: "you're a star", "you've been brilliant".
       "(?:you're|you are|you've been|you were) (?:an absolute |a real |such a |a total )?(?:star|gem|legend|lifesaver|godsend|hero|angel|diamond)",
     ],
@@ -616,7 +646,7 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:fine|good) by me',
       "(?:that's|that is|it's) fine",
       'fair enough',
-      'makes sense',
+      '(?:makes|that makes|it makes) (?:total |complete |perfect |a lot of |good |so much )?sense',
       // As an answer, not inside a line: "I'm absolutely furious", "of course it doesn't work".
       '(?:(?<=^)|(?<=\\| ))(?:of course|absolutely|certainly|definitely)(?= \\||$| yes| please| that| go ahead| do)',
       'happy to help',
@@ -640,7 +670,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:i'm|i am|we're|we are)(?: so| really| very| truly| terribly| deeply| awfully| extremely)* sorry",
       // Not the other's apology reported back: "it's great that you're sorry, now what …".
       "(?<!(?:you're|you are|they're|they are|he's|she's|you're so|you're very) )sorry",
-      '(?:i|we)(?: do)?(?: sincerely| really| truly)? (?:apologi[sz]e|regret)',
+      '(?:i|we)(?: do| sincerely| really| truly| deeply| genuinely| must)* (?:apologi[sz]e|regret)',
       '(?:my|our|please accept (?:our|my)) (?:sincere )?apologies',
       'apologies',
       '(?:i|we)(?: completely| totally| fully| really| do)? (?:understand|hear you|get it|get that)',
@@ -657,7 +687,7 @@ export const EN_ACTS: readonly ActRule[] = [
 ];
 
 /** Spanish object pronouns between "no" and the verb: "no se lo puedo", "no le voy a". */
-const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos) ){0,2}';
+const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos|os) ){0,2}';
 const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé|estoy autorizad[oa] (?:para|a)|estamos autorizados (?:para|a)|tengo permiso para|tenemos permiso para)`;
 /** What an agent could do; clitics may be attached ("quitarle", "devolvérselo"). */
 const VERBO =
@@ -673,6 +703,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:que )?(?:tenga|tengas|pase|pases) (?:un )?(?:buen|buena|feliz|bonito) (?:día|tarde|noche|fin de semana)',
       '(?:que )?(?:tenga|pase) buena (?:tarde|noche)',
       'cuídese|cuídate',
+      // Agradecer sin nada que agradecer: "bueno, gracias de todas formas", "igual gracias".
+      '(?:muchas )?gracias(?: \\S+){0,4} (?:de todas formas|de todos modos|igual|igualmente)|igual gracias',
       'hasta luego|hasta pronto|adiós',
       // Un saludo que abre la llamada: "hola, sí, buenas", "aló", "con quién tengo el gusto".
       '(?:(?<=^)|(?<=\\| ))(?:hola|aló|alo|buenas|buenos|diga|dígame)(?: (?:\\| )?(?:sí|si|hola|buenas|buenos))*(?= \\||$)',
@@ -680,7 +712,7 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:le|te) (?:saluda|atiende|habla)|(?<=\\| |^)habla \\S+ de',
       'en qué (?:le|te|les) (?:puedo|podemos) (?:ayudar|servir|colaborar)',
       'mucho gusto|un placer(?= \\||$)',
-      'bienvenid[oa] a',
+      'bienvenid[oa]s? al?',
     ],
   },
   {
@@ -700,6 +732,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'nunca (?:he|hemos) tenido (?:ningún |ni un )?problemas?',
       'no (?:está|va|estuvo|es) (?:nada |tan )?mal',
       'no es para tanto',
+      // Un coste o una molestia negados: "no es nada caro", "no fue complicado".
+      'no (?:es|está|fue|era|sale|salió|resultó) (?:nada |muy )?(?:caro|cara|costoso|costosa|complicado|complicada|difícil|lento|lenta|engorroso)(?= \\||$| para nada| en absoluto)',
       'no es culpa suya|no es su culpa',
       'no he tenido ningún problema|ningún fallo',
       'no (?:podría|podríamos|puede|podrían) (?:estar|ir|ser) (?:más|mejor)',
@@ -815,7 +849,20 @@ export const ES_ACTS: readonly ActRule[] = [
       'escalar|escale|escalen|escalarlo|escaléis',
       'lo reclamo',
       'es la última vez',
-      '(?:poner|dejar|escribir|publicar|pongo|dejo) (?:una )?(?:mala |pésima |muy mala )?(?:reseña|valoración|opinión)(?! buena| positiva)',
+      '(?:poner|dejar|escribir|publicar|pongo|dejo) (?:una )?(?:mala |pésima |muy mala )?(?:reseña|valoración|opinión)(?! (?:muy |súper )?(?:buena|buenísima|excelente|estupenda|positiva|genial|de (?:cinco|5) estrellas))',
+    ],
+  },
+  {
+    // Elogio por lo que nunca pasó ("nunca me han fallado", "hacía años que no me atendían tan bien",
+    // "nadie me había ayudado así"), antes de que las quejas lean "nunca" y "nadie".
+    act: 'praise',
+    value: 3,
+    patterns: [
+      // Lo nunca visto, para bien: "nunca me han fallado", "hacía años que no me atendían tan bien",
+      // "nadie me había ayudado así".
+      '(?<!(?:si|que|por qué) )nunca (?:me|nos) (?:ha|han|había|habían|has) (?:fallado|dejado tirad[oa]s?|dejado mal)',
+      '(?:hacía|hace) (?:\\S+ ){0,2}(?:años|meses|tiempo|mucho) que no (?:me |nos )?(?:atendían|atendieran|trataban|trataran|ayudaban|ayudaran|explicaban|resolvían) (?:tan bien|así de bien|tan rápido)',
+      'nadie (?:me |nos )?(?:ha|había|habían|han) (?:atendido|tratado|ayudado|explicado) (?:tan bien|así de bien|como usted|como tú|como vos)',
     ],
   },
   {
@@ -959,6 +1006,10 @@ export const ES_ACTS: readonly ActRule[] = [
       // Pagar por una cosa y recibir menos: "pago por cien megas y me llegan cinco".
       '(?:pago|pagamos|pagando|pagué|pagar) (?:por )?(?:\\S+ ){0,4}y (?:solo |sólo )?(?:me llegan?|recibo|tengo|me dan|llegan?)',
       `ya van (?:\\S+ ){0,2}(?:llamadas|veces|técnicos|${ES_UNITS})`,
+      // El tiempo contado entero o puesto a una tarea simple: "tres semanas enteras", "tres semanas
+      // para mandar un correo".
+      `(?:${ES_UNITS}) (?:enter[oa]s|complet[oa]s)|(?:un|una) (?:semana|mes|día|hora|mañana|tarde) (?:enter[oa]|complet[oa])`,
+      `(?:dos|tres|cuatro|cinco|seis|diez|quince|veinte|treinta|varias|\\d+) (?:semanas|meses|${ES_UNITS}) (?:para|en) (?:mandar|enviar|contestar|responder|devolver|cambiar|arreglar|dar de baja|activar|llamar)`,
       // El cliente haciendo el trabajo de la empresa: "he tenido que explicarlo todo desde el principio".
       '(?:he tenido|tuve|hemos tenido|tuvimos|tengo) que (?:volver a )?(?:explicar|repetir|reclamar|insistir|perseguir)',
       // Paciencia concedida hasta un límite: "encantado de esperar, pero no tres semanas".
@@ -1152,6 +1203,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'sab(?:e|en|ía|ían) (?:muy bien |perfectamente )?lo que (?:hace|hacen|hacía|hacían)',
       '(?:le|te|les) (?:voy a|vamos a) (?:poner|dar|dejar) (?:un diez|cinco estrellas|buena nota|una buena (?:nota|valoración|reseña)|la máxima (?:nota|puntuación))',
       'no tengo palabras',
+      // "Les voy a poner una reseña buenísima".
+      '(?:reseña|valoración|opinión|nota|puntuación) (?:muy buena|buenísima|excelente|estupenda|positiva|genial|de (?:cinco|5) estrellas|máxima)',
     ],
   },
   {
@@ -1182,7 +1235,9 @@ export const ES_ACTS: readonly ActRule[] = [
       'con (?:mucho )?gusto',
       'encantad[oa] de',
       'trato hecho',
-      'tiene sentido',
+      'tiene (?:todo el |mucho )?sentido',
+      // Confirmation as an answer: "eso es, justo así", "exacto", "exactamente".
+      '(?:(?<=^)|(?<=\\| ))(?:sí )?(?:eso es|exacto|exactamente|justo así|así es|eso mismo)(?= \\||$| justo| así| eso)',
       '(?:tiene|tienes) (?:toda la )?razón',
       'buena idea',
       '(?:(?<=^)|(?<=\\| ))(?:listo |dale |vale |hecho )?(?:hágale|hagale|háganle|dale)(?= \\||$)',

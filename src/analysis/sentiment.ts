@@ -247,6 +247,52 @@ function negatedClause(
   return k >= 0 && lexicon.raisers.includes(tokens[k]!);
 }
 
+/**
+ * A clause that asks for information ("does the policy cover accidental damage or not", "¿el
+ * reembolso vuelve a la misma tarjeta?", "is this the best number to reach you on?"): like a
+ * supposition, the trouble or the good it names is asked about, not reported, so its words are set
+ * aside (its speech acts still count: "how many times do I have to call?" stays a complaint, and a
+ * "why" challenges rather than asks). A clause asks when it ends with a question mark or opens with
+ * "¿", ends with "or not" / "o no", or, in English transcripts without punctuation, opens with an
+ * auxiliary and its subject or a wh-word that asks ("does the", "is this", "what time", "how long").
+ */
+const ASKS: Record<SentimentLanguage, RegExp> = {
+  en: /^(?:(?:um|uh|er|erm|so|and|ok|okay|right|sorry|yeah|oh|hi|hello|just|also) )*(?:(?:do|does|did|is|are|was|were|can|could|will|would|should|has|have|shall) (?:you|i|we|it|this|that|these|those|there|the|my|your|our|a|an|he|she|they|anyone|someone|somebody)(?: |$)|what (?:time|day|date|number|address|email|details|information|happens|options?|is|are|do|does|did|would|will|should|can)(?: |$)|which (?:one|day|date|time|number|address|option|card|account)(?: |$)|(?:when|where) (?:is|are|do|does|did|will|would|can|should|shall)(?: |$)|how (?:long|much|soon|often|do|does|can|would|will|should)(?: |$))/,
+  es: /$^/,
+};
+const OR_NOT: Record<SentimentLanguage, RegExp> = { en: / or not$/, es: / o no$/ };
+/**
+ * What makes a question rhetorical, a complaint or a challenge in question form ("is anyone actually
+ * going to fix this?", "when exactly were you planning to tell me?", "¿o sea que otra vez ocho horas
+ * esperando?", "¿para qué me dan un número si nunca funciona?"): such a clause keeps its words.
+ */
+const RHETORICAL: Record<SentimentLanguage, RegExp> = {
+  en: /(?:^| )(?:actually|really|even|exactly|seriously|honestly|ever|anyone|anybody|someone who|somebody who|supposed|hardly|again|longer|how is it|is it|isn't it|are you kidding|you think|or what|or do i|or am i|or should i)(?: |$)/,
+  es: /(?:^| )(?:de verdad|en serio|o sea|alguien|por que|para que|otra vez|todavia|siempre|nunca|acaso|es que|o que|o tengo|o voy|o sigo|o me|ni siquiera|ustedes creen|le parece|te parece)(?: |$)/,
+};
+
+/** Which clauses of the utterance (in the order the scorer's boundaries cut them) ask. */
+function askedClauses(text: string, language: SentimentLanguage): boolean[] {
+  const lower = foldAccents(text.toLowerCase().replaceAll('’', "'")).replace(/["“”()¡]/g, ' ');
+  const parts = lower.split(/([.,;:!?…]+)/);
+  const asked: boolean[] = [];
+  for (let k = 0; k < parts.length; k += 2) {
+    const raw = parts[k]!;
+    const clause = raw.replace(/¿/g, ' ').replace(/\s+/g, ' ').trim();
+    if (clause === '') continue;
+    const end = parts[k + 1] ?? '';
+    const first = asked.length === 0;
+    asked.push(
+      !RHETORICAL[language].test(clause) &&
+        (end.includes('?') ||
+          raw.trimStart().startsWith('¿') ||
+          OR_NOT[language].test(clause) ||
+          (first && !end.includes('!') && ASKS[language].test(clause))),
+    );
+  }
+  return asked;
+}
+
 /** What the rules make of an utterance. */
 interface RuleReading {
   /** AFINN-scale sum. */
@@ -296,16 +342,30 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
   let challenged = false;
   let relief = false;
   let praised = false;
+  const asked = askedClauses(text, data.language);
+  let clause = 0;
+  /** In a clause that asks: a refusal there is asked about ("¿no hay forma de que me lo quiten?"). */
+  let asking = false;
   for (const [i, token] of tokens.entries()) {
     if (token === BOUNDARY) {
       hypothetical = 'no';
-      challenged = relief = false;
+      challenged = relief = asking = false;
+      if (i > 0 && tokens[i - 1] !== BOUNDARY) clause++;
+      values.push(0);
+      continue;
+    }
+    if ((i === 0 || tokens[i - 1] === BOUNDARY) && asked[clause] && !lexicon.challenges.includes(token)) {
+      hypothetical = 'words';
+      asking = true;
+    }
+    if (asking && token === `${ACT_PREFIX}refusal`) {
+      setAside = true;
       values.push(0);
       continue;
     }
     if (lexicon.contrast.includes(token)) {
       if (contrastAt < 0) contrastAt = i;
-      empathy = challenged = false;
+      empathy = challenged = asking = false;
       hypothetical = 'no';
       values.push(0);
       continue;
@@ -366,7 +426,11 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
     let value = tokenValue(token, data);
     const opensClause = i === 0 || tokens[i - 1] === BOUNDARY;
     const next = tokens[i + 1];
-    if (opensClause && next !== undefined && next !== BOUNDARY && lexicon.fillers.includes(token)) value = 0;
+    // "bueno, gracias de todos modos", "yeah, the bill came": a filler opening the line before a comma
+    // holds the floor too, when more follows.
+    const floorHeld =
+      next !== undefined && (next !== BOUNDARY || (i === 0 && tokens.slice(i + 2).some((t) => t !== BOUNDARY)));
+    if (opensClause && floorHeld && lexicon.fillers.includes(token)) value = 0;
     if (value === 0) {
       values.push(0);
       continue;

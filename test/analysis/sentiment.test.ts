@@ -470,7 +470,7 @@ const rudeAgent = (language: 'en' | 'es') =>
 // The probe set (test/fixtures/sentiment/probe-<lang>.tsv): lines written to check that the rules
 // generalise, labelled before the scorer was run on them; with it the sets tuned on like a probe
 // batch after their first reading: the fourth to sixth fresh batches (fresh5–7) and the spent
-// blind sets (holdout2, holdout3). The held-out half of <lang>.tsv is never read here: it is for
+// blind sets (holdout2, holdout3, holdout4). The held-out half of <lang>.tsv is never read here: it is for
 // bench:sentiment's report only.
 describe('probe set', () => {
   const load = (language: 'en' | 'es') =>
@@ -484,6 +484,7 @@ describe('probe set', () => {
       `fresh7-${language}.tsv`,
       `holdout2-${language}.tsv`,
       `holdout3-${language}.tsv`,
+      `holdout4-${language}.tsv`,
     ]
       .flatMap((file) =>
         readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
@@ -503,7 +504,7 @@ describe('probe set', () => {
       expect(
         rows.every(
           (r) =>
-            ['probe', 'fresh5', 'fresh6', 'fresh7', 'holdout2', 'holdout3'].includes(r.split!) &&
+            ['probe', 'fresh5', 'fresh6', 'fresh7', 'holdout2', 'holdout3', 'holdout4'].includes(r.split!) &&
             (r.speaker === 'agent' || r.speaker === 'customer'),
         ),
       ).toBe(true);
@@ -661,7 +662,72 @@ describe('the model beside the rules', () => {
       encoding: 'utf8',
     });
     expect(out).toContain('matches what the training script produces');
-  }, 60_000);
+  }, 180_000);
+});
+
+// After the fourth blind set (holdout4): speech acts its first reading missed, as constructions.
+describe('questions, praise by what never happened, resigned thanks and remedies', () => {
+  it('reads a question that asks for information neutral, whatever its nouns, in both languages', () => {
+    expectLabels('en', 'neutral', [
+      'does the warranty cover water damage or not',
+      'Is this the right address for the refund?',
+      'how long does the installation usually take',
+    ]);
+    expectLabels('es', 'neutral', [
+      '¿La penalización se cobra en la próxima factura?',
+      'el recargo se aplica este mes o no',
+      '¿no hay manera de que me quiten la comisión?',
+    ]);
+  });
+
+  it('still reads a rhetorical question or a refusal stated outright negative', () => {
+    expectLabels('en', 'negative', [
+      'Is anyone actually going to call me back?',
+      'How many times do I have to explain this?',
+    ]);
+    expectLabels('es', 'negative', [
+      'no hay manera de quitarle la comisión',
+      'lo siento, pero no os lo podemos cambiar',
+    ]);
+  });
+
+  it('reads praise by what never happened and good reviews positive, not as complaints or threats', () => {
+    expectLabels('en', 'positive', [
+      'nobody has ever explained it so well',
+      "you've never let us down",
+      "I'll be leaving you a five star review",
+    ]);
+    expectLabels('es', 'positive', [
+      'en quince años nunca nos han fallado',
+      'hacía meses que no me atendían así de bien',
+      'les voy a dejar una reseña excelente',
+    ]);
+  });
+
+  it('reads resigned thanks as courtesy, and agreement and denied costs positive', () => {
+    expect(readText('ok, thanks anyway', 'en')).toEqual({ label: 'neutral', score: 0, courtesy: true });
+    expect(readText('bueno, gracias de todos modos', 'es')).toEqual({ label: 'neutral', score: 0, courtesy: true });
+    expectLabels('en', 'positive', ['that makes perfect sense', "honestly it wasn't complicated at all"]);
+    expectLabels('es', 'positive', ['eso es, exacto', 'la instalación no fue nada complicada']);
+  });
+
+  it('reads what the agent puts right positive, and "you should have" as a reproach only when it is one', () => {
+    expectLabels('en', 'positive', [
+      "I've put a twenty pound credit on the account",
+      'the lost card has been blocked and a new one is on its way',
+      'you should have your signal back within the hour',
+    ]);
+    expect(label('you should have told me', 'en')).toBe('negative');
+    expect(readText('I really do apologise for the mix-up', 'en').courtesy).toBe(true);
+    expect(label("I'm afraid that's not something I'm able to do", 'en')).toBe('negative');
+  });
+
+  it('reads time counted out in full as a complaint, whatever praise is said over it', () => {
+    expect(label('it took three whole weeks to get a reply, brilliant', 'en')).toBe('negative');
+    expect(label('qué rapidez, dos semanas para contestar un correo', 'es')).toBe('negative');
+    expect(label('the engineer will be with you for a whole day', 'en')).toBe('neutral');
+    expect(label('el técnico tarda tres días en llegar', 'es')).not.toBe('negative');
+  });
 });
 
 describe('call sentiment', () => {
