@@ -21,6 +21,8 @@ import {
   attentionDecoder,
   crossAttentionModel,
   crossAttentionShapes,
+  lastPositionOutputs,
+  lastPositionName,
   slotCrossAttention,
   logSumExpModel,
   slotQuantized,
@@ -656,12 +658,16 @@ async function loadDecoder(
     // numbers are bit for bit those it gets alone (docs/benchmarks/asr.md); one model serves one chunk too.
     let perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
     if (perSlot) releaseMemory();
-    const slotted = perSlot ? slotQuantized(perSlot, batch) : null;
-    if (slotted) {
-      detachBuffer(split.later);
-      detachBuffer(perSlot!);
-    }
+    let slotted = perSlot ? slotQuantized(perSlot, batch) : null;
+    if (perSlot) detachBuffer(perSlot);
     perSlot = null;
+    // Batched steps fetch each cache's last position, not the whole caches (StepBatcher.run).
+    if (slotted) {
+      const withLast = lastPositionOutputs(slotted.model);
+      detachBuffer(slotted.model);
+      slotted = withLast ? { ...slotted, model: withLast } : null;
+    }
+    if (slotted) detachBuffer(split.later);
     const laterModel = slotted?.model ?? split.later;
     const slots = slotted ? { count: batch, rows: slotted.slotRows } : undefined;
     releaseMemory();
@@ -984,8 +990,14 @@ interface BatchedDecode {
    */
   hidden: ort.Tensor | null;
   cross: Record<string, ort.Tensor>;
-  /** The previous step's self-attention caches (the whole batch's outputs) and where this chunk's rows start. */
-  self: Record<string, ort.Tensor> | null;
+  /**
+   * The previous step's self-attention caches, as the caches that run was fed (`past`, the whole batch's,
+   * one position fewer) and the position it added (`last`, its lastPositionOutputs), and where this chunk's
+   * rows start in them: the next step's caches are those two put together, the numbers the run's own
+   * caches hold, without copying those out of ONNX Runtime at every step.
+   */
+  past: Record<string, ort.Tensor> | null;
+  last: Record<string, ort.Tensor> | null;
   /** The run those caches (and the logits beam search read) came from, freed once no decode reads it. */
   outputs: RunOutputs | null;
   offset: number;
@@ -1044,7 +1056,7 @@ class StepBatcher {
     this.d = d;
     this.slots = slots;
     this.startGroup = startShare === undefined ? null : Math.max(1, Math.ceil(slots.count * startShare));
-    this.fetches = ['logits', ...model.selfNames.map(presentName)];
+    this.fetches = ['logits', ...model.selfNames.map((k) => lastPositionName(presentName(k)))];
   }
 
   /** A chunk on its way to its first step (being encoded): new decodes wait for it. Call the result once it is there. */
@@ -1072,7 +1084,7 @@ class StepBatcher {
    * once the search has ended: the decode's cross-attention inputs and last outputs are freed then.
    */
   decoder(hidden: ort.Tensor, arrived?: () => void): { step: DecoderStep; done: () => void } {
-    const decode: BatchedDecode = { hidden, cross: {}, self: null, outputs: null, offset: 0, length: 0 };
+    const decode: BatchedDecode = { hidden, cross: {}, past: null, last: null, outputs: null, offset: 0, length: 0 };
     return {
       step: (tokens, parents) =>
         new Promise((resolve, reject) => {
@@ -1223,17 +1235,29 @@ class StepBatcher {
         feeds[k] = new ort.Tensor('float32', new Float32Array(0), [total, model.heads, 0, model.headDim]);
         continue;
       }
-      const size = model.heads * length * model.headDim;
-      // A buffer per run, freed once the run has read it (below), rather than kept from run to run: a
-      // kept one is as large as the largest step ever taken (grown by half again), 20 MB beside the
-      // 9 MB a full group's early steps need when the call's peak comes (bench:asr's 5-minute call).
+      // Each row's cache: its parent's fed positions and the position its run added, head by head (the
+      // layout is [rows, heads, positions, head size]). A buffer per run, kept as the next step's `past`
+      // and freed once every decode of the run has read it (read): a kept scratch would be as large as
+      // the largest step ever taken.
+      const { heads, headDim } = model;
+      const before = length - 1;
+      const size = heads * length * headDim;
       const data = new Float32Array(total * size);
       let at = 0;
       for (const r of group) {
-        const src = r.decode.self![k]!.data as Float32Array;
+        const past = r.decode.past![k]!.data as Float32Array;
+        const last = r.decode.last![k]!.data as Float32Array;
         for (const p of r.parents ?? [0]) {
           const row = r.decode.offset + p;
-          data.set(src.subarray(row * size, (row + 1) * size), at * size);
+          if (before === 0) data.set(last.subarray(row * heads * headDim, (row + 1) * heads * headDim), at * size);
+          else
+            for (let h = 0; h < heads; h++) {
+              const from = (row * heads + h) * before * headDim;
+              const to = (at * heads + h) * length * headDim;
+              data.set(past.subarray(from, from + before * headDim), to);
+              const one = (row * heads + h) * headDim;
+              data.set(last.subarray(one, one + headDim), to + before * headDim);
+            }
           at++;
         }
       }
@@ -1246,22 +1270,26 @@ class StepBatcher {
     try {
       out = await d.later.run(feeds, this.fetches);
     } catch (e) {
+      if (length > 0) for (const k of model.selfNames) free(feeds[k]);
       for (const r of group) r.reject(e);
       return;
-    } finally {
-      if (length > 0) for (const k of model.selfNames) free(feeds[k]);
     }
     this.runs++;
     this.chunkSteps += group.length;
-    const self = Object.fromEntries(model.selfNames.map((k) => [k, out[presentName(k)]!]));
+    const past = Object.fromEntries(model.selfNames.map((k) => [k, feeds[k]!]));
+    const last = Object.fromEntries(model.selfNames.map((k) => [k, out[lastPositionName(presentName(k))]!]));
     const logits = out.logits!;
-    const outputs: RunOutputs = { tensors: [...Object.values(self), logits], readers: group.length };
+    const outputs: RunOutputs = {
+      tensors: [...Object.values(past), ...Object.values(last), logits],
+      readers: group.length,
+    };
     const vocab = logits.dims.at(-1)!;
     const data = logits.data as Float32Array;
     let at = 0;
     for (const r of group) {
       const n = r.tokens.length;
-      r.decode.self = self;
+      r.decode.past = past;
+      r.decode.last = last;
       r.decode.outputs = outputs;
       r.decode.offset = at;
       r.decode.length++;
@@ -1301,7 +1329,8 @@ function likeLengths(starting: StepRequest[], count: number, maxFrames = Number.
 /** `decode` has read its last run's outputs (or ended): the run's tensors are freed when no decode needs them. */
 function read(decode: BatchedDecode): void {
   const outputs = decode.outputs;
-  decode.self = null;
+  decode.past = null;
+  decode.last = null;
   decode.outputs = null;
   if (outputs && --outputs.readers === 0) for (const t of outputs.tensors) free(t);
 }

@@ -738,6 +738,41 @@ export function slotQuantized(model: Uint8Array, slots: number): SlotQuantized |
   return { model: m.withGraph(graph), slotRows };
 }
 
+/** The name of the output lastPositionOutputs adds for the self-attention cache output `present`. */
+export const lastPositionName = (present: string) => `${present}/last`;
+
+/**
+ * The later-step model with, beside each self-attention cache output (`present.<i>.decoder.key|value`,
+ * [rows, heads, positions, head size], the fed cache with this step's position appended), the last position
+ * alone as an output of its own (lastPositionName: a Slice of it). A caller that keeps the caches it fed
+ * fetches only these: the step's whole caches are not copied out of ONNX Runtime into JavaScript at every
+ * step (the binding allocates, zeroes and fills a new buffer per output), and the cache is rebuilt from the
+ * same numbers (the fed positions and this one). The graph's own nodes are untouched. Null when the model
+ * has no such outputs.
+ */
+export function lastPositionOutputs(model: Uint8Array): Uint8Array | null {
+  const m = modelGraph(model);
+  if (!m) return null;
+  const outputName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
+  const presents = m.graph
+    .filter((f) => f.no === GRAPH.output)
+    .map(outputName)
+    .filter((n) => /^present\.\d+\.decoder\.(key|value)$/.test(n));
+  if (!presents.length) return null;
+  const [starts, ends, axes] = ['last_position/starts', 'last_position/ends', 'last_position/axes'];
+  const graph = encodeMessage([
+    ...m.graph,
+    bytesField(GRAPH.initializer, int64s(starts, [-1])),
+    bytesField(GRAPH.initializer, int64s(ends, [2 ** 53 - 1])),
+    bytesField(GRAPH.initializer, int64s(axes, [2])),
+    ...presents.map((p) =>
+      bytesField(GRAPH.node, encodeMessage(node('Slice', [p, starts, ends, axes], [lastPositionName(p)], `${p}/last`))),
+    ),
+    ...presents.map((p) => bytesField(GRAPH.output, encodeMessage([textField(VALUE_INFO.name, lastPositionName(p))]))),
+  ]);
+  return m.withGraph(graph);
+}
+
 /**
  * Cross-attention per slot of rows (see slotQuantized): each layer's MatMul–Softmax–MatMul over the encoder
  * runs once per slot, on that slot's rows and its own chunk's keys and values (inputs `<name>/slot<g>`, each
