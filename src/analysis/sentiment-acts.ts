@@ -345,6 +345,9 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:nobody|no one|no-one|nobody's|no one's)(?: has| had| 's)? (?:ever |even |actually )?(?:said|says|explained|mentioned|warned|informed|updated)(?: (?:us|me|anyone))? (?:a word|a thing|anything|a single word|why|when)",
       // No service where it is paid for: "one bar on a good day", "no signal in my own house".
       "(?:one|two|a single|half a|maybe one|maybe two|barely one|barely a|hardly a|no|zero) (?:\\S+ )?(?:bar|bars) (?:\\S+ ){0,3}(?:on a good day|at best|if (?:i|we)'re lucky)|(?:no|zero|barely any|hardly any) (?:signal|reception|coverage|dial tone)(?! (?:issues?|problems?|charges?))",
+      "(?:is|'s|has been|'s been|was|gets|get|getting|only get|only gets) (?:only |just |still |barely )?(?:one|two|no|zero|a single) bars?(?= \\||$| since| in| at| of| on| and| upstairs| downstairs| indoors| inside)",
+      // Effort over time: "I've been trying to close this account since March".
+      "(?:i've|i have|we've|we have|i'd|i had) been (?:trying|asking|waiting|chasing|ringing|calling|emailing) (?:\\S+ ){0,5}(?:since|for (?:\\S+ )?(?:weeks|months|ages|years|days))",
       "(?:didn't|did not|hasn't|has not|haven't|have not) (?:arrived|come|turned up|turn up|shown up|show up|showed up|received|had|got|been)",
       'never (?:turned|turn|showed|show) up',
       'charged (?:me )?(?:twice|double|again|for something)',
@@ -891,6 +894,8 @@ export const ES_ACTS: readonly ActRule[] = [
       // "Eso lo decide facturación, no yo": the customer pointed elsewhere.
       '(?<=\\| )no (?:yo|nosotros)(?= \\||$)',
       '(?:el sistema|la aplicación|el programa|la política|la normativa) no (?:me|nos|le|te) (?:deja|permite)',
+      // Alguien que no quiere: "el seguro no me quiere cubrir la grúa".
+      `(?<!(?:si|que|cuando) )no (?:me |nos |le |les |te )(?:quiere|quieren|quiso|quisieron|quieren ustedes) (?:${VERBO}|cubrir\\S*|pagar\\S*|reconocer\\S*|atender\\S*|reembolsar\\S*|arreglar\\S*)`,
       // Holdout6: una disculpa que abre una imposibilidad es una negativa, sea cual sea el verbo ("lo
       // siento, no puedo aplazar el pago"); no cuando no se oye o no se encuentra algo.
       `(?:(?<=^)|(?<=\\| ))(?:lo siento|lo siento mucho|lo lamento|lamentablemente|desafortunadamente|disculpe|disculpa|perdone|perdona|me temo que|sintiéndolo mucho)(?: \\|)?(?: pero)? no ${PRON}(?:puedo|podemos|vamos a poder|voy a poder|podría|podríamos|es posible|se puede)(?! (?:${PRON})?(?:oír|oirl\\S*|escuchar\\S*|ver|verl\\S*|entender\\S*|encontrar\\S*|localizar\\S*))(?= \\S)`,
@@ -1051,6 +1056,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:nadie|nunca) me (?:\\S+ )?(?:avisó|avisa|avisaron|llama|llamó|llamaron|devuelve|devuelven|devolvió|contesta|contestan|contestó|ayuda|ayudó|ayudan|dijo|dice|explicó|atiende|atendió|resuelve|soluciona|hace caso)',
       // Holdout6: sin que nadie informe ("nadie de la aerolínea nos dijo nada", "nadie ha dicho nada").
       'nadie (?:\\S+ ){0,3}(?:me |nos |le |les )?(?:ha |han |había |habían )?(?:dicho|dijo|dice|explicado|explicó|informado|informó|avisado|avisó|comentado|comentó) (?:nada|ni una palabra|ni pío|por qué|cuándo)',
+      // Esfuerzo en el tiempo: "llevo desde marzo intentando cerrar la cuenta".
+      '(?:llevo|llevamos) (?:\\S+ ){0,3}(?:intentando|tratando|pidiendo|reclamando|llamando)',
       // Sin servicio donde se paga: "en mi propia cocina no agarra señal", "sin cobertura en casa".
       '(?<!(?:si|que|cuando) )no (?:me |le )?(?:agarra|agarran|tiene|tengo|hay|llega|capta|coge|entra|da) (?:\\S+ )?(?:señal|cobertura|tono)|(?<!(?:si|que|cuando) )sin (?:nada de )?(?:señal|cobertura)',
       'no se presentó|no vino|no ha llegado|no me ha llegado|no he recibido',

@@ -807,6 +807,14 @@ describe('refusals behind an apology or a system, being left uninformed, service
       'suspendieron el tren y nadie en la estación nos explicó nada',
       'en la oficina no tengo cobertura desde el lunes',
     ]);
+    expectLabels('en', 'negative', [
+      'the wifi in the back bedroom is one bar since the upgrade',
+      "we've been chasing the refund for weeks now",
+    ]);
+    expectLabels('es', 'negative', [
+      'llevamos un mes reclamando la devolución',
+      'la garantía no me quiere reponer el cargador',
+    ]);
     expect(label('have a good day', 'en')).not.toBe('negative');
   });
 
