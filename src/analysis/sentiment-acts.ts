@@ -462,6 +462,9 @@ export const EN_ACTS: readonly ActRule[] = [
       "all (?:i|we)(?:'m| am|'re| are)? (?:want|need|ask|asking)(?: for)? is",
       // A good state that ended: "it worked fine for two days and then it stopped".
       '(?:then|and) (?:it |they )?(?:just |suddenly )?(?:stopped|died|broke|went dead)',
+      // Loyalty punished: "twelve years loyal and new customers get a better deal".
+      '(?:new customers|new people|newcomers|new joiners) (?:get|are getting|got|are offered|are given|pay less|pay half)',
+      "(?:stopped|has stopped|had stopped|stops|hasn't|has not) (?:sending|sent|reading|taking|submitting|submitted) (?:a single |any )?(?:readings?|meter readings?|data)",
       '(?:is|so) (?:this|that) (?:is )?how you treat|(?:this|that) is how you treat',
       // Paid for one thing, got less: "paying for a hundred megs and getting about five".
       '(?:paid|pay|paying) for (?:\\S+ ){0,4}(?:and|but) (?:(?:i|we) )?(?:only )?(?:got|get|getting|receive|received|receiving)',
@@ -1137,6 +1140,10 @@ export const ES_ACTS: readonly ActRule[] = [
       'lo único que (?:pido|quiero|pedimos|queremos)',
       // Dejar de, in any tense: "luego dejó de ir", "ha dejado de funcionar".
       '(?:dejó|deja|ha dejado|dejaron|han dejado|dejaba) de (?:funcionar|ir|andar|cargar|conectar)',
+      // …y de mandar, enviar, leer, recibir: "el contador dejó de mandar lecturas".
+      '(?:dejó|deja|ha dejado|dejaron|han dejado|dejaba) de (?:mandar|enviar|leer|recibir|dar señal|marcar|registrar|responder|contestar)',
+      // La fidelidad castigada: "a los clientes nuevos les dan mejor precio que a mí".
+      '(?:clientes nuevos|nuevos clientes|los nuevos) (?:les )?(?:dan|dais|tienen|reciben|consiguen|pagan|les dan|les hacen|les ofrecen|se llevan)',
       'así (?:es como )?(?:me|nos) (?:tratan|trata|tratáis|tratas)',
       // Pagar por una cosa y recibir menos: "pago por cien megas y me llegan cinco".
       '(?:pago|pagamos|pagando|pagué|pagar) (?:por )?(?:\\S+ ){0,4}y (?:solo |sólo )?(?:me llegan?|recibo|tengo|me dan|llegan?)',

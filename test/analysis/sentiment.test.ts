@@ -814,7 +814,10 @@ describe('refusals behind an apology or a system, being left uninformed, service
     expectLabels('es', 'negative', [
       'llevamos un mes reclamando la devolución',
       'la garantía no me quiere reponer el cargador',
+      'la alarma dejó de mandar avisos hace dos semanas',
+      'diez años con ustedes y a los clientes nuevos les dan la fibra gratis',
     ]);
+    expectLabels('en', 'negative', ['eight years with you and new customers get the faster package for less']);
     expect(label('have a good day', 'en')).not.toBe('negative');
   });
 
