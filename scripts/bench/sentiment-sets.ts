@@ -8,8 +8,8 @@
 // - `unseen`: never tuned or trained on, never listed line by line (the first three fresh batches);
 // - `held`: a held-out set: read in aggregate only, never listed, never tuned or trained on; the goals
 //   are judged on it.
-// Wiring in a new blind set is one line (`use: 'held'`); spending it after its one reading is changing
-// `held` to `tuned`. The halves of <lang>.tsv (`tune`, `holdout`) are read from that one file.
+// Wiring in a new blind set is one line (`readOnce('holdout7', 'seventh blind set', 'held')`); spending
+// it after its one reading is changing `'held'` to `'spent'` on that line. The halves of <lang>.tsv (`tune`, `holdout`) are read from that one file.
 
 export type SetUse = 'tuned' | 'unseen' | 'held';
 
@@ -25,6 +25,21 @@ export interface SentimentSet {
   trained?: boolean;
 }
 
+/**
+ * A set read once before anything was written from it (a blind set or a fresh batch written by the rules'
+ * author): `held` until its one reading is recorded, then `spent`: tuned on and trained on.
+ */
+const readOnce = (name: string, title: string, use: 'held' | 'spent'): SentimentSet =>
+  use === 'held'
+    ? { name, files: [name], title: `${title} (${name}; held out)`, use: 'held' }
+    : {
+        name,
+        files: [name],
+        title: `${title} (${name}; first reading recorded, now tuned on)`,
+        use: 'tuned',
+        trained: true,
+      };
+
 export const SENTIMENT_SETS: readonly SentimentSet[] = [
   { name: 'tune', files: [''], title: 'tune half', use: 'tuned' },
   { name: 'probe', files: ['probe', 'probe4', 'probe5', 'probe6'], title: 'probe set', use: 'tuned' },
@@ -32,56 +47,15 @@ export const SENTIMENT_SETS: readonly SentimentSet[] = [
   { name: 'fresh2', files: ['fresh2'], title: 'second fresh batch', use: 'unseen' },
   { name: 'fresh4', files: ['fresh4'], title: 'third fresh batch', use: 'unseen' },
   { name: 'fresh5', files: ['fresh5'], title: 'fourth fresh batch', use: 'tuned' },
-  {
-    name: 'fresh6',
-    files: ['fresh6'],
-    title: 'fifth fresh batch (fresh6; first reading recorded, now tuned on)',
-    use: 'tuned',
-    trained: true,
-  },
-  {
-    name: 'fresh7',
-    files: ['fresh7'],
-    title: 'sixth fresh batch (fresh7; first reading recorded, now tuned on)',
-    use: 'tuned',
-    trained: true,
-  },
+  readOnce('fresh6', 'fifth fresh batch', 'spent'),
+  readOnce('fresh7', 'sixth fresh batch', 'spent'),
   { name: 'holdout', files: [''], title: 'holdout half', use: 'held' },
-  {
-    name: 'holdout2',
-    files: ['holdout2'],
-    title: 'second blind set (holdout2; first reading recorded, now tuned on)',
-    use: 'tuned',
-    trained: true,
-  },
-  {
-    name: 'holdout3',
-    files: ['holdout3'],
-    title: 'third blind set (holdout3; first reading recorded, now tuned on)',
-    use: 'tuned',
-    trained: true,
-  },
-  {
-    name: 'holdout4',
-    files: ['holdout4'],
-    title: 'fourth blind set (holdout4; first reading recorded, now tuned on)',
-    use: 'tuned',
-    trained: true,
-  },
-  {
-    name: 'holdout5',
-    files: ['holdout5'],
-    title: 'fifth blind set (holdout5; first reading recorded, now tuned on)',
-    use: 'tuned',
-    trained: true,
-  },
-  {
-    name: 'holdout6',
-    files: ['holdout6'],
-    title: 'sixth blind set (holdout6; first reading recorded, now tuned on)',
-    use: 'tuned',
-    trained: true,
-  },
+  readOnce('holdout2', 'second blind set', 'spent'),
+  readOnce('holdout3', 'third blind set', 'spent'),
+  readOnce('holdout4', 'fourth blind set', 'spent'),
+  readOnce('holdout5', 'fifth blind set', 'spent'),
+  readOnce('holdout6', 'sixth blind set', 'spent'),
+  // The next blind set is one line: readOnce('holdout7', 'seventh blind set', 'held'),
 ];
 
 /** `<stem>-<lang>.tsv`, or `<lang>.tsv` for the two halves. */
