@@ -1262,7 +1262,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'cuando (?:\\S+ )?(?:consigue|logra|se digna|se dignan|por fin|al fin|de verdad)',
       '(?:(?:lo siento|perdón|una disculpa|disculpas) )?(?:habría|hubiera|hubiese) (?:estado|sido) (?:bien|un detalle|de agradecer|bonito|lo suyo)',
       '(?:la culpa es|la culpa la tiene|la culpa será) (?:del cliente|de los clientes|mía|nuestra)',
-      '(?:buena )?suerte (?:para|con|intentando) (?:conseguir|que|encontrar|hablar|contactar)',
+      '(?:buena )?suerte (?:para|con|intentando|consiguiendo|tratando de|encontrando) (?:conseguir|que|encontrar|hablar|contactar|alguien|a alguien|quien)',
       'pero (?:\\| )?dónde (?:está|están) (?:mi|mis|el|la)',
     ],
   },

@@ -835,6 +835,12 @@ describe('refusals behind an apology or a system, being left uninformed, service
     expect(label("I haven't had any internet since Tuesday", 'en')).toBe('negative');
   });
 
+  it('reads courtesy thanked for a harm and luck wished against the service as complaints', () => {
+    expect(label('so thoughtful of your colleague to cut me off mid sentence', 'en')).toBe('negative');
+    expect(label('buena suerte encontrando a alguien que lo arregle', 'es')).toBe('negative');
+    expect(label('very kind of you to call me back so quickly', 'en')).not.toBe('negative');
+  });
+
   it('reads an insult aimed at the listener as rude', () => {
     expectLabels('en', 'negative', ["I'm done talking to a clown like you"]);
     expectLabels('es', 'negative', [
