@@ -463,6 +463,12 @@ export const EN_ACTS: readonly ActRule[] = [
       // A good state that ended: "it worked fine for two days and then it stopped".
       '(?:then|and) (?:it |they )?(?:just |suddenly )?(?:stopped|died|broke|went dead)',
       // Loyalty punished: "twelve years loyal and new customers get a better deal".
+      // Less than was paid for or promised: "all I get is a chatbot", "the free fitting ended up costing me".
+      'all (?:i|we) (?:ever )?(?:get|got|getting|receive|received|hear|heard) (?:is|are|was|were)',
+      '(?:ended|end|ends|ending) up (?:costing|charging|being charged|paying)',
+      // The same trouble whatever is said: "everyone says sorry but nothing changes".
+      // Not "don't worry, nothing changes" (reassurance): only after a "but" / "and", or "ever".
+      '(?:(?:but|and|yet|still) nothing (?:ever )?|nothing ever )(?:changes|changed|gets done|gets fixed|happens)(?= \\||$)',
       '(?:new customers|new people|newcomers|new joiners) (?:get|are getting|got|are offered|are given|pay less|pay half)',
       "(?:stopped|has stopped|had stopped|stops|hasn't|has not) (?:sending|sent|reading|taking|submitting|submitted) (?:a single |any )?(?:readings?|meter readings?|data)",
       '(?:is|so) (?:this|that) (?:is )?how you treat|(?:this|that) is how you treat',
@@ -1143,6 +1149,13 @@ export const ES_ACTS: readonly ActRule[] = [
       // …y de mandar, enviar, leer, recibir: "el contador dejó de mandar lecturas".
       '(?:dejó|deja|ha dejado|dejaron|han dejado|dejaba) de (?:mandar|enviar|leer|recibir|dar señal|marcar|registrar|responder|contestar)',
       // La fidelidad castigada: "a los clientes nuevos les dan mejor precio que a mí".
+      // Menos de lo pagado o prometido: "la instalación gratuita me acabó costando sesenta euros".
+      '(?:acabó|acaba|terminó|termina|ha acabado|ha terminado) (?:\\S+ )?(?:costando|costándome|cobrándome|saliendo por)',
+      // Lo ofrecido, tomado como ofensa: "su mejor oferta es una burla".
+      '(?:es|son|me parece|me parecen|eso es) (?:una )?(?:burla|broma de mal gusto|falta de respeto|tomadura de pelo|vergüenza|insulto|un insulto|un chiste|una estafa|un robo)',
+      // Nada cambia: "todos me piden perdón pero nada cambia".
+      // No "tranquilo, para usted no cambia nada" (tranquilidad): solo tras "pero" / "y", o con "nunca".
+      '(?:(?:pero|y|y aun así|y aún así) (?:nada cambia|no cambia nada|nada se soluciona|no se soluciona nada)|nunca cambia nada|nunca se soluciona nada)(?= \\||$)',
       '(?:clientes nuevos|nuevos clientes|los nuevos) (?:les )?(?:dan|dais|tienen|reciben|consiguen|pagan|les dan|les hacen|les ofrecen|se llevan)',
       'así (?:es como )?(?:me|nos) (?:tratan|trata|tratáis|tratas)',
       // Pagar por una cosa y recibir menos: "pago por cien megas y me llegan cinco".

@@ -841,6 +841,21 @@ describe('refusals behind an apology or a system, being left uninformed, service
     expect(label('very kind of you to call me back so quickly', 'en')).not.toBe('negative');
   });
 
+  it('reads less than was paid for, an offer taken as an insult and nothing changing as complaints', () => {
+    expectLabels('en', 'negative', [
+      'we pay for the business plan and all we get is a voicemail',
+      'the free delivery ended up costing me twelve pounds',
+      "I've rung four times and nothing ever gets fixed",
+    ]);
+    expectLabels('es', 'negative', [
+      'el envío gratis me acabó costando doce euros',
+      'lo que me ofrecen es una tomadura de pelo',
+      'llamo y llamo y nada se soluciona',
+    ]);
+    expect(label("don't worry, nothing changes for you", 'en')).not.toBe('negative');
+    expect(label('tranquilo, para usted no cambia nada', 'es')).not.toBe('negative');
+  });
+
   it('reads an insult aimed at the listener as rude', () => {
     expectLabels('en', 'negative', ["I'm done talking to a clown like you"]);
     expectLabels('es', 'negative', [
