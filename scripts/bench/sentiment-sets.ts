@@ -55,7 +55,7 @@ export const SENTIMENT_SETS: readonly SentimentSet[] = [
   readOnce('holdout4', 'fourth blind set', 'spent'),
   readOnce('holdout5', 'fifth blind set', 'spent'),
   readOnce('holdout6', 'sixth blind set', 'spent'),
-  // The next blind set is one line: readOnce('holdout7', 'seventh blind set', 'held'),
+  readOnce('holdout7', 'seventh blind set', 'held'),
 ];
 
 /** `<stem>-<lang>.tsv`, or `<lang>.tsv` for the two halves. */
