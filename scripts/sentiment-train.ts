@@ -5,7 +5,7 @@
 // its batches 4 to 7, probe4-<lang>.tsv, the fourth fresh batch, fresh5-<lang>.tsv, after its first
 // reading, batch 8, probe5-<lang>.tsv, and batch 9, probe6-<lang>.tsv),
 // the model's own training lines (train-<lang>.tsv), the sets spent as evidence once their first
-// reading was recorded (the blind holdout2- to holdout6-<lang>.tsv, the fifth fresh batch
+// reading was recorded (the blind holdout2- to holdout7-<lang>.tsv, the fifth fresh batch
 // fresh6-<lang>.tsv and fresh7-<lang>.tsv) and the tune file of the earlier general set
 // (scripts/bench/sentiment-<lang>.tsv) only: the
 // held-out halves are never read (their lines are dropped before parsing, the general set's
@@ -107,7 +107,7 @@ export function extraRows(language: SentimentLanguage): Row[] {
 
 /**
  * Sets whose first reading is recorded (docs/benchmarks/sentiment.md) and that are tuned on since:
- * the blind sets holdout2 to holdout6 (spent as held-out evidence once read) and the fifth and sixth
+ * the blind sets holdout2 to holdout7 (spent as held-out evidence once read) and the fifth and sixth
  * fresh batches (fresh6, fresh7): the sets marked `trained` in scripts/bench/sentiment-sets.ts. Trained on like the model's own lines; the cross-validation keeps them in every
  * fold's training, as it does the general set.
  */

@@ -26,8 +26,9 @@
 // committed before any reading, was read once in aggregate as a held-out set (first reading recorded)
 // and is tuned and trained on since, like the other spent blind sets. A fifth, holdout5-<lang>.tsv
 // (split `holdout5`), written blind by a fourth writer and committed before any reading, was read once
-// in aggregate the same way (first reading recorded) and is tuned and trained on since; so is a sixth,
-// holdout6-<lang>.tsv (split `holdout6`), written blind by a fifth writer. The next blind set is wired
+// in aggregate the same way (first reading recorded) and is tuned and trained on since; so are a sixth,
+// holdout6-<lang>.tsv (split `holdout6`), written blind by a fifth writer, and a seventh,
+// holdout7-<lang>.tsv (split `holdout7`), by a sixth. The next blind set is wired
 // in with one line in scripts/bench/sentiment-sets.ts (`use: 'held'`): read in aggregate only, never
 // listed, never tuned or trained on; the goals are judged on it.
 // Baselines in the same run: the most common label, the

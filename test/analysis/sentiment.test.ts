@@ -471,7 +471,7 @@ const rudeAgent = (language: 'en' | 'es') =>
 // The probe set (test/fixtures/sentiment/probe-<lang>.tsv): lines written to check that the rules
 // generalise, labelled before the scorer was run on them; with it the sets tuned on like a probe
 // batch after their first reading: the fourth to sixth fresh batches (fresh5–7) and the spent
-// blind sets (holdout2 to holdout6) — every set scripts/bench/sentiment-sets.ts marks `tuned` but the tune half. The held-out half of <lang>.tsv is never read here: it is for
+// blind sets (holdout2 to holdout7) — every set scripts/bench/sentiment-sets.ts marks `tuned` but the tune half. The held-out half of <lang>.tsv is never read here: it is for
 // bench:sentiment's report only.
 describe('probe set', () => {
   const sets = probeTestSets();
