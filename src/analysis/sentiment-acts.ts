@@ -99,6 +99,10 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?<!(?:not|n't|never) )(?:covers?|covered|covering|includes?|included|including|protects? you against|insures? (?:you )?against) (?:you )?(?:for )?(?:against )?(?:\\S+ ){0,2}(?:damage|theft|loss|breakdowns?|accidents?|faults?|cancellations?|delays?|repairs?|injur(?:y|ies)|fire|flood(?:ing)?|burglary|emergenc(?:y|ies)|illness)(?:,? (?:and|or) (?:\\S+ ){0,1}(?:damage|theft|loss|breakdowns?|accidents?|faults?|cancellations?|delays?|repairs?|injur(?:y|ies)|fire|flood(?:ing)?|burglary|emergenc(?:y|ies)|illness))?(?! (?:was|wasn't|isn't|is not|never))",
       "(?:are|is|\\S+'re|\\S+'s|get|gets|will be|would be|\\S+'ll be) (?:then )?(?:charged|billed|priced) (?:at |per |by the |a |an |for each |each )(?:\\S+ ){0,2}(?:minute|hour|day|week|month|year|mile|page|text|call|night|unit|kwh|gigabyte|gb|mb|item|bag|person|ticket)",
       "(?:nobody|no one|no-one|nobody's|no one's)(?: has| 's| is)? (?:done|did|said) (?:anything|nothing) wrong",
+      // Holdout7: how a charge accrues ("interest is charged daily on the balance") and when a report
+      // was filed ("the fault was logged at 9:40", "it was reported on Monday"): a record, not a grievance.
+      "(?:(?:late |overdue |missed payment )?(?:interest|fees?|charges?|penalt(?:y|ies)|surcharges?) )?(?:are|is|\\S+'re|\\S+'s|gets?|will be|would be|\\S+'ll be) (?:charged|calculated|added|applied|billed|worked out) (?:daily|monthly|weekly|annually|yearly|quarterly|every (?:day|month|week|year))(?: (?:on|to) (?:the|your|any|all) (?:\\S+ )?(?:balances?|debts?|amounts?|arrears|sums?))?",
+      '(?:(?:outage|fault|leak|power cut|cut|problem|issue|incident|claim|complaint|breakdown|accident|damage|theft|burglary|break-in|error|failure)s? )?(?:was|were|got|has been|had been) (?:logged|reported|registered|recorded|opened|raised) (?:at|on) (?:\\S+ )?(?:\\d\\S*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the)',
       // Neither good nor bad: "not great, not terrible".
       '(?:not|neither) (?:great|good|amazing|brilliant|fantastic|bad|terrible|awful|horrible)(?: \\|)? (?:but |and |nor )?(?:not|nor) (?:great|good|amazing|brilliant|fantastic|bad|terrible|awful|horrible)',
     ],
@@ -161,6 +165,10 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:it's|it is) not your fault",
       'nothing wrong',
       "(?:couldn't|could not|can't|cannot) be (?:happier|better|more pleased)",
+      // Holdout7: relief by comparison with what was feared ("it wasn't nearly as complicated as I'd
+      // feared", "nowhere near as painful as I expected"), and what could not have gone better.
+      "(?:not|\\S+n't|nowhere near) (?:nearly |half |anywhere near |quite )?(?:as|that|so) (?:bad|complicated|difficult|hard|painful|stressful|expensive|slow|long|awkward|scary|complex|tricky|confusing|much of a (?:hassle|faff|headache)) (?:as|than) (?:i|we)(?:'d| had| was| were)? (?:feared|expected|thought|worried|imagined|dreaded|been told|assumed)",
+      "(?:couldn't|could not) have (?:gone|been|worked out|turned out|gone any) (?:any )?(?:better|smoother|more smoothly|easier)",
       // Nothing to reproach: "I can't fault the engineer", "I've got no complaints".
       "(?:can't|cannot|couldn't|could not) fault",
       "(?:don't|do not|haven't|have not|never) (?:got |had |have |have had )?(?:any|no) (?:issues|problems|complaints)(?: with| at all| so far)?",
@@ -209,7 +217,7 @@ export const EN_ACTS: readonly ActRule[] = [
       // want to upgrade".
       "(?:i'm|i am|we're|we are) not (?:giving|handing|sharing|paying|accepting|signing|doing|going to (?:give|pay|accept|sign|do|hand))",
       "(?:no (?:\\| )?(?:thanks|thank you) (?:\\| )?)?(?:i'm|i am|we're|we are) (?:really |just |honestly )?not interested",
-      "(?:i|we) (?:really |just )?(?:don't|do not) want (?:the|your|any|an?|another|to (?:upgrade|change|switch|renew|buy|sign|add|take|pay|go))",
+      "(?:no (?:\\| )?(?:thanks|thank you) (?:\\| )?)?(?:i|we) (?:really |just )?(?:don't|do not) want (?:the|your|any|an?|another|to (?:upgrade|change|switch|renew|buy|sign|add|take|pay|go|hear (?:about|any more)|know about|listen to))",
       'not something (?:that )?(?:i|we|the system|our system) (?:\\S+ ){0,2}(?:have access to|lets me|allows|deal with|handle|cover|offer)',
       "(?:warranty|policy|guarantee|insurance|cover|plan|contract|terms|tariff|package|ticket|fare)(?: \\S+)? (?:doesn't|does not|won't|will not|don't|do not) (?:cover|include|allow|apply)",
       "(?:outside|beyond) (?:what (?:i'm|i am|we're|we are) (?:allowed|able|authori[sz]ed) to|my remit|what i can)",
@@ -220,6 +228,13 @@ export const EN_ACTS: readonly ActRule[] = [
       // move the payment date", "unfortunately we're unable to extend it"); not perceiving or
       // finding something ("sorry, I can't hear you", "I can't find your account").
       `(?:(?<=^)|(?<=\\| ))(?:sorry|so sorry|i'm sorry|i am sorry|i'm so sorry|unfortunately|sadly|i'm afraid|i am afraid|apologies)(?: \\|)?(?: but)? (?:i|we|i'm|we're|i am|we are) (?:really |just |still )?(?:can't|cannot|won't be able to|will not be able to|not able to|unable to|am not able to|are not able to|'m not able to)(?! (?:hear|see|find|understand|catch|read|locate|tell|make out|get through))(?= \\S)`,
+      // Holdout7: a policy stated after an apology ("sorry, we don't price match", "unfortunately we
+      // don't deliver to PO boxes"): the company's own practice, whatever the verb; not knowing or
+      // perceiving ("sorry, we don't know yet").
+      "(?:(?<=^)|(?<=\\| ))(?:sorry|so sorry|i'm sorry|i am sorry|unfortunately|sadly|i'm afraid|i am afraid|apologies)(?: \\|)?(?: but)? we (?:just |currently |generally )?(?:don't|do not|no longer)(?! (?:know|see|have (?:any )?(?:record|details|information|news)|understand|hear))(?= \\S)",
+      // Holdout7: an inability made conditional ("I won't be able to book the engineer until the balance
+      // is cleared", "we can't release it until we get the form"): what the customer wants is withheld.
+      "(?:i|we) (?:really |just |still )?(?:can't|cannot|won't be able to|will not be able to|am not able to|are not able to|'m not able to|'re not able to|unable to)(?! wait)(?: \\S+){1,7} (?:until|till|unless)(?= \\S)",
     ],
   },
   {
@@ -250,6 +265,9 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:i'll|i will) end the call",
       "(?:i'll|i will) hang up",
       'stop (?:reading|talking|interrupting)',
+      // Holdout7: a reproach as a condition ("if you'd read the email properly you wouldn't…", "if you
+      // had actually listened…").
+      "if you(?:'d| had| would have)(?: actually| just| only| even| bothered to)* (?:read|listened|checked|looked|paid attention)(?: \\S+){0,4} (?:properly|the first time|in the first place)",
       "(?:don't|do not|stop) (?:talk|talking|speak|speaking) over me",
       'you people',
       // An insult aimed at the listener: "a muppet like you", "you absolute clown".
@@ -327,6 +345,9 @@ export const EN_ACTS: readonly ActRule[] = [
       // An apology weighed and found wanting: "sorry doesn't pay my bill" (before "doesn't fix" below
       // takes the verb, and before "sorry" is read as the speaker's own apology).
       "(?:sorry|apologies|an apology|saying sorry) (?:doesn't|does not|won't|will not|isn't going to) (?:pay|fix|solve|help|change|get)",
+      // Holdout7: faint praise of a trifle ("the hold music is the only thing working properly at your
+      // company", "the only thing that arrives on time is the bill").
+      "(?:is|'s|are|was) the only (?:thing|part|bit|one|department|person)(?: that| which)?(?:'s| is| was)? (?:\\S+ )?(?:working|works|worked|reliable|on time|arrives? on time|turns? up)",
       "(?:didn't|did not|doesn't|does not|hasn't|has not|haven't|won't|will not|isn't|wasn't|never) (?:really )?(?:work|worked|working|help|helped|fix|fixed|solve|solved|sort|sorted)",
       '(?:nobody|no one|no-one) (?:actually |ever |really |even )?(?:did|does|has|knows|cares|bothered|came|turned up)',
       '(?:paying|pay|charged|charging) (?:me )?more',
@@ -646,7 +667,7 @@ export const EN_ACTS: readonly ActRule[] = [
       // Done on the account, whatever the object's words weigh: "I've removed the late payment fee",
       // "I've applied a credit of thirty pounds", "I've processed the refund". Agent verbs with an
       // agent's object only: a customer who "sent the form three times" is complaining.
-      "(?:i've|we've|i have|we have) (?:just |now |already |gone ahead and )?(?:applied|added|issued|processed|put through|put|raised|arranged|approved|booked|authori[sz]ed|removed|waived|cancelled|reversed|refunded|credited) (?:a|an|the|that|this|your|you a|you an|you the)(?: \\S+){0,3} (?:credit|refund|discount|goodwill|gesture|compensation|collection|replacement|engineer|technician|callback|visit|appointment|payment|claim|fee|charge|penalty|fine|reduction|rebate|voucher|return|cancellation|exchange|upgrade)s?",
+      "(?:i've|we've|i have|we have) (?:just |now |already |gone ahead and )?(?:applied|added|issued|processed|put through|put|raised|arranged|approved|booked|authori[sz]ed|removed|waived|cancelled|reversed|refunded|credited) (?:a|an|the|that|this|your|you a|you an|you the)(?: \\S+){0,3} (?:credit|refund|discount|goodwill|gesture|compensation|collection|replacement|engineer|technician|callback|visit|appointment|payment|claim|fee|charge|penalty|fine|reduction|rebate|voucher|return|cancellation|exchange|upgrade|courier|driver|pick-?up|redelivery|delivery|swap|repair)s?",
       // The outcome announced: "the refund has gone through", "your claim's been approved".
       "(?<!(?:not|n't|never) )(?:has|have|'s|had) (?:now |just |already |finally )?(?:gone through|been (?:approved|processed|confirmed(?! (?:as|that|lost|missing|cancelled|closed))|restored|reinstated|reconnected|credited|refunded|sorted|resolved|fixed|cleared|issued|applied|reversed|waived|removed|cancelled|unblocked|unlocked|reactivated|activated|booked|dispatched|sent out|paid))",
       "(?<!(?:not|n't|never|if|whether) )(?:is|are|'s|'re|it's|that's) (?:now |all |finally |officially )?(?:restored|reconnected|reactivated|confirmed(?! (?:as|that|lost|missing|cancelled|closed))|approved|sorted(?! out)|fixed|resolved|unblocked|unlocked|cleared|on (?:its|their|his|her) way)",
@@ -723,6 +744,10 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:that|it|this) works(?: for me| for us)?',
       'works for me',
       'suits me',
+      // Holdout7: a slot or offer accepted as fitting ("a Thursday delivery suits us down to the ground",
+      // "Tuesday morning is ideal").
+      "(?<!(?:not|n't|never|hardly) )suits? (?:us|me|them)(?: (?:fine|perfectly|well|nicely|down to the ground|better))?",
+      "(?<!(?:not|n't|never|hardly|if|whether) )(?:is|would be|'s|sounds|will be) (?:just |absolutely |really )?(?:ideal|perfect for (?:me|us))(?= \\||$)",
       '(?:fine|good) by me',
       "(?:that's|that is|it's) fine",
       'fair enough',
@@ -751,6 +776,9 @@ export const EN_ACTS: readonly ActRule[] = [
       // Not the other's apology reported back: "it's great that you're sorry, now what …".
       "(?<!(?:you're|you are|they're|they are|he's|she's|you're so|you're very) )sorry",
       '(?:i|we)(?: do| sincerely| really| truly| deeply| genuinely| must)* (?:apologi[sz]e|regret)',
+      // Holdout7: an apology announced ("I'd like to apologise on behalf of the team for…", "let me
+      // apologise", "I just wanted to say sorry"): courtesy naming the trouble, as "I apologise for…".
+      "(?:i'd|i would|we'd|we would|i want|we want|i wanted|we wanted|let me|may i|can i|i need|i must)(?: just| first| also| really)*(?: like| love)?(?: to)?(?: just| first| also| sincerely| personally| properly)* (?:apologi[sz]e|say sorry|offer (?:my|our) (?:sincere )?apologies)",
       '(?:my|our|please accept (?:our|my)) (?:sincere )?apologies',
       'apologies',
       '(?:i|we)(?: completely| totally| fully| really| do)? (?:understand|hear you|get it|get that)',
@@ -773,7 +801,7 @@ const PRON = '(?:(?:me|te|le|les|lo|la|los|las|se|nos|os) ){0,2}';
 const NO_PUEDO = `no ${PRON}(?:puedo|podemos|podré|podremos|voy a|vamos a|pienso|pensamos|hago|hacemos|sé|estoy autorizad[oa] (?:para|a)|estamos autorizados (?:para|a)|tengo permiso para|tenemos permiso para)`;
 /** What an agent could do; clitics may be attached ("quitarle", "devolvérselo"). */
 const VERBO =
-  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar|mandar|enviar|reembolsar|reponer|reparar|cubrir|aceptar|aprobar|cancelar|mover|reabrir)(?:me|te|le|les|lo|la|los|las|se|nos){0,2}';
+  '(?:hacer|ayudar|ofrecer|anular|quitar|devolver|transferir|pasar|cambiar|gestionar|dar|tramitar|arreglar|solucionar|abonar|escalar|compensar|garantizar|mandar|enviar|reembolsar|reponer|reparar|cubrir|aceptar|aprobar|cancelar|mover|reabrir|reconectar|reactivar|activar|conectar|programar|agendar|liberar|desbloquear)(?:me|te|le|les|lo|la|los|las|se|nos){0,2}';
 
 export const ES_ACTS: readonly ActRule[] = [
   {
@@ -797,6 +825,10 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?<!no )(?:cubre|cubren|cubriría|cubrirá|incluye|incluyen|incluida|incluido|incluidos|incluidas|ampara|protege contra) (?:los |las |el |la |sus |todos los |todas las )?(?:\\S+ ){0,1}(?:daños?|robos?|pérdidas?|perdidas?|averías?|averias?|accidentes?|roturas?|siniestros?|incendios?|inundaciones?|cancelaciones?|retrasos?|reparaciones?|hurtos?|lesiones|emergencias?)(?: (?:accidentales|materiales|personales|propios|a terceros|por agua|eléctricos|electricos|de equipaje))?(?: (?:y|o|e|u) (?:los |las |el |la )?(?:daños?|robos?|pérdidas?|perdidas?|averías?|averias?|accidentes?|roturas?|siniestros?|incendios?|inundaciones?|cancelaciones?|retrasos?|reparaciones?|hurtos?|lesiones|emergencias?)(?: (?:accidentales|materiales|personales|propios|a terceros|por agua|eléctricos|electricos|de equipaje))?)?',
       '(?:se cobran?|se factura|se facturan|se paga|se pagan|cobramos|cuesta|cuestan) (?:a |por |al |cada )(?:\\S+ ){0,1}(?:minuto|hora|día|dia|semana|mes|año|kilómetro|página|mensaje|llamada|noche|unidad|kwh|giga|gb|megas?|maleta|persona|billete)',
       'nadie (?:hizo|ha hecho|hico|había hecho) nada (?:mal|malo|incorrecto)',
+      // Holdout7: cómo se acumula un cargo ("los intereses se calculan a diario sobre el saldo") y cuándo
+      // se registró un aviso ("la avería se registró a las nueve"): un dato, no una queja.
+      '(?:(?:los |las |el |la )?(?:intereses|interés|recargos?|comisiones|cargos?|penalizaciones|multas|moras?) )?(?:se calculan?|se cobran?|se aplican?|se generan?|se devengan?|se suman?|se cargan?) (?:a diario|diariamente|mensualmente|semanalmente|anualmente|cada (?:día|mes|semana|año)|al (?:día|mes|año)|por día)(?: sobre (?:el|la|los|las|su|sus) (?:\\S+ )?(?:saldos?|deudas?|importes?|capital|montos?)(?: pendientes?| vencid[oa]s?| impagad[oa]s?)?)?',
+      '(?:(?:avería|averia|corte|incidencia|fallo|falla|reclamo|reclamación|queja|siniestro|robo|fuga|accidente|daño|apagón) )?(?:se|fue|ha sido|quedó) (?:registró|reportó|registrada|registrado|reportada|reportado|anotó|anotada|anotado|abrió|abierta|abierto|dio de alta) (?:(?:a las|a la|el|ayer|hoy|esta|este|anoche|el día) )(?:\\S+)',
     ],
   },
   {
@@ -851,6 +883,10 @@ export const ES_ACTS: readonly ActRule[] = [
       'no es culpa suya|no es su culpa',
       'no he tenido ningún problema|ningún fallo',
       'no (?:podría|podríamos|puede|podrían) (?:estar|ir|ser) (?:más|mejor)',
+      // Holdout7: lo que no pudo ir mejor ("no podría haber salido mejor") y el alivio por comparación
+      // con lo temido ("no fue tan complicado como pensaba").
+      'no (?:podría|podríamos|pudo|podía|hubiera podido|habría podido|pudieron|podrían)(?: haber)? (?:salido|ido|quedado|resultado|estado|sido|terminado) (?:nada )?mejor',
+      'no (?:es|está|fue|era|resultó|salió|ha sido|estuvo) (?:tan|ni de lejos tan|para nada tan|tanto) (?:complicad[oa]|difícil|grave|car[oa]|mal[oa]?|lent[oa]|larg[oa]|engorros[oa]|terrible|doloros[oa]|pesad[oa]|complej[oa]|costos[oa]|lío|problema) como (?:yo |nosotros )?(?:me |nos )?(?:pensaba|creía|esperaba|temía|imaginaba|pensábamos|creíamos|temíamos|esperábamos|dijeron|parecía)',
     ],
   },
   {
@@ -878,6 +914,10 @@ export const ES_ACTS: readonly ActRule[] = [
       'no (?:estoy|estamos) en (?:condiciones|disposición|posición) de',
       `${NO_PUEDO} ${PRON}${VERBO}(?: nada)?`,
       `${NO_PUEDO} nada`,
+      // Holdout7: una imposibilidad condicionada ("hasta que no se regularice la deuda no le podemos
+      // reconectar", "no le puedo mandar el técnico hasta que pague"): se le niega lo que pide.
+      `hasta (?:que|no) (?:\\S+ ){1,7}${NO_PUEDO}`,
+      `${NO_PUEDO} (?:\\S+ ){1,6}(?:hasta que|hasta no|a menos que|salvo que|mientras no)`,
       `no ${PRON}(?:puedo|podemos) ${PRON}${VERBO}`,
       '(?:no hay|no tengo|no tenemos) nada (?:más )?(?:que|de que)? ?(?:hacer|ofrecer|ofrecerle|hacerle|decirle)',
       '(?:no hay|no tengo|no tenemos) nada (?:más )?que (?:le |te )?(?:pueda|podamos) (?:hacer|ofrecer|decir)',
@@ -922,6 +962,8 @@ export const ES_ACTS: readonly ActRule[] = [
     value: -3,
     patterns: [
       'cálmese|cálmate|tranquilícese|tranquilízate|relájese|relájate',
+      // Holdout7: prisa echada en cara ("mire, no tengo todo el día").
+      'no (?:tengo|tenemos) (?:todo el día|toda la tarde|toda la mañana|tiempo para (?:esto|perder|tonterías))',
       // Luces puestas en duda: "¿no hay nadie que tenga dos dedos de frente?", "medio cerebro".
       '(?:tenga|tiene|tengan|tienen|con) (?:dos dedos de frente|medio cerebro|una neurona|dos neuronas|cerebro|sentido común)',
       '(?:sin|no tiene|no tienen|no tenés|no tienes) (?:ni )?(?:dos dedos de frente|medio cerebro|una neurona|dos neuronas)',
@@ -1007,6 +1049,12 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'complaint',
     value: -3,
     patterns: [
+      // Holdout7: el límite dicho al final ("…y que nadie me diga nada en dos semanas ya es demasiado").
+      '(?:ya )?(?:es|son|fue|esto es|eso es) (?:demasiado|el colmo|pasarse)(?= \\||$)',
+      // Sentirse ignorado: "no siento que nadie me esté escuchando", "nadie me toma en serio".
+      '(?:no (?:siento|veo|noto) que )?nadie (?:me |nos )?(?:está |esté |están |estén )?(?:escuchando|escucha|escuche|hace caso|haga caso|toma en serio|tome en serio|tomando en serio|atiende|atienda|atendiendo)',
+      // Un elogio de lo trivial: "lo único que funciona bien en su empresa es la música de espera".
+      'lo único que (?:funciona|sirve|llega a tiempo|anda)',
       '(?:marca|marcan|cobra|cobran|factura|facturan|me cobraron|me cobran) (?:\\S+ )?(?:el doble|el triple)',
       'así no (?:se puede|podemos|puedo) (?:seguir|continuar|trabajar|vivir)',
       'no (?:me |nos )?(?:lo |la )?(?:ha |han |había |habéis )?(?:servido|sirve|sirvió|funcionado|funcionó|ayudado|ayudó|ayudaron|arreglado|arregló|arreglaron|solucionado|solucionó|solucionaron|resuelto|resolvió|resolvieron)',
@@ -1290,6 +1338,9 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'remedy',
     value: 2,
     patterns: [
+      // Holdout7: una recogida o una entrega organizada por el agente ("le coordiné el retiro del equipo
+      // dañado", "le programamos la visita para el lunes").
+      '(?<!no )(?:ya )?(?:le |te |les )?(?:coordiné|coordinamos|programé|programamos|agendé|agendamos|organicé|organizamos|gestioné|gestionamos|he coordinado|hemos coordinado|he programado|hemos programado|he agendado|hemos agendado|he organizado|he gestionado) (?:el|la|un|una|su|tu) (?:\\S+ ){0,2}(?:retiro|recogida|entrega|visita|cambio|reposición|reemplazo|envío|instalación|reparación|devolución|reembolso|cita|turno)',
       // Un bloqueo levantado: "ya le levanté el bloqueo de la tarjeta", "el bloqueo ya fue retirado".
       '(?<!no )(?:ya )?(?:le |te |les )?(?:levanté|levantamos|he levantado|hemos levantado|quité|he quitado|retiré|retiramos|hemos retirado) el bloqueo',
       '(?:el|su) bloqueo (?:de (?:su|tu|la) (?:tarjeta|cuenta|línea) )?(?:ya )?(?:está|fue|ha sido|quedó|se ha) (?:levantado|retirado|quitado|levantó|retiró)',
@@ -1352,7 +1403,7 @@ export const ES_ACTS: readonly ActRule[] = [
       // No "eso es genial" (una reacción, que se mira por si es irónica), ni "rápidos para cobrar".
       '(?<!(?:no|eso|esto|que|lo|todo|nada|algo) )(?:es|son|fue|fueron|ha sido|han sido|has sido|eres|sos|estuvo|estuvieron|es usted|ha estado|se ve|se nota) (?:(?:muy|súper|super|re|bien|tan|sumamente|realmente|siempre|todos|todas|de lo más|increíblemente|rebién) )*(?:amable|amables|atent[oa]s?|profesional(?:es)?|eficiente|eficientes|rápid[oa]s?|rapidísim[oa]s?|clar[oa]s?|paciente|pacientes|maj[oa]s?|simpátic[oa]s?|encantador(?:a|es)?|servicial(?:es)?|resolutiv[oa]s?|educad[oa]s?|cordial(?:es)?|puntual(?:es)?|genial(?:es)?|estupend[oa]s?|excelente|excelentes|fenomenal|buenísim[oa]s?|un amor|muy buen[oa]|de diez|de lujo|un sol|ágil|sencill[oa]|fácil|buena onda|rebuena onda|de primera|unos genios|unos cracks|unos capos|un capo|una capa|un genio|una genia|bacan[oa]?|bacán|chéveres?|bárbar[oa]s?|macanud[oa]s?|genial)(?! (?:para|hasta|cuando|al principio|pero|si|a las|a la|solo|sólo|de noche|por la noche|en teoría|sobre el papel))',
       '(?:llegó|llegaron|vino|vinieron|llegó el técnico) (?:muy |súper |super )?puntual(?:es)?',
-      '(?:funciona|va|anda|quedó|ha quedado) (?:de maravilla|de lujo|de diez|perfect[oa]|genial|fenomenal|de diez)',
+      '(?:funciona|va|anda|quedó|ha quedado|funcionan|van|andan) (?:(?:re|muy|súper|super) )?(?:de maravilla|de lujo|de diez|perfect[oa]|genial|fenomenal|bárbaro|barbaro|joya|espectacular|bomba|chévere|bacán|como un reloj|como la seda)',
       'paciencia de santo|una paciencia infinita',
       'lo (?:bien|amable) que (?:me |nos )?(?:ha|han|has) (?:tratado|atendido|ayudado)',
       '(?<!no )(?:me |nos |se )?(?:portó|portaron|ha portado|han portado|has portado|porta|portan|atendió|atendieron|ha atendido|han atendido|ayudó|ayudaron) (?:(?:muy|súper|super|re|tan) )?(?:de maravilla|de diez|muy bien|súper bien|super bien|re bien|genial|fenomenal|estupendamente|increíble|de lujo|divino|bárbaro)',
@@ -1414,7 +1465,8 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'empathy',
     value: 0,
     patterns: [
-      '(?:lo )?(?:siento|sentimos)(?: mucho| muchísimo| de verdad)?',
+      // Not "no siento que nadie me escuche" (a feeling denied, holdout7).
+      '(?:lo )?(?<!no )(?:siento|sentimos)(?: mucho| muchísimo| de verdad)?',
       '(?:lo )?(?:lamento|lamentamos)(?: mucho| muchísimo)?',
       '(?:le |te )?(?:pido|pedimos|rogamos) (?:disculpas|perdón|que disculpe)',
       'una disculpa',

@@ -865,6 +865,78 @@ describe('refusals behind an apology or a system, being left uninformed, service
   });
 });
 
+// After the seventh blind set (holdout7): speech acts its reading missed, as constructions; new lines.
+describe('conditional refusals, policies after an apology, apologies announced, relief by comparison and records', () => {
+  it('reads an inability made conditional, or a policy stated after an apology, as a refusal', () => {
+    expectLabels('en', 'negative', [
+      "we can't unlock the handset until the contract's been paid off",
+      "I won't be able to reissue the ticket unless the original is returned",
+      'sorry, we no longer offer paper statements',
+      'unfortunately we do not insure vans over ten years old',
+      "no thanks, I don't want to hear about the bundle, just the cancellation",
+    ]);
+    expectLabels('es', 'negative', [
+      'hasta que no recibamos el documento no le podemos liberar la cuenta',
+      'no le puedo reactivar la tarjeta mientras no pase por la sucursal',
+    ]);
+    // Not knowing yet is no refusal.
+    expect(label("sorry, we don't know yet when the engineer will be free", 'en')).not.toBe('negative');
+  });
+
+  it('reads an apology announced as courtesy, not as the trouble it names', () => {
+    for (const text of [
+      "I'd like to apologise for the confusion over your renewal",
+      'I want to apologise on behalf of the branch for the long queue',
+      'let me just apologise for the wrong invoice we sent',
+    ])
+      expect(label(text, 'en'), text).not.toBe('negative');
+  });
+
+  it('reads an arrangement or a slot accepted as good, and a grudge said at the end as a complaint', () => {
+    expect(label("I've arranged a courier to pick up the damaged parcel tomorrow", 'en')).not.toBe('negative');
+    expect(label('le programé la visita del técnico para el jueves por la mañana', 'es')).not.toBe('negative');
+    expectLabels('en', 'positive', ['great, an early slot suits us perfectly', 'brilliant, Monday is ideal']);
+    expect(label("no, Wednesday doesn't suit me at all", 'en')).not.toBe('positive');
+    expectLabels('es', 'negative', [
+      'comprendo que haya mucho trabajo, pero tres semanas sin contestarme ya es demasiado',
+      'lo único que funciona bien con ustedes es el cobro automático',
+    ]);
+    expectLabels('en', 'negative', ['your cashback page is the only thing that works reliably']);
+  });
+
+  it('reads relief by comparison with what was feared, and what could not have gone better, as positive', () => {
+    expectLabels('en', 'positive', [
+      "honestly it wasn't half as stressful as I'd feared",
+      'the move was nowhere near as complicated as we expected',
+      "the install couldn't have gone any smoother",
+    ]);
+    expectLabels('es', 'positive', [
+      'el trámite no fue tan engorroso como me esperaba',
+      'la mudanza no pudo haber salido mejor',
+    ]);
+    // A denied feeling is not an apology.
+    expect(label('no siento que nadie me esté tomando en serio', 'es')).toBe('negative');
+    expect(label('siento que haya tenido que llamar tres veces', 'es')).not.toBe('negative');
+  });
+
+  it('reads a record of when a fault was logged, or how a charge accrues, as information', () => {
+    expectLabels('en', 'neutral', [
+      'the fault was logged on Tuesday at 8:05',
+      'late fees are applied monthly on unpaid balances',
+    ]);
+    expectLabels('es', 'neutral', [
+      'la incidencia se registró el lunes a primera hora',
+      'los recargos se aplican mensualmente sobre la deuda',
+    ]);
+  });
+
+  it('reads hurry thrown at the listener and a reproach as a condition as rude', () => {
+    expectLabels('es', 'negative', ['oiga, no tengo toda la mañana, ¿me lo arregla o no?']);
+    expectLabels('en', 'negative', ["if you'd checked the notes properly you'd know I already paid"]);
+    expectLabels('es', 'positive', ['desde la visita del técnico la conexión anda joya']);
+  });
+});
+
 describe('call sentiment', () => {
   it.each(['en', 'es'] as const)('reads a rude agent as negative overall, greeting or not (%s)', (language) => {
     const s = callSentiment(rudeAgent(language));
