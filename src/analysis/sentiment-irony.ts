@@ -115,6 +115,9 @@ export const EN_IRONY: IronyRules = {
     'congratulations',
     'bravo',
     'love',
+    // "…, really helpful.", "…, very useful.": said of what has just failed (holdout7).
+    'helpful',
+    'useful',
   ],
   // "Oh, well, that's just perfect", "Great timing", "Nice one", "What a surprise", "Cheers for that".
   fillers: [
@@ -339,6 +342,9 @@ const praise = '@praise';
 /** Praise as an exclamation, with no subject ("qué amable"): weighed like any warm interjection. */
 const acclaim = '@acclaim';
 
+/** How many tokens after a reaction a plan or an offer may open to answer it. */
+const FORWARD_WINDOW = 6;
+
 export function ironicReactions(
   tokens: readonly string[],
   values: readonly number[],
@@ -385,7 +391,18 @@ export function ironicReactions(
       }
     } else while (!opensObject && end < tokens.length && tokens[end] !== boundary && filler(tokens[end]!)) end++;
     const rest = tokens.slice(end);
-    if (rest.every((t) => t === boundary)) continue;
+    if (rest.every((t) => t === boundary)) {
+      // A reaction that closes the utterance weighs what came before it (holdout7: "Oh brilliant, so
+      // my flight's cancelled and the next one is on Thursday. Fantastic."): ironic after trouble,
+      // or after a reaction already found ironic; sincere after good news, nothing said either way
+      // after news the words cannot value.
+      if (!isThanks && clauseStart > 0) {
+        const before = values.slice(0, clauseStart).filter((_, k) => !ironic.includes(k));
+        const good = before.some((v) => v > 0);
+        if (ironic.length > 0 || (!good && before.reduce((sum, v) => sum + v, 0) < 0)) ironic.push(i);
+      }
+      continue;
+    }
     const restText = rest.join(' ');
     const runsOn = end < tokens.length && tokens[end] !== boundary;
     // Transcripts come without commas: an utterance that opens with the reaction ("oh great the
@@ -397,8 +414,12 @@ export function ironicReactions(
       sincere?.push(i);
       continue;
     }
-    const net = values.slice(end).reduce((sum, v) => sum + v, 0);
-    if (net > 0 || irony.forward.test(restText)) {
+    // A closing reaction ("…, really helpful.") is weighed on its own, not as good news after this one.
+    const net = values.slice(end, closingReactionAt(tokens, end, irony, boundary)).reduce((sum, v) => sum + v, 0);
+    // A plan or an offer answers the reaction when it opens what follows ("Great, I'll call back
+    // tomorrow", "Perfect, another question for you"), not when it comes late in a grievance
+    // ("Brilliant, so my flight's cancelled and the next one you can offer is Thursday", holdout7).
+    if (net > 0 || irony.forward.test(rest.slice(0, FORWARD_WINDOW).join(' '))) {
       sincere?.push(i);
       continue;
     }
@@ -428,6 +449,22 @@ export function ironicReactions(
     else if (!isThanks && irony.change.test(restText)) sincere?.push(i);
   }
   return ironic;
+}
+
+/**
+ * Where the utterance's last clause starts when it is only a reaction and filler ("…, really
+ * helpful.", "… Fantastic."); the end of the tokens otherwise.
+ */
+function closingReactionAt(tokens: readonly string[], from: number, irony: CompiledIrony, boundary: string): number {
+  let end = tokens.length;
+  while (end > from && tokens[end - 1] === boundary) end--;
+  let start = end;
+  while (start > from && tokens[start - 1] !== boundary) start--;
+  if (start === from || start >= end) return tokens.length;
+  const clause = tokens.slice(start, end);
+  const onlyReaction =
+    clause.some((t) => irony.reactions.has(t)) && clause.every((t) => irony.reactions.has(t) || irony.fillers.has(t));
+  return onlyReaction ? start : tokens.length;
 }
 
 /** "Thanks for wasting my morning", "gracias por hacerme perder la mañana": what is thanked for is a harm. */

@@ -540,6 +540,12 @@ export const ES: ContactCentreLexicon = {
     // "Son ustedes unos cracks": slang praise.
     crack: 2,
     cracks: 2,
+    // "Anda bárbaro", "un servicio bárbaro": praise in the River Plate and colloquial Spain, not
+    // "barbarous" as the translated list has it (holdout7).
+    bárbaro: 2,
+    bárbara: 2,
+    bárbaros: 2,
+    bárbaras: 2,
     carga: 0,
     cargado: 0,
     // "una factura estimada" is a bill not read from the meter, not esteem.

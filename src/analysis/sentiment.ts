@@ -361,7 +361,9 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
       hypothetical = 'words';
       asking = true;
     }
-    if (asking && token === `${ACT_PREFIX}refusal`) {
+    // A remedy asked about is not one done ("has the refund gone through?", "did you restart the box
+    // after the power came back?", holdout7).
+    if (asking && (token === `${ACT_PREFIX}refusal` || token === `${ACT_PREFIX}remedy`)) {
       setAside = true;
       values.push(0);
       continue;

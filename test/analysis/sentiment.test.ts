@@ -933,7 +933,29 @@ describe('conditional refusals, policies after an apology, apologies announced, 
   it('reads hurry thrown at the listener and a reproach as a condition as rude', () => {
     expectLabels('es', 'negative', ['oiga, no tengo toda la mañana, ¿me lo arregla o no?']);
     expectLabels('en', 'negative', ["if you'd checked the notes properly you'd know I already paid"]);
-    expectLabels('es', 'positive', ['desde la visita del técnico la conexión anda joya']);
+    expectLabels('es', 'positive', [
+      'desde la visita del técnico la conexión anda joya',
+      'el servicio nuevo anda bárbaro',
+    ]);
+  });
+
+  it('reads a warm word closing a grievance, or a plan mentioned late in one, as irony', () => {
+    expectLabels('en', 'negative', [
+      'Oh lovely, so my parcel is lost and the earliest redelivery you can book is next month. Great.',
+      'Super, another web form that crashes before the last page, very useful.',
+    ]);
+    // Good news or a plan right after the reaction stays sincere, and so does a closing one after it.
+    expectLabels('en', 'positive', [
+      'Perfect, I can book you in for Friday. Lovely.',
+      'The replacement card arrived this morning. Brilliant.',
+    ]);
+  });
+
+  it('reads a remedy asked about as a question, not as one done', () => {
+    expectLabels('en', 'neutral', [
+      'did the alarm go off when the electricity came back on?',
+      'is the heating back on at your end?',
+    ]);
   });
 });
 
