@@ -101,8 +101,8 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:nobody|no one|no-one|nobody's|no one's)(?: has| 's| is)? (?:done|did|said) (?:anything|nothing) wrong",
       // Holdout7: how a charge accrues ("interest is charged daily on the balance") and when a report
       // was filed ("the fault was logged at 9:40", "it was reported on Monday"): a record, not a grievance.
-      "(?:(?:late |overdue |missed payment )?(?:interest|fees?|charges?|penalt(?:y|ies)|surcharges?) )?(?:are|is|\\S+'re|\\S+'s|gets?|will be|would be|\\S+'ll be) (?:charged|calculated|added|applied|billed|worked out) (?:daily|monthly|weekly|annually|yearly|quarterly|every (?:day|month|week|year))(?: (?:on|to) (?:the|your|any|all) (?:\\S+ )?(?:balances?|debts?|amounts?|arrears|sums?))?",
-      '(?:(?:outage|fault|leak|power cut|cut|problem|issue|incident|claim|complaint|breakdown|accident|damage|theft|burglary|break-in|error|failure)s? )?(?:was|were|got|has been|had been) (?:logged|reported|registered|recorded|opened|raised) (?:at|on) (?:\\S+ )?(?:\\d\\S*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the)',
+      "(?:(?:late|overdue) )?(?:interest|fees?|charges?|penalt(?:y|ies)|surcharges?) (?:are|is|\\S+'re|\\S+'s|gets?|will be|would be|\\S+'ll be) (?:charged|calculated|added|applied|billed|worked out) (?:daily|monthly|weekly|annually|yearly|quarterly|every (?:day|month|week|year))(?: (?:on|to) (?:the|your|any|all) (?:\\S+ )?(?:balances?|debts?|amounts?|arrears|sums?))?",
+      '(?:outage|fault|leak|cut|problem|issue|incident|claim|complaint|breakdown|accident|damage|theft|burglary|break-in|error|failure)s? (?:was|were|got|has been|had been) (?:logged|reported|registered|recorded|opened|raised) (?:at|on) (?:\\S+ )?(?:\\d\\S*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the)',
       // Neither good nor bad: "not great, not terrible".
       '(?:not|neither) (?:great|good|amazing|brilliant|fantastic|bad|terrible|awful|horrible)(?: \\|)? (?:but |and |nor )?(?:not|nor) (?:great|good|amazing|brilliant|fantastic|bad|terrible|awful|horrible)',
     ],
@@ -167,7 +167,7 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:couldn't|could not|can't|cannot) be (?:happier|better|more pleased)",
       // Holdout7: relief by comparison with what was feared ("it wasn't nearly as complicated as I'd
       // feared", "nowhere near as painful as I expected"), and what could not have gone better.
-      "(?:not|\\S+n't|nowhere near) (?:nearly |half |anywhere near |quite )?(?:as|that|so) (?:bad|complicated|difficult|hard|painful|stressful|expensive|slow|long|awkward|scary|complex|tricky|confusing|much of a (?:hassle|faff|headache)) (?:as|than) (?:i|we)(?:'d| had| was| were)? (?:feared|expected|thought|worried|imagined|dreaded|been told|assumed)",
+      "(?:not|isn't|wasn't|weren't|aren't|nowhere near) (?:nearly |half |anywhere near |quite )?(?:as|that|so) (?:bad|complicated|difficult|hard|painful|stressful|expensive|slow|long|awkward|scary|complex|tricky|confusing|much of a (?:hassle|faff|headache)) (?:as|than) (?:i|we)(?:'d| had| was| were)? (?:feared|expected|thought|worried|imagined|dreaded|been told|assumed)",
       "(?:couldn't|could not) have (?:gone|been|worked out|turned out|gone any) (?:any )?(?:better|smoother|more smoothly|easier)",
       // Nothing to reproach: "I can't fault the engineer", "I've got no complaints".
       "(?:can't|cannot|couldn't|could not) fault",
@@ -827,8 +827,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'nadie (?:hizo|ha hecho|hico|había hecho) nada (?:mal|malo|incorrecto)',
       // Holdout7: cómo se acumula un cargo ("los intereses se calculan a diario sobre el saldo") y cuándo
       // se registró un aviso ("la avería se registró a las nueve"): un dato, no una queja.
-      '(?:(?:los |las |el |la )?(?:intereses|interés|recargos?|comisiones|cargos?|penalizaciones|multas|moras?) )?(?:se calculan?|se cobran?|se aplican?|se generan?|se devengan?|se suman?|se cargan?) (?:a diario|diariamente|mensualmente|semanalmente|anualmente|cada (?:día|mes|semana|año)|al (?:día|mes|año)|por día)(?: sobre (?:el|la|los|las|su|sus) (?:\\S+ )?(?:saldos?|deudas?|importes?|capital|montos?)(?: pendientes?| vencid[oa]s?| impagad[oa]s?)?)?',
-      '(?:(?:avería|averia|corte|incidencia|fallo|falla|reclamo|reclamación|queja|siniestro|robo|fuga|accidente|daño|apagón) )?(?:se|fue|ha sido|quedó) (?:registró|reportó|registrada|registrado|reportada|reportado|anotó|anotada|anotado|abrió|abierta|abierto|dio de alta) (?:(?:a las|a la|el|ayer|hoy|esta|este|anoche|el día) )(?:\\S+)',
+      '(?:intereses|interés|recargos?|comisiones|cargos?|penalizaciones|multas|moras?) (?:se calculan?|se cobran?|se aplican?|se generan?|se devengan?|se suman?|se cargan?) (?:a diario|diariamente|mensualmente|semanalmente|anualmente|cada (?:día|mes|semana|año)|al (?:día|mes|año)|por día)(?: sobre (?:el|la|los|las|su|sus) (?:\\S+ )?(?:saldos?|deudas?|importes?|capital|montos?)(?: pendientes?| vencid[oa]s?| impagad[oa]s?)?)?',
+      '(?:avería|averia|corte|incidencia|fallo|falla|reclamo|reclamación|queja|siniestro|robo|fuga|accidente|daño|apagón) (?:se|fue|ha sido|quedó) (?:registró|reportó|registrada|registrado|reportada|reportado|anotó|anotada|anotado|abrió|abierta|abierto|dio de alta) (?:(?:a las|a la|el|ayer|hoy|esta|este|anoche|el día) )(?:\\S+)',
     ],
   },
   {
