@@ -323,6 +323,10 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:wouldn't|would not|won't|will not|never) (?:switch|change|swap|move|leave|go)(?: \\S+){0,3} (?:for anything|for the world|anywhere else)",
       // A rescue: "you've saved my day", "you made my day".
       '(?:saved|made|saving|making) my (?:day|life|week|bacon|skin)',
+      // A recommendation or a reward wished on someone: "I'd happily recommend your team to anyone",
+      // "she deserves a pay rise" (not advice: "I'd recommend you restart it").
+      "(?:i'd|i would|i'll|i will|i'd definitely|i can|i)(?: happily| definitely| highly| thoroughly| wholeheartedly| certainly| gladly)* recommend (?:you|your (?:\\S+ )?(?:team|company|service|staff|shop|branch|engineers?|people)|them|him|her|this (?:company|service|team)) (?:to (?:anyone|anybody|everyone|friends|family|my \\S+|others|people|all)|in a heartbeat|without (?:hesitation|a second thought))",
+      '(?:deserves|deserve|deserved) (?:a|an) (?:medal|pay rise|raise|promotion|bonus|award|pat on the back)',
     ],
   },
   {
@@ -342,6 +346,8 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'complaint',
     value: -3,
     patterns: [
+      // Praise denied: "I can't say you've been much help", "can't say I'm impressed".
+      "(?:can't|cannot|couldn't|could not) (?:honestly |really )?say (?:that )?(?:\\S+ ){0,3}(?:helped|been (?:much |any )?(?:help|use)|happy|satisfied|impressed|pleased)",
       // An apology weighed and found wanting: "sorry doesn't pay my bill" (before "doesn't fix" below
       // takes the verb, and before "sorry" is read as the speaker's own apology).
       "(?:sorry|apologies|an apology|saying sorry) (?:doesn't|does not|won't|will not|isn't going to) (?:pay|fix|solve|help|change|get)",
@@ -1043,12 +1049,17 @@ export const ES_ACTS: readonly ActRule[] = [
       'no (?:me )?(?:cambiaría|cambiaríamos|cambio|iría|iríamos|voy|vamos)(?: \\S+){0,3} por nada',
       // Un rescate: "me salvó el día", "nos salvaste la vida".
       '(?:me|nos) (?:salvó|salvaste|salvaron|salvó usted|ha salvado|has salvado|han salvado|salvás|salva) (?:el día|la vida|la semana|la noche|el pellejo)',
+      // Una recomendación o un premio deseado: "los recomendaría sin dudarlo", "se merece un aumento".
+      '(?<!no )(?:los|las|la|lo|le|les) (?:recomiendo|recomendaría|recomendaré|recomendamos|he recomendado) (?:a (?:todo el mundo|todos|cualquiera|mis \\S+|amigos|familiares)|sin dudarl[oa]|sin dudar|totalmente|100|al cien)',
+      '(?:se merece|se merecen|merece|merecen) (?:un|una) (?:aumento|ascenso|premio|medalla|felicitación|reconocimiento)',
     ],
   },
   {
     act: 'complaint',
     value: -3,
     patterns: [
+      // Un elogio negado: "no puedo decir que me hayan ayudado".
+      'no (?:puedo|podría|podemos) decir que (?:\\S+ ){0,3}(?:ayudado|resuelto|solucionado|servido|atendido bien|content[oa]s?|satisfech[oa]s?)',
       // Holdout7: el límite dicho al final ("…y que nadie me diga nada en dos semanas ya es demasiado").
       '(?:ya )?(?:es|son|fue|esto es|eso es) (?:demasiado|el colmo|pasarse)(?= \\||$)',
       // Sentirse ignorado: "no siento que nadie me esté escuchando", "nadie me toma en serio".
@@ -1338,6 +1349,8 @@ export const ES_ACTS: readonly ActRule[] = [
     act: 'remedy',
     value: 2,
     patterns: [
+      // Dinero devuelto por el agente: "le reintegramos el importe", "le devolvimos la diferencia".
+      '(?<!no )(?:ya )?(?:le|te|les|se lo|se la) (?:reintegramos|reintegré|reembolsamos|reembolsé|devolvimos|devolví|abonamos|aboné|acreditamos|acredité|hemos reintegrado|he reintegrado|hemos devuelto|he devuelto|hemos abonado|he abonado|hemos acreditado|he acreditado) (?:el|la|los|las|su|tu|un|una|todo)',
       // Holdout7: una recogida o una entrega organizada por el agente ("le coordiné el retiro del equipo
       // dañado", "le programamos la visita para el lunes").
       '(?<!no )(?:ya )?(?:le |te |les )?(?:coordiné|coordinamos|programé|programamos|agendé|agendamos|organicé|organizamos|gestioné|gestionamos|he coordinado|hemos coordinado|he programado|hemos programado|he agendado|hemos agendado|he organizado|he gestionado) (?:el|la|un|una|su|tu) (?:\\S+ ){0,2}(?:retiro|recogida|entrega|visita|cambio|reposición|reemplazo|envío|instalación|reparación|devolución|reembolso|cita|turno)',

@@ -951,6 +951,20 @@ describe('conditional refusals, policies after an apology, apologies announced, 
     ]);
   });
 
+  it('reads a recommendation or a reward wished on someone as praise, and praise denied as a complaint', () => {
+    expectLabels('en', 'positive', [
+      "I'd happily recommend your repair team to my neighbours",
+      'the courier deserves a medal for finding us',
+    ]);
+    expectLabels('es', 'positive', ['los recomendaría sin dudarlo', 'la chica de la tienda se merece un aumento']);
+    expectLabels('en', 'negative', [
+      "I wouldn't recommend you to anyone",
+      "honestly I can't say you've been much help",
+    ]);
+    expectLabels('es', 'negative', ['no puedo decir que me hayan ayudado']);
+    expect(label('le reintegramos el importe del cargo duplicado esta mañana', 'es')).toBe('positive');
+  });
+
   it('reads a remedy asked about as a question, not as one done', () => {
     expectLabels('en', 'neutral', [
       'did the alarm go off when the electricity came back on?',
