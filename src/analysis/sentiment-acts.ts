@@ -234,6 +234,8 @@ export const EN_ACTS: readonly ActRule[] = [
       "(?:(?<=^)|(?<=\\| ))(?:sorry|so sorry|i'm sorry|i am sorry|unfortunately|sadly|i'm afraid|i am afraid|apologies)(?: \\|)?(?: but)? we (?:just |currently |generally )?(?:don't|do not|no longer)(?! (?:know|see|have (?:any )?(?:record|details|information|news)|understand|hear))(?= \\S)",
       // Holdout7: an inability made conditional ("I won't be able to book the engineer until the balance
       // is cleared", "we can't release it until we get the form"): what the customer wants is withheld.
+      // A limit offered: "the best I can do is ten percent off", "the most we can offer is a voucher".
+      "(?:the )?(?:best|most|only thing|max(?:imum)?) (?:i|we) (?:can|could|'m able to|are able to) (?:do|offer)(?: you)? is",
       "(?:i|we) (?:really |just |still )?(?:can't|cannot|won't be able to|will not be able to|am not able to|are not able to|'m not able to|'re not able to|unable to)(?! wait)(?: \\S+){1,7} (?:until|till|unless)(?= \\S)",
     ],
   },
@@ -794,6 +796,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // Siding with the customer: "I'd be fed up too", "I'd feel the same".
       "(?:i'd|i would) (?:be|feel|have been) (?:\\S+ ){0,2}(?:too|as well|the same|in your (?:shoes|position))",
       'forgive (?:me|us)',
+      // "I owe you an apology, I gave you the wrong date": the apology owed is given.
+      '(?:i|we) (?:really |definitely )?owe you (?:an|a big|a huge) apology',
       // Owning a mistake: "I'm afraid I gave you the wrong date", "I'm afraid we sent it to the old address".
       "(?:i'm|i am|we're|we are) afraid (?:i|we) (?:might have |may have |must have |have )?(?:gave|given|told|sent|put|made|booked|entered|got|read|quoted|missed|forgot|forgotten|mixed|misheard|misread|typed|keyed|mis\\S+)",
       "(?:that|this|it) (?:must|must have|must be|sounds|can't have been|can't be)",
@@ -923,6 +927,8 @@ export const ES_ACTS: readonly ActRule[] = [
       // Holdout7: una imposibilidad condicionada ("hasta que no se regularice la deuda no le podemos
       // reconectar", "no le puedo mandar el técnico hasta que pague"): se le niega lo que pide.
       `hasta (?:que|no) (?:\\S+ ){1,7}${NO_PUEDO}`,
+      // Un límite ofrecido: "lo mejor que puedo hacer es un diez por ciento".
+      'lo (?:mejor|máximo|único|mas|más) que (?:le |te |les )?(?:puedo|podemos|podría|podríamos) (?:hacer|ofrecer)(?:le|te|les)? (?:por (?:usted|ti) )?es',
       `${NO_PUEDO} (?:\\S+ ){1,6}(?:hasta que|hasta no|a menos que|salvo que|mientras no)`,
       `no ${PRON}(?:puedo|podemos) ${PRON}${VERBO}`,
       '(?:no hay|no tengo|no tenemos) nada (?:más )?(?:que|de que)? ?(?:hacer|ofrecer|ofrecerle|hacerle|decirle)',

@@ -965,6 +965,15 @@ describe('conditional refusals, policies after an apology, apologies announced, 
     expect(label('le reintegramos el importe del cargo duplicado esta mañana', 'es')).toBe('positive');
   });
 
+  it('reads a limit offered as a refusal and an apology owed as courtesy, never backwards', () => {
+    for (const [text, language] of [
+      ['the most we can offer is a twenty pound voucher', 'en'],
+      ['lo máximo que le podemos ofrecer es un bono de veinte euros', 'es'],
+    ] as const)
+      expect(label(text, language), text).not.toBe('positive');
+    expect(label('I owe you an apology, I gave you the wrong information yesterday', 'en')).not.toBe('negative');
+  });
+
   it('reads a remedy asked about as a question, not as one done', () => {
     expectLabels('en', 'neutral', [
       'did the alarm go off when the electricity came back on?',
