@@ -27,7 +27,9 @@ import {
   logSumExpModel,
   slotQuantized,
   splitDecoder,
+  type SplitDecoder,
 } from './onnx-rewrite.ts';
+import { GraphCache } from './graph-cache.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 import { heardWords } from './unheard.ts';
 import { detachBuffer, releaseMemory } from './memory.ts';
@@ -642,60 +644,7 @@ async function loadDecoder(
     return { kind: 'merged', session, pastNames: session.inputNames.filter((n) => n.startsWith('past_key_values.')) };
   };
   if (kind === 'shipped') return merged();
-  if (kind === 'cached') {
-    const bytes = await readFile(file);
-    const split = splitDecoder(bytes, { plainBranches: true });
-    if (!split) return merged();
-    // Each graph's bytes are freed as soon as the next one is made from them (`detachBuffer`), not at the thread's
-    // next collection: with both languages, the model load's peak −25 to −50 MiB (bench:asr's child).
-    detachBuffer(bytes);
-    const { first, crossKeys } = split;
-    // Each rewrite leaves its decoded graph behind (objects and buffers, a few hundred MB per language):
-    // given back between the rewrites and before ONNX Runtime builds the session, so they do not add up
-    // with it and the models already loaded (load peak with both languages 850 → 738 MiB, bench:asr's child).
-    releaseMemory();
-    // Batched: each chunk's quantized products and cross-attention in a slot of its own, so a chunk's
-    // numbers are bit for bit those it gets alone (docs/benchmarks/asr.md); one model serves one chunk too.
-    let perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
-    if (perSlot) releaseMemory();
-    let slotted = perSlot ? slotQuantized(perSlot, batch) : null;
-    if (perSlot) detachBuffer(perSlot);
-    perSlot = null;
-    // Batched steps fetch each cache's last position, not the whole caches (StepBatcher.run).
-    if (slotted) {
-      const withLast = lastPositionOutputs(slotted.model);
-      detachBuffer(slotted.model);
-      slotted = withLast ? { ...slotted, model: withLast } : null;
-    }
-    if (slotted) detachBuffer(split.later);
-    const laterModel = slotted?.model ?? split.later;
-    const slots = slotted ? { count: batch, rows: slotted.slotRows } : undefined;
-    releaseMemory();
-    const later = await ort.InferenceSession.create(laterModel, options);
-    detachBuffer(laterModel);
-    const present = (past: string) => past.replace('past_key_values', 'present');
-    // The later model's cross-attention inputs: the keys as the split left them (scaled and transposed,
-    // or as shipped) and the values; each is a first-step output of the same name or a named tensor.
-    // (A slotted model names them per slot: `<input>/slot0` stands for the input.)
-    const crossInputs = later.inputNames
-      .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n) && (!slots || n.endsWith('/slot0')))
-      .map((n) => n.replace(/\/slot0$/, ''))
-      .map((input) => ({ input, output: crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
-    const outputs = crossInputs.map((c) => c.output);
-    const constants = await firstStepShapes(first, outputs, options);
-    const crossModel = crossAttentionModel(first, outputs, constants);
-    detachBuffer(first);
-    const cross = await ort.InferenceSession.create(crossModel, options);
-    detachBuffer(crossModel);
-    return {
-      kind: 'cached',
-      cross,
-      later,
-      crossInputs,
-      crossReadsIds: cross.inputNames.includes('input_ids'),
-      ...(slots ? { slots } : {}),
-    };
-  }
+  if (kind === 'cached') return (await cachedDecoder(file, options, batch)) ?? merged();
   const split = splitDecoder(await readFile(file));
   if (!split) return merged();
   const [first, later] = await Promise.all([
@@ -704,6 +653,117 @@ async function loadDecoder(
   ]);
   const crossValues = later.inputNames.filter((n) => /^past_key_values\.\d+\.encoder\.value$/.test(n));
   return { kind: 'split', first, later, crossKeys: split.crossKeys, crossValues };
+}
+
+/** What the graph cache records beside the cached decoder's graphs: what the loader read off the rewrite. */
+interface CachedDecoderRecord {
+  crossKeys: SplitDecoder['crossKeys'];
+  slots?: { count: number; rows: string };
+}
+
+const CACHED_GRAPHS = ['later', 'cross'] as const;
+
+/** A session from a graph's file when it could be written (src/transcription/graph-cache.ts), else its bytes. */
+async function sessionFrom(
+  cache: GraphCache | null,
+  name: string,
+  bytes: Uint8Array,
+  options: ort.InferenceSession.SessionOptions,
+): Promise<ort.InferenceSession> {
+  const file = await cache?.write(name, bytes);
+  if (!file) return ort.InferenceSession.create(bytes, options);
+  // ONNX Runtime reads the file itself: the bytes are freed before it builds the session, not after.
+  detachBuffer(bytes);
+  return ort.InferenceSession.create(file, options);
+}
+
+/**
+ * The cached-step decoder (CachedDecoder) of the merged decoder in `file`: its two graphs from the graph
+ * cache when a start wrote them before, else rewritten (and written there, when it can be, for the
+ * session to be built from the file). Null when the decoder does not have the shape to split.
+ */
+async function cachedDecoder(
+  file: string,
+  options: ort.InferenceSession.SessionOptions,
+  batch: number,
+): Promise<CachedDecoder | null> {
+  const cache = await GraphCache.open(file, `cached-b${Math.max(1, batch)}`).catch(() => null);
+  const written = await cache?.read<CachedDecoderRecord>(CACHED_GRAPHS);
+  if (cache && written) {
+    // One after the other, as when rewritten: two sessions being built at once would add their peaks.
+    const later = await ort.InferenceSession.create(cache.path('later'), options);
+    const cross = await ort.InferenceSession.create(cache.path('cross'), options);
+    return cachedSessions(later, cross, written);
+  }
+  const bytes = await readFile(file);
+  const split = splitDecoder(bytes, { plainBranches: true });
+  if (!split) return null;
+  // Each graph's bytes are freed as soon as the next one is made from them (`detachBuffer`), not at the thread's
+  // next collection: with both languages, the model load's peak −25 to −50 MiB (bench:asr's child).
+  detachBuffer(bytes);
+  const { first, crossKeys } = split;
+  // Each rewrite leaves its decoded graph behind (objects and buffers, a few hundred MB per language):
+  // given back between the rewrites and before ONNX Runtime builds the session, so they do not add up
+  // with it and the models already loaded (load peak with both languages 850 → 738 MiB, bench:asr's child).
+  releaseMemory();
+  // Batched: each chunk's quantized products and cross-attention in a slot of its own, so a chunk's
+  // numbers are bit for bit those it gets alone (docs/benchmarks/asr.md); one model serves one chunk too.
+  let perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
+  if (perSlot) releaseMemory();
+  let slotted = perSlot ? slotQuantized(perSlot, batch) : null;
+  if (perSlot) detachBuffer(perSlot);
+  perSlot = null;
+  // Batched steps fetch each cache's last position, not the whole caches (StepBatcher.run).
+  if (slotted) {
+    const withLast = lastPositionOutputs(slotted.model);
+    detachBuffer(slotted.model);
+    slotted = withLast ? { ...slotted, model: withLast } : null;
+  }
+  if (slotted) detachBuffer(split.later);
+  const laterModel = slotted?.model ?? split.later;
+  const record: CachedDecoderRecord = {
+    crossKeys,
+    ...(slotted ? { slots: { count: batch, rows: slotted.slotRows } } : {}),
+  };
+  releaseMemory();
+  const later = await sessionFrom(cache, 'later', laterModel, options);
+  detachBuffer(laterModel);
+  const outputs = crossInputsOf(later, record).map((c) => c.output);
+  const constants = await firstStepShapes(first, outputs, options);
+  const crossModel = crossAttentionModel(first, outputs, constants);
+  detachBuffer(first);
+  const cross = await sessionFrom(cache, 'cross', crossModel, options);
+  detachBuffer(crossModel);
+  await cache?.finish(record);
+  return cachedSessions(later, cross, record);
+}
+
+/**
+ * The later model's cross-attention inputs: the keys as the split left them (scaled and transposed, or
+ * as shipped) and the values; each is a first-step output of the same name or a named tensor. (A
+ * slotted model names them per slot: `<input>/slot0` stands for the input.)
+ */
+function crossInputsOf(later: ort.InferenceSession, { crossKeys, slots }: CachedDecoderRecord) {
+  const present = (past: string) => past.replace('past_key_values', 'present');
+  return later.inputNames
+    .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n) && (!slots || n.endsWith('/slot0')))
+    .map((n) => n.replace(/\/slot0$/, ''))
+    .map((input) => ({ input, output: crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
+}
+
+function cachedSessions(
+  later: ort.InferenceSession,
+  cross: ort.InferenceSession,
+  record: CachedDecoderRecord,
+): CachedDecoder {
+  return {
+    kind: 'cached',
+    cross,
+    later,
+    crossInputs: crossInputsOf(later, record),
+    crossReadsIds: cross.inputNames.includes('input_ids'),
+    ...(record.slots ? { slots: record.slots } : {}),
+  };
 }
 
 /**
