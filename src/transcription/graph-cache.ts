@@ -19,7 +19,10 @@ const REWRITE_SOURCES = ['./onnx-rewrite.ts', './protobuf.ts', './moonshine.ts',
 
 let codeKey: Promise<string> | undefined;
 
-/** A hash of the rewriting code's source; null-safe: a file that cannot be read counts as empty. */
+/**
+ * A hash of the rewriting code's source (the service runs its TypeScript as written, so the files are
+ * there; one that cannot be read counts as empty).
+ */
 function rewriteCodeKey(): Promise<string> {
   codeKey ??= (async () => {
     const hash = createHash('sha256');

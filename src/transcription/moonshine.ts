@@ -690,10 +690,17 @@ async function cachedDecoder(
   const cache = await GraphCache.open(file, `cached-b${Math.max(1, batch)}`).catch(() => null);
   const written = await cache?.read<CachedDecoderRecord>(CACHED_GRAPHS);
   if (cache && written) {
-    // One after the other, as when rewritten: two sessions being built at once would add their peaks.
-    const later = await ort.InferenceSession.create(cache.path('later'), options);
-    const cross = await ort.InferenceSession.create(cache.path('cross'), options);
-    return cachedSessions(later, cross, written);
+    let later: ort.InferenceSession | undefined;
+    try {
+      // One after the other, as when rewritten: two sessions being built at once would add their peaks.
+      later = await ort.InferenceSession.create(cache.path('later'), options);
+      const cross = await ort.InferenceSession.create(cache.path('cross'), options);
+      return cachedSessions(later, cross, written);
+    } catch {
+      // A file gone since it was read (another version of the code, sharing the folder, wrote its own
+      // set and removed this one) or damaged: rewritten (and written again), as on a first start.
+      await later?.release().catch(() => {});
+    }
   }
   const bytes = await readFile(file);
   const split = splitDecoder(bytes, { plainBranches: true });

@@ -111,6 +111,12 @@ describe('recognition with the graph cache', () => {
     expect(await heard(models)).toEqual(rewritten);
     expect({ en: written('en'), es: written('es') }).toEqual(first);
 
+    // A damaged graph file (a disk error, a hand edit) is rewritten, not used.
+    const [later] = first.en.find(([f]) => f.endsWith('.later.onnx'))!;
+    writeFileSync(path.join(models, 'moonshine-base-en', CACHE_FOLDER, later), 'not a graph');
+    expect(await heard(models)).toEqual(rewritten);
+    expect(statSync(path.join(models, 'moonshine-base-en', CACHE_FOLDER, later)).size).toBeGreaterThan(1_000_000);
+
     // Where the graphs cannot be written (a read-only models folder), the rewrite is used from memory.
     const readOnly = path.join(dir, 'read-only');
     for (const language of ['en', 'es']) {
