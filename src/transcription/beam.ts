@@ -88,42 +88,11 @@ export function biasTrie(
 }
 
 /**
- * What beam search reads of one hypothesis' logits: an engine that can compute it next to the model
- * (StepBatcher) returns this instead of the logits, which then never leave the model's runtime.
- */
-export interface StepRow {
-  /** log Σ exp of the logits over the whole vocabulary, in doubles (as logSumExp). */
-  norm: number;
-  /** Ids of at least `ask.k` largest logits below `ask.limit`, best first, ties to the lower id (as topK). */
-  top: readonly number[];
-  /** The logit of `token`: one of `top`, or one asked for (`ask.tokens`). */
-  logit(token: number): number;
-}
-
-/** What beam search will read of each hypothesis' row (StepRow). */
-export interface StepAsk {
-  k: number;
-  /** Ids at or above this are never among `top`. */
-  limit: number;
-  /** Per hypothesis, the tokens whose logits it reads besides the top ones (the end token first). */
-  tokens: readonly (readonly number[])[];
-}
-
-/**
  * One decoder step for a batch: the last token of each live hypothesis, and for each the index of
  * the hypothesis it extends in the previous step's batch (null at the first step, batch of one).
- * Returns each hypothesis' logits over the vocabulary, or what `ask` says is read of them.
+ * Returns each hypothesis' logits over the vocabulary.
  */
-export type DecoderStep = (
-  tokens: readonly number[],
-  parents: readonly number[] | null,
-  ask: StepAsk,
-) => Promise<(Float32Array | StepRow)[]>;
-
-/** The StepRow of a row of logits, computed here. */
-export function stepRow(row: Float32Array, k: number, limit: number): StepRow {
-  return { norm: logSumExp(row), top: topK(row, k, Math.min(row.length, limit)), logit: (t) => row[t]! };
-}
+export type DecoderStep = (tokens: readonly number[], parents: readonly number[] | null) => Promise<Float32Array[]>;
 
 export interface BeamOptions {
   width: number;
@@ -180,37 +149,26 @@ export async function beamSearch(step: DecoderStep, o: BeamOptions): Promise<Dec
     finished.push({ hyp: { tokens: h.tokens, logProbs: h.logProbs }, score: total / (h.tokens.length + 1) });
   };
 
-  const k = o.width + 1;
-  const limit = o.vocabSize ?? Number.POSITIVE_INFINITY;
-  // The tokens whose logits a hypothesis reads besides its best ones: the end token, and the vocabulary's.
-  const rootTokens = root ? [...root.next.keys()].filter((t) => t < limit) : [];
-  const asked = (h: Hyp) =>
-    !o.bias || !h.node
-      ? [o.eos]
-      : h.node === root
-        ? [o.eos, ...rootTokens]
-        : [o.eos, ...[...h.node.next.keys()].filter((t) => t < limit), ...rootTokens];
   for (let stepIndex = 0; stepIndex < o.maxTokens && active.length; stepIndex++) {
     const rows = await step(
       active.map((h) => h.last),
       parents,
-      { k, limit, tokens: active.map(asked) },
     );
     const cands: { from: number; token: number; lp: number; total: number; move: Move | null }[] = [];
     for (const [i, h] of active.entries()) {
-      const given = rows[i]!;
-      const row = given instanceof Float32Array ? stepRow(given, k, limit) : given;
-      const norm = row.norm;
-      if (stepIndex === 0) noSpeech = Math.exp(row.logit(o.eos) - norm);
-      const top = row.top.length > k ? row.top.slice(0, k) : row.top;
+      const row = rows[i]!;
+      const limit = Math.min(row.length, o.vocabSize ?? row.length);
+      const norm = logSumExp(row);
+      if (stepIndex === 0) noSpeech = Math.exp(row[o.eos]! - norm);
+      const top = topK(row, o.width + 1, limit);
       const ids = new Set(top);
-      const bestLp = row.logit(top[0]!) - norm;
+      const bestLp = row[top[0]!]! - norm;
       if (o.bias) {
         for (const t of h.node!.next.keys()) if (t < limit) ids.add(t);
-        for (const t of rootTokens) ids.add(t);
+        for (const t of root!.next.keys()) if (t < limit) ids.add(t);
       }
       for (const token of ids) {
-        const lp = row.logit(token) - norm;
+        const lp = row[token]! - norm;
         if (token === o.eos) {
           if (o.speak && stepIndex === 0) continue;
           cands.push({ from: i, token, lp, total: h.lp + lp + h.bias - h.pending, move: null });

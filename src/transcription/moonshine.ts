@@ -12,8 +12,6 @@ import {
   type BiasTrie,
   type Decoded,
   type DecoderStep,
-  type StepAsk,
-  type StepRow,
   type TokenWeight,
 } from './beam.ts';
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine } from './engine.ts';
@@ -24,8 +22,6 @@ import {
   crossAttentionModel,
   crossAttentionShapes,
   lastPositionOutputs,
-  STEP_SUMMARY,
-  stepSummaryOutputs,
   lastPositionName,
   slotCrossAttention,
   logSumExpModel,
@@ -671,12 +667,6 @@ async function loadDecoder(
       detachBuffer(slotted.model);
       slotted = withLast ? { ...slotted, model: withLast } : null;
     }
-    // ... and what beam search reads of the logits, not the logits (StepBatcher.run).
-    if (slotted) {
-      const summarised = stepSummaryOutputs(slotted.model);
-      detachBuffer(slotted.model);
-      slotted = summarised ? { ...slotted, model: summarised } : null;
-    }
     if (slotted) detachBuffer(split.later);
     const laterModel = slotted?.model ?? split.later;
     const slots = slotted ? { count: batch, rows: slotted.slotRows } : undefined;
@@ -811,12 +801,6 @@ async function teacherForcedTokens(
           for (let g = 0; g < slots.count; g++)
             feeds[`${input}/slot${g}`] =
               g < n ? t : new ort.Tensor('float32', new Float32Array(0), [0, ...t.dims.slice(1)]);
-        // The batched model's beam-search summary must be fed too (stepSummaryOutputs): one token, one logit.
-        Object.assign(feeds, {
-          [STEP_SUMMARY.topK]: new ort.Tensor('int64', BigInt64Array.of(1n), [1]),
-          [STEP_SUMMARY.vocabLimit]: new ort.Tensor('int64', BigInt64Array.of(BigInt(2 ** 53 - 1)), [1]),
-          [STEP_SUMMARY.logitIds]: new ort.Tensor('int64', BigInt64Array.of(0n), [1, 1]),
-        });
       }
       return d.later.run(feeds, ['logits']);
     }
@@ -1031,8 +1015,7 @@ interface StepRequest {
   decode: BatchedDecode;
   tokens: readonly number[];
   parents: readonly number[] | null;
-  ask: StepAsk;
-  resolve: (rows: StepRow[]) => void;
+  resolve: (rows: Float32Array[]) => void;
   reject: (e: unknown) => void;
 }
 
@@ -1073,14 +1056,7 @@ class StepBatcher {
     this.d = d;
     this.slots = slots;
     this.startGroup = startShare === undefined ? null : Math.max(1, Math.ceil(slots.count * startShare));
-    // What beam search reads of the logits, not the logits themselves (stepSummaryOutputs).
-    this.fetches = [
-      STEP_SUMMARY.logSumExp,
-      STEP_SUMMARY.topValues,
-      STEP_SUMMARY.topIds,
-      STEP_SUMMARY.asked,
-      ...model.selfNames.map((k) => lastPositionName(presentName(k))),
-    ];
+    this.fetches = ['logits', ...model.selfNames.map((k) => lastPositionName(presentName(k)))];
   }
 
   /** A chunk on its way to its first step (being encoded): new decodes wait for it. Call the result once it is there. */
@@ -1110,9 +1086,9 @@ class StepBatcher {
   decoder(hidden: ort.Tensor, arrived?: () => void): { step: DecoderStep; done: () => void } {
     const decode: BatchedDecode = { hidden, cross: {}, past: null, last: null, outputs: null, offset: 0, length: 0 };
     return {
-      step: (tokens, parents, ask) =>
+      step: (tokens, parents) =>
         new Promise((resolve, reject) => {
-          this.pending.push({ decode, tokens, parents, ask, resolve, reject });
+          this.pending.push({ decode, tokens, parents, resolve, reject });
           arrived?.();
           this.schedule();
         }),
@@ -1247,7 +1223,6 @@ class StepBatcher {
         BigInt64Array.from({ length: slots.count }, (_, g) => BigInt(sizes[g] ?? 0)),
         [slots.count],
       ),
-      ...summaryFeeds(group, total),
     };
     for (const { input } of d.crossInputs) {
       const first = group[0]!.decode.cross[input]!;
@@ -1303,14 +1278,13 @@ class StepBatcher {
     this.chunkSteps += group.length;
     const past = Object.fromEntries(model.selfNames.map((k) => [k, feeds[k]!]));
     const last = Object.fromEntries(model.selfNames.map((k) => [k, out[lastPositionName(presentName(k))]!]));
+    const logits = out.logits!;
     const outputs: RunOutputs = {
-      tensors: [...Object.values(past), ...Object.values(last)],
+      tensors: [...Object.values(past), ...Object.values(last), logits],
       readers: group.length,
     };
-    const rows = stepRows(
-      out,
-      group.flatMap((r) => r.ask.tokens),
-    );
+    const vocab = logits.dims.at(-1)!;
+    const data = logits.data as Float32Array;
     let at = 0;
     for (const r of group) {
       const n = r.tokens.length;
@@ -1319,64 +1293,10 @@ class StepBatcher {
       r.decode.outputs = outputs;
       r.decode.offset = at;
       r.decode.length++;
-      r.resolve(rows.slice(at, at + n));
+      r.resolve(Array.from({ length: n }, (_, i) => data.subarray((at + i) * vocab, (at + i + 1) * vocab)));
       at += n;
     }
   }
-}
-
-/**
- * The inputs of stepSummaryOutputs for a run of `group` (`total` rows): the most best tokens any decode reads,
- * its vocabulary limit, and each row's tokens asked for (padded with its first, the end token).
- */
-function summaryFeeds(group: StepRequest[], total: number): Record<string, ort.Tensor> {
-  const k = Math.max(...group.map((r) => r.ask.k));
-  const limit = group[0]!.ask.limit;
-  // One limit per run: the graph slices the vocabulary once for every row.
-  if (group.some((r) => r.ask.limit !== limit)) throw new Error('Batched decodes with different vocabulary limits');
-  const asked = group.flatMap((r) => r.ask.tokens);
-  const m = Math.max(1, ...asked.map((t) => t.length));
-  const ids = new BigInt64Array(total * m);
-  for (const [row, tokens] of asked.entries())
-    for (let j = 0; j < m; j++) ids[row * m + j] = BigInt(tokens[j] ?? tokens[0] ?? 0);
-  return {
-    [STEP_SUMMARY.topK]: new ort.Tensor('int64', BigInt64Array.of(BigInt(k)), [1]),
-    [STEP_SUMMARY.vocabLimit]: new ort.Tensor('int64', BigInt64Array.of(BigInt(Math.min(limit, 2 ** 53 - 1))), [1]),
-    [STEP_SUMMARY.logitIds]: new ort.Tensor('int64', ids, [total, m]),
-  };
-}
-
-/**
- * Each row's StepRow from a run's summary outputs (`asked`: each row's tokens asked for, as fed), copied
- * out: the outputs are freed at once.
- */
-function stepRows(out: ort.InferenceSession.OnnxValueMapType, asked: readonly (readonly number[])[]): StepRow[] {
-  const tensors = [STEP_SUMMARY.logSumExp, STEP_SUMMARY.topValues, STEP_SUMMARY.topIds, STEP_SUMMARY.asked].map(
-    (name) => out[name]!,
-  );
-  const [norms, values, ids, logits] = tensors.map((t) => t.data) as [
-    Float64Array,
-    Float32Array,
-    BigInt64Array,
-    Float32Array,
-  ];
-  const k = tensors[1]!.dims[1]!;
-  const m = tensors[3]!.dims[1]!;
-  const rows = asked.map((tokens, i): StepRow => {
-    const top = Array.from(ids.subarray(i * k, (i + 1) * k), Number);
-    const topValues = values.slice(i * k, (i + 1) * k);
-    const askedValues = logits.slice(i * m, i * m + tokens.length);
-    const logit = (t: number) => {
-      const j = top.indexOf(t);
-      if (j >= 0) return topValues[j]!;
-      const a = tokens.indexOf(t);
-      if (a < 0) throw new Error(`Logit of token ${t} not asked for`);
-      return askedValues[a]!;
-    };
-    return { norm: norms[i]!, top, logit };
-  });
-  for (const t of tensors) free(t);
-  return rows;
 }
 
 /**

@@ -394,7 +394,7 @@ export function attentionDecoder(model: Uint8Array): AttentionDecoder | null {
 }
 
 // ONNX data types (TensorProto.DataType) and attribute types (AttributeProto.AttributeType).
-const DT = { float: 1, uint8: 2, int32: 6, int64: 7, bool: 9, double: 11 } as const;
+const DT = { float: 1, uint8: 2, int32: 6, int64: 7, bool: 9 } as const;
 const ATTR_TYPE = { int: 2, ints: 7 } as const;
 
 function node(op: string, inputs: string[], outputs: string[], name: string, attrs: Uint8Array[] = []): Node {
@@ -769,83 +769,6 @@ export function lastPositionOutputs(model: Uint8Array): Uint8Array | null {
       bytesField(GRAPH.node, encodeMessage(node('Slice', [p, starts, ends, axes], [lastPositionName(p)], `${p}/last`))),
     ),
     ...presents.map((p) => bytesField(GRAPH.output, encodeMessage([textField(VALUE_INFO.name, lastPositionName(p))]))),
-  ]);
-  return m.withGraph(graph);
-}
-
-/**
- * The names of what stepSummaryOutputs adds: its inputs (a run that fetches only `logits` must feed them
- * too: [1], [vocabulary size], [[0]] will do) and outputs. Each row's last position is summarised.
- */
-export const STEP_SUMMARY = {
-  /** int64 [1]: how many of the best tokens `topIds` holds. */
-  topK: 'step/top_k',
-  /** int64 [1]: ids at or above this are never among the best. */
-  vocabLimit: 'step/vocab_limit',
-  /** int64 [rows or 1, m]: per row, the tokens whose logits `asked` holds. */
-  logitIds: 'step/logit_ids',
-  /** double [rows]: log Σ exp of the row's logits over the whole vocabulary, computed in doubles. */
-  logSumExp: 'step/log_sum_exp',
-  /** float [rows, k] and int64 [rows, k]: the k largest logits below the limit, best first (ties: lower id). */
-  topValues: 'step/top_values',
-  topIds: 'step/top_ids',
-  /** float [rows, m]: the logits of `logitIds`. */
-  asked: 'step/logits_asked',
-} as const;
-
-/**
- * The batched later-step model with what beam search reads of each row's logits as outputs of their own
- * (STEP_SUMMARY): the normaliser log Σ exp, the best `k` tokens and the logits of the tokens asked for
- * (the end token, the vocabulary's next tokens). A caller fetching only these does not copy the logits
- * ([rows, 1, 32768]: 4 MB for 32 rows) out of ONNX Runtime at every step, nor computes 32768 exponentials a
- * row in JavaScript. The normaliser is computed in doubles, as beam.ts's logSumExp does (the logits are
- * floats; their differences and the sum are exact or rounded the same way in doubles), so the
- * log-probabilities are those of the JavaScript to within an ulp or so; TopK breaks ties by the lower id,
- * as beam.ts's topK. Null when the model has no `logits` output of rank 3.
- */
-export function stepSummaryOutputs(model: Uint8Array): Uint8Array | null {
-  const m = modelGraph(model);
-  if (!m) return null;
-  const outputName = (f: Field) => text(decodeMessage(f.value as Uint8Array).find((x) => x.no === VALUE_INFO.name));
-  if (!m.graph.some((f) => f.no === GRAPH.output && outputName(f) === 'logits')) return null;
-  const S = STEP_SUMMARY;
-  const [rows2d, asDouble, limited, zero, one, lastIndex] = [
-    'step/logits_2d',
-    'step/logits_double',
-    'step/logits_limited',
-    'step/zero',
-    'step/one',
-    'step/last_index',
-  ];
-  const nodes = [
-    // [rows, positions, vocabulary] → [rows, vocabulary], the last position: a later step's only one (a run
-    // over several positions, teacher forcing, fetches `logits` and pays for one position here, not all).
-    node('Gather', ['logits', lastIndex], [rows2d], 'step/last_position', [intAttr('axis', 1)]),
-    node('Cast', [rows2d], [asDouble], 'step/cast', [intAttr('to', DT.double)]),
-    node('ReduceLogSumExp', [asDouble], [S.logSumExp], 'step/log_sum_exp', [
-      intsAttr('axes', [1]),
-      intAttr('keepdims', 0),
-    ]),
-    node('Slice', [rows2d, zero, S.vocabLimit, one], [limited], 'step/limit'),
-    node('TopK', [limited, S.topK], [S.topValues, S.topIds], 'step/top_k', [
-      intAttr('axis', 1),
-      intAttr('largest', 1),
-      intAttr('sorted', 1),
-    ]),
-    node('GatherElements', [rows2d, S.logitIds], [S.asked], 'step/asked', [intAttr('axis', 1)]),
-  ];
-  const graph = encodeMessage([
-    ...m.graph,
-    bytesField(GRAPH.initializer, int64s(zero, [0])),
-    bytesField(GRAPH.initializer, int64s(one, [1])),
-    bytesField(GRAPH.initializer, tensor(lastIndex, DT.int64, [], new Uint8Array(BigInt64Array.of(-1n).buffer))),
-    bytesField(GRAPH.input, inputInfo(S.topK, DT.int64, [1])),
-    bytesField(GRAPH.input, inputInfo(S.vocabLimit, DT.int64, [1])),
-    bytesField(GRAPH.input, inputInfo(S.logitIds, DT.int64, ['summary_rows', 'summary_asked'])),
-    ...nodes.map((n) => bytesField(GRAPH.node, encodeMessage(n))),
-    ...[S.logSumExp, S.topValues, S.topIds, S.asked].map((o) =>
-      bytesField(GRAPH.output, encodeMessage([textField(VALUE_INFO.name, o)])),
-    ),
   ]);
   return m.withGraph(graph);
 }
