@@ -20,7 +20,8 @@
  * - `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` (glibc 2.35+; older ones ignore it): the blocks it maps are
  *   marked for transparent huge pages (madvise), so a batched decoder step's fresh buffers (ONNX Runtime's
  *   outputs and intermediates, several MB each, mapped and unmapped at every step) fault in 2 MiB at a
- *   time instead of 4 KiB: about 5 % less CPU on a 1-minute call, the same peak (docs/benchmarks/asr.md).
+ *   time instead of 4 KiB: about 8 % less CPU on a 1-minute call, the call's peak the same, the model
+ *   load's 10–20 MiB higher (docs/benchmarks/asr.md).
  */
 export const ALLOCATOR_ENV = {
   MALLOC_ARENA_MAX: '2',
