@@ -5,7 +5,7 @@
 // its batches 4 to 7, probe4-<lang>.tsv, the fourth fresh batch, fresh5-<lang>.tsv, after its first
 // reading, batch 8, probe5-<lang>.tsv, and batch 9, probe6-<lang>.tsv),
 // the model's own training lines (train-<lang>.tsv), the sets spent as evidence once their first
-// reading was recorded (the blind holdout2- to holdout5-<lang>.tsv, the fifth fresh batch
+// reading was recorded (the blind holdout2- to holdout6-<lang>.tsv, the fifth fresh batch
 // fresh6-<lang>.tsv and fresh7-<lang>.tsv) and the tune file of the earlier general set
 // (scripts/bench/sentiment-<lang>.tsv) only: the
 // held-out halves are never read (their lines are dropped before parsing, the general set's
@@ -24,6 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { plainLexicon, readRules, type SentimentLanguage } from '../src/analysis/sentiment.ts';
+import { SENTIMENT_SETS, setFile } from './bench/sentiment-sets.ts';
 import {
   COMBINATION,
   type Combination,
@@ -106,14 +107,16 @@ export function extraRows(language: SentimentLanguage): Row[] {
 
 /**
  * Sets whose first reading is recorded (docs/benchmarks/sentiment.md) and that are tuned on since:
- * the blind sets holdout2 to holdout5 (spent as held-out evidence once read) and the fifth fresh
- * batches (fresh6, fresh7). Trained on like the model's own lines; the cross-validation keeps them in every
+ * the blind sets holdout2 to holdout6 (spent as held-out evidence once read) and the fifth and sixth
+ * fresh batches (fresh6, fresh7): the sets marked `trained` in scripts/bench/sentiment-sets.ts. Trained on like the model's own lines; the cross-validation keeps them in every
  * fold's training, as it does the general set.
  */
 function spentRows(language: SentimentLanguage): Row[] {
   const rows: Row[] = [];
-  for (const set of ['holdout2', 'holdout3', 'holdout4', 'holdout5', 'fresh6', 'fresh7'])
-    for (const line of readFileSync(path.join(fixtures, `${set}-${language}.tsv`), 'utf8').split('\n')) {
+  // Blind sets first, then the fresh batches: the order the rows were always summed in.
+  const spent = SENTIMENT_SETS.filter((s) => s.trained && s.use === 'tuned').map((s) => s.name);
+  for (const set of [...spent.filter((s) => s.startsWith('holdout')), ...spent.filter((s) => !s.startsWith('holdout'))])
+    for (const line of readFileSync(path.join(fixtures, setFile(set, language)), 'utf8').split('\n')) {
       if (!line.startsWith(`${set}\t`)) continue;
       const [, , cls, label, text] = line.split('\t');
       rows.push({ split: 'tune', cls: cls!, accepted: label!.split('|') as ModelLabel[], text: text! });

@@ -26,10 +26,10 @@
 // committed before any reading, was read once in aggregate as a held-out set (first reading recorded)
 // and is tuned and trained on since, like the other spent blind sets. A fifth, holdout5-<lang>.tsv
 // (split `holdout5`), written blind by a fourth writer and committed before any reading, was read once
-// in aggregate the same way (first reading recorded) and is tuned and trained on since. A sixth,
-// holdout6-<lang>.tsv (split `holdout6`), written blind by a fifth writer and committed before any
-// reading, is held out: read in aggregate only, never listed, never tuned or trained on; the goals are
-// judged on it.
+// in aggregate the same way (first reading recorded) and is tuned and trained on since; so is a sixth,
+// holdout6-<lang>.tsv (split `holdout6`), written blind by a fifth writer. The next blind set is wired
+// in with one line in scripts/bench/sentiment-sets.ts (`use: 'held'`): read in aggregate only, never
+// listed, never tuned or trained on; the goals are judged on it.
 // Baselines in the same run: the most common label, the
 // plain library (AFINN with its own one-word negation, no contact-centre rules) and the rules alone
 // (the scorer without its trained model, src/analysis/sentiment-model.ts).
@@ -41,54 +41,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { scoreText, type SentimentLabel, type SentimentLanguage } from '../../src/analysis/sentiment.ts';
+import { SENTIMENT_SETS, setFile } from './sentiment-sets.ts';
 
 const GOAL_ACCEPTED = 0.9;
 const NO_FLIP_CLASSES = ['refusal', 'complaint', 'apology', 'thanks'];
 const LABELS: SentimentLabel[] = ['negative', 'neutral', 'positive'];
-/** `probe` is a separate file per language (probe-<lang>.tsv): lines written for checking rules, never tuned on row by row. */
-/** `fresh` (fresh-<lang>.tsv): lines written after the model, never trained or tuned on; `--misses` is not for it. */
-/** `fresh2` (fresh2-<lang>.tsv): a second such batch, written with probe batch 4 and never tuned on either. */
-/** `fresh4` (fresh4-<lang>.tsv): a third, written after probe batch 7's rules, never tuned on. */
-/** `fresh5` (fresh5-<lang>.tsv): a fourth; its first reading is recorded, after it it is tuned on like a probe batch. */
-/** `holdout2` to `holdout5` (holdout2/3/4/5-<lang>.tsv): blind sets, read once as held-out sets, now tuned on. */
-/** `fresh6`, `fresh7` (fresh6/7-<lang>.tsv): a fifth and a sixth, weighted to praise, resolutions, greetings and the no-flip classes; first readings recorded, then tuned on. */
-const HALVES = [
-  'tune',
-  'probe',
-  'fresh',
-  'fresh2',
-  'fresh4',
-  'fresh5',
-  'fresh6',
-  'fresh7',
-  'holdout',
-  'holdout2',
-  'holdout3',
-  'holdout4',
-  'holdout5',
-  'holdout6',
-] as const;
-// holdout2 to holdout5 were read once as held-out sets (their first readings are in
-// docs/benchmarks/sentiment.md); they are spent as evidence and now tuned on like probe batches.
-type Held = 'holdout' | 'holdout6';
-const HELD: readonly Half[] = ['holdout', 'holdout6'];
-const isHeld = (half: Half): half is Held => HELD.includes(half);
-type Half = (typeof HALVES)[number];
-/** How each set is named in the printout (the halves of <lang>.tsv are named after their split). */
-const TITLES: Partial<Record<Half, string>> = {
-  probe: 'probe set',
-  fresh: 'fresh batch',
-  fresh2: 'second fresh batch',
-  fresh4: 'third fresh batch',
-  fresh5: 'fourth fresh batch',
-  fresh6: 'fifth fresh batch (fresh6; first reading recorded, now tuned on)',
-  fresh7: 'sixth fresh batch (fresh7; first reading recorded, now tuned on)',
-  holdout2: 'second blind set (holdout2; first reading recorded, now tuned on)',
-  holdout3: 'third blind set (holdout3; first reading recorded, now tuned on)',
-  holdout4: 'fourth blind set (holdout4; first reading recorded, now tuned on)',
-  holdout5: 'fifth blind set (holdout5; first reading recorded, now tuned on)',
-  holdout6: 'sixth blind set (holdout6; held out)',
-};
+// Every set, its files, its title and what it may be used for: scripts/bench/sentiment-sets.ts.
+// A spent set is `tuned` there; the one being judged is `held`.
+const HALVES = SENTIMENT_SETS.map((s) => s.name);
+type Half = string;
+const HELD = SENTIMENT_SETS.filter((s) => s.use === 'held').map((s) => s.name);
+const isHeld = (half: Half): boolean => HELD.includes(half);
+const setOf = (half: Half) => SENTIMENT_SETS.find((s) => s.name === half)!;
 
 const { values: args } = parseArgs({
   options: { half: { type: 'string' }, misses: { type: 'boolean', default: false } },
@@ -105,24 +69,8 @@ interface Row {
 }
 
 function load(language: SentimentLanguage): Row[] {
-  return [
-    ...loadFile(`${language}.tsv`),
-    ...loadFile(`probe-${language}.tsv`),
-    ...loadFile(`probe4-${language}.tsv`),
-    ...loadFile(`probe5-${language}.tsv`),
-    ...loadFile(`probe6-${language}.tsv`),
-    ...loadFile(`fresh-${language}.tsv`),
-    ...loadFile(`fresh2-${language}.tsv`),
-    ...loadFile(`fresh4-${language}.tsv`),
-    ...loadFile(`fresh5-${language}.tsv`),
-    ...loadFile(`fresh6-${language}.tsv`),
-    ...loadFile(`fresh7-${language}.tsv`),
-    ...loadFile(`holdout2-${language}.tsv`),
-    ...loadFile(`holdout3-${language}.tsv`),
-    ...loadFile(`holdout4-${language}.tsv`),
-    ...loadFile(`holdout5-${language}.tsv`),
-    ...loadFile(`holdout6-${language}.tsv`),
-  ];
+  const files = [...new Set(SENTIMENT_SETS.flatMap((set) => set.files.map((stem) => setFile(stem, language))))];
+  return files.flatMap(loadFile);
 }
 
 function loadFile(name: string): Row[] {
@@ -134,9 +82,9 @@ function loadFile(name: string): Row[] {
   return lines.map((line) => {
     const [half, speaker, cls, label, text] = line.split('\t');
     const accepted = (label ?? '').split('|') as SentimentLabel[];
-    if (!HALVES.includes(half as Half) || !accepted.every((l) => LABELS.includes(l)) || !text || !cls)
+    if (!HALVES.includes(half!) || !accepted.every((l) => LABELS.includes(l)) || !text || !cls)
       throw new Error(`${file}: bad line ${line}`);
-    return { half: half as Half, speaker: speaker as Row['speaker'], cls, accepted, text };
+    return { half: half!, speaker: speaker as Row['speaker'], cls, accepted, text };
   });
 }
 
@@ -170,8 +118,8 @@ function tally(rows: readonly Row[], predicted: readonly SentimentLabel[]): Tall
 
 const pct = (t: Tally) => `${((100 * t.accepted) / t.n).toFixed(1)} %`;
 // The goals are judged on each held-out set separately.
-const missed: Record<Held, boolean> = { holdout: false, holdout6: false };
-const verdicts: Record<Held, string[]> = { holdout: [], holdout6: [] };
+const missed = new Map<Half, boolean>(HELD.map((h) => [h, false]));
+const verdicts = new Map<Half, string[]>(HELD.map((h) => [h, []]));
 
 for (const language of ['en', 'es'] as SentimentLanguage[]) {
   const all = load(language);
@@ -187,23 +135,10 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
     const rules = rows.map((r) => scoreText(r.text, language, { rulesOnly: true }).label);
     const total = tally(rows, ours);
 
-    const source =
-      half === 'probe'
-        ? `probe-${language}.tsv + probe4-${language}.tsv + probe5-${language}.tsv + probe6-${language}.tsv`
-        : half === 'fresh' ||
-            half === 'fresh2' ||
-            half === 'fresh4' ||
-            half === 'fresh5' ||
-            half === 'fresh6' ||
-            half === 'fresh7' ||
-            half === 'holdout2' ||
-            half === 'holdout3' ||
-            half === 'holdout4' ||
-            half === 'holdout5' ||
-            half === 'holdout6'
-          ? `${half}-${language}.tsv`
-          : `${language}.tsv`;
-    const title = TITLES[half] ?? `${half} half`;
+    const source = setOf(half)
+      .files.map((stem) => setFile(stem, language))
+      .join(' + ');
+    const title = setOf(half).title;
     console.log(`\n${language.toUpperCase()} ${title}: ${rows.length} lines (test/fixtures/sentiment/${source})`);
     console.log(`  ${'system'.padEnd(26)} accepted  flips`);
     for (const [name, t] of [
@@ -231,14 +166,14 @@ for (const language of ['en', 'es'] as SentimentLanguage[]) {
         `  ${`${cls}${mark}`.padEnd(12)} ${String(t.n).padStart(5)}  ${pct(t).padStart(8)}  ${String(t.flips).padStart(5)}   ${pct(p).padStart(15)}  ${String(p.flips).padStart(5)}`,
       );
       if (isHeld(half) && NO_FLIP_CLASSES.includes(cls) && t.flips > 0) {
-        missed[half] = true;
-        verdicts[half].push(`${language} ${cls}: ${t.flips} flip(s)`);
+        missed.set(half, true);
+        verdicts.get(half)!.push(`${language} ${cls}: ${t.flips} flip(s)`);
       }
     }
     console.log(`  (* no flip allowed) ${((cpu.user + cpu.system) / 1000 / rows.length).toFixed(3)} ms CPU a line`);
     if (isHeld(half) && total.accepted / total.n < GOAL_ACCEPTED) {
-      missed[half] = true;
-      verdicts[half].push(`${language}: ${pct(total)} accepted`);
+      missed.set(half, true);
+      verdicts.get(half)!.push(`${language}: ${pct(total)} accepted`);
     }
     // Never list a held-out set's lines: they are read in aggregate only.
     if (args.misses && !isHeld(half))
@@ -269,13 +204,10 @@ if (args.half === undefined) {
   }
 }
 
-for (const [half, name] of [
-  ['holdout', 'the held-out half'],
-  ['holdout6', 'the sixth blind set (holdout6)'],
-] as const)
+for (const half of HELD)
   if (halves.includes(half))
     console.log(
-      `\nGoals on ${name}: ≥ ${GOAL_ACCEPTED * 100} % accepted and no flip on ${NO_FLIP_CLASSES.join(', ')} — ${
-        missed[half] ? `MISSED (${verdicts[half].join('; ')})` : 'met in both languages'
+      `\nGoals on ${half === 'holdout' ? 'the held-out half' : `the ${setOf(half).title}`}: ≥ ${GOAL_ACCEPTED * 100} % accepted and no flip on ${NO_FLIP_CLASSES.join(', ')} — ${
+        missed.get(half) ? `MISSED (${verdicts.get(half)!.join('; ')})` : 'met in both languages'
       }.`,
     );

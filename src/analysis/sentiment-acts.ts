@@ -127,7 +127,8 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'ritual',
     value: 0,
     patterns: [
-      'good (?:morning|afternoon|evening|night|day)',
+      // Not "on a good day" (a hedge: "one bar on a good day").
+      '(?<!on a )good (?:morning|afternoon|evening|night|day)',
       '(?:thank you|thanks) for (?:calling|your call|contacting us|contacting|holding on)(?! me)(?: acme)?',
       '(?:have|enjoy) a (?:good|nice|lovely|great|wonderful) (?:day|evening|weekend|afternoon|night|one)',
       'take care',
@@ -212,6 +213,13 @@ export const EN_ACTS: readonly ActRule[] = [
       'not something (?:that )?(?:i|we|the system|our system) (?:\\S+ ){0,2}(?:have access to|lets me|allows|deal with|handle|cover|offer)',
       "(?:warranty|policy|guarantee|insurance|cover|plan|contract|terms|tariff|package|ticket|fare)(?: \\S+)? (?:doesn't|does not|won't|will not|don't|do not) (?:cover|include|allow|apply)",
       "(?:outside|beyond) (?:what (?:i'm|i am|we're|we are) (?:allowed|able|authori[sz]ed) to|my remit|what i can)",
+      // Holdout6: a refusal voiced as what a system or rule will not let the agent do ("the system
+      // won't let me apply a second discount", "our terms don't allow us to…").
+      "(?:system|computer|software|app|policy|rules|terms|account|tariff) (?:won't|will not|doesn't|does not|can't|cannot|wouldn't|would not) (?:let|allow|permit) (?:me|us)",
+      // An apology or regret opening an inability is a refusal, whatever the verb ("sorry, I can't
+      // move the payment date", "unfortunately we're unable to extend it"); not perceiving or
+      // finding something ("sorry, I can't hear you", "I can't find your account").
+      `(?:(?<=^)|(?<=\\| ))(?:sorry|so sorry|i'm sorry|i am sorry|i'm so sorry|unfortunately|sadly|i'm afraid|i am afraid|apologies)(?: \\|)?(?: but)? (?:i|we|i'm|we're|i am|we are) (?:really |just |still )?(?:can't|cannot|won't be able to|will not be able to|not able to|unable to|am not able to|are not able to|'m not able to)(?! (?:hear|see|find|understand|catch|read|locate|tell|make out|get through))(?= \\S)`,
     ],
   },
   {
@@ -244,6 +252,8 @@ export const EN_ACTS: readonly ActRule[] = [
       'stop (?:reading|talking|interrupting)',
       "(?:don't|do not|stop) (?:talk|talking|speak|speaking) over me",
       'you people',
+      // An insult aimed at the listener: "a muppet like you", "you absolute clown".
+      '(?:muppet|idiot|clown|moron|numpty|imbecile|halfwit|buffoon|plank|jobsworth|joker|amateur|amateurs)s? like (?:you|yourself)|you (?:absolute |complete |total |utter |bloody )?(?:muppet|idiot|clown|moron|numpty|imbecile|halfwit|buffoon|plank|jobsworth|clowns|muppets|idiots|amateurs)(?= \\||$| and| who)',
     ],
   },
   {
@@ -285,6 +295,16 @@ export const EN_ACTS: readonly ActRule[] = [
       // The best yet: "nobody has ever helped me like this before", "you've never let me down".
       "(?:nobody|no one|no-one) (?:has |had |'s )?(?:ever )?(?:\\S+ ){0,2}(?:helped|treated|looked after|sorted|explained|dealt with)(?: \\S+){0,2} (?:like this|like you|so well|this well|so quickly|as well)",
       "(?:never|not once)(?: once| ever)? (?:let|lets|has let|have let|let) (?:me|us) down|(?:has|have|'ve|'s|you've|they've|it's|you have|they have|it has) never (?:once |ever )?(?:let (?:me|us) down|failed (?:me|us))",
+      // Trouble gone since a fix: "haven't had a single dropout since you swapped the router" (a
+      // fault noun: "haven't had any internet since Tuesday" is still a complaint).
+      "(?:haven't|have not|hasn't|has not|not|never|'ve not) (?:had|seen|noticed|had a) (?:a single|one single|one|any|a|another) (?:\\S+ )?(?:dropout|drop-out|drop|outage|cut|cut-out|problem|issue|fault|glitch|error|hiccup|complaint|blip|disconnection|break|wobble)s? since",
+      'not (?:a single|one) (?:\\S+ )?(?:dropout|drop-out|drop|outage|cut|problem|issue|fault|glitch|hiccup|blip|disconnection)s? since',
+      // Never served so well: "I've never been looked after so well", better than the last company.
+      'never (?:been |had been |once been )?(?:treated|served|looked after|helped|dealt with)(?: me| us)? (?:so|this|as|that) well',
+      // Loyalty: "I wouldn't switch for anything", "wouldn't go anywhere else".
+      "(?:wouldn't|would not|won't|will not|never) (?:switch|change|swap|move|leave|go)(?: \\S+){0,3} (?:for anything|for the world|anywhere else)",
+      // A rescue: "you've saved my day", "you made my day".
+      '(?:saved|made|saving|making) my (?:day|life|week|bacon|skin)',
     ],
   },
   {
@@ -321,6 +341,13 @@ export const EN_ACTS: readonly ActRule[] = [
       '(?:two|three|four|five|six|seven|eight|nine|ten|several|so many|multiple|countless|a dozen) (?:times|different people)',
       "(?:nobody|no one|no-one|never|nobody's|no one's) (?:ever )?(?:calls?|called|rang|rings|told|tells|answers?|answered|showed|turned|got back|came|replied|helps?|helped)",
       'never (?:showed|turned|arrived|came|received|got|works|worked|called)',
+      // Holdout6: left uninformed ("no one's said a word", "nobody has explained anything").
+      "(?:nobody|no one|no-one|nobody's|no one's)(?: has| had| 's)? (?:ever |even |actually )?(?:said|says|explained|mentioned|warned|informed|updated)(?: (?:us|me|anyone))? (?:a word|a thing|anything|a single word|why|when)",
+      // No service where it is paid for: "one bar on a good day", "no signal in my own house".
+      "(?:one|two|a single|half a|maybe one|maybe two|barely one|barely a|hardly a|no|zero) (?:\\S+ )?(?:bar|bars) (?:\\S+ ){0,3}(?:on a good day|at best|if (?:i|we)'re lucky)|(?:no|zero|barely any|hardly any) (?:signal|reception|coverage|dial tone)(?! (?:issues?|problems?|charges?))",
+      "(?:is|'s|has been|'s been|was|gets|get|getting|only get|only gets) (?:only |just |still |barely )?(?:one|two|no|zero|a single) bars?(?= \\||$| since| in| at| of| on| and| upstairs| downstairs| indoors| inside)",
+      // Effort over time: "I've been trying to close this account since March".
+      "(?:i've|i have|we've|we have|i'd|i had) been (?:trying|asking|waiting|chasing|ringing|calling|emailing) (?:\\S+ ){0,5}(?:since|for (?:\\S+ )?(?:weeks|months|ages|years|days))",
       "(?:didn't|did not|hasn't|has not|haven't|have not) (?:arrived|come|turned up|turn up|shown up|show up|showed up|received|had|got|been)",
       'never (?:turned|turn|showed|show) up',
       'charged (?:me )?(?:twice|double|again|for something)',
@@ -435,6 +462,15 @@ export const EN_ACTS: readonly ActRule[] = [
       "all (?:i|we)(?:'m| am|'re| are)? (?:want|need|ask|asking)(?: for)? is",
       // A good state that ended: "it worked fine for two days and then it stopped".
       '(?:then|and) (?:it |they )?(?:just |suddenly )?(?:stopped|died|broke|went dead)',
+      // Loyalty punished: "twelve years loyal and new customers get a better deal".
+      // Less than was paid for or promised: "all I get is a chatbot", "the free fitting ended up costing me".
+      'all (?:i|we) (?:ever )?(?:get|got|getting|receive|received|hear|heard) (?:is|are|was|were)',
+      '(?:ended|end|ends|ending) up (?:costing|charging|being charged|paying)',
+      // The same trouble whatever is said: "everyone says sorry but nothing changes".
+      // Not "don't worry, nothing changes" (reassurance): only after a "but" / "and", or "ever".
+      '(?:(?:but|and|yet|still) nothing (?:ever )?|nothing ever )(?:changes|changed|gets done|gets fixed|happens)(?= \\||$)',
+      '(?:new customers|new people|newcomers|new joiners) (?:get|are getting|got|are offered|are given|pay less|pay half)',
+      "(?:stopped|has stopped|had stopped|stops|hasn't|has not) (?:sending|sent|reading|taking|submitting|submitted) (?:a single |any )?(?:readings?|meter readings?|data)",
       '(?:is|so) (?:this|that) (?:is )?how you treat|(?:this|that) is how you treat',
       // Paid for one thing, got less: "paying for a hundred megs and getting about five".
       '(?:paid|pay|paying) for (?:\\S+ ){0,4}(?:and|but) (?:(?:i|we) )?(?:only )?(?:got|get|getting|receive|received|receiving)',
@@ -867,6 +903,13 @@ export const ES_ACTS: readonly ActRule[] = [
       // "Eso lo decide facturación, no yo": the customer pointed elsewhere.
       '(?<=\\| )no (?:yo|nosotros)(?= \\||$)',
       '(?:el sistema|la aplicación|el programa|la política|la normativa) no (?:me|nos|le|te) (?:deja|permite)',
+      // Alguien que no quiere: "el seguro no me quiere cubrir la grúa".
+      `(?<!(?:si|que|cuando) )no (?:me |nos |le |les |te )(?:quiere|quieren|quiso|quisieron|quieren ustedes) (?:${VERBO}|cubrir\\S*|pagar\\S*|reconocer\\S*|atender\\S*|reembolsar\\S*|arreglar\\S*)`,
+      // Holdout6: una disculpa que abre una imposibilidad es una negativa, sea cual sea el verbo ("lo
+      // siento, no puedo aplazar el pago"); no cuando no se oye o no se encuentra algo.
+      `(?:(?<=^)|(?<=\\| ))(?:lo siento|lo siento mucho|lo lamento|lamentablemente|desafortunadamente|disculpe|disculpa|perdone|perdona|me temo que|sintiéndolo mucho)(?: \\|)?(?: pero)? no ${PRON}(?:puedo|podemos|vamos a poder|voy a poder|podría|podríamos|es posible|se puede)(?! (?:${PRON})?(?:oír|oirl\\S*|escuchar\\S*|ver|verl\\S*|entender\\S*|encontrar\\S*|localizar\\S*))(?= \\S)`,
+      // El cliente que declina: "no, gracias, no quiero el seguro adicional" (como "I don't want the …").
+      '(?<!(?:si|que|cuando|porque|por qué) )no (?:quiero|queremos|necesito|necesitamos) (?:el|la|los|las|ningún|ninguna|nada|contratar|cambiar|renovar|añadir|agregar|ampliar|comprar)(?= |$)',
       'yo no llevo',
       'es lo que hay|así son las cosas|no hay excepciones?',
       // Sent elsewhere: "tendrá que reclamar usted al fabricante".
@@ -881,6 +924,9 @@ export const ES_ACTS: readonly ActRule[] = [
       'cálmese|cálmate|tranquilícese|tranquilízate|relájese|relájate',
       // Luces puestas en duda: "¿no hay nadie que tenga dos dedos de frente?", "medio cerebro".
       '(?:tenga|tiene|tengan|tienen|con) (?:dos dedos de frente|medio cerebro|una neurona|dos neuronas|cerebro|sentido común)',
+      '(?:sin|no tiene|no tienen|no tenés|no tienes) (?:ni )?(?:dos dedos de frente|medio cerebro|una neurona|dos neuronas)',
+      // Un insulto al que escucha: "un boludo como vos", "una inútil como usted".
+      '(?:un|una|unos|unas) (?:\\S+ )?(?:boludo|boluda|boludos|pelotudo|pelotuda|idiota|idiotas|imbécil|imbéciles|tarado|tarada|inútil|inútiles|payaso|payasa|payasos|pendejo|pendeja|huevón|huevona|gilipollas|tonto|tonta|ignorante|incompetente|incompetentes) como (?:vos|tú|tu|usted|ustedes|vosotros)',
       // Desprecio: "me importa un carajo", "me vale madre".
       '(?:me|nos) (?:importa|importan|vale|valen|tiene sin cuidado) (?:un carajo|un pepino|un comino|un bledo|un pimiento|tres pepinos|madre|madres|verga|una mierda|un rábano|un huevo)',
       'aprenda a hacer su trabajo|aprende a hacer tu trabajo|aprendan a hacer su trabajo',
@@ -947,6 +993,14 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:desde que|en (?:\\S+ )?(?:años|meses)|todo este tiempo)(?: \\S+){0,5} no (?:he|hemos|ha|han) (?:tenido|sufrido|visto) (?:ni )?(?:un solo|una sola|ni un|ni una|ningún|ninguna) (?:corte|problema|fallo|incidencia|queja|avería|averia|caída|caida|error|retraso)(?!(?: \\S+){0,3} hasta)',
       '(?:hacía|hace) (?:\\S+ ){0,2}(?:años|meses|tiempo|mucho) que no (?:me |nos )?(?:atendían|atendieran|trataban|trataran|ayudaban|ayudaran|explicaban|resolvían) (?:tan bien|así de bien|tan rápido)',
       'nadie (?:me |nos )?(?:ha|había|habían|han) (?:atendido|tratado|ayudado|explicado) (?:tan bien|así de bien|como usted|como tú|como vos)',
+      // Mejor que nunca: "con la compañía anterior nunca me atendieron tan bien como ustedes".
+      'nunca (?:me |nos )?(?:atendieron|atendían|atendió|han atendido|habían atendido|trataron|trataban|han tratado|ayudaron|han ayudado) (?:tan bien|así de bien|mejor)',
+      // Sin averías desde el arreglo, en cualquier orden: "no he tenido ni un solo corte desde que cambiaron el router".
+      'no (?:he|hemos|ha|han) (?:vuelto a tener|tenido|sufrido|notado) (?:ni )?(?:un solo|una sola|ni un|ni una|ningún|ninguna|un|una) (?:corte|problema|fallo|incidencia|avería|averia|caída|caida|error|microcorte)s? desde',
+      // Fidelidad: "no me cambiaría de compañía por nada".
+      'no (?:me )?(?:cambiaría|cambiaríamos|cambio|iría|iríamos|voy|vamos)(?: \\S+){0,3} por nada',
+      // Un rescate: "me salvó el día", "nos salvaste la vida".
+      '(?:me|nos) (?:salvó|salvaste|salvaron|salvó usted|ha salvado|has salvado|han salvado|salvás|salva) (?:el día|la vida|la semana|la noche|el pellejo)',
     ],
   },
   {
@@ -1009,6 +1063,12 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|varias|muchas|mil) (?:veces|personas)',
       'nunca (?:me|nos) (?:\\S+ )?(?:devuelven|llaman|llamaron|contestan|avisan|ayudan|dicen)',
       '(?:nadie|nunca) me (?:\\S+ )?(?:avisó|avisa|avisaron|llama|llamó|llamaron|devuelve|devuelven|devolvió|contesta|contestan|contestó|ayuda|ayudó|ayudan|dijo|dice|explicó|atiende|atendió|resuelve|soluciona|hace caso)',
+      // Holdout6: sin que nadie informe ("nadie de la aerolínea nos dijo nada", "nadie ha dicho nada").
+      'nadie (?:\\S+ ){0,3}(?:me |nos |le |les )?(?:ha |han |había |habían )?(?:dicho|dijo|dice|explicado|explicó|informado|informó|avisado|avisó|comentado|comentó) (?:nada|ni una palabra|ni pío|por qué|cuándo)',
+      // Esfuerzo en el tiempo: "llevo desde marzo intentando cerrar la cuenta".
+      '(?:llevo|llevamos) (?:\\S+ ){0,3}(?:intentando|tratando|pidiendo|reclamando|llamando)',
+      // Sin servicio donde se paga: "en mi propia cocina no agarra señal", "sin cobertura en casa".
+      '(?<!(?:si|que|cuando) )no (?:me |le )?(?:agarra|agarran|tiene|tengo|hay|llega|capta|coge|entra|da) (?:\\S+ )?(?:señal|cobertura|tono)|(?<!(?:si|que|cuando) )sin (?:nada de )?(?:señal|cobertura)',
       'no se presentó|no vino|no ha llegado|no me ha llegado|no he recibido',
       // Enviado al sitio o a la persona equivocada: "la factura de otra persona", "se entregó en otro código postal".
       'de otr[oa] (?:persona|cliente|titular|señor|señora)',
@@ -1086,6 +1146,17 @@ export const ES_ACTS: readonly ActRule[] = [
       'lo único que (?:pido|quiero|pedimos|queremos)',
       // Dejar de, in any tense: "luego dejó de ir", "ha dejado de funcionar".
       '(?:dejó|deja|ha dejado|dejaron|han dejado|dejaba) de (?:funcionar|ir|andar|cargar|conectar)',
+      // …y de mandar, enviar, leer, recibir: "el contador dejó de mandar lecturas".
+      '(?:dejó|deja|ha dejado|dejaron|han dejado|dejaba) de (?:mandar|enviar|leer|recibir|dar señal|marcar|registrar|responder|contestar)',
+      // La fidelidad castigada: "a los clientes nuevos les dan mejor precio que a mí".
+      // Menos de lo pagado o prometido: "la instalación gratuita me acabó costando sesenta euros".
+      '(?:acabó|acaba|terminó|termina|ha acabado|ha terminado) (?:\\S+ )?(?:costando|costándome|cobrándome|saliendo por)',
+      // Lo ofrecido, tomado como ofensa: "su mejor oferta es una burla".
+      '(?:es|son|me parece|me parecen|eso es) (?:una )?(?:burla|broma de mal gusto|falta de respeto|tomadura de pelo|vergüenza|insulto|un insulto|un chiste|una estafa|un robo)',
+      // Nada cambia: "todos me piden perdón pero nada cambia".
+      // No "tranquilo, para usted no cambia nada" (tranquilidad): solo tras "pero" / "y", o con "nunca".
+      '(?:(?:pero|y|y aun así|y aún así) (?:nada cambia|no cambia nada|nada se soluciona|no se soluciona nada)|nunca cambia nada|nunca se soluciona nada)(?= \\||$)',
+      '(?:clientes nuevos|nuevos clientes|los nuevos) (?:les )?(?:dan|dais|tienen|reciben|consiguen|pagan|les dan|les hacen|les ofrecen|se llevan)',
       'así (?:es como )?(?:me|nos) (?:tratan|trata|tratáis|tratas)',
       // Pagar por una cosa y recibir menos: "pago por cien megas y me llegan cinco".
       '(?:pago|pagamos|pagando|pagué|pagar) (?:por )?(?:\\S+ ){0,4}y (?:solo |sólo )?(?:me llegan?|recibo|tengo|me dan|llegan?)',
@@ -1204,7 +1275,7 @@ export const ES_ACTS: readonly ActRule[] = [
       'cuando (?:\\S+ )?(?:consigue|logra|se digna|se dignan|por fin|al fin|de verdad)',
       '(?:(?:lo siento|perdón|una disculpa|disculpas) )?(?:habría|hubiera|hubiese) (?:estado|sido) (?:bien|un detalle|de agradecer|bonito|lo suyo)',
       '(?:la culpa es|la culpa la tiene|la culpa será) (?:del cliente|de los clientes|mía|nuestra)',
-      '(?:buena )?suerte (?:para|con|intentando) (?:conseguir|que|encontrar|hablar|contactar)',
+      '(?:buena )?suerte (?:para|con|intentando|consiguiendo|tratando de|encontrando) (?:conseguir|que|encontrar|hablar|contactar|alguien|a alguien|quien)',
       'pero (?:\\| )?dónde (?:está|están) (?:mi|mis|el|la)',
     ],
   },

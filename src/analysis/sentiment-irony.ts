@@ -80,6 +80,8 @@ export const EN_IRONY: IronyRules = {
     '(?:thrilled|delighted|overjoyed|over the moon) to (?:be )?(?:spending|spend|wasting|waste|sitting|sit|waiting|wait)',
     // Service that came late, welcomed through gritted teeth: "nice of you to finally pick up".
     '(?:about time|(?:nice|good|kind|lovely|decent|big) of you to (?:finally|eventually|bother))',
+    // Courtesy thanked for a harm: "very kind of you to hang up on me" (not "kind of you to call back").
+    '(?:nice|good|kind|lovely|decent|sweet|thoughtful|considerate|generous|big) of (?:you|them|him|her|someone|somebody|(?:the|your) \\S+) to (?:just |then |also )?(?:hang up|cut (?:me|us) off|ignore|lose|leave (?:me|us|it)|keep (?:me|us) waiting|overcharge|double charge|charge (?:me|us) twice|disconnect|cancel (?:my|our)|put (?:me|us) on hold)',
     // Good only when it works, which is the complaint: "it's brilliant when it works".
     'when it (?:actually |does )?(?:works|work)(?= \\||$| which)',
   ],

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCall, parseTemplate } from '../../src/analysis/index.ts';
 import { callSentiment, readRules, readText, scoreText, trend } from '../../src/analysis/sentiment.ts';
 import { combine } from '../../src/analysis/sentiment-model.ts';
+import { probeTestSets, setFile } from '../../scripts/bench/sentiment-sets.ts';
 import { mono, stereo, template } from './helpers.ts';
 
 const label = (text: string, language: 'en' | 'es') => scoreText(text, language).label;
@@ -470,23 +471,13 @@ const rudeAgent = (language: 'en' | 'es') =>
 // The probe set (test/fixtures/sentiment/probe-<lang>.tsv): lines written to check that the rules
 // generalise, labelled before the scorer was run on them; with it the sets tuned on like a probe
 // batch after their first reading: the fourth to sixth fresh batches (fresh5–7) and the spent
-// blind sets (holdout2 to holdout5). The held-out half of <lang>.tsv is never read here: it is for
+// blind sets (holdout2 to holdout6) — every set scripts/bench/sentiment-sets.ts marks `tuned` but the tune half. The held-out half of <lang>.tsv is never read here: it is for
 // bench:sentiment's report only.
 describe('probe set', () => {
+  const sets = probeTestSets();
   const load = (language: 'en' | 'es') =>
-    [
-      `probe-${language}.tsv`,
-      `probe4-${language}.tsv`,
-      `probe5-${language}.tsv`,
-      `probe6-${language}.tsv`,
-      `fresh5-${language}.tsv`,
-      `fresh6-${language}.tsv`,
-      `fresh7-${language}.tsv`,
-      `holdout2-${language}.tsv`,
-      `holdout3-${language}.tsv`,
-      `holdout4-${language}.tsv`,
-      `holdout5-${language}.tsv`,
-    ]
+    sets
+      .flatMap((set) => set.files.map((stem) => setFile(stem, language)))
       .flatMap((file) =>
         readFileSync(path.join(import.meta.dirname, `../fixtures/sentiment/${file}`), 'utf8')
           .split('\n')
@@ -504,11 +495,7 @@ describe('probe set', () => {
       expect(rows.length).toBeGreaterThanOrEqual(150);
       expect(
         rows.every(
-          (r) =>
-            ['probe', 'fresh5', 'fresh6', 'fresh7', 'holdout2', 'holdout3', 'holdout4', 'holdout5'].includes(
-              r.split!,
-            ) &&
-            (r.speaker === 'agent' || r.speaker === 'customer'),
+          (r) => sets.some((set) => set.name === r.split) && (r.speaker === 'agent' || r.speaker === 'customer'),
         ),
       ).toBe(true);
       const readings = rows.map((r) => ({ ...r, got: label(r.text, language) }));
@@ -788,6 +775,93 @@ describe('the agent escalating, information that names a trouble, bad news with 
     expectLabels('es', 'negative', ['¿alguien ahí tiene dos dedos de frente?', 'me importa un pepino su protocolo']);
     expectLabels('en', 'positive', ["they've never once let us down"]);
     expectLabels('es', 'positive', ['desde que estoy con ustedes no he tenido ni un solo problema']);
+  });
+});
+
+// After the sixth blind set (holdout6): speech acts its reading missed, as constructions; new lines.
+describe('refusals behind an apology or a system, being left uninformed, service absent, loyalty and insults', () => {
+  it('reads an apology or a system that opens an inability as a refusal, never as good news', () => {
+    for (const text of [
+      "I'm sorry, I can't backdate the cancellation",
+      'unfortunately we are unable to split the bill across two cards',
+      "apologies, the software doesn't allow us to reissue the voucher",
+    ])
+      expect(label(text, 'en'), text).not.toBe('positive');
+    for (const text of [
+      'lo siento, no le puedo adelantar la fecha de instalación',
+      'disculpe, no podemos fraccionar esa compra',
+      'no gracias, no quiero ninguna tarjeta de crédito',
+    ])
+      expect(label(text, 'es'), text).not.toBe('positive');
+    // Not hearing or finding is no refusal.
+    expect(label("sorry, I can't hear you very well", 'en')).not.toBe('negative');
+    expect(label('perdone, no le puedo escuchar bien', 'es')).not.toBe('negative');
+  });
+
+  it('reads being left uninformed and paying for a service that is not there as complaints', () => {
+    expectLabels('en', 'negative', [
+      'the lift has been broken for a week and nobody has explained anything',
+      'two bars at best upstairs, and I pay for the premium plan',
+    ]);
+    expectLabels('es', 'negative', [
+      'suspendieron el tren y nadie en la estación nos explicó nada',
+      'en la oficina no tengo cobertura desde el lunes',
+    ]);
+    expectLabels('en', 'negative', [
+      'the wifi in the back bedroom is one bar since the upgrade',
+      "we've been chasing the refund for weeks now",
+    ]);
+    expectLabels('es', 'negative', [
+      'llevamos un mes reclamando la devolución',
+      'la garantía no me quiere reponer el cargador',
+      'la alarma dejó de mandar avisos hace dos semanas',
+      'diez años con ustedes y a los clientes nuevos les dan la fibra gratis',
+    ]);
+    expectLabels('en', 'negative', ['eight years with you and new customers get the faster package for less']);
+    expect(label('have a good day', 'en')).not.toBe('negative');
+  });
+
+  it('reads loyalty, a rescue and trouble gone since a fix as praise', () => {
+    expectLabels('en', 'positive', [
+      "I wouldn't move my account anywhere else",
+      "we haven't had one outage since the new cable went in",
+      'honestly, you saved my bacon today',
+    ]);
+    expectLabels('es', 'positive', [
+      'no me voy de este banco por nada',
+      'no hemos tenido ni un corte desde que vino el técnico',
+      'en el banco anterior nunca me trataron tan bien',
+    ]);
+    expect(label("I haven't had any internet since Tuesday", 'en')).toBe('negative');
+  });
+
+  it('reads courtesy thanked for a harm and luck wished against the service as complaints', () => {
+    expect(label('so thoughtful of your colleague to cut me off mid sentence', 'en')).toBe('negative');
+    expect(label('buena suerte encontrando a alguien que lo arregle', 'es')).toBe('negative');
+    expect(label('very kind of you to call me back so quickly', 'en')).not.toBe('negative');
+  });
+
+  it('reads less than was paid for, an offer taken as an insult and nothing changing as complaints', () => {
+    expectLabels('en', 'negative', [
+      'we pay for the business plan and all we get is a voicemail',
+      'the free delivery ended up costing me twelve pounds',
+      "I've rung four times and nothing ever gets fixed",
+    ]);
+    expectLabels('es', 'negative', [
+      'el envío gratis me acabó costando doce euros',
+      'lo que me ofrecen es una tomadura de pelo',
+      'llamo y llamo y nada se soluciona',
+    ]);
+    expect(label("don't worry, nothing changes for you", 'en')).not.toBe('negative');
+    expect(label('tranquilo, para usted no cambia nada', 'es')).not.toBe('negative');
+  });
+
+  it('reads an insult aimed at the listener as rude', () => {
+    expectLabels('en', 'negative', ["I'm done talking to a clown like you"]);
+    expectLabels('es', 'negative', [
+      'no pienso discutir con una inútil como usted',
+      'atienden personas sin dos dedos de frente',
+    ]);
   });
 });
 
