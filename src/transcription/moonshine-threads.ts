@@ -196,13 +196,24 @@ export class MoonshineThreads implements TranscriptionEngine {
   }
 
   /** MoonshineEngine.scorePhrases on a recognition thread (queued with the chunks). */
-  scorePhrases(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]> {
+  scorePhrases(
+    samples: Float32Array,
+    language: string,
+    texts: readonly string[],
+    vocabulary?: readonly string[],
+  ): Promise<number[]> {
     if (!this.languages.includes(language))
       return Promise.reject(new UnsupportedLanguageError(language, this.languages));
     if (this.closed) return Promise.reject(new Error('The recognition threads were closed'));
     return new Promise((resolve, reject) => {
       const copy = new Float32Array(samples);
-      const request: ChunkRequest = { id: this.nextId++, samples: copy, language, score: [...texts] };
+      const request: ChunkRequest = {
+        id: this.nextId++,
+        samples: copy,
+        language,
+        score: [...texts],
+        ...(vocabulary?.length ? { vocabulary: [...vocabulary] } : {}),
+      };
       this.enqueue({ request, transfer: [copy.buffer], resolve, reject });
     });
   }
