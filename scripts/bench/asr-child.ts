@@ -50,6 +50,7 @@ process.stdout.write(
     // Without the reset (not Linux), both are the process's peak.
     maxRssKb: peakRssKb(),
     processMaxRssKb: resetPeak ? Math.max(peakRssKb(), loadPeakKb) : peakRssKb(),
+    loadMaxRssKb: loadPeakKb,
     text: result.segments.map((s) => s.text).join(' '),
   }),
 );

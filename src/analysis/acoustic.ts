@@ -17,7 +17,14 @@ import type { Segment, SpeakerRole } from './types.ts';
  * several segments at once (in time order): the recording is read once for all of them.
  */
 export interface AudioScorer {
-  score(jobs: readonly { segment: Segment; texts: readonly string[] }[]): Promise<number[][]>;
+  /**
+   * `vocabulary`: words whose tokens earn the boost the recogniser's biased decoding gives them
+   * (names: phraseNames), so a name is scored as the decoder weighed it when it wrote the transcript.
+   */
+  score(
+    jobs: readonly { segment: Segment; texts: readonly string[] }[],
+    vocabulary?: readonly string[],
+  ): Promise<number[][]>;
   /**
    * How many log-probabilities a score sums for the text (the engine's tokens and its end). Without
    * it a phrase counts its words and one more.
@@ -199,6 +206,24 @@ function timeAt(segment: Segment, charOffset: number): number {
   return Math.round((segment.start + ((segment.end - segment.start) * charOffset) / length) * 100) / 100;
 }
 
+/**
+ * The names in phrases: words written with a capital inside a phrase ("Acme" in "thank you for calling
+ * Acme"), never the pronoun "I" ("I'm", "I'll"). A phrase's first word is capitalised in a phrase
+ * written as a sentence ("Thank you for calling"), so it is not taken for a name there; "Acme" at the
+ * start of "Acme good morning" is the name found inside the other phrases. A name is rare in the
+ * model's prior: said, it still costs many nats teacher-forced, unless it earns the boost the
+ * recogniser's decoding gave it (the template's phrases are the decoder's vocabulary).
+ */
+export function phraseNames(phrases: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const phrase of phrases)
+    for (const word of phrase.trim().split(/\s+/).slice(1)) {
+      const w = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+      if (w.length >= 2 && /^\p{Lu}/u.test(w) && !/^I('|’|$)/u.test(w)) names.add(w);
+    }
+  return [...names].sort();
+}
+
 /** How the audio judges a phrase from its margin per token (HEARD_MARGIN, UNSURE_MARGIN). */
 export function hearingOf(perToken: number): Hearing {
   return perToken >= HEARD_MARGIN ? 'heard' : perToken >= UNSURE_MARGIN ? 'unsure' : 'not_heard';
@@ -288,7 +313,12 @@ async function pass(
   for (const index of perSegment.keys()) scored.add(index);
   const heard = new Map<string, Heard[]>(requests.map((r) => [r.key, []]));
   const order = [...perSegment].sort((a, b) => a[0] - b[0]);
-  const scores = await scorer.score(order.map(([index, { texts }]) => ({ segment: segments[index]!, texts })));
+  // The names in the phrases are scored with the boost the recogniser's vocabulary gave them (phraseNames).
+  const names = phraseNames(requests.flatMap((r) => r.phrases));
+  const scores = await scorer.score(
+    order.map(([index, { texts }]) => ({ segment: segments[index]!, texts })),
+    names.length ? names : undefined,
+  );
   order.forEach(([index, { texts, tries }], n) => {
     const segment = segments[index]!;
     const got = scores[n]!;

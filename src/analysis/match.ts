@@ -58,8 +58,16 @@ export function tokensMatch(said: string, expected: string): boolean {
 }
 
 /**
+ * A pause longer than this between two segments of one speaker ends a run: no phrase is said across
+ * it. The recogniser splits a turn at pauses of half a second; a speaker's turns scoped apart from the
+ * other speaker's lines between them follow each other after seconds ("How may I help?" … the
+ * customer … "Okay, who am I speaking with?" read as a near "I understand" over "I help? Okay").
+ */
+const MAX_PHRASE_PAUSE_SECONDS = 2;
+
+/**
  * Runs of consecutive segments by the same speaker on the same channel. A phrase may straddle a
- * segment boundary (the recognizer splits at pauses) but never two speakers.
+ * segment boundary (the recognizer splits at pauses) but never two speakers, nor a long pause.
  */
 function speakerRuns(segments: readonly Segment[]): StreamToken[][] {
   const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.start - segments[b]!.start);
@@ -67,7 +75,13 @@ function speakerRuns(segments: readonly Segment[]): StreamToken[][] {
   let previous: Segment | undefined;
   for (const index of order) {
     const segment = segments[index]!;
-    if (!previous || previous.speaker !== segment.speaker || previous.channel !== segment.channel) runs.push([]);
+    if (
+      !previous ||
+      previous.speaker !== segment.speaker ||
+      previous.channel !== segment.channel ||
+      segment.start - previous.end > MAX_PHRASE_PAUSE_SECONDS
+    )
+      runs.push([]);
     const run = runs[runs.length - 1]!;
     const unsure = uncertainRanges(segment);
     for (const token of tokenizeWithOffsets(segment.text)) {

@@ -227,6 +227,51 @@ interface Move {
   completed?: number;
 }
 
+/**
+ * What the vocabulary earns a given token sequence, read as the beam would have read it (biasMove, the
+ * same START_MARGIN / CONTINUE_MARGIN rooms): the boost a text teacher-forced against the audio would
+ * have had in the decoder. `lps[k]` is the model's log-probability of `tokens[k]`, `best[k]` that of the
+ * likeliest token at that position and `endBest[k]` whether that token is the end (no match starts
+ * there). A match still open after the last token gives its boost back, as a finished hypothesis does.
+ */
+export function forcedBias(
+  bias: BiasTrie,
+  tokens: readonly number[],
+  lps: readonly number[],
+  best: readonly number[],
+  endBest: readonly boolean[],
+): number {
+  let h: Hyp = { tokens: [], logProbs: [], last: 0, lp: 0, bias: 0, node: bias.root, pending: 0, used: new Set() };
+  for (const [k, token] of tokens.entries()) {
+    const room = {
+      start: !endBest[k] && lps[k]! >= best[k]! - START_MARGIN,
+      go: lps[k]! >= best[k]! - CONTINUE_MARGIN,
+    };
+    const move = biasMove(bias, h, token, room);
+    h = {
+      ...h,
+      bias: h.bias + move.delta,
+      node: move.node,
+      pending: move.pending,
+      used: move.completed !== undefined ? new Set([...h.used, move.completed]) : h.used,
+    };
+  }
+  return h.bias - h.pending;
+}
+
+/** Every token of the vocabulary's spellings: where forcedBias needs the likeliest token's probability. */
+export function trieTokens(bias: BiasTrie): Set<number> {
+  const tokens = new Set<number>();
+  const walk = (node: TrieNode) => {
+    for (const [t, child] of node.next) {
+      tokens.add(t);
+      walk(child);
+    }
+  };
+  walk(bias.root);
+  return tokens;
+}
+
 /** How far below the best token (nats) a token may start or continue a boosted match. */
 const START_MARGIN = 1.5;
 const CONTINUE_MARGIN = 5;

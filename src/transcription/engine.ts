@@ -39,8 +39,14 @@ export interface TranscriptionEngine {
   /**
    * Log-likelihood (nats) of each text as the whole transcript of `samples`, for engines that can say
    * (Moonshine: teacher-forced decoding). Criteria are then judged from the audio (src/analysis/acoustic.ts).
+   * With a vocabulary, each text's score includes the boost biased decoding would give its words.
    */
-  scorePhrases?(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]>;
+  scorePhrases?(
+    samples: Float32Array,
+    language: string,
+    texts: readonly string[],
+    vocabulary?: readonly string[],
+  ): Promise<number[]>;
   /** How many log-probabilities scorePhrases sums for `text` (Moonshine: its tokens and the end token). */
   scoredTokens?(text: string): number;
 }

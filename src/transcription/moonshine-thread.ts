@@ -46,7 +46,16 @@ parentPort!.on('message', async (req: ChunkRequest) => {
   let reply: ChunkReply;
   try {
     if (req.score)
-      reply = { id: req.id, result: await engine.scorePhrases(req.samples, req.language, req.score, req.encoded) };
+      reply = {
+        id: req.id,
+        result: await engine.scorePhrases(
+          req.samples,
+          req.language,
+          req.score,
+          req.vocabulary ? sameVocabulary(req.vocabulary) : undefined,
+          req.encoded,
+        ),
+      };
     else if (req.align !== undefined)
       reply = { id: req.id, words: await engine.alignChunk(req.samples, req.language, req.align, req.encoded) };
     else {

@@ -6,6 +6,7 @@ import { UnsupportedLanguageError } from './engine.ts';
 import { type MoonshineOptions, moonshineLanguages, scoredTokens, sessionOptions } from './moonshine.ts';
 import type { EncodeReply, EncodeRequest, EncoderThreadData } from './moonshine-encoder-thread.ts';
 import type { ChunkReply, ChunkRequest } from './moonshine-thread.ts';
+import { releaseMemory } from './memory.ts';
 
 /** Default recognition threads: one per core, at most this many (each holds its own copy of the models). */
 const MAX_DEFAULT_THREADS = 4;
@@ -116,6 +117,13 @@ export class MoonshineThreads implements TranscriptionEngine {
   private readonly encodeWaiting: WaitingChunk[] = [];
   private nextId = 0;
   private closed = false;
+  /**
+   * Languages whose first chunk has come back (its models loaded). Then this (the service's main) thread's
+   * heap is collected once, pages given back: start-up (the api's schema and routes, the first call's
+   * decoding) left it at about 115 MiB committed, which V8 kept through the calls; collected, 77–80 MiB,
+   * and the call's peak of the `npm start` process 23–30 MiB lower (docs/benchmarks/asr.md).
+   */
+  private readonly answered = new Set<string>();
 
   /**
    * `encoderThread`: batched, run the encoder on a thread of its own (default) or on the recognition
@@ -154,7 +162,13 @@ export class MoonshineThreads implements TranscriptionEngine {
       this.enqueue({
         request,
         transfer: [copy.buffer],
-        resolve: (answer) => resolve(answer as ChunkTranscript),
+        resolve: (answer) => {
+          if (!this.answered.has(language)) {
+            this.answered.add(language);
+            releaseMemory();
+          }
+          resolve(answer as ChunkTranscript);
+        },
         reject,
       });
     });
@@ -182,13 +196,24 @@ export class MoonshineThreads implements TranscriptionEngine {
   }
 
   /** MoonshineEngine.scorePhrases on a recognition thread (queued with the chunks). */
-  scorePhrases(samples: Float32Array, language: string, texts: readonly string[]): Promise<number[]> {
+  scorePhrases(
+    samples: Float32Array,
+    language: string,
+    texts: readonly string[],
+    vocabulary?: readonly string[],
+  ): Promise<number[]> {
     if (!this.languages.includes(language))
       return Promise.reject(new UnsupportedLanguageError(language, this.languages));
     if (this.closed) return Promise.reject(new Error('The recognition threads were closed'));
     return new Promise((resolve, reject) => {
       const copy = new Float32Array(samples);
-      const request: ChunkRequest = { id: this.nextId++, samples: copy, language, score: [...texts] };
+      const request: ChunkRequest = {
+        id: this.nextId++,
+        samples: copy,
+        language,
+        score: [...texts],
+        ...(vocabulary?.length ? { vocabulary: [...vocabulary] } : {}),
+      };
       this.enqueue({ request, transfer: [copy.buffer], resolve, reject });
     });
   }

@@ -9,6 +9,8 @@ import {
   DEFAULT_BIAS_BOOST,
   beamSearch,
   biasTrie,
+  forcedBias,
+  trieTokens,
   type BiasTrie,
   type Decoded,
   type DecoderStep,
@@ -27,7 +29,9 @@ import {
   logSumExpModel,
   slotQuantized,
   splitDecoder,
+  type SplitDecoder,
 } from './onnx-rewrite.ts';
+import { GraphCache } from './graph-cache.ts';
 import { type Aligner, alignerSessionOptions, alignWords, type WordTiming } from './align.ts';
 import { heardWords } from './unheard.ts';
 import { detachBuffer, releaseMemory } from './memory.ts';
@@ -448,12 +452,15 @@ export class MoonshineEngine implements TranscriptionEngine {
    * log-likelihood of its tokens and the end token, in nats), for checking whether an expected phrase
    * was said where the free decoding heard something else (src/analysis/acoustic.ts). The audio is
    * encoded once and its cross-attention computed once; each text's score is the one it gets alone,
-   * whatever texts it is asked with (teacherForcedTokens).
+   * whatever texts it is asked with (teacherForcedTokens). With a vocabulary, each text also earns the
+   * boost the decoder would have given its tokens (forcedBias): a name the decoder was biased towards
+   * costs its rarity in the model's prior otherwise ("Acme" 6–13 nats even when said, bench:verdicts).
    */
   async scorePhrases(
     samples: Float32Array,
     language: string,
     texts: readonly string[],
+    vocabulary?: readonly string[],
     encoded?: Encoded,
   ): Promise<number[]> {
     if (!this.languages.includes(language)) throw new UnsupportedLanguageError(language, this.languages);
@@ -466,7 +473,14 @@ export class MoonshineEngine implements TranscriptionEngine {
         const text = t.trim();
         return text ? (llamaTokenizer.encode(text, false, true) as number[]) : [];
       });
-      return (await teacherForcedTokens(model, hidden, sequences)).map((lps) => lps.reduce((a, b) => a + b, 0));
+      const bias = vocabulary?.length ? this.trie(vocabulary) : null;
+      const best = bias ? { at: trieTokens(bias), lps: [] as number[][], end: [] as boolean[][] } : undefined;
+      const scores = await teacherForcedTokens(model, hidden, sequences, best);
+      return scores.map(
+        (lps, i) =>
+          lps.reduce((a, b) => a + b, 0) +
+          (bias && best ? forcedBias(bias, sequences[i]!, lps, best.lps[i]!, best.end[i]!) : 0),
+      );
     } finally {
       turn?.();
     }
@@ -642,60 +656,7 @@ async function loadDecoder(
     return { kind: 'merged', session, pastNames: session.inputNames.filter((n) => n.startsWith('past_key_values.')) };
   };
   if (kind === 'shipped') return merged();
-  if (kind === 'cached') {
-    const bytes = await readFile(file);
-    const split = splitDecoder(bytes, { plainBranches: true });
-    if (!split) return merged();
-    // Each graph's bytes are freed as soon as the next one is made from them (`detachBuffer`), not at the thread's
-    // next collection: with both languages, the model load's peak −25 to −50 MiB (bench:asr's child).
-    detachBuffer(bytes);
-    const { first, crossKeys } = split;
-    // Each rewrite leaves its decoded graph behind (objects and buffers, a few hundred MB per language):
-    // given back between the rewrites and before ONNX Runtime builds the session, so they do not add up
-    // with it and the models already loaded (load peak with both languages 850 → 738 MiB, bench:asr's child).
-    releaseMemory();
-    // Batched: each chunk's quantized products and cross-attention in a slot of its own, so a chunk's
-    // numbers are bit for bit those it gets alone (docs/benchmarks/asr.md); one model serves one chunk too.
-    let perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
-    if (perSlot) releaseMemory();
-    let slotted = perSlot ? slotQuantized(perSlot, batch) : null;
-    if (perSlot) detachBuffer(perSlot);
-    perSlot = null;
-    // Batched steps fetch each cache's last position, not the whole caches (StepBatcher.run).
-    if (slotted) {
-      const withLast = lastPositionOutputs(slotted.model);
-      detachBuffer(slotted.model);
-      slotted = withLast ? { ...slotted, model: withLast } : null;
-    }
-    if (slotted) detachBuffer(split.later);
-    const laterModel = slotted?.model ?? split.later;
-    const slots = slotted ? { count: batch, rows: slotted.slotRows } : undefined;
-    releaseMemory();
-    const later = await ort.InferenceSession.create(laterModel, options);
-    detachBuffer(laterModel);
-    const present = (past: string) => past.replace('past_key_values', 'present');
-    // The later model's cross-attention inputs: the keys as the split left them (scaled and transposed,
-    // or as shipped) and the values; each is a first-step output of the same name or a named tensor.
-    // (A slotted model names them per slot: `<input>/slot0` stands for the input.)
-    const crossInputs = later.inputNames
-      .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n) && (!slots || n.endsWith('/slot0')))
-      .map((n) => n.replace(/\/slot0$/, ''))
-      .map((input) => ({ input, output: crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
-    const outputs = crossInputs.map((c) => c.output);
-    const constants = await firstStepShapes(first, outputs, options);
-    const crossModel = crossAttentionModel(first, outputs, constants);
-    detachBuffer(first);
-    const cross = await ort.InferenceSession.create(crossModel, options);
-    detachBuffer(crossModel);
-    return {
-      kind: 'cached',
-      cross,
-      later,
-      crossInputs,
-      crossReadsIds: cross.inputNames.includes('input_ids'),
-      ...(slots ? { slots } : {}),
-    };
-  }
+  if (kind === 'cached') return (await cachedDecoder(file, options, batch)) ?? merged();
   const split = splitDecoder(await readFile(file));
   if (!split) return merged();
   const [first, later] = await Promise.all([
@@ -704,6 +665,124 @@ async function loadDecoder(
   ]);
   const crossValues = later.inputNames.filter((n) => /^past_key_values\.\d+\.encoder\.value$/.test(n));
   return { kind: 'split', first, later, crossKeys: split.crossKeys, crossValues };
+}
+
+/** What the graph cache records beside the cached decoder's graphs: what the loader read off the rewrite. */
+interface CachedDecoderRecord {
+  crossKeys: SplitDecoder['crossKeys'];
+  slots?: { count: number; rows: string };
+}
+
+const CACHED_GRAPHS = ['later', 'cross'] as const;
+
+/** A session from a graph's file when it could be written (src/transcription/graph-cache.ts), else its bytes. */
+async function sessionFrom(
+  cache: GraphCache | null,
+  name: string,
+  bytes: Uint8Array,
+  options: ort.InferenceSession.SessionOptions,
+): Promise<ort.InferenceSession> {
+  const file = await cache?.write(name, bytes);
+  if (!file) return ort.InferenceSession.create(bytes, options);
+  // ONNX Runtime reads the file itself: the bytes are freed before it builds the session, not after.
+  detachBuffer(bytes);
+  return ort.InferenceSession.create(file, options);
+}
+
+/**
+ * The cached-step decoder (CachedDecoder) of the merged decoder in `file`: its two graphs from the graph
+ * cache when a start wrote them before, else rewritten (and written there, when it can be, for the
+ * session to be built from the file). Null when the decoder does not have the shape to split.
+ */
+async function cachedDecoder(
+  file: string,
+  options: ort.InferenceSession.SessionOptions,
+  batch: number,
+): Promise<CachedDecoder | null> {
+  const cache = await GraphCache.open(file, `cached-b${Math.max(1, batch)}`).catch(() => null);
+  const written = await cache?.read<CachedDecoderRecord>(CACHED_GRAPHS);
+  if (cache && written) {
+    let later: ort.InferenceSession | undefined;
+    try {
+      // One after the other, as when rewritten: two sessions being built at once would add their peaks.
+      later = await ort.InferenceSession.create(cache.path('later'), options);
+      const cross = await ort.InferenceSession.create(cache.path('cross'), options);
+      return cachedSessions(later, cross, written);
+    } catch {
+      // A file gone since it was read (another version of the code, sharing the folder, wrote its own
+      // set and removed this one) or damaged: rewritten (and written again), as on a first start.
+      await later?.release().catch(() => {});
+    }
+  }
+  const bytes = await readFile(file);
+  const split = splitDecoder(bytes, { plainBranches: true });
+  if (!split) return null;
+  // Each graph's bytes are freed as soon as the next one is made from them (`detachBuffer`), not at the thread's
+  // next collection: with both languages, the model load's peak −25 to −50 MiB (bench:asr's child).
+  detachBuffer(bytes);
+  const { first, crossKeys } = split;
+  // Each rewrite leaves its decoded graph behind (objects and buffers, a few hundred MB per language):
+  // given back between the rewrites and before ONNX Runtime builds the session, so they do not add up
+  // with it and the models already loaded (load peak with both languages 850 → 738 MiB, bench:asr's child).
+  releaseMemory();
+  // Batched: each chunk's quantized products and cross-attention in a slot of its own, so a chunk's
+  // numbers are bit for bit those it gets alone (docs/benchmarks/asr.md); one model serves one chunk too.
+  let perSlot = batch > 1 ? slotCrossAttention(split.later, batch) : null;
+  if (perSlot) releaseMemory();
+  let slotted = perSlot ? slotQuantized(perSlot, batch) : null;
+  if (perSlot) detachBuffer(perSlot);
+  perSlot = null;
+  // Batched steps fetch each cache's last position, not the whole caches (StepBatcher.run).
+  if (slotted) {
+    const withLast = lastPositionOutputs(slotted.model);
+    detachBuffer(slotted.model);
+    slotted = withLast ? { ...slotted, model: withLast } : null;
+  }
+  if (slotted) detachBuffer(split.later);
+  const laterModel = slotted?.model ?? split.later;
+  const record: CachedDecoderRecord = {
+    crossKeys,
+    ...(slotted ? { slots: { count: batch, rows: slotted.slotRows } } : {}),
+  };
+  releaseMemory();
+  const later = await sessionFrom(cache, 'later', laterModel, options);
+  detachBuffer(laterModel);
+  const outputs = crossInputsOf(later, record).map((c) => c.output);
+  const constants = await firstStepShapes(first, outputs, options);
+  const crossModel = crossAttentionModel(first, outputs, constants);
+  detachBuffer(first);
+  const cross = await sessionFrom(cache, 'cross', crossModel, options);
+  detachBuffer(crossModel);
+  await cache?.finish(record);
+  return cachedSessions(later, cross, record);
+}
+
+/**
+ * The later model's cross-attention inputs: the keys as the split left them (scaled and transposed, or
+ * as shipped) and the values; each is a first-step output of the same name or a named tensor. (A
+ * slotted model names them per slot: `<input>/slot0` stands for the input.)
+ */
+function crossInputsOf(later: ort.InferenceSession, { crossKeys, slots }: CachedDecoderRecord) {
+  const present = (past: string) => past.replace('past_key_values', 'present');
+  return later.inputNames
+    .filter((n) => /^past_key_values\.\d+\.encoder\./.test(n) && (!slots || n.endsWith('/slot0')))
+    .map((n) => n.replace(/\/slot0$/, ''))
+    .map((input) => ({ input, output: crossKeys.find((k) => k.input === input)?.output ?? present(input) }));
+}
+
+function cachedSessions(
+  later: ort.InferenceSession,
+  cross: ort.InferenceSession,
+  record: CachedDecoderRecord,
+): CachedDecoder {
+  return {
+    kind: 'cached',
+    cross,
+    later,
+    crossInputs: crossInputsOf(later, record),
+    crossReadsIds: cross.inputNames.includes('input_ids'),
+    ...(record.slots ? { slots: record.slots } : {}),
+  };
 }
 
 /**
@@ -770,6 +849,12 @@ async function teacherForcedTokens(
   model: Model,
   hidden: ort.Tensor,
   sequences: readonly number[][],
+  /**
+   * Filled when given: per sequence and position whose token is in `best.at` (the vocabulary's tokens:
+   * elsewhere nothing is boosted), the likeliest token's log-probability and whether it is the end;
+   * NaN and false at the other positions.
+   */
+  best?: { at: ReadonlySet<number>; lps: number[][]; end: boolean[][] },
 ): Promise<number[][]> {
   const d = model.decoder;
   let cross: Record<string, ort.Tensor> = {};
@@ -843,6 +928,24 @@ async function teacherForcedTokens(
           scores[r]!.push(
             logits[(i * length + k) * vocab + (k < s.length ? s[k]! : EOS_TOKEN)]! - lse[i * length + k]!,
           );
+        if (best) {
+          // As the beam reads a row: only the tokenizer's pieces (padding ids never carry text).
+          const limit = Math.min(vocab, llamaTokenizer.vocabById.length);
+          best.lps[r] = [];
+          best.end[r] = [];
+          for (let k = 0; k < s.length; k++) {
+            if (!best.at.has(s[k]!)) {
+              best.lps[r]!.push(Number.NaN);
+              best.end[r]!.push(false);
+              continue;
+            }
+            const row = (i * length + k) * vocab;
+            let top = 0;
+            for (let t = 1; t < limit; t++) if (logits[row + t]! > logits[row + top]!) top = t;
+            best.lps[r]!.push(logits[row + top]! - lse[i * length + k]!);
+            best.end[r]!.push(top === EOS_TOKEN);
+          }
+        }
       });
     }
   return scores;

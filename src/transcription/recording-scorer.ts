@@ -18,7 +18,7 @@ export function recordingScorer(
   if (!engine) return null;
   return {
     ...(engine.scoredTokens ? { tokens: (text: string) => engine.scoredTokens!(text) } : {}),
-    async score(jobs) {
+    async score(jobs, vocabulary) {
       const results: number[][] = jobs.map(() => []);
       if (!jobs.length) return results;
       const windows = jobs
@@ -36,9 +36,11 @@ export function recordingScorer(
       const inFlight = new Set<Promise<void>>();
       const parallel = Math.max(1, engine.parallelism ?? 1);
       const send = async (w: (typeof windows)[number]) => {
-        const scoring = engine.scorePhrases!(w.samples!.subarray(0, w.filled), language, w.texts).then((r) => {
-          results[w.job] = r;
-        });
+        const scoring = engine.scorePhrases!(w.samples!.subarray(0, w.filled), language, w.texts, vocabulary).then(
+          (r) => {
+            results[w.job] = r;
+          },
+        );
         w.samples = null;
         inFlight.add(scoring);
         scoring.then(

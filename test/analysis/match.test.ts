@@ -68,6 +68,22 @@ describe('findPhrases', () => {
     expect(findPhrases(crossed.segments, ['thank you for calling acme'])).toHaveLength(0);
   });
 
+  it("never joins a speaker's turns across the other speaker's line: a near match over them is no doubt", () => {
+    // The agent's opening and next turn, the customer's line between them left out (a criterion scoped to
+    // the agent): "I help? Okay" is no near "I understand" over the unsure "Okay".
+    const agent = stereo([
+      [0.5, 2.8, 'agent', 'Hi there, how may I help?'],
+      [6.9, 9.2, 'agent', 'Okay, who am I speaking with?'],
+    ]).segments.map((s, i) => (i === 1 ? { ...s, uncertainWords: [0] } : s));
+    expect(findPhrases(agent, ['I understand'], { nearUncertain: true })).toEqual([]);
+    // A pause inside a turn still joins its parts.
+    const paused = stereo([
+      [0.5, 2, 'agent', 'Thank you for'],
+      [2.8, 4, 'agent', 'calling Acme'],
+    ]);
+    expect(findPhrases(paused.segments, ['thank you for calling acme'])).toHaveLength(1);
+  });
+
   it('counts overlapping phrases once and repeated phrases each time', () => {
     const call = stereo([[0, 10, 'agent', 'Thank you for calling. Thank you!']]);
     const matches = findPhrases(call.segments, ['thank you', 'thank you for calling']);

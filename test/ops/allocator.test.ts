@@ -26,6 +26,7 @@ describe('allocator settings', () => {
     expect(missingAllocatorEnv({})).toEqual(ALLOCATOR_ENV);
     expect(missingAllocatorEnv({ MALLOC_ARENA_MAX: '4' })).toEqual({
       MALLOC_MMAP_THRESHOLD_: ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_,
+      GLIBC_TUNABLES: ALLOCATOR_ENV.GLIBC_TUNABLES,
     });
     expect(missingAllocatorEnv({ ESCUCHA_MALLOC: 'off' })).toEqual({});
     expect(missingNodeFlags([])).toEqual(NODE_MEMORY_FLAGS);
@@ -41,7 +42,7 @@ describe('allocator settings', () => {
         const script = path.join(dir, 'probe.mjs');
         writeFileSync(
           script,
-          `import ${JSON.stringify(EXEC)};\nconsole.log(JSON.stringify({ pid: process.pid, argv: process.argv.slice(2), flags: process.execArgv, arena: process.env.MALLOC_ARENA_MAX, mmap: process.env.MALLOC_MMAP_THRESHOLD_ }));\n`,
+          `import ${JSON.stringify(EXEC)};\nconsole.log(JSON.stringify({ pid: process.pid, argv: process.argv.slice(2), flags: process.execArgv, arena: process.env.MALLOC_ARENA_MAX, mmap: process.env.MALLOC_MMAP_THRESHOLD_, tunables: process.env.GLIBC_TUNABLES }));\n`,
         );
         const run = (env: NodeJS.ProcessEnv) => {
           const r = spawnSync(process.execPath, [script, '--role', 'worker'], { env, encoding: 'utf8' });
@@ -55,6 +56,7 @@ describe('allocator settings', () => {
           flags: [...NODE_MEMORY_FLAGS],
           arena: ALLOCATOR_ENV.MALLOC_ARENA_MAX,
           mmap: ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_,
+          tunables: ALLOCATOR_ENV.GLIBC_TUNABLES,
         });
         const set = run({ ...without(process.env), MALLOC_ARENA_MAX: '4' });
         expect(set.seen).toMatchObject({ pid: set.pid, arena: '4', mmap: ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_ });

@@ -1,7 +1,7 @@
 // Beam search and vocabulary biasing on a scripted "model": each step's logits come from a table
 // keyed by the hypothesis so far, so the expected choice is known exactly.
 import { describe, expect, it } from 'vitest';
-import { beamSearch, biasTrie, repeatsTail, type DecoderStep } from '../../src/transcription/beam.ts';
+import { beamSearch, biasTrie, forcedBias, repeatsTail, type DecoderStep } from '../../src/transcription/beam.ts';
 
 const START = 1;
 const EOS = 2;
@@ -74,6 +74,31 @@ describe('beamSearch', () => {
       '9,9': { 5: -0.5, 9: -1.5 },
     };
     expect(await decode(scripted(table), 1, biasTrie([[[9]]], 3))).toEqual([9, 5]);
+  });
+});
+
+describe('forcedBias', () => {
+  // A text read teacher-forced earns what the beam would have given it: the listed name [9, 10] earns
+  // its boost (3 nats a token, a third on its first) where the model found it plausible, nothing where it did not, and a name begun but
+  // not finished gives its boost back.
+  const vocab = biasTrie([[[9, 10]]], 3);
+  const sure = (n: number) => Array.from({ length: n }, () => false);
+
+  it('gives a name the audio makes plausible the boost the decoder gave it', () => {
+    // Tokens 3, 9, 10: the name's first token 1 nat under the likeliest one (it earns a third of the
+    // boost, the default weight of a first token), its second the likeliest (the whole boost).
+    expect(forcedBias(vocab, [3, 9, 10], [-0.1, -2, -0.2], [-0.1, -1, -0.2], sure(3))).toBe(4);
+  });
+
+  it('gives nothing to a name the model finds far less likely than what it heard', () => {
+    expect(forcedBias(vocab, [3, 9, 10], [-0.1, -9, -0.2], [-0.1, -0.5, -0.2], sure(3))).toBe(0);
+    // Nor where the model would rather have ended (no boosted run-on after the speech).
+    expect(forcedBias(vocab, [3, 9, 10], [-0.1, -1, -0.2], [-0.1, -0.5, -0.2], [false, true, false])).toBe(0);
+  });
+
+  it('gives a name begun but not finished its boost back', () => {
+    expect(forcedBias(vocab, [3, 9, 4], [-0.1, -0.5, -0.2], [-0.1, -0.5, -0.2], sure(3))).toBe(0);
+    expect(forcedBias(vocab, [3, 9], [-0.1, -0.5], [-0.1, -0.5], sure(2))).toBe(0);
   });
 });
 

@@ -70,6 +70,23 @@ describe.each([
   });
 });
 
+it("gives the company's name said the boost the recogniser's vocabulary gave it, and the same alone or together", {
+  timeout: 300_000,
+}, async () => {
+  // "Acme" is rare in the model's prior: said, it costs nats teacher-forced unless scored as the decoder,
+  // biased towards the account's vocabulary, weighed it (forcedBias).
+  const texts = TEXTS.en;
+  const engine = new MoonshineEngine({ modelsDir, concurrency: 1 });
+  const plain = await engine.scorePhrases(samples.en!, 'en', texts);
+  const named = await engine.scorePhrases(samples.en!, 'en', texts, ['Acme']);
+  const alone = [];
+  for (const t of texts) alone.push(...(await engine.scorePhrases(samples.en!, 'en', [t], ['Acme'])));
+  expect(named).toEqual(alone);
+  // The greeting said, with the name, earns the boost; texts without the name earn nothing.
+  expect(named[1]!).toBeGreaterThan(plain[1]!);
+  for (const i of [0, 2, 3, 4, 5]) expect(named[i]).toBe(plain[i]);
+});
+
 it('gives a criterion the same margin whether or not another criterion asks about the same turn', {
   timeout: 300_000,
 }, async () => {
