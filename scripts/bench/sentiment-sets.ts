@@ -56,6 +56,7 @@ export const SENTIMENT_SETS: readonly SentimentSet[] = [
   readOnce('holdout5', 'fifth blind set', 'spent'),
   readOnce('holdout6', 'sixth blind set', 'spent'),
   readOnce('holdout7', 'seventh blind set', 'spent'),
+  readOnce('holdout8', 'eighth blind set', 'held'),
 ];
 
 /** `<stem>-<lang>.tsv`, or `<lang>.tsv` for the two halves. */
