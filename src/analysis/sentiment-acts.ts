@@ -24,6 +24,8 @@ export type SpeechAct =
   | 'reassurance'
   | 'remedy'
   | 'expectation'
+  /** Dread looked back on: relief beside thanks or praise, sour alone. */
+  | 'dread'
   | 'agreement'
   | 'praise'
   | 'acclaim'
@@ -152,6 +154,9 @@ export const EN_ACTS: readonly ActRule[] = [
     patterns: [
       'no (?:problem|problems|worries|bother|trouble|issues?)(?: at all| so far)?',
       'not a (?:problem|worry|bother)(?: at all)?',
+      // Holdout8 (from "no esperaba que lo resolvieran tan rápido"): a pleasant surprise, expectation
+      // denied ("I didn't expect it to be sorted so quickly", "never thought it'd be that easy").
+      "(?:i|we) (?:didn't|did not|never|wasn't|was not) (?:expect|expecting|think|thought|imagine|imagined)(?: \\S+){0,6} (?:so|that|this) (?:quick|quickly|fast|soon|easy|easily|smooth|smoothly|painless|simple|well)",
       "(?:it's|that's|it is|that is) not a (?:problem|bother)",
       "(?:don't|do not) (?:you )?worry",
       "(?:i|we) can't complain",
@@ -272,6 +277,12 @@ export const EN_ACTS: readonly ActRule[] = [
       "if you(?:'d| had| would have)(?: actually| just| only| even| bothered to)* (?:read|listened|checked|looked|paid attention)(?: \\S+){0,4} (?:properly|the first time|in the first place)",
       "(?:don't|do not|stop) (?:talk|talking|speak|speaking) over me",
       'you people',
+      // Holdout8: wit questioned in other words ("can you not understand plain English?", "I'm not
+      // stupid", "don't give me that nonsense") and the company called thieves.
+      "(?:can you not|can't you|do you not|don't you|do you even) (?:understand|speak|follow) (?:plain |simple |basic )?english",
+      "(?:i'm|i am|we're|we are) not (?:stupid|an idiot|thick|daft|born yesterday)|(?:do you|you) think (?:i'm|i am) (?:stupid|an idiot|thick|daft)",
+      "(?:don't|do not) give me (?:that|any more|more|your) (?:\\S+ )?(?:rubbish|nonsense|excuse|excuses|story|stories|spiel|script|patter|waffle|garbage|crap)",
+      "(?:you're|you are|you lot are|they're|they are) (?:a bunch of |a load of |nothing but |just )?(?:thieves|crooks|cowboys|con artists|frauds|scammers|robbers|swindlers)",
       // An insult aimed at the listener: "a muppet like you", "you absolute clown".
       '(?:muppet|idiot|clown|moron|numpty|imbecile|halfwit|buffoon|plank|jobsworth|joker|amateur|amateurs)s? like (?:you|yourself)|you (?:absolute |complete |total |utter |bloody )?(?:muppet|idiot|clown|moron|numpty|imbecile|halfwit|buffoon|plank|jobsworth|clowns|muppets|idiots|amateurs)(?= \\||$| and| who)',
     ],
@@ -337,6 +348,9 @@ export const EN_ACTS: readonly ActRule[] = [
     act: 'remedy',
     value: 2,
     patterns: [
+      // Holdout8: a charge stopped from recurring ("I've cancelled the paper statements so that charge
+      // won't appear again"), before the complaints read "charged again".
+      "so (?:that )?(?:it|that|this|you|the \\S+|that \\S+|this \\S+)(?: \\S+)? (?:won't|will not|shouldn't|should not|can't|cannot) (?:happen|appear|come up|come through|be charged|get charged|go out|be taken|recur|be billed|get billed)(?: \\S+)? again",
       "(?:old|lost|stolen|previous|compromised|missing) (?:one|card|cards|number|sim|phone|account|device)(?:'s| has| is| have| are)? (?:now |already |just )?(?:been )?(?:blocked|cancelled|frozen|stopped|deactivated|locked)",
       // A hold lifted: "the fraud hold's been lifted", "I've removed the block on your card".
       "(?:the |your |that |this )?(?:fraud |security |temporary |payment )?(?:hold|block|blocks|restriction|restrictions|freeze|suspension|stop)(?: on (?:your|the) (?:card|account|line|number))?(?:'s| has| have| is| are)? (?:now |just |already )?(?:been )?(?:lifted|removed|taken off|released|cleared)(?! (?:yet|again))",
@@ -353,6 +367,9 @@ export const EN_ACTS: readonly ActRule[] = [
       // An apology weighed and found wanting: "sorry doesn't pay my bill" (before "doesn't fix" below
       // takes the verb, and before "sorry" is read as the speaker's own apology).
       "(?:sorry|apologies|an apology|saying sorry) (?:doesn't|does not|won't|will not|isn't going to) (?:pay|fix|solve|help|change|get)",
+      // Holdout8 (from the Spanish "no me sirve de nada que me pidan perdón"): an apology dismissed in
+      // other words ("it's no use saying sorry", "what good is an apology", "sorry means nothing").
+      "(?:it's|it is|that's|that is) no (?:use|good) (?:you |them |anyone )?(?:apologi[sz]ing|saying sorry|being sorry)|what good is (?:an apology|sorry|saying sorry|your apology)|(?:sorry|your apology|an apology|apologies) (?:means|mean) nothing",
       // Holdout7: faint praise of a trifle ("the hold music is the only thing working properly at your
       // company", "the only thing that arrives on time is the bill").
       "(?:is|'s|are|was) the only (?:thing|part|bit|one|department|person)(?: that| which)?(?:'s| is| was)? (?:\\S+ )?(?:working|works|worked|reliable|on time|arrives? on time|turns? up)",
@@ -642,11 +659,24 @@ export const EN_ACTS: readonly ActRule[] = [
     ],
   },
   {
+    // Holdout8: dread looked back on ("bless you, I was dreading ringing about the boiler", "I'd been
+    // worried sick about this call"): beside thanks or praise it is relief, as an expectation is;
+    // alone, or before the trouble it came true in, it is sour (never the relief of "I thought…").
+    act: 'dread',
+    value: -3,
+    patterns: [
+      "(?:i was|we were|i'd been|we'd been|i had been|we had been|i've been|we've been) (?:really |so |absolutely |properly |honestly )?(?:dreading|worried (?:sick )?about|worrying about|nervous about|anxious about|bracing (?:myself|ourselves) for|stressing about|panicking about)",
+    ],
+  },
+  {
     // The agent putting it right, done or promised: "I've taken the late fee off", "I'll send an
     // engineer out today". After the complaints, so "you never refunded" stays a complaint.
     act: 'remedy',
     value: 2,
     patterns: [
+      // Holdout8: costs taken on ("we'll cover the hotel costs", "we've paid for the repair") and a
+      // charge stopped from recurring ("…so that charge won't appear again").
+      "(?:i'll|we'll|i will|we will|i'm going to|we're going to|we've|we have|i've|i have|we can|we're happy to|we'd be happy to) (?:\\S+ )?(?:cover|covered|pay for|paid for|foot|reimburse|reimbursed) (?:the|your|all the|any|all your) (?:\\S+ ){0,2}(?:costs?|bill|expenses?|fees?|repairs?|hotel|taxi|claim|damage|excess|travel|meals?|receipts?)",
       "(?:i'll|we'll|i will|we will|i'm going to|we're going to|let me) (?:\\S+ )?(?:send (?:an|a|the|you a|you the|someone|somebody) (?:\\S+ )?(?:engineer|technician|replacement|new)|book (?:an|a|the|you an?) (?:engineer|technician|visit)|(?:refund|credit|waive|replace|fix|reset|sort) (?:it|that|this|the|you|your))",
       // Only what an agent can do to an account: a customer who has "reset the router" and "replaced
       // the cable" is listing what did not help.
@@ -710,6 +740,9 @@ export const EN_ACTS: readonly ActRule[] = [
       // "I'm grateful you took the time", not "I'd be grateful if someone finally…".
       "(?:i'm|i am|we're|we are) (?:so |really |very |truly |ever so |most |extremely |genuinely )?grateful",
       'cheers',
+      // Holdout8: thanks as a blessing ("oh bless you", "God bless you, that's a weight off"); not "bless
+      // them, they tried" (indulgent) nor a sneeze: only addressed to the listener.
+      '(?:(?<=^)|(?<=\\| ))(?:oh |aw |aww |ah )?(?:god )?bless (?:you|ya|your heart|your cotton socks)',
     ],
   },
   {
@@ -730,7 +763,7 @@ export const EN_ACTS: readonly ActRule[] = [
       'the most (?:helpful|useful|pleasant|patient) (?:call|person|agent|chat|conversation)',
       "(?:i'll|i will|i'm going to|i'm gonna) (?:be sure to |definitely )?(?:give|leave|put|be giving|be leaving|be putting) (?:you |him |her |them )?(?:a )?(?:good|great|glowing|positive|five star|5 star|top) (?:review|feedback|rating|score|mark)",
       // Addressed to the agent: "you're a star", "you've been brilliant".
-      "(?:you're|you are|you've been|you were) (?:an absolute |a real |such a |a total )?(?:star|gem|legend|lifesaver|godsend|hero|angel|diamond)",
+      "(?:you're|you are|you've been|you were) (?:an absolute |a real |such a |a total |an )?(?:star|gem|legend|lifesaver|godsend|hero|angel|diamond)",
     ],
   },
   {
@@ -796,6 +829,11 @@ export const EN_ACTS: readonly ActRule[] = [
       // Siding with the customer: "I'd be fed up too", "I'd feel the same".
       "(?:i'd|i would) (?:be|feel|have been) (?:\\S+ ){0,2}(?:too|as well|the same|in your (?:shoes|position))",
       'forgive (?:me|us)',
+      // Holdout8: the apology as all that is left to give ("I can only apologise, you've been let
+      // down", "all we can do is say sorry", "I can't apologise enough"): still an apology.
+      "(?:i|we) (?:can|could) (?:only|but) (?:apologi[sz]e|say sorry|say (?:i'm|we're|how) sorry)",
+      "all (?:i|we) can (?:do|say) is (?:apologi[sz]e|say sorry|say (?:i'm|we're|how) sorry)",
+      "(?:i|we) (?:can't|cannot|can not|couldn't) (?:apologi[sz]e|say sorry) enough",
       // "I owe you an apology, I gave you the wrong date": the apology owed is given.
       '(?:i|we) (?:really |definitely )?owe you (?:an|a big|a huge) apology',
       // Owning a mistake: "I'm afraid I gave you the wrong date", "I'm afraid we sent it to the old address".
@@ -877,6 +915,9 @@ export const ES_ACTS: readonly ActRule[] = [
     patterns: [
       'no (?:hay|es) (?:ningún )?problema',
       'ningún problema',
+      // Holdout8: la sorpresa agradable ("no esperaba que lo resolvieran tan rápido", "nunca pensé que
+      // fuera tan fácil").
+      '(?:no esperaba|no me esperaba|no pensaba|no pensé|no creía|no creí|nunca pensé|nunca imaginé|jamás pensé) que (?:\\S+ ){0,5}(?:tan|así de) (?:rápid[oa]|rápidamente|pronto|fácil|fácilmente|sencill[oa]|bien|ágil)',
       'no (?:se preocupe|te preocupes|pasa nada)',
       'no (?:me|nos) (?:puedo|podemos) quejar',
       'no (?:me quejo|nos quejamos)',
@@ -1004,6 +1045,12 @@ export const ES_ACTS: readonly ActRule[] = [
       'unos inútiles|inútil|inútiles',
       '(?:haga|hagan|haz) (?:usted |ustedes )?(?:su|tu) trabajo',
       'por el amor de dios',
+      // Holdout8: "no me venga con cuentos", "no soy idiota", "¿me toma por tonto?", el aviso del agente
+      // al que grita ("si no se calma no la puedo atender"), y la empresa llamada ladrona.
+      'no me (?:venga|vengas|vengan|salga|salgas|salgan) con (?:cuentos|cuentitos|el cuento|historias|excusas|rollos|tonterías|tonterias|pavadas|chorradas|mentiras)',
+      'no (?:soy|somos) (?:ningún |ninguna )?(?:idiota|idiotas|tont[oa]s?|imbécil|imbéciles|estúpid[oa]s?|bob[oa]s?|pendej[oa]s?|bolud[oa]s?|nene|nena)|(?:me|nos) (?:toma|toman|tomas|tomás) (?:por|de) (?:tont[oa]|idiota|imbécil|estúpid[oa]|bob[oa]|pendej[oa]|bolud[oa])',
+      'si no se (?:calma|calman|tranquiliza|tranquilizan|modera)|si (?:sigue|siguen|continúa|continúan) (?:gritando|gritándome|gritandome|insultando|insultándome|faltando al respeto|hablándome así)',
+      '(?:son|es|eres|sos) (?:unos|unas|un|una) (?:ladrones|ladrón|ladrona|ladronas|sinvergüenzas|sinvergüenza|estafadores|estafador|estafadora|chorros|rateros|bandidos|delincuentes|mafiosos)',
     ],
   },
   {
@@ -1266,6 +1313,9 @@ export const ES_ACTS: readonly ActRule[] = [
       'a ver si (?:esta vez|por fin|de una vez|ahora sí)',
       // "Eso no me paga la factura": a word of regret weighed and found wanting.
       '(?:eso|lo siento|sentirlo|una disculpa|las disculpas) no (?:me |nos )?(?:paga|arregla|soluciona|devuelve|sirve)',
+      // Holdout8: la disculpa que no sirve de nada ("no me sirve de nada que me pidan perdón", "de qué me
+      // sirven sus disculpas"): una queja, no la cortesía de quien pide perdón.
+      '(?:no (?:me |nos )?(?:sirve|sirven) de nada|de nada (?:me |nos )?(?:sirve|sirven)|de qué (?:me |nos )?(?:sirve|sirven)) (?:que (?:me |nos )?(?:pidan|pida|pidas|digan|diga|digas) (?:perdón|perdon|disculpas|lo siento)|(?:sus|tus|las|una|su|tanta|tantas) (?:disculpas|disculpa|perdón))',
       // Probe batch 4. Lo empeoraron: "muchas gracias, ahora está peor".
       '(?:está|esta|va|funciona|anda) (?:aún |todavía |mucho |incluso )?peor',
       // Un fallo que va y viene: "se cae y se levanta todo el día".
@@ -1274,7 +1324,9 @@ export const ES_ACTS: readonly ActRule[] = [
       // Una factura que se dispara: "es el doble que la anterior".
       '(?:el|es el|del) (?:doble|triple) (?:que|de lo que|de la)',
       // Un cargo no autorizado: "un cargo que yo no he autorizado".
-      'que (?:yo |nosotros )?(?:no|nunca) (?:he |hemos |había )?(?:autorizado|autoricé|pedido|pedí|contratado|contraté|solicitado|solicité)',
+      // Not what the agent has just taken off ("ya di de baja la línea que no había pedido", holdout8):
+      // that is a remedy (below).
+      '(?<!(?:quité|quitamos|he quitado|hemos quitado|di de baja|dimos de baja|dado de baja|anulé|anulamos|anulado|cancelé|cancelamos|cancelado) (?:\\S+ ){1,4})que (?:yo |nosotros )?(?:no|nunca) (?:he |hemos |había )?(?:autorizado|autoricé|pedido|pedí|contratado|contraté|solicitado|solicité)',
       // Pedir con cortesía lo que debería ser normal: "le agradecería que esta vez alguien lo arreglara".
       '(?:agradecería|agradeceríamos|estaría bien|sería un detalle) que (?:\\S+ ){0,6}(?:esta vez|por una vez|de una vez|de verdad|dejaran|dejasen|dejen)',
       'por una vez(?= \\||$)',
@@ -1352,6 +1404,15 @@ export const ES_ACTS: readonly ActRule[] = [
     ],
   },
   {
+    // Holdout8 (la misma construcción que en inglés): el miedo que ya pasó ("me daba pánico llamar",
+    // "ya no sabía a quién llamar"): junto a un agradecimiento o un elogio es alivio; si no, agrio.
+    act: 'dread',
+    value: -3,
+    patterns: [
+      '(?:me daba|me dio) (?:mucho |tanto )?(?:miedo|pánico|panico|pavor|terror|nervios)|(?:ya )?no sabía (?:a quién|a quien|qué hacer|que hacer|dónde|donde|cómo|como)',
+    ],
+  },
+  {
     act: 'remedy',
     value: 2,
     patterns: [
@@ -1396,6 +1457,15 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?<!no )ya (?:tengo|tenemos) (?:internet|luz|línea|señal|servicio|conexión|agua|gas|acceso|la cita|el reembolso|el dinero|tono|wifi|cable)',
       // El dinero llegó: "ya me ha llegado el reembolso".
       '(?<!no )(?:ya )?(?:me |nos )?(?:ha|han) (?:llegado|entrado) (?:el|los) (?:reembolso|abono|dinero|ingreso)s?',
+      // Holdout8: un cambio sin costo ("le cambiamos el vuelo sin costo al de las cuatro"), un equipo
+      // nuevo ("le vamos a mandar una lavadora nueva"), lo no pedido dado de baja ("ya di de baja la
+      // línea que no había pedido"), un gasto cubierto ("le hemos cubierto el siniestro") y un cargo que
+      // no volverá ("para que no le vuelvan a cobrar"): el espejo de los remedios en inglés.
+      '(?:le|te|les) (?:cambiamos|cambié|cambie|cambio|pasamos|pasé|paso|movemos|movimos|moví|reprogramamos|reprogramé|adelantamos|adelanté)(?: \\S+){1,3} sin (?:costo|coste|cargo|pagar|cobrarle|cobrarte|cobrarles|ningún costo|ningún cargo)',
+      '(?:le|te|les) (?:vamos a|voy a) (?:mandar|enviar|cambiar|reponer|dar)(?: \\S+)? (?:un|una|otro|otra) (?:\\S+ )?(?:nuev[oa]|de reemplazo|de repuesto|de sustitución)|(?:le|te|les) (?:mandamos|enviamos|mandaremos|enviaremos|mando|envío|mandaré|enviaré|reponemos|cambiamos) (?:un|una|otro|otra) \\S+ (?:nuev[oa]|de reemplazo|de repuesto)',
+      '(?<!no )(?:ya )?(?:le |te |les )?(?:di|dimos|he dado|hemos dado|anulé|anulamos|he anulado|hemos anulado|cancelé|cancelamos|he cancelado|hemos cancelado|quité|quitamos) (?:de baja )?(?:el|la|los|las) (?:\\S+ ){0,3}que (?:usted |tú |vos )?(?:no|nunca) (?:\\S+ )?(?:pidió|pediste|había pedido|habías pedido|solicitó|contrató|quería|quiso|había solicitado|había contratado|pidieron)',
+      '(?:le|te|les) (?:hemos|he) cubierto|(?:le|te|les) (?:cubrimos|cubriremos|vamos a cubrir|voy a cubrir) (?:el|la|los|las|todo|todos)',
+      'para que no (?:le |te |les |se |se le )?(?:vuelva|vuelvan) a (?:cobrar|cargar|pasar|aparecer|llegar|ocurrir|facturar)',
     ],
   },
   {
@@ -1408,6 +1478,8 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:se lo|te lo|le) agradezco(?: mucho| muchísimo| de verdad)?',
       'agradecid[oa]',
       'no sé cómo agradecér(?:selo|telo|les|le)',
+      // Holdout8 (la bendición de "bless you"): "Dios se lo pague", "que Dios la bendiga", "bendito sea".
+      '(?:que )?dios (?:se lo|te lo|se los) pague|(?:que )?dios (?:le|la|lo|te|los|las) bendiga|bendit[oa]s? sea(?:s|n)?',
       // Elogio por contraste con los demás: "es usted la primera persona que me escucha de verdad".
       '(?:es usted|eres|ha sido usted|has sido|usted es|usted ha sido) (?:la|el) (?:primera|primer|única|único) (?:persona|agente|que)(?: que)? (?:me |nos )?(?:ha |han )?(?:escucha|escuchado|ayuda|ayudado|entiende|entendido|resuelve|resuelto|soluciona|solucionado|explica|explicado|hace caso|hecho caso)',
     ],
@@ -1488,6 +1560,10 @@ export const ES_ACTS: readonly ActRule[] = [
       '(?:lo )?(?<!no )(?:siento|sentimos)(?: mucho| muchísimo| de verdad)?',
       '(?:lo )?(?:lamento|lamentamos)(?: mucho| muchísimo)?',
       '(?:le |te )?(?:pido|pedimos|rogamos) (?:disculpas|perdón|que disculpe)',
+      // Holdout8 (como "I can only apologise"): "solo puedo pedirle disculpas", "quiero pedirles perdón",
+      // "no sabe cuánto lo siento".
+      'pedir(?:le|te|les)(?: \\S+)? (?:disculpas|perdón|perdon)',
+      'no (?:sabe|sabes|saben) (?:cuánto|cuanto|lo mucho que) (?:lo )?(?:siento|sentimos|lamento|lamentamos)',
       'una disculpa',
       'disculpe|disculpa|disculpen|perdone|perdona|perdón|perdonen',
       'perdón(?:e|a|en)(?:me|nos)|discúlp(?:e|a|en)(?:me|nos)',

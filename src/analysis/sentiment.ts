@@ -484,9 +484,12 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
       }
     }
   }
-  // "Thanks, I thought it would take longer": beside thanks or a remedy, what was expected is relief.
-  const expectations = tokens.flatMap((t, i) => (t === `${ACT_PREFIX}expectation` ? [i] : []));
-  if (values.some((v, i) => isAct[i] && v > 0)) for (const i of expectations) values[i] = 0;
+  // "Thanks, I thought it would take longer": beside thanks or a remedy, what was expected is relief;
+  // so beside praise ("you're an angel, I was dreading this call").
+  const expectations = tokens.flatMap((t, i) =>
+    t === `${ACT_PREFIX}expectation` || t === `${ACT_PREFIX}dread` ? [i] : [],
+  );
+  if (praised || values.some((v, i) => isAct[i] && v > 0)) for (const i of expectations) values[i] = 0;
   // "Lovely, another bill": a warm reaction to more of the same trouble is a complaint.
   const complaint = data.actValue.get(`${ACT_PREFIX}complaint`)!;
   const doubtful: number[] = [];

@@ -982,6 +982,72 @@ describe('conditional refusals, policies after an apology, apologies announced, 
   });
 });
 
+describe('apologies as all that is left, thanks as a blessing, dread looked back on, remedies and rudeness', () => {
+  it('reads an apology offered as all that is left to give as courtesy, never as a complaint', () => {
+    for (const [text, language] of [
+      ['all we can do is apologise, the parcel should never have gone to your neighbour', 'en'],
+      ["I can't apologise enough for the mix-up with your booking", 'en'],
+      ['we can only say sorry, the engineer had no business leaving it like that', 'en'],
+      ['solo puedo pedirle disculpas, le hemos fallado con la entrega', 'es'],
+      ['quiero pedirles perdón, les dimos mal la fecha de la cita', 'es'],
+    ] as const)
+      expect(label(text, language), text).not.toBe('negative');
+  });
+
+  it('reads thanks as a blessing, and the dread it relieves, as positive; dread alone stays sour', () => {
+    expectLabels('en', 'positive', [
+      'god bless you, that has saved me a trip into town',
+      "you're an angel, I'd been worried sick about the gas bill",
+    ]);
+    expectLabels('es', 'positive', [
+      'que Dios se lo pague, señorita',
+      'muchas gracias, me daba pánico llamar por lo de la hipoteca',
+    ]);
+    // The model doubts a blessing beside dread (it has seen few): neutral, never backwards.
+    expect(label('ay, que Dios la bendiga, ya no sabía a quién llamar', 'es')).not.toBe('negative');
+    expectLabels('en', 'negative', ["I was dreading this call and it's every bit as bad as I thought"]);
+    expectLabels('es', 'negative', ['ya no sabía a quién llamar, llevo tres semanas sin luz']);
+  });
+
+  it('reads an apology dismissed as useless as a complaint, not as courtesy', () => {
+    expectLabels('en', 'negative', ["it's no use saying sorry if nobody comes out to fix it"]);
+    expectLabels('es', 'negative', ['de qué me sirven sus disculpas si sigo sin calefacción']);
+  });
+
+  it('reads costs covered, a swap at no charge, a new unit sent and what was not ordered removed as put right', () => {
+    expectLabels('en', 'positive', [
+      "we'll pay for the taxi, just keep hold of the receipt",
+      "I've switched you to paperless so that fee won't be charged again",
+    ]);
+    expectLabels('es', 'positive', [
+      'te movimos la cita sin cargo al martes por la mañana',
+      'le enviamos un router de reemplazo mañana a primera hora',
+      'ya le quité el seguro que no había contratado',
+      'le cubrimos los gastos del hotel de esa noche',
+    ]);
+    // The customer's own complaint keeps its reading.
+    expectLabels('es', 'negative', ['me cobraron un seguro que no había contratado']);
+  });
+
+  it('reads an expectation denied in pleasant surprise as positive', () => {
+    expectLabels('en', 'positive', ["honestly I didn't expect it to be sorted so quickly"]);
+    expectLabels('es', 'positive', ['nunca pensé que fuera tan fácil cambiar la tarifa']);
+  });
+
+  it('reads wit questioned, an ultimatum to calm down and the company called thieves as rude', () => {
+    expectLabels('en', 'negative', [
+      'do you not understand plain English? I said the twelfth',
+      "don't give me that excuse again, I'm not stupid",
+      'you lot are nothing but thieves',
+    ]);
+    expectLabels('es', 'negative', [
+      'no me salga con excusas, que no soy tonta',
+      'si sigue gritándome voy a tener que cortar la llamada',
+      'son unos estafadores, todos ustedes',
+    ]);
+  });
+});
+
 describe('call sentiment', () => {
   it.each(['en', 'es'] as const)('reads a rude agent as negative overall, greeting or not (%s)', (language) => {
     const s = callSentiment(rudeAgent(language));
