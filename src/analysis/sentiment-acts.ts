@@ -192,6 +192,9 @@ export const EN_ACTS: readonly ActRule[] = [
       `${I} ${CANT}(?: really| just| actually)? ${HELP_VERB}`,
       `${I} can't help(?: you)?`,
       "not (?:really |actually )?something (?:i|we)(?:'m|'re| am| are)? (?:can|could|am able to|are able to|able to|allowed to) (?:help|do|deal|offer|change)",
+      // Holdout8 (from "eso no es algo que hagamos"): a practice denied, "that's not something we do /
+      // offer", "it's not a service we provide".
+      "(?:that's|that is|it's|it is|this is) not (?:really |actually )?(?:something|a service|a thing|an option|a policy) (?:that )?(?:we|i|the company)(?: \\S+)? (?:do|offer|provide|allow|support|cover|accept)(?= \\||$| i'm afraid| sorry| unfortunately| here| anymore| any more)",
       "(?:that's|it's|that is|it is) (?:just )?(?:the |our )?(?:company |standard |store |strict )?(?:policy|rules|procedure)",
       'no exceptions?',
       "(?:that's|it's) (?:just )?(?:how|the way) it is|it is what it is",
@@ -370,6 +373,8 @@ export const EN_ACTS: readonly ActRule[] = [
       // Holdout8 (from the Spanish "no me sirve de nada que me pidan perdón"): an apology dismissed in
       // other words ("it's no use saying sorry", "what good is an apology", "sorry means nothing").
       "(?:it's|it is|that's|that is) no (?:use|good) (?:you |them |anyone )?(?:apologi[sz]ing|saying sorry|being sorry)|what good is (?:an apology|sorry|saying sorry|your apology)|(?:sorry|your apology|an apology|apologies) (?:means|mean) nothing",
+      // Holdout8 (from "me lo cerraron como resuelto sin hacer nada"): a case closed with nothing done.
+      "(?:closed|marked|shut|signed off|logged)(?: \\S+){0,3} as (?:resolved|fixed|complete|completed|done|sorted|solved) (?:without|when|but|and)(?: \\S+){0,3} (?:doing|fixing|sorting|nothing|anything|nobody|no one|it isn't|it's not|still)",
       // Holdout7: faint praise of a trifle ("the hold music is the only thing working properly at your
       // company", "the only thing that arrives on time is the bill").
       "(?:is|'s|are|was) the only (?:thing|part|bit|one|department|person)(?: that| which)?(?:'s| is| was)? (?:\\S+ )?(?:working|works|worked|reliable|on time|arrives? on time|turns? up)",
@@ -948,6 +953,8 @@ export const ES_ACTS: readonly ActRule[] = [
       // "ahora mismo no estamos dando citas".
       '(?<!(?:por qué|porque|si|que) )no (?:(?:lo|la|los|las|le|les|se|nos|me) ){0,2}(?:admitimos|admiten|admite|aceptamos|aceptan|acepta|igualamos|permitimos|permite|permiten|cubrimos|cubre|cubren|realizamos|tramitamos|reembolsamos|devolvemos|hacemos devoluciones|hacemos cambios|damos citas|ofrecemos|trabajamos con)',
       'no (?:estamos|están) (?:dando|haciendo|aceptando|ofreciendo|tramitando|atendiendo|admitiendo|programando)',
+      // Holdout8: una práctica negada, "eso no es algo que hagamos", "no es un servicio que ofrezcamos".
+      '(?<!(?:por qué|porque|si) )no es (?:algo|un servicio|una opción|una opcion) que (?:nosotros )?(?:hagamos|hacemos|ofrezcamos|ofrecemos|demos|damos|cubramos|cubrimos|aceptemos|aceptamos|permitamos|permitimos|manejemos|manejamos|tramitemos|tramitamos)',
       '(?:no me|no nos) interesa|no estoy interesad[oa]',
       // Not a supposition: "¿qué pasa si no pago un recibo?".
       '(?<!(?:si|que|cuando) )no (?:voy a|vamos a|pienso|pensamos) pagar|(?<!(?:si|que|cuando) )no (?:pago|pagaré|acepto|aceptaré|firmo|firmaré)(?= |$)',
@@ -1316,6 +1323,9 @@ export const ES_ACTS: readonly ActRule[] = [
       // Holdout8: la disculpa que no sirve de nada ("no me sirve de nada que me pidan perdón", "de qué me
       // sirven sus disculpas"): una queja, no la cortesía de quien pide perdón.
       '(?:no (?:me |nos )?(?:sirve|sirven) de nada|de nada (?:me |nos )?(?:sirve|sirven)|de qué (?:me |nos )?(?:sirve|sirven)) (?:que (?:me |nos )?(?:pidan|pida|pidas|digan|diga|digas) (?:perdón|perdon|disculpas|lo siento)|(?:sus|tus|las|una|su|tanta|tantas) (?:disculpas|disculpa|perdón))',
+      // Holdout8: un caso cerrado sin hacer nada ("me lo cerraron como resuelto sin hacer nada", "lo
+      // dieron por solucionado y sigo igual").
+      '(?:cerraron|cerró|cerrado|marcaron|marcó|dieron|dio|dado|pusieron|puso)(?: \\S+){0,3} (?:como|por) (?:resuelt[oa]|solucionad[oa]|cerrad[oa]|arreglad[oa]|terminad[oa]) (?:sin|y|pero)(?: \\S+){0,2} (?:hacer|haber hecho|arreglar|resolver|solucionar|nada|sigo|seguimos|sigue|todavía|aún)',
       // Probe batch 4. Lo empeoraron: "muchas gracias, ahora está peor".
       '(?:está|esta|va|funciona|anda) (?:aún |todavía |mucho |incluso )?peor',
       // Un fallo que va y viene: "se cae y se levanta todo el día".

@@ -1034,6 +1034,19 @@ describe('apologies as all that is left, thanks as a blessing, dread looked back
     expectLabels('es', 'positive', ['nunca pensé que fuera tan fácil cambiar la tarifa']);
   });
 
+  it('reads a practice denied as a refusal and a case closed with nothing done as a complaint', () => {
+    expectLabels('en', 'negative', [
+      "sorry, that's not something we offer on this tariff",
+      "they closed the ticket as fixed and it's still broken",
+    ]);
+    expectLabels('es', 'negative', [
+      'lo siento, no es un servicio que ofrezcamos en su zona',
+      'abrí una incidencia y la dieron por solucionada sin arreglar nada',
+    ]);
+    // The agent closing it once it is fixed is putting it right.
+    expectLabels('en', 'positive', ["I've marked the ticket as resolved, you're all set"]);
+  });
+
   it('reads wit questioned, an ultimatum to calm down and the company called thieves as rude', () => {
     expectLabels('en', 'negative', [
       'do you not understand plain English? I said the twelfth',
