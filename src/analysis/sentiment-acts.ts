@@ -812,6 +812,8 @@ export const EN_ACTS: readonly ActRule[] = [
       'yes please',
       "i'd (?:love|be glad|be happy) to",
       "(?:that'd|that would) (?:be )?(?:great|lovely|perfect|brilliant|help)",
+      // Holdout8: a request granted with "(of) course I can / we can" (not "of course I can't").
+      "(?:(?<=^)|(?<=\\| ))(?:yes |yeah )?(?:of )?course (?:i|we) (?:can|will|could)(?!n't| not)(?= \\S)",
     ],
   },
   {
@@ -1560,6 +1562,8 @@ export const ES_ACTS: readonly ActRule[] = [
       'sí,? por favor',
       // Un plan acordado: "así lo hacemos", "quedamos así".
       '(?:así|asi) lo hacemos|lo hacemos así|quedamos así|hagámoslo así',
+      // Holdout8: lo pedido concedido ("cómo no, ahora mismo lo gestiono").
+      '(?:(?<=^)|(?<=\\| ))(?:sí )?cómo no(?= \\||$| ahora| ya| enseguida| se lo| le| te)',
     ],
   },
   {

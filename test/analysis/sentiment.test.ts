@@ -1047,6 +1047,13 @@ describe('apologies as all that is left, thanks as a blessing, dread looked back
     expectLabels('en', 'positive', ["I've marked the ticket as resolved, you're all set"]);
   });
 
+  it('reads a request granted with "of course I can" or "cómo no" as agreement, but not "of course I can\'t"', () => {
+    expectLabels('en', 'positive', ['of course we can move the appointment to Friday']);
+    expectLabels('es', 'positive', ['cómo no, ya se lo cambio']);
+    expect(label("of course I can't, it's the weekend", 'en')).not.toBe('positive');
+    expect(label('¿cómo no voy a estar molesto?', 'es')).not.toBe('positive');
+  });
+
   it('reads wit questioned, an ultimatum to calm down and the company called thieves as rude', () => {
     expectLabels('en', 'negative', [
       'do you not understand plain English? I said the twelfth',
