@@ -46,7 +46,9 @@ describe('API key cache', () => {
     // The real revocation (what `apikey:revoke` and the app do) goes through the feed.
     await revokeApiKey(two.app.db, account.id, key.slice(0, 12));
     expect(await refusedWithin(one, key, 2000)).toBeLessThan(2000);
-    expect((await send(two, key)).status).toBe(401);
+    // The process that revoked it hears the change through the same feed (its own LISTEN), not sooner:
+    // under load its notification may come a few milliseconds after the other's.
+    expect(await refusedWithin(two, key, 2000)).toBeLessThan(2000);
   });
 
   test('forgets every key when the change feed drops, so changes made meanwhile are seen', async ({
