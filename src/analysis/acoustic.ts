@@ -340,7 +340,12 @@ async function pass(
             if (at < 0) at = entry.texts.push(hypothesis) - 1;
             // Only in the turns that open (close) the call for a criterion tied to them: "Gracias por su
             // llamada, adiós" closing a short call is inside a greeting's 30 s and reads "gracias por … a adiós".
-            const rest = request.openings?.includes(index) ? nameless(phrase, names, text[span.to - 1]!.text) : null;
+            // And only on stretches spelled like the phrase or doubted (not a turn's first k + 1 words, whose
+            // last word stands for nothing): a third more texts per call otherwise, for no verdict.
+            const rest =
+              request.openings?.includes(index) && span.similarity > 0
+                ? nameless(phrase, names, text[span.to - 1]!.text)
+                : null;
             let restAt: number | undefined;
             if (rest !== null) {
               const restText = substitute(text, span, rest);
