@@ -19,6 +19,7 @@ import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/log.ts';
 import { startService } from '../../src/service/start.ts';
+import type { HeapTrimmer } from '../../src/transcription/heap-trim.ts';
 import { transcribeFile } from '../../src/transcription/index.ts';
 
 const { values, positionals } = parseArgs({
@@ -88,6 +89,8 @@ try {
       // Every thread's, as bench:asr counts it (ffmpeg, a child process, not included).
       cpuPerAudioSecond: Number(((user + system) / 1e6 / result.durationSeconds).toFixed(3)),
       words: createHash('sha1').update(text).digest('hex').slice(0, 10),
+      // malloc trimmed during the call (src/transcription/heap-trim.ts; null: no trimmer).
+      trims: 'trimmer' in engine ? (engine.trimmer as HeapTrimmer).trims : null,
     }),
   );
   await closePipelineEngines(engines);
