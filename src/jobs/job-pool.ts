@@ -65,16 +65,27 @@ export function createJobPool(connectionString: string, concurrency: number, log
   return {
     pool,
     async end() {
-      await pool.end();
-      if (!open.size) return;
+      // Bounded as a whole: pg's end() itself waits for every connection checked out to be released, and
+      // one graphile-worker still holds after a grace period ran out (a query to an unreachable server)
+      // must not keep the process from exiting.
+      const closedAll = (async () => {
+        await pool.end();
+        if (open.size) await new Promise<void>((resolve) => (allClosed = resolve));
+      })();
       let timer: NodeJS.Timeout | undefined;
       const late = await Promise.race([
-        new Promise<boolean>((resolve) => (allClosed = () => resolve(false))),
+        closedAll.then(
+          () => false,
+          () => false,
+        ),
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), CLOSE_WAIT_MS))),
       ]);
       clearTimeout(timer);
       if (late)
-        log.warn({ open: open.size }, `job-queue database connections still open ${CLOSE_WAIT_MS} ms after stopping`);
+        log.warn(
+          { open: pool.totalCount },
+          `job-queue database connections still open ${CLOSE_WAIT_MS} ms after stopping`,
+        );
     },
   };
 }

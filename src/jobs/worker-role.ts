@@ -35,7 +35,9 @@ export async function runWorkerRole(
     staleMs: config.workerStaleSeconds * 1000,
     intervalMs: Math.min(5000, (config.workerStaleSeconds * 1000) / 3),
   });
-  let runner: SupervisedRunner;
+  // A heartbeat that fails while run() is still starting is met in the catch below, not as an unhandled rejection.
+  heartbeat.catch(() => {});
+  let runner: SupervisedRunner | undefined;
   let stopHeartbeat: () => Promise<void>;
   try {
     runner = await startSupervisedRunner(
@@ -54,16 +56,19 @@ export async function runWorkerRole(
     stopHeartbeat = await heartbeat;
   } catch (error) {
     // Nothing runs on the pool any more: the process is exiting on this error, without a dangling socket.
+    // A runner already started holds its LISTEN connection until stopped (the pool's end waits for it).
+    await runner?.stop(0);
     await (await heartbeat.catch(() => null))?.();
     await jobPool.end();
     throw error;
   }
   log.info({ concurrency: config.workerConcurrency }, 'worker running');
+  const started = runner;
   return {
-    runner,
+    runner: started,
     async stop(graceMs?: number) {
       // Heartbeats go on while jobs finish, so no other worker takes them as abandoned meanwhile.
-      await runner.stop(graceMs);
+      await started.stop(graceMs);
       await stopHeartbeat();
       // A job handed back at the end of the grace period may still be recognising a chunk: the
       // threads stop once it is done, so the process exits cleanly rather than aborting.

@@ -1,11 +1,12 @@
 // Giving malloc's free pages back while recognising (issue 30: one worker ≤ 700 MiB with both languages
 // loaded, and a 60-minute call within 50 MiB of a 5-minute one).
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-type Trim = (pad: number) => number;
+/** glibc's `malloc_trim(pad)`, run on libuv's thread pool; calls back once it has returned. */
+export type Trim = (pad: number, done: () => void) => void;
 
 let trim: Trim | null | undefined;
+let unavailable: string | null = null;
 
 /**
  * glibc's `malloc_trim`, through koffi (a C FFI with prebuilt binaries in its npm packages: nothing is
@@ -18,24 +19,27 @@ export function mallocTrim(): Trim | null {
   if (process.platform !== 'linux' || process.env.ESCUCHA_MALLOC === 'off') return trim;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-    trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as Trim;
-  } catch {
-    trim = null;
+    const native = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)');
+    // Off the event loop: a trim walks every arena, locking each while it does, and the api may share
+    // this thread (npm start).
+    trim = (pad, done) => native.async(pad, () => done());
+  } catch (error) {
+    unavailable = error instanceof Error ? error.message : String(error);
   }
   return trim;
 }
 
-/** The process's resident set, in bytes (Linux; 0 elsewhere). */
-function residentBytes(): number {
-  try {
-    return Number(readFileSync('/proc/self/statm', 'utf8').split(' ')[1]) * PAGE_BYTES;
-  } catch {
-    return 0;
-  }
+/**
+ * Why malloc cannot be trimmed on a Linux system where it should be (koffi or its prebuilt binary missing,
+ * `npm ci --omit=optional`, a C library without `libc.so.6`), or null: trimmed, or off on purpose.
+ */
+export function trimUnavailable(): string | null {
+  mallocTrim();
+  return unavailable;
 }
 
-/** /proc/self/statm counts pages; 4 KiB on every Linux this runs on (x86-64, arm64 with 4 KiB pages). */
-const PAGE_BYTES = 4096;
+/** The process's resident set, in bytes (libuv reads it with the system's own page size). */
+const residentBytes = (): number => process.memoryUsage.rss();
 
 /** How often the resident set is read while recognising, in ms. */
 export const TRIM_EVERY_MS = 100;
@@ -49,7 +53,7 @@ export const TRIM_EVERY_MS = 100;
  * worker's peak grow with the call's length (a peak is the worst moment, and a longer call has more
  * of them): idle 2-core machine, 5 / 20 / 60 minutes 676–697 / 715 / 740 MiB (docs/benchmarks/asr.md).
  * Trimming whenever the set has grown 32 MiB keeps the holes near that bound; trimming every tick cost
- * about 8 % more CPU (each trim's pages faulted in again when reused), where growth of 32 MiB comes a
+ * 8–10 % more CPU (each trim's pages faulted in again when reused), where growth of 32 MiB comes a
  * few times a minute.
  */
 export const TRIM_GROWTH_BYTES = 32 * 2 ** 20;
@@ -66,10 +70,14 @@ export class HeapTrimmer {
   private floor = 0;
   private readonly active: () => boolean;
   private readonly trim: Trim | null;
+  private readonly resident: () => number;
+  /** A trim under way (on the thread pool): none is started beside it. */
+  private trimming = false;
 
-  constructor(active: () => boolean, trimFunction: Trim | null = mallocTrim()) {
+  constructor(active: () => boolean, trimFunction: Trim | null = mallocTrim(), resident = residentBytes) {
     this.active = active;
     this.trim = trimFunction;
+    this.resident = resident;
   }
 
   /** Whether the resident set is being watched (work is going on). */
@@ -79,7 +87,7 @@ export class HeapTrimmer {
 
   wake(): void {
     if (this.timer || !this.trim) return;
-    this.floor = residentBytes();
+    this.floor = this.resident();
     this.timer = setInterval(() => this.tick(), TRIM_EVERY_MS);
     // Reading memory must not keep a finished process alive.
     this.timer.unref();
@@ -91,22 +99,24 @@ export class HeapTrimmer {
   }
 
   private tick(): void {
+    if (this.trimming) return;
     if (!this.active()) {
       this.stop();
       // The call's holes given back while the worker waits for the next job.
       this.run();
       return;
     }
-    const now = residentBytes();
+    const now = this.resident();
     if (now < this.floor) this.floor = now;
-    else if (now - this.floor >= TRIM_GROWTH_BYTES) {
-      this.run();
-      this.floor = residentBytes();
-    }
+    else if (now - this.floor >= TRIM_GROWTH_BYTES) this.run();
   }
 
   private run(): void {
     this.trims++;
-    this.trim!(0);
+    this.trimming = true;
+    this.trim!(0, () => {
+      this.trimming = false;
+      this.floor = this.resident();
+    });
   }
 }

@@ -11,6 +11,7 @@ import { OperatorFault } from '../../src/audio/failure.ts';
 import { decodeAudio } from '../../src/audio/decode.ts';
 import { UnsupportedLanguageError, resolveModelsDir } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
+import { mallocTrim } from '../../src/transcription/heap-trim.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 import { speak } from '../fixtures/audio.ts';
 import { words } from './words.ts';
@@ -44,7 +45,8 @@ describe('recognition threads', () => {
     expect(chunks[0]!.length).toBeGreaterThan(0);
     // The work over, malloc's free holes are given back once and memory is no longer watched (heap-trim.ts).
     await vi.waitFor(() => expect(threads.trimmer.watching).toBe(false), { timeout: 5000, interval: 50 });
-    expect(threads.trimmer.trims).toBeGreaterThan(0);
+    // (On glibc: CI and the service's machines; nothing to trim on another C library.)
+    if (mallocTrim() || process.env.CI) expect(threads.trimmer.trims).toBeGreaterThan(0);
   });
 
   it('refuse a language they do not serve without starting a thread', async () => {
