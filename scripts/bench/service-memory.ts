@@ -19,6 +19,7 @@ import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/log.ts';
 import { startService } from '../../src/service/start.ts';
+import type { HeapTrimmer } from '../../src/transcription/heap-trim.ts';
 import { transcribeFile } from '../../src/transcription/index.ts';
 
 const { values, positionals } = parseArgs({
@@ -88,19 +89,15 @@ try {
       // Every thread's, as bench:asr counts it (ffmpeg, a child process, not included).
       cpuPerAudioSecond: Number(((user + system) / 1e6 / result.durationSeconds).toFixed(3)),
       words: createHash('sha1').update(text).digest('hex').slice(0, 10),
+      // malloc trimmed during the call (src/transcription/heap-trim.ts; null: no trimmer).
+      trims: 'trimmer' in engine ? (engine.trimmer as HeapTrimmer).trims : null,
     }),
   );
   await closePipelineEngines(engines);
 } finally {
   await service.close(1000);
-  // graphile-worker 0.18 ends its own pool without waiting and takes its error handler off at once: a
-  // connection still closing when DROP … WITH (FORCE) terminates it would be an unhandled 'error' event
-  // and end this process before its figures are read. Wait for the database's sessions to go first.
-  for (let i = 0; i < 50; i++) {
-    const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-    if (rows[0].n === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // FORCE ends what may still be closing: the app pool's connections (Prisma lets go of them without
+  // waiting), whose error handler stays on. The worker's job pool is closed by then (src/jobs/job-pool.ts).
   await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
   await admin.end();
   rmSync(dataDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import {
   TranscriptionFailure,
   closeEngines,
   createEngines,
+  trimUnavailable,
   warmVoiceDetection,
   transcribeFile,
   type TranscriptionEngine,
@@ -212,6 +213,14 @@ export function pipelineEngines(app: AppContext): TranscriptionEngine[] {
   // The voice detector loaded now, not in the time to the first call's first chunk (src/audio/vad.ts). A
   // failure is not kept: the first call loads it again and reports what goes wrong there.
   warmVoiceDetection().catch(() => {});
+  // Recognition's memory stays bounded by trimming malloc (src/transcription/heap-trim.ts); where it
+  // should work and cannot, the operator hears why once (the worker runs as before, its peak higher).
+  const untrimmed = t.engine === 'moonshine' ? trimUnavailable() : null;
+  if (untrimmed)
+    app.log.warn(
+      { reason: untrimmed },
+      'malloc cannot be trimmed (koffi or its prebuilt binary missing?): the worker peak may grow with call length',
+    );
   return createEngines({
     engine: t.engine,
     modelsDir: app.config.modelsDir,

@@ -1,5 +1,6 @@
 import type { WorkerEvents } from 'graphile-worker';
 import { makeWorkerUtils } from 'graphile-worker';
+import type pg from 'pg';
 import type { AppContext } from '../context.ts';
 
 export interface HeartbeatOptions {
@@ -15,6 +16,8 @@ export interface HeartbeatOptions {
 export async function startHeartbeat(
   app: AppContext,
   events: WorkerEvents,
+  /** The worker role's job pool (src/jobs/job-pool.ts): unlocking borrows it, and leaves it open. */
+  pgPool: pg.Pool,
   opts: HeartbeatOptions = {},
 ): Promise<() => Promise<void>> {
   const intervalMs = opts.intervalMs ?? 5_000;
@@ -27,7 +30,7 @@ export async function startHeartbeat(
     void beatNow?.();
   });
   events.on('pool:release', ({ workerPool }) => void workerIds.delete(workerPool.id));
-  const utils = await makeWorkerUtils({ connectionString: app.config.databaseUrl! });
+  const utils = await makeWorkerUtils({ pgPool });
 
   const beat = async () => {
     try {

@@ -8,6 +8,7 @@ export { transcribeFile, coveredLanguages, type TranscribeOptions, type Transcri
 export { resolveModelsDir } from './models.ts';
 export { UndecodableAudioError, TooLongError } from '../audio/decode.ts';
 export { warmVoiceDetection } from '../audio/vad.ts';
+export { trimUnavailable } from './heap-trim.ts';
 
 export interface TranscriptionConfig {
   /** 'openai' alone means no local models unless `moonshineLanguages` lists some. */

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { OperatorFault } from '../audio/failure.ts';
 import type { ChunkOptions, ChunkTranscript, TranscriptionEngine, WordTiming } from './engine.ts';
 import { UnsupportedLanguageError } from './engine.ts';
+import { HeapTrimmer } from './heap-trim.ts';
 import { type MoonshineOptions, moonshineLanguages, scoredTokens, sessionOptions } from './moonshine.ts';
 import type { EncodeReply, EncodeRequest, EncoderThreadData } from './moonshine-encoder-thread.ts';
 import type { ChunkReply, ChunkRequest } from './moonshine-thread.ts';
@@ -124,6 +125,8 @@ export class MoonshineThreads implements TranscriptionEngine {
    * and the call's peak of the `npm start` process 23–30 MiB lower (docs/benchmarks/asr.md).
    */
   private readonly answered = new Set<string>();
+  /** malloc trimmed while chunks are in flight (heap-trim.ts). */
+  readonly trimmer = new HeapTrimmer(() => this.busy());
 
   /**
    * `encoderThread`: batched, run the encoder on a thread of its own (default) or on the recognition
@@ -225,6 +228,7 @@ export class MoonshineThreads implements TranscriptionEngine {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.trimmer.stop();
     for (const task of [...this.queue.splice(0), ...this.encodeWaiting.splice(0).map((w) => w.task)])
       task.reject(new Error('The recognition threads were closed'));
     const all = this.encoder ? [...this.threads, this.encoder] : this.threads;
@@ -240,6 +244,7 @@ export class MoonshineThreads implements TranscriptionEngine {
 
   /** A task to the queue of the recognition threads; batched, through the encoder thread first. */
   private enqueue(task: Task): void {
+    this.trimmer.wake();
     if (!this.encodes) {
       this.queue.push(task);
       this.dispatch();
@@ -332,6 +337,16 @@ export class MoonshineThreads implements TranscriptionEngine {
     worker.on('error', (err) => lost(new Error(`The encoder thread failed: ${err.message}`, { cause: err })));
     worker.on('exit', (code) => lost(new Error(`The encoder thread stopped (exit code ${code})`)));
     return thread;
+  }
+
+  /** Whether any chunk is waiting or being worked on. */
+  private busy(): boolean {
+    return (
+      this.queue.length > 0 ||
+      this.encodeWaiting.length > 0 ||
+      (this.encoder?.tasks.size ?? 0) > 0 ||
+      this.threads.some((t) => t.tasks.size > 0)
+    );
   }
 
   /** The task a thread answered, taken off its list; an idle thread stops keeping the process alive. */

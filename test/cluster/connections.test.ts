@@ -8,6 +8,7 @@ import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { hashPassword } from '../../src/accounts/passwords.ts';
 import { APP_POOL_SIZE } from '../../src/db/client.ts';
+import { jobPoolSize } from '../../src/jobs/job-pool.ts';
 import { makeStereoCall, type Turn } from '../fixtures/audio.ts';
 import { Browser } from '../graphql/support.ts';
 import type { TestDb } from '../support/db.ts';
@@ -18,8 +19,8 @@ import { multipart } from '../support/raw-http.ts';
 
 /** Uploads at once on the api (each then transcribed by the worker: the speech model runs on a 2-core machine). */
 const UPLOADS = 6;
-/** graphile-worker's own pool on a worker process (its default maxPoolSize), LISTEN for new jobs included. */
-const JOBS_POOL_SIZE = 10;
+/** The job pool graphile-worker runs on in a worker process of this test's WORKER_CONCURRENCY, its LISTEN for new jobs included. */
+const JOBS_POOL_SIZE = jobPoolSize(2);
 
 let t: TestDb;
 let start: (role: 'api' | 'worker', env?: Record<string, string>) => Promise<ServiceProcess>;

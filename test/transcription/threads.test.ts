@@ -6,11 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OperatorFault } from '../../src/audio/failure.ts';
 import { decodeAudio } from '../../src/audio/decode.ts';
 import { UnsupportedLanguageError, resolveModelsDir } from '../../src/transcription/index.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
+import { mallocTrim } from '../../src/transcription/heap-trim.ts';
 import { MoonshineThreads } from '../../src/transcription/moonshine-threads.ts';
 import { speak } from '../fixtures/audio.ts';
 import { words } from './words.ts';
@@ -42,6 +43,10 @@ describe('recognition threads', () => {
     expect(heard.map((h) => words(h.text))).toEqual(expected);
     // The caller's buffer is its own still (the thread got a copy).
     expect(chunks[0]!.length).toBeGreaterThan(0);
+    // The work over, malloc's free holes are given back once and memory is no longer watched (heap-trim.ts).
+    await vi.waitFor(() => expect(threads.trimmer.watching).toBe(false), { timeout: 5000, interval: 50 });
+    // (On glibc: CI and the service's machines; nothing to trim on another C library.)
+    if (mallocTrim() || process.env.CI) expect(threads.trimmer.trims).toBeGreaterThan(0);
   });
 
   it('refuse a language they do not serve without starting a thread', async () => {
