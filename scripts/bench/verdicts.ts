@@ -64,8 +64,14 @@ const { values: args } = parseArgs({
      * the directory after changing transcription.
      */
     cache: { type: 'string' },
+    /**
+     * With --cache: only transcribe the calls into the cache, judging nothing and printing no verdict. A
+     * held-out set is transcribed while the analysis is still being tuned, and read once at the end.
+     */
+    'transcribe-only': { type: 'boolean', default: false },
   },
 });
+if (args['transcribe-only'] && !args.cache) throw new Error('--transcribe-only needs --cache');
 const CALLS = Number(args.calls ?? (args.full ? 64 : 16));
 const ONLY = args.only ? new Set(args.only.split(',').map(Number)) : null;
 const STRETCHES = Number(args.stretches ?? (args.full ? 3 : 1));
@@ -391,6 +397,7 @@ async function main() {
           const base = `${i}-${cond.name.replaceAll(' ', '_')}-${stretch}`;
           const cached = args.cache ? path.join(args.cache, `${base}.json`) : null;
           if (cached && existsSync(cached)) {
+            if (args['transcribe-only']) continue;
             const kept = JSON.parse(readFileSync(cached, 'utf8')) as {
               file: string;
               heard: Awaited<ReturnType<typeof transcribeFile>>;
@@ -426,6 +433,7 @@ async function main() {
           });
           const transcribe = cpuSeconds(since);
           if (cached) writeFileSync(cached, JSON.stringify({ file, heard, transcribe }));
+          if (args['transcribe-only']) continue;
           await judge(call, cond, stretch, file, heard, transcribe);
         }
       note(`call ${i + 1}/${CALLS} done, ${round((performance.now() - started) / 60000, 1)} min`);
@@ -434,7 +442,7 @@ async function main() {
     await engine.close();
     await ws.cleanup();
   }
-  report(outcomes);
+  if (!args['transcribe-only']) report(outcomes);
 
   async function judge(
     call: Call,

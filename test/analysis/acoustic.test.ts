@@ -361,6 +361,122 @@ describe('criteria judged from the audio', () => {
   });
 });
 
+describe("a company's name heard as another word", () => {
+  const esGreeting = template({
+    criteria: [
+      {
+        key: 'greeting',
+        label: 'Saluda con el nombre de la empresa',
+        kind: 'phrase',
+        speaker: 'agent',
+        weight: 3,
+        window: { from: 'start', seconds: 30 },
+        phrases: ['ha llamado a Acme'],
+      },
+    ],
+    language: 'es',
+  });
+  // Telephone pink 10 dB: "Ha llamado a Acme, mi nombre es Carlos." heard as below. The name costs the
+  // whole phrase −3.1 nats a token, as much as a phrase not said; "ha llamado a" before it costs −1.1.
+  const opening = 'Ay, amado Arme, mi nombre es Carlos.';
+  const audio = (rest: number): AudioScorer => ({
+    tokens: () => 1,
+    async score(jobs) {
+      return jobs.map(({ segment, texts }) =>
+        texts.map((t) =>
+          t === segment.text ? 0 : /^Ha llamado a Acme/.test(t) ? -3.1 : /^Ha llamado a Arme/.test(t) ? rest : -40,
+        ),
+      );
+    },
+  });
+
+  it('sends the greeting to review when the words around the name are heard, in the opening turn only', async () => {
+    const call = stereo(
+      [
+        [0.4, 3.7, 'agent', opening],
+        [4.3, 7.1, 'customer', 'Hola, no tengo internet desde ayer.'],
+      ],
+      30,
+      'es',
+    );
+    const r = criterion(await analyzeCall(call, esGreeting, { audio: audio(HEARD_MARGIN + 0.5) }), 'greeting');
+    expect(r).toMatchObject({
+      result: 'failed',
+      low_confidence: true,
+      reason_code: 'phrase_unsure',
+      reason_params: { phrase: 'ha llamado a Acme', quote: 'Ay, amado Arme' },
+    });
+    // The words around the name not heard either: the fail stands, no review.
+    const out = criterion(await analyzeCall(call, esGreeting, { audio: audio(UNSURE_MARGIN - 1) }), 'greeting');
+    expect(out).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+    expect(out.low_confidence).toBeUndefined();
+    // The same words in a later turn (not where a greeting opens the call): not judged without the name.
+    const later = stereo(
+      [
+        [0.4, 3.7, 'agent', 'Hola, buenos días.'],
+        [4.3, 7.1, 'customer', 'Hola, no tengo internet desde ayer.'],
+        [7.7, 11, 'agent', opening],
+      ],
+      30,
+      'es',
+    );
+    const r2 = criterion(await analyzeCall(later, esGreeting, { audio: audio(HEARD_MARGIN + 0.5) }), 'greeting');
+    expect(r2.low_confidence).toBeUndefined();
+  });
+});
+
+describe('the turns at the other end of the call', () => {
+  const closing = template({
+    criteria: [
+      {
+        key: 'closing',
+        label: 'Offers further help',
+        kind: 'phrase',
+        speaker: 'agent',
+        weight: 1,
+        window: { from: 'end', seconds: 60 },
+        phrases: ['anything else I can help you with'],
+      },
+    ],
+  });
+
+  it("does not seek a closing phrase in the agent's opening turn of a short call", async () => {
+    // A 30 s call is inside the closing's last 60 s whole; its opening "how can I help you" scored as the
+    // closing phrase was a false pass (street 5 dB, Spanish, on bench:verdicts' tuning calls).
+    const call = stereo(
+      [
+        [0.5, 3, 'agent', 'Hi, anything I can help you with?'],
+        [3.5, 6, 'customer', 'My bill is wrong.'],
+        [6.5, 9, 'agent', 'Let me check your account.'],
+        [9.5, 12, 'customer', 'Thanks.'],
+        [12.5, 15, 'agent', 'Have a nice day, goodbye.'],
+      ],
+      16,
+    );
+    const asked: number[] = [];
+    const audio: AudioScorer = {
+      tokens: () => 1,
+      async score(jobs) {
+        asked.push(...jobs.map((j) => j.segment.start));
+        return jobs.map(({ segment, texts }) =>
+          texts.map((t) => (t === segment.text ? 0 : /anything else/i.test(t) ? -0.5 : -40)),
+        );
+      },
+    };
+    const r = criterion(await analyzeCall(call, closing, { audio }), 'closing');
+    expect(r.result).toBe('failed');
+    expect(asked).not.toContain(0.5);
+    // With the opening turn as the agent's only other turn, nothing is left out.
+    const two = stereo(
+      [call.segments[0]!, call.segments[1]!].map((s) => [s.start, s.end, s.speaker, s.text]),
+      16,
+    );
+    asked.length = 0;
+    expect(criterion(await analyzeCall(two, closing, { audio }), 'closing').result).toBe('passed');
+    expect(asked).toContain(0.5);
+  });
+});
+
 describe('turns the transcript lost or looped over', () => {
   const closing = template({
     criteria: [
