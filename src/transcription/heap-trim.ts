@@ -52,11 +52,11 @@ export const TRIM_EVERY_MS = 100;
  * gives those pages back too (MADV_DONTNEED on every free page of every arena). The holes are what made the
  * worker's peak grow with the call's length (a peak is the worst moment, and a longer call has more
  * of them): idle 2-core machine, 5 / 20 / 60 minutes 676–697 / 715 / 740 MiB (docs/benchmarks/asr.md).
- * Trimming whenever the set has grown 32 MiB keeps the holes near that bound; trimming every tick cost
- * 8–10 % more CPU (each trim's pages faulted in again when reused), where growth of 32 MiB comes a
- * few times a minute.
+ * Trimming whenever the set has grown 16 MiB keeps the holes near that bound (a 60-minute call, idle:
+ * 695 MiB against 703 with 32 MiB and 730 untrimmed), about 9 trims a minute of speech; trimming every
+ * tick cost 8–10 % more CPU (each trim's pages faulted in again when reused).
  */
-export const TRIM_GROWTH_BYTES = 32 * 2 ** 20;
+export const TRIM_GROWTH_BYTES = 16 * 2 ** 20;
 
 /**
  * Trims malloc while work is going on. `wake()` when work starts; the trimmer reads the resident set

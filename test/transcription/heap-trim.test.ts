@@ -1,5 +1,5 @@
 // Issue 30 (memory): while chunks are recognised, malloc's free holes are given back to the system whenever
-// the resident set has grown 32 MiB since the last trim, and once more when the work ends
+// the resident set has grown 16 MiB since the last trim, and once more when the work ends
 // (src/transcription/heap-trim.ts). glibc keeps a freed block's pages unless the block is at the top of
 // its arena; malloc_trim(0) gives back every free page.
 import { afterEach, describe, expect, it, vi } from 'vitest';
