@@ -73,7 +73,7 @@ describe('the graph cache', () => {
   });
 
   it("names, for the worker's start-up warning, the models folder whose graphs cannot be written", () => {
-    const models = path.join(dir, 'models');
+    const models = path.join(dir, 'unwritable-models');
     mkdirSync(path.join(models, 'moonshine-base-en'), { recursive: true });
     mkdirSync(path.join(models, 'moonshine-base-es'), { recursive: true });
     expect(graphCacheUnwritable(models)).toBeNull();
