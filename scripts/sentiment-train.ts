@@ -30,6 +30,7 @@ import {
   type Combination,
   combine,
   MODEL_LABELS,
+  type FeatureOptions,
   type ModelFile,
   type ModelLabel,
   modelFeatures,
@@ -39,22 +40,41 @@ import {
 
 /** L2 penalty per line, the number of lines a feature must appear in, Adam's step and steps. */
 export const HYPER = { l2: 3, minCount: 2, rate: 0.05, steps: 400 };
+/** The optional features the model is trained with (written into its file; see FeatureOptions). */
+export const FEATURES: FeatureOptions = { chars: [4], charWeight: 0.5 };
 
 const { values: args } = parseArgs({
   options: {
     cv: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     grid: { type: 'boolean', default: false },
+    lowo: { type: 'boolean', default: false },
+    chars: { type: 'string' },
+    'char-weight': { type: 'string' },
+    steps: { type: 'string' },
+    combination: { type: 'string' },
 
     l2: { type: 'string' },
     'min-count': { type: 'string' },
   },
 });
-const hyper = {
+const hyperArgs = {
   ...HYPER,
   ...(args.l2 ? { l2: Number(args.l2) } : {}),
   ...(args['min-count'] ? { minCount: Number(args['min-count']) } : {}),
+  ...(args.steps ? { steps: Number(args.steps) } : {}),
 };
+const features: FeatureOptions = {
+  ...FEATURES,
+  ...(args.chars !== undefined ? { chars: args.chars === '' ? undefined : args.chars.split(',').map(Number) } : {}),
+  ...(args['char-weight'] ? { charWeight: Number(args['char-weight']) } : {}),
+};
+const combination: Combination = args.combination
+  ? (() => {
+      const [doubt, fill, vouched, backed, soften, unsure] = args.combination.split(',').map(Number);
+      return { doubt: doubt!, fill: fill!, vouched: vouched!, backed: backed!, soften, unsure };
+    })()
+  : COMBINATION;
 
 const root = path.join(import.meta.dirname, '..');
 const fixtures = path.join(root, 'test/fixtures/sentiment');
@@ -62,6 +82,8 @@ const OUT = path.join(root, 'src/analysis/sentiment-model.json');
 
 interface Row {
   split: 'tune' | 'probe';
+  /** The set the line comes from (`train` for the model's own lines, `general` for issue 14's). */
+  set: string;
   cls: string;
   accepted: ModelLabel[];
   text: string;
@@ -83,7 +105,7 @@ export function trainingRows(language: SentimentLanguage): Row[] {
       const [split, , cls, label, text] = line.split('\t');
       // The fourth fresh batch is a probe batch once its first reading is recorded.
       const as = split === 'tune' ? 'tune' : 'probe';
-      rows.push({ split: as, cls: cls!, accepted: label!.split('|') as ModelLabel[], text: text! });
+      rows.push({ split: as, set: split!, cls: cls!, accepted: label!.split('|') as ModelLabel[], text: text! });
     }
   return rows;
 }
@@ -100,7 +122,7 @@ export function extraRows(language: SentimentLanguage): Row[] {
     .filter((line) => line.startsWith('train\t'))
     .map((line) => {
       const [, , cls, label, text] = line.split('\t');
-      return { split: 'tune', cls: cls!, accepted: label!.split('|') as ModelLabel[], text: text! };
+      return { split: 'tune', set: 'train', cls: cls!, accepted: label!.split('|') as ModelLabel[], text: text! };
     });
   return [...own, ...spentRows(language), ...generalRows(language)];
 }
@@ -119,7 +141,7 @@ function spentRows(language: SentimentLanguage): Row[] {
     for (const line of readFileSync(path.join(fixtures, setFile(set, language)), 'utf8').split('\n')) {
       if (!line.startsWith(`${set}\t`)) continue;
       const [, , cls, label, text] = line.split('\t');
-      rows.push({ split: 'tune', cls: cls!, accepted: label!.split('|') as ModelLabel[], text: text! });
+      rows.push({ split: 'tune', set, cls: cls!, accepted: label!.split('|') as ModelLabel[], text: text! });
     }
   return rows;
 }
@@ -130,17 +152,21 @@ function generalRows(language: SentimentLanguage): Row[] {
     .filter((l) => l.trim() !== '')
     .map((l) => {
       const [label, text] = l.split('\t');
-      return { split: 'tune' as const, cls: 'general', accepted: [label as ModelLabel], text: text! };
+      return { split: 'tune' as const, set: 'general', cls: 'general', accepted: [label as ModelLabel], text: text! };
     });
 }
 
 type Vector = Map<string, number>;
 
-const featuresOf = (text: string, language: SentimentLanguage): Vector =>
-  modelFeatures(text, language, plainLexicon(language));
+const featuresOf = (text: string, language: SentimentLanguage, options: FeatureOptions = features): Vector =>
+  modelFeatures(text, language, plainLexicon(language), options);
 
 /** Trains on `rows`; returns weights by feature (negative, neutral, positive). */
-function train(features: readonly Vector[], rows: readonly Row[]): Record<string, [number, number, number]> {
+function train(
+  features: readonly Vector[],
+  rows: readonly Row[],
+  hyper: typeof HYPER = hyperArgs,
+): Record<string, [number, number, number]> {
   const lines = new Map<string, number>();
   for (const f of features) for (const name of f.keys()) lines.set(name, (lines.get(name) ?? 0) + 1);
   const vocab = [...lines.keys()].filter((n) => lines.get(n)! >= hyper.minCount || n === 'bias').sort();
@@ -253,7 +279,7 @@ function crossValidate(language: SentimentLanguage) {
   const first = probeIdx.map((i, j) => ({ ...rules[i]!, label: firstReadings[language][j]! }));
   const pad = (s: string) => s.padEnd(58);
   console.log(
-    `\n${language.toUpperCase()}: ${rows.length} lines (tune ${rows.length - probe.length}, probe ${probe.length}) + ${general.length} of the general set, l2 ${hyper.l2}, min count ${hyper.minCount}`,
+    `\n${language.toUpperCase()}: ${rows.length} lines (tune ${rows.length - probe.length}, probe ${probe.length}) + ${general.length} of the general set, l2 ${hyperArgs.l2}, min count ${hyperArgs.minCount}`,
   );
   console.log(`  ${pad('model alone, out of fold, tune + probe')} ${score(rows, oof.map(argmax))}`);
   console.log(
@@ -290,11 +316,199 @@ function crossValidate(language: SentimentLanguage) {
   }
 }
 
+/** A way of training and combining the model, as `--lowo` compares them. */
+interface Variant {
+  name: string;
+  hyper: typeof HYPER;
+  features: FeatureOptions;
+  combination: Combination;
+}
+
+/** The blind sets, each by its own writer, spent and trained on: the folds of `--lowo`. */
+const writers = () =>
+  SENTIMENT_SETS.filter((s) => s.trained && s.use === 'tuned' && s.name.startsWith('holdout')).map((s) => s.name);
+
+interface Tally {
+  lines: number;
+  accepted: number;
+  flips: number;
+  noFlip: number;
+}
+function tally(rows: readonly Row[], labels: readonly ModelLabel[]): Tally {
+  const t = { lines: rows.length, accepted: 0, flips: 0, noFlip: 0 };
+  rows.forEach((r, i) => {
+    if (r.accepted.includes(labels[i]!)) t.accepted++;
+    const p = polarityOf(r.accepted);
+    if ((p === 'positive' && labels[i] === 'negative') || (p === 'negative' && labels[i] === 'positive')) {
+      t.flips++;
+      if (NO_FLIP.includes(r.cls)) t.noFlip++;
+    }
+  });
+  return t;
+}
+const pct = (t: Tally) => `${((100 * t.accepted) / t.lines).toFixed(1).padStart(5)} % / ${t.noFlip}`;
+
+/**
+ * Leave one writer out: for each blind set, the model trained on every line it is trained on today
+ * but that set's, then that set scored by the model alone and by the combination with today's rules
+ * (optimistic: the rules were written after seeing every blind set). Returns, per set, the model's
+ * probabilities and the rules' readings, so that combinations can be compared without retraining.
+ */
+function leaveOneWriterOut(language: SentimentLanguage, variant: Variant) {
+  const rows = [...trainingRows(language), ...extraRows(language)];
+  const vectors = rows.map((r) => featuresOf(r.text, language, variant.features));
+  const folds = writers().map((set) => {
+    const kept = rows.flatMap((r, i) => (r.set === set ? [] : [i]));
+    const weights = train(
+      kept.map((i) => vectors[i]!),
+      kept.map((i) => rows[i]!),
+      variant.hyper,
+    );
+    const held = rows.flatMap((r, i) => (r.set === set ? [i] : []));
+    const codes = blindFirstReadings()[language][set];
+    if (codes?.length !== held.length) throw new Error(`${set}: no first readings for its ${held.length} lines`);
+    return {
+      set,
+      rows: held.map((i) => rows[i]!),
+      p: held.map((i) => probabilities(vectors[i]!, weights)),
+      rules: held.map((i) => readRules(rows[i]!.text, language)),
+      first: codes.map(decodeReading),
+    };
+  });
+  return folds;
+}
+type Folds = ReturnType<typeof leaveOneWriterOut>;
+
+/** The rules' readings of each blind set at its one reading (scripts/sentiment-blind-first-readings.ts). */
+let blindCodes: Record<SentimentLanguage, Record<string, string[]>> | undefined;
+function blindFirstReadings() {
+  blindCodes ??= JSON.parse(readFileSync(path.join(root, 'scripts/sentiment-blind-first-readings.json'), 'utf8'));
+  return blindCodes!;
+}
+const decodeReading = (code: string) => ({
+  label: ({ n: 'negative', u: 'neutral', p: 'positive' } as const)[code[0] as 'n' | 'u' | 'p'],
+  courtesy: code[1] === '1',
+  firm: code[2] === '1',
+  setAside: code[3] === '1',
+  vouched: code[4] === '1',
+});
+
+function lowoTable(folds: Folds, c: Combination) {
+  const sum = (ts: Tally[]) =>
+    ts.reduce(
+      (a, t) => ({
+        lines: 1,
+        accepted: a.accepted + (100 * t.accepted) / t.lines / ts.length,
+        flips: a.flips + t.flips,
+        noFlip: a.noFlip + t.noFlip,
+      }),
+      {
+        lines: 100,
+        accepted: 0,
+        flips: 0,
+        noFlip: 0,
+      },
+    );
+  const columns: Tally[][] = [[], [], [], [], []];
+  const out: string[] = [];
+  for (const f of folds) {
+    const row = [
+      tally(
+        f.rows,
+        f.first.map((r) => r.label),
+      ),
+      tally(f.rows, f.p.map(argmax)),
+      tally(
+        f.rows,
+        f.rows.map((_, i) => combine(f.first[i]!, f.p[i]!, c).label),
+      ),
+      tally(
+        f.rows,
+        f.rules.map((r) => r.label),
+      ),
+      tally(
+        f.rows,
+        f.rows.map((_, i) => combine(f.rules[i]!, f.p[i]!, c).label),
+      ),
+    ];
+    row.forEach((t, k) => {
+      columns[k]!.push(t);
+    });
+    out.push(`    ${f.set.padEnd(9)} ${String(f.rows.length).padStart(4)}  ${row.map(pct).join('  ')}`);
+  }
+  const mean = (ts: Tally[]) => {
+    const s = sum(ts);
+    return `${s.accepted.toFixed(1).padStart(5)} % / ${s.noFlip}`;
+  };
+  out.push(`    ${'mean'.padEnd(9)} ${''.padStart(4)}  ${columns.map(mean).join('  ')}`);
+  return { text: out.join('\n'), model: sum(columns[1]!), combined: sum(columns[2]!), fitted: sum(columns[4]!) };
+}
+
+/** What a flip in the no-flip classes costs in the grid, in points of the mean accepted rate. */
+const FLIP_COST = 0.5;
+const gridBoth = new Map<string, { value: number; line: string }>();
+
+function lowo() {
+  const variants: Variant[] = [
+    {
+      name: `features ${JSON.stringify(features)}, l2 ${hyperArgs.l2}, steps ${hyperArgs.steps}, combination ${JSON.stringify(combination)}`,
+      hyper: hyperArgs,
+      features,
+      combination,
+    },
+  ];
+  for (const variant of variants) {
+    console.log(`\n${variant.name}`);
+    for (const language of languages) {
+      const folds = leaveOneWriterOut(language, variant);
+      console.log(
+        `  ${language.toUpperCase()}: set, lines, accepted % / flips in the no-flip classes: rules at first reading | model alone | both combined (honest) | today's rules (fitted) | combined with them (optimistic)`,
+      );
+      console.log(lowoTable(folds, variant.combination).text);
+      if (args.grid) {
+        const grid: { name: string; model: Tally; combined: Tally; fitted: Tally }[] = [];
+        for (const doubt of [0.3, 0.35, 0.4, 0.5, 1.01])
+          for (const fill of [0.5, 0.6, 0.7, 0.8, 1.01])
+            for (const vouched of [0.6, 0.75, 0.9, 1.01])
+              for (const backed of [0.6, 1.01])
+                for (const soften of [0.5, 0.6, 0.7, 0.8, 2])
+                  for (const unsure of [0.6, 0.7, 0.8, 2]) {
+                    const c = { doubt, fill, vouched, backed, soften, unsure };
+                    const t = lowoTable(folds, c);
+                    grid.push({ name: JSON.stringify(c), model: t.model, combined: t.combined, fitted: t.fitted });
+                  }
+        const value = (t: Tally) => t.accepted - FLIP_COST * t.noFlip;
+        grid.sort((a, b) => value(b.combined) - value(a.combined));
+        for (const g of grid) {
+          const both = gridBoth.get(g.name) ?? { value: 0, line: '' };
+          gridBoth.set(g.name, {
+            value: both.value + value(g.combined),
+            line: `${both.line} ${language.toUpperCase()} ${g.combined.accepted.toFixed(1)} % / ${g.combined.noFlip} (with today's rules ${g.fitted.accepted.toFixed(1)} % / ${g.fitted.noFlip})`,
+          });
+        }
+        for (const g of grid.slice(0, 5))
+          console.log(
+            `    ${g.name}: combined ${g.combined.accepted.toFixed(1)} % / ${g.combined.noFlip}, with today's rules ${g.fitted.accepted.toFixed(1)} % / ${g.fitted.noFlip}`,
+          );
+      }
+    }
+  }
+  if (args.grid) {
+    console.log(`\nBoth languages, best first (honest combined; a no-flip-class flip costs ${FLIP_COST} points):`);
+    const ranked = [...gridBoth].sort((a, b) => b[1].value - a[1].value);
+    for (const [name, { line }] of ranked.slice(0, 10)) console.log(`  ${name}:${line}`);
+    console.log('  … never overruling a negative reading (soften and unsure 2):');
+    for (const [name, { line }] of ranked.filter(([n]) => n.includes('"soften":2,"unsure":2')).slice(0, 5))
+      console.log(`  ${name}:${line}`);
+  }
+}
+
 /** One combination serves both languages: the grid's objective summed over them. */
 const bothLanguages = new Map<string, number>();
 
 const languages: SentimentLanguage[] = ['en', 'es'];
-if (args.cv) {
+if (args.lowo) lowo();
+else if (args.cv) {
   for (const language of languages) crossValidate(language);
   if (args.grid) {
     console.log('\nBoth languages, best first (summed objective):');
@@ -303,6 +517,7 @@ if (args.cv) {
   }
 } else {
   const model: ModelFile = {
+    ...(Object.keys(features).length > 0 ? { features } : {}),
     trainedOn: { en: { lines: 0, features: 0 }, es: { lines: 0, features: 0 } },
     weights: { en: {}, es: {} },
   };

@@ -8,7 +8,7 @@
 // - `unseen`: never tuned or trained on, never listed line by line (the first three fresh batches);
 // - `held`: a held-out set: read in aggregate only, never listed, never tuned or trained on; the goals
 //   are judged on it.
-// Wiring in a new blind set is one line (`readOnce('holdout9', 'ninth blind set', 'held')`); spending
+// Wiring in a new blind set is one line (`readOnce('holdout10', 'tenth blind set', 'held')`); spending
 // it after its one reading is changing `'held'` to `'spent'` on that line. The halves of <lang>.tsv (`tune`, `holdout`) are read from that one file.
 
 export type SetUse = 'tuned' | 'unseen' | 'held';
@@ -57,7 +57,7 @@ export const SENTIMENT_SETS: readonly SentimentSet[] = [
   readOnce('holdout6', 'sixth blind set', 'spent'),
   readOnce('holdout7', 'seventh blind set', 'spent'),
   readOnce('holdout8', 'eighth blind set', 'spent'),
-  readOnce('holdout9', 'ninth blind set', 'held'),
+  readOnce('holdout9', 'ninth blind set', 'spent'),
 ];
 
 /** `<stem>-<lang>.tsv`, or `<lang>.tsv` for the two halves. */

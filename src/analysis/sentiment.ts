@@ -308,6 +308,11 @@ interface RuleReading {
    */
   firm: boolean;
   /**
+   * Firm only as a remedy with nothing sour beside it (no refusal, rudeness, threat or praise): the
+   * model may still take it to neutral when it is all but sure of a complaint (`Combination.settled`).
+   */
+  settled: boolean;
+  /**
    * The rules set aside on purpose something they read: the words of a supposition or a question
    * ("if it breaks again", "could you check if…"), the trouble an apology names or a relief names, a warm word before news no word can
    * value. Their neutral there is a decision, not silence.
@@ -506,7 +511,7 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
   if (contrastAt >= 0 && tokens.slice(contrastAt + 1).some((t) => t !== BOUNDARY)) {
     const after = values.slice(contrastAt + 1);
     if (after.every((v) => v === 0) && values.slice(0, contrastAt).reduce((a, b) => a + b, 0) > 0)
-      return { raw: 0, courtesy: false, firm, setAside, vouched: false };
+      return { raw: 0, courtesy: false, firm, settled: false, setAside, vouched: false };
   }
   const weight = (i: number) => (contrastAt < 0 ? 1 : i < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST);
   let acts = 0;
@@ -540,7 +545,14 @@ function rawScore(text: string, data: CompiledLanguage): RuleReading {
   // left to the model's doubt: they are the shape of irony.)
   const clean = raw > 0 && values.every((v) => v >= 0) && !setAside && contrastAt < 0;
   const settled = clean && (tokens.includes(`${ACT_PREFIX}remedy`) || tokens.includes(`${ACT_PREFIX}praise`));
-  return { raw, courtesy: sawCourtesy && raw === 0, firm: firm || settled, setAside, vouched };
+  return {
+    raw,
+    courtesy: sawCourtesy && raw === 0,
+    firm: firm || settled,
+    settled: settled && !firm && !tokens.includes(`${ACT_PREFIX}praise`),
+    setAside,
+    vouched,
+  };
 }
 
 function round3(value: number): number {
@@ -591,7 +603,10 @@ export function readText(text: string, language: SentimentLanguage): SentenceRea
   // Lazily: most lines are ones the model has no say on (a negative reading, courtesy, a firm act…).
   let p: Probabilities | undefined;
   const model = () =>
-    (p ??= probabilities(modelFeatures(text, language, plainLexicon(language)), modelFile().weights[language]));
+    (p ??= probabilities(
+      modelFeatures(text, language, plainLexicon(language), modelFile().features),
+      modelFile().weights[language],
+    ));
   const { label, fromRules } = combine(rules, model);
   if (fromRules || !p) return { label: rules.label, score: rules.score, courtesy: rules.courtesy };
   const score = label === 'neutral' ? 0 : round3(p.positive - p.negative);
