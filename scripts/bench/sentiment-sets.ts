@@ -58,6 +58,7 @@ export const SENTIMENT_SETS: readonly SentimentSet[] = [
   readOnce('holdout7', 'seventh blind set', 'spent'),
   readOnce('holdout8', 'eighth blind set', 'spent'),
   readOnce('holdout9', 'ninth blind set', 'spent'),
+  readOnce('holdout10', 'tenth blind set', 'held'),
 ];
 
 /** `<stem>-<lang>.tsv`, or `<lang>.tsv` for the two halves. */
