@@ -2,7 +2,6 @@
 // RNNoise works on 48 kHz audio in 480-sample frames scaled like 16-bit PCM; the pipeline decodes to
 // 16 kHz, so speech chunks are resampled ×3 up and back down here (a windowed-sinc FIR each way:
 // 16 kHz audio has nothing above 8 kHz, and the down-sampler removes what RNNoise adds there).
-import createRnnoiseModule from '@jitsi/rnnoise-wasm/dist/rnnoise-sync.js';
 
 const FRAME = 480; // 10 ms at 48 kHz
 const FACTOR = 3; // 16 kHz ↔ 48 kHz
@@ -22,8 +21,13 @@ let wasm: Promise<RnnoiseModule> | undefined;
 function rnnoise(): Promise<RnnoiseModule> {
   if (!wasm) {
     // The wasm binary is inlined in the module (no file to locate); instantiation takes ~50 ms once.
+    // Imported on first use: the module's source (3.6 MB of strings, its wasm in base64) would otherwise
+    // stay in every worker's heap although the denoiser is off by default (ASR_DENOISE).
     // The factory returns Emscripten's thenable Module, not a Promise: awaited inside a real one.
-    wasm = (async () => (await createRnnoiseModule()) as RnnoiseModule)();
+    wasm = (async () => {
+      const { default: createRnnoiseModule } = await import('@jitsi/rnnoise-wasm/dist/rnnoise-sync.js');
+      return (await createRnnoiseModule()) as RnnoiseModule;
+    })();
     wasm.catch(() => (wasm = undefined));
   }
   return wasm;

@@ -8,6 +8,7 @@ import {
   closeEngines,
   createEngines,
   trimUnavailable,
+  graphCacheUnwritable,
   warmVoiceDetection,
   transcribeFile,
   type TranscriptionEngine,
@@ -220,6 +221,14 @@ export function pipelineEngines(app: AppContext): TranscriptionEngine[] {
     app.log.warn(
       { reason: untrimmed },
       'malloc cannot be trimmed (koffi or its prebuilt binary missing?): the worker peak may grow with call length',
+    );
+  // The rewritten decoder graphs are written beside the models once (src/transcription/graph-cache.ts);
+  // a read-only or full models volume keeps them in memory instead, at every start.
+  const uncached = t.engine === 'moonshine' ? graphCacheUnwritable(app.config.modelsDir) : null;
+  if (uncached)
+    app.log.warn(
+      { reason: uncached },
+      'the rewritten decoder graphs cannot be written beside the models: every start rewrites them in memory, with a higher model-load peak (docs/operations/models.md)',
     );
   return createEngines({
     engine: t.engine,

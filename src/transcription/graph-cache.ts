@@ -4,13 +4,43 @@
 // the session; and a later start skips the rewrite. When the folder cannot be written (a read-only
 // .data), the graphs stay in memory, as before: docs/operations/models.md.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { accessSync, constants, createReadStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 
 /** Where a model folder's rewritten graphs are written. */
 export const CACHE_FOLDER = 'rewritten';
+
+function hasRecord(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((f) => f.endsWith('.json'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why the rewritten graphs of the Moonshine models in `modelsDir` cannot be written (the first folder
+ * that cannot, and the error), or null. Checked once at a worker's start, on its main thread: the
+ * recognition threads that write the graphs have no logger, and their fallback (graphs kept in memory)
+ * works, so without this the operator would never learn why every start rewrites them at a higher peak.
+ */
+export function graphCacheUnwritable(modelsDir: string): string | null {
+  if (!existsSync(modelsDir)) return null;
+  const models = readdirSync(modelsDir).filter((f) => f.startsWith('moonshine-base-'));
+  for (const model of models) {
+    const dir = path.join(modelsDir, model, CACHE_FOLDER);
+    try {
+      mkdirSync(dir, { recursive: true });
+      accessSync(dir, constants.W_OK);
+    } catch (err) {
+      // A read-only volume prepared by a writable start (docs/operations/models.md) is read, not written.
+      if (!hasRecord(dir)) return `${dir}: ${(err as Error).message}`;
+    }
+  }
+  return null;
+}
 
 // The code that writes the graphs: a change to any of these may change them, so it changes the key.
 // (moonshine.ts orders the rewrites and folds the probe's shapes; a change elsewhere in it costs one

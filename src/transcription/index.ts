@@ -9,6 +9,7 @@ export { resolveModelsDir } from './models.ts';
 export { UndecodableAudioError, TooLongError } from '../audio/decode.ts';
 export { warmVoiceDetection } from '../audio/vad.ts';
 export { trimUnavailable } from './heap-trim.ts';
+export { graphCacheUnwritable } from './graph-cache.ts';
 
 export interface TranscriptionConfig {
   /** 'openai' alone means no local models unless `moonshineLanguages` lists some. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeAudio } from '../../src/audio/decode.ts';
 import { resolveModelsDir } from '../../src/transcription/index.ts';
-import { CACHE_FOLDER, GraphCache } from '../../src/transcription/graph-cache.ts';
+import { CACHE_FOLDER, GraphCache, graphCacheUnwritable } from '../../src/transcription/graph-cache.ts';
 import { MoonshineEngine } from '../../src/transcription/moonshine.ts';
 import { speak } from '../fixtures/audio.ts';
 
@@ -70,6 +70,19 @@ describe('the graph cache', () => {
     expect(await cache.write('g', graph)).toBeNull();
     expect(await cache.finish({})).toBe(false);
     expect(await cache.read(['g'])).toBeNull();
+  });
+
+  it("names, for the worker's start-up warning, the models folder whose graphs cannot be written", () => {
+    const models = path.join(dir, 'models');
+    mkdirSync(path.join(models, 'moonshine-base-en'), { recursive: true });
+    mkdirSync(path.join(models, 'moonshine-base-es'), { recursive: true });
+    expect(graphCacheUnwritable(models)).toBeNull();
+    expect(statSync(path.join(models, 'moonshine-base-en', CACHE_FOLDER)).isDirectory()).toBe(true);
+    // A file where Spanish's folder should be (a read-only volume behaves alike; root ignores permissions).
+    rmSync(path.join(models, 'moonshine-base-es', CACHE_FOLDER), { recursive: true });
+    writeFileSync(path.join(models, 'moonshine-base-es', CACHE_FOLDER), '');
+    expect(graphCacheUnwritable(models)).toMatch(/moonshine-base-es\/rewritten: EEXIST/);
+    expect(graphCacheUnwritable(path.join(dir, 'no-models-here'))).toBeNull();
   });
 });
 
