@@ -170,8 +170,28 @@ function startSpans(text: readonly Word[], phrase: string, seconds: number): Spa
   if (text.length < k - 1 && text.length <= seconds * STARVED_WORDS_PER_SECOND && k <= seconds * 4.5 + 1)
     return [{ from: 0, to: text.length, similarity: 0 }];
   const lengths = new Set([Math.min(text.length, k + 1), Math.min(text.length, k + 2)]);
-  return [...lengths].filter((len) => len >= k - 1).map((len) => ({ from: 0, to: len, similarity: 0 }));
+  // And, in a turn heard as fewer words than its time holds, the phrase before the turn's words, none
+  // replaced: the recogniser can drop a turn's first words whole and keep the rest ("Mi nombre es
+  // Carlos." for "Ha llamado a Acme, mi nombre es Carlos."), and a phrase put in place of words that
+  // were said pays for losing them.
+  const inserted =
+    text.length < seconds * INSERT_WORDS_PER_SECOND && text.length + k <= seconds * 4.5 + 1
+      ? [{ from: 0, to: 0, similarity: 0 }]
+      : [];
+  return [
+    ...[...lengths].filter((len) => len >= k - 1).map((len) => ({ from: 0, to: len, similarity: 0 })),
+    ...inserted,
+  ];
 }
+
+/**
+ * Under this many words a second heard in the turn, the phrase is also tried before its words
+ * (startSpans), when the phrase and the words heard fit the turn's time (4.5 words a second, as for a
+ * starved turn): a turn heard whole keeps 2.3–3 words a second (scripted and real agents), and one whose
+ * first words were dropped falls below ("Mi nombre es Carlos." over 3.1 s, 1.3 a second). A short turn
+ * that holds its one word ("Yeah." in 0.8 s) has no time for a phrase before it.
+ */
+const INSERT_WORDS_PER_SECOND = 2;
 
 /**
  * At most this many words a second heard in a turn means its words were lost (startSpans): scripted and
@@ -191,6 +211,7 @@ function doubtSpans(request: ListenRequest, text: readonly Word[], phrase: strin
 
 /** The transcript with words [from, to) replaced by the phrase, in the recogniser's own style (capitals, punctuation). */
 function substitute(text: readonly Word[], span: Span, phrase: string): string {
+  if (span.to === span.from) return insert(text, span.from, phrase);
   const first = text[span.from]!.text;
   const last = text[span.to - 1]!.text;
   // Opening marks are the recogniser's style too ("¡Gracias por llamarme!", "¿En qué…"): dropping the
@@ -203,6 +224,24 @@ function substitute(text: readonly Word[], span: Span, phrase: string): string {
     ...text.slice(0, span.from).map((w) => w.text),
     leading + said + trailing,
     ...text.slice(span.to).map((w) => w.text),
+  ].join(' ');
+}
+
+/**
+ * The transcript with the phrase put before word `at` (an empty span): a clause of its own, in the
+ * recogniser's style ("Ha llamado a Acme, mi nombre es Carlos."). The word after it loses its capital
+ * (not "I") and its opening mark, which goes before the phrase.
+ */
+function insert(text: readonly Word[], at: number, phrase: string): string {
+  const next = text[at];
+  const leading = next ? (/^[^\p{L}\p{N}]+/u.exec(next.text)?.[0] ?? '') : '';
+  const said = phrase.trim().charAt(0).toUpperCase() + phrase.trim().slice(1);
+  const rest = next ? next.text.slice(leading.length) : '';
+  const lowered = /^I(\W|$)/u.test(rest) ? rest : rest.charAt(0).toLowerCase() + rest.slice(1);
+  return [
+    ...text.slice(0, at).map((w) => w.text),
+    `${leading}${said}${next ? ',' : '.'}`,
+    ...(next ? [lowered, ...text.slice(at + 1).map((w) => w.text)] : []),
   ].join(' ');
 }
 
@@ -383,8 +422,10 @@ async function pass(
       const previous = best.get(t.key);
       if (previous && previous.perToken >= perToken) continue;
       const text = wordsOf.get(index)!;
-      const from = text[t.span.from]!.start;
-      const to = text[t.span.to - 1]!.end;
+      // A phrase put before the turn's words (an empty span) stands against the whole turn as heard.
+      const inserted = t.span.to === t.span.from;
+      const from = text[inserted ? 0 : t.span.from]!.start;
+      const to = text[inserted ? text.length - 1 : t.span.to - 1]!.end;
       best.set(t.key, {
         segment: index,
         phrase: t.phrase,

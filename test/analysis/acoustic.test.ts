@@ -425,6 +425,74 @@ describe("a company's name heard as another word", () => {
   });
 });
 
+describe('a greeting whose words the transcript dropped', () => {
+  const esGreeting = template({
+    criteria: [
+      {
+        key: 'greeting',
+        label: 'Saluda con el nombre de la empresa',
+        kind: 'phrase',
+        speaker: 'agent',
+        weight: 3,
+        window: { from: 'start', seconds: 30 },
+        phrases: ['ha llamado a Acme'],
+      },
+    ],
+    language: 'es',
+  });
+  // Telephone pink 10 dB: "Ha llamado a Acme, mi nombre es Carlos." heard as "Mi nombre es Carlos." over
+  // 3.1 s (1.3 words a second): the greeting's words dropped, the rest kept.
+  const said = 'Ha llamado a Acme, mi nombre es Carlos.';
+  const recording = (margin: number, asked: string[] = []): AudioScorer => ({
+    tokens: () => 1,
+    async score(jobs) {
+      return jobs.map(({ segment, texts }) =>
+        texts.map((t) => {
+          asked.push(t);
+          return t === segment.text ? 0 : t === said ? margin : -40;
+        }),
+      );
+    },
+  });
+  const dropped = stereo(
+    [
+      [0.4, 3.5, 'agent', 'Mi nombre es Carlos.'],
+      [4.1, 7.3, 'customer', 'Hola, no tengo internet desde ayer.'],
+    ],
+    30,
+    'es',
+  );
+
+  it('tries the greeting before the words heard, and does not fail an agent the audio may have heard greet', async () => {
+    const unsure = criterion(await analyzeCall(dropped, esGreeting, { audio: recording(-2.2) }), 'greeting');
+    expect(unsure).toMatchObject({
+      result: 'failed',
+      low_confidence: true,
+      reason_code: 'phrase_unsure',
+      reason_params: { phrase: 'ha llamado a Acme', quote: 'Mi nombre es Carlos' },
+    });
+    const heard = criterion(
+      await analyzeCall(dropped, esGreeting, { audio: recording(HEARD_MARGIN + 0.5) }),
+      'greeting',
+    );
+    expect(heard).toMatchObject({ result: 'passed', reason_code: 'phrase_heard_in_audio' });
+    // Without the audio the agent is failed.
+    expect(criterion(await analyzeCall(dropped, esGreeting), 'greeting').result).toBe('failed');
+  });
+
+  it('fails a greeting the audio rules out there, and offers it only to a turn heard as fewer words than its time holds', async () => {
+    const out = criterion(await analyzeCall(dropped, esGreeting, { audio: recording(UNSURE_MARGIN - 1) }), 'greeting');
+    expect(out).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
+    expect(out.low_confidence).toBeUndefined();
+    // "Hola, buenos días, en qué puedo ayudarle?" heard whole (2.8 words a second): nothing was dropped.
+    const asked: string[] = [];
+    const whole = stereo([[0.4, 2.9, 'agent', 'Hola, buenos días, en qué puedo ayudarle?']], 30, 'es');
+    await analyzeCall(whole, esGreeting, { audio: recording(0, asked) });
+    expect(asked).not.toContain('Ha llamado a Acme, hola, buenos días, en qué puedo ayudarle?');
+    expect(asked.some((t) => t.startsWith('Ha llamado a Acme'))).toBe(true);
+  });
+});
+
 describe('the turns at the other end of the call', () => {
   const closing = template({
     criteria: [
