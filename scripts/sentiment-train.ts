@@ -71,8 +71,18 @@ const features: FeatureOptions = {
 };
 const combination: Combination = args.combination
   ? (() => {
-      const [doubt, fill, vouched, backed, soften, unsure] = args.combination.split(',').map(Number);
-      return { doubt: doubt!, fill: fill!, vouched: vouched!, backed: backed!, soften, unsure };
+      // Given in this order; what is left out keeps COMBINATION's value (settled among them).
+      const [doubt, fill, vouched, backed, soften, unsure, settled] = args.combination.split(',').map(Number);
+      return {
+        ...COMBINATION,
+        doubt: doubt!,
+        fill: fill!,
+        vouched: vouched!,
+        backed: backed!,
+        ...(soften !== undefined ? { soften } : {}),
+        ...(unsure !== undefined ? { unsure } : {}),
+        ...(settled !== undefined ? { settled } : {}),
+      };
     })()
   : COMBINATION;
 

@@ -435,7 +435,9 @@ async function pass(
         speaker: segment.speaker,
         margin: Math.round(margin * 100) / 100,
         perToken: Math.round(perToken * 1000) / 1000,
-        hearing: hearingWithName(hearingOf(perToken), restPerToken, loops),
+        // Put before words that were heard, a phrase has audio no word explains to lean on, said or not
+        // (a slow or long turn qualifies): it makes the criterion unsure at most, for a person to hear.
+        hearing: hearingWithName(hearingOf(perToken), restPerToken, loops || inserted),
         ...(restPerToken !== undefined ? { restPerToken: Math.round(restPerToken * 1000) / 1000 } : {}),
       });
     }
@@ -450,10 +452,10 @@ async function pass(
  * prior and the telephone band blurs it ("Arme", "Ahmed", "este" for "Acme"): the name alone cost a said
  * greeting −2.7 to −3.1 nats a token of the phrase, as much as an unsaid one, while "ha llamado a",
  * "bienvenido a" were plainly there. Whether the name was said is then for a person to hear, not a fail.
- * A decoder loop makes a phrase unsure at most.
+ * A decoder loop, or a phrase tried before a turn's words (startSpans), makes a phrase unsure at most.
  */
-function hearingWithName(whole: Hearing, restPerToken: number | undefined, loops: boolean): Hearing {
+function hearingWithName(whole: Hearing, restPerToken: number | undefined, atMostUnsure: boolean): Hearing {
   const hearing =
     whole === 'not_heard' && restPerToken !== undefined && restPerToken >= HEARD_MARGIN ? 'unsure' : whole;
-  return loops && hearing === 'heard' ? 'unsure' : hearing;
+  return atMostUnsure && hearing === 'heard' ? 'unsure' : hearing;
 }

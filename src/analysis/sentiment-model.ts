@@ -166,7 +166,7 @@ export interface Combination {
    */
   unsure?: number;
   /**
-   * A remedy or praise read with nothing sour beside it (`settled`, otherwise firm) becomes neutral
+   * A remedy read with nothing sour beside it (`settled`, otherwise firm; praise stays firm) becomes neutral
    * when the model gives negative at least this: "gracias por el mensajito de que mi reclamo fue
    * solucionado, cuando no lo fue" (ninth blind set) has no word the rules read as sour.
    */
@@ -208,7 +208,8 @@ export function modelHasSay(
  * a reading to a line the rules' words leave neutral when it is confident, and takes a positive
  * reading back to neutral when it finds a complaint likely (more sure of it when a thanks or another
  * positive act vouches for the reading) — a complaint read as praise is the error a reviewer notices
- * first. It never turns a reading round, and never softens a negative one.
+ * first. It never turns a reading round, and softens a negative one only when `soften` or `unsure` is set
+ * (off in COMBINATION).
  */
 export function combine(
   rules: {

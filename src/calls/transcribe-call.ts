@@ -223,8 +223,10 @@ export function pipelineEngines(app: AppContext): TranscriptionEngine[] {
       'malloc cannot be trimmed (koffi or its prebuilt binary missing?): the worker peak may grow with call length',
     );
   // The rewritten decoder graphs are written beside the models once (src/transcription/graph-cache.ts);
-  // a read-only or full models volume keeps them in memory instead, at every start.
-  const uncached = t.engine === 'moonshine' ? graphCacheUnwritable(app.config.modelsDir) : null;
+  // a models volume that cannot be written keeps them in memory instead, at every start. Local models
+  // are used as createEngines decides: listed languages, or the engine 'moonshine'.
+  const local = t.moonshineLanguages ? t.moonshineLanguages.length > 0 : t.engine === 'moonshine';
+  const uncached = local ? graphCacheUnwritable(app.config.modelsDir, t.moonshineLanguages) : null;
   if (uncached)
     app.log.warn(
       { reason: uncached },

@@ -26,9 +26,16 @@ function hasRecord(dir: string): boolean {
  * recognition threads that write the graphs have no logger, and their fallback (graphs kept in memory)
  * works, so without this the operator would never learn why every start rewrites them at a higher peak.
  */
-export function graphCacheUnwritable(modelsDir: string): string | null {
+export function graphCacheUnwritable(modelsDir: string, languages?: readonly string[]): string | null {
   if (!existsSync(modelsDir)) return null;
-  const models = readdirSync(modelsDir).filter((f) => f.startsWith('moonshine-base-'));
+  let models: string[];
+  try {
+    models = languages
+      ? languages.map((l) => `moonshine-base-${l}`).filter((m) => existsSync(path.join(modelsDir, m)))
+      : readdirSync(modelsDir).filter((f) => /^moonshine-base-[a-z]{2}$/.test(f));
+  } catch (err) {
+    return `${modelsDir}: ${(err as Error).message}`;
+  }
   for (const model of models) {
     const dir = path.join(modelsDir, model, CACHE_FOLDER);
     try {

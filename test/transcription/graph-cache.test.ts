@@ -82,6 +82,8 @@ describe('the graph cache', () => {
     rmSync(path.join(models, 'moonshine-base-es', CACHE_FOLDER), { recursive: true });
     writeFileSync(path.join(models, 'moonshine-base-es', CACHE_FOLDER), '');
     expect(graphCacheUnwritable(models)).toMatch(/moonshine-base-es\/rewritten: EEXIST/);
+    // A worker serving English only (MOONSHINE_LANGUAGES=en) writes only English's.
+    expect(graphCacheUnwritable(models, ['en'])).toBeNull();
     expect(graphCacheUnwritable(path.join(dir, 'no-models-here'))).toBeNull();
   });
 });
