@@ -490,7 +490,8 @@ describe('a greeting whose words the transcript dropped', () => {
     const asked: string[] = [];
     const whole = stereo([[0.4, 2.9, 'agent', 'Hola, buenos días, en qué puedo ayudarle?']], 30, 'es');
     await analyzeCall(whole, esGreeting, { audio: recording(0, asked) });
-    expect(asked).not.toContain('Ha llamado a Acme, hola, buenos días, en qué puedo ayudarle?');
+    // Only a phrase put before the words keeps the turn's first word ("hola"): replacing words drops it.
+    expect(asked.some((t) => t.startsWith('Ha llamado a Acme') && /\bhola\b/i.test(t))).toBe(false);
     expect(asked.some((t) => t.startsWith('Ha llamado a Acme'))).toBe(true);
   });
 });
