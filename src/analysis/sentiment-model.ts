@@ -178,20 +178,23 @@ export interface Combination {
 // at the same accepted rate, and the same in English (`npm run sentiment:train -- --cv --grid`).
 export const COMBINATION: Combination = { doubt: 0.35, fill: 0.7, vouched: 0.75, backed: 0.6, settled: 0.9 };
 
+/** What the combination reads of the rules' reading of a line (sentiment.ts's RuleReading, labelled). */
+export interface RuleFlags {
+  label: ModelLabel;
+  courtesy: boolean;
+  firm: boolean;
+  settled?: boolean;
+  setAside: boolean;
+  vouched: boolean;
+}
+
 /**
  * Whether the model can change the rules' reading at all: not for courtesy, a firm act, a neutral
  * reading set aside on purpose, a negative reading, or a positive one a sincere act vouches for.
  * Where it cannot, its probabilities are not computed (readText passes them lazily).
  */
 export function modelHasSay(
-  rules: {
-    label: ModelLabel;
-    courtesy: boolean;
-    firm: boolean;
-    settled?: boolean;
-    setAside: boolean;
-    vouched: boolean;
-  },
+  rules: RuleFlags,
   c: Combination = COMBINATION,
 ): boolean {
   if (rules.settled && rules.label === 'positive' && !rules.courtesy) return (c.settled ?? 2) <= 1;
@@ -212,14 +215,7 @@ export function modelHasSay(
  * (off in COMBINATION).
  */
 export function combine(
-  rules: {
-    label: ModelLabel;
-    courtesy: boolean;
-    firm: boolean;
-    settled?: boolean;
-    setAside: boolean;
-    vouched: boolean;
-  },
+  rules: RuleFlags,
   model: Probabilities | (() => Probabilities),
   c: Combination = COMBINATION,
 ): { label: ModelLabel; fromRules: boolean } {
