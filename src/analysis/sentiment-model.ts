@@ -193,10 +193,7 @@ export interface RuleFlags {
  * reading set aside on purpose, a negative reading, or a positive one a sincere act vouches for.
  * Where it cannot, its probabilities are not computed (readText passes them lazily).
  */
-export function modelHasSay(
-  rules: RuleFlags,
-  c: Combination = COMBINATION,
-): boolean {
+export function modelHasSay(rules: RuleFlags, c: Combination = COMBINATION): boolean {
   if (rules.settled && rules.label === 'positive' && !rules.courtesy) return (c.settled ?? 2) <= 1;
   if (rules.courtesy || rules.firm) return false;
   if (rules.label === 'neutral') return !rules.setAside;
