@@ -361,21 +361,23 @@ describe('criteria judged from the audio', () => {
   });
 });
 
+/** The Spanish greeting with the company's name, of the two describes below. */
+const esGreeting = template({
+  criteria: [
+    {
+      key: 'greeting',
+      label: 'Saluda con el nombre de la empresa',
+      kind: 'phrase',
+      speaker: 'agent',
+      weight: 3,
+      window: { from: 'start', seconds: 30 },
+      phrases: ['ha llamado a Acme'],
+    },
+  ],
+  language: 'es',
+});
+
 describe("a company's name heard as another word", () => {
-  const esGreeting = template({
-    criteria: [
-      {
-        key: 'greeting',
-        label: 'Saluda con el nombre de la empresa',
-        kind: 'phrase',
-        speaker: 'agent',
-        weight: 3,
-        window: { from: 'start', seconds: 30 },
-        phrases: ['ha llamado a Acme'],
-      },
-    ],
-    language: 'es',
-  });
   // Telephone pink 10 dB: "Ha llamado a Acme, mi nombre es Carlos." heard as below. The name costs the
   // whole phrase −3.1 nats a token, as much as a phrase not said; "ha llamado a" before it costs −1.1.
   const opening = 'Ay, amado Arme, mi nombre es Carlos.';
@@ -426,20 +428,6 @@ describe("a company's name heard as another word", () => {
 });
 
 describe('a greeting whose words the transcript dropped', () => {
-  const esGreeting = template({
-    criteria: [
-      {
-        key: 'greeting',
-        label: 'Saluda con el nombre de la empresa',
-        kind: 'phrase',
-        speaker: 'agent',
-        weight: 3,
-        window: { from: 'start', seconds: 30 },
-        phrases: ['ha llamado a Acme'],
-      },
-    ],
-    language: 'es',
-  });
   // Telephone pink 10 dB: "Ha llamado a Acme, mi nombre es Carlos." heard as "Mi nombre es Carlos." over
   // 3.1 s (1.3 words a second): the greeting's words dropped, the rest kept.
   const said = 'Ha llamado a Acme, mi nombre es Carlos.';
