@@ -419,11 +419,20 @@ async function pass(
         t.restAt === undefined
           ? undefined
           : Math.min(0, got[t.restAt]! - got[0]!) / phraseTokens(scorer, t.rest!.replace(/\s*\S+$/, ''));
-      const previous = best.get(t.key);
-      if (previous && previous.perToken >= perToken) continue;
-      const text = wordsOf.get(index)!;
       // A phrase put before the turn's words (an empty span) stands against the whole turn as heard.
       const inserted = t.span.to === t.span.from;
+      // Put before words that were heard, a phrase has audio no word explains to lean on, said or not
+      // (a slow or long turn qualifies): it makes the criterion unsure at most, for a person to hear.
+      const hearing = hearingWithName(hearingOf(perToken), restPerToken, loops || inserted);
+      // The try with the best hearing, then the best margin: a capped try must not hide one heard plainly.
+      const previous = best.get(t.key);
+      if (
+        previous &&
+        (HEARING_RANK[previous.hearing] > HEARING_RANK[hearing] ||
+          (previous.hearing === hearing && previous.perToken >= perToken))
+      )
+        continue;
+      const text = wordsOf.get(index)!;
       const from = text[inserted ? 0 : t.span.from]!.start;
       const to = text[inserted ? text.length - 1 : t.span.to - 1]!.end;
       best.set(t.key, {
@@ -435,9 +444,7 @@ async function pass(
         speaker: segment.speaker,
         margin: Math.round(margin * 100) / 100,
         perToken: Math.round(perToken * 1000) / 1000,
-        // Put before words that were heard, a phrase has audio no word explains to lean on, said or not
-        // (a slow or long turn qualifies): it makes the criterion unsure at most, for a person to hear.
-        hearing: hearingWithName(hearingOf(perToken), restPerToken, loops || inserted),
+        hearing,
         ...(restPerToken !== undefined ? { restPerToken: Math.round(restPerToken * 1000) / 1000 } : {}),
       });
     }
@@ -445,6 +452,8 @@ async function pass(
   });
   return heard;
 }
+
+const HEARING_RANK: Record<Hearing, number> = { heard: 2, unsure: 1, not_heard: 0 };
 
 /**
  * A phrase ending in a name the transcript heard as another word: when its other words are heard

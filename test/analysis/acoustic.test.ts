@@ -470,6 +470,22 @@ describe('a greeting whose words the transcript dropped', () => {
     expect(criterion(await analyzeCall(dropped, esGreeting), 'greeting').result).toBe('failed');
   });
 
+  it('passes a greeting heard plainly in place of the words, though the phrase put before them scores better', async () => {
+    // The try put before the words is unsure at most; it must not hide a try that is heard outright.
+    const audio: AudioScorer = {
+      tokens: () => 1,
+      async score(jobs) {
+        return jobs.map(({ segment, texts }) =>
+          texts.map((t) => (t === segment.text ? 0 : t === said ? -0.2 : /^Ha llamado a Acme/.test(t) ? -1 : -40)),
+        );
+      },
+    };
+    expect(criterion(await analyzeCall(dropped, esGreeting, { audio }), 'greeting')).toMatchObject({
+      result: 'passed',
+      reason_code: 'phrase_heard_in_audio',
+    });
+  });
+
   it('fails a greeting the audio rules out there, and offers it only to a turn heard as fewer words than its time holds', async () => {
     const out = criterion(await analyzeCall(dropped, esGreeting, { audio: recording(UNSURE_MARGIN - 1) }), 'greeting');
     expect(out).toMatchObject({ result: 'failed', reason_code: 'phrase_missing' });
